@@ -1,0 +1,112 @@
+# warnwatch -- see README.md.
+#
+#   make                 build bot/warnwatch
+#   make check           all tests (unit, data-driven cases, end-to-end)
+#   make check SANITIZE=1  the same under ASan+UBSan (objects in build-san/)
+#   make install PREFIX=/usr/local
+#   make bench | bench-ci | fuzz | checksrc
+
+PREFIX ?= /usr/local
+BINDIR = $(PREFIX)/bin
+DATADIR = $(PREFIX)/share/warnwatch
+MANDIR = $(PREFIX)/share/man/man1
+
+CC ?= cc
+
+# Everything warnwatch and its tests need on Debian 12 ("make deps", as root).
+DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
+	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
+	linux-source-6.1 qemu-system-x86 bc flex bison libelf-dev libssl-dev \
+	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd
+PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
+	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) \
+	     -DWW_DATADIR='"$(DATADIR)"' -Ibot
+LDLIBS = $(PKG_LIBS) -lm
+
+ifeq ($(SANITIZE),1)
+BUILD ?= build-san
+ALL_CFLAGS += -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	      -fno-sanitize-recover=undefined
+LDFLAGS += -fsanitize=address,undefined
+else
+BUILD ?= build
+endif
+
+LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c bot/cmd/*.c)))
+LIB_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(LIB_SRCS))
+LIB = $(BUILD)/libww.a
+PROG = $(BUILD)/warnwatch
+UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
+
+all: bot/warnwatch
+
+bot/warnwatch: $(PROG)
+ifneq ($(SANITIZE),1)
+	cp $(PROG) $@
+endif
+
+$(PROG): $(BUILD)/warnwatch.o $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(LIB): $(LIB_OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: bot/%.c $(wildcard bot/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+units: $(UNIT_BINS)
+
+# The test runner prints TAP per suite and a final "N passed, N failed".
+check: all units
+	WARNWATCH=$(CURDIR)/$(PROG) BUILD=$(CURDIR)/$(BUILD) tests/run $(TESTS)
+
+check-fast: all units
+	WARNWATCH=$(CURDIR)/$(PROG) BUILD=$(CURDIR)/$(BUILD) WW_SKIP_SLOW=1 tests/run $(TESTS)
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
+		$(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/kernel-ci \
+		$(DESTDIR)$(MANDIR)
+	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/warnwatch
+	install -m 644 rules/*.json $(DESTDIR)$(DATADIR)/rules/
+	cp -R templates/. $(DESTDIR)$(DATADIR)/templates/
+	cp -R kernel-ci/. $(DESTDIR)$(DATADIR)/kernel-ci/
+	install -m 644 docs/warnwatch.1 $(DESTDIR)$(MANDIR)/warnwatch.1
+
+deps:
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		$(DEBIAN_PACKAGES)
+
+clean:
+	rm -rf build build-san bot/warnwatch
+
+.PHONY: all check check-fast units install clean deps
+
+# Benchmarks print ratios against peers measured in the same run.
+bench: all
+	tests/bench/check-bench
+
+bench-ci: all
+	tests/bench/ci-bench
+
+fuzz:
+	tests/fuzz/run $(FUZZ_SECONDS)
+
+checksrc:
+	tests/checksrc
+
+.PHONY: bench bench-ci fuzz checksrc

@@ -1,0 +1,97 @@
+/*
+ * The last error message: one static buffer, set where a failure is
+ * detected, printed once by the command that gave up.
+ */
+#include "ww.h"
+
+static char last[1024];
+
+static void store(const char *fmt, va_list ap)
+{
+	vsnprintf(last, sizeof(last), fmt, ap);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store(fmt, ap);
+	va_end(ap);
+	return WW_ERROR;
+}
+
+int error_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	store(fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int error_prefix(int code, const char *fmt, ...)
+{
+	char prefix[512], old[sizeof(last)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, last, sizeof(old));
+	/* Truncation is fine: the message is for humans. */
+	snprintf(last, sizeof(last), "%s", prefix);
+	if (old[0]) {
+		size_t n = strlen(last);
+
+		snprintf(last + n, sizeof(last) - n, ": %.*s",
+			 (int)(sizeof(last) - n), old);
+	}
+	return code;
+}
+
+const char *error_last(void)
+{
+	return last;
+}
+
+void error_clear(void)
+{
+	last[0] = '\0';
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warnwatch: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warnwatch: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}

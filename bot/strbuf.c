@@ -1,0 +1,228 @@
+/*
+ * Growable byte buffers: see strbuf.h.
+ */
+#include "strbuf.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+char strbuf_slopbuf[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	sb->alloc = sb->len = 0;
+	sb->buf = strbuf_slopbuf;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb, 0);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *res;
+
+	strbuf_grow(sb, 0);
+	res = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb, 0);
+	return res;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	bool fresh = !sb->alloc;
+
+	if (need < sb->len)
+		BUG("strbuf size overflow");
+	if (need <= sb->alloc)
+		return;
+	if (fresh)
+		sb->buf = NULL;
+	sb->alloc = sb->alloc ? sb->alloc * 2 : 64;
+	if (sb->alloc < need)
+		sb->alloc = need;
+	sb->buf = xrealloc(sb->buf, sb->alloc);
+	if (fresh)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > (sb->alloc ? sb->alloc - 1 : 0))
+		BUG("strbuf_setlen beyond buffer");
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	strbuf_setlen(sb, sb->len + len);
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}
+
+void strbuf_addchars(struct strbuf *sb, int c, size_t n)
+{
+	strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	strbuf_setlen(sb, sb->len + n);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc ? sb->alloc - sb->len : 0,
+		      fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed");
+	if ((size_t)n >= (sb->alloc ? sb->alloc - sb->len : 0)) {
+		strbuf_grow(sb, n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	strbuf_setlen(sb, sb->len + n);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void strbuf_rtrim(struct strbuf *sb)
+{
+	while (sb->len && (sb->buf[sb->len - 1] == ' ' ||
+			   sb->buf[sb->len - 1] == '\t' ||
+			   sb->buf[sb->len - 1] == '\n' ||
+			   sb->buf[sb->len - 1] == '\r'))
+		sb->len--;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+void strbuf_trim(struct strbuf *sb)
+{
+	size_t skip = 0;
+
+	strbuf_rtrim(sb);
+	while (skip < sb->len && (sb->buf[skip] == ' ' || sb->buf[skip] == '\t' ||
+				  sb->buf[skip] == '\n' || sb->buf[skip] == '\r'))
+		skip++;
+	if (skip) {
+		memmove(sb->buf, sb->buf + skip, sb->len - skip);
+		strbuf_setlen(sb, sb->len - skip);
+	}
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd, size_t cap)
+{
+	size_t start = sb->len;
+
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return error("read failed: %s", strerror(errno));
+		if (n == 0)
+			break;
+		strbuf_setlen(sb, sb->len + n);
+		if (cap && sb->len - start > cap)
+			return error_code(WW_ETOOBIG, "more than %zu bytes", cap);
+	}
+	return 0;
+}
+
+int strbuf_read_file(struct strbuf *sb, const char *path, size_t cap)
+{
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "cannot open '%s': %s", path, strerror(errno));
+	ret = strbuf_read_fd(sb, fd, cap);
+	close(fd);
+	if (ret < 0)
+		return error_prefix(ret, "'%s'", path);
+	return 0;
+}
+
+int strbuf_write_file(const struct strbuf *sb, const char *path)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t off = 0;
+	int fd, ret = -1;
+
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out_free;
+	}
+	while (off < sb->len) {
+		ssize_t n = write(fd, sb->buf + off, sb->len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			ret = error("cannot write '%s': %s", path, strerror(errno));
+			goto out_close;
+		}
+		off += n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		fd = -1;
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	fd = -1;
+	if (rename(tmp.buf, path) < 0) {
+		ret = error("cannot rename to '%s': %s", path, strerror(errno));
+		goto out_unlink;
+	}
+	ret = 0;
+	goto out_free;
+out_close:
+	close(fd);
+out_unlink:
+	unlink(tmp.buf);
+out_free:
+	strbuf_release(&tmp);
+	return ret;
+}

@@ -1,0 +1,27 @@
+/*
+ * NULL-terminated arrays of owned strings, for argv and env vectors
+ * (after git's strvec.h).  `v` is never NULL.
+ */
+#ifndef WW_STRVEC_H
+#define WW_STRVEC_H
+
+#include "ww.h"
+
+struct strvec {
+	const char **v;
+	size_t nr;
+	size_t alloc;
+};
+
+extern const char *empty_strvec[];
+#define STRVEC_INIT { empty_strvec, 0, 0 }
+
+void strvec_init(struct strvec *sv);
+void strvec_push(struct strvec *sv, const char *s);
+void strvec_pushf(struct strvec *sv, const char *fmt, ...) WW_PRINTF(2, 3);
+/* Push each argument up to a terminating NULL. */
+void strvec_pushl(struct strvec *sv, ...);
+void strvec_pushv(struct strvec *sv, const char **v);
+void strvec_clear(struct strvec *sv);
+
+#endif

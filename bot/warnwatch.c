@@ -1,0 +1,55 @@
+/*
+ * warnwatch: the review bot for BUG()/WARN() additions in kernel patches.
+ * This file only dispatches subcommands from one table (as git.c does).
+ */
+#include "builtin.h"
+
+#define WW_VERSION "0.1"
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *help;
+};
+
+static const struct cmd commands[] = {
+	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: warnwatch <command> [options] [args]\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'warnwatch <command> --help' shows a command's options\n");
+	return f == stdout ? 0 : EXIT_USAGE;
+}
+
+int report_error(const char *prefix)
+{
+	const char *msg = error_last();
+
+	if (prefix && *prefix)
+		fprintf(stderr, "warnwatch: %s%s%s\n", prefix, *msg ? ": " : "", msg);
+	else
+		fprintf(stderr, "warnwatch: %s\n", *msg ? msg : "unknown error");
+	return EXIT_USAGE;
+}
+
+int main(int argc, const char **argv)
+{
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") ||
+	    !strcmp(argv[1], "-h"))
+		return usage(stdout);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("warnwatch %s\n", WW_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "warnwatch: '%s' is not a command\n", argv[1]);
+	return usage(stderr);
+}
