@@ -206,7 +206,11 @@ int strbuf_write_file(const struct strbuf *sb, const char *path)
 		}
 		off += n;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
+	if (fsync(fd) < 0) {
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (close(fd) < 0) {
 		ret = error("cannot write '%s': %s", path, strerror(errno));
 		goto out_unlink;
 	}
