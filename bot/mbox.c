@@ -610,14 +610,15 @@ static void param_value(char *dst, size_t size, const char *p, const char *end)
 	dst[n] = '\0';
 }
 
-static void parse_content_type(struct mime_info *mi, const char *v, size_t n)
+static void parse_content_type(struct mime_info *mi, const char *raw, size_t rn)
 {
-	const char *p = v, *end = v + n;
+	char *v = header_text(raw, rn, false);
+	const char *p = v, *end = v + strlen(v);
 	size_t t = 0;
 
-	while (p < end && (is_ws(*p) || *p == '\n'))
+	while (p < end && is_ws(*p))
 		p++;
-	for (; p < end && *p != ';' && !is_ws(*p) && *p != '\n'; p++)
+	for (; p < end && *p != ';' && !is_ws(*p); p++)
 		if (t + 1 < sizeof(mi->type))
 			mi->type[t++] = (char)lower((unsigned char)*p);
 	mi->type[t] = '\0';
@@ -633,7 +634,7 @@ static void parse_content_type(struct mime_info *mi, const char *v, size_t n)
 			p++;
 			continue;
 		}
-		for (p++; p < end && (is_ws(*p) || *p == '\n'); p++)
+		for (p++; p < end && is_ws(*p); p++)
 			;
 		name = p;
 		while (p < end && *p != '=' && *p != ';')
@@ -650,6 +651,7 @@ static void parse_content_type(struct mime_info *mi, const char *v, size_t n)
 		else if (mem_ieq(name, eq - name, "boundary"))
 			param_value(mi->boundary, sizeof(mi->boundary), p, end);
 	}
+	free(v);
 }
 
 static void parse_mime_headers(struct mime_info *mi, const char *hdr, size_t n)
@@ -940,7 +942,7 @@ static int header_line(struct mbox_state *st, const struct line *l)
 		return error_code(WW_ETOOBIG,
 				  "message %zu (byte %zu): header line longer than %u bytes",
 				  st->msgno, l->off, MAIL_MAX_HEADER_LINE);
-	if (blank_line(l->p, l->len)) {
+	if (!l->len) {
 		if (!st->any_header)
 			return error_code(WW_EINPUT, "message %zu (byte %zu): no mail headers",
 					  st->msgno, st->msg_off);
