@@ -217,6 +217,16 @@ static enum severity min_severity(enum severity a, enum severity b)
 	return a < b ? a : b;
 }
 
+/* `sev` lowered by the path overrides for `path` (tools/ -> info). */
+static enum severity capped(const struct ruleset *rs, const struct rule *r,
+			    enum severity sev, const char *path)
+{
+	struct rule tmp = *r;
+
+	tmp.severity = sev;
+	return rules_severity(rs, &tmp, path);
+}
+
 /* Thanks for a removal: the rule's credit text, or a generic one. */
 static const char *removal_message(const struct rule *r)
 {
@@ -245,9 +255,10 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->line = added ? l->new_lineno : l->old_lineno;
 	f->function = function_at(&c->sb, h, at, l->origin);
 	f->rule = hit->rule;
-	f->severity = rules_severity(c->rs, hit->rule, f->file);
-	if (!added)
-		f->severity = min_severity(SEV_CREDIT, f->severity);
+	if (added)
+		f->severity = rules_severity(c->rs, hit->rule, f->file);
+	else
+		f->severity = capped(c->rs, hit->rule, SEV_CREDIT, f->file);
 	f->source = xstrdup(hit->text ? hit->text : "");
 	f->hunk = hunk_window(h, at, last, &f->hunk_line);
 	f->source_lines = (int)(last - at + 1);
@@ -415,8 +426,8 @@ static bool same_place(const struct checker *c, size_t a, size_t b)
 	       !strcmp(fa->function, fb->function);
 }
 
-static void pair(struct finding *rm, struct finding *add, bool moved,
-		 struct strbuf *sb)
+static void pair(const struct checker *c, struct finding *rm,
+		 struct finding *add, bool moved, struct strbuf *sb)
 {
 	rm->other = add->rule;
 	add->other = rm->rule;
@@ -436,7 +447,7 @@ static void pair(struct finding *rm, struct finding *add, bool moved,
 		add->message = xstrdup(sb->buf);
 	} else {
 		rm->conversion = add->conversion = true;
-		add->severity = min_severity(SEV_CREDIT, add->severity);
+		add->severity = capped(c->rs, add->rule, SEV_CREDIT, add->file);
 		free(rm->message);
 		free(add->message);
 		strbuf_reset(sb);
@@ -470,7 +481,7 @@ static void pair_findings(struct checker *c)
 
 			if (add->kind == FINDING_ADDED && !add->moved &&
 			    add->rule == rm->rule && same_call(add->source, rm->source)) {
-				pair(rm, add, true, &c->sb);
+				pair(c, rm, add, true, &c->sb);
 				break;
 			}
 		}
@@ -486,7 +497,7 @@ static void pair_findings(struct checker *c)
 			if (add->kind == FINDING_ADDED && !add->moved &&
 			    !add->conversion && same_place(c, i, j) &&
 			    gentler(rm->rule->class, add->rule->class)) {
-				pair(rm, add, false, &c->sb);
+				pair(c, rm, add, false, &c->sb);
 				break;
 			}
 		}
