@@ -887,6 +887,14 @@ static int mime_collect(struct strbuf *out, struct mime_walk *mw,
 	parse_mime_headers(&mi, hdr, hlen);
 	if (starts_with(mi.type, "multipart/") && mi.boundary[0])
 		return mime_multipart(out, mw, &mi, body, blen, depth);
+	/* A forwarded message: its own headers and body, one level down. */
+	if (depth && !strcmp(mi.type, "message/rfc822")) {
+		if (depth >= MAIL_MAX_MIME_DEPTH)
+			return error_code(WW_ETOOBIG,
+					  "message %zu (byte %zu): MIME parts nested deeper than %d",
+					  mw->msgno, mw->msg_off, MAIL_MAX_MIME_DEPTH);
+		return mime_part(out, mw, body, blen, depth + 1);
+	}
 	/* A single-part message is its body, whatever its type says. */
 	if (!depth || wanted_part(mi.type))
 		decode_leaf(out, &mi, body, blen);

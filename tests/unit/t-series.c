@@ -340,7 +340,8 @@ static void test_numbers(void)
 	is(fixture_build(&f, NULL,
 			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
 			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
-			 HDR("[PATCH 2/2] b") "\n" DIFF "\n"), 0, "the same message twice (cross-posted) is one");
+			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
+			 HDR("[PATCH 2/2] b") "\n" DIFF "\n"), 0, "the same message three times (cross-posted) is one");
 	is(f.s.nr, 2, "cross-posted: two patches");
 	fixture_release(&f);
 
