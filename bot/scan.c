@@ -14,6 +14,10 @@
 #include "scan.h"
 #include "strbuf.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* A call's text is cut here (then "..." is added). */
 #define SCAN_TEXT_MAX 200
 
@@ -708,13 +712,53 @@ static void scan_slow(struct scanner *sc)
 /* Count the newlines up to `p` (the fast loop does not stop at them). */
 static void catch_up(struct scanner *sc, const char *p)
 {
-	const char *q = sc->line_pos, *nl;
+	const char *q = sc->line_pos, *last = NULL;
+	size_t n = 0;
 
-	while (q < p && (nl = memchr(q, '\n', p - q))) {
-		lex_newline(&sc->lx, nl);
-		q = nl + 1;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	for (; p - q >= 16; q += 16) {
+		unsigned mask = _mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)q), nl));
+
+		if (mask) {
+			unsigned x = mask - ((mask >> 1) & 0x5555);
+
+			/* A 16-bit popcount without needing -mpopcnt. */
+			x = (x & 0x3333) + ((x >> 2) & 0x3333);
+			x = (x + (x >> 4)) & 0x0f0f;
+			n += (x + (x >> 8)) & 0x1f;
+			last = q + 31 - __builtin_clz(mask);
+		}
+	}
+#endif
+	for (; q < p; q++)
+		if (*q == '\n') {
+			n++;
+			last = q;
+		}
+	if (last) {
+		sc->lx.line += n;
+		sc->lx.lstart = last + 1;
 	}
 	sc->line_pos = p;
+}
+
+/*
+ * The end of a block comment whose opening is just before `p`, for the
+ * fast loop: its newlines are left to catch_up().
+ */
+static const char *block_comment_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (q = memchr(q, '/', end - q))) {
+		if (q > p && q[-1] == '*')
+			return q + 1;
+		q++;
+	}
+	return end;
 }
 
 static void add_blank(struct scanner *sc, const char *start, const char *end)
@@ -815,10 +859,15 @@ static void fast_paren(struct scanner *sc, const char *paren)
 	struct token t;
 	size_t line;
 
+	if (e == sc->text || !rules_may_end_with(sc->rs, e[-1]))
+		return;
 	s = back_ident(sc, e);
 	if (s == e || !(r = rules_lookup(sc->rs, s, e - s)))
 		return;
 	if (s > sc->text && (cclass[(unsigned char)s[-1]] & CC_IDENT))
+		return;
+	/* A directive between name and '(' was read already: not a call. */
+	if (s < sc->line_pos)
 		return;
 	q = back_blank(sc, s, false);
 	if (q > sc->text) {
@@ -852,6 +901,89 @@ static void fast_paren(struct scanner *sc, const char *paren)
 	sc->line_pos = sc->lx.p;
 }
 
+/*
+ * The fast loop's skips, which leave line counting to catch_up(): past a
+ * literal whose opening quote is at `p` (it ends at an unescaped newline
+ * too), and to the newline that ends a line comment or a directive.
+ */
+static const char *quoted_end(const char *p, const char *end)
+{
+	char quote = *p++;
+
+	while (p < end && *p != quote && *p != '\n') {
+		if (*p == '\\' && p + 1 < end)
+			p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 3 : 2;
+		else
+			p++;
+	}
+	return p < end && *p == quote ? p + 1 : p;
+}
+
+static bool spliced(const char *text, const char *nl)
+{
+	if (nl > text && nl[-1] == '\r')
+		nl--;
+	return nl > text && nl[-1] == '\\';
+}
+
+static const char *line_comment_end(const char *text, const char *p,
+				    const char *end)
+{
+	while ((p = memchr(p, '\n', end - p)) && spliced(text, p))
+		p++;
+	return p ? p : end;
+}
+
+static const char *directive_end(const char *text, const char *p,
+				 const char *end)
+{
+	while (p < end) {
+		switch (*p) {
+		case '\n':
+			if (!spliced(text, p))
+				return p;
+			p++;
+			break;
+		case '"':
+		case '\'':
+			p = quoted_end(p, end);
+			break;
+		case '/':
+			if (p + 1 < end && p[1] == '*')
+				p = block_comment_end(p + 2, end);
+			else if (p + 1 < end && p[1] == '/')
+				return line_comment_end(text, p + 2, end);
+			else
+				p++;
+			break;
+		default:
+			p++;
+		}
+	}
+	return end;
+}
+
+/* Directives the lexer reads: definitions, and the "#if 0" bookkeeping. */
+static bool directive_needs_lexer(const char *p, const char *end)
+{
+	static const char *const names[] = {
+		"define", "if", "ifdef", "ifndef", "else", "elif", "endif", NULL
+	};
+	const char *const *n;
+	const char *s;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && !(cclass[(unsigned char)*p] & CC_IDENT))
+		return true;	/* a comment or a splice: let the lexer judge */
+	for (s = p; p < end && (cclass[(unsigned char)*p] & CC_IDENT); p++)
+		;
+	for (n = names; *n; n++)
+		if (strlen(*n) == (size_t)(p - s) && !memcmp(*n, s, p - s))
+			return true;
+	return false;
+}
+
 /* A '#': a directive if only blanks come before it on its logical line. */
 static bool fast_directive(struct scanner *sc, const char *hash)
 {
@@ -861,6 +993,11 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 
 	if (q > sc->text && q[-1] != '\n')
 		return false;
+	if (!directive_needs_lexer(hash + 1, sc->lx.end)) {
+		sc->lx.p = directive_end(sc->text, hash + 1, sc->lx.end);
+		add_blank(sc, hash, sc->lx.p);
+		return true;
+	}
 	catch_up(sc, hash);
 	sc->lx.p = hash;
 	sc->lx.bol = true;
@@ -898,6 +1035,38 @@ static void stops_init(void)
 }
 
 /*
+ * The next stop byte at or after `p`, or `end`.  With SSE2 (every x86-64),
+ * sixteen bytes are tested at a time; whole 16-byte loads only, so nothing
+ * past `end` is read.
+ */
+static const char *next_stop(const unsigned char *stop, const char *p,
+			     const char *end)
+{
+#ifdef __SSE2__
+	const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''),
+		      sl = _mm_set1_epi8('/'), hs = _mm_set1_epi8('#'),
+		      pa = _mm_set1_epi8(stop['('] ? '(' : '#');
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sl),
+						  _mm_cmpeq_epi8(v, hs)),
+				     _mm_cmpeq_epi8(v, pa)));
+		int mask = _mm_movemask_epi8(m);
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+		p += 16;
+	}
+#endif
+	while (p < end && !stop[(unsigned char)*p])
+		p++;
+	return p;
+}
+
+/*
  * The loop that reads most of the text.  It stops only where the lexical
  * state may change (quotes, comments, '#') and at '(' -- every call has
  * one -- and skips everything else unexamined; lines are counted in bulk
@@ -912,26 +1081,20 @@ static void scan_fast(struct scanner *sc)
 	while (p < end) {
 		const char *s;
 
-		while (!stop[(unsigned char)*p])
-			if (++p == end)
-				goto out;
+		p = next_stop(stop, p, end);
+		if (p == end)
+			break;
 		s = p;
 		switch (stop[(unsigned char)*p]) {
 		case STOP_QUOTE:
-			catch_up(sc, p);
-			lx->p = p;
-			lex_quoted(lx, *p);
-			p = sc->line_pos = lx->p;
+			p = quoted_end(p, end);
 			break;
 		case STOP_SLASH:
-			if (p + 1 < end && (p[1] == '*' || p[1] == '/')) {
-				catch_up(sc, p);
-				lx->p = p + 2;
-				if (p[1] == '*')
-					skip_block_comment(lx);
-				else
-					skip_line_comment(lx);
-				p = sc->line_pos = lx->p;
+			if (p + 1 < end && p[1] == '*') {
+				p = block_comment_end(p + 2, end);
+				add_blank(sc, s, p);
+			} else if (p + 1 < end && p[1] == '/') {
+				p = line_comment_end(sc->text, p + 2, end);
 				add_blank(sc, s, p);
 			} else {
 				p++;
@@ -956,7 +1119,6 @@ static void scan_fast(struct scanner *sc)
 			break;
 		}
 	}
-out:
 	lx->p = p;
 	catch_up(sc, p);
 }
@@ -992,6 +1154,33 @@ void scan_text(struct scan_result *out, const struct ruleset *rs,
 	sc.rs = rs;
 	sc.calls = true;
 	scan_run(&sc, text, len, start);
+}
+
+void scan_text_slow(struct scan_result *out, const struct ruleset *rs,
+		    const char *text, size_t len, enum scan_state start)
+{
+	struct scanner sc = { 0 };
+	struct token t;
+
+	cclass_init();
+	sc.out = out;
+	sc.rs = rs;
+	sc.calls = true;
+	sc.text = text;
+	sc.lx.p = sc.lx.lstart = text;
+	sc.lx.end = text + len;
+	sc.lx.bol = true;
+	if (start == SCAN_BLOCK_COMMENT && len)
+		skip_block_comment(&sc.lx);
+	for (;;) {
+		next_token(&sc, &t);
+		if (t.kind == TK_EOF)
+			break;
+		slow_token(&sc, &t);
+	}
+	while (sc.nr_open)
+		close_call(&sc, sc.last_line, true);
+	free(sc.open);
 }
 
 void scan_defines(struct scan_result *out, const struct ruleset *rs,
