@@ -96,7 +96,7 @@ static bool is_definition(const char *s, size_t n)
 	while (end > s && isspace((unsigned char)end[-1]))
 		end--;
 	paren = memchr(s, '(', end - s);
-	if (!paren || end[-1] == ';' || end[-1] == ',')
+	if (!paren || end[-1] == ';')
 		return false;
 	if (memchr(s, '=', paren - s))
 		return false;
