@@ -466,16 +466,26 @@ static bool gentler(enum rule_class from, enum rule_class to)
 	return (from == RC_WARN || from == RC_WARN_LIKE) && to == RC_WARN_ONCE;
 }
 
-/* Same hunk, or same function of the same file. */
+/* A removal and an addition this close in one hunk replace each other. */
+#define CONVERSION_LINES 12
+
+/*
+ * Where a removal and an addition can be one change: the same function
+ * of the same file; or, when a function is not known (a diff without
+ * function context), nearby lines of the same hunk.  Hunks of diff -ruN
+ * between releases span many functions, so "same hunk" alone is not enough.
+ */
 static bool same_place(const struct checker *c, size_t a, size_t b)
 {
 	const struct where *wa = &c->where[a - c->first], *wb = &c->where[b - c->first];
 	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+	size_t dist = wa->pos > wb->pos ? wa->pos - wb->pos : wb->pos - wa->pos;
 
-	if (wa->file == wb->file && wa->hunk == wb->hunk)
-		return true;
-	return wa->file == wb->file && *fa->function &&
-	       !strcmp(fa->function, fb->function);
+	if (wa->file != wb->file)
+		return false;
+	if (*fa->function && *fb->function)
+		return !strcmp(fa->function, fb->function);
+	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
 }
 
 static void pair(const struct checker *c, struct finding *rm,

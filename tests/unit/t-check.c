@@ -182,6 +182,29 @@ static void test_moves_and_conversions(void)
 	strbuf_release(&s);
 }
 
+/* Without function context, only nearby lines of a hunk pair up. */
+static void test_conversion_distance(void)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	strbuf_addstr(&d, "diff --git a/mm/k.c b/mm/k.c\n--- a/mm/k.c\n+++ b/mm/k.c\n"
+		      "@@ -1,22 +1,22 @@\n"
+		      "-\tBUG_ON(a);\n"
+		      "+\ta();\n");
+	for (int i = 0; i < 20; i++)
+		strbuf_addstr(&d, " \tx();\n");
+	strbuf_addstr(&d, "-\tb();\n+\tWARN_ON_ONCE(b);\n");
+	run(&s, &r, d.buf);
+	is_str(s.buf,
+	       "removed mm/k.c:1 - BUG_ON credit\n"
+	       "added mm/k.c:22 - WARN_ON_ONCE info\n",
+	       "far apart in a hunk without function context: not a conversion");
+	check_result_clear(&r);
+	strbuf_release(&s);
+	strbuf_release(&d);
+}
+
 static void test_overrides_and_skips(void)
 {
 	struct strbuf s = STRBUF_INIT;
@@ -366,6 +389,7 @@ int main(void)
 	test_functions();
 	test_multiline_and_window();
 	test_moves_and_conversions();
+	test_conversion_distance();
 	test_overrides_and_skips();
 	test_defines();
 	test_binary_and_errors();
