@@ -310,6 +310,8 @@ static bool is_expr_keyword(const struct token *t)
 
 struct span {
 	const char *start, *end;
+	bool literal;		/* a string or character literal, not a blank */
+	bool directive;		/* a directive (or an "#if 0" block) */
 };
 
 /* A call being read: its hit, the paren depth before its '(', its text. */
@@ -761,16 +763,29 @@ static const char *block_comment_end(const char *p, const char *end)
 	return end;
 }
 
-static void add_blank(struct scanner *sc, const char *start, const char *end)
+static void add_span(struct scanner *sc, const char *start, const char *end,
+		     bool literal, bool directive)
 {
 	struct span *sp = &sc->blank[sc->nr_blank++ % SCAN_BLANK_SPANS];
 
 	sp->start = start;
 	sp->end = end;
+	sp->literal = literal;
+	sp->directive = directive;
 }
 
-/* The recorded span that holds the byte at `p`, or NULL. */
-static const struct span *blank_at(const struct scanner *sc, const char *p)
+static void add_blank(struct scanner *sc, const char *start, const char *end)
+{
+	add_span(sc, start, end, false, false);
+}
+
+static void add_directive(struct scanner *sc, const char *start, const char *end)
+{
+	add_span(sc, start, end, false, true);
+}
+
+/* The recorded span (blank or literal) that holds the byte at `p`, or NULL. */
+static const struct span *span_at(const struct scanner *sc, const char *p)
 {
 	size_t n = sc->nr_blank < SCAN_BLANK_SPANS ? sc->nr_blank : SCAN_BLANK_SPANS;
 	size_t i;
@@ -797,7 +812,7 @@ static bool is_space_byte(unsigned char c)
  * With `same_line`, stop at a newline that is not a splice.
  */
 static const char *back_blank(const struct scanner *sc, const char *p,
-			      bool same_line)
+			      bool same_line, bool *directive)
 {
 	const char *text = sc->text;
 	const struct span *sp;
@@ -821,8 +836,10 @@ static const char *back_blank(const struct scanner *sc, const char *p,
 				 p[-2] == '\\')
 				p -= 2;
 		}
-		if (p == text || !(sp = blank_at(sc, p - 1)))
+		if (p == text || !(sp = span_at(sc, p - 1)) || sp->literal)
 			return p;
+		if (directive && sp->directive)
+			*directive = true;
 		p = sp->start;
 	}
 }
@@ -847,6 +864,44 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 	return p;
 }
 
+static bool in_literal(const struct scanner *sc, const char *p)
+{
+	const struct span *sp = span_at(sc, p);
+
+	return sp && sp->literal;
+}
+
+/*
+ * What comes before the name at `s` makes it a member ("x.BUG_ON(",
+ * "p->panic(") or a declaration ("void panic(", "char *panic(").  The
+ * same judgement as is_call() makes from the previous token.
+ */
+static bool not_a_call(const struct scanner *sc, const char *s)
+{
+	const char *q = back_blank(sc, s, false, NULL), *ps;
+	bool star = false;
+	char c;
+
+	for (;;) {
+		if (q == sc->text || in_literal(sc, q - 1))
+			return false;
+		if (q[-1] != '*')
+			break;
+		star = true;
+		q = back_blank(sc, q - 1, false, NULL);
+	}
+	c = q[-1];
+	if (!star && (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-')))
+		return true;
+	if (!(cclass[(unsigned char)c] & CC_IDENT))
+		return false;
+	ps = back_ident(sc, q);
+	/* A run that starts with a digit is a number, not a type. */
+	return ps < q && !(ps > sc->text &&
+			   (cclass[(unsigned char)ps[-1]] & CC_IDENT)) &&
+	       !expr_keyword(ps, q - ps);
+}
+
 /*
  * A '(' at `paren`: if a rule's name comes before it, and what comes
  * before the name makes it a call (not "x.BUG_ON(", not "void panic("),
@@ -854,13 +909,16 @@ static const char *back_ident(const struct scanner *sc, const char *e)
  */
 static void fast_paren(struct scanner *sc, const char *paren)
 {
-	const char *e = back_blank(sc, paren, false), *s, *q, *ls;
+	bool directive = false;
+	const char *e = back_blank(sc, paren, false, &directive), *s, *ls;
 	const struct rule *r;
 	struct token t;
 	size_t line;
 
-	if (e == sc->text || !rules_may_end_with(sc->rs, e[-1]))
+	if (e == sc->text || directive || !rules_may_end_with(sc->rs, e[-1]))
 		return;
+	if (in_literal(sc, e - 1))
+		return;		/* the name is in an unterminated literal */
 	s = back_ident(sc, e);
 	if (s == e || !(r = rules_lookup(sc->rs, s, e - s)))
 		return;
@@ -869,23 +927,8 @@ static void fast_paren(struct scanner *sc, const char *paren)
 	/* A directive between name and '(' was read already: not a call. */
 	if (s < sc->line_pos)
 		return;
-	q = back_blank(sc, s, false);
-	if (q > sc->text) {
-		char c = q[-1];
-
-		if (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-'))
-			return;		/* a member */
-		if (c == '*') {
-			while (q > sc->text && q[-1] == '*')
-				q = back_blank(sc, q - 1, false);
-		}
-		if (c == '*' || (cclass[(unsigned char)c] & CC_IDENT)) {
-			const char *ps = back_ident(sc, q);
-
-			if (ps < q && !expr_keyword(ps, q - ps))
-				return;	/* a declaration */
-		}
-	}
+	if (not_a_call(sc, s))
+		return;
 
 	catch_up(sc, s);
 	line = sc->lx.line;
@@ -987,15 +1030,16 @@ static bool directive_needs_lexer(const char *p, const char *end)
 /* A '#': a directive if only blanks come before it on its logical line. */
 static bool fast_directive(struct scanner *sc, const char *hash)
 {
-	const char *q = back_blank(sc, hash, true);
+	const char *q = back_blank(sc, hash, true, NULL);
 	struct token t;
 	unsigned if0 = sc->if0;
 
-	if (q > sc->text && q[-1] != '\n')
-		return false;
+	if ((q > sc->text && q[-1] != '\n') ||
+	    (hash + 1 < sc->lx.end && hash[1] == '#'))
+		return false;	/* not first on its line, or a "##" */
 	if (!directive_needs_lexer(hash + 1, sc->lx.end)) {
 		sc->lx.p = directive_end(sc->text, hash + 1, sc->lx.end);
-		add_blank(sc, hash, sc->lx.p);
+		add_directive(sc, hash, sc->lx.p);
 		return true;
 	}
 	catch_up(sc, hash);
@@ -1005,11 +1049,11 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 	scan_directive(sc, &t);
 	unpend(sc);
 	sc->line_pos = sc->lx.p;
-	add_blank(sc, hash, sc->lx.p);
+	add_directive(sc, hash, sc->lx.p);
 	if (!if0 && sc->if0)
 		sc->dead_start = hash;
 	else if (if0 && !sc->if0)
-		add_blank(sc, sc->dead_start, sc->lx.p);
+		add_directive(sc, sc->dead_start, sc->lx.p);
 	return true;
 }
 
@@ -1088,6 +1132,7 @@ static void scan_fast(struct scanner *sc)
 		switch (stop[(unsigned char)*p]) {
 		case STOP_QUOTE:
 			p = quoted_end(p, end);
+			add_span(sc, s, p, true, false);
 			break;
 		case STOP_SLASH:
 			if (p + 1 < end && p[1] == '*') {
