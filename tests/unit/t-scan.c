@@ -6,7 +6,7 @@
  * a read past `len`), and a differential test of the fast path against
  * the token-by-token scan on generated input.
  *
- * By hand: WW_SCAN_BENCH=<file or directory of .c files> build/unit/t-scan
+ * By hand: WW_SCAN_BENCH=<file, or directory whose .c files are read> build/unit/t-scan
  * also prints the scanner's speed on that text.
  */
 #include "scan.h"
@@ -413,7 +413,7 @@ static void read_bench_input(struct strbuf *sb, const char *path)
 	if (stat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
-		if (ends_with(path, ".c") || ends_with(path, ".h") ||
+		if (ends_with(path, ".c") ||
 		    !sb->len)
 			strbuf_read_file(sb, path, 0);
 		return;
