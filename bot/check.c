@@ -773,6 +773,35 @@ static void walk_headers(struct strbuf *out, struct strbuf *tmp, const char *dir
 	strbuf_release(&path);
 }
 
+/*
+ * Into `out`, the definitions of `defs` (one logical line each, with its
+ * backslash-newlines) that mention one of `names` (NULL-terminated).
+ */
+static void keep_defines_naming(struct strbuf *out, const struct strbuf *defs,
+				const char *const *names)
+{
+	const char *s = defs->buf, *end = defs->buf + defs->len;
+	struct diff_anchors *a = diff_anchors_new(names);
+
+	strbuf_reset(out);
+	while (s < end) {
+		const char *e = s;
+
+		/* The end of the logical line: a newline not escaped. */
+		for (;;) {
+			const char *nl = memchr(e, '\n', end - e);
+
+			e = nl ? nl + 1 : end;
+			if (!nl || nl == s || nl[-1] != '\\')
+				break;
+		}
+		if (diff_anchors_find(a, s, e - s))
+			strbuf_add(out, s, e - s);
+		s = e;
+	}
+	diff_anchors_free(a);
+}
+
 #define TREE_MAX_FILES 100000
 #define WRAPPER_ROUNDS 8
 
@@ -781,6 +810,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 {
 	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct scan_result hits = SCAN_RESULT_INIT;
+	struct strvec names = STRVEC_INIT;
 	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
 	struct stat st;
 	int ret = 0;
@@ -808,8 +838,21 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	for (int round = 0; round < WRAPPER_ROUNDS; round++) {
 		size_t added = 0;
 
+		/*
+		 * Only definitions that name a rule can be wrappers: first
+		 * any rule (its anchors), then the wrappers found last round.
+		 */
+		if (round) {
+			keep_defines_naming(&tmp, &defs, names.v);
+		} else {
+			const char **anchors = make_anchors(rs);
+
+			keep_defines_naming(&tmp, &defs, anchors);
+			free(anchors);
+		}
+		strvec_clear(&names);
 		scan_result_clear(&hits);
-		scan_defines(&hits, rs, defs.buf, defs.len);
+		scan_defines(&hits, rs, tmp.buf, tmp.len);
 		/* Adding a rule moves rs->rules: take indexes first. */
 		ALLOC_GROW(like, hits.nr, like_alloc);
 		for (size_t i = 0; i < hits.nr; i++)
@@ -822,7 +865,10 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 			ret = rules_add_wrapper(rs, h->defined, &rs->rules[like[i]]);
 			if (ret < 0)
 				goto out;
-			added += ret == 0;
+			if (ret == 0) {
+				strvec_push(&names, h->defined);
+				added++;
+			}
 		}
 		ret = 0;
 		if (!added)
@@ -830,6 +876,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	}
 out:
 	free(like);
+	strvec_clear(&names);
 	scan_result_clear(&hits);
 	strbuf_release(&defs);
 	strbuf_release(&tmp);
