@@ -514,7 +514,7 @@ static bool is_call(struct scanner *sc, const struct token *t)
 	return tok_punct(&next, '(');
 }
 
-/* A name that says it is an assertion: BUG, WARN, ASSERT, PANIC ("debug" aside). */
+/* A name that says it asserts: BUG, WARN, ASSERT, PANIC ("debug" aside). */
 static bool wrapper_like_name(const char *name)
 {
 	static const char *const words[] = { "bug", "warn", "assert", "panic" };
@@ -599,7 +599,7 @@ static void scan_define(struct scanner *sc, const struct token *hash,
 	h->text = text_finish(text, false);
 }
 
-/* A directive whose '#' was just read: #define, #if 0 nesting, the rest skipped. */
+/* A directive whose '#' was just read: #define, "#if 0" nesting, or skipped. */
 static void scan_directive(struct scanner *sc, const struct token *hash)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -779,7 +779,8 @@ static void add_blank(struct scanner *sc, const char *start, const char *end)
 	add_span(sc, start, end, false, false);
 }
 
-static void add_directive(struct scanner *sc, const char *start, const char *end)
+static void add_directive(struct scanner *sc, const char *start,
+			  const char *end)
 {
 	add_span(sc, start, end, false, true);
 }
@@ -1239,7 +1240,7 @@ void scan_defines(struct scan_result *out, const struct ruleset *rs,
 	scan_run(&sc, text, len, SCAN_CODE);
 }
 
-/* How lines inside a kernel block comment begin: " * text", " *", star-slash. */
+/* How lines inside a kernel block comment start: " * text", " *", "*\/". */
 static bool comment_like_line(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
