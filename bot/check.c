@@ -705,6 +705,36 @@ int check_series(struct check_result *out, const struct series *s,
 /* --tree: wrapper resolution. */
 
 /* Append the #define logical lines of `text` to `out`, one per line. */
+/* Does a block comment opened in `s` run past its end? */
+static bool ends_in_comment(const char *s, size_t n)
+{
+	const char *e = s + n;
+	char quote = 0;
+
+	while (s < e) {
+		if (quote) {
+			if (*s == '\\')
+				s++;
+			else if (*s == quote)
+				quote = 0;
+			s++;
+		} else if (*s == '"' || *s == '\'') {
+			quote = *s++;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '/') {
+			return false;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '*') {
+			const char *close = memmem(s + 2, e - s - 2, "*/", 2);
+
+			if (!close)
+				return true;
+			s = close + 2;
+		} else {
+			s++;
+		}
+	}
+	return false;
+}
+
 static void extract_defines(struct strbuf *out, const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
@@ -727,6 +757,10 @@ static void extract_defines(struct strbuf *out, const char *text, size_t len)
 					eol = nl ? nl : end;
 				}
 				strbuf_add(out, s, eol - s);
+				/* A block comment that goes on past the definition:
+				 * close it here, or it would swallow the next ones. */
+				if (memchr(s, '/', eol - s) && ends_in_comment(s, eol - s))
+					strbuf_addstr(out, " */");
 				strbuf_addch(out, '\n');
 			}
 		}

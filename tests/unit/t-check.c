@@ -328,7 +328,8 @@ static void test_tree_wrappers(void)
 	strbuf_addstr(&p, "/linux");
 	mkdir(p.buf, 0755);
 	strbuf_addstr(&p, "/y.h");
-	write_file(p.buf, "#define Y_WARN(c) WARN_ON(c)\n"
+	write_file(p.buf, "#define Y_LIMIT 4 /* BUG_ON() is not needed,\n   says a comment */\n"
+		   "#define Y_WARN(c) WARN_ON(c)\n"
 		   "#define Y_ASSERT(c) do { if (!(c)) Y_WARN(1); } while (0)\n"
 		   "#define Y_NOTHING(c) do { } while (0)\n");
 	strbuf_reset(&p);
