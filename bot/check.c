@@ -488,6 +488,22 @@ static bool same_place(const struct checker *c, size_t a, size_t b)
 	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
 }
 
+/*
+ * Could the call at finding `a` be the one at `b`, moved?  The same
+ * function (a function moved whole keeps its name, also to another
+ * file); when a function is not known, the same file.  A short call
+ * such as WARN_ON(1) removed in one function and added in another is
+ * two findings, not a move: a move hides a new call from the review.
+ */
+static bool same_function(const struct checker *c, size_t a, size_t b)
+{
+	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+
+	if (*fa->function && *fb->function)
+		return !strcmp(fa->function, fb->function);
+	return c->where[a - c->first].file == c->where[b - c->first].file;
+}
+
 static void pair(const struct checker *c, struct finding *rm,
 		 struct finding *add, bool moved, struct strbuf *sb)
 {
@@ -542,7 +558,8 @@ static void pair_findings(struct checker *c)
 			struct finding *add = &r->v[j];
 
 			if (add->kind == FINDING_ADDED && !add->moved &&
-			    add->rule == rm->rule && same_call(add->source, rm->source)) {
+			    add->rule == rm->rule && same_call(add->source, rm->source) &&
+			    same_function(c, i, j)) {
 				pair(c, rm, add, true, &c->sb);
 				break;
 			}

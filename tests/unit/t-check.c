@@ -205,6 +205,30 @@ static void test_conversion_distance(void)
 	strbuf_release(&d);
 }
 
+/* The same short call removed here and added in another function is new. */
+static void test_not_moved(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/mm/m.c b/mm/m.c\n--- a/mm/m.c\n+++ b/mm/m.c\n"
+	    "@@ -10,2 +10,2 @@ static void one(void)\n"
+	    "-\tBUG_ON(1);\n"
+	    "+\treturn;\n"
+	    " }\n"
+	    "@@ -40,2 +40,2 @@ static void two(void)\n"
+	    "-\treturn;\n"
+	    "+\tBUG_ON(1);\n"
+	    " }\n");
+	is_str(s.buf,
+	       "removed mm/m.c:10 one BUG_ON credit\n"
+	       "added mm/m.c:40 two BUG_ON error\n",
+	       "same text in another function: not a move");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
 static void test_overrides_and_skips(void)
 {
 	struct strbuf s = STRBUF_INIT;
@@ -391,6 +415,7 @@ int main(void)
 	test_multiline_and_window();
 	test_moves_and_conversions();
 	test_conversion_distance();
+	test_not_moved();
 	test_overrides_and_skips();
 	test_defines();
 	test_binary_and_errors();
