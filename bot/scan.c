@@ -865,6 +865,61 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 	return p;
 }
 
+static bool is_exp(char c)
+{
+	return c == 'e' || c == 'E' || c == 'p' || c == 'P';
+}
+
+enum run_tok {
+	RT_IDENT,
+	RT_NUMBER,
+	RT_PUNCT,
+};
+
+/*
+ * The last token before `e` when looking back is ambiguous: in "4.WARN_ON"
+ * or "1e+x" the bytes before the name belong to a number (the lexer reads
+ * "4.WARN_ON" as one pp-number).  So take the whole run of identifier
+ * bytes, dots and exponent signs that ends at `e`, and lex it forwards as
+ * lex_next() would.  Returns the kind of its last token, and its start.
+ */
+static enum run_tok last_in_run(const struct scanner *sc, const char *e,
+				const char **start)
+{
+	const char *r = e, *p;
+	enum run_tok kind = RT_PUNCT;
+
+	while (r > sc->text) {
+		unsigned char c = r[-1];
+
+		if ((cclass[c] & CC_IDENT) || c == '.' ||
+		    ((c == '+' || c == '-') && r - 1 > sc->text && is_exp(r[-2])))
+			r--;
+		else
+			break;
+	}
+	*start = e;
+	for (p = r; p < e; ) {
+		*start = p;
+		if ((cclass[(unsigned char)*p] & CC_DIGIT) ||
+		    (*p == '.' && p + 1 < e && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
+			for (p++; p < e; p++)
+				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.' &&
+				    !((*p == '+' || *p == '-') && is_exp(p[-1])))
+					break;
+			kind = RT_NUMBER;
+		} else if (cclass[(unsigned char)*p] & CC_IDENT) {
+			while (++p < e && (cclass[(unsigned char)*p] & CC_IDENT))
+				;
+			kind = RT_IDENT;
+		} else {
+			p++;
+			kind = RT_PUNCT;
+		}
+	}
+	return kind;
+}
+
 static bool in_literal(const struct scanner *sc, const char *p)
 {
 	const struct span *sp = span_at(sc, p);
@@ -892,15 +947,20 @@ static bool not_a_call(const struct scanner *sc, const char *s)
 		q = back_blank(sc, q - 1, false, NULL);
 	}
 	c = q[-1];
-	if (!star && (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-')))
-		return true;
-	if (!(cclass[(unsigned char)c] & CC_IDENT))
+	if (c == '>' && q - 1 > sc->text && q[-2] == '-')
+		/* "->", unless the '-' is an exponent's sign ("1e->") */
+		return !star && last_in_run(sc, q - 1, &ps) == RT_PUNCT;
+	if (!(cclass[(unsigned char)c] & CC_IDENT) && c != '.')
 		return false;
-	ps = back_ident(sc, q);
-	/* A run that starts with a digit is a number, not a type. */
-	return ps < q && !(ps > sc->text &&
-			   (cclass[(unsigned char)ps[-1]] & CC_IDENT)) &&
-	       !expr_keyword(ps, q - ps);
+	switch (last_in_run(sc, q, &ps)) {
+	case RT_PUNCT:		/* '.' */
+		return !star;
+	case RT_NUMBER:
+		return false;
+	case RT_IDENT:
+	default:
+		return !expr_keyword(ps, q - ps);
+	}
 }
 
 /*
@@ -923,8 +983,8 @@ static void fast_paren(struct scanner *sc, const char *paren)
 	s = back_ident(sc, e);
 	if (s == e || !(r = rules_lookup(sc->rs, s, e - s)))
 		return;
-	if (s > sc->text && (cclass[(unsigned char)s[-1]] & CC_IDENT))
-		return;
+	if (last_in_run(sc, e, &ls) != RT_IDENT || ls != s)
+		return;		/* part of a longer name or of a number */
 	/* A directive between name and '(' was read already: not a call. */
 	if (s < sc->line_pos)
 		return;

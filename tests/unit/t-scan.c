@@ -165,6 +165,10 @@ static void test_calls(void)
 	      "x = !WARN_ON(a); (void)WARN_ON_ONCE(b); y = 2 * WARN_ON(c);\n",
 	      "CALL WARN_ON 0-0:5 [WARN_ON(a)]; CALL WARN_ON_ONCE 0-0:23 [WARN_ON_ONCE(b)]; "
 	      "CALL WARN_ON 0-0:48 [WARN_ON(c)]");
+	check("numbers next to a name",
+	      " * 4. WARN_ON(1)\nx = 4.WARN_ON(2);\ny = x.5 BUG_ON(3);\nz = 1e->BUG(4);\n",
+	      "CALL WARN_ON 0-0:6 [WARN_ON(1)]; CALL BUG_ON 2-2:8 [BUG_ON(3)]; "
+	      "CALL BUG 3-3:8 [BUG(4)]");
 	check("a comment between name and '('",
 	      "WARN_ON /* why */ (x);\n",
 	      "CALL WARN_ON 0-0:0 [WARN_ON (x)]");
