@@ -606,6 +606,8 @@ static void pair_moves(struct checker *c)
 		else if (r->v[k].kind == FINDING_ADDED)
 			add_move_key(&add, &nadd, &aadd, c, k);
 	}
+	if (!nrm || !nadd)
+		goto out;
 	qsort(rm, nrm, sizeof(*rm), cmp_move_key);
 	qsort(add, nadd, sizeof(*add), cmp_move_key);
 	while (i < nrm && j < nadd) {
@@ -621,6 +623,7 @@ static void pair_moves(struct checker *c)
 			j++;
 		}
 	}
+out:
 	for (i = 0; i < nrm; i++)
 		free(rm[i].key);
 	for (j = 0; j < nadd; j++)
