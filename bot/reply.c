@@ -1063,13 +1063,19 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		if (p->v[i].type == IT_NOTE)
 			add_note(top, &p->v[i]);
 
-	/* panic_on_warn: what this tree says about the option, once, when
-	 * the series adds a WARN of any kind. */
-	if ((plan_has_class(p, IT_ISSUE, 1, 2) || p->notes ||
-	     plan_has_class(p, IT_XCREDIT, 1, 2)) && b->o->guide) {
-		const struct guide_section *sec = guide_find(b->o->guide, "panic_on_warn");
+	/*
+	 * panic_on_warn: a note when the series adds a WARN of any kind, with
+	 * the tree's own section on the option when it has the one that says
+	 * what the option does (since 2024).  Older trees have "Do not worry
+	 * about panic_on_warn users" there, which is no support for a note
+	 * asking to avoid WARNs: it is not quoted.
+	 */
+	if (plan_has_class(p, IT_ISSUE, 1, 2) || p->notes || plan_has_class(p, IT_XCREDIT, 1, 2)) {
+		const struct guide_section *sec = b->o->guide ?
+			guide_find_exact(b->o->guide, REPLY_PANIC_ON_WARN_SECTION) : NULL;
 		bool seen = false;
 
+		tmpl_set_bool(top, "panic_note", true);
 		for (size_t i = 0; sec && i < b->quoted.nr; i++)
 			seen |= !strcmp(b->quoted.v[i], sec->heading);
 		if (sec && !seen) {
