@@ -359,10 +359,10 @@ static void quote_hunk(struct strbuf *out, const struct finding *f)
 		from--;
 	while (to < lines.nr && lines.v[to][0] == '+' && to - from < QUOTE_MAX)
 		to++;
-	/* Context blank lines at the edges add nothing. */
-	while (from < at && !lines.v[from][strspn(lines.v[from], " ")])
+	/* Blank lines at the edges add nothing. */
+	while (from < at && !lines.v[from][1 + strspn(lines.v[from] + 1, " \t")])
 		from++;
-	while (to > last + 1 && !lines.v[to - 1][strspn(lines.v[to - 1], " ")])
+	while (to > last + 1 && !lines.v[to - 1][1 + strspn(lines.v[to - 1] + 1, " \t")])
 		to--;
 	for (size_t i = from; i < to; i++) {
 		struct strbuf l = STRBUF_INIT;
