@@ -780,7 +780,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	struct tmpl_vars *v;
 	const char *what;
 
-	if (!vd)
+	if (!vd || !vd->verdict)
 		return;
 	what = vd->verdict;
 	v = tmpl_add(top, "verdict");
