@@ -280,13 +280,91 @@ else
 	not_ok "--out DIR writes the draft (rc $rc)"
 fi
 
+# ---- a crash between recording the intent and sending ---------------------------
+#
+# An SMTP server that accepts and never answers holds warnwatch in the
+# middle of sending; it is then killed (SIGKILL: no cleanup).  The intent
+# row must block the next run, and --force must reuse its Message-ID.
+HOLD_PORT=$(free_port)
+"$WW_PYTHON" -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+' "$HOLD_PORT" &
+ww_track $! holding-smtp-server
+wait_port "$HOLD_PORT"
+sed -e "s|^url = $SMTP_URL|url = smtp://127.0.0.1:$HOLD_PORT|" \
+    -e "s|^dir = .*|dir = $TEST_DIR/state-crash|" "$CONF" >"$TEST_DIR/crash.conf"
+"$WARNWATCH" review --config "$TEST_DIR/crash.conf" -v 1 "$(v1 0)" --send \
+	>"$TEST_DIR/crash.out" 2>&1 &
+crash_pid=$!
+ww_track "$crash_pid" warnwatch-to-crash
+intent=
+for _ in $(seq 200); do
+	intent=$("$WW_PYTHON" -c '
+import sqlite3, sys
+try:
+    db = sqlite3.connect("file:%s?mode=ro" % sys.argv[1], uri=True, timeout=1)
+    for (mid,) in db.execute("SELECT message_id FROM replies WHERE state = \"intent\""):
+        print(mid)
+except Exception:
+    pass' "$TEST_DIR/state-crash/warnwatch.db" 2>/dev/null)
+	[ -n "$intent" ] && break
+	sleep 0.1
+done
+kill -KILL "$crash_pid" 2>/dev/null
+wait "$crash_pid" 2>/dev/null
+if [ -n "$intent" ] && [ "$(maildir_count)" -eq 2 ]; then
+	ok "the intent <$intent> is recorded before anything is sent"
+else
+	not_ok "the intent is recorded before sending ($(cat "$TEST_DIR/crash.out"))"
+fi
+sed -e "s|^dir = .*|dir = $TEST_DIR/state-crash|" "$CONF" >"$TEST_DIR/after.conf"
+"$WARNWATCH" review --config "$TEST_DIR/after.conf" -v 1 "$(v1 0)" --send \
+	>"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr"
+rc=$?
+if [ "$rc" -eq 3 ] && [ "$(maildir_count)" -eq 2 ] &&
+   grep -q "^maybe answered: sending <$intent> .* was interrupted" "$TEST_DIR/stdout"; then
+	ok "after a crash mid-send, the next run sends nothing and says why"
+else
+	not_ok "after a crash mid-send (rc $rc): $(cat "$TEST_DIR/stdout" "$TEST_DIR/stderr")"
+fi
+"$WARNWATCH" review --config "$TEST_DIR/after.conf" -v 1 "$(v1 0)" --send --force \
+	>"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr"
+rc=$?
+if [ "$rc" -eq 0 ] && [ "$(maildir_count)" -eq 3 ] &&
+   [ "$(mail_header "$(maildir_last)" Message-ID)" = "<$intent>" ]; then
+	ok "--force sends it with the same Message-ID (downstream de-duplicates)"
+else
+	not_ok "--force after a crash (rc $rc): $(cat "$TEST_DIR/stderr")"
+fi
+
+# ---- an incomplete series is not reviewed ------------------------------------------
+
+for n in 0 1 2; do
+	sed -e 's/4711-/4712-/g' -e 's/sanity-check the arguments/validate the arguments/' \
+	    -e 's/^Subject: \[PATCH \([0-9]\)\/3\] time: /Subject: [PATCH \1\/3] time64: /' \
+	    "$DATA"/inbox/0$((n + 1))-v1-*.eml >"$TEST_DIR/partial-$n.eml"
+done
+pi_deliver test "$TEST_DIR"/partial-*.eml >/dev/null 2>&1 && pi_extindex
+review -v 1 20240502091500.4712-0-zoe@example.org --send
+if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TEST_DIR/stderr")" -eq 1 ] &&
+   grep -q "is incomplete in the archive" "$TEST_DIR/stderr" && [ "$(maildir_count)" -eq 3 ]; then
+	ok "an incomplete series (3/3 missing): exit 2, one line: $(cat "$TEST_DIR/stderr")"
+else
+	not_ok "an incomplete series (rc $rc): $(cat "$TEST_DIR/stdout" "$TEST_DIR/stderr")"
+fi
+
 # ---- errors: one line, exit 2, nothing written -----------------------------------
 
 one_error() {	# one_error NAME PATTERN
 	local lines
 	lines=$(wc -l <"$TEST_DIR/stderr")
 	if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "$2" "$TEST_DIR/stderr" &&
-	   [ "$(find "$OUT" -type f | wc -l)" -eq 1 ] && [ "$(maildir_count)" -eq 2 ]; then
+	   [ "$(find "$OUT" -type f | wc -l)" -eq 1 ] && [ "$(maildir_count)" -eq 3 ]; then
 		ok "$1: exit 2, one line: $(cat "$TEST_DIR/stderr")"
 	else
 		not_ok "$1 (rc $rc, $lines lines)"
