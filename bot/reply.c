@@ -50,9 +50,9 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 
 	root = json_loadb(json, len, 0, &jerr);
 	if (!root)
-		return error_code(WW_EINPUT, "'%s' line %d: %s", name, jerr.line, jerr.text);
+		return error_code(WW_EINPUT, "kernel-ci verdict '%s' line %d: %s", name, jerr.line, jerr.text);
 	if (!json_is_object(root)) {
-		ret = error_code(WW_EINPUT, "'%s': a verdict is a JSON object", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': not a JSON object", name);
 		goto out;
 	}
 	/* kernel-ci may nest it: { "verdict": { "verdict": ... } } */
@@ -61,7 +61,7 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 		json_object_update(root, v);
 	out->verdict = json_str(root, k_verdict);
 	if (!out->verdict) {
-		ret = error_code(WW_EINPUT, "'%s': no \"verdict\" string", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': no \"verdict\" string", name);
 		goto out;
 	}
 	out->summary = json_str(root, k_summary);

@@ -312,7 +312,7 @@ int main(void)
 	reply_verdict_release(&vd);
 	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
 	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
-	ok(strstr(error_last(), "'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
+	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
 	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
 	reply_verdict_release(&vd);
 
