@@ -71,8 +71,7 @@ struct parser {
 	int old_start, old_count, new_start, new_count;
 	size_t hunk_line;	/* 1-based line within the current hunk body */
 
-	size_t *anchor_len;
-	size_t nr_anchors;
+	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -394,8 +393,14 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	git_diff *diff = NULL;
 	git_patch *patch = NULL;
 	const git_diff_delta *delta;
+	static bool libgit2_ready;
 	int ret;
 
+	/* Only now: its start-up (mbedTLS reads the CA bundle) costs 5 ms. */
+	if (!libgit2_ready) {
+		git_libgit2_init();
+		libgit2_ready = true;
+	}
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
 		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p),
 				 git_error_last()->message);
@@ -508,19 +513,6 @@ static void seg_add_line(struct parser *p)
 	strbuf_addch(&p->seg, '\n');
 }
 
-static bool hunk_has_anchor(const struct parser *p)
-{
-	const char *s = p->seg.buf + p->hunk_start;
-	size_t n = p->seg.len - p->hunk_start;
-
-	if (!p->opts || !p->opts->anchors)
-		return true;
-	for (size_t i = 0; i < p->nr_anchors; i++)
-		if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
-			return true;
-	return false;
-}
-
 static void select_hunk(struct parser *p)
 {
 	ALLOC_GROW(p->f.sel, p->f.sel_nr + 1, p->f.sel_alloc);
@@ -565,12 +557,94 @@ static void emit_piece(struct parser *p, const char *body, size_t len,
 	select_hunk(p);
 }
 
+/*
+ * One pass finds all anchors: a bit per pair of first bytes and a bit per
+ * hash of the first three bytes, checked at every position, then a
+ * memcmp() on a hit.  (memmem() once per anchor was the slowest part of
+ * the parse.)  Anchors shorter than three bytes fall back to memmem().
+ */
+#define ANCHOR_HASH_BITS 16
+
+struct diff_anchors {
+	const char **v;
+	size_t *len;
+	size_t nr;
+	bool slow;
+	uint64_t pairs[65536 / 64];
+	uint64_t hashes[(1u << ANCHOR_HASH_BITS) / 64];
+};
+
+static inline uint32_t anchor_hash(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t k = u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16;
+
+	return (k * 2654435761u) >> (32 - ANCHOR_HASH_BITS);
+}
+
+struct diff_anchors *diff_anchors_new(const char *const *v)
+{
+	struct diff_anchors *a = xcalloc(1, sizeof(*a));
+
+	while (v[a->nr])
+		a->nr++;
+	a->v = xcalloc(a->nr + 1, sizeof(*a->v));
+	a->len = xcalloc(a->nr + 1, sizeof(*a->len));
+	for (size_t i = 0; i < a->nr; i++) {
+		uint32_t h;
+
+		a->v[i] = xstrdup(v[i]);
+		a->len[i] = strlen(v[i]);
+		if (a->len[i] < 3) {
+			a->slow = true;
+			continue;
+		}
+		h = (unsigned char)v[i][0] | (uint32_t)(unsigned char)v[i][1] << 8;
+		a->pairs[h >> 6] |= (uint64_t)1 << (h & 63);
+		h = anchor_hash(v[i]);
+		a->hashes[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
+	return a;
+}
+
+void diff_anchors_free(struct diff_anchors *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr; i++)
+		free((char *)a->v[i]);
+	free(a->v);
+	free(a->len);
+	free(a);
+}
+
+bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n)
+{
+	if (a->slow) {
+		for (size_t i = 0; i < a->nr; i++)
+			if (memmem(s, n, a->v[i], a->len[i]))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i + 3 <= n; i++) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
+
+		if (!(a->pairs[pair >> 6] >> (pair & 63) & 1))
+			continue;
+		h = anchor_hash(s + i);
+		if (!(a->hashes[h >> 6] >> (h & 63) & 1))
+			continue;
+		for (size_t k = 0; k < a->nr; k++)
+			if (a->len[k] <= n - i && !memcmp(s + i, a->v[k], a->len[k]))
+				return true;
+	}
+	return false;
+}
+
 static bool has_anchor(const struct parser *p, const char *s, size_t n)
 {
-	for (size_t i = 0; i < p->nr_anchors; i++)
-		if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
-			return true;
-	return false;
+	return diff_anchors_find(p->anchors, s, n);
 }
 
 /*
@@ -666,7 +740,7 @@ static void close_hunk(struct parser *p)
 		select_hunk(p);
 		return;
 	}
-	if (!hunk_has_anchor(p)) {
+	if (!has_anchor(p, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start)) {
 		strbuf_setlen(&p->seg, p->hunk_start);
 		return;
 	}
@@ -1093,13 +1167,8 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->f.new_path, 0);
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
-	if (opts && opts->anchors) {
-		while (opts->anchors[p->nr_anchors])
-			p->nr_anchors++;
-		p->anchor_len = xcalloc(p->nr_anchors, sizeof(*p->anchor_len));
-		for (size_t i = 0; i < p->nr_anchors; i++)
-			p->anchor_len[i] = strlen(opts->anchors[i]);
-	}
+	if (opts && opts->anchors)
+		p->anchors = diff_anchors_new(opts->anchors);
 }
 
 static void parser_release(struct parser *p)
@@ -1109,7 +1178,7 @@ static void parser_release(struct parser *p)
 	free(p->f.sel);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
-	free(p->anchor_len);
+	diff_anchors_free(p->anchors);
 	free(p->hunks);
 	free(p->lines);
 }
@@ -1136,12 +1205,7 @@ static bool detect_crlf(const char *buf, size_t len)
 static int run(struct parser *p)
 {
 	int ret = 0;
-	static bool libgit2_ready;
 
-	if (!libgit2_ready) {
-		git_libgit2_init();
-		libgit2_ready = true;
-	}
 	p->crlf = detect_crlf(p->buf, p->len);
 	while (next_line(p)) {
 		ret = parse_line(p);
