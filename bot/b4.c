@@ -187,7 +187,7 @@ static void setup_child(struct child *c, const struct b4_run *r)
 	 * override our masks. */
 	strvec_pushf(&c->env, "GIT_CEILING_DIRECTORIES=%s", r->dir);
 	strvec_pushl(&c->env, "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG",
-		     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", NULL);
+		     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", (char *)NULL);
 	strvec_push(&c->env, "PYTHONDONTWRITEBYTECODE=1");
 	c->dir = r->dir;
 	c->timeout_ms = (o->timeout_s ? o->timeout_s : B4_DEFAULT_TIMEOUT_S) * 1000;
@@ -289,18 +289,18 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	setup_child(&c, r);
 	if (o->mbox)
 		strvec_push(&c.args, "--offline-mode");
-	strvec_pushl(&c.args, "--no-stdin", "am", NULL);
+	strvec_pushl(&c.args, "--no-stdin", "am", (char *)NULL);
 	if (o->mbox)
-		strvec_pushl(&c.args, "-m", o->mbox, NULL);
+		strvec_pushl(&c.args, "-m", o->mbox, (char *)NULL);
 	else
 		strvec_push(&c.args, "-C");	/* fresh: a new version may have come */
 	if (o->version > 0)
 		strvec_pushf(&c.args, "-v%d", o->version);
 	else if (!o->mbox)
 		strvec_push(&c.args, "-c");	/* newest revision, even in another thread */
-	strvec_pushl(&c.args, "-o", r->dir, "-n", "series", NULL);
+	strvec_pushl(&c.args, "-o", r->dir, "-n", "series", (char *)NULL);
 	if (msgid)
-		strvec_pushl(&c.args, "--", msgid, NULL);
+		strvec_pushl(&c.args, "--", msgid, (char *)NULL);
 
 	ret = child_run(&c);
 	out->seconds += c.seconds;
@@ -339,7 +339,7 @@ static int run_mbox(struct strbuf *out, struct b4_run *r, const char *msgid,
 
 	setup_child(&c, r);
 	strvec_pushl(&c.args, "--no-stdin", "mbox", "-C", "-o", r->dir, "-n",
-		     "thread.mbox", "--", msgid, NULL);
+		     "thread.mbox", "--", msgid, (char *)NULL);
 	ret = child_run(&c);
 	if (seconds)
 		*seconds += c.seconds;

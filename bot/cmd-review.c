@@ -105,7 +105,7 @@ static bool opt_value(const char **out, const char *name, int argc,
 	const char *a = argv[*i];
 	size_t n = strlen(name);
 
-	if (strncmp(a, name, n))
+	if (strncmp(a, name, n) != 0)
 		return false;
 	if (a[n] == '=') {
 		*out = a + n + 1;

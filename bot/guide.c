@@ -299,7 +299,7 @@ static int extract(struct strbuf *out, const char *cache, const char *source,
 		ret = error("cannot create '%s': %s", tmp.buf, strerror(errno));
 		goto out;
 	}
-	strvec_pushl(&c.args, "tar", "-xJf", source, "-C", tmp.buf, NULL);
+	strvec_pushl(&c.args, "tar", "-xJf", source, "-C", tmp.buf, (char *)NULL);
 	strvec_pushf(&c.args, "%s/%s", top, GUIDE_PATH);
 	c.timeout_ms = 300 * 1000;
 	ret = child_run_ok(&c);

@@ -222,7 +222,7 @@ static int harm(enum rule_class c)
 
 static bool same_place(const struct finding *a, const struct finding *b)
 {
-	if (strcmp(a->file, b->file))
+	if (strcmp(a->file, b->file) != 0)
 		return false;
 	return !*a->function || !*b->function || !strcmp(a->function, b->function);
 }
@@ -923,7 +923,7 @@ static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
 		    const char *self)
 {
 	for (size_t i = 0; i < in->nr; i++)
-		if (strcasecmp(in->v[i].addr, self))
+		if (strcasecmp(in->v[i].addr, self) != 0)
 			mail_addr_add(out, in->v[i].name, in->v[i].addr);
 }
 
@@ -1027,7 +1027,7 @@ static int headers(struct reply *out, struct strbuf *h, const struct mail *m,
 		mailhdr_add_addrs(h, "Cc", &out->cc);
 	strbuf_addstr(&sb, m->subject);
 	strbuf_trim(&sb);
-	if (strncasecmp(sb.buf, "Re:", 3)) {
+	if (strncasecmp(sb.buf, "Re:", 3) != 0) {
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "Re: %s", m->subject);
 	}

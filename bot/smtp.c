@@ -38,7 +38,7 @@ void smtp_crlf(struct strbuf *out, const char *msg, size_t len)
 			strbuf_addch(out, msg[i]);
 		}
 	}
-	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2))
+	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2) != 0)
 		strbuf_addstr(out, "\r\n");
 }
 

@@ -117,7 +117,8 @@ struct tmpl_vars *tmpl_add(struct tmpl_vars *v, const char *name)
 		e->str = NULL;
 	}
 	item = tmpl_vars_new();
-	ALLOC_GROW(e->items, e->nr + 1, e->alloc);
+	/* An array of pointers, on purpose: items are handed out. */
+	ALLOC_GROW(e->items, e->nr + 1, e->alloc); /* NOLINT(bugprone-sizeof-expression) */
 	e->items[e->nr++] = item;
 	return item;
 }
@@ -392,7 +393,7 @@ static int parse(struct node_list *out, const char *src, size_t len,
 			}
 			parent = p.stack[p.depth - 1];
 			n = &parent->v[parent->nr - 1];
-			if (n->len != tag_len || memcmp(n->text, tag, tag_len)) {
+			if (n->len != tag_len || memcmp(n->text, tag, tag_len) != 0) {
 				ret = parse_error(&p, start, "wrong closing tag for section", n->text);
 				goto out;
 			}
