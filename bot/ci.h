@@ -84,7 +84,7 @@ struct ci_verdict {
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, NULL, 0, 0, STRVEC_INIT, NULL, 0, 0, 0, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0 } }
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
 
 enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
