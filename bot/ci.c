@@ -6,7 +6,15 @@
  */
 #include "ci.h"
 
+#include "kapply.h"
+#include "kboot.h"
+#include "kbuild.h"
+#include "ktree.h"
+
 #include <git2.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 const char *ci_verdict_name(enum ci_verdict_kind k)
 {
@@ -739,8 +747,450 @@ void ci_verdict_release(struct ci_verdict *v)
 
 /* ---- the pipeline ---- */
 
+struct ci_ctx {
+	const struct ci_opts *opts;
+	struct strbuf cache;
+	struct strbuf logdir;	/* where this run's console logs go */
+	double start;
+	enum kboot_accel accel;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct ci_ctx *c, const char *fmt, ...)
+	WW_PRINTF(2, 3);
+static void progress(const struct ci_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(c->opts->flags & CI_PROGRESS))
+		return;
+	fprintf(stderr, "warnwatch ci: [%4.0fs] ", now() - c->start);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int mkdir_p(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (const char *p = path; *p; p++) {
+		if (*p == '/' && p != path) {
+			strbuf_reset(&sb);
+			strbuf_add(&sb, path, p - path);
+			if (mkdir(sb.buf, 0755) < 0 && errno != EEXIST) {
+				ret = error("cannot create '%s': %s", sb.buf,
+					    strerror(errno));
+				goto out;
+			}
+		}
+	}
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		ret = error("cannot create '%s': %s", path, strerror(errno));
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* "<cache>/ci/logs/20260103-081500-1234": one per run, kept. */
+static int make_logdir(struct ci_ctx *c)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	strbuf_addf(&c->logdir, "%s/ci/logs/%s-%ld", c->cache.buf, stamp,
+		    (long)getpid());
+	return mkdir_p(c->logdir.buf);
+}
+
+/* "6.1" -> Debian's tarball; a path is taken as it is. */
+static void tarball_for(struct strbuf *out, const char *tree)
+{
+	if (!tree)
+		return;
+	if (strchr(tree, '/'))
+		strbuf_addstr(out, tree);
+	else
+		strbuf_addf(out, "/usr/src/linux-source-%s.tar.xz", tree);
+}
+
+/*
+ * "patch 2/4 does not apply to linux 6.1.192: drivers/foo.c: hunk 3 (...)":
+ * the file and the hunk, for the JSON.
+ */
+static void parse_apply_error(struct ci_verdict *v, const char *msg)
+{
+	const char *p = strstr(msg, " does not apply to ");
+	const char *hunk, *colon;
+
+	if (!p || !(p = strstr(p, ": ")))
+		return;
+	p += 2;
+	hunk = strstr(p, ": hunk ");
+	colon = strchr(p, ':');
+	if (hunk && colon == hunk) {
+		v->failed_file = xstrndup(p, hunk - p);
+		v->failed_hunk = atoi(hunk + 7);
+	} else if (colon && colon > p && !memchr(p, ' ', colon - p)) {
+		v->failed_file = xstrndup(p, colon - p);
+	}
+}
+
+static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
+		const char *console, bool panic_on_warn)
+{
+	struct kboot_opts ko = KBOOT_OPTS_INIT;
+	int ret;
+
+	ko.kernel = kernel;
+	ko.console_path = console;
+	ko.accel = c->accel;
+	ko.cache_dir = c->cache.buf;
+	ko.panic_on_warn = panic_on_warn;
+	ko.timeout_s = c->opts->boot_timeout_s;
+	progress(c, "booting with panic_on_warn=%d (%s), console: %s",
+		 panic_on_warn, kboot_accel_name(c->accel), console);
+	ret = kboot_run(res, &ko);
+	kboot_opts_release(&ko);
+	return ret;
+}
+
+static enum kboot_accel accel_option(const char *s)
+{
+	if (s && !strcmp(s, "kvm"))
+		return KBOOT_ACCEL_KVM;
+	if (s && !strcmp(s, "tcg"))
+		return KBOOT_ACCEL_TCG;
+	return KBOOT_ACCEL_AUTO;
+}
+
+static int pick_accel(struct ci_ctx *c, struct ci_verdict *out, const char *kernel)
+{
+	struct kboot_opts ko = KBOOT_OPTS_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	ko.kernel = kernel;
+	ko.accel = accel_option(c->opts->accel);
+	ko.cache_dir = c->cache.buf;
+	ret = kboot_probe_accel(&c->accel, &why, &ko);
+	if (!ret) {
+		progress(c, "accelerator: %s (%s)", kboot_accel_name(c->accel), why.buf);
+		out->accel = xstrdup(kboot_accel_name(c->accel));
+	}
+	strbuf_release(&why);
+	kboot_opts_release(&ko);
+	return ret;
+}
+
+/* The added call as it reads in the final tree, when check had none. */
+static void read_sources(struct ci_verdict *v, const char *worktree)
+{
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+		struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+		const char *p;
+		int line = 1;
+
+		if (!f->added_by_series || f->source || !f->file)
+			continue;
+		strbuf_addf(&path, "%s/%s", worktree, f->file);
+		if (strbuf_read_file(&text, path.buf, 8u << 20) < 0) {
+			error_clear();
+			goto next;
+		}
+		for (p = text.buf; *p && line < f->line; p++)
+			if (*p == '\n')
+				line++;
+		if (line == f->line) {
+			size_t n = strcspn(p, "\n");
+
+			while (n && (p[n - 1] == ';' || p[n - 1] == ' ' ||
+				     p[n - 1] == '{' || p[n - 1] == '\t'))
+				n--;
+			while (n && (*p == ' ' || *p == '\t')) {
+				p++;
+				n--;
+			}
+			if (n && n < 200)
+				f->source = xstrndup(p, n);
+		}
+next:
+		strbuf_release(&path);
+		strbuf_release(&text);
+	}
+}
+
+static bool needs_base(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].added_by_series)
+			return true;
+	return false;
+}
+
+/*
+ * The unpatched kernel's boot (panic_on_warn=0) with the same config:
+ * cached as <cache>/ci/base-<version>-<confighash>.log; built and booted
+ * on first need.  Leaves the worktree at the base.
+ */
+static int base_boot(struct ci_ctx *c, struct console_result *out,
+		     struct ktree *t, const struct kapply_result *ap,
+		     const struct kbuild_result *kb, struct ci_verdict *v)
+{
+	struct strbuf log = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct kbuild_opts bo = KBUILD_OPTS_INIT;
+	struct kbuild_result base = KBUILD_RESULT_INIT;
+	struct kboot_result res = KBOOT_RESULT_INIT;
+	double t0 = now();
+	int ret;
+
+	strbuf_addf(&log, "%s/ci/base-%s-%s.log", c->cache.buf, t->version,
+		    kb->config_hash ? kb->config_hash : "none");
+	if (!access(log.buf, R_OK)) {
+		progress(c, "base boot: cached in %s", log.buf);
+		ret = console_parse_file(out, log.buf);
+		goto out;
+	}
+	progress(c, "building the unpatched base with the same config");
+	ret = ktree_checkout(t, &t->base);
+	if (ret < 0)
+		goto out;
+	bo.touched = &ap->touched;
+	bo.progress = c->opts->flags & CI_PROGRESS;
+	ret = kbuild_run(&base, t, &bo);
+	if (ret < 0) {
+		ret = error_prefix(ret, "building the unpatched base");
+		goto out;
+	}
+	strbuf_addf(&tmp, "%s.tmp", log.buf);
+	ret = boot(c, &res, base.bzimage, tmp.buf, false);
+	if (ret < 0)
+		goto out;
+	if (rename(tmp.buf, log.buf) < 0) {
+		ret = error("cannot rename '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	ret = console_parse_file(out, log.buf);
+out:
+	v->t.base_boot = now() - t0;
+	unlink(tmp.buf);
+	strbuf_release(&log);
+	strbuf_release(&tmp);
+	kbuild_result_release(&base);
+	kboot_result_release(&res);
+	return ret;
+}
+
+static void mark_preexisting(struct ci_verdict *v, const struct console_result *base)
+{
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+		struct fired probe;
+
+		if (f->added_by_series)
+			continue;
+		memset(&probe, 0, sizeof(probe));
+		probe.kind = f->kind;
+		probe.file = f->file;
+		probe.line = f->line;
+		probe.function = f->function;
+		probe.message = f->message;
+		f->preexisting = fired_in_base(base, &probe);
+	}
+}
+
+/* Apply, build: a verdict when either fails (returns 1), else 0. */
+static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
+			   struct ktree *t, const struct series *s,
+			   struct kapply_result *ap, struct kbuild_result *kb)
+{
+	struct kbuild_opts bo = KBUILD_OPTS_INIT;
+	double t0 = now();
+	int ret;
+
+	progress(c, "applying %zu patch%s to linux %s", s->nr,
+		 s->nr == 1 ? "" : "es", t->version);
+	ret = kapply_series(ap, t, s);
+	out->t.apply = now() - t0;
+	if (ret == WW_EAPPLY) {
+		out->kind = CI_APPLY_FAILED;
+		out->failed_patch = ap->failed;
+		set_reason(out, "%s", error_last());
+		parse_apply_error(out, error_last());
+		error_clear();
+		return 1;
+	}
+	if (ret < 0)
+		return ret;
+	progress(c, "building");
+	t0 = now();
+	bo.touched = &ap->touched;
+	bo.progress = c->opts->flags & CI_PROGRESS;
+	ret = kbuild_run(kb, t, &bo);
+	out->t.build = now() - t0;
+	for (size_t i = 0; i < kb->suites.nr; i++)
+		strvec_push(&out->enabled, kb->suites.v[i]);
+	if (ret == WW_EBUILD) {
+		out->kind = CI_BUILD_FAILED;
+		out->build_error = xstrdup(kb->error.len ? kb->error.buf : error_last());
+		set_reason(out, "the patched kernel does not build");
+		error_clear();
+		return 1;
+	}
+	if (ret == WW_ETIMEOUT) {
+		out->kind = CI_ERROR;
+		set_reason(out, "%s", error_last());
+		error_clear();
+		return 1;
+	}
+	return ret;
+}
+
+/* Boot with panic_on_warn=1, and again with 0 when that panicked. */
+static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
+			  const struct series *s, const char *kernel)
+{
+	struct kboot_result res = KBOOT_RESULT_INIT, res2 = KBOOT_RESULT_INIT;
+	struct console_result con = CONSOLE_RESULT_INIT, con2 = CONSOLE_RESULT_INIT;
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = pick_accel(c, out, kernel);
+	if (ret < 0)
+		goto out;
+	strbuf_addf(&path, "%s/boot.log", c->logdir.buf);
+	out->console = xstrdup(path.buf);
+	ret = boot(c, &res, kernel, path.buf, true);
+	out->t.boot = res.seconds;
+	if (ret < 0) {
+		out->kind = CI_ERROR;
+		set_reason(out, "%s", error_last());
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	ret = console_parse_file(&con, path.buf);
+	if (ret < 0)
+		goto out;
+	ci_decide(out, &con, res.timed_out);
+	ci_attribute(out, &con, true, s, NULL);
+	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
+	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/boot-panic_on_warn-0.log", c->logdir.buf);
+	out->console2 = xstrdup(path.buf);
+	ret = boot(c, &res2, kernel, path.buf, false);
+	out->t.boot2 = res2.seconds;
+	if (ret < 0) {
+		/* The verdict stands; the list of every WARNING is lost. */
+		warning("second boot: %s", error_last());
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	ret = console_parse_file(&con2, path.buf);
+	if (ret < 0)
+		goto out;
+	ci_attribute(out, &con2, false, s, NULL);
+out:
+	strbuf_release(&path);
+	console_result_release(&con);
+	console_result_release(&con2);
+	kboot_result_release(&res);
+	kboot_result_release(&res2);
+	return ret;
+}
+
+static int static_findings(struct ci_verdict *out, const struct series *s,
+			   const struct ci_opts *opts)
+{
+	struct ruleset rules = RULESET_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	int ret = 0;
+
+	co.rules = opts->rules;
+	if (!co.rules) {
+		ret = rules_load(&rules, rules_default_dir());
+		if (ret < 0)
+			goto out;
+		co.rules = &rules;
+	}
+	ret = check_series(&out->findings, s, &co);
+out:
+	ruleset_release(&rules);
+	return ret;
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	return error("ci is not implemented yet");
+	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, now(), KBOOT_ACCEL_AUTO };
+	struct ktree_opts ko = KTREE_OPTS_INIT;
+	struct ktree t = KTREE_INIT;
+	struct kapply_result ap = KAPPLY_RESULT_INIT;
+	struct kbuild_result kb = KBUILD_RESULT_INIT;
+	struct console_result base = CONSOLE_RESULT_INIT;
+	struct strbuf tarball = STRBUF_INIT;
+	int ret;
+
+	out->nr_patches = (int)s->nr;
+	ret = static_findings(out, s, opts);
+	if (ret < 0)
+		goto out;
+	if (opts->cache_dir)
+		strbuf_addstr(&c.cache, opts->cache_dir);
+	else
+		ci_cache_dir(&c.cache);
+	ret = make_logdir(&c);
+	if (ret < 0)
+		goto out;
+	tarball_for(&tarball, opts->tree);
+	ko.cache_dir = c.cache.buf;
+	ko.tarball = tarball.len ? tarball.buf : NULL;
+	ko.progress = opts->flags & CI_PROGRESS;
+	progress(&c, "opening the base tree");
+	ret = ktree_open(&t, &ko);
+	if (ret < 0)
+		goto out;
+	out->base = xstrdup(t.version);
+	ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto out;
+	}
+	ret = boot_and_judge(&c, out, s, kb.bzimage);
+	if (ret < 0)
+		goto out;
+	read_sources(out, t.worktree);
+	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
+		ret = base_boot(&c, &base, &t, &ap, &kb, out);
+		if (ret < 0)
+			goto out;
+		mark_preexisting(out, &base);
+	}
+	ret = 0;
+out:
+	out->t.total = now() - c.start;
+	console_result_release(&base);
+	kbuild_result_release(&kb);
+	kapply_result_release(&ap);
+	ktree_release(&t);
+	strbuf_release(&tarball);
+	strbuf_release(&c.cache);
+	strbuf_release(&c.logdir);
+	return ret;
 }
