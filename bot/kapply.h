@@ -46,13 +46,15 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
 		  const struct series *s);
 
 /*
- * Apply one diff text on top of `parent` and commit it as `subject`
- * (no checkout).  `what` names the patch in messages ("patch 2/4").
- * Exposed for tests.
+ * Apply one diff text on top of `parent` and commit it as `subject` by
+ * `author` ("Name <addr>", may be NULL), without checking it out.  `what`
+ * names the patch in messages ("patch 2/4").  The paths it changes are
+ * appended to `touched` (may be NULL).
  */
 int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
 		const char *diff, size_t len, const char *what,
-		const char *subject, struct strvec *touched);
+		const char *subject, const char *author,
+		struct strvec *touched);
 
 void kapply_result_release(struct kapply_result *r);
 
