@@ -473,6 +473,25 @@ static json_t *fired_json(const struct ci_fired *f)
 	return o;
 }
 
+/* The static findings, briefly: `warnwatch check` has the full form. */
+static json_t *finding_json(const struct finding *f)
+{
+	json_t *o = json_object();
+	const char *kind = f->kind == FINDING_ADDED ? "added" :
+			   f->kind == FINDING_REMOVED ? "removed" : "define";
+
+	json_object_set_new(o, "patch", json_integer(f->patch));
+	json_object_set_new(o, "kind", json_string(kind));
+	json_object_set_new(o, "file", json_str_or_null(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "function", json_str_or_null(f->function));
+	json_object_set_new(o, "macro", json_str_or_null(f->rule ? f->rule->macro : NULL));
+	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
+	json_object_set_new(o, "conversion", json_boolean(f->conversion));
+	json_object_set_new(o, "source", json_str_or_null(f->source));
+	return o;
+}
+
 json_t *ci_verdict_json(const struct ci_verdict *v)
 {
 	json_t *o = json_object(), *a, *t;
@@ -517,7 +536,10 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 				    json_integer(v->failed_hunk) : json_null());
 		json_object_set_new(o, "apply_error", t);
 	}
-	json_object_set_new(o, "findings", json_integer((json_int_t)v->findings.nr));
+	a = json_array();
+	for (size_t i = 0; i < v->findings.nr; i++)
+		json_array_append_new(a, finding_json(&v->findings.v[i]));
+	json_object_set_new(o, "findings", a);
 	t = json_object();
 	json_object_set_new(t, "apply", json_real(v->t.apply));
 	json_object_set_new(t, "build", json_real(v->t.build));

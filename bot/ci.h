@@ -95,7 +95,7 @@ enum ci_flags {
 struct ci_opts {
 	const char *cache_dir;	/* NULL: $WARNWATCH_CACHE or ~/.cache/warnwatch */
 	const char *tree;	/* a base tarball or version ("6.1"), NULL: default */
-	const struct ruleset *rules; /* for the static findings */
+	struct ruleset *rules;	/* for the static findings (wrappers get added) */
 	unsigned int boot_timeout_s; /* per boot; 0: KBOOT_DEFAULT_TIMEOUT_S */
 	const char *accel;	/* "auto" (NULL), "kvm", "tcg" */
 	unsigned int flags;	/* enum ci_flags */

@@ -271,5 +271,19 @@ static void test_real_logs(void)
 	}
 	ok(r.booted && r.tests_finished && r.rebooted && !r.panicked,
 	   "clean boot: finished and rebooted");
+	is(r.planned_suites, 28, "clean boot: 28 suites planned");
+	is(r.nr_suites, 28, "clean boot: 28 suites reported");
+	is(r.nr_fired, 0, "clean boot: nothing fired");
+	ok(console_find_suite(&r, "time_test_cases") &&
+	   console_find_suite(&r, "time_test_cases")->result == KTAP_PASS,
+	   "clean boot: time_test_cases passed");
+	ok(console_find_suite(&r, "hw_breakpoint") &&
+	   console_find_suite(&r, "hw_breakpoint")->result == KTAP_SKIP &&
+	   console_find_suite(&r, "hw_breakpoint")->skip == 9,
+	   "clean boot: hw_breakpoint skipped, 9 cases");
+	ok(console_find_suite(&r, "stackinit") &&
+	   console_find_suite(&r, "stackinit")->pass == 60 &&
+	   console_find_suite(&r, "stackinit")->skip == 5,
+	   "clean boot: stackinit 60 passed, 5 skipped");
 	console_result_release(&r);
 }
