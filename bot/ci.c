@@ -287,6 +287,23 @@ static char *xstrdup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/*
+ * The source path as the tree names it.  The sandboxed build sees the
+ * source at KBUILD_SRC and builds in KBUILD_OBJ, so __FILE__ reads
+ * "../src/kernel/time/timeconv.c" (or "/ww/src/..."): drop that prefix.
+ */
+static char *tree_path(const char *file)
+{
+	const char *rest;
+
+	if (!file)
+		return NULL;
+	if (skip_prefix(file, KBUILD_SRC "/", &rest) ||
+	    skip_prefix(file, "../src/", &rest) || skip_prefix(file, "./", &rest))
+		return xstrdup(rest);
+	return xstrdup(file);
+}
+
 /* The same report from the first boot, met again in the second. */
 static struct ci_fired *already_listed(struct ci_verdict *v,
 				       const struct fired *f)
@@ -295,7 +312,8 @@ static struct ci_fired *already_listed(struct ci_verdict *v,
 		struct ci_fired *c = &v->fired[i];
 
 		if (c->kind == f->kind && c->line == f->line &&
-		    !strcmp(c->file ? c->file : "", f->file ? f->file : "") &&
+		    (c->file && f->file ? same_file(f->file, c->file) :
+		     c->file == f->file) &&
 		    !strcmp(c->function ? c->function : "",
 			    f->function ? f->function : ""))
 			return c;
@@ -326,7 +344,7 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		c = &out->fired[out->nr_fired++];
 		memset(c, 0, sizeof(*c));
 		c->kind = f->kind;
-		c->file = xstrdup_or_null(f->file);
+		c->file = tree_path(f->file);
 		c->line = f->line;
 		c->function = xstrdup_or_null(f->function);
 		c->suite = xstrdup_or_null(f->suite);
@@ -519,10 +537,15 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, json_string(v->enabled.v[i]));
 	json_object_set_new(o, "enabled_suites", a);
 	a = json_array();
+	for (size_t i = 0; i < v->config_added.nr; i++)
+		json_array_append_new(a, json_string(v->config_added.v[i]));
+	json_object_set_new(o, "config_added", a);
+	a = json_array();
 	for (size_t i = 0; i < v->nr_fired; i++)
 		json_array_append_new(a, fired_json(&v->fired[i]));
 	json_object_set_new(o, "fired", a);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
+	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
 	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
 	json_object_set_new(o, "panic_suite", json_str_or_null(v->panic_suite));
 	json_object_set_new(o, "console", json_str_or_null(v->console));
@@ -640,12 +663,20 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	for (size_t i = 0; i < v->nr_fired; i++)
 		if (!v->fired[i].in_first_boot)
 			others++;
-	if (v->console2) {
+	if (v->console2 && v->warn_flood) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: WARNINGs "
+			    "kept firing in a loop (%d in the first %u MB of "
+			    "console output, where the boot was stopped)%s\n",
+			    v->warn_count, CI_SECOND_BOOT_MAX_CONSOLE >> 20,
+			    others ? "; the others:" : ".");
+	} else if (v->console2) {
 		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
 			    "fired (counted on the console: without user space "
 			    "the guest's /sys/kernel/warn_count cannot be read)%s\n",
 			    v->warn_count, v->warn_count == 1 ? "" : "s",
 			    others ? "; the others:" : ".");
+	}
+	if (v->console2) {
 		for (size_t i = 0; i < v->nr_fired; i++) {
 			const struct ci_fired *o = &v->fired[i];
 
@@ -749,6 +780,7 @@ void ci_verdict_release(struct ci_verdict *v)
 		free(v->suites[i].name);
 	free(v->suites);
 	strvec_clear(&v->enabled);
+	strvec_clear(&v->config_added);
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		struct ci_fired *f = &v->fired[i];
 
@@ -875,6 +907,9 @@ static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
 {
 	struct kboot_opts ko = KBOOT_OPTS_INIT;
 	int ret;
+
+	if (!panic_on_warn)
+		ko.max_console = CI_SECOND_BOOT_MAX_CONSOLE;
 
 	ko.kernel = kernel;
 	ko.console_path = console;
@@ -1065,6 +1100,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	out->t.build = now() - t0;
 	for (size_t i = 0; i < kb->suites.nr; i++)
 		strvec_push(&out->enabled, kb->suites.v[i]);
+	for (size_t i = 0; i < kb->symbols.nr; i++)
+		strvec_push(&out->config_added, kb->symbols.v[i]);
 	if (ret == WW_EBUILD) {
 		out->kind = CI_BUILD_FAILED;
 		out->build_error = xstrdup(kb->error.len ? kb->error.buf : error_last());
@@ -1108,6 +1145,13 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 	if (ret < 0)
 		goto out;
 	ci_decide(out, &con, res.timed_out);
+	if (res.flooded && out->kind != CI_PANICKED) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the kernel printed more than %u MB on its console "
+			   "(a message in a loop?) and was stopped; last line: %s",
+			   KBOOT_DEFAULT_MAX_CONSOLE >> 20,
+			   con.last_line ? con.last_line : "");
+	}
 	ci_attribute(out, &con, true, s, NULL);
 	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
 	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
@@ -1128,6 +1172,7 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 	if (ret < 0)
 		goto out;
 	ci_attribute(out, &con2, false, s, NULL);
+	out->warn_flood = res2.flooded;
 out:
 	strbuf_release(&path);
 	console_result_release(&con);

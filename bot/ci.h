@@ -70,9 +70,12 @@ struct ci_verdict {
 	struct ci_suite *suites; /* as reported by the decisive boot */
 	size_t nr_suites, alloc_suites;
 	struct strvec enabled;	/* suites selected for the touched files */
+	struct strvec config_added; /* symbols enabled beyond base.config */
 	struct ci_fired *fired;
 	size_t nr_fired, alloc_fired;
 	int warn_count;		/* WARNING blocks in the panic_on_warn=0 boot */
+	bool warn_flood;	/* that boot was stopped at CI_SECOND_BOOT_MAX_CONSOLE:
+				   warn_count is a lower bound */
 	char *build_error;	/* first compiler error, for build-failed */
 	int failed_patch;	/* apply-failed: 1-based patch, else 0 */
 	char *failed_file;	/* apply-failed: file, or NULL */
@@ -83,8 +86,13 @@ struct ci_verdict {
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
-			  NULL, NULL, 0, 0, STRVEC_INIT, NULL, 0, 0, 0, NULL, \
+			  NULL, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
+			  false, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
+
+/* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
+ * a loop need not be followed for long. */
+#define CI_SECOND_BOOT_MAX_CONSOLE (4u << 20)
 
 enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
