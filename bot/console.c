@@ -513,6 +513,23 @@ static void parse_line(struct parser *p, const char *msg)
 	trace_line(p, msg);
 }
 
+/*
+ * KUNIT_CASE(fn) names the case after its function, and KUnit calls it
+ * from kunit_try_run_case(): the frame below that one is the test case.
+ */
+static char *case_from_trace(const char *trace)
+{
+	const char *runner = trace ? strstr(trace, "\nkunit_try_run_case+") : NULL;
+	const char *start;
+
+	if (!runner)
+		return NULL;
+	start = runner;
+	while (start > trace && start[-1] != '\n')
+		start--;
+	return symbol_name(start);
+}
+
 /* After the last line: who crashed, which case each report belongs to. */
 static void finish(struct parser *p)
 {
@@ -537,6 +554,8 @@ static void finish(struct parser *p)
 				su = &r->suites[j];
 		if (su && p->cases_at[i] < su->nr_cases)
 			f->test = xstrdup(su->cases[p->cases_at[i]].name);
+		else
+			f->test = case_from_trace(f->trace);
 	}
 }
 
