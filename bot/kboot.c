@@ -8,6 +8,7 @@
 #include "console.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -88,8 +89,22 @@ static void send_quit(struct flood *f)
 		return;
 	memcpy(sa.sun_path, f->monitor, strlen(f->monitor) + 1);
 	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
-	    write(fd, "quit\n", 5) == 5)
+	    write(fd, "quit\n", 5) == 5) {
+		/*
+		 * Hanging up at once can make QEMU drop the command unread:
+		 * wait (bounded) for it to close the monitor as it exits.
+		 */
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		char buf[512];
+
+		for (int i = 0; i < 20 && poll(&pfd, 1, 100) >= 0; i++) {
+			if ((pfd.revents & POLLIN) && read(fd, buf, sizeof(buf)) <= 0)
+				break;
+			if (pfd.revents & (POLLHUP | POLLERR))
+				break;
+		}
 		f->stopped = true;
+	}
 	close(fd);
 }
 
