@@ -62,7 +62,7 @@ static void test_ktap(void)
 	ok(su && su->nr_cases == 2 && su->fail == 1 && su->skip == 1,
 	   "parameterised case counted once, params not as cases");
 	su = console_find_suite(&r, "skipped_suite");
-	ok(su && su->result == KTAP_SKIP, "suite-level # SKIP, 'ok N - name' form");
+	ok(su && su->result == KTAP_SKIP, "suite-level SKIP directive, 'ok N - name' form");
 	is_str(su ? su->cases[0].name : NULL, "only", "'- ' and directive stripped");
 	console_result_release(&r);
 }
