@@ -82,7 +82,10 @@ static bool is_link_error(const char *line)
 /* /ww/src/kernel/x.c -> kernel/x.c: name files as the user knows them. */
 static void add_unsandboxed(struct strbuf *out, const char *line, size_t len)
 {
-	static const char *const prefixes[] = { KBUILD_SRC "/", KBUILD_OBJ "/" };
+	/* make prints the source tree as "../src" when O= is its sibling. */
+	static const char *const prefixes[] = {
+		KBUILD_SRC "/", KBUILD_OBJ "/", "../src/"
+	};
 	size_t i = 0;
 
 	while (i < len) {

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
 	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
+	{ "kbuild", cmd_kbuild, "apply a series to the distro kernel and build it (sandboxed)" },
 };
 
 static int usage(FILE *f)
