@@ -256,6 +256,37 @@ static void test_apply(void)
 	ktree_release(&t);
 }
 
+/* Hunks whose context moved (git apply's offsets), and quilt diffs. */
+static void test_offsets(void)
+{
+	struct ktree t = KTREE_INIT;
+	struct kapply_result r = KAPPLY_RESULT_INIT;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (open_tree(&t, 0) < 0)
+		return;
+	is(apply_one(&r, &t, "diff --git a/kernel/foo.c b/kernel/foo.c\n"
+		     "--- a/kernel/foo.c\n+++ b/kernel/foo.c\n"
+		     "@@ -1,2 +1,3 @@\n line 3\n+A\n line 4\n"
+		     "@@ -5,2 +6,3 @@\n line 8\n+B\n line 9\n", NULL), 0,
+	   "hunks two and three lines off still apply");
+	read_work(&sb, &t, "kernel/foo.c");
+	is_str(sb.buf, "line 1\nline 2\nline 3\nA\nline 4\nline 5\nline 6\n"
+	       "line 7\nline 8\nB\nline 9\nline 10\n", "... at the right lines");
+	is_str(r.note.buf, "the patch: kernel/foo.c: hunk 1 applied at offset +2 lines; "
+	       "the patch: kernel/foo.c: hunk 2 applied at offset +3 lines",
+	       "the offsets are noted");
+	is(apply_one(&r, &t, "--- linux.orig/kernel/foo.c\n"
+		     "+++ linux/kernel/foo.c\n"
+		     "@@ -9,2 +9,3 @@\n line 9\n+C\n line 10\n", NULL), 0,
+	   "a quilt diff (no diff --git) applies");
+	read_work(&sb, &t, "kernel/foo.c");
+	ok(strstr(sb.buf, "line 9\nC\nline 10\n") != NULL, "... with its change");
+	strbuf_release(&sb);
+	kapply_result_release(&r);
+	ktree_release(&t);
+}
+
 static void test_series_names(void)
 {
 	struct ktree t = KTREE_INIT;
@@ -370,6 +401,7 @@ int main(void)
 	}
 	test_tree();
 	test_apply();
+	test_offsets();
 	test_series_names();
 	test_security();
 	cleanup();
