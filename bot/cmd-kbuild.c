@@ -35,6 +35,8 @@ static const char usage_text[] =
 	"  --timeout SECONDS     wall-clock limit of the build (default 3600)\n"
 	"  --mem MB              address-space limit per build process (default 4096)\n"
 	"  --format text|json    output format (default text)\n"
+	"  -n, --dry-run         apply and choose the config, do not build; print\n"
+	"                        the build directory it would use\n"
 	"  -q, --quiet           no progress or summary on stderr\n"
 	"\n"
 	"exit status: 0 built, 1 does not apply or does not build, 2 error\n";
@@ -44,7 +46,7 @@ struct kbuild_cmd {
 	const char *tarball;
 	const char *input;
 	unsigned int jobs, timeout_s, mem_mb;
-	bool json, quiet;
+	bool json, quiet, dry_run;
 };
 
 static int parse_uint(unsigned int *out, const char *opt, const char *s)
@@ -97,6 +99,8 @@ static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
 			   (!strcmp(a, "--format") && next && !strcmp(next, "text"))) {
 			o->json = false;
 			i += a[8] != '=';
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
+			o->dry_run = true;
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (*a == '-' && a[1]) {
@@ -210,7 +214,7 @@ static double seconds_since(const struct timespec *a)
 
 int cmd_kbuild(int argc, const char **argv)
 {
-	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, false, false };
+	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, false, false, false };
 	struct ktree_opts to = KTREE_OPTS_INIT;
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
@@ -264,6 +268,7 @@ int cmd_kbuild(int argc, const char **argv)
 	bo.timeout_s = o.timeout_s;
 	bo.mem_mb = o.mem_mb;
 	bo.progress = !o.quiet && !o.json;
+	bo.plan_only = o.dry_run;
 	ret = kbuild_run(&br, &t, &bo);
 	if (ret == WW_EBUILD) {
 		if (o.json)
@@ -277,11 +282,12 @@ int cmd_kbuild(int argc, const char **argv)
 	if (ret < 0)
 		goto out_error;
 	if (o.json) {
-		print_json("built", &t, &ar, &br, apply_s, NULL);
+		print_json(o.dry_run ? "planned" : "built", &t, &ar, &br,
+			   apply_s, NULL);
 	} else {
 		if (!o.quiet)
 			print_summary(&t, &ar, &br, apply_s);
-		printf("%s\n", br.bzimage);
+		printf("%s\n", o.dry_run ? br.build_dir : br.bzimage);
 	}
 	status = EXIT_OK;
 	goto out;

@@ -218,6 +218,8 @@ static void sandbox_argv(struct strvec *args, const struct sandbox *sb)
 		     "--ro-bind", sb->worktree, KBUILD_SRC,
 		     "--bind", sb->build_dir, KBUILD_OBJ,
 		     "--bind", sb->ccache_dir, KBUILD_CCACHE,
+		     /* An empty, read-only /tmp: writes there fail loudly. */
+		     "--dir", "/tmp",
 		     "--remount-ro", "/",
 		     "--chdir", KBUILD_OBJ, NULL);
 }
@@ -657,6 +659,11 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 	strbuf_reset(&path);
 	strbuf_addstr(&path, dir->buf);
 	strbuf_reset(dir);
+	if (opts->plan_only) {
+		strbuf_addf(dir, "%s/build/%s-%s", t->cache_dir, t->version,
+			    hash.buf);
+		goto done;
+	}
 	if ((ret = build_dir_for(dir, t, hash.buf)) < 0 ||
 	    (ret = seed_from(dir->buf, path.buf)) < 0)
 		goto out;
@@ -722,6 +729,11 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 				 &prog)) < 0)
 		goto out;
 	out->build_dir = xstrdup(dir.buf);
+	out->config_seconds = now() - start;
+	if (opts->plan_only) {
+		ret = 0;
+		goto out;
+	}
 	if ((ret = check_config(out, dir.buf, &frag)) < 0)
 		goto out;
 	out->config_seconds = now() - start;

@@ -305,8 +305,12 @@ static int open_repo(struct ktree *t)
 
 	if (access(t->worktree, F_OK) < 0 || access(t->gitdir, F_OK) < 0)
 		return WW_ENOTFOUND;
-	if (git_repository_open_bare(&t->repo, t->gitdir) < 0 ||
-	    git_repository_set_workdir(t->repo, t->worktree, 0) < 0) {
+	ret = git_repository_open_bare(&t->repo, t->gitdir);
+	if (ret == GIT_ENOTFOUND) {
+		ret = WW_ENOTFOUND;	/* half-made by an interrupted import */
+		goto out;
+	}
+	if (ret < 0 || git_repository_set_workdir(t->repo, t->worktree, 0) < 0) {
 		ret = error("cannot open '%s': %s", t->gitdir,
 			    ktree_git_error());
 		goto out;
