@@ -796,6 +796,10 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->build_error);
 	free(v->failed_file);
 	check_result_clear(&v->findings);
+	if (v->own_rules) {
+		ruleset_release(v->own_rules);
+		free(v->own_rules);
+	}
 	*v = blank;
 }
 
@@ -1185,21 +1189,19 @@ out:
 static int static_findings(struct ci_verdict *out, const struct series *s,
 			   const struct ci_opts *opts)
 {
-	struct ruleset rules = RULESET_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
-	int ret = 0;
+	int ret;
 
 	co.rules = opts->rules;
 	if (!co.rules) {
-		ret = rules_load(&rules, rules_default_dir());
+		/* The findings borrow their rules: the verdict keeps them. */
+		out->own_rules = xcalloc(1, sizeof(*out->own_rules));
+		ret = rules_load(out->own_rules, rules_default_dir());
 		if (ret < 0)
-			goto out;
-		co.rules = &rules;
+			return ret;
+		co.rules = out->own_rules;
 	}
-	ret = check_series(&out->findings, s, &co);
-out:
-	ruleset_release(&rules);
-	return ret;
+	return check_series(&out->findings, s, &co);
 }
 
 int ci_run(struct ci_verdict *out, const struct series *s,

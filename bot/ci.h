@@ -82,17 +82,18 @@ struct ci_verdict {
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
 	int nr_patches;
 	struct check_result findings; /* static findings (check) */
+	struct ruleset *own_rules; /* rules ci_run loaded: findings point into them */
 	struct ci_timings t;
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0 } }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
-#define CI_SECOND_BOOT_MAX_CONSOLE (4u << 20)
+#define CI_SECOND_BOOT_MAX_CONSOLE (1u << 20)
 
 enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
