@@ -414,6 +414,7 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		if (boot->fired[i].kind != FIRED_OOPS || boot->panicked)
 			reports = true;
 	copy_suites(out, boot);
+	out->planned_suites = boot->planned_suites;
 	free(out->panic_message);
 	free(out->panic_suite);
 	out->panic_message = xstrdup_or_null(boot->panic_message);
@@ -532,6 +533,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, s);
 	}
 	json_object_set_new(o, "suites", a);
+	json_object_set_new(o, "planned_suites", v->planned_suites >= 0 ?
+			    json_integer(v->planned_suites) : json_null());
 	a = json_array();
 	for (size_t i = 0; i < v->enabled.nr; i++)
 		json_array_append_new(a, json_string(v->enabled.v[i]));
@@ -695,22 +698,26 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 
 static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 {
-	int pass = 0, fail = 0, skip = 0, crashed = 0;
+	int pass = 0, fail = 0, skip = 0;
 
 	for (size_t i = 0; i < v->nr_suites; i++) {
 		switch (v->suites[i].result) {
 		case KTAP_PASS: pass++; break;
 		case KTAP_FAIL: fail++; break;
 		case KTAP_SKIP: skip++; break;
-		case KTAP_CRASHED: crashed++; break;
+		case KTAP_CRASHED: break;
 		}
 	}
 	if (!v->nr_suites)
 		return;
 	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
 		    pass, fail, skip);
-	if (crashed)
-		strbuf_addf(out, ", %d cut short", crashed);
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_CRASHED)
+			strbuf_addf(out, ", %s cut short", v->suites[i].name);
+	if (v->planned_suites > (int)v->nr_suites)
+		strbuf_addf(out, ", %d of %d never ran",
+			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < v->nr_suites; i++)
 		if (v->suites[i].result == KTAP_FAIL)

@@ -67,6 +67,7 @@ struct ci_verdict {
 	char *console2;		/* of the panic_on_warn=0 boot, or NULL */
 	char *panic_message;	/* "kernel: panic_on_warn set ..." or NULL */
 	char *panic_suite;
+	int planned_suites;	/* the boot's "1..N", -1 when it never said */
 	struct ci_suite *suites; /* as reported by the decisive boot */
 	size_t nr_suites, alloc_suites;
 	struct strvec enabled;	/* suites selected for the touched files */
@@ -87,7 +88,7 @@ struct ci_verdict {
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
-			  NULL, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
+			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0 } }
 
