@@ -567,6 +567,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, finding_json(&v->findings.v[i]));
 	json_object_set_new(o, "findings", a);
 	t = json_object();
+	json_object_set_new(t, "check", json_real(v->t.check));
+	json_object_set_new(t, "tree", json_real(v->t.tree));
 	json_object_set_new(t, "apply", json_real(v->t.apply));
 	json_object_set_new(t, "build", json_real(v->t.build));
 	json_object_set_new(t, "boot", json_real(v->t.boot));
@@ -1221,10 +1223,12 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
 	struct console_result base = CONSOLE_RESULT_INIT;
 	struct strbuf tarball = STRBUF_INIT;
+	double t0;
 	int ret;
 
 	out->nr_patches = (int)s->nr;
 	ret = static_findings(out, s, opts);
+	out->t.check = now() - c.start;
 	if (ret < 0)
 		goto out;
 	if (opts->cache_dir)
@@ -1238,8 +1242,10 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ko.cache_dir = c.cache.buf;
 	ko.tarball = tarball.len ? tarball.buf : NULL;
 	ko.progress = opts->flags & CI_PROGRESS;
-	progress(&c, "opening the base tree");
+	progress(&c, "opening the base tree (waits while another run uses it)");
+	t0 = now();
 	ret = ktree_open(&t, &ko);
+	out->t.tree = now() - t0;
 	if (ret < 0)
 		goto out;
 	out->base = xstrdup(t.version);

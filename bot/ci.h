@@ -55,6 +55,8 @@ struct ci_suite {
 };
 
 struct ci_timings {
+	double check;		/* static findings */
+	double tree;		/* opening the base tree: lock wait, first extract */
 	double apply, build, boot, boot2, base_boot, total;
 };
 
@@ -90,7 +92,7 @@ struct ci_verdict {
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0 } }
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0 } }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
