@@ -171,6 +171,8 @@ static void print_json(const char *verdict, const struct ktree *t,
 	json_object_set_new(o, "log", br->log_path ?
 			    json_string(br->log_path) : json_null());
 	json_object_set_new(o, "error", err ? json_string(err) : json_null());
+	json_object_set_new(o, "extract_seconds", json_real(t->extract_seconds));
+	json_object_set_new(o, "import_seconds", json_real(t->import_seconds));
 	json_object_set_new(o, "apply_seconds", json_real(apply_s));
 	json_object_set_new(o, "config_seconds", json_real(br->config_seconds));
 	json_object_set_new(o, "build_seconds", json_real(br->build_seconds));
@@ -196,6 +198,9 @@ static void print_summary(const struct ktree *t, const struct kapply_result *ar,
 {
 	if (ar->note.len)
 		fprintf(stderr, "warnwatch: note: %s\n", ar->note.buf);
+	if (t->import_seconds)
+		fprintf(stderr, "warnwatch: extracted %s in %.1f s, imported it in %.1f s\n",
+			t->tarball, t->extract_seconds, t->import_seconds);
 	fprintf(stderr, "warnwatch: linux %s, %zu patch%s applied in %.1f s, configured in %.1f s, built in %.1f s\n",
 		t->version, ar->nr, ar->nr == 1 ? "" : "es", apply_s,
 		br->config_seconds, br->build_seconds);

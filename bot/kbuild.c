@@ -730,11 +730,12 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 		goto out;
 	out->build_dir = xstrdup(dir.buf);
 	out->config_seconds = now() - start;
-	if (opts->plan_only) {
+	/* A planned new config has no .config yet: nothing to check. */
+	if (opts->plan_only && !out->base_config) {
 		ret = 0;
 		goto out;
 	}
-	if ((ret = check_config(out, dir.buf, &frag)) < 0)
+	if ((ret = check_config(out, dir.buf, &frag)) < 0 || opts->plan_only)
 		goto out;
 	out->config_seconds = now() - start;
 
