@@ -726,6 +726,29 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 			strbuf_addf(out, "  failed: %s\n", v->suites[i].name);
 }
 
+/* A clean boot says nothing about an added call but that it did not fire. */
+static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->findings.nr; i++) {
+		const struct finding *f = &v->findings.v[i];
+		const char *macro = f->rule ? f->rule->macro : "call";
+
+		if (f->kind == FINDING_ADDED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " adds at %s:%d did not fire during the "
+				    "KUnit suites: that finding stays static.\n",
+				    f->file, f->line);
+		} else if (f->kind == FINDING_REMOVED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " removes at %s:%d is gone%s, and the "
+				    "kernel still boots clean.\n", f->file, f->line,
+				    f->conversion ? " (converted to a gentler call)" : "");
+		}
+	}
+}
+
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s)
 {
@@ -737,10 +760,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
 			    "booted and ran its KUnit suites without any WARNING "
 			    "or BUG firing.\n", v->base ? v->base : "?");
-		if (v->findings.nr)
-			strbuf_addstr(out, "The calls the series adds were not "
-				      "reached by any test: the findings stay "
-				      "static.\n");
+		text_clean_findings(out, v);
 		break;
 	case CI_BUILD_FAILED:
 		strbuf_addf(out, "The patched kernel (linux %s) does not build",
