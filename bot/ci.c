@@ -554,6 +554,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(o, "console", json_str_or_null(v->console));
 	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
 	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
+	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
+	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
 	if (v->kind == CI_APPLY_FAILED) {
 		t = json_object();
 		json_object_set_new(t, "patch", json_integer(v->failed_patch));
@@ -788,6 +790,12 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			strbuf_addf(out, " %s", v->enabled.v[i]);
 		strbuf_addch(out, '\n');
 	}
+	if (v->base_error)
+		strbuf_addf(out, "The unpatched kernel could not be booted for "
+			    "comparison (%s): whether a report is pre-existing is "
+			    "unknown.\n", v->base_error);
+	if (v->apply_note)
+		strbuf_addf(out, "Note: %s\n", v->apply_note);
 	if (v->console)
 		strbuf_addf(out, "Console log: %s\n", v->console);
 	if (v->console2)
@@ -823,6 +831,8 @@ void ci_verdict_release(struct ci_verdict *v)
 	}
 	free(v->fired);
 	free(v->build_error);
+	free(v->apply_note);
+	free(v->base_error);
 	free(v->failed_file);
 	check_result_clear(&v->findings);
 	if (v->own_rules) {
@@ -1125,6 +1135,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	}
 	if (ret < 0)
 		return ret;
+	if (ap->note.len)
+		out->apply_note = xstrdup(ap->note.buf);
 	progress(c, "building");
 	t0 = now();
 	bo.touched = &ap->touched;
@@ -1279,10 +1291,13 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		goto out;
 	read_sources(out, t.worktree);
 	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
-		ret = base_boot(&c, &base, &t, &ap, &kb, out);
-		if (ret < 0)
-			goto out;
-		mark_preexisting(out, &base);
+		/* Without the base, the verdict stands; "preexisting" is unknown. */
+		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
+			out->base_error = xstrdup(error_last());
+			error_clear();
+		} else {
+			mark_preexisting(out, &base);
+		}
 	}
 	ret = 0;
 out:
