@@ -28,6 +28,8 @@
 
 #define KBUILD_DEFAULT_TIMEOUT_S (60 * 60)
 #define KBUILD_DEFAULT_MEM_MB 4096
+/* Build directories of configs beyond the base kept (LRU), ~200 MB each. */
+#define KBUILD_KEEP_CONFIGS 6
 #define KBUILD_ARCH "x86_64"
 /* Inside the sandbox. */
 #define KBUILD_SRC "/ww/src"
