@@ -774,6 +774,9 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		break;
 	case CI_APPLY_FAILED:
 		strbuf_addf(out, "%s\n", v->reason ? v->reason : "the series does not apply");
+		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr)
+			strbuf_addf(out, "(patch %d/%zu is \"%s\")\n", v->failed_patch,
+				    s->nr, s->patches[v->failed_patch - 1].title);
 		break;
 	case CI_HUNG:
 	case CI_ERROR:
