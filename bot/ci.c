@@ -31,18 +31,7 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 
 void ci_cache_dir(struct strbuf *out)
 {
-	const char *v = getenv("WARNWATCH_CACHE");
-
-	if (v && *v) {
-		strbuf_addstr(out, v);
-		return;
-	}
-	v = getenv("XDG_CACHE_HOME");
-	if (v && *v)
-		strbuf_addf(out, "%s/warnwatch", v);
-	else
-		strbuf_addf(out, "%s/.cache/warnwatch",
-			    getenv("HOME") ? getenv("HOME") : "/tmp");
+	ktree_cache_dir(out, NULL);
 }
 
 /* ---- the series' added lines, carried to the final tree ---- */
@@ -1266,10 +1255,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	out->t.check = now() - c.start;
 	if (ret < 0)
 		goto out;
-	if (opts->cache_dir)
-		strbuf_addstr(&c.cache, opts->cache_dir);
-	else
-		ci_cache_dir(&c.cache);
+	ktree_cache_dir(&c.cache, opts->cache_dir);
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;

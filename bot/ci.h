@@ -148,7 +148,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 const char *ci_verdict_name(enum ci_verdict_kind k); /* "panicked"... */
 void ci_verdict_release(struct ci_verdict *v);
 
-/* The cache directory: $WARNWATCH_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/warnwatch. */
+/* The cache directory (ktree_cache_dir() without --cache). */
 void ci_cache_dir(struct strbuf *out);
 
 #endif
