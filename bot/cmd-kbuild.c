@@ -101,6 +101,8 @@ static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
 			i += a[8] != '=';
 		} else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
 			o->dry_run = true;
+		} else if (starts_with(a, "--format")) {
+			return error_code(WW_EUSAGE, "--format must be text or json");
 		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
 			o->quiet = true;
 		} else if (*a == '-' && a[1]) {
@@ -238,7 +240,7 @@ int cmd_kbuild(int argc, const char **argv)
 		return 0;
 	if (ret < 0) {
 		report_error(NULL);
-		fputs(usage_text, stderr);
+		fprintf(stderr, "see 'warnwatch kbuild --help'\n");
 		return EXIT_USAGE;
 	}
 	if (o.input) {
