@@ -28,7 +28,7 @@ WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) \
-	     -DWW_DATADIR='"$(DATADIR)"' -Ibot
+	     -DWW_DATADIR='"$(DATADIR)"' -iquote bot
 LDLIBS = $(PKG_LIBS) -lm
 
 ifeq ($(SANITIZE),1)
