@@ -32,9 +32,13 @@ struct series {
 	struct series_patch *patches;
 	size_t nr;
 	size_t alloc;
+	/* Every vN found in the input, ascending (b4 mbox returns all
+	 * versions of a series; only the newest is kept in `patches`). */
+	int *versions;
+	size_t versions_nr;
 };
 
-#define SERIES_INIT { NULL, NULL, 1, false, NULL, NULL, NULL, 0, 0 }
+#define SERIES_INIT { NULL, NULL, 1, false, NULL, NULL, NULL, 0, 0, NULL, 0 }
 
 /* What a subject line's tags say. */
 struct subject_tags {
