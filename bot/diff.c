@@ -11,6 +11,7 @@
  */
 #include "diff.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <git2.h>
 
@@ -22,6 +23,15 @@ enum state {
 	S_AFTER_HUNK,		/* a hunk's counts are exhausted */
 	S_BINARY,		/* skipping a "GIT binary patch" payload */
 };
+
+/*
+ * libgit2 rejects hunk headers over 128 bytes; git itself cuts the
+ * function context at 80 bytes.
+ */
+#define HUNK_CONTEXT_MAX 80
+
+/* Hunks shorter than this are kept or dropped whole, not split. */
+#define SPLIT_MIN_LINES 64
 
 /* What the parser knows about the file being read, before libgit2. */
 struct cur_file {
@@ -54,6 +64,7 @@ struct parser {
 	enum state state;
 	struct cur_file f;
 	struct strbuf seg;	/* git-dialect header + copied hunks */
+	struct strbuf tmp;	/* scratch for splitting a hunk */
 	size_t hunk_start;	/* offset of the current hunk in `seg` */
 	bool copying;		/* the current hunk goes into `seg` */
 	long old_left, new_left;
@@ -508,18 +519,177 @@ static bool hunk_has_anchor(const struct parser *p)
 	return false;
 }
 
+static void select_hunk(struct parser *p)
+{
+	ALLOC_GROW(p->f.sel, p->f.sel_nr + 1, p->f.sel_alloc);
+	p->f.sel[p->f.sel_nr++] = p->f.hunks_total;
+}
+
+/*
+ * Where a hunk may be cut: a line that opens a function definition at
+ * the top level (git's default funcname rule: it starts with a letter or
+ * '_', has a '(', and is not a statement), not continuing a macro.
+ */
+static bool split_point(const char *line, size_t len, const char *prev, size_t prev_len)
+{
+	const char *c = line + 1, *end = line + len;
+
+	if (len < 2 || line[0] == '\\' || !(isalpha((unsigned char)*c) || *c == '_'))
+		return false;
+	while (end > c && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == c || end[-1] == ';' || !memchr(c, '(', end - c))
+		return false;
+	while (prev_len > 1 && isspace((unsigned char)prev[prev_len - 1]))
+		prev_len--;
+	return !(prev_len > 1 && prev[prev_len - 1] == '\\');
+}
+
+/* Append one piece of a split hunk to the segment, with its own header. */
+static void emit_piece(struct parser *p, const char *body, size_t len,
+		       int old_pos, int old_n, int new_pos, int new_n,
+		       const char *ctx, size_t ctx_len)
+{
+	strbuf_addf(&p->seg, "@@ -%d,%d +%d,%d @@",
+		    old_n ? old_pos : old_pos - 1, old_n,
+		    new_n ? new_pos : new_pos - 1, new_n);
+	if (ctx_len) {
+		strbuf_addch(&p->seg, ' ');
+		strbuf_add(&p->seg, ctx, ctx_len > HUNK_CONTEXT_MAX ?
+			   HUNK_CONTEXT_MAX : ctx_len);
+	}
+	strbuf_addch(&p->seg, '\n');
+	strbuf_add(&p->seg, body, len);
+	select_hunk(p);
+}
+
+static bool has_anchor(const struct parser *p, const char *s, size_t n)
+{
+	for (size_t i = 0; i < p->nr_anchors; i++)
+		if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A long hunk (a new file is one) is cut at function definitions and
+ * only the pieces holding an anchor are kept, each with a header of its
+ * own whose line numbers and function context are what git would write
+ * for it.  A piece starts at a definition, so nothing a scanner needs
+ * (the enclosing function, an open #define) lies before it.
+ */
+static void split_hunk(struct parser *p)
+{
+	struct strbuf *t = &p->tmp;
+	const char *s, *end, *hdr_end, *prev = NULL, *run = NULL;
+	const char *ctx, *run_ctx = NULL, *piece_ctx;
+	size_t prev_len = 0, ctx_len, run_ctx_len = 0, piece_ctx_len;
+	int old_pos, new_pos, run_old = 0, run_new = 0, run_on = 0, run_nn = 0;
+
+	strbuf_reset(t);
+	strbuf_add(t, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start);
+	strbuf_setlen(&p->seg, p->hunk_start);
+	s = t->buf;
+	end = t->buf + t->len;
+	hdr_end = memchr(s, '\n', end - s);
+	ctx = memmem(s + 2, hdr_end - s - 2, "@@", 2) + 2;
+	while (ctx < hdr_end && *ctx == ' ')
+		ctx++;
+	ctx_len = hdr_end - ctx;
+	old_pos = p->old_count ? p->old_start : p->old_start + 1;
+	new_pos = p->new_count ? p->new_start : p->new_start + 1;
+	piece_ctx = ctx;
+	piece_ctx_len = ctx_len;
+
+	for (const char *piece = hdr_end + 1; piece < end;) {
+		const char *q = piece;
+		const char *first_end = memchr(piece, '\n', end - piece);
+		size_t first_len = (first_end ? first_end : end) - piece;
+		bool at_def = piece != hdr_end + 1 ||
+			      split_point(piece, first_len, NULL, 0);
+		int po = old_pos, pn = new_pos, on = 0, nn = 0;
+
+		/* One piece: from `piece` up to the next split point. */
+		while (q < end) {
+			const char *nl = memchr(q, '\n', end - q);
+			size_t n = (nl ? nl : end) - q;
+
+			if (q != piece && split_point(q, n, prev, prev_len))
+				break;
+			if (*q != '\\') {
+				on += *q != '+';
+				nn += *q != '-';
+			}
+			prev = q;
+			prev_len = n;
+			q = nl ? nl + 1 : end;
+		}
+		if (has_anchor(p, piece, q - piece)) {
+			if (!run) {
+				run = piece;
+				run_old = po;
+				run_new = pn;
+				run_on = run_nn = 0;
+				run_ctx = piece_ctx;
+				run_ctx_len = piece_ctx_len;
+			}
+			run_on += on;
+			run_nn += nn;
+		} else if (run) {
+			emit_piece(p, run, piece - run, run_old, run_on, run_new,
+				   run_nn, run_ctx, run_ctx_len);
+			run = NULL;
+		}
+		old_pos += on;
+		new_pos += nn;
+		/* git's context for the next piece: this piece's definition. */
+		if (at_def) {
+			piece_ctx = piece + 1;
+			piece_ctx_len = first_len - 1;
+		}
+		piece = q;
+	}
+	if (run)
+		emit_piece(p, run, end - run, run_old, run_on, run_new, run_nn,
+			   run_ctx, run_ctx_len);
+}
+
 /* The hunk (and any "\ No newline" after it) ended: keep or drop it. */
 static void close_hunk(struct parser *p)
 {
 	if (!p->copying)
 		return;
 	p->copying = false;
-	if (hunk_has_anchor(p)) {
-		ALLOC_GROW(p->f.sel, p->f.sel_nr + 1, p->f.sel_alloc);
-		p->f.sel[p->f.sel_nr++] = p->f.hunks_total;
-	} else {
-		strbuf_setlen(&p->seg, p->hunk_start);
+	if (!p->opts || !p->opts->anchors) {
+		select_hunk(p);
+		return;
 	}
+	if (!hunk_has_anchor(p)) {
+		strbuf_setlen(&p->seg, p->hunk_start);
+		return;
+	}
+	if (p->hunk_line < SPLIT_MIN_LINES) {
+		select_hunk(p);
+		return;
+	}
+	split_hunk(p);
+}
+
+/* A header too long for libgit2: rewrite it with the context cut. */
+static void add_hunk_header(struct parser *p)
+{
+	const char *ctx, *end = p->line + p->line_len;
+
+	if (p->line_len < 100) {
+		seg_add_line(p);
+		return;
+	}
+	ctx = memmem(p->line + 2, p->line_len - 2, "@@", 2) + 2;
+	while (ctx < end && *ctx == ' ')
+		ctx++;
+	strbuf_addf(&p->seg, "@@ -%d,%d +%d,%d @@ %.*s\n",
+		    p->old_start, p->old_count, p->new_start, p->new_count,
+		    (int)(end - ctx > HUNK_CONTEXT_MAX ? HUNK_CONTEXT_MAX : end - ctx), ctx);
 }
 
 static int begin_hunk(struct parser *p)
@@ -535,7 +705,7 @@ static int begin_hunk(struct parser *p)
 	p->copying = p->f.want && !p->f.binary;
 	p->hunk_start = p->seg.len;
 	if (p->copying)
-		seg_add_line(p);
+		add_hunk_header(p);
 	p->state = p->old_left || p->new_left ? S_HUNK : S_AFTER_HUNK;
 	return 0;
 }
@@ -920,6 +1090,7 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->f.old_path, 0);
 	strbuf_init(&p->f.new_path, 0);
 	strbuf_init(&p->seg, 0);
+	strbuf_init(&p->tmp, 0);
 	if (opts && opts->anchors) {
 		while (opts->anchors[p->nr_anchors])
 			p->nr_anchors++;
@@ -935,6 +1106,7 @@ static void parser_release(struct parser *p)
 	strbuf_release(&p->f.new_path);
 	free(p->f.sel);
 	strbuf_release(&p->seg);
+	strbuf_release(&p->tmp);
 	free(p->anchor_len);
 	free(p->hunks);
 	free(p->lines);
