@@ -770,9 +770,9 @@ long long queue_prev_version(struct queue *q, long long id)
 		  " o.title_key = ? OR EXISTS (SELECT 1 FROM queue_messages om, "
 		  "  queue_messages m WHERE om.series_id = o.id AND m.series_id = ? "
 		  "  AND om.title_key = m.title_key AND om.title_key != '')) "
-		  "ORDER BY o.version DESC, o.id DESC LIMIT 1",
-		  "siisi", s.author_email, (long long)s.version, id, key.buf,
-		  id) == 1) {
+		  "ORDER BY o.title_key = ? DESC, o.version DESC, o.id DESC LIMIT 1",
+		  "siisis", s.author_email, (long long)s.version, id, key.buf,
+		  id, key.buf) == 1) {
 		prev = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
 		exec(q, "UPDATE queue_series SET prev_id = ? WHERE id = ?", "ii",
