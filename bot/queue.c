@@ -9,7 +9,7 @@
 #include <ctype.h>
 #include <sys/stat.h>
 
-static const char schema[] =
+const char queue_schema_sql[] =
 	"CREATE TABLE queue_inboxes (\n"
 	"	name TEXT PRIMARY KEY,\n"
 	"	etag TEXT NOT NULL DEFAULT '',\n"
@@ -64,16 +64,6 @@ static const char schema[] =
 	");\n"
 	"CREATE INDEX queue_messages_series ON queue_messages (series_id);\n"
 	"CREATE INDEX queue_messages_title ON queue_messages (author_email, title_key);\n"
-	"CREATE TABLE queue_replies (\n"
-	"	series_id INTEGER PRIMARY KEY,\n"
-	"	message_id TEXT NOT NULL,\n"
-	"	state TEXT NOT NULL,\n"
-	"	drafted_at INTEGER NOT NULL DEFAULT 0,\n"
-	"	intent_at INTEGER NOT NULL DEFAULT 0,\n"
-	"	sent_at INTEGER NOT NULL DEFAULT 0,\n"
-	"	sends INTEGER NOT NULL DEFAULT 0,\n"
-	"	confirmed_by TEXT NOT NULL DEFAULT ''\n"
-	");\n"
 	"CREATE TABLE queue_events (\n"
 	"	id INTEGER PRIMARY KEY,\n"
 	"	at INTEGER NOT NULL,\n"
@@ -94,18 +84,6 @@ static const char *const state_names[QS__NR] = {
 	[QS_FAILED] = "failed",
 	[QS_SKIPPED] = "skipped",
 };
-
-static const char *const reply_names[] = {
-	[QR_NONE] = "none",
-	[QR_DRAFTED] = "drafted",
-	[QR_SENDING] = "sending",
-	[QR_SENT] = "sent",
-};
-
-const char *queue_schema(void)
-{
-	return schema;
-}
 
 const char *queue_state_name(enum queue_state s)
 {
@@ -241,12 +219,12 @@ static void rollback(struct queue *q)
 
 /* ---- setup ------------------------------------------------------------- */
 
-int queue_init(struct queue *q, sqlite3 *db, const char *state_dir,
+int queue_init(struct queue *q, struct store *store, const char *state_dir,
 	       const struct queue_opts *opts)
 {
 	struct queue_opts defaults = QUEUE_OPTS_INIT;
 
-	q->db = db;
+	q->db = store->db;
 	q->state_dir = xstrdup(state_dir);
 	q->opts = opts ? *opts : defaults;
 	if (!q->opts.max_attempts)
@@ -851,101 +829,6 @@ int queue_inbox_save(struct queue *q, const char *inbox,
 		       "sssittis", inbox, st->etag, st->last_modified,
 		       (long long)st->failures, st->next_at, st->last_ok,
 		       (long long)primed, last_error);
-
-	return ret < 0 ? ret : 0;
-}
-
-/* ---- replies ----------------------------------------------------------- */
-
-int queue_reply_get(struct queue_reply *out, struct queue *q, long long id)
-{
-	sqlite3_stmt *st;
-	const char *state;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = query(&st, q, "SELECT message_id, state, drafted_at, intent_at, "
-			    "sent_at, sends, confirmed_by FROM queue_replies "
-			    "WHERE series_id = ?", "i", id);
-	if (ret <= 0) {
-		out->message_id = xstrdup("");
-		out->confirmed_by = xstrdup("");
-		return ret;
-	}
-	out->message_id = col_str(st, 0);
-	state = (const char *)sqlite3_column_text(st, 1);
-	out->state = QR_NONE;
-	for (size_t i = 0; i < ARRAY_SIZE(reply_names); i++)
-		if (state && !strcmp(state, reply_names[i]))
-			out->state = i;
-	out->drafted_at = sqlite3_column_int64(st, 2);
-	out->intent_at = sqlite3_column_int64(st, 3);
-	out->sent_at = sqlite3_column_int64(st, 4);
-	out->sends = sqlite3_column_int(st, 5);
-	out->confirmed_by = col_str(st, 6);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-void queue_reply_release(struct queue_reply *r)
-{
-	free(r->message_id);
-	free(r->confirmed_by);
-	r->message_id = r->confirmed_by = NULL;
-}
-
-int queue_reply_drafted(struct queue *q, long long id, const char *message_id,
-			time_t now)
-{
-	int ret;
-
-	/* Only a row that is missing or still a draft may be (re)drafted. */
-	ret = exec(q, "INSERT INTO queue_replies (series_id, message_id, state, "
-		      "drafted_at) VALUES (?, ?, 'drafted', ?) ON CONFLICT "
-		      "(series_id) DO UPDATE SET message_id = excluded.message_id, "
-		      "drafted_at = excluded.drafted_at WHERE state = 'drafted'",
-		   "ist", id, message_id, now);
-	if (ret < 0)
-		return ret;
-	if (!ret)
-		return error_code(WW_EDUP, "the reply to series %lld is already "
-				  "being sent or was sent", id);
-	return 0;
-}
-
-int queue_reply_intent(struct queue *q, long long id, time_t now)
-{
-	int ret = exec(q, "UPDATE queue_replies SET state = 'sending', "
-			  "intent_at = ?, sends = sends + 1 WHERE series_id = ? "
-			  "AND state = 'drafted'", "ti", now, id);
-
-	if (ret < 0)
-		return ret;
-	if (!ret)
-		return error_code(WW_EDUP, "the reply to series %lld is not a "
-				  "draft waiting to be sent", id);
-	return 0;
-}
-
-int queue_reply_sent(struct queue *q, long long id, const char *how,
-		     time_t now)
-{
-	int ret = exec(q, "UPDATE queue_replies SET state = 'sent', sent_at = ?, "
-			  "confirmed_by = ? WHERE series_id = ? AND state = 'sending'",
-		       "tsi", now, how, id);
-
-	if (ret < 0)
-		return ret;
-	if (!ret)
-		return error_code(WW_ESTATE, "the reply to series %lld was not "
-				  "being sent", id);
-	return 0;
-}
-
-int queue_reply_unsent(struct queue *q, long long id)
-{
-	int ret = exec(q, "UPDATE queue_replies SET state = 'drafted' "
-			  "WHERE series_id = ? AND state = 'sending'", "i", id);
 
 	return ret < 0 ? ret : 0;
 }

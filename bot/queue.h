@@ -19,15 +19,17 @@
  * version with the same author address and the same title (cover letter
  * or any patch), so the reply can compare them.
  *
- * The tables live in the state database; queue_schema() gives the
- * migration that creates them.  Artifacts live on disk under
- * STATE_DIR/series/ID/ (see queue_series_dir()).
+ * The tables live in the state database (store.h), created by the
+ * migration queue_schema_sql.  Whether a reply went out is the store's
+ * replies table, shared with `warnwatch review`, so a series answered by
+ * hand is not answered again by the service.  Artifacts live on disk
+ * under STATE_DIR/series/ID/ (see queue_series_dir()).
  */
 #ifndef WW_QUEUE_H
 #define WW_QUEUE_H
 
 #include "archive.h"
-#include "strbuf.h"
+#include "store.h"
 
 #include <sqlite3.h>
 #include <time.h>
@@ -102,12 +104,12 @@ struct queue_msg {
 	const char *author_email;
 };
 
-/* The SQL that creates the queue's tables (one migration, idempotent
- * only as a whole: the store runs it once). */
-const char *queue_schema(void);
+/* The SQL that creates the queue's tables: one of the store's migrations. */
+extern const char queue_schema_sql[];
 
-/* Attach to an open state database whose migrations have run. */
-int queue_init(struct queue *q, sqlite3 *db, const char *state_dir,
+/* Attach to an open state store (whose migrations have run); artifacts go
+ * under `state_dir`. */
+int queue_init(struct queue *q, struct store *store, const char *state_dir,
 	       const struct queue_opts *opts);
 void queue_release(struct queue *q);
 
@@ -159,45 +161,6 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
  * it stopped at (received for skipped), due now.  WW_ENOTFOUND for an
  * unknown id, WW_EINPUT when it is not failed/skipped and not `force`. */
 int queue_retry(struct queue *q, long long id, bool force, time_t now);
-
-/*
- * The reply of a series, for exactly-once sending: its Message-ID is
- * chosen and stored with the draft; `sending` is recorded (committed)
- * before the first byte goes to the SMTP server and `sent` after the
- * server accepted it.  A series found `sending` after a restart has an
- * unknown outcome and must be checked (is the Message-ID in the
- * archive?) before anything is sent again.
- */
-enum queue_reply_state {
-	QR_NONE,		/* no reply row */
-	QR_DRAFTED,
-	QR_SENDING,
-	QR_SENT,
-};
-
-struct queue_reply {
-	enum queue_reply_state state;
-	char *message_id;	/* without brackets (owned, "" none) */
-	time_t drafted_at, intent_at, sent_at;
-	int sends;		/* times sending was started */
-	char *confirmed_by;	/* "smtp" or "archive" once sent */
-};
-
-#define QUEUE_REPLY_INIT { QR_NONE, NULL, 0, 0, 0, 0, NULL }
-
-int queue_reply_get(struct queue_reply *out, struct queue *q, long long id);
-void queue_reply_release(struct queue_reply *r);
-/* Record a (new) draft with its Message-ID; refused (WW_EDUP) once
- * sending has started. */
-int queue_reply_drafted(struct queue *q, long long id, const char *message_id,
-			time_t now);
-/* drafted -> sending (the intent), committed before sending. */
-int queue_reply_intent(struct queue *q, long long id, time_t now);
-/* sending -> sent, with how we know ("smtp", "archive"). */
-int queue_reply_sent(struct queue *q, long long id, const char *how,
-		     time_t now);
-/* sending -> drafted: the server certainly did not take it. */
-int queue_reply_unsent(struct queue *q, long long id);
 
 /* The earlier version of `id` (0 none), linking it if not done yet. */
 long long queue_prev_version(struct queue *q, long long id);

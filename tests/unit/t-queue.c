@@ -1,7 +1,7 @@
 /*
  * The service queue: grouping messages into series the way public-inbox
  * threads them, settle and completeness, version linkage, stage
- * transitions with retries, the exactly-once reply record, poll state.
+ * transitions with retries, poll state; in a real state store.
  */
 #include "queue.h"
 #include "tap.h"
@@ -12,6 +12,7 @@
 
 static struct queue q;
 static sqlite3 *db;
+static struct store store = STORE_INIT;
 static char tmpdir[] = "/tmp/t-queue.XXXXXX";
 
 static int add(const char *mid, const char *parent, const char *subject,
@@ -244,36 +245,6 @@ static void test_stages(void)
 	is(queue_defer(&q, 77777, 1), WW_ENOTFOUND, "defer of unknown id");
 }
 
-static void test_replies(void)
-{
-	struct queue_reply r = QUEUE_REPLY_INIT;
-	long long id = series_of("solo@x");
-
-	is(queue_reply_get(&r, &q, id), 0, "no reply yet");
-	is(r.state, QR_NONE, "  none");
-	queue_reply_release(&r);
-	is(queue_reply_intent(&q, id, 1), WW_EDUP, "no intent without a draft");
-	is(queue_reply_drafted(&q, id, "ww-1@bot", 100), 0, "drafted");
-	is(queue_reply_drafted(&q, id, "ww-2@bot", 101), 0, "redrafted");
-	is(queue_reply_intent(&q, id, 102), 0, "intent recorded");
-	queue_reply_get(&r, &q, id);
-	ok(r.state == QR_SENDING && !strcmp(r.message_id, "ww-2@bot") &&
-	   r.intent_at == 102 && r.sends == 1, "sending, with the Message-ID");
-	queue_reply_release(&r);
-	is(queue_reply_drafted(&q, id, "ww-3@bot", 103), WW_EDUP,
-	   "no new draft once sending started");
-	is(queue_reply_intent(&q, id, 104), WW_EDUP, "no second intent");
-	is(queue_reply_unsent(&q, id), 0, "certainly unsent: back to draft");
-	is(queue_reply_intent(&q, id, 105), 0, "intent again");
-	is(queue_reply_sent(&q, id, "smtp", 106), 0, "sent");
-	queue_reply_get(&r, &q, id);
-	ok(r.state == QR_SENT && r.sends == 2 && !strcmp(r.confirmed_by, "smtp") &&
-	   r.sent_at == 106, "sent, confirmed by smtp");
-	queue_reply_release(&r);
-	is(queue_reply_sent(&q, id, "smtp", 107), WW_ESTATE, "sent twice is a state error");
-	is(queue_reply_drafted(&q, id, "ww-4@bot", 108), WW_EDUP, "no draft after sent");
-}
-
 static void test_inbox_state(void)
 {
 	struct archive_inbox st = ARCHIVE_INBOX_INIT, back = ARCHIVE_INBOX_INIT;
@@ -318,24 +289,23 @@ static void test_dirs(void)
 int main(void)
 {
 	struct queue_opts opts = QUEUE_OPTS_INIT;
-	char *err = NULL;
 
-	if (!mkdtemp(tmpdir) || sqlite3_open(":memory:", &db) != SQLITE_OK ||
-	    sqlite3_exec(db, queue_schema(), NULL, NULL, &err) != SQLITE_OK) {
-		printf("Bail out! setup: %s\n", err ? err : "mkdtemp");
+	if (!mkdtemp(tmpdir) || store_open(&store, tmpdir) < 0) {
+		printf("Bail out! setup: %s\n", error_last());
 		return 1;
 	}
-	queue_init(&q, db, tmpdir, &opts);
+	ok(store_schema_version(&store) >= 2, "the store ran the queue's migration");
+	db = store.db;
+	queue_init(&q, &store, tmpdir, &opts);
 	test_grouping();
 	test_settle_caps();
 	test_skip();
 	test_versions();
 	test_stages();
-	test_replies();
 	test_inbox_state();
 	test_dirs();
 	queue_release(&q);
-	sqlite3_close(db);
+	store_close(&store);
 	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	return done_testing();
 }
