@@ -14,6 +14,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
+	{ "census", cmd_census, "count BUG/WARN calls in a kernel tree, tarball or git range" },
 };
 
 static int usage(FILE *f)
