@@ -47,14 +47,10 @@ struct checker {
 	struct strbuf sb;
 };
 
-bool check_wants_path(const char *path)
-{
-	return ends_with(path, ".c") || ends_with(path, ".h");
-}
-
+/* Only what the rules say is scanned (C sources and headers, not Documentation/). */
 static bool want_file(const char *path, void *data)
 {
-	return check_wants_path(path);
+	return rules_path_scanned(data, path);
 }
 
 static void image_build(struct image *im, const struct diff_hunk *h, char drop)
@@ -221,9 +217,22 @@ static enum severity min_severity(enum severity a, enum severity b)
 	return a < b ? a : b;
 }
 
-static const char *removal_message(enum rule_class class)
+/* `sev` lowered by the path overrides for `path` (tools/ -> info). */
+static enum severity capped(const struct ruleset *rs, const struct rule *r,
+			    enum severity sev, const char *path)
 {
-	switch (class) {
+	struct rule tmp = *r;
+
+	tmp.severity = sev;
+	return rules_severity(rs, &tmp, path);
+}
+
+/* Thanks for a removal: the rule's credit text, or a generic one. */
+static const char *removal_message(const struct rule *r)
+{
+	if (r->credit && *r->credit)
+		return r->credit;
+	switch (r->class) {
 	case RC_BUG:
 	case RC_PANIC:
 		return "one way fewer to crash the machine: thank you";
@@ -246,13 +255,14 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->line = added ? l->new_lineno : l->old_lineno;
 	f->function = function_at(&c->sb, h, at, l->origin);
 	f->rule = hit->rule;
-	f->severity = rules_severity(c->rs, hit->rule, f->file);
-	if (!added)
-		f->severity = min_severity(SEV_CREDIT, f->severity);
+	if (added)
+		f->severity = rules_severity(c->rs, hit->rule, f->file);
+	else
+		f->severity = capped(c->rs, hit->rule, SEV_CREDIT, f->file);
 	f->source = xstrdup(hit->text ? hit->text : "");
 	f->hunk = hunk_window(h, at, last, &f->hunk_line);
 	f->source_lines = (int)(last - at + 1);
-	f->message = xstrdup(added ? hit->rule->message : removal_message(hit->rule->class));
+	f->message = xstrdup(added ? hit->rule->message : removal_message(hit->rule));
 }
 
 /*
@@ -416,8 +426,8 @@ static bool same_place(const struct checker *c, size_t a, size_t b)
 	       !strcmp(fa->function, fb->function);
 }
 
-static void pair(struct finding *rm, struct finding *add, bool moved,
-		 struct strbuf *sb)
+static void pair(const struct checker *c, struct finding *rm,
+		 struct finding *add, bool moved, struct strbuf *sb)
 {
 	rm->other = add->rule;
 	add->other = rm->rule;
@@ -437,7 +447,7 @@ static void pair(struct finding *rm, struct finding *add, bool moved,
 		add->message = xstrdup(sb->buf);
 	} else {
 		rm->conversion = add->conversion = true;
-		add->severity = min_severity(SEV_CREDIT, add->severity);
+		add->severity = capped(c->rs, add->rule, SEV_CREDIT, add->file);
 		free(rm->message);
 		free(add->message);
 		strbuf_reset(sb);
@@ -471,7 +481,7 @@ static void pair_findings(struct checker *c)
 
 			if (add->kind == FINDING_ADDED && !add->moved &&
 			    add->rule == rm->rule && same_call(add->source, rm->source)) {
-				pair(rm, add, true, &c->sb);
+				pair(c, rm, add, true, &c->sb);
 				break;
 			}
 		}
@@ -487,7 +497,7 @@ static void pair_findings(struct checker *c)
 			if (add->kind == FINDING_ADDED && !add->moved &&
 			    !add->conversion && same_place(c, i, j) &&
 			    gentler(rm->rule->class, add->rule->class)) {
-				pair(rm, add, false, &c->sb);
+				pair(c, rm, add, false, &c->sb);
 				break;
 			}
 		}
@@ -561,6 +571,7 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	strbuf_init(&c.post.text, 0);
 	strbuf_init(&c.sb, 0);
 	dopts.want_file = want_file;
+	dopts.data = opts->rules;
 	dopts.anchors = make_anchors(opts->rules);
 	ret = diff_parse(diff, len, &dopts, check_file, &c);
 	if (ret >= 0) {
@@ -708,7 +719,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 {
 	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct scan_result hits = SCAN_RESULT_INIT;
-	size_t budget = TREE_MAX_FILES;
+	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
 	struct stat st;
 	int ret = 0;
 
@@ -737,21 +748,26 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 
 		scan_result_clear(&hits);
 		scan_defines(&hits, rs, defs.buf, defs.len);
+		/* Adding a rule moves rs->rules: take indexes first. */
+		ALLOC_GROW(like, hits.nr, like_alloc);
+		for (size_t i = 0; i < hits.nr; i++)
+			like[i] = hits.v[i].rule ? (size_t)(hits.v[i].rule - rs->rules) : SIZE_MAX;
 		for (size_t i = 0; i < hits.nr; i++) {
 			const struct scan_hit *h = &hits.v[i];
 
-			if (h->kind != HIT_DEFINE || !h->defined || !h->rule ||
-			    rules_lookup(rs, h->defined, strlen(h->defined)))
+			if (h->kind != HIT_DEFINE || !h->defined || like[i] >= rs->nr)
 				continue;
-			ret = rules_add_wrapper(rs, h->defined, h->rule);
+			ret = rules_add_wrapper(rs, h->defined, &rs->rules[like[i]]);
 			if (ret < 0)
 				goto out;
-			added++;
+			added += ret == 0;
 		}
+		ret = 0;
 		if (!added)
 			break;
 	}
 out:
+	free(like);
 	scan_result_clear(&hits);
 	strbuf_release(&defs);
 	strbuf_release(&tmp);

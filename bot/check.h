@@ -92,13 +92,12 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
  * include/ and in the directories of `paths` (files the series touches,
  * NULL-terminated, may be NULL) whose body calls a family macro, and
  * wrappers of those, are added to `rs` classed like what they wrap.
- * check_series() does this itself when opts->tree is set.
+ * check_series() does this itself when opts->tree is set.  Adding rules
+ * moves rs->rules: the `rule` pointers of findings made before are then
+ * stale (see rules_add_wrapper()).
  */
 int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 			   const char *const *paths);
-
-/* Is `path` a file the check scans (C sources and headers)? */
-bool check_wants_path(const char *path);
 
 /* "new BUG_ON() in foo_ioctl()": the finding in a few words, into `out`. */
 void check_finding_title(struct strbuf *out, const struct finding *f);

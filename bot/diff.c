@@ -286,7 +286,7 @@ static int line_too_long(const struct parser *p)
 	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
 		return error_code(WW_EINPUT,
 				  "'%s' hunk %d, line %zu: longer than %u bytes",
-				  cur_path(p), p->f.hunks_total, p->hunk_line,
+				  cur_path(p), p->f.hunks_total, p->hunk_line + 1,
 				  DIFF_MAX_LINE);
 	return error_code(WW_EINPUT, "'%s': header line longer than %u bytes",
 			  cur_path(p), DIFF_MAX_LINE);
@@ -429,6 +429,8 @@ static int finish_file(struct parser *p)
 
 	if (p->state == S_TEXT)
 		return 0;
+	if (p->state == S_GIT_HEADER || p->state == S_PLAIN_HEADER)
+		p->f.want = want_path(p, cur_path(p));	/* a file without hunks */
 	p->state = S_TEXT;
 	if (!p->f.want && !p->f.binary)
 		return 0;

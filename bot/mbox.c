@@ -86,6 +86,7 @@ struct line {
 	const char *p;
 	size_t len;		/* without the line end */
 	size_t off;		/* offset in the input */
+	bool lf;		/* ended by a single '\n' (can be copied as is) */
 };
 
 static size_t find_byte(const char *buf, size_t len, size_t pos, int c)
@@ -117,7 +118,9 @@ static bool reader_next(struct line_reader *r, struct line *out)
 		r->next_cr = find_byte(r->buf, r->len, r->pos, '\r');
 	end = r->next_lf;
 	next = end < r->len ? end + 1 : end;
+	out->lf = end < r->len;
 	if (r->next_cr < end) {
+		out->lf = false;
 		end = r->next_cr;
 		next = end + 1;
 		if (next < r->len && r->buf[next] == '\n')
@@ -128,6 +131,14 @@ static bool reader_next(struct line_reader *r, struct line *out)
 	out->off = r->pos;
 	r->pos = next;
 	return true;
+}
+
+/* Is there no CR from the next line on (so no line end to convert)? */
+static bool reader_rest_plain(struct line_reader *r)
+{
+	if (r->next_cr < r->pos)
+		r->next_cr = find_byte(r->buf, r->len, r->pos, '\r');
+	return r->next_cr == r->len;
 }
 
 /* ---- charsets ---- */
@@ -250,19 +261,22 @@ static bool parse_eword(struct eword *w, const char *p, size_t n)
 	return false;
 }
 
+/* Base64 digit values plus one (0: not a digit), for a table lookup. */
+#define B64_RANGE(a, v) \
+	[a] = v + 1, [a + 1] = v + 2, [a + 2] = v + 3, [a + 3] = v + 4, \
+	[a + 4] = v + 5, [a + 5] = v + 6, [a + 6] = v + 7, [a + 7] = v + 8, \
+	[a + 8] = v + 9, [a + 9] = v + 10
+static const unsigned char b64_digit[256] = {
+	B64_RANGE('A', 0), B64_RANGE('K', 10), ['U'] = 21, ['V'] = 22,
+	['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26,
+	B64_RANGE('a', 26), B64_RANGE('k', 36), ['u'] = 47, ['v'] = 48,
+	['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52,
+	B64_RANGE('0', 52), ['+'] = 63, ['/'] = 64,
+};
+
 static int b64val(int c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	return (int)b64_digit[c & 0xff] - 1;
 }
 
 /*
@@ -919,7 +933,18 @@ struct mbox_state {
 	bool started, in_body, prev_blank, any_header;
 	struct strbuf hdr;	/* header block, LF line ends */
 	struct strbuf body;	/* raw body, LF line ends, >From unquoted */
+	/* Body lines not yet copied to `body`: the input has them as they
+	 * must be, so they are copied in one go (no per-line work). */
+	const char *run;
+	size_t run_len;
 };
+
+static void flush_run(struct mbox_state *st)
+{
+	if (st->run_len)
+		strbuf_add(&st->body, st->run, st->run_len);
+	st->run_len = 0;
+}
 
 static void start_message(struct mbox_state *st, size_t off)
 {
@@ -931,6 +956,7 @@ static void start_message(struct mbox_state *st, size_t off)
 	st->any_header = false;
 	strbuf_reset(&st->hdr);
 	strbuf_reset(&st->body);
+	st->run_len = 0;
 }
 
 static int header_line(struct mbox_state *st, const struct line *l)
@@ -974,6 +1000,8 @@ static void body_line(struct mbox_state *st, const struct line *l)
 	const char *p = l->p;
 	size_t n = l->len;
 
+	bool as_is = l->lf;
+
 	/* mboxrd quotes ">*From " with one more '>', mboxo "From " alone */
 	if (st->mbox && n > 5 && p[0] == '>') {
 		size_t i = 1;
@@ -983,11 +1011,40 @@ static void body_line(struct mbox_state *st, const struct line *l)
 		if (n - i >= 5 && !memcmp(p + i, "From ", 5)) {
 			p++;
 			n--;
+			as_is = false;
 		}
+	}
+	st->prev_blank = n == 0;
+	if (as_is && st->run_len && st->run + st->run_len == p) {
+		st->run_len += n + 1;
+		return;
+	}
+	flush_run(st);
+	if (as_is) {
+		st->run = p;
+		st->run_len = n + 1;
+		return;
 	}
 	strbuf_add(&st->body, p, n);
 	strbuf_addch(&st->body, '\n');
-	st->prev_blank = n == 0;
+}
+
+static void strbuf_swap(struct strbuf *a, struct strbuf *b)
+{
+	struct strbuf t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The rest of the input is the body, unchanged: copy it in one go. */
+static void body_rest(struct mbox_state *st, struct line_reader *r)
+{
+	flush_run(st);
+	strbuf_add(&st->body, r->buf + r->pos, r->len - r->pos);
+	if (st->body.len && st->body.buf[st->body.len - 1] != '\n')
+		strbuf_addch(&st->body, '\n');
+	r->pos = r->len;
 }
 
 /* Header fields of a finished message into `m`. */
@@ -1050,8 +1107,10 @@ static int finish_message(struct mbox_state *st)
 	struct mail *m;
 	struct strbuf body = STRBUF_INIT;
 	struct mime_walk mw = { 0, st->msgno, st->msg_off };
+	struct mime_info mi;
 	int ret;
 
+	flush_run(st);
 	if (!st->any_header)
 		return error_code(WW_EINPUT, "message %zu (byte %zu): no mail headers",
 				  st->msgno, st->msg_off);
@@ -1063,8 +1122,16 @@ static int finish_message(struct mbox_state *st)
 	    (st->body.len == 1 || st->body.buf[st->body.len - 2] == '\n'))
 		strbuf_setlen(&st->body, st->body.len - 1);
 
-	ret = mime_collect(&body, &mw, st->hdr.buf, st->hdr.len,
-			   st->body.buf, st->body.len, 0);
+	parse_mime_headers(&mi, st->hdr.buf, st->hdr.len);
+	if (!starts_with(mi.type, "multipart/") && mi.cte == CTE_IDENTITY &&
+	    charset_is_utf8(mi.charset)) {
+		/* the common case: the body is already what we want */
+		strbuf_swap(&body, &st->body);
+		ret = 0;
+	} else {
+		ret = mime_collect(&body, &mw, st->hdr.buf, st->hdr.len,
+				   st->body.buf, st->body.len, 0);
+	}
 	if (ret < 0) {
 		strbuf_release(&body);
 		return ret;
@@ -1118,7 +1185,14 @@ int mbox_parse(struct mail_list *out, const char *buf, size_t len)
 		reader_next(&r, &l);	/* the first From_ line */
 	start_message(&st, start);
 
-	while (reader_next(&r, &l)) {
+	for (;;) {
+		/* One message, no CR left: the rest is its body as it is. */
+		if (st.in_body && !st.mbox && reader_rest_plain(&r)) {
+			body_rest(&st, &r);
+			break;
+		}
+		if (!reader_next(&r, &l))
+			break;
 		if (st.mbox && l.len > 5 && l.p[0] == 'F' &&
 		    (is_format_patch_line(l.p, l.len) ||
 		     ((!st.in_body || st.prev_blank) && is_from_line(l.p, l.len)))) {

@@ -358,7 +358,8 @@ static int get_string(const struct ctx *c, const char *where, json_t *obj,
 
 static void grow_of(struct ruleset *rs, struct rules_index *ix)
 {
-	if (rs->nr > ix->alloc_of) {
+	/* Called after ALLOC_GROW(rs->rules...): keep room for the same. */
+	if (rs->alloc > ix->alloc_of) {
 		ix->alloc_of = rs->alloc;
 		ix->fam_of = xrealloc(ix->fam_of,
 				      ix->alloc_of * sizeof(*ix->fam_of));

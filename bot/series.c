@@ -367,16 +367,37 @@ struct candidate {
 	size_t diff_len;
 };
 
-/* Keep one of several copies of a message (cross-posted to two lists). */
-static bool seen_message_id(const struct candidate *c, size_t nr,
-			    const struct mail *m)
+static int cmp_by_message_id(const void *a, const void *b)
 {
-	if (!m->message_id[0])
-		return false;
+	const struct candidate *x = *(const struct candidate *const *)a;
+	const struct candidate *y = *(const struct candidate *const *)b;
+	int r = strcmp(x->mail->message_id, y->mail->message_id);
+
+	return r ? r : (x->mail > y->mail) - (x->mail < y->mail);
+}
+
+/*
+ * Keep one of several copies of a message (cross-posted to two lists,
+ * or an mbox saved twice into one file): the first in mail order.
+ * Sorting keeps this O(n log n) on an mbox of 10000 patches.
+ */
+static size_t drop_copies(struct candidate *c, size_t nr)
+{
+	struct candidate **by_id = xcalloc(nr ? nr : 1, sizeof(*by_id));
+	size_t kept = 0;
+
 	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(c[i].mail->message_id, m->message_id))
-			return true;
-	return false;
+		by_id[i] = &c[i];
+	qsort(by_id, nr, sizeof(*by_id), cmp_by_message_id);
+	for (size_t i = 1; i < nr; i++)
+		if (by_id[i]->mail->message_id[0] &&
+		    !strcmp(by_id[i]->mail->message_id, by_id[i - 1]->mail->message_id))
+			by_id[i]->mail = NULL;
+	free(by_id);
+	for (size_t i = 0; i < nr; i++)
+		if (c[i].mail)
+			c[kept++] = c[i];
+	return kept;
 }
 
 static size_t collect(struct candidate *c, const struct mail_list *mails,
@@ -401,13 +422,11 @@ static size_t collect(struct candidate *c, const struct mail_list *mails,
 		} else if (!has_diff && k->tags.index < 0) {
 			continue;	/* [RFC] discussion, not a patch */
 		}
-		if (seen_message_id(c, nr, m))
-			continue;
 		k->mail = m;
 		k->index = k->tags.index;
 		nr++;
 	}
-	return nr;
+	return drop_copies(c, nr);
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -417,23 +436,21 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Record the versions seen; return the newest. */
+/* Record the versions seen, ascending; return the newest. */
 static int pick_version(struct series *out, const struct candidate *c,
 			size_t nr)
 {
-	out->versions = xcalloc(nr ? nr : 1, sizeof(int));
-	out->versions_nr = 0;
-	for (size_t i = 0; i < nr; i++) {
-		size_t j;
+	size_t n = 0;
 
-		for (j = 0; j < out->versions_nr; j++)
-			if (out->versions[j] == c[i].tags.version)
-				break;
-		if (j == out->versions_nr)
-			out->versions[out->versions_nr++] = c[i].tags.version;
-	}
-	qsort(out->versions, out->versions_nr, sizeof(int), cmp_int);
-	return out->versions_nr ? out->versions[out->versions_nr - 1] : 1;
+	out->versions = xcalloc(nr ? nr : 1, sizeof(int));
+	for (size_t i = 0; i < nr; i++)
+		out->versions[i] = c[i].tags.version;
+	qsort(out->versions, nr, sizeof(int), cmp_int);
+	for (size_t i = 0; i < nr; i++)
+		if (!n || out->versions[n - 1] != out->versions[i])
+			out->versions[n++] = out->versions[i];
+	out->versions_nr = n;
+	return n ? out->versions[n - 1] : 1;
 }
 
 static int cmp_candidate(const void *a, const void *b)
@@ -565,9 +582,15 @@ int series_from_mails(struct series *out, const struct mail_list *mails)
 	if (cover)
 		out->base_commit = find_base_commit(cover->mail->body,
 						    cover->mail->body_len);
-	for (size_t i = 0; !out->base_commit && i < out->nr; i++)
-		out->base_commit = find_base_commit(out->patches[i].mail->body,
-						    out->patches[i].mail->body_len);
+	/* in a patch, it is before the diff or after it, never inside */
+	for (size_t i = 0; !out->base_commit && i < out->nr; i++) {
+		const struct series_patch *p = &out->patches[i];
+		const char *body = p->mail->body, *after = p->diff + p->diff_len;
+
+		out->base_commit = find_base_commit(body, p->diff - body);
+		if (!out->base_commit)
+			out->base_commit = find_base_commit(after, body + p->mail->body_len - after);
+	}
 	ret = 0;
 out_free:
 	if (ret < 0) {
