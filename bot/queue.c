@@ -43,6 +43,7 @@ const char queue_schema_sql[] =
 	"	verdict TEXT NOT NULL DEFAULT '',\n"
 	"	findings INTEGER NOT NULL DEFAULT 0,\n"
 	"	reply TEXT NOT NULL DEFAULT '',\n"
+	"	force_reply INTEGER NOT NULL DEFAULT 0,\n"
 	"	UNIQUE (inbox, root_msgid)\n"
 	");\n"
 	"CREATE INDEX queue_series_due ON queue_series (state, next_at);\n"
@@ -536,7 +537,7 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		    "SELECT id, inbox, root_msgid, title, author, author_email, "
 		    "version, total, has_cover, prev_id, state, failed_in, "
 		    "attempts, next_at, first_seen, last_seen, updated, error, "
-		    "verdict, findings, reply, "
+		    "verdict, findings, reply, force_reply, "
 		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
 		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total) "
 		    "FROM queue_series s WHERE id = ?", "i", id);
@@ -567,7 +568,8 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 	out->verdict = col_str(st, 18);
 	out->findings = sqlite3_column_int(st, 19);
 	out->reply = col_str(st, 20);
-	out->nr_seen = sqlite3_column_int(st, 21);
+	out->force_reply = sqlite3_column_int(st, 21);
+	out->nr_seen = sqlite3_column_int(st, 22);
 	sqlite3_finalize(st);
 	error_clear();
 	return 0;
@@ -628,9 +630,12 @@ static int expect_one(int changed, long long id)
 int queue_advance(struct queue *q, long long id, enum queue_state state,
 		  time_t now)
 {
+	/* A forced reply is a one-off: done once the reply step is. */
 	return expect_one(exec(q, "UPDATE queue_series SET state = ?, attempts = 0, "
-				  "error = '', next_at = ?, updated = ? WHERE id = ?",
-			       "stti", queue_state_name(state), now, now, id), id);
+				  "error = '', next_at = ?, updated = ?, force_reply = "
+				  "force_reply AND ? WHERE id = ?", "sttii",
+			       queue_state_name(state), now, now,
+			       (long long)(state != QS_REPLIED), id), id);
 }
 
 int queue_set_verdict(struct queue *q, long long id, const char *verdict,
@@ -713,8 +718,8 @@ int queue_retry(struct queue *q, long long id, bool force, time_t now)
 		goto out;
 	}
 	ret = exec(q, "UPDATE queue_series SET state = ?, attempts = 0, next_at = ?, "
-		      "updated = ? WHERE id = ?", "stti", queue_state_name(to),
-		   now, now, id);
+		      "updated = ?, force_reply = ? WHERE id = ?", "sttii",
+		   queue_state_name(to), now, now, (long long)force, id);
 	if (ret >= 0) {
 		queue_log(q, id, s.inbox, QL_INFO, "requeued at %s by retry",
 			  queue_state_name(to));
@@ -831,4 +836,191 @@ int queue_inbox_save(struct queue *q, const char *inbox,
 		       (long long)primed, last_error);
 
 	return ret < 0 ? ret : 0;
+}
+
+/* ---- what a new version changed ---------------------------------------- */
+
+static const char *jstr_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static bool is_added(const json_t *f)
+{
+	return !strcmp(jstr_of(f, "kind"), "added") &&
+	       !json_is_true(json_object_get(f, "moved"));
+}
+
+static bool same_place(const json_t *a, const json_t *b)
+{
+	return !strcmp(jstr_of(a, "file"), jstr_of(b, "file")) &&
+	       !strcmp(jstr_of(a, "function"), jstr_of(b, "function"));
+}
+
+static void where(struct strbuf *out, const json_t *f)
+{
+	const char *fn = jstr_of(f, "function"), *file = jstr_of(f, "file");
+
+	if (*fn)
+		strbuf_addf(out, "in %s() (%s)", fn, file);
+	else
+		strbuf_addf(out, "in %s", file);
+}
+
+void queue_version_notes(struct strvec *out, const json_t *prev,
+			 const json_t *cur, int prev_v, int cur_v)
+{
+	const json_t *pf = json_object_get(prev, "findings");
+	const json_t *cf = json_object_get(cur, "findings");
+	struct strbuf line = STRBUF_INIT;
+	size_t i, j;
+	json_t *p, *c;
+
+	json_array_foreach(pf, i, p) {
+		const char *sev = jstr_of(p, "severity");
+		const json_t *gentler = NULL;
+		bool still = false;
+
+		if (!is_added(p) || (strcmp(sev, "error") && strcmp(sev, "warning")))
+			continue;
+		json_array_foreach(cf, j, c) {
+			if (!is_added(c) || !same_place(p, c))
+				continue;
+			if (!strcmp(jstr_of(c, "macro"), jstr_of(p, "macro")))
+				still = true;
+			else if (!gentler)
+				gentler = c;
+		}
+		if (still)
+			continue;
+		strbuf_reset(&line);
+		strbuf_addf(&line, "v%d added %s() ", prev_v, jstr_of(p, "macro"));
+		where(&line, p);
+		if (gentler)
+			strbuf_addf(&line, "; v%d converts it to %s(), thanks.", cur_v,
+				    jstr_of(gentler, "macro"));
+		else
+			strbuf_addf(&line, "; v%d drops it, thanks.", cur_v);
+		/* One line per call site, even if v1 repeated the call. */
+		for (j = 0; j < out->nr; j++)
+			if (!strcmp(out->v[j], line.buf))
+				break;
+		if (j == out->nr)
+			strvec_push(out, line.buf);
+	}
+	strbuf_release(&line);
+}
+
+/* ---- status ------------------------------------------------------------ */
+
+static json_t *col_json(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+		return json_integer(sqlite3_column_int64(st, i));
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return json_null();
+	return json_string((const char *)sqlite3_column_text(st, i)) ?:
+	       json_string("");	/* not UTF-8: jansson refuses it */
+}
+
+/* Each row of `sql` as an object keyed by column name, into `arr`. */
+static int rows_json(json_t *arr, struct queue *q, const char *sql,
+		     long long limit)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	if (limit >= 0)
+		sqlite3_bind_int64(st, 1, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = json_object();
+
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			json_object_set_new(o, sqlite3_column_name(st, i),
+					    col_json(st, i));
+		json_array_append_new(arr, o);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	return 0;
+}
+
+static void add_artifacts(json_t *series, struct queue *q)
+{
+	static const char *const names[] = {
+		QUEUE_MBOX, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE, QUEUE_REPLY,
+	};
+	json_t *a = json_object();
+	struct strbuf path = STRBUF_INIT;
+	long long id = json_integer_value(json_object_get(series, "id"));
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		queue_artifact(&path, q, id, names[i]);
+		if (stat(path.buf, &st) || !S_ISREG(st.st_mode))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "series/%lld/%s", id, names[i]);
+		json_object_set_new(a, names[i], json_string(path.buf));
+	}
+	json_object_set_new(series, "artifacts", a);
+	strbuf_release(&path);
+}
+
+int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
+{
+	json_t *o = json_object(), *lists = json_array(), *series = json_array();
+	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
+	size_t i;
+	json_t *row;
+	int ret;
+
+	ret = rows_json(lists, q, "SELECT name, failures, next_at, last_ok, primed, "
+				  "last_error FROM queue_inboxes ORDER BY name", -1);
+	if (!ret)
+		ret = rows_json(rows, q, "SELECT state, count(*) AS n FROM queue_series "
+					 "GROUP BY state", -1);
+	if (!ret)
+		ret = rows_json(series, q,
+			"SELECT s.id, s.inbox AS list, s.root_msgid, s.title, s.author, "
+			"s.version, s.total, (SELECT count(DISTINCT idx) FROM "
+			"queue_messages m WHERE m.series_id = s.id AND m.idx >= 1 AND "
+			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
+			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
+			"s.error, s.verdict, s.findings, s.reply FROM queue_series s "
+			"ORDER BY s.id DESC LIMIT ?", (long long)limit);
+	if (!ret)
+		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
+					   "level, message FROM queue_events "
+					   "ORDER BY id DESC LIMIT ?", (long long)limit);
+	if (ret) {
+		json_decref(o);
+		json_decref(lists);
+		json_decref(series);
+		json_decref(events);
+		json_decref(counts);
+		json_decref(rows);
+		return ret;
+	}
+	for (int s = 0; s < QS__NR; s++)
+		json_object_set_new(counts, queue_state_name(s), json_integer(0));
+	json_array_foreach(rows, i, row)
+		json_object_set(counts, jstr_of(row, "state"),
+				json_object_get(row, "n"));
+	json_decref(rows);
+	json_array_foreach(series, i, row)
+		add_artifacts(row, q);
+	json_object_set_new(o, "generated", json_integer(now));
+	json_object_set_new(o, "state_dir", json_string(q->state_dir));
+	json_object_set_new(o, "lists", lists);
+	json_object_set_new(o, "counts", counts);
+	json_object_set_new(o, "series", series);
+	json_object_set_new(o, "events", events);
+	*out = o;
+	return 0;
 }

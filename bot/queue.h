@@ -30,7 +30,9 @@
 
 #include "archive.h"
 #include "store.h"
+#include "strvec.h"
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <time.h>
 
@@ -90,6 +92,7 @@ struct queue_series {
 	char *verdict;		/* "clean", "findings", or ci's verdict name */
 	int findings;		/* number of findings */
 	char *reply;		/* what the reply step did, for people */
+	bool force_reply;	/* `retry --force`: send even if maybe sent */
 };
 
 #define QUEUE_SERIES_INIT { 0 }
@@ -159,11 +162,24 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 
 /* `warnwatch retry`: a failed (or skipped) series goes back to the stage
  * it stopped at (received for skipped), due now.  WW_ENOTFOUND for an
- * unknown id, WW_EINPUT when it is not failed/skipped and not `force`. */
+ * unknown id, WW_EINPUT when it is not failed/skipped and not `force`.
+ * `force` also lets the reply step send a reply whose earlier sending
+ * has an unknown outcome (same Message-ID). */
 int queue_retry(struct queue *q, long long id, bool force, time_t now);
 
 /* The earlier version of `id` (0 none), linking it if not done yet. */
 long long queue_prev_version(struct queue *q, long long id);
+
+/*
+ * What changed between two versions' findings (report_json() documents,
+ * as written to findings.json), for the reply: each call that version
+ * `prev_v` added at error or warning level and `cur_v` no longer adds in
+ * the same function becomes a line such as "v1 added BUG_ON() in
+ * foo_probe() (drivers/foo.c); v2 converts it to WARN_ON_ONCE(), thanks"
+ * (or "... drops it, thanks").  Lines are appended to `out`.
+ */
+void queue_version_notes(struct strvec *out, const json_t *prev,
+			 const json_t *cur, int prev_v, int cur_v);
 
 /* STATE_DIR/series/ID, created if `create`. */
 int queue_series_dir(struct strbuf *out, struct queue *q, long long id,
@@ -184,6 +200,15 @@ int queue_inbox_save(struct queue *q, const char *inbox,
 enum queue_level { QL_INFO, QL_WARN, QL_ERROR };
 void queue_log(struct queue *q, long long series_id, const char *inbox,
 	       enum queue_level level, const char *fmt, ...) WW_PRINTF(5, 6);
+
+/*
+ * Everything `warnwatch status` and the dashboard show, as a new JSON
+ * object: {"generated", "lists": [poll state], "counts": {STATE: N},
+ * "series": [newest first, at most `limit`], "events": [newest first, at
+ * most `limit`]}.  A series lists its artifacts as paths relative to the
+ * state directory ("series/12/findings.json") when they exist.
+ */
+int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now);
 
 const char *queue_state_name(enum queue_state s);
 int queue_state_parse(enum queue_state *out, const char *name);
