@@ -1,19 +1,18 @@
 /*
  * Inline SVG charts (see svg.h).  Layout is computed in viewBox units;
  * the page scales the SVG to its column width.  Text widths are
- * estimated (no font metrics without a renderer): 6.6 units per
- * character at 12px is generous for the system sans-serif fonts.
+ * estimated (no font metrics without a renderer) per kind of character,
+ * generously for the wide sans-serif capitals of DejaVu Sans at 12px.
  */
 #include <math.h>
 
 #include "svg.h"
 
-#define SVG_WIDTH 640
-#define FONT 12
-#define CHAR_W 6.6
+#define SVG_WIDTH 960
+#define CHAR_W 7.0
 #define BAR_H 18
 #define BAR_GAP 6
-#define LABEL_MAX 260
+#define LABEL_MAX 340
 
 void svg_escape(struct strbuf *out, const char *s)
 {
@@ -70,9 +69,30 @@ static int width_of(const struct svg_chart *c)
 	return c->width > 0 ? c->width : SVG_WIDTH;
 }
 
+static double char_w(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c == 'I' ? 4.5 : (c == 'M' || c == 'W') ? 10.5 : 8.4;
+	if (c >= '0' && c <= '9')
+		return 7.7;
+	if (c == ' ' || c == '.' || c == ',' || c == ':' || c == 'i' ||
+	    c == 'l' || c == 'j' || c == '(' || c == ')' || c == '/' ||
+	    c == '[' || c == ']')
+		return 4.2;
+	if (c == 'm' || c == 'w')
+		return 10.0;
+	if (c >= 0x80 && c < 0xc0)
+		return 0;	/* UTF-8 continuation byte */
+	return CHAR_W;
+}
+
 static double text_w(const char *s)
 {
-	return s ? strlen(s) * CHAR_W : 0;
+	double w = 0;
+
+	for (; s && *s; s++)
+		w += char_w((unsigned char)*s);
+	return w;
 }
 
 static void open_svg(struct strbuf *out, const struct svg_chart *c, int w,
@@ -142,13 +162,14 @@ static void rect(struct strbuf *out, double x, double y, double w, double h,
 }
 
 static void label(struct strbuf *out, double x, double y, const char *anchor,
-		  const struct svg_item *it, size_t max_chars)
+		  const struct svg_item *it, double max_w)
 {
 	struct strbuf s = STRBUF_INIT;
 
 	strbuf_addstr(&s, it->label ? it->label : "");
-	if (s.len > max_chars && max_chars > 1) {
-		strbuf_setlen(&s, max_chars - 1);
+	if (text_w(s.buf) > max_w && s.len > 1) {
+		while (s.len > 1 && text_w(s.buf) > max_w - 8)
+			strbuf_setlen(&s, s.len - 1);
 		/* Do not cut a UTF-8 sequence in half. */
 		while (s.len && ((unsigned char)s.buf[s.len - 1] & 0xc0) == 0x80)
 			strbuf_setlen(&s, s.len - 1);
@@ -172,8 +193,7 @@ void svg_hbars(struct strbuf *out, const struct svg_chart *c,
 {
 	int w = width_of(c);
 	double label_w = 0, max = 0, min = 0, h, x0, plot_w, zero, scale;
-	double num_w = 7 * CHAR_W;
-	size_t max_chars;
+	double num_w = 8 * CHAR_W;
 
 	for (size_t i = 0; i < nr; i++) {
 		label_w = fmax(label_w, text_w(items[i].label));
@@ -181,7 +201,6 @@ void svg_hbars(struct strbuf *out, const struct svg_chart *c,
 		min = fmin(min, items[i].value);
 	}
 	label_w = fmin(label_w, LABEL_MAX) + 8;
-	max_chars = (size_t)((label_w - 8) / CHAR_W);
 	h = nr * (BAR_H + BAR_GAP) + BAR_GAP + 4;
 	open_svg(out, c, w, h);
 	x0 = label_w;
@@ -204,7 +223,7 @@ void svg_hbars(struct strbuf *out, const struct svg_chart *c,
 
 		strbuf_addstr(out, "<g>");
 		tooltip(out, c, it->label, it->value);
-		label(out, x0 - 8, y + BAR_H * 0.72, "end", it, max_chars);
+		label(out, x0 - 8, y + BAR_H * 0.72, "end", it, label_w - 8);
 		rect(out, bx, y, fmax(len, it->value ? 1 : 0), BAR_H, cls);
 		if (it->value < 0)
 			number_text(out, bx - 4, y + BAR_H * 0.72, "end", it->value, true);
@@ -305,7 +324,7 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 		strbuf_addch(out, '\n');
 	}
 	gap = nr_cols ? fmin(24, (w - axis_w) / nr_cols * 0.3) : 0;
-	col_w = nr_cols ? fmin(90, ((w - axis_w) - gap * (nr_cols + 1)) / nr_cols) : 0;
+	col_w = nr_cols ? fmin(120, ((w - axis_w) - gap * (nr_cols + 1)) / nr_cols) : 0;
 	for (size_t j = 0; j < nr_cols; j++) {
 		double x = axis_w + gap + j * (col_w + gap), y = plot_y + plot_h;
 		double sum = 0;

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
 	{ "census", cmd_census, "count BUG/WARN calls in a kernel tree, tarball or git range" },
+	{ "dashboard", cmd_dashboard, "write the static dashboard site (HTML, SVG charts, JSON)" },
 	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
 };
 
