@@ -439,7 +439,7 @@ static void pair(const struct checker *c, struct finding *rm,
 		free(rm->message);
 		free(add->message);
 		strbuf_reset(sb);
-		strbuf_addf(sb, "moved to %s:%d", add->file, add->line);
+		strbuf_addf(sb, "moved to %s:%d, unchanged", add->file, add->line);
 		rm->message = xstrdup(sb->buf);
 		strbuf_reset(sb);
 		strbuf_addf(sb, "moved from %s:%d, unchanged: not a new call",
@@ -451,11 +451,11 @@ static void pair(const struct checker *c, struct finding *rm,
 		free(rm->message);
 		free(add->message);
 		strbuf_reset(sb);
-		strbuf_addf(sb, "replaced by %s() at line %d: thank you",
-			    add->rule->macro, add->line);
+		strbuf_addf(sb, "%s; %s() at line %d takes its place",
+			    removal_message(rm->rule), add->rule->macro, add->line);
 		rm->message = xstrdup(sb->buf);
 		strbuf_reset(sb);
-		strbuf_addf(sb, "replaces %s() (line %d) with a gentler call: thank you",
+		strbuf_addf(sb, "gentler than the %s() it replaces (line %d): thank you",
 			    rm->rule->macro, rm->line);
 		add->message = xstrdup(sb->buf);
 	}

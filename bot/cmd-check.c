@@ -484,10 +484,16 @@ int cmd_check(int argc, const char **argv)
 			      json_array_get(cmd.json, 0) : cmd.json;
 
 		/* Several inputs: an array of documents, in input order. */
-		if (json_array_size(cmd.json))
-			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (json_array_size(cmd.json))
+		if (json_array_size(cmd.json)) {
+			/* One string, one write: json_dumpf() writes token by token. */
+			char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+			if (!text)
+				die("out of memory writing JSON");
+			fputs(text, stdout);
 			putchar('\n');
+			free(text);
+		}
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		error("cannot write the report: %s", strerror(errno));

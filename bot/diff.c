@@ -73,6 +73,13 @@ struct parser {
 
 	size_t *anchor_len;
 	size_t nr_anchors;
+	/*
+	 * One pass finds all anchors: a bit per hash of an anchor's first
+	 * three bytes, checked at every position (memmem() once per anchor
+	 * was the slowest part of the parse).  NULL if an anchor is shorter.
+	 */
+	uint64_t *anchor_bits;
+	uint64_t anchor_pairs[65536 / 64]; /* the first two bytes of the anchors */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -394,8 +401,14 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	git_diff *diff = NULL;
 	git_patch *patch = NULL;
 	const git_diff_delta *delta;
+	static bool libgit2_ready;
 	int ret;
 
+	/* Only now: its start-up (mbedTLS reads the CA bundle) costs 5 ms. */
+	if (!libgit2_ready) {
+		git_libgit2_init();
+		libgit2_ready = true;
+	}
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
 		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p),
 				 git_error_last()->message);
@@ -508,19 +521,6 @@ static void seg_add_line(struct parser *p)
 	strbuf_addch(&p->seg, '\n');
 }
 
-static bool hunk_has_anchor(const struct parser *p)
-{
-	const char *s = p->seg.buf + p->hunk_start;
-	size_t n = p->seg.len - p->hunk_start;
-
-	if (!p->opts || !p->opts->anchors)
-		return true;
-	for (size_t i = 0; i < p->nr_anchors; i++)
-		if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
-			return true;
-	return false;
-}
-
 static void select_hunk(struct parser *p)
 {
 	ALLOC_GROW(p->f.sel, p->f.sel_nr + 1, p->f.sel_alloc);
@@ -565,12 +565,65 @@ static void emit_piece(struct parser *p, const char *body, size_t len,
 	select_hunk(p);
 }
 
+#define ANCHOR_HASH_BITS 16
+
+static inline uint32_t anchor_hash(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t k = u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16;
+
+	return (k * 2654435761u) >> (32 - ANCHOR_HASH_BITS);
+}
+
 static bool has_anchor(const struct parser *p, const char *s, size_t n)
 {
-	for (size_t i = 0; i < p->nr_anchors; i++)
-		if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
-			return true;
+	const uint64_t *bits = p->anchor_bits;
+
+	if (!bits) {
+		for (size_t i = 0; i < p->nr_anchors; i++)
+			if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i + 3 <= n; i++) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
+
+		if (!(p->anchor_pairs[pair >> 6] >> (pair & 63) & 1))
+			continue;
+		h = anchor_hash(s + i);
+		if (!(bits[h >> 6] >> (h & 63) & 1))
+			continue;
+		for (size_t a = 0; a < p->nr_anchors; a++)
+			if (p->anchor_len[a] <= n - i &&
+			    !memcmp(s + i, p->opts->anchors[a], p->anchor_len[a]))
+				return true;
+	}
 	return false;
+}
+
+static void anchors_init(struct parser *p)
+{
+	const char *const *a = p->opts->anchors;
+
+	while (a[p->nr_anchors])
+		p->nr_anchors++;
+	p->anchor_len = xcalloc(p->nr_anchors + 1, sizeof(*p->anchor_len));
+	p->anchor_bits = xcalloc((1u << ANCHOR_HASH_BITS) / 64, sizeof(uint64_t));
+	for (size_t i = 0; i < p->nr_anchors; i++) {
+		uint32_t h;
+
+		p->anchor_len[i] = strlen(a[i]);
+		if (p->anchor_len[i] < 3) {
+			free(p->anchor_bits);
+			p->anchor_bits = NULL;
+			return;
+		}
+		h = anchor_hash(a[i]);
+		p->anchor_bits[h >> 6] |= (uint64_t)1 << (h & 63);
+		h = (unsigned char)a[i][0] | (uint32_t)(unsigned char)a[i][1] << 8;
+		p->anchor_pairs[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
 }
 
 /*
@@ -666,7 +719,7 @@ static void close_hunk(struct parser *p)
 		select_hunk(p);
 		return;
 	}
-	if (!hunk_has_anchor(p)) {
+	if (!has_anchor(p, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start)) {
 		strbuf_setlen(&p->seg, p->hunk_start);
 		return;
 	}
@@ -1093,13 +1146,8 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->f.new_path, 0);
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
-	if (opts && opts->anchors) {
-		while (opts->anchors[p->nr_anchors])
-			p->nr_anchors++;
-		p->anchor_len = xcalloc(p->nr_anchors, sizeof(*p->anchor_len));
-		for (size_t i = 0; i < p->nr_anchors; i++)
-			p->anchor_len[i] = strlen(opts->anchors[i]);
-	}
+	if (opts && opts->anchors)
+		anchors_init(p);
 }
 
 static void parser_release(struct parser *p)
@@ -1110,6 +1158,7 @@ static void parser_release(struct parser *p)
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
 	free(p->anchor_len);
+	free(p->anchor_bits);
 	free(p->hunks);
 	free(p->lines);
 }
@@ -1136,12 +1185,7 @@ static bool detect_crlf(const char *buf, size_t len)
 static int run(struct parser *p)
 {
 	int ret = 0;
-	static bool libgit2_ready;
 
-	if (!libgit2_ready) {
-		git_libgit2_init();
-		libgit2_ready = true;
-	}
 	p->crlf = detect_crlf(p->buf, p->len);
 	while (next_line(p)) {
 		ret = parse_line(p);

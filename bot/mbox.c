@@ -802,7 +802,7 @@ static int boundary_line(const char *line, size_t n, const char *b, size_t blen)
 	size_t i;
 
 	if (n < blen + 2 || line[0] != '-' || line[1] != '-' ||
-	    memcmp(line + 2, b, blen))
+	    memcmp(line + 2, b, blen) != 0)
 		return 0;
 	i = blen + 2;
 	if (i + 1 < n && line[i] == '-' && line[i + 1] == '-' &&
@@ -887,6 +887,14 @@ static int mime_collect(struct strbuf *out, struct mime_walk *mw,
 	parse_mime_headers(&mi, hdr, hlen);
 	if (starts_with(mi.type, "multipart/") && mi.boundary[0])
 		return mime_multipart(out, mw, &mi, body, blen, depth);
+	/* A forwarded message: its own headers and body, one level down. */
+	if (depth && !strcmp(mi.type, "message/rfc822")) {
+		if (depth >= MAIL_MAX_MIME_DEPTH)
+			return error_code(WW_ETOOBIG,
+					  "message %zu (byte %zu): MIME parts nested deeper than %d",
+					  mw->msgno, mw->msg_off, MAIL_MAX_MIME_DEPTH);
+		return mime_part(out, mw, body, blen, depth + 1);
+	}
 	/* A single-part message is its body, whatever its type says. */
 	if (!depth || wanted_part(mi.type))
 		decode_leaf(out, &mi, body, blen);
@@ -901,7 +909,7 @@ static bool is_format_patch_line(const char *p, size_t n)
 	static const char date[] = " Mon Sep 17 00:00:00 2001";
 	size_t i = 5, dl = sizeof(date) - 1;
 
-	if (n < 5 || memcmp(p, "From ", 5))
+	if (n < 5 || memcmp(p, "From ", 5) != 0)
 		return false;
 	while (i < n && hexval((unsigned char)p[i]) >= 0)
 		i++;
@@ -915,7 +923,7 @@ static bool is_format_patch_line(const char *p, size_t n)
  */
 static bool is_from_line(const char *p, size_t n)
 {
-	if (n < 6 || memcmp(p, "From ", 5) || is_ws(p[5]))
+	if (n < 6 || memcmp(p, "From ", 5) != 0 || is_ws(p[5]))
 		return false;
 	for (size_t i = 6; i + 2 < n; i++) {
 		if (is_digit(p[i - 1]) && p[i] == ':' && is_digit(p[i + 1]) &&
@@ -961,9 +969,11 @@ static void start_message(struct mbox_state *st, size_t off)
 
 static int header_line(struct mbox_state *st, const struct line *l)
 {
-	if (memchr(l->p, '\0', l->len))
+	const char *nul = memchr(l->p, '\0', l->len);
+
+	if (nul)
 		return error_code(WW_EINPUT, "message %zu (byte %zu): NUL byte in header",
-				  st->msgno, l->off + (size_t)((const char *)memchr(l->p, '\0', l->len) - l->p));
+				  st->msgno, l->off + (size_t)(nul - l->p));
 	if (l->len > MAIL_MAX_HEADER_LINE)
 		return error_code(WW_ETOOBIG,
 				  "message %zu (byte %zu): header line longer than %u bytes",
@@ -1078,16 +1088,13 @@ static void fill_headers(struct mail *m, const char *hdr, size_t len)
 			continue;	/* the first one counts */
 		if (*slot) {
 			/* several To:/Cc: lines: one list */
-			char *more = header_text(v, vlen, true), *both;
-			size_t a = strlen(*slot), b = strlen(more);
+			char *more = header_text(v, vlen, true);
+			struct strbuf both = STRBUF_INIT;
 
-			both = xmalloc(a + b + 3);
-			memcpy(both, *slot, a);
-			memcpy(both + a, ", ", 2);
-			memcpy(both + a + 2, more, b + 1);
+			strbuf_addf(&both, "%s, %s", *slot, more);
 			free(*slot);
 			free(more);
-			*slot = both;
+			*slot = strbuf_detach(&both, NULL);
 		} else {
 			*slot = id ? msgid_text(v, vlen) : header_text(v, vlen, decode);
 		}

@@ -75,8 +75,11 @@ int mbox_parse(struct mail_list *out, const char *buf, size_t len);
  */
 bool mbox_is_mail(const char *buf, size_t len);
 
-/* Header value of `name` in a raw header block (for tests and callers
- * that need an unusual header); decoded into `out`.  0 or WW_ENOTFOUND. */
+/*
+ * The value of the first header `name` (case-insensitive) in a raw header
+ * block such as mail.headers, unfolded, RFC 2047 decoded and trimmed,
+ * appended to `out`.  0, or WW_ENOTFOUND when there is no such header.
+ */
 int mail_header(struct strbuf *out, const char *headers, size_t len,
 		const char *name);
 

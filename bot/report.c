@@ -201,7 +201,7 @@ void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool headers = !opts->quiet && (s->nr > 1 || (s->nr && s->patches[0].index));
+	bool headers = !opts->quiet && (s->nr > 1 || (s->nr && s->patches[0].total > 1));
 	size_t next = 0;
 
 	if (opts->name_input && !opts->quiet)

@@ -45,6 +45,14 @@ struct family {
 	char *credit;
 };
 
+#define SIG_BITS 8192
+
+static inline unsigned name_sig(const char *s, size_t len)
+{
+	return ((unsigned char)s[0] * 131u + (unsigned char)s[len - 1] * 31u +
+		(unsigned)len) & (SIG_BITS - 1);
+}
+
 struct slot {
 	uint32_t hash;
 	uint32_t idx;		/* rule index + 1; 0 is an empty slot */
@@ -54,7 +62,9 @@ struct rules_index {
 	struct slot *slots;
 	uint32_t mask;
 	size_t minlen, maxlen;
-	uint64_t first[4];	/* bitmap of the first bytes of the macros */
+	/* Bitmap over (first byte, last byte, length) of the macros: one
+	 * test turns away almost every identifier before it is hashed. */
+	uint64_t sig[SIG_BITS / 64];
 
 	struct family *fams;
 	size_t nr_fams, alloc_fams;
@@ -168,12 +178,12 @@ static void index_rebuild(struct ruleset *rs)
 	ix->mask = cap - 1;
 	ix->minlen = SIZE_MAX;
 	ix->maxlen = 0;
-	memset(ix->first, 0, sizeof(ix->first));
+	memset(ix->sig, 0, sizeof(ix->sig));
 	for (i = 0; i < rs->nr; i++) {
 		const char *m = rs->rules[i].macro;
 		size_t len = strlen(m);
 		uint32_t h = name_hash(m, len), pos = h & ix->mask;
-		unsigned char c = m[0];
+		unsigned sig = name_sig(m, len);
 
 		while (ix->slots[pos].idx)
 			pos = (pos + 1) & ix->mask;
@@ -183,7 +193,7 @@ static void index_rebuild(struct ruleset *rs)
 			ix->minlen = len;
 		if (len > ix->maxlen)
 			ix->maxlen = len;
-		ix->first[c >> 6] |= 1ull << (c & 63);
+		ix->sig[sig >> 6] |= 1ull << (sig & 63);
 	}
 }
 
@@ -191,13 +201,13 @@ const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 				size_t len)
 {
 	const struct rules_index *ix = rs->index;
-	unsigned char c;
 	uint32_t h, pos;
+	unsigned sig;
 
 	if (!ix || !ix->slots || len < ix->minlen || len > ix->maxlen)
 		return NULL;
-	c = name[0];
-	if (!(ix->first[c >> 6] & (1ull << (c & 63))))
+	sig = name_sig(name, len);
+	if (!(ix->sig[sig >> 6] & (1ull << (sig & 63))))
 		return NULL;
 	h = name_hash(name, len);
 	for (pos = h & ix->mask; ix->slots[pos].idx; pos = (pos + 1) & ix->mask) {

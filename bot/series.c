@@ -383,16 +383,20 @@ static int cmp_by_message_id(const void *a, const void *b)
  */
 static size_t drop_copies(struct candidate *c, size_t nr)
 {
-	struct candidate **by_id = xcalloc(nr ? nr : 1, sizeof(*by_id));
+	struct candidate **by_id = xcalloc(nr ? nr : 1, sizeof(struct candidate *));
 	size_t kept = 0;
 
 	for (size_t i = 0; i < nr; i++)
 		by_id[i] = &c[i];
-	qsort(by_id, nr, sizeof(*by_id), cmp_by_message_id);
-	for (size_t i = 1; i < nr; i++)
-		if (by_id[i]->mail->message_id[0] &&
-		    !strcmp(by_id[i]->mail->message_id, by_id[i - 1]->mail->message_id))
+	qsort(by_id, nr, sizeof(struct candidate *), cmp_by_message_id);
+	for (size_t i = 1, first = 0; i < nr; i++) {
+		const char *id = by_id[i]->mail->message_id;
+
+		if (id[0] && !strcmp(id, by_id[first]->mail->message_id))
 			by_id[i]->mail = NULL;
+		else
+			first = i;
+	}
 	free(by_id);
 	for (size_t i = 0; i < nr; i++)
 		if (c[i].mail)

@@ -385,6 +385,15 @@ static void test_multipart(void)
 		       "multipart: text/plain, x-patch and x-diff parts, decoded, in order");
 	mail_list_clear(&l);
 
+	is(parse_str(&l, "From: a@x\nSubject: fwd\nContent-Type: multipart/mixed; boundary=zz\n\n"
+			 "--zz\nContent-Type: text/plain\n\nForwarding.\n"
+			 "--zz\nContent-Type: message/rfc822\n\n"
+			 "From: b@x\nSubject: [PATCH] y\nContent-Transfer-Encoding: quoted-printable\n\n"
+			 "+x =3D 1;\n--zz--\n"), 0, "forwarded message/rfc822 part parses");
+	if (l.nr == 1)
+		is_str(l.v[0].body, "Forwarding.\n+x = 1;\n", "message/rfc822: the inner body, decoded");
+	mail_list_clear(&l);
+
 	is(parse_str(&l, "From: a@x\nSubject: s\nContent-Type: multipart/mixed; boundary=zz\n\n"
 			 "--zz\nContent-Type: text/plain\n\npart one\n--zz\n\nno headers\n"), 0,
 	   "multipart without closing boundary parses");

@@ -212,6 +212,37 @@ static void test_b4(void)
 	fixture_release(&f);
 }
 
+static void test_public_inbox(void)
+{
+	struct fixture f;
+
+	is(fixture_build(&f, "public-inbox-thread.mbox", NULL), 0,
+	   "public-inbox t.mbox.gz thread (mboxrd, with a review reply) builds");
+	is(f.l.nr, 5, "public-inbox: five messages");
+	is(f.s.nr, 3, "public-inbox: three patches, the reply skipped");
+	ok(f.s.cover == &f.l.v[0], "public-inbox: cover letter");
+	is(f.s.version, 2, "public-inbox: v2");
+	if (f.s.nr == 3) {
+		ok(starts_with(f.s.patches[0].mail->body, "From: J"),
+		   "public-inbox: in-body From: first in patch 1");
+		ok(strstr(f.s.patches[0].mail->body, "\n\nFrom the datasheet") != NULL,
+		   "public-inbox: >From unquoted");
+	}
+	if (f.l.nr == 5)
+		ok(strstr(f.l.v[4].body, "\nFrom the coding style") != NULL,
+		   "public-inbox: >From unquoted in the reply");
+	fixture_release(&f);
+
+	is(fixture_build(&f, "public-inbox-raw.eml", NULL), 0, "public-inbox /raw builds");
+	is(f.s.nr, 1, "public-inbox /raw: one patch");
+	if (f.s.nr == 1) {
+		is(f.s.patches[0].index, 1, "public-inbox /raw: patch 1/3");
+		ok(strstr(f.s.patches[0].mail->body, "\n\nFrom the datasheet") != NULL,
+		   "public-inbox /raw: >From unquoted");
+	}
+	fixture_release(&f);
+}
+
 static void test_single(void)
 {
 	struct fixture f;
@@ -340,7 +371,8 @@ static void test_numbers(void)
 	is(fixture_build(&f, NULL,
 			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
 			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
-			 HDR("[PATCH 2/2] b") "\n" DIFF "\n"), 0, "the same message twice (cross-posted) is one");
+			 HDR("[PATCH 1/2] a") "Message-ID: <same@x>\n\n" DIFF "\n"
+			 HDR("[PATCH 2/2] b") "\n" DIFF "\n"), 0, "the same message three times (cross-posted) is one");
 	is(f.s.nr, 2, "cross-posted: two patches");
 	fixture_release(&f);
 
@@ -465,6 +497,7 @@ int main(void)
 	test_format_patch_series();
 	test_versions();
 	test_b4();
+	test_public_inbox();
 	test_single();
 	test_replies();
 	test_numbers();
