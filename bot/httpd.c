@@ -21,8 +21,6 @@
 struct httpd {
 	struct MHD_Daemon *mhd;
 	char *root;
-	char *prefix[HTTPD_MAX_MOUNTS];
-	char *dir[HTTPD_MAX_MOUNTS];
 	unsigned int port;
 };
 
@@ -234,7 +232,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	struct stat st;
-	const char *name, *root, *path;
+	const char *name;
 	int fd = -1, rc;
 
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
@@ -245,22 +243,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	if (*upload_data_size)
 		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "unexpected body\n");
 
-	root = h->root;
-	path = url;
-	for (size_t i = 0; i < HTTPD_MAX_MOUNTS && h->prefix[i]; i++) {
-		size_t n = strlen(h->prefix[i]);
-
-		/* "/series" alone is the mount's directory without its '/'. */
-		if (!strncmp(url, h->prefix[i], n) ||
-		    (!strncmp(url, h->prefix[i], n - 1) && !url[n - 1])) {
-			root = h->dir[i];
-			path = url + n - 1;
-			break;
-		}
-	}
-	if (!*path)
-		return reply_redirect(conn, url);
-	rc = httpd_open(&fd, &st, root, path);
+	rc = httpd_open(&fd, &st, h->root, url);
 	if (rc == WW_EINPUT)
 		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "bad path\n");
 	if (rc == HTTPD_REDIRECT)
@@ -309,16 +292,6 @@ static int make_addr(struct sockaddr_storage *ss, const char *host,
 			  host);
 }
 
-static void httpd_free(struct httpd *h)
-{
-	for (size_t i = 0; i < HTTPD_MAX_MOUNTS; i++) {
-		free(h->prefix[i]);
-		free(h->dir[i]);
-	}
-	free(h->root);
-	free(h);
-}
-
 int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 {
 	struct sockaddr_storage ss;
@@ -337,14 +310,6 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 		flags |= MHD_USE_IPv6;
 	h = xcalloc(1, sizeof(*h));
 	h->root = xstrdup(opts->root);
-	for (size_t i = 0; i < HTTPD_MAX_MOUNTS && opts->mounts[i].prefix; i++) {
-		const char *p = opts->mounts[i].prefix;
-
-		if (p[0] != '/' || !ends_with(p, "/") || strlen(p) < 3)
-			BUG("mount prefix '%s' must be /NAME/", p);
-		h->prefix[i] = xstrdup(p);
-		h->dir[i] = xstrdup(opts->mounts[i].dir);
-	}
 	h->mhd = MHD_start_daemon(flags, (uint16_t)opts->port, NULL, NULL,
 				  on_request, h,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
@@ -359,7 +324,8 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 		ret = error_code(WW_ENET, "cannot listen on %s%s%s:%u: %s",
 				 v6 ? "[" : "", opts->host, v6 ? "]" : "",
 				 opts->port, strerror(errno));
-		httpd_free(h);
+		free(h->root);
+		free(h);
 		return ret;
 	}
 	info = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT);
@@ -378,7 +344,8 @@ void httpd_stop(struct httpd *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->mhd);
-	httpd_free(h);
+	free(h->root);
+	free(h);
 }
 
 int httpd_parse_listen(struct httpd_opts *opts, char *buf)

@@ -17,17 +17,8 @@
 
 #include <sys/stat.h>
 
-/* Another directory served under a URL prefix ("/series/" -> DIR). */
-struct httpd_mount {
-	const char *prefix;	/* starts and ends with '/' */
-	const char *dir;
-};
-
-#define HTTPD_MAX_MOUNTS 4
-
 struct httpd_opts {
 	const char *root;	/* directory to serve */
-	struct httpd_mount mounts[HTTPD_MAX_MOUNTS]; /* prefix NULL: unused */
 	const char *host;	/* numeric address to bind, IPv4 or IPv6 */
 	unsigned int port;	/* 0: any free port (see httpd_port) */
 	unsigned int max_connections;
@@ -36,8 +27,7 @@ struct httpd_opts {
 
 #define HTTPD_DEFAULT_HOST "127.0.0.1"
 #define HTTPD_DEFAULT_PORT 8025
-#define HTTPD_OPTS_INIT { NULL, { { NULL, NULL } }, HTTPD_DEFAULT_HOST, \
-			  HTTPD_DEFAULT_PORT, 64, 30 }
+#define HTTPD_OPTS_INIT { NULL, HTTPD_DEFAULT_HOST, HTTPD_DEFAULT_PORT, 64, 30 }
 
 struct httpd;
 

@@ -154,15 +154,7 @@ int main(void)
 	strbuf_addf(&p, "%s/fifo", root.buf);
 	mkfifo(p.buf, 0644);
 
-	strbuf_addf(&p2, "%s/state", tmpl);
-	mkdir(p2.buf, 0755);
-	put(p2.buf, "warnwatch.db", "the state database: never served\n");
-	strbuf_addstr(&p2, "/series");
-	mkdir(p2.buf, 0755);
-	put(p2.buf, "findings.json", "{\"findings\": []}\n");
 	opts.root = root.buf;
-	opts.mounts[0].prefix = "/series/";
-	opts.mounts[0].dir = p2.buf;
 	opts.port = 0;
 	is(httpd_start(&h, &opts), 0, "server starts on a free port");
 	if (!h) {
@@ -225,17 +217,6 @@ int main(void)
 	else
 		ok(1, "# SKIP no openat2 here: all symlinks refused");
 
-	get(&r, "GET", "/series/findings.json");
-	ok(r.status == 200 && strstr(r.body.buf, "findings") &&
-	   has_header(&r, "Content-Type: application/json"), "a mounted directory");
-	resp_release(&r);
-	get(&r, "GET", "/series");
-	ok(r.status == 301 && has_header(&r, "Location: /series/"), "mount without / redirects");
-	resp_release(&r);
-	expect("GET", "/series/../warnwatch.db", 400, NULL, ".. out of a mount refused");
-	expect("GET", "/series/%2e%2e/warnwatch.db", 400, NULL, "%2e%2e out of a mount refused");
-	expect("GET", "/seriesx/findings.json", 404, NULL, "prefix matches whole segments only");
-
 	get(&r, "GET", "/sub");
 	ok(r.status == 301 && has_header(&r, "Location: /sub/"), "directory without / redirects");
 	resp_release(&r);
@@ -246,7 +227,6 @@ int main(void)
 	expect("GET", "/index.html%00.png", 200, "dashboard", "%00 cannot smuggle a suffix");
 
 	/* A generator that swaps the whole directory is picked up at once. */
-	strbuf_reset(&p2);
 	strbuf_addf(&p2, "%s/site.new", tmpl);
 	mkdir(p2.buf, 0755);
 	put(p2.buf, "index.html", "new dashboard\n");
