@@ -17,6 +17,9 @@ static const struct cmd commands[] = {
 	{ "census", cmd_census, "count BUG/WARN calls in a kernel tree, tarball or git range" },
 	{ "dashboard", cmd_dashboard, "write the static dashboard site (HTML, SVG charts, JSON)" },
 	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
+	{ "serve", cmd_serve, "the review service: watch lists, check, reply, dashboard" },
+	{ "status", cmd_status, "the service's queue, recent verdicts and errors" },
+	{ "retry", cmd_retry, "requeue a failed series of the service" },
 };
 
 static int usage(FILE *f)
