@@ -689,8 +689,16 @@ static void para_words(struct para *p, const char *s, size_t len)
 			continue;
 		}
 		start = i;
-		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != BREAK_MARK)
+		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != BREAK_MARK) {
+			/* `inline code` is one word: never broken inside. */
+			if (s[i] == '`') {
+				const char *close = memchr(s + i + 1, '`', len - i - 1);
+
+				if (close)
+					i = close - s;
+			}
 			i++;
+		}
 		strvec_pushf(&p->words, "%.*s", (int)(i - start), s + start);
 	}
 }
@@ -780,8 +788,15 @@ void template_fill(struct strbuf *out, const char *text, size_t len,
 				in_sig = true;
 			strbuf_add(&sb, line, n);
 			strip_marks(&sb);
-			if (is_blank(sb.buf, sb.len))
+			if (is_blank(sb.buf, sb.len)) {
 				strbuf_reset(&sb);
+				/* One blank line separates; more is layout noise. */
+				if (!in_sig && out->len >= 2 &&
+				    !memcmp(out->buf + out->len - 2, "\n\n", 2)) {
+					strbuf_release(&sb);
+					continue;
+				}
+			}
 			strbuf_addbuf(out, &sb);
 			if (has_nl)
 				strbuf_addch(out, '\n');

@@ -27,7 +27,8 @@
  * re-filled at `width` columns (counted in UTF-8 characters).  Verbatim,
  * never wrapped nor joined: lines starting with '>', '|', a space or a
  * TAB (quoted mail, quoted code, indented blocks), blank lines, and
- * everything after a "-- " signature separator.  "- ", "* " and "1. "
+ * everything after a "-- " signature separator.  Runs of blank lines
+ * become one (outside the signature).  "- ", "* " and "1. "
  * start a list item whose continuation lines hang under its text.  A word
  * longer than the width (a URL) gets a line of its own, unbroken.
  */

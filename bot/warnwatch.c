@@ -20,6 +20,7 @@ static const struct cmd commands[] = {
 	{ "serve", cmd_serve, "the review service: watch lists, check, reply, dashboard" },
 	{ "status", cmd_status, "the service's queue, recent verdicts and errors" },
 	{ "retry", cmd_retry, "requeue a failed series of the service" },
+	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
 };
 
 static int usage(FILE *f)

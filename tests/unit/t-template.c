@@ -230,8 +230,13 @@ static void test_fill(void)
 		strbuf_release(&in);
 		strbuf_release(&want);
 	}
+	fill("use `if (WARN_ON_ONCE(c)) return -EINVAL;` here\n", 30,
+	     "use\n`if (WARN_ON_ONCE(c)) return -EINVAL;`\nhere\n", "`inline code` is never broken");
+	fill("a `b c` d\n", 4, "a\n`b c`\nd\n", "short inline code moves as one word");
 	fill("no newline at end", 72, "no newline at end", "keeps a missing final newline");
 	fill("trailing   \n   \n", 72, "trailing\n\n", "trims trailing spaces");
+	fill("a\n\n\n\nb\n-- \n\n\nsig\n", 72, "a\n\nb\n-- \n\n\nsig\n",
+	     "blank runs squeezed, not in the signature");
 
 	tmpl_set(v, "who", "Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m");
 	check("Hi {{who}},\n\nThis patch adds a call that crashes the machine when the condition\nholds; please consider {{who}}'s other option.\n\nThanks,{{br}}\nwarnwatch\n",
