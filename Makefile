@@ -51,7 +51,7 @@ all: bot/warnwatch
 
 bot/warnwatch: $(PROG)
 ifneq ($(SANITIZE),1)
-	cp $(PROG) $@
+	cp $(PROG) $@.tmp && mv -f $@.tmp $@
 endif
 
 $(PROG): $(BUILD)/warnwatch.o $(LIB)
