@@ -48,7 +48,8 @@ enum queue_state {
 };
 
 /* Artifact file names inside a series directory. */
-#define QUEUE_MBOX "series.mbx"
+#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (cover first) */
+#define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"
 #define QUEUE_CONSOLE "console.log"
@@ -169,17 +170,6 @@ int queue_retry(struct queue *q, long long id, bool force, time_t now);
 
 /* The earlier version of `id` (0 none), linking it if not done yet. */
 long long queue_prev_version(struct queue *q, long long id);
-
-/*
- * What changed between two versions' findings (report_json() documents,
- * as written to findings.json), for the reply: each call that version
- * `prev_v` added at error or warning level and `cur_v` no longer adds in
- * the same function becomes a line such as "v1 added BUG_ON() in
- * foo_probe() (drivers/foo.c); v2 converts it to WARN_ON_ONCE(), thanks"
- * (or "... drops it, thanks").  Lines are appended to `out`.
- */
-void queue_version_notes(struct strvec *out, const json_t *prev,
-			 const json_t *cur, int prev_v, int cur_v);
 
 /* STATE_DIR/series/ID, created if `create`. */
 int queue_series_dir(struct strbuf *out, struct queue *q, long long id,

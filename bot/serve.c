@@ -8,6 +8,7 @@
 #include "b4.h"
 #include "ci.h"
 #include "dashboard.h"
+#include "guide.h"
 #include "httpd.h"
 #include "mailhdr.h"
 #include "mbox.h"
@@ -36,7 +37,7 @@ bool serve_stopping(void)
 /* ---- configuration ----------------------------------------------------- */
 
 static const char *const serve_keys[] = {
-	"state-dir", "dashboard-dir", "listen", "poll-interval", "settle",
+	"dashboard-dir", "listen", "poll-interval", "settle",
 	"max-wait", "retry-base", "retry-max", "max-attempts", "confirm-window",
 	"http-timeout", "backoff-max", "max-sleep", "census", NULL
 };
@@ -47,8 +48,8 @@ static const char *const list_keys[] = {
 	"poll-interval", NULL
 };
 
+static const char *const state_keys[] = { "dir", NULL };
 static const char *const reply_modes[] = { "none", "draft", "send", NULL };
-static const char *const reply_tos[] = { "author", "list", "both", NULL };
 
 static int get_uint(unsigned int *out, const struct config *c, const char *sec,
 		    const char *key, unsigned long def, unsigned long min,
@@ -142,7 +143,7 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 {
 	struct serve_list *l;
 	const char *v;
-	int mode, to, ret;
+	int mode, to, def_to, ret;
 	bool b;
 
 	ALLOC_GROW(cfg->lists, cfg->nr_lists + 1, cfg->alloc_lists);
@@ -179,7 +180,11 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 		ret = config_get_enum(&mode, c, section, "reply", reply_modes,
 				      SERVE_REPLY_DRAFT);
 	if (!ret)
-		ret = config_get_enum(&to, c, section, "reply-to", reply_tos, 2);
+		ret = config_get_enum(&def_to, c, "review", "reply-to",
+				      reply_policy_names, REPLY_TO_BOTH);
+	if (!ret)
+		ret = config_get_enum(&to, c, section, "reply-to",
+				      reply_policy_names, def_to);
 	if (!ret)
 		ret = config_get_bool(&b, c, section, "backfill", false);
 	if (!ret)
@@ -188,8 +193,7 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	if (ret)
 		return ret;
 	l->reply = mode;
-	l->reply_to = to == 0 ? SERVE_TO_AUTHOR : to == 1 ? SERVE_TO_LIST :
-		      SERVE_TO_AUTHOR | SERVE_TO_LIST;
+	l->reply_to = to;
 	l->backfill = b;
 	split_words(&l->allow_senders, config_get(c, section, "allow-senders"));
 	split_words(&l->allow_paths, config_get(c, section, "allow-paths"));
@@ -205,9 +209,13 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	memset(out, 0, sizeof(*out));
 	out->config = c;
 	ret = config_check(c, "serve", serve_keys);
+	if (!ret)
+		ret = config_check(c, "state", state_keys);
 	if (ret)
 		goto out;
-	if (!config_get_path(&sb, c, "serve", "state-dir"))
+	/* One state database with `warnwatch review`: a series answered by
+	 * hand is not answered again by the service. */
+	if (!config_get_path(&sb, c, "state", "dir"))
 		out->state_dir = strbuf_detach(&sb, NULL);
 	else
 		out->state_dir = store_default_dir();
@@ -424,6 +432,8 @@ out:
 struct serve_inbox {
 	struct archive_inbox poll;
 	bool primed;
+	struct guide guide;	/* the list's coding-style, for quoting */
+	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
 };
 
 struct serve {
@@ -583,8 +593,10 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
 	o.midmask = mask.buf;
 	o.version = s->version;
-	o.user_name = "warnwatch";
-	o.user_email = "warnwatch@localhost";
+	o.user_name = config_get(sv->cfg->config, "identity", "name");
+	o.user_email = config_get(sv->cfg->config, "identity", "email");
+	if (!o.user_email || !*o.user_email)
+		o.user_email = "warnwatch@localhost";	/* b4 am needs one */
 	ret = b4_fetch(&bs, s->root_msgid, &o);
 	if (ret == WW_EINPUT && now < s->first_seen + (time_t)sv->q.opts.max_wait) {
 		/* Thread incomplete: the rest may still be on its way. */
@@ -599,14 +611,17 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 		ret = queue_fail(&sv->q, s->id, error_last(), permanent, now);
 		goto out;
 	}
-	/* The cover letter first: check reads the series from one mbox. */
+	/* The cover letter first, in the same mbox (b4 writes it without
+	 * a From_ line). */
+	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))
+		strbuf_addstr(&mbx, "From git@z Thu Jan  1 00:00:00 1970\n");
 	strbuf_addbuf(&mbx, &bs.cover);
 	if (mbx.len && mbx.buf[mbx.len - 1] != '\n')
 		strbuf_addch(&mbx, '\n');
 	strbuf_addbuf(&mbx, &bs.mbx);
 	ret = put_artifact(sv, s->id, QUEUE_MBOX, mbx.buf, mbx.len);
 	if (!ret)
-		ret = put_artifact(sv, s->id, "thread.mbox", bs.thread.buf,
+		ret = put_artifact(sv, s->id, QUEUE_THREAD, bs.thread.buf,
 				   bs.thread.len);
 	if (!ret)
 		ret = queue_advance(&sv->q, s->id, QS_FETCHED, now);
@@ -618,27 +633,62 @@ out:
 	return ret;
 }
 
-/* Parse the fetched mbox of series `id` into `mails` and `series`. */
+static bool has_msgid(const struct mail_list *l, const char *msgid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i].message_id, msgid))
+			return true;
+	return false;
+}
+
+/*
+ * The series of `id` as b4 chose it, but with each message as the list
+ * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
+ * `raw` holds the text the mails point into.
+ */
 static int load_series(struct mail_list *mails, struct series *series,
 		       struct strbuf *raw, struct serve *sv, long long id)
 {
-	int ret = read_artifact(raw, sv, id, QUEUE_MBOX);
+	struct mail_list chosen = MAIL_LIST_INIT, thread = MAIL_LIST_INIT;
+	struct strbuf mbx = STRBUF_INIT;
+	int ret;
 
+	ret = read_artifact(&mbx, sv, id, QUEUE_MBOX);
 	if (!ret)
-		ret = mbox_parse(mails, raw->buf, raw->len);
+		ret = mbox_parse(&chosen, mbx.buf, mbx.len);
+	if (!ret)
+		ret = read_artifact(raw, sv, id, QUEUE_THREAD);
+	if (!ret)
+		ret = mbox_parse(&thread, raw->buf, raw->len);
+	if (ret < 0)
+		goto out;
+	for (size_t i = 0; i < thread.nr; i++) {
+		if (!has_msgid(&chosen, thread.v[i].message_id) ||
+		    has_msgid(mails, thread.v[i].message_id))
+			continue;
+		ALLOC_GROW(mails->v, mails->nr + 1, mails->alloc);
+		mails->v[mails->nr++] = thread.v[i];
+		memset(&thread.v[i], 0, sizeof(thread.v[i]));
+	}
+	if (mails->nr < chosen.nr)
+		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose are "
+				 "not in the thread", chosen.nr - mails->nr, chosen.nr);
 	if (!ret)
 		ret = series_from_mails(series, mails);
-	return ret < 0 ? error_prefix(ret, "series %lld: %s", id, QUEUE_MBOX) : 0;
+out:
+	mail_list_clear(&thread);	/* moved entries were zeroed */
+	mail_list_clear(&chosen);
+	strbuf_release(&mbx);
+	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
 }
 
-/* Findings worth telling the author about: not the info-level ones
- * (tools/, moved code). */
+/* Findings, not counting calls that only moved. */
 static int count_findings(const struct check_result *r)
 {
 	int n = 0;
 
 	for (size_t i = 0; i < r->nr; i++)
-		if (r->v[i].severity != SEV_INFO)
+		if (!r->v[i].moved)
 			n++;
 	return n;
 }
@@ -848,7 +898,7 @@ static void touched_paths(struct strvec *out, const struct series *s)
 	}
 }
 
-/* [smtp] of the configuration (shared with `warnwatch review`). */
+/* [smtp] of the configuration, read as `warnwatch review` reads it. */
 static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
 			    const struct config *c)
 {
@@ -858,23 +908,26 @@ static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
 	int v, ret;
 
 	o->url = config_get(c, "smtp", "url");
-	if (!o->url)
-		return error_code(WW_EINPUT, "[smtp] url is not set (needed for "
-				  "reply = send)");
+	if (!o->url || !*o->url)
+		return error_code(WW_EINPUT, "no [smtp] url in the configuration "
+				  "(needed for reply = send)");
 	ret = config_get_enum(&v, c, "smtp", "starttls", tls, SMTP_TLS_TRY);
+	if (!ret)
+		ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
 	if (ret)
 		return ret;
 	o->starttls = v;
+	o->timeout_s = (unsigned int)t;
+	o->connect_timeout_s = t < 30 ? (unsigned int)t : 30;
 	o->user = config_get(c, "smtp", "user");
+	o->ca_file = config_get(c, "smtp", "ca-file");
 	if (!config_get_path(&path, c, "smtp", "password-file")) {
 		ret = smtp_read_password(password, path.buf);
 		o->password = password->buf;
+	} else if (o->user) {
+		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
 	}
 	strbuf_release(&path);
-	if (ret)
-		return ret;
-	ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
-	o->timeout_s = t;
 	return ret;
 }
 
@@ -915,7 +968,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    rec->message_id);
 		if (!ret)
 			ret = finish(sv, s, what.buf, now);
-	} else if (ret == WW_ENOTFOUND && (l->reply_to & SERVE_TO_LIST) &&
+	} else if (ret == WW_ENOTFOUND && l->reply_to != REPLY_TO_AUTHOR &&
 		   now < rec->updated + (time_t)sv->cfg->confirm_window) {
 		/* The list may simply not have archived it yet. */
 		strbuf_addf(&what, "outcome unknown: looking for <%s> in the archive",
@@ -929,7 +982,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    "session did not finish) and %s; check, then 'warnwatch "
 			    "retry --force %lld' sends it again under the same "
 			    "Message-ID", rec->message_id,
-			    l->reply_to & SERVE_TO_LIST ?
+			    l->reply_to != REPLY_TO_AUTHOR ?
 			    "is not in the archive" : "was not copied to the list",
 			    s->id);
 		ret = queue_fail(&sv->q, s->id, what.buf, true, now);
@@ -942,18 +995,125 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 	return ret < 0 ? ret : 0;
 }
 
-/* Draft the reply of series `s` into reply.eml.  (Drafting itself is
- * `warnwatch review`'s reply module.) */
+/* The list's coding-style guide, loaded on first use; NULL if none. */
+static const struct guide *list_guide(struct serve *sv,
+				      const struct serve_list *l)
+{
+	struct serve_inbox *in = &sv->inboxes[l - sv->cfg->lists];
+	const struct config *c = sv->cfg->config;
+	const char *tree = config_get(c, "review", "tree");
+	const char *source = config_get(c, "review", "source");
+	struct strbuf path = STRBUF_INIT;
+	char *cache;
+	struct stat st;
+
+	if (in->guide_state)
+		return in->guide_state > 0 ? &in->guide : NULL;
+	/* A list's own tree: a source directory, or a linux-source tarball. */
+	if (*l->tree && !stat(l->tree, &st)) {
+		tree = S_ISDIR(st.st_mode) ? l->tree : NULL;
+		source = S_ISDIR(st.st_mode) ? source : l->tree;
+	}
+	cache = guide_cache_dir();
+	in->guide_state = -1;
+	if (!guide_locate(&path, tree, cache, source) &&
+	    !guide_load_file(&in->guide, path.buf))
+		in->guide_state = 1;
+	else
+		queue_log(&sv->q, 0, l->name, QL_WARN, "replies will cite "
+			  "coding-style sections without quoting them: %s",
+			  error_last());
+	free(cache);
+	strbuf_release(&path);
+	return in->guide_state > 0 ? &in->guide : NULL;
+}
+
+/* The previous version of `s`, checked, for the reply's credits. */
+static bool load_prev(struct series *prev, struct check_result *res,
+		      struct mail_list *mails, struct strbuf *raw,
+		      struct serve *sv, const struct queue_series *s)
+{
+	struct check_opts co = CHECK_OPTS_INIT;
+	long long pid = queue_prev_version(&sv->q, s->id);
+
+	if (!pid)
+		return false;
+	co.rules = &sv->rules;
+	if (load_series(mails, prev, raw, sv, pid) < 0 ||
+	    check_series(res, prev, &co) < 0) {
+		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
+			  "not compared: %s", s->version - 1, pid, error_last());
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Draft the reply of series `s` into reply.eml with the review module,
+ * comparing with the previous version when there is one.  1 when there
+ * is nothing to say.
+ */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, const struct series *series)
 {
-	return error("reply drafting is not available in this build");
-}
+	const struct config *c = sv->cfg->config;
+	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct reply r = REPLY_INIT;
+	struct reply_verdict v = REPLY_VERDICT_INIT;
+	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct series prev = SERIES_INIT;
+	struct mail_list prev_mails = MAIL_LIST_INIT;
+	struct strbuf prev_raw = STRBUF_INIT, from = STRBUF_INIT;
+	struct strbuf templates = STRBUF_INIT, path = STRBUF_INIT;
+	const char *name = config_get(c, "identity", "name");
+	const char *email = config_get(c, "identity", "email");
+	bool hint = false;
+	int ret;
 
-static bool needs_reply(const struct queue_series *s)
-{
-	return s->findings > 0 || (strcmp(s->verdict, "clean") &&
-				   strcmp(s->verdict, "findings"));
+	co.rules = &sv->rules;
+	ret = check_series(&cur, series, &co);
+	if (ret < 0)
+		goto out;
+	strbuf_addf(&from, "%s <%s>", name && *name ? name : "warnwatch",
+		    email && *email ? email : "warnwatch@localhost");
+	ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
+	if (ret < 0)
+		goto out;
+	if (config_get_path(&templates, c, "review", "templates"))
+		strbuf_addstr(&templates, reply_default_templates());
+	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
+	if (!access(path.buf, F_OK) && reply_verdict_load(&v, path.buf) == 0)
+		ro.verdict = &v;
+	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
+		ro.prev = &prev;
+		ro.prev_result = &prev_res;
+	}
+	ro.from = from.buf;
+	ro.policy = l->reply_to;
+	ro.lists = *l->address ? l->address : config_get(c, "review", "lists");
+	ro.patchwork_hint = hint;
+	ro.template_dir = templates.buf;
+	ro.guide = list_guide(sv, l);
+	ro.tree_name = *l->tree ? l->tree : NULL;
+	ro.contact = config_get(c, "review", "contact");
+	ret = reply_build(&r, series, &cur, &ro);
+	if (!ret && r.empty)
+		ret = 1;
+	else if (!ret)
+		ret = put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
+out:
+	reply_release(&r);
+	reply_verdict_release(&v);
+	check_result_clear(&cur);
+	check_result_clear(&prev_res);
+	series_release(&prev);
+	mail_list_clear(&prev_mails);
+	strbuf_release(&prev_raw);
+	strbuf_release(&from);
+	strbuf_release(&templates);
+	strbuf_release(&path);
+	return ret;
 }
 
 static int send_reply(struct serve *sv, const struct queue_series *s,
@@ -1028,10 +1188,6 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 	int ret;
 
 	outgoing_init(&o);
-	if (!needs_reply(s)) {
-		ret = finish(sv, s, "none: no findings", now);
-		goto out;
-	}
 	if (l->reply == SERVE_REPLY_NONE) {
 		ret = finish(sv, s, "none: replies are off for this list", now);
 		goto out;
@@ -1059,6 +1215,10 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
+		if (ret == 1) {
+			ret = finish(sv, s, "none: nothing to say", now);
+			goto out;
+		}
 		if (ret < 0) {
 			ret = queue_fail(&sv->q, s->id, error_last(), false, now);
 			goto out;
@@ -1259,8 +1419,11 @@ static void stop(struct serve *sv)
 {
 	httpd_stop(sv->httpd);
 	sv->httpd = NULL;
-	for (size_t i = 0; sv->inboxes && i < sv->cfg->nr_lists; i++)
+	for (size_t i = 0; sv->inboxes && i < sv->cfg->nr_lists; i++) {
 		archive_inbox_release(&sv->inboxes[i].poll);
+		if (sv->inboxes[i].guide_state > 0)
+			guide_release(&sv->inboxes[i].guide);
+	}
 	free(sv->inboxes);
 	sv->inboxes = NULL;
 	if (sv->rules_loaded)
