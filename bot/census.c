@@ -193,6 +193,12 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 		if (self && !self->wraps)
 			return false;
 	}
+	/* A wrapper of a wrapper ends in what the inner one wraps, if the
+	 * inner definition is visible here at all (a .c file's DUMP_REG()
+	 * means nothing in another file). */
+	like_def = like->wraps ? census_visible_def(p, like_name, path) : NULL;
+	if (like->wraps && !like_def)
+		return false;
 	define_scope(&scope, &kind, path);
 	head = strmap_get(&p->def_ix, name);
 	for (size_t i = head; i != (size_t)-1; i = p->defs[i].next)
@@ -208,8 +214,6 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 	d->scope = strbuf_detach(&scope, NULL);
 	d->kind = kind;
 	d->class = like->class;
-	/* A wrapper of a wrapper ends in what the inner one wraps. */
-	like_def = like->wraps ? census_visible_def(p, like_name, path) : NULL;
 	d->root = xstrdup(like_def ? like_def->root :
 			  like->wraps ? like->wraps : like->macro);
 	if (like_def)
@@ -308,7 +312,8 @@ static bool want_sources(void *data, const char *path, size_t size)
 
 	if (want_top_file(path))
 		return !p->have_maintainers || !p->makefile.len;
-	return is_source(path);
+	/* The rules' "paths" decide, as for check (Documentation/ is skipped). */
+	return is_source(path) && rules_path_scanned(w->rs, path);
 }
 
 /* Count the calls of one file's scan result into a file record. */
@@ -397,6 +402,28 @@ static int visit_source(void *data, const struct tarread_file *f)
 }
 
 /* --- attribution ------------------------------------------------------ */
+
+/* Calls per top-level directory ("drivers", "fs"; "." for top files). */
+void census_count_dir(struct census *c, const char *path,
+		      const struct count_pair *pairs, size_t nr)
+{
+	struct census_priv *p = c->priv;
+	const char *slash = strchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash - path) : xstrdup(".");
+	size_t i = strmap_get(&p->dir_ix, dir);
+
+	if (i == (size_t)-1) {
+		ALLOC_GROW(c->dirs, c->nr_dirs + 1, p->alloc_dirs);
+		c->dirs[c->nr_dirs].name = dir;
+		c->dirs[c->nr_dirs].calls = 0;
+		strmap_put(&p->dir_ix, dir, c->nr_dirs);
+		i = c->nr_dirs++;
+	} else {
+		free(dir);
+	}
+	for (size_t j = 0; j < nr; j++)
+		c->dirs[i].calls += pairs[j].n;
+}
 
 void census_parse_release(struct census *c, const struct strbuf *mk)
 {
@@ -509,6 +536,7 @@ static int attribute(struct census *c, unsigned int flags)
 		const struct file_rec *r = &p->recs[i];
 		struct census_subsystem *s;
 
+		census_count_dir(c, r->path, p->pairs + r->first, r->nr);
 		s = census_subsystem_get(c, census_section_of(&m, r->path));
 		if (!s->calls)
 			s->calls = xcalloc(c->nr_macros, sizeof(long));
@@ -767,6 +795,14 @@ json_t *census_to_json(const struct census *c)
 		json_array_append_new(subs, so);
 	}
 	json_object_set_new(o, "subsystems", subs);
+	if (!git) {
+		json_t *dirs = json_object();
+
+		for (size_t i = 0; i < c->nr_dirs; i++)
+			json_object_set_new(dirs, c->dirs[i].name,
+					    json_integer(c->dirs[i].calls));
+		json_object_set_new(o, "dirs", dirs);
+	}
 	json_object_set_new(o, "timing", timing_object(&c->timing));
 	free(v);
 	free(sorted);
@@ -926,6 +962,7 @@ void census_release(struct census *c)
 		strmap_clear(&p->macro_ix);
 		strmap_clear(&p->def_ix);
 		strmap_clear(&p->subsys_ix);
+		strmap_clear(&p->dir_ix);
 		strbuf_release(&p->maintainers);
 		strbuf_release(&p->makefile);
 		free(p);
@@ -942,6 +979,9 @@ void census_release(struct census *c)
 		free(c->subsystems[i].removed);
 	}
 	free(c->subsystems);
+	for (size_t i = 0; i < c->nr_dirs; i++)
+		free(c->dirs[i].name);
+	free(c->dirs);
 	free(c->source);
 	free(c->release);
 	free(c->from);

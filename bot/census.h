@@ -51,6 +51,11 @@ struct census_subsystem {
 	size_t files;		/* files with at least one call / change */
 };
 
+struct census_dir {
+	char *name;		/* top-level directory: "drivers", "tools" */
+	long calls;
+};
+
 struct census_timing {
 	double defines_read, defines_scan;	/* pass 1: wrapper definitions */
 	double count_read, count_scan;		/* pass 2: calls */
@@ -81,6 +86,9 @@ struct census {
 	/* Sorted by total (or added+removed), largest first. */
 	struct census_subsystem *subsystems;
 	size_t nr_subsystems;
+	/* census TREE: calls per top-level directory, in tree order. */
+	struct census_dir *dirs;
+	size_t nr_dirs;
 
 	struct census_timing timing;
 	void *priv;
