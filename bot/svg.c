@@ -277,7 +277,7 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 			 const struct svg_column *cols, size_t nr_cols)
 {
 	int w = width_of(c);
-	double max = 0, step, top, plot_h = 220, axis_w, plot_y, col_w, gap;
+	double max = 0, step, top, plot_h = 220, axis_w, plot_y, col_w, gap, left;
 	double legend_rows = 1, h;
 	struct strbuf tmp = STRBUF_INIT;
 
@@ -325,8 +325,10 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 	}
 	gap = nr_cols ? fmin(24, (w - axis_w) / nr_cols * 0.3) : 0;
 	col_w = nr_cols ? fmin(120, ((w - axis_w) - gap * (nr_cols + 1)) / nr_cols) : 0;
+	/* Few columns: centre them rather than crowd the left edge. */
+	left = axis_w + ((w - axis_w) - (nr_cols * col_w + (nr_cols + 1) * gap)) / 2;
 	for (size_t j = 0; j < nr_cols; j++) {
-		double x = axis_w + gap + j * (col_w + gap), y = plot_y + plot_h;
+		double x = left + gap + j * (col_w + gap), y = plot_y + plot_h;
 		double sum = 0;
 
 		strbuf_addstr(out, "<g class=\"column\">");
