@@ -477,6 +477,8 @@ static void test_kill_point(const char *name)
 /* public-inbox answers 404 with this body for an inbox without mail. */
 #define PI_EMPTY_FEED "No feed found"
 
+/* Poll list `i`: 1 when something changed (new mail, an error), 0 when
+ * not, WW_ESTATE when the state database failed. */
 static int poll_list(struct serve *sv, size_t i, time_t now)
 {
 	const struct serve_list *l = &sv->cfg->lists[i];
@@ -546,7 +548,9 @@ save:
 	strbuf_release(&body);
 	strbuf_release(&err);
 	/* A list that cannot be polled is an event, not a reason to stop. */
-	return ret == WW_ESTATE ? ret : 0;
+	if (ret == WW_ESTATE)
+		return ret;
+	return added || ret < 0 ? 1 : 0;
 }
 
 /* ---- stages ------------------------------------------------------------ */
@@ -1462,50 +1466,61 @@ static time_t next_event(struct serve *sv)
 	return t;
 }
 
+/*
+ * One turn of the loop: poll the lists that are due (if `poll`), then run
+ * one stage of the series that is due first.  1 when something was done,
+ * 0 when idle, negative when the state database failed.
+ */
+static int step(struct serve *sv, time_t now, bool poll)
+{
+	bool worked = false, changed = false;
+	long long id;
+	int ret;
+
+	for (size_t i = 0; poll && i < sv->cfg->nr_lists && !serve_stopping(); i++) {
+		if (!archive_due(&sv->inboxes[i].poll, now))
+			continue;
+		ret = poll_list(sv, i, now);
+		if (ret < 0)
+			return ret;
+		changed |= ret;
+		worked = true;
+	}
+	if (!serve_stopping()) {
+		ret = queue_next_due(&id, &sv->q, now);
+		if (ret < 0)
+			return ret;
+		if (ret == 1) {
+			ret = run_stage(sv, id, now);
+			if (ret < 0)
+				return ret;
+			worked = changed = true;
+		}
+	}
+	/* The page follows every stage and every new message. */
+	if (changed)
+		write_outputs(sv, now);
+	return worked;
+}
+
 int serve_run(const struct serve_config *cfg, unsigned int flags)
 {
 	struct serve sv = { 0 };
 	bool polled = false;
-	long long id;
 	int ret;
 
 	ret = start(&sv, cfg, flags);
 	while (!ret && !serve_stopping()) {
-		time_t now = time(NULL);
-		bool worked = false, finished = false;
-
-		for (size_t i = 0; i < cfg->nr_lists && !serve_stopping(); i++) {
-			if ((flags & SERVE_ONCE) && polled)
-				break;
-			if (!archive_due(&sv.inboxes[i].poll, now))
-				continue;
-			ret = poll_list(&sv, i, now);
-			if (ret)
-				break;
-			worked = true;
-		}
+		/* --once: one poll, then the stages that are due. */
+		ret = step(&sv, time(NULL), !(flags & SERVE_ONCE) || !polled);
 		polled = true;
-		if (ret || serve_stopping())
-			break;
-		ret = queue_next_due(&id, &sv.q, now);
-		if (ret == 1) {
-			struct queue_series after = QUEUE_SERIES_INIT;
-
-			ret = run_stage(&sv, id, now);
-			worked = true;
-			if (!ret && !queue_load(&after, &sv.q, id))
-				finished = !queue_state_active(after.state);
-			queue_series_release(&after);
-		}
 		if (ret < 0)
 			break;
-		ret = 0;
-		if (finished || (worked && !(flags & SERVE_ONCE)))
-			write_outputs(&sv, now);
-		if (!worked && (flags & SERVE_ONCE))
+		if (!ret && (flags & SERVE_ONCE))
 			break;
-		if (!worked)
+		if (!ret)
 			nap(&sv, next_event(&sv));
+		ret = 0;
 	}
 	if (ret >= 0 && (flags & SERVE_ONCE))
 		write_outputs(&sv, time(NULL));
