@@ -16,6 +16,7 @@
 #include "smtp.h"
 #include "store.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <signal.h>
@@ -248,7 +249,13 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
 		char *copy = xstrdup(out->listen);
 
+		struct in6_addr a;
+
 		ret = httpd_parse_listen(&ho, copy);
+		if (!ret && inet_pton(AF_INET, ho.host, &a) != 1 &&
+		    inet_pton(AF_INET6, ho.host, &a) != 1)
+			ret = error_code(WW_EINPUT, "'%s' is not a numeric address",
+					 ho.host);
 		free(copy);
 		if (ret) {
 			ret = error_prefix(ret, "serve.listen");
