@@ -18,9 +18,9 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
 	linux-source-6.1 qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd \
-	libarchive-dev linux-source-6.12 chromium \
+	libarchive-dev liblzma-dev linux-source-6.12 chromium \
 	libexpat1-dev
-PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive expat
+PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

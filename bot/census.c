@@ -612,9 +612,8 @@ out:
 
 bool census_is_bug_on_family(const struct census_macro *m)
 {
-	const char *root = m->wraps ? m->wraps : m->name;
-
-	return m->class == RC_BUG && strstr(root, "BUG_ON") != NULL;
+	return m->class == RC_BUG && (strstr(m->name, "BUG_ON") ||
+				      (m->wraps && strstr(m->wraps, "BUG_ON")));
 }
 
 static int cmp_macro_ptr(const void *a, const void *b)

@@ -114,9 +114,10 @@ int census_git(struct census *out, const char *repo, const char *range,
 	       struct ruleset *rs, const struct census_opts *opts);
 
 /*
- * The "BUG_ON family": calls of BUG-class macros whose name (or, for a
- * wrapper, the macro it ends in) contains "BUG_ON": BUG_ON, VM_BUG_ON,
- * VM_BUG_ON_PAGE... but not BUG().
+ * The "BUG_ON family": calls of BUG-class macros whose name, or for a
+ * wrapper the macro it ends in, contains "BUG_ON": BUG_ON, VM_BUG_ON,
+ * VM_BUG_ON_PAGE, PCPU_SETUP_BUG_ON... but not BUG(), and not the
+ * debug-only GEM_BUG_ON or the WARN-like snd_BUG_ON (other classes).
  */
 bool census_is_bug_on_family(const struct census_macro *m);
 
