@@ -599,10 +599,16 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 	struct b4_opts o = B4_OPTS_INIT;
 	struct b4_series bs = B4_SERIES_INIT;
 	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
+	unsigned long timeout;
 	int ret;
 
+	ret = config_get_uint(&timeout, sv->cfg->config, "archive", "timeout",
+			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
+	if (ret)
+		return ret;
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
 	o.midmask = mask.buf;
+	o.timeout_s = (unsigned int)timeout;
 	o.version = s->version;
 	o.user_name = config_get(sv->cfg->config, "identity", "name");
 	o.user_email = config_get(sv->cfg->config, "identity", "email");

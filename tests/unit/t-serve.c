@@ -149,6 +149,24 @@ static void test_allowed(void)
 	strvec_clear(&l.allow_paths);
 }
 
+/* The example in docs/ must stay a valid configuration. */
+static void test_example(void)
+{
+	struct config c = CONFIG_INIT;
+	struct serve_config cfg = SERVE_CONFIG_INIT;
+	struct strbuf path = STRBUF_INIT;
+	const char *top = getenv("WW_TOP");
+
+	strbuf_addf(&path, "%s/docs/serve.conf.example", top ? top : ".");
+	is(config_load(&c, path.buf), 0, "docs/serve.conf.example reads");
+	is(serve_config_load(&cfg, &c), 0, "  and is a valid service configuration");
+	ok(cfg.nr_lists == 2 && !strcmp(cfg.listen, "127.0.0.1:8025"),
+	   "  two lists, dashboard on 127.0.0.1");
+	serve_config_release(&cfg);
+	config_release(&c);
+	strbuf_release(&path);
+}
+
 int main(void)
 {
 	/* Quiet hours are local time: pin the zone. */
@@ -157,5 +175,6 @@ int main(void)
 	test_config();
 	test_quiet();
 	test_allowed();
+	test_example();
 	return done_testing();
 }
