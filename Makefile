@@ -16,9 +16,9 @@ CC ?= cc
 # Everything warnwatch and its tests need on Debian 12 ("make deps", as root).
 DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
-	linux-source-6.1 qemu-system-x86 bc flex bison libelf-dev libssl-dev \
+	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd \
-	libarchive-dev liblzma-dev linux-source-6.12 chromium \
+	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev
 PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -97,6 +97,22 @@ clean:
 	rm -rf build build-san bot/warnwatch
 
 .PHONY: all check check-fast units install clean deps
+
+# README's main job on the bundled example series: what `check` finds, and
+# the reply `review` drafts (offline, from the mbox; nothing is sent), for
+# v1 and for the v2 that fixes it.
+EXAMPLE = tests/e2e/data
+example: all
+	@echo '$$ warnwatch check $(EXAMPLE)/example-v1.mbox'
+	@$(PROG) check $(EXAMPLE)/example-v1.mbox; test $$? -le 1
+	@echo
+	@echo '$$ warnwatch review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v1.mbox'
+	@$(PROG) review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v1.mbox
+	@echo
+	@echo '$$ warnwatch review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v2.mbox'
+	@$(PROG) review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v2.mbox
+
+.PHONY: example
 
 # Benchmarks print ratios against peers measured in the same run.
 bench: all

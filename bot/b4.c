@@ -370,6 +370,7 @@ int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts 
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 {
 	struct strbuf first = STRBUF_INIT;
+	struct b4_opts local;
 	struct b4_run r;
 	int ret;
 
@@ -377,6 +378,17 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 		return error_code(WW_EINPUT, "invalid message-id");
 	if (!msgid && !o->mbox)
 		return error_code(WW_EUSAGE, "a message-id is needed without --mbox");
+	if (o->mbox) {
+		/* b4 runs in its own directory: hand it an absolute path. */
+		char *abs = realpath(o->mbox, NULL);
+
+		if (!abs)
+			return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+					  "cannot read '%s': %s", o->mbox, strerror(errno));
+		local = *o;
+		local.mbox = abs;
+		o = &local;
+	}
 	ret = run_init(&r, o);
 	if (ret)
 		goto out;
@@ -400,6 +412,8 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 out:
 	run_release(&r);
 	strbuf_release(&first);
+	if (o == &local)
+		free((char *)local.mbox);
 	return ret;
 }
 

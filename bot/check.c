@@ -34,6 +34,9 @@ struct where {
 	size_t pos;		/* line index in the hunk */
 };
 
+/* The name given to a macro body whose #define is above the hunk. */
+#define HUNK_START_MACRO "__warnwatch_hunk_starts_in_a_macro"
+
 struct checker {
 	struct check_result *out;
 	struct ruleset *rs;
@@ -93,7 +96,7 @@ static bool is_definition(const char *s, size_t n)
 	while (end > s && isspace((unsigned char)end[-1]))
 		end--;
 	paren = memchr(s, '(', end - s);
-	if (!paren || end[-1] == ';' || end[-1] == ',')
+	if (!paren || end[-1] == ';')
 		return false;
 	if (memchr(s, '=', paren - s))
 		return false;
@@ -191,6 +194,18 @@ static char *hunk_window(const struct diff_hunk *h, size_t at, size_t last,
 		strbuf_addch(&sb, '\n');
 	}
 	*out_line = (int)(at - from);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *xstrfmt(const char *fmt, ...) WW_PRINTF(1, 2);
+static char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -296,31 +311,68 @@ static void add_define(struct checker *c, const struct diff_file *df,
 	f->severity = min_severity(SEV_WARNING,
 				   rules_severity(c->rs, hit->rule, f->file));
 	f->source = xstrdup(hit->text ? hit->text : "");
-	f->defined = xstrdup(hit->defined ? hit->defined : "");
+	f->in_body = where != at;
+	if (hit->defined && strcmp(hit->defined, HUNK_START_MACRO))
+		f->defined = xstrdup(hit->defined);
+	else
+		f->defined = xstrdup("");	/* its #define is above the hunk */
 	f->hunk = hunk_window(h, where, last, &f->hunk_line);
 	f->source_lines = (int)(last - where + 1);
-	strbuf_reset(&c->sb);
-	strbuf_addf(&c->sb, "every use of %s() is a %s(); checkpatch does not know that",
-		    f->defined, macro);
-	f->message = xstrdup(c->sb.buf);
+	if (*f->defined)
+		f->message = xstrfmt("every use of %s() is a %s(); checkpatch does not know that",
+				     f->defined, macro);
+	else
+		f->message = xstrfmt("every use of the macro is a %s(); checkpatch does not know that",
+				     macro);
+}
+
+/*
+ * Does the image start inside a macro body whose #define line lies above
+ * the hunk?  Its first line then continues onto the next with a
+ * backslash, which C code outside a directive never needs.
+ */
+static bool starts_in_define(const struct image *im)
+{
+	const char *s = im->text.buf, *nl = memchr(s, '\n', im->text.len), *e;
+
+	if (!nl)
+		return false;
+	for (e = nl; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
+		;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return e > s && e[-1] == '\\' && *s != '#';
 }
 
 static void scan_image(struct checker *c, const struct diff_file *df,
 		       const struct diff_hunk *h, struct image *im, char origin)
 {
-	enum scan_state start = scan_guess_state(im->text.buf, im->text.len);
+	const char *text = im->text.buf;
+	size_t len = im->text.len, shift = 0;
+	enum scan_state start;
 
+	/* Give a body cut from its #define a head, so it is read as one. */
+	if (starts_in_define(im)) {
+		strbuf_reset(&c->sb);
+		strbuf_addstr(&c->sb, "#define " HUNK_START_MACRO " \\\n");
+		strbuf_addbuf(&c->sb, &im->text);
+		text = c->sb.buf;
+		len = c->sb.len;
+		shift = 1;
+	}
+	start = scan_guess_state(text, len);
 	scan_result_clear(&c->hits);
-	scan_text(&c->hits, c->rs, im->text.buf, im->text.len, start);
+	scan_text(&c->hits, c->rs, text, len, start);
 	for (size_t i = 0; i < c->hits.nr; i++) {
 		const struct scan_hit *hit = &c->hits.v[i];
+		size_t line = hit->line >= shift ? hit->line - shift : 0;
+		size_t end = hit->end_line >= shift ? hit->end_line - shift : 0;
 		size_t at, last;
 
-		if (hit->line >= im->nr || !hit->rule)
+		if (line >= im->nr || !hit->rule)
 			continue;
-		at = im->map[hit->line];
-		last = im->map[hit->end_line < im->nr && hit->end_line >= hit->line ?
-			       hit->end_line : hit->line];
+		at = im->map[line];
+		last = im->map[end < im->nr && end >= line ? end : line];
 		if (hit->kind == HIT_DEFINE) {
 			if (origin == '+')
 				add_define(c, df, h, hit, at, last);
@@ -414,16 +466,42 @@ static bool gentler(enum rule_class from, enum rule_class to)
 	return (from == RC_WARN || from == RC_WARN_LIKE) && to == RC_WARN_ONCE;
 }
 
-/* Same hunk, or same function of the same file. */
+/* A removal and an addition this close in one hunk replace each other. */
+#define CONVERSION_LINES 12
+
+/*
+ * Where a removal and an addition can be one change: the same function
+ * of the same file; or, when a function is not known (a diff without
+ * function context), nearby lines of the same hunk.  Hunks of diff -ruN
+ * between releases span many functions, so "same hunk" alone is not enough.
+ */
 static bool same_place(const struct checker *c, size_t a, size_t b)
 {
 	const struct where *wa = &c->where[a - c->first], *wb = &c->where[b - c->first];
 	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+	size_t dist = wa->pos > wb->pos ? wa->pos - wb->pos : wb->pos - wa->pos;
 
-	if (wa->file == wb->file && wa->hunk == wb->hunk)
-		return true;
-	return wa->file == wb->file && *fa->function &&
-	       !strcmp(fa->function, fb->function);
+	if (wa->file != wb->file)
+		return false;
+	if (*fa->function && *fb->function)
+		return !strcmp(fa->function, fb->function);
+	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
+}
+
+/*
+ * Could the call at finding `a` be the one at `b`, moved?  The same
+ * function (a function moved whole keeps its name, also to another
+ * file); when a function is not known, the same file.  A short call
+ * such as WARN_ON(1) removed in one function and added in another is
+ * two findings, not a move: a move hides a new call from the review.
+ */
+static bool same_function(const struct checker *c, size_t a, size_t b)
+{
+	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+
+	if (*fa->function && *fb->function)
+		return !strcmp(fa->function, fb->function);
+	return c->where[a - c->first].file == c->where[b - c->first].file;
 }
 
 static void pair(const struct checker *c, struct finding *rm,
@@ -480,7 +558,8 @@ static void pair_findings(struct checker *c)
 			struct finding *add = &r->v[j];
 
 			if (add->kind == FINDING_ADDED && !add->moved &&
-			    add->rule == rm->rule && same_call(add->source, rm->source)) {
+			    add->rule == rm->rule && same_call(add->source, rm->source) &&
+			    same_function(c, i, j)) {
 				pair(c, rm, add, true, &c->sb);
 				break;
 			}
@@ -643,6 +722,36 @@ int check_series(struct check_result *out, const struct series *s,
 /* --tree: wrapper resolution. */
 
 /* Append the #define logical lines of `text` to `out`, one per line. */
+/* Does a block comment opened in `s` run past its end? */
+static bool ends_in_comment(const char *s, size_t n)
+{
+	const char *e = s + n;
+	char quote = 0;
+
+	while (s < e) {
+		if (quote) {
+			if (*s == '\\')
+				s++;
+			else if (*s == quote)
+				quote = 0;
+			s++;
+		} else if (*s == '"' || *s == '\'') {
+			quote = *s++;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '/') {
+			return false;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '*') {
+			const char *close = memmem(s + 2, e - s - 2, "*/", 2);
+
+			if (!close)
+				return true;
+			s = close + 2;
+		} else {
+			s++;
+		}
+	}
+	return false;
+}
+
 static void extract_defines(struct strbuf *out, const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
@@ -665,6 +774,10 @@ static void extract_defines(struct strbuf *out, const char *text, size_t len)
 					eol = nl ? nl : end;
 				}
 				strbuf_add(out, s, eol - s);
+				/* A block comment that goes on past the definition:
+				 * close it here, or it would swallow the next ones. */
+				if (memchr(s, '/', eol - s) && ends_in_comment(s, eol - s))
+					strbuf_addstr(out, " */");
 				strbuf_addch(out, '\n');
 			}
 		}
@@ -711,6 +824,35 @@ static void walk_headers(struct strbuf *out, struct strbuf *tmp, const char *dir
 	strbuf_release(&path);
 }
 
+/*
+ * Into `out`, the definitions of `defs` (one logical line each, with its
+ * backslash-newlines) that mention one of `names` (NULL-terminated).
+ */
+static void keep_defines_naming(struct strbuf *out, const struct strbuf *defs,
+				const char *const *names)
+{
+	const char *s = defs->buf, *end = defs->buf + defs->len;
+	struct diff_anchors *a = diff_anchors_new(names);
+
+	strbuf_reset(out);
+	while (s < end) {
+		const char *e = s;
+
+		/* The end of the logical line: a newline not escaped. */
+		for (;;) {
+			const char *nl = memchr(e, '\n', end - e);
+
+			e = nl ? nl + 1 : end;
+			if (!nl || nl == s || nl[-1] != '\\')
+				break;
+		}
+		if (diff_anchors_find(a, s, e - s))
+			strbuf_add(out, s, e - s);
+		s = e;
+	}
+	diff_anchors_free(a);
+}
+
 #define TREE_MAX_FILES 100000
 #define WRAPPER_ROUNDS 8
 
@@ -719,6 +861,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 {
 	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct scan_result hits = SCAN_RESULT_INIT;
+	struct strvec names = STRVEC_INIT;
 	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
 	struct stat st;
 	int ret = 0;
@@ -746,8 +889,21 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	for (int round = 0; round < WRAPPER_ROUNDS; round++) {
 		size_t added = 0;
 
+		/*
+		 * Only definitions that name a rule can be wrappers: first
+		 * any rule (its anchors), then the wrappers found last round.
+		 */
+		if (round) {
+			keep_defines_naming(&tmp, &defs, names.v);
+		} else {
+			const char **anchors = make_anchors(rs);
+
+			keep_defines_naming(&tmp, &defs, anchors);
+			free(anchors);
+		}
+		strvec_clear(&names);
 		scan_result_clear(&hits);
-		scan_defines(&hits, rs, defs.buf, defs.len);
+		scan_defines(&hits, rs, tmp.buf, tmp.len);
 		/* Adding a rule moves rs->rules: take indexes first. */
 		ALLOC_GROW(like, hits.nr, like_alloc);
 		for (size_t i = 0; i < hits.nr; i++)
@@ -760,7 +916,10 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 			ret = rules_add_wrapper(rs, h->defined, &rs->rules[like[i]]);
 			if (ret < 0)
 				goto out;
-			added += ret == 0;
+			if (ret == 0) {
+				strvec_push(&names, h->defined);
+				added++;
+			}
 		}
 		ret = 0;
 		if (!added)
@@ -768,6 +927,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	}
 out:
 	free(like);
+	strvec_clear(&names);
 	scan_result_clear(&hits);
 	strbuf_release(&defs);
 	strbuf_release(&tmp);
@@ -781,7 +941,12 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 
 	switch (f->kind) {
 	case FINDING_DEFINE:
-		strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
+		if (!*f->defined)
+			strbuf_addf(out, "a macro body now calls %s()", macro);
+		else if (f->in_body)
+			strbuf_addf(out, "macro %s() now calls %s()", f->defined, macro);
+		else
+			strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
 		break;
 	case FINDING_REMOVED:
 		if (f->moved)

@@ -170,13 +170,37 @@ static bool looks_like_mail(const char *buf, size_t len)
 	return i > 0 && i < len && buf[i] == ':';
 }
 
+static bool count_file(const char *path, void *data)
+{
+	(*(size_t *)data)++;
+	return false;
+}
+
+/* Does text that is neither mail nor a diff header hold a diff after all? */
+static bool holds_diff(const struct strbuf *buf)
+{
+	struct diff_opts opts = DIFF_OPTS_INIT;
+	size_t files = 0;
+
+	opts.want_file = count_file;
+	opts.data = &files;
+	diff_parse(buf->buf, buf->len, &opts, NULL, NULL);
+	error_clear();
+	return files > 0;
+}
+
 /* The series in one input; `mails` holds what it borrows. */
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
 {
 	int ret;
 
+	if (!buf->len)
+		return error_code(WW_EINPUT, "empty input");
 	if (!looks_like_mail(buf->buf, buf->len)) {
+		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */
+		if (!diff_looks_like(buf->buf, buf->len) && !holds_diff(buf))
+			return error_code(WW_EINPUT, "neither a mail, an mbox nor a diff");
 		series_from_diff(out, buf->buf, buf->len, name);
 		return 0;
 	}

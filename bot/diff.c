@@ -71,15 +71,7 @@ struct parser {
 	int old_start, old_count, new_start, new_count;
 	size_t hunk_line;	/* 1-based line within the current hunk body */
 
-	size_t *anchor_len;
-	size_t nr_anchors;
-	/*
-	 * One pass finds all anchors: a bit per hash of an anchor's first
-	 * three bytes, checked at every position (memmem() once per anchor
-	 * was the slowest part of the parse).  NULL if an anchor is shorter.
-	 */
-	uint64_t *anchor_bits;
-	uint64_t anchor_pairs[65536 / 64]; /* the first two bytes of the anchors */
+	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -565,7 +557,22 @@ static void emit_piece(struct parser *p, const char *body, size_t len,
 	select_hunk(p);
 }
 
+/*
+ * One pass finds all anchors: a bit per pair of first bytes and a bit per
+ * hash of the first three bytes, checked at every position, then a
+ * memcmp() on a hit.  (memmem() once per anchor was the slowest part of
+ * the parse.)  Anchors shorter than three bytes fall back to memmem().
+ */
 #define ANCHOR_HASH_BITS 16
+
+struct diff_anchors {
+	const char **v;
+	size_t *len;
+	size_t nr;
+	bool slow;
+	uint64_t pairs[65536 / 64];
+	uint64_t hashes[(1u << ANCHOR_HASH_BITS) / 64];
+};
 
 static inline uint32_t anchor_hash(const char *s)
 {
@@ -575,13 +582,47 @@ static inline uint32_t anchor_hash(const char *s)
 	return (k * 2654435761u) >> (32 - ANCHOR_HASH_BITS);
 }
 
-static bool has_anchor(const struct parser *p, const char *s, size_t n)
+struct diff_anchors *diff_anchors_new(const char *const *v)
 {
-	const uint64_t *bits = p->anchor_bits;
+	struct diff_anchors *a = xcalloc(1, sizeof(*a));
 
-	if (!bits) {
-		for (size_t i = 0; i < p->nr_anchors; i++)
-			if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
+	while (v[a->nr])
+		a->nr++;
+	a->v = xcalloc(a->nr + 1, sizeof(*a->v));
+	a->len = xcalloc(a->nr + 1, sizeof(*a->len));
+	for (size_t i = 0; i < a->nr; i++) {
+		uint32_t h;
+
+		a->v[i] = xstrdup(v[i]);
+		a->len[i] = strlen(v[i]);
+		if (a->len[i] < 3) {
+			a->slow = true;
+			continue;
+		}
+		h = (unsigned char)v[i][0] | (uint32_t)(unsigned char)v[i][1] << 8;
+		a->pairs[h >> 6] |= (uint64_t)1 << (h & 63);
+		h = anchor_hash(v[i]);
+		a->hashes[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
+	return a;
+}
+
+void diff_anchors_free(struct diff_anchors *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr; i++)
+		free((char *)a->v[i]);
+	free(a->v);
+	free(a->len);
+	free(a);
+}
+
+bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n)
+{
+	if (a->slow) {
+		for (size_t i = 0; i < a->nr; i++)
+			if (memmem(s, n, a->v[i], a->len[i]))
 				return true;
 		return false;
 	}
@@ -589,41 +630,21 @@ static bool has_anchor(const struct parser *p, const char *s, size_t n)
 		const unsigned char *u = (const unsigned char *)s + i;
 		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
 
-		if (!(p->anchor_pairs[pair >> 6] >> (pair & 63) & 1))
+		if (!(a->pairs[pair >> 6] >> (pair & 63) & 1))
 			continue;
 		h = anchor_hash(s + i);
-		if (!(bits[h >> 6] >> (h & 63) & 1))
+		if (!(a->hashes[h >> 6] >> (h & 63) & 1))
 			continue;
-		for (size_t a = 0; a < p->nr_anchors; a++)
-			if (p->anchor_len[a] <= n - i &&
-			    !memcmp(s + i, p->opts->anchors[a], p->anchor_len[a]))
+		for (size_t k = 0; k < a->nr; k++)
+			if (a->len[k] <= n - i && !memcmp(s + i, a->v[k], a->len[k]))
 				return true;
 	}
 	return false;
 }
 
-static void anchors_init(struct parser *p)
+static bool has_anchor(const struct parser *p, const char *s, size_t n)
 {
-	const char *const *a = p->opts->anchors;
-
-	while (a[p->nr_anchors])
-		p->nr_anchors++;
-	p->anchor_len = xcalloc(p->nr_anchors + 1, sizeof(*p->anchor_len));
-	p->anchor_bits = xcalloc((1u << ANCHOR_HASH_BITS) / 64, sizeof(uint64_t));
-	for (size_t i = 0; i < p->nr_anchors; i++) {
-		uint32_t h;
-
-		p->anchor_len[i] = strlen(a[i]);
-		if (p->anchor_len[i] < 3) {
-			free(p->anchor_bits);
-			p->anchor_bits = NULL;
-			return;
-		}
-		h = anchor_hash(a[i]);
-		p->anchor_bits[h >> 6] |= (uint64_t)1 << (h & 63);
-		h = (unsigned char)a[i][0] | (uint32_t)(unsigned char)a[i][1] << 8;
-		p->anchor_pairs[h >> 6] |= (uint64_t)1 << (h & 63);
-	}
+	return diff_anchors_find(p->anchors, s, n);
 }
 
 /*
@@ -1147,7 +1168,7 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
 	if (opts && opts->anchors)
-		anchors_init(p);
+		p->anchors = diff_anchors_new(opts->anchors);
 }
 
 static void parser_release(struct parser *p)
@@ -1157,8 +1178,7 @@ static void parser_release(struct parser *p)
 	free(p->f.sel);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
-	free(p->anchor_len);
-	free(p->anchor_bits);
+	diff_anchors_free(p->anchors);
 	free(p->hunks);
 	free(p->lines);
 }

@@ -135,7 +135,8 @@ static void identifiers(struct strvec *out, const char *norm)
 	}
 }
 
-const struct guide_section *guide_find(const struct guide *g, const char *heading)
+static const struct guide_section *find(const struct guide *g, const char *heading,
+				       bool fuzzy)
 {
 	struct strbuf want = STRBUF_INIT, have = STRBUF_INIT;
 	struct strvec want_ids = STRVEC_INIT;
@@ -156,6 +157,8 @@ const struct guide_section *guide_find(const struct guide *g, const char *headin
 			best = &g->v[i];
 			break;
 		}
+		if (!fuzzy)
+			continue;
 		identifiers(&ids, have.buf);
 		for (size_t a = 0; a < want_ids.nr; a++)
 			for (size_t b = 0; b < ids.nr; b++)
@@ -171,6 +174,16 @@ const struct guide_section *guide_find(const struct guide *g, const char *headin
 	strbuf_release(&have);
 	strvec_clear(&want_ids);
 	return best;
+}
+
+const struct guide_section *guide_find(const struct guide *g, const char *heading)
+{
+	return find(g, heading, true);
+}
+
+const struct guide_section *guide_find_exact(const struct guide *g, const char *heading)
+{
+	return find(g, heading, false);
 }
 
 void guide_quote(struct strbuf *out, const struct guide *g,

@@ -50,9 +50,9 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 
 	root = json_loadb(json, len, 0, &jerr);
 	if (!root)
-		return error_code(WW_EINPUT, "'%s' line %d: %s", name, jerr.line, jerr.text);
+		return error_code(WW_EINPUT, "kernel-ci verdict '%s' line %d: %s", name, jerr.line, jerr.text);
 	if (!json_is_object(root)) {
-		ret = error_code(WW_EINPUT, "'%s': a verdict is a JSON object", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': not a JSON object", name);
 		goto out;
 	}
 	/* kernel-ci may nest it: { "verdict": { "verdict": ... } } */
@@ -61,7 +61,7 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 		json_object_update(root, v);
 	out->verdict = json_str(root, k_verdict);
 	if (!out->verdict) {
-		ret = error_code(WW_EINPUT, "'%s': no \"verdict\" string", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': no \"verdict\" string", name);
 		goto out;
 	}
 	out->summary = json_str(root, k_summary);
@@ -359,10 +359,10 @@ static void quote_hunk(struct strbuf *out, const struct finding *f)
 		from--;
 	while (to < lines.nr && lines.v[to][0] == '+' && to - from < QUOTE_MAX)
 		to++;
-	/* Context blank lines at the edges add nothing. */
-	while (from < at && !lines.v[from][strspn(lines.v[from], " ")])
+	/* Blank lines at the edges add nothing. */
+	while (from < at && !lines.v[from][1 + strspn(lines.v[from] + 1, " \t")])
 		from++;
-	while (to > last + 1 && !lines.v[to - 1][strspn(lines.v[to - 1], " ")])
+	while (to > last + 1 && !lines.v[to - 1][1 + strspn(lines.v[to - 1] + 1, " \t")])
 		to--;
 	for (size_t i = from; i < to; i++) {
 		struct strbuf l = STRBUF_INIT;
@@ -780,7 +780,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	struct tmpl_vars *v;
 	const char *what;
 
-	if (!vd)
+	if (!vd || !vd->verdict)
 		return;
 	what = vd->verdict;
 	v = tmpl_add(top, "verdict");
@@ -1063,13 +1063,19 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		if (p->v[i].type == IT_NOTE)
 			add_note(top, &p->v[i]);
 
-	/* panic_on_warn: what this tree says about the option, once, when
-	 * the series adds a WARN of any kind. */
-	if ((plan_has_class(p, IT_ISSUE, 1, 2) || p->notes ||
-	     plan_has_class(p, IT_XCREDIT, 1, 2)) && b->o->guide) {
-		const struct guide_section *sec = guide_find(b->o->guide, "panic_on_warn");
+	/*
+	 * panic_on_warn: a note when the series adds a WARN of any kind, with
+	 * the tree's own section on the option when it has the one that says
+	 * what the option does (since 2024).  Older trees have "Do not worry
+	 * about panic_on_warn users" there, which is no support for a note
+	 * asking to avoid WARNs: it is not quoted.
+	 */
+	if (plan_has_class(p, IT_ISSUE, 1, 2) || p->notes || plan_has_class(p, IT_XCREDIT, 1, 2)) {
+		const struct guide_section *sec = b->o->guide ?
+			guide_find_exact(b->o->guide, REPLY_PANIC_ON_WARN_SECTION) : NULL;
 		bool seen = false;
 
+		tmpl_set_bool(top, "panic_note", true);
 		for (size_t i = 0; sec && i < b->quoted.nr; i++)
 			seen |= !strcmp(b->quoted.v[i], sec->heading);
 		if (sec && !seen) {

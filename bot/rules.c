@@ -4,8 +4,9 @@
  *
  * rules_lookup() runs for every identifier of every scanned hunk, so the
  * macros sit in an open-addressing hash table kept at most a quarter
- * full, behind two cheap filters (name length, first byte) that turn away
- * almost every ordinary identifier before it is hashed.
+ * full, behind two cheap filters (name length; a bitmap over first byte,
+ * last byte and length) that turn away almost every ordinary identifier
+ * before it is hashed.
  */
 #include "rules.h"
 #include "strbuf.h"
@@ -65,6 +66,7 @@ struct rules_index {
 	/* Bitmap over (first byte, last byte, length) of the macros: one
 	 * test turns away almost every identifier before it is hashed. */
 	uint64_t sig[SIG_BITS / 64];
+	uint64_t last[4];	/* bitmap of the last bytes of the macros */
 
 	struct family *fams;
 	size_t nr_fams, alloc_fams;
@@ -179,6 +181,7 @@ static void index_rebuild(struct ruleset *rs)
 	ix->minlen = SIZE_MAX;
 	ix->maxlen = 0;
 	memset(ix->sig, 0, sizeof(ix->sig));
+	memset(ix->last, 0, sizeof(ix->last));
 	for (i = 0; i < rs->nr; i++) {
 		const char *m = rs->rules[i].macro;
 		size_t len = strlen(m);
@@ -194,6 +197,8 @@ static void index_rebuild(struct ruleset *rs)
 		if (len > ix->maxlen)
 			ix->maxlen = len;
 		ix->sig[sig >> 6] |= 1ull << (sig & 63);
+		ix->last[(unsigned char)m[len - 1] >> 6] |=
+			1ull << ((unsigned char)m[len - 1] & 63);
 	}
 }
 
@@ -218,6 +223,13 @@ const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 			return r;
 	}
 	return NULL;
+}
+
+bool rules_may_end_with(const struct ruleset *rs, unsigned char c)
+{
+	const struct rules_index *ix = rs->index;
+
+	return ix && (ix->last[c >> 6] & (1ull << (c & 63)));
 }
 
 static const struct rule *lookup_str(const struct ruleset *rs, const char *name)
@@ -495,7 +507,8 @@ static int load_family(struct ctx *c, size_t i, json_t *fam)
 	if ((ret = severity_parse(&fd.severity, sev)) < 0)
 		return error_prefix(ret, "%s: %s", c->file, key);
 	if (fd.severity == SEV_CREDIT)
-		return bad(c, key, "'credit' is for removals, not a severity for added calls");
+		return bad(c, key, "'credit' is for removals, "
+			   "not a severity for added calls");
 	if (fd.replacement && !is_identifier(fd.replacement))
 		return bad(c, where, "replacement is not a C identifier");
 	snprintf(key, sizeof(key), "%s.message", where);

@@ -72,7 +72,7 @@ struct ruleset {
  * an error `out` is partly filled: ruleset_release() it.
  */
 int rules_load(struct ruleset *out, const char *dir);
-/* Load one JSON document from memory (tests, fuzzing); `name` is used in errors. */
+/* Load one JSON document from memory (tests, fuzzing); `name` is for errors. */
 int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 		   const char *name);
 /*
@@ -82,6 +82,11 @@ int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
  */
 const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 				size_t len);
+/*
+ * Whether some macro ends with byte `c`: a scanner that finds names from
+ * their end (the '(' after them) skips most identifiers with it.  O(1).
+ */
+bool rules_may_end_with(const struct ruleset *rs, unsigned char c);
 /*
  * Add a wrapper found in a tree: `macro` behaves like rule `like` (which
  * may point into rs->rules).  The new rule gets like's class, severity,

@@ -14,6 +14,10 @@
 #include "scan.h"
 #include "strbuf.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* A call's text is cut here (then "..." is added). */
 #define SCAN_TEXT_MAX 200
 
@@ -306,6 +310,8 @@ static bool is_expr_keyword(const struct token *t)
 
 struct span {
 	const char *start, *end;
+	bool literal;		/* a string or character literal, not a blank */
+	bool directive;		/* a directive (or an "#if 0" block) */
 };
 
 /* A call being read: its hit, the paren depth before its '(', its text. */
@@ -508,7 +514,7 @@ static bool is_call(struct scanner *sc, const struct token *t)
 	return tok_punct(&next, '(');
 }
 
-/* A name that says it is an assertion: BUG, WARN, ASSERT, PANIC ("debug" aside). */
+/* A name that says it asserts: BUG, WARN, ASSERT, PANIC ("debug" aside). */
 static bool wrapper_like_name(const char *name)
 {
 	static const char *const words[] = { "bug", "warn", "assert", "panic" };
@@ -593,7 +599,7 @@ static void scan_define(struct scanner *sc, const struct token *hash,
 	h->text = text_finish(text, false);
 }
 
-/* A directive whose '#' was just read: #define, #if 0 nesting, the rest skipped. */
+/* A directive whose '#' was just read: #define, "#if 0" nesting, or skipped. */
 static void scan_directive(struct scanner *sc, const struct token *hash)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -708,25 +714,79 @@ static void scan_slow(struct scanner *sc)
 /* Count the newlines up to `p` (the fast loop does not stop at them). */
 static void catch_up(struct scanner *sc, const char *p)
 {
-	const char *q = sc->line_pos, *nl;
+	const char *q = sc->line_pos, *last = NULL;
+	size_t n = 0;
 
-	while (q < p && (nl = memchr(q, '\n', p - q))) {
-		lex_newline(&sc->lx, nl);
-		q = nl + 1;
+#ifdef __SSE2__
+	const __m128i nl = _mm_set1_epi8('\n');
+
+	for (; p - q >= 16; q += 16) {
+		unsigned mask = _mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)q), nl));
+
+		if (mask) {
+			unsigned x = mask - ((mask >> 1) & 0x5555);
+
+			/* A 16-bit popcount without needing -mpopcnt. */
+			x = (x & 0x3333) + ((x >> 2) & 0x3333);
+			x = (x + (x >> 4)) & 0x0f0f;
+			n += (x + (x >> 8)) & 0x1f;
+			last = q + 31 - __builtin_clz(mask);
+		}
+	}
+#endif
+	for (; q < p; q++)
+		if (*q == '\n') {
+			n++;
+			last = q;
+		}
+	if (last) {
+		sc->lx.line += n;
+		sc->lx.lstart = last + 1;
 	}
 	sc->line_pos = p;
 }
 
-static void add_blank(struct scanner *sc, const char *start, const char *end)
+/*
+ * The end of a block comment whose opening is just before `p`, for the
+ * fast loop: its newlines are left to catch_up().
+ */
+static const char *block_comment_end(const char *p, const char *end)
+{
+	const char *q = p;
+
+	while (q < end && (q = memchr(q, '/', end - q))) {
+		if (q > p && q[-1] == '*')
+			return q + 1;
+		q++;
+	}
+	return end;
+}
+
+static void add_span(struct scanner *sc, const char *start, const char *end,
+		     bool literal, bool directive)
 {
 	struct span *sp = &sc->blank[sc->nr_blank++ % SCAN_BLANK_SPANS];
 
 	sp->start = start;
 	sp->end = end;
+	sp->literal = literal;
+	sp->directive = directive;
 }
 
-/* The recorded span that holds the byte at `p`, or NULL. */
-static const struct span *blank_at(const struct scanner *sc, const char *p)
+static void add_blank(struct scanner *sc, const char *start, const char *end)
+{
+	add_span(sc, start, end, false, false);
+}
+
+static void add_directive(struct scanner *sc, const char *start,
+			  const char *end)
+{
+	add_span(sc, start, end, false, true);
+}
+
+/* The recorded span (blank or literal) that holds the byte at `p`, or NULL. */
+static const struct span *span_at(const struct scanner *sc, const char *p)
 {
 	size_t n = sc->nr_blank < SCAN_BLANK_SPANS ? sc->nr_blank : SCAN_BLANK_SPANS;
 	size_t i;
@@ -753,7 +813,7 @@ static bool is_space_byte(unsigned char c)
  * With `same_line`, stop at a newline that is not a splice.
  */
 static const char *back_blank(const struct scanner *sc, const char *p,
-			      bool same_line)
+			      bool same_line, bool *directive)
 {
 	const char *text = sc->text;
 	const struct span *sp;
@@ -777,8 +837,10 @@ static const char *back_blank(const struct scanner *sc, const char *p,
 				 p[-2] == '\\')
 				p -= 2;
 		}
-		if (p == text || !(sp = blank_at(sc, p - 1)))
+		if (p == text || !(sp = span_at(sc, p - 1)) || sp->literal)
 			return p;
+		if (directive && sp->directive)
+			*directive = true;
 		p = sp->start;
 	}
 }
@@ -803,6 +865,104 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 	return p;
 }
 
+static bool is_exp(char c)
+{
+	return c == 'e' || c == 'E' || c == 'p' || c == 'P';
+}
+
+enum run_tok {
+	RT_IDENT,
+	RT_NUMBER,
+	RT_PUNCT,
+};
+
+/*
+ * The last token before `e` when looking back is ambiguous: in "4.WARN_ON"
+ * or "1e+x" the bytes before the name belong to a number (the lexer reads
+ * "4.WARN_ON" as one pp-number).  So take the whole run of identifier
+ * bytes, dots and exponent signs that ends at `e`, and lex it forwards as
+ * lex_next() would.  Returns the kind of its last token, and its start.
+ */
+static enum run_tok last_in_run(const struct scanner *sc, const char *e,
+				const char **start)
+{
+	const char *r = e, *p;
+	enum run_tok kind = RT_PUNCT;
+
+	while (r > sc->text) {
+		unsigned char c = r[-1];
+
+		if ((cclass[c] & CC_IDENT) || c == '.' ||
+		    ((c == '+' || c == '-') && r - 1 > sc->text && is_exp(r[-2])))
+			r--;
+		else
+			break;
+	}
+	*start = e;
+	for (p = r; p < e; ) {
+		*start = p;
+		if ((cclass[(unsigned char)*p] & CC_DIGIT) ||
+		    (*p == '.' && p + 1 < e && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
+			for (p++; p < e; p++)
+				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.' &&
+				    !((*p == '+' || *p == '-') && is_exp(p[-1])))
+					break;
+			kind = RT_NUMBER;
+		} else if (cclass[(unsigned char)*p] & CC_IDENT) {
+			while (++p < e && (cclass[(unsigned char)*p] & CC_IDENT))
+				;
+			kind = RT_IDENT;
+		} else {
+			p++;
+			kind = RT_PUNCT;
+		}
+	}
+	return kind;
+}
+
+static bool in_literal(const struct scanner *sc, const char *p)
+{
+	const struct span *sp = span_at(sc, p);
+
+	return sp && sp->literal;
+}
+
+/*
+ * What comes before the name at `s` makes it a member ("x.BUG_ON(",
+ * "p->panic(") or a declaration ("void panic(", "char *panic(").  The
+ * same judgement as is_call() makes from the previous token.
+ */
+static bool not_a_call(const struct scanner *sc, const char *s)
+{
+	const char *q = back_blank(sc, s, false, NULL), *ps;
+	bool star = false;
+	char c;
+
+	for (;;) {
+		if (q == sc->text || in_literal(sc, q - 1))
+			return false;
+		if (q[-1] != '*')
+			break;
+		star = true;
+		q = back_blank(sc, q - 1, false, NULL);
+	}
+	c = q[-1];
+	if (c == '>' && q - 1 > sc->text && q[-2] == '-')
+		/* "->", unless the '-' is an exponent's sign ("1e->") */
+		return !star && last_in_run(sc, q - 1, &ps) == RT_PUNCT;
+	if (!(cclass[(unsigned char)c] & CC_IDENT) && c != '.')
+		return false;
+	switch (last_in_run(sc, q, &ps)) {
+	case RT_PUNCT:		/* '.' */
+		return !star;
+	case RT_NUMBER:
+		return false;
+	case RT_IDENT:
+	default:
+		return !expr_keyword(ps, q - ps);
+	}
+}
+
 /*
  * A '(' at `paren`: if a rule's name comes before it, and what comes
  * before the name makes it a call (not "x.BUG_ON(", not "void panic("),
@@ -810,33 +970,26 @@ static const char *back_ident(const struct scanner *sc, const char *e)
  */
 static void fast_paren(struct scanner *sc, const char *paren)
 {
-	const char *e = back_blank(sc, paren, false), *s, *q, *ls;
+	bool directive = false;
+	const char *e = back_blank(sc, paren, false, &directive), *s, *ls;
 	const struct rule *r;
 	struct token t;
 	size_t line;
 
+	if (e == sc->text || directive || !rules_may_end_with(sc->rs, e[-1]))
+		return;
+	if (in_literal(sc, e - 1))
+		return;		/* the name is in an unterminated literal */
 	s = back_ident(sc, e);
 	if (s == e || !(r = rules_lookup(sc->rs, s, e - s)))
 		return;
-	if (s > sc->text && (cclass[(unsigned char)s[-1]] & CC_IDENT))
+	if (last_in_run(sc, e, &ls) != RT_IDENT || ls != s)
+		return;		/* part of a longer name or of a number */
+	/* A directive between name and '(' was read already: not a call. */
+	if (s < sc->line_pos)
 		return;
-	q = back_blank(sc, s, false);
-	if (q > sc->text) {
-		char c = q[-1];
-
-		if (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-'))
-			return;		/* a member */
-		if (c == '*') {
-			while (q > sc->text && q[-1] == '*')
-				q = back_blank(sc, q - 1, false);
-		}
-		if (c == '*' || (cclass[(unsigned char)c] & CC_IDENT)) {
-			const char *ps = back_ident(sc, q);
-
-			if (ps < q && !expr_keyword(ps, q - ps))
-				return;	/* a declaration */
-		}
-	}
+	if (not_a_call(sc, s))
+		return;
 
 	catch_up(sc, s);
 	line = sc->lx.line;
@@ -852,15 +1005,104 @@ static void fast_paren(struct scanner *sc, const char *paren)
 	sc->line_pos = sc->lx.p;
 }
 
+/*
+ * The fast loop's skips, which leave line counting to catch_up(): past a
+ * literal whose opening quote is at `p` (it ends at an unescaped newline
+ * too), and to the newline that ends a line comment or a directive.
+ */
+static const char *quoted_end(const char *p, const char *end)
+{
+	char quote = *p++;
+
+	while (p < end && *p != quote && *p != '\n') {
+		if (*p == '\\' && p + 1 < end)
+			p += p[1] == '\r' && p + 2 < end && p[2] == '\n' ? 3 : 2;
+		else
+			p++;
+	}
+	return p < end && *p == quote ? p + 1 : p;
+}
+
+static bool spliced(const char *text, const char *nl)
+{
+	if (nl > text && nl[-1] == '\r')
+		nl--;
+	return nl > text && nl[-1] == '\\';
+}
+
+static const char *line_comment_end(const char *text, const char *p,
+				    const char *end)
+{
+	while ((p = memchr(p, '\n', end - p)) && spliced(text, p))
+		p++;
+	return p ? p : end;
+}
+
+static const char *directive_end(const char *text, const char *p,
+				 const char *end)
+{
+	while (p < end) {
+		switch (*p) {
+		case '\n':
+			if (!spliced(text, p))
+				return p;
+			p++;
+			break;
+		case '"':
+		case '\'':
+			p = quoted_end(p, end);
+			break;
+		case '/':
+			if (p + 1 < end && p[1] == '*')
+				p = block_comment_end(p + 2, end);
+			else if (p + 1 < end && p[1] == '/')
+				return line_comment_end(text, p + 2, end);
+			else
+				p++;
+			break;
+		default:
+			p++;
+		}
+	}
+	return end;
+}
+
+/* Directives the lexer reads: definitions, and the "#if 0" bookkeeping. */
+static bool directive_needs_lexer(const char *p, const char *end)
+{
+	static const char *const names[] = {
+		"define", "if", "ifdef", "ifndef", "else", "elif", "endif", NULL
+	};
+	const char *const *n;
+	const char *s;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && !(cclass[(unsigned char)*p] & CC_IDENT))
+		return true;	/* a comment or a splice: let the lexer judge */
+	for (s = p; p < end && (cclass[(unsigned char)*p] & CC_IDENT); p++)
+		;
+	for (n = names; *n; n++)
+		if (strlen(*n) == (size_t)(p - s) && !memcmp(*n, s, p - s))
+			return true;
+	return false;
+}
+
 /* A '#': a directive if only blanks come before it on its logical line. */
 static bool fast_directive(struct scanner *sc, const char *hash)
 {
-	const char *q = back_blank(sc, hash, true);
+	const char *q = back_blank(sc, hash, true, NULL);
 	struct token t;
 	unsigned if0 = sc->if0;
 
-	if (q > sc->text && q[-1] != '\n')
-		return false;
+	if ((q > sc->text && q[-1] != '\n') ||
+	    (hash + 1 < sc->lx.end && hash[1] == '#'))
+		return false;	/* not first on its line, or a "##" */
+	if (!directive_needs_lexer(hash + 1, sc->lx.end)) {
+		sc->lx.p = directive_end(sc->text, hash + 1, sc->lx.end);
+		add_directive(sc, hash, sc->lx.p);
+		return true;
+	}
 	catch_up(sc, hash);
 	sc->lx.p = hash;
 	sc->lx.bol = true;
@@ -868,11 +1110,11 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 	scan_directive(sc, &t);
 	unpend(sc);
 	sc->line_pos = sc->lx.p;
-	add_blank(sc, hash, sc->lx.p);
+	add_directive(sc, hash, sc->lx.p);
 	if (!if0 && sc->if0)
 		sc->dead_start = hash;
 	else if (if0 && !sc->if0)
-		add_blank(sc, sc->dead_start, sc->lx.p);
+		add_directive(sc, sc->dead_start, sc->lx.p);
 	return true;
 }
 
@@ -898,6 +1140,38 @@ static void stops_init(void)
 }
 
 /*
+ * The next stop byte at or after `p`, or `end`.  With SSE2 (every x86-64),
+ * sixteen bytes are tested at a time; whole 16-byte loads only, so nothing
+ * past `end` is read.
+ */
+static const char *next_stop(const unsigned char *stop, const char *p,
+			     const char *end)
+{
+#ifdef __SSE2__
+	const __m128i dq = _mm_set1_epi8('"'), sq = _mm_set1_epi8('\''),
+		      sl = _mm_set1_epi8('/'), hs = _mm_set1_epi8('#'),
+		      pa = _mm_set1_epi8(stop['('] ? '(' : '#');
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, dq), _mm_cmpeq_epi8(v, sq)),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sl),
+						  _mm_cmpeq_epi8(v, hs)),
+				     _mm_cmpeq_epi8(v, pa)));
+		int mask = _mm_movemask_epi8(m);
+
+		if (mask)
+			return p + __builtin_ctz(mask);
+		p += 16;
+	}
+#endif
+	while (p < end && !stop[(unsigned char)*p])
+		p++;
+	return p;
+}
+
+/*
  * The loop that reads most of the text.  It stops only where the lexical
  * state may change (quotes, comments, '#') and at '(' -- every call has
  * one -- and skips everything else unexamined; lines are counted in bulk
@@ -912,26 +1186,21 @@ static void scan_fast(struct scanner *sc)
 	while (p < end) {
 		const char *s;
 
-		while (!stop[(unsigned char)*p])
-			if (++p == end)
-				goto out;
+		p = next_stop(stop, p, end);
+		if (p == end)
+			break;
 		s = p;
 		switch (stop[(unsigned char)*p]) {
 		case STOP_QUOTE:
-			catch_up(sc, p);
-			lx->p = p;
-			lex_quoted(lx, *p);
-			p = sc->line_pos = lx->p;
+			p = quoted_end(p, end);
+			add_span(sc, s, p, true, false);
 			break;
 		case STOP_SLASH:
-			if (p + 1 < end && (p[1] == '*' || p[1] == '/')) {
-				catch_up(sc, p);
-				lx->p = p + 2;
-				if (p[1] == '*')
-					skip_block_comment(lx);
-				else
-					skip_line_comment(lx);
-				p = sc->line_pos = lx->p;
+			if (p + 1 < end && p[1] == '*') {
+				p = block_comment_end(p + 2, end);
+				add_blank(sc, s, p);
+			} else if (p + 1 < end && p[1] == '/') {
+				p = line_comment_end(sc->text, p + 2, end);
 				add_blank(sc, s, p);
 			} else {
 				p++;
@@ -956,7 +1225,6 @@ static void scan_fast(struct scanner *sc)
 			break;
 		}
 	}
-out:
 	lx->p = p;
 	catch_up(sc, p);
 }
@@ -994,6 +1262,33 @@ void scan_text(struct scan_result *out, const struct ruleset *rs,
 	scan_run(&sc, text, len, start);
 }
 
+void scan_text_slow(struct scan_result *out, const struct ruleset *rs,
+		    const char *text, size_t len, enum scan_state start)
+{
+	struct scanner sc = { 0 };
+	struct token t;
+
+	cclass_init();
+	sc.out = out;
+	sc.rs = rs;
+	sc.calls = true;
+	sc.text = text;
+	sc.lx.p = sc.lx.lstart = text;
+	sc.lx.end = text + len;
+	sc.lx.bol = true;
+	if (start == SCAN_BLOCK_COMMENT && len)
+		skip_block_comment(&sc.lx);
+	for (;;) {
+		next_token(&sc, &t);
+		if (t.kind == TK_EOF)
+			break;
+		slow_token(&sc, &t);
+	}
+	while (sc.nr_open)
+		close_call(&sc, sc.last_line, true);
+	free(sc.open);
+}
+
 void scan_defines(struct scan_result *out, const struct ruleset *rs,
 		  const char *text, size_t len)
 {
@@ -1005,7 +1300,7 @@ void scan_defines(struct scan_result *out, const struct ruleset *rs,
 	scan_run(&sc, text, len, SCAN_CODE);
 }
 
-/* How lines inside a kernel block comment begin: " * text", " *", star-slash. */
+/* How lines inside a kernel block comment start: " * text", " *", "*\/". */
 static bool comment_like_line(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))
