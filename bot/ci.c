@@ -287,6 +287,23 @@ static char *xstrdup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
+/*
+ * The source path as the tree names it.  The sandboxed build sees the
+ * source at KBUILD_SRC and builds in KBUILD_OBJ, so __FILE__ reads
+ * "../src/kernel/time/timeconv.c" (or "/ww/src/..."): drop that prefix.
+ */
+static char *tree_path(const char *file)
+{
+	const char *rest;
+
+	if (!file)
+		return NULL;
+	if (skip_prefix(file, KBUILD_SRC "/", &rest) ||
+	    skip_prefix(file, "../src/", &rest) || skip_prefix(file, "./", &rest))
+		return xstrdup(rest);
+	return xstrdup(file);
+}
+
 /* The same report from the first boot, met again in the second. */
 static struct ci_fired *already_listed(struct ci_verdict *v,
 				       const struct fired *f)
@@ -295,7 +312,8 @@ static struct ci_fired *already_listed(struct ci_verdict *v,
 		struct ci_fired *c = &v->fired[i];
 
 		if (c->kind == f->kind && c->line == f->line &&
-		    !strcmp(c->file ? c->file : "", f->file ? f->file : "") &&
+		    (c->file && f->file ? same_file(f->file, c->file) :
+		     c->file == f->file) &&
 		    !strcmp(c->function ? c->function : "",
 			    f->function ? f->function : ""))
 			return c;
@@ -326,7 +344,7 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		c = &out->fired[out->nr_fired++];
 		memset(c, 0, sizeof(*c));
 		c->kind = f->kind;
-		c->file = xstrdup_or_null(f->file);
+		c->file = tree_path(f->file);
 		c->line = f->line;
 		c->function = xstrdup_or_null(f->function);
 		c->suite = xstrdup_or_null(f->suite);
@@ -396,6 +414,7 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		if (boot->fired[i].kind != FIRED_OOPS || boot->panicked)
 			reports = true;
 	copy_suites(out, boot);
+	out->planned_suites = boot->planned_suites;
 	free(out->panic_message);
 	free(out->panic_suite);
 	out->panic_message = xstrdup_or_null(boot->panic_message);
@@ -514,15 +533,22 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, s);
 	}
 	json_object_set_new(o, "suites", a);
+	json_object_set_new(o, "planned_suites", v->planned_suites >= 0 ?
+			    json_integer(v->planned_suites) : json_null());
 	a = json_array();
 	for (size_t i = 0; i < v->enabled.nr; i++)
 		json_array_append_new(a, json_string(v->enabled.v[i]));
 	json_object_set_new(o, "enabled_suites", a);
 	a = json_array();
+	for (size_t i = 0; i < v->config_added.nr; i++)
+		json_array_append_new(a, json_string(v->config_added.v[i]));
+	json_object_set_new(o, "config_added", a);
+	a = json_array();
 	for (size_t i = 0; i < v->nr_fired; i++)
 		json_array_append_new(a, fired_json(&v->fired[i]));
 	json_object_set_new(o, "fired", a);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
+	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
 	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
 	json_object_set_new(o, "panic_suite", json_str_or_null(v->panic_suite));
 	json_object_set_new(o, "console", json_str_or_null(v->console));
@@ -541,6 +567,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, finding_json(&v->findings.v[i]));
 	json_object_set_new(o, "findings", a);
 	t = json_object();
+	json_object_set_new(t, "check", json_real(v->t.check));
+	json_object_set_new(t, "tree", json_real(v->t.tree));
 	json_object_set_new(t, "apply", json_real(v->t.apply));
 	json_object_set_new(t, "build", json_real(v->t.build));
 	json_object_set_new(t, "boot", json_real(v->t.boot));
@@ -640,12 +668,20 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	for (size_t i = 0; i < v->nr_fired; i++)
 		if (!v->fired[i].in_first_boot)
 			others++;
-	if (v->console2) {
+	if (v->console2 && v->warn_flood) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: WARNINGs "
+			    "kept firing in a loop (%d in the first %u MB of "
+			    "console output, where the boot was stopped)%s\n",
+			    v->warn_count, CI_SECOND_BOOT_MAX_CONSOLE >> 20,
+			    others ? "; the others:" : ".");
+	} else if (v->console2) {
 		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
 			    "fired (counted on the console: without user space "
 			    "the guest's /sys/kernel/warn_count cannot be read)%s\n",
 			    v->warn_count, v->warn_count == 1 ? "" : "s",
 			    others ? "; the others:" : ".");
+	}
+	if (v->console2) {
 		for (size_t i = 0; i < v->nr_fired; i++) {
 			const struct ci_fired *o = &v->fired[i];
 
@@ -664,22 +700,26 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 
 static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 {
-	int pass = 0, fail = 0, skip = 0, crashed = 0;
+	int pass = 0, fail = 0, skip = 0;
 
 	for (size_t i = 0; i < v->nr_suites; i++) {
 		switch (v->suites[i].result) {
 		case KTAP_PASS: pass++; break;
 		case KTAP_FAIL: fail++; break;
 		case KTAP_SKIP: skip++; break;
-		case KTAP_CRASHED: crashed++; break;
+		case KTAP_CRASHED: break;
 		}
 	}
 	if (!v->nr_suites)
 		return;
 	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
 		    pass, fail, skip);
-	if (crashed)
-		strbuf_addf(out, ", %d cut short", crashed);
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_CRASHED)
+			strbuf_addf(out, ", %s cut short", v->suites[i].name);
+	if (v->planned_suites > (int)v->nr_suites)
+		strbuf_addf(out, ", %d of %d never ran",
+			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < v->nr_suites; i++)
 		if (v->suites[i].result == KTAP_FAIL)
@@ -749,6 +789,7 @@ void ci_verdict_release(struct ci_verdict *v)
 		free(v->suites[i].name);
 	free(v->suites);
 	strvec_clear(&v->enabled);
+	strvec_clear(&v->config_added);
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		struct ci_fired *f = &v->fired[i];
 
@@ -764,6 +805,10 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->build_error);
 	free(v->failed_file);
 	check_result_clear(&v->findings);
+	if (v->own_rules) {
+		ruleset_release(v->own_rules);
+		free(v->own_rules);
+	}
 	*v = blank;
 }
 
@@ -875,6 +920,9 @@ static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
 {
 	struct kboot_opts ko = KBOOT_OPTS_INIT;
 	int ret;
+
+	if (!panic_on_warn)
+		ko.max_console = CI_SECOND_BOOT_MAX_CONSOLE;
 
 	ko.kernel = kernel;
 	ko.console_path = console;
@@ -1065,6 +1113,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	out->t.build = now() - t0;
 	for (size_t i = 0; i < kb->suites.nr; i++)
 		strvec_push(&out->enabled, kb->suites.v[i]);
+	for (size_t i = 0; i < kb->symbols.nr; i++)
+		strvec_push(&out->config_added, kb->symbols.v[i]);
 	if (ret == WW_EBUILD) {
 		out->kind = CI_BUILD_FAILED;
 		out->build_error = xstrdup(kb->error.len ? kb->error.buf : error_last());
@@ -1108,6 +1158,13 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 	if (ret < 0)
 		goto out;
 	ci_decide(out, &con, res.timed_out);
+	if (res.flooded && out->kind != CI_PANICKED) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the kernel printed more than %u MB on its console "
+			   "(a message in a loop?) and was stopped; last line: %s",
+			   KBOOT_DEFAULT_MAX_CONSOLE >> 20,
+			   con.last_line ? con.last_line : "");
+	}
 	ci_attribute(out, &con, true, s, NULL);
 	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
 	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
@@ -1128,6 +1185,7 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 	if (ret < 0)
 		goto out;
 	ci_attribute(out, &con2, false, s, NULL);
+	out->warn_flood = res2.flooded;
 out:
 	strbuf_release(&path);
 	console_result_release(&con);
@@ -1140,21 +1198,19 @@ out:
 static int static_findings(struct ci_verdict *out, const struct series *s,
 			   const struct ci_opts *opts)
 {
-	struct ruleset rules = RULESET_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
-	int ret = 0;
+	int ret;
 
 	co.rules = opts->rules;
 	if (!co.rules) {
-		ret = rules_load(&rules, rules_default_dir());
+		/* The findings borrow their rules: the verdict keeps them. */
+		out->own_rules = xcalloc(1, sizeof(*out->own_rules));
+		ret = rules_load(out->own_rules, rules_default_dir());
 		if (ret < 0)
-			goto out;
-		co.rules = &rules;
+			return ret;
+		co.rules = out->own_rules;
 	}
-	ret = check_series(&out->findings, s, &co);
-out:
-	ruleset_release(&rules);
-	return ret;
+	return check_series(&out->findings, s, &co);
 }
 
 int ci_run(struct ci_verdict *out, const struct series *s,
@@ -1167,10 +1223,12 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
 	struct console_result base = CONSOLE_RESULT_INIT;
 	struct strbuf tarball = STRBUF_INIT;
+	double t0;
 	int ret;
 
 	out->nr_patches = (int)s->nr;
 	ret = static_findings(out, s, opts);
+	out->t.check = now() - c.start;
 	if (ret < 0)
 		goto out;
 	if (opts->cache_dir)
@@ -1184,8 +1242,10 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ko.cache_dir = c.cache.buf;
 	ko.tarball = tarball.len ? tarball.buf : NULL;
 	ko.progress = opts->flags & CI_PROGRESS;
-	progress(&c, "opening the base tree");
+	progress(&c, "opening the base tree (waits while another run uses it)");
+	t0 = now();
 	ret = ktree_open(&t, &ko);
+	out->t.tree = now() - t0;
 	if (ret < 0)
 		goto out;
 	out->base = xstrdup(t.version);

@@ -55,6 +55,8 @@ struct ci_suite {
 };
 
 struct ci_timings {
+	double check;		/* static findings */
+	double tree;		/* opening the base tree: lock wait, first extract */
 	double apply, build, boot, boot2, base_boot, total;
 };
 
@@ -67,24 +69,34 @@ struct ci_verdict {
 	char *console2;		/* of the panic_on_warn=0 boot, or NULL */
 	char *panic_message;	/* "kernel: panic_on_warn set ..." or NULL */
 	char *panic_suite;
+	int planned_suites;	/* the boot's "1..N", -1 when it never said */
 	struct ci_suite *suites; /* as reported by the decisive boot */
 	size_t nr_suites, alloc_suites;
 	struct strvec enabled;	/* suites selected for the touched files */
+	struct strvec config_added; /* symbols enabled beyond base.config */
 	struct ci_fired *fired;
 	size_t nr_fired, alloc_fired;
 	int warn_count;		/* WARNING blocks in the panic_on_warn=0 boot */
+	bool warn_flood;	/* that boot was stopped at CI_SECOND_BOOT_MAX_CONSOLE:
+				   warn_count is a lower bound */
 	char *build_error;	/* first compiler error, for build-failed */
 	int failed_patch;	/* apply-failed: 1-based patch, else 0 */
 	char *failed_file;	/* apply-failed: file, or NULL */
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
 	int nr_patches;
 	struct check_result findings; /* static findings (check) */
+	struct ruleset *own_rules; /* rules ci_run loaded: findings point into them */
 	struct ci_timings t;
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
-			  NULL, NULL, 0, 0, STRVEC_INIT, NULL, 0, 0, 0, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
+			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
+			  false, NULL, \
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0 } }
+
+/* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
+ * a loop need not be followed for long. */
+#define CI_SECOND_BOOT_MAX_CONSOLE (1u << 20)
 
 enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */

@@ -8,7 +8,10 @@
 #include "console.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -70,21 +73,81 @@ void kboot_argv(struct strvec *out, struct strbuf *cmdline,
 	strvec_pushl(out, "-kernel", opts->kernel, "-append", cmdline->buf, NULL);
 }
 
+/* Counting console bytes; past the limit, "quit" on QEMU's monitor. */
+struct flood {
+	size_t bytes, limit;
+	const char *monitor;	/* unix socket path */
+	bool stopped;
+};
+
+static void send_quit(struct flood *f)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return;
+	memcpy(sa.sun_path, f->monitor, strlen(f->monitor) + 1);
+	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
+	    write(fd, "quit\n", 5) == 5) {
+		/*
+		 * Hanging up at once can make QEMU drop the command unread:
+		 * wait (bounded) for it to close the monitor as it exits.
+		 */
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		char buf[512];
+
+		for (int i = 0; i < 20 && poll(&pfd, 1, 100) >= 0; i++) {
+			if ((pfd.revents & POLLIN) && read(fd, buf, sizeof(buf)) <= 0)
+				break;
+			if (pfd.revents & (POLLHUP | POLLERR))
+				break;
+		}
+		f->stopped = true;
+	}
+	close(fd);
+}
+
+static void count_console(void *data, const char *buf, size_t len)
+{
+	struct flood *f = data;
+
+	f->bytes += len;
+	if (f->bytes > f->limit && !f->stopped)
+		send_quit(f);
+}
+
 /* One QEMU run with `accel`; the caller looks at the console. */
 static int boot_once(struct kboot_result *out, const struct kboot_opts *opts,
 		     enum kboot_accel accel, unsigned int timeout_s)
 {
+	static unsigned int seq;
 	struct child c = CHILD_INIT;
+	struct strbuf mon = STRBUF_INIT;
+	struct flood flood = { 0, 0, NULL, false };
 	int ret;
 
+	/* Short, private and unique: sun_path holds 108 bytes. */
+	strbuf_addf(&mon, "/tmp/warnwatch-qemu-%ld-%u.mon", (long)getpid(), seq++);
+	unlink(mon.buf);
+	flood.monitor = mon.buf;
+	flood.limit = opts->max_console ? opts->max_console :
+		      KBOOT_DEFAULT_MAX_CONSOLE;
 	strvec_clear(&out->argv);
 	kboot_argv(&out->argv, &out->cmdline, opts, accel);
 	strvec_pushv(&c.args, out->argv.v);
+	strvec_push(&c.args, "-monitor");
+	strvec_pushf(&c.args, "unix:%s,server=on,wait=off", mon.buf);
 	c.out_path = opts->console_path;
+	c.on_stdout = count_console;
+	c.data = &flood;
 	c.timeout_ms = timeout_s * 1000;
 	c.cap = 1u << 20;
 	out->accel = accel;
 	ret = child_run(&c);
+	unlink(mon.buf);
+	strbuf_release(&mon);
+	out->flooded = flood.stopped;
 	out->seconds = c.seconds;
 	out->qemu_status = c.status;
 	strbuf_reset(&out->qemu_err);

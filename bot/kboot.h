@@ -39,14 +39,24 @@ struct kboot_opts {
 	struct strvec append;	/* more kernel command line words (per rule) */
 	unsigned int timeout_s;	/* 0: KBOOT_DEFAULT_TIMEOUT_S */
 	int mem_mb;		/* 0: 1024 */
+	/*
+	 * Stop QEMU (through its monitor) once the console passes this many
+	 * bytes: a WARN_ON() in a loop prints megabytes a second when it
+	 * does not panic.  0: KBOOT_DEFAULT_MAX_CONSOLE.
+	 */
+	size_t max_console;
 };
 
+/* A whole clean 6.1 KUnit boot prints about 25 KB. */
+#define KBOOT_DEFAULT_MAX_CONSOLE (32u << 20)
+
 #define KBOOT_OPTS_INIT { NULL, NULL, NULL, NULL, KBOOT_ACCEL_AUTO, NULL, \
-			  true, NULL, STRVEC_INIT, 0, 0 }
+			  true, NULL, STRVEC_INIT, 0, 0, 0 }
 
 struct kboot_result {
 	enum kboot_accel accel;	/* what was used */
 	bool timed_out;		/* the deadline killed QEMU: a hang */
+	bool flooded;		/* stopped at max_console bytes */
 	int qemu_status;	/* QEMU's exit status */
 	double seconds;		/* wall clock of the boot */
 	struct strbuf qemu_err;	/* QEMU's stderr (its own complaints) */
@@ -54,8 +64,8 @@ struct kboot_result {
 	struct strvec argv;	/* the whole QEMU command, for the record */
 };
 
-#define KBOOT_RESULT_INIT { KBOOT_ACCEL_TCG, false, 0, 0, STRBUF_INIT, \
-			    STRBUF_INIT, STRVEC_INIT }
+#define KBOOT_RESULT_INIT { KBOOT_ACCEL_TCG, false, false, 0, 0, \
+			    STRBUF_INIT, STRBUF_INIT, STRVEC_INIT }
 
 /*
  * Boot and wait for QEMU to exit or the deadline.  Returns 0 when QEMU

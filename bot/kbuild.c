@@ -82,7 +82,10 @@ static bool is_link_error(const char *line)
 /* /ww/src/kernel/x.c -> kernel/x.c: name files as the user knows them. */
 static void add_unsandboxed(struct strbuf *out, const char *line, size_t len)
 {
-	static const char *const prefixes[] = { KBUILD_SRC "/", KBUILD_OBJ "/" };
+	/* make prints the source tree as "../src" when O= is its sibling. */
+	static const char *const prefixes[] = {
+		KBUILD_SRC "/", KBUILD_OBJ "/", "../src/"
+	};
 	size_t i = 0;
 
 	while (i < len) {
@@ -215,6 +218,8 @@ static void sandbox_argv(struct strvec *args, const struct sandbox *sb)
 		     "--ro-bind", sb->worktree, KBUILD_SRC,
 		     "--bind", sb->build_dir, KBUILD_OBJ,
 		     "--bind", sb->ccache_dir, KBUILD_CCACHE,
+		     /* An empty, read-only /tmp: writes there fail loudly. */
+		     "--dir", "/tmp",
 		     "--remount-ro", "/",
 		     "--chdir", KBUILD_OBJ, NULL);
 }
@@ -654,6 +659,11 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 	strbuf_reset(&path);
 	strbuf_addstr(&path, dir->buf);
 	strbuf_reset(dir);
+	if (opts->plan_only) {
+		strbuf_addf(dir, "%s/build/%s-%s", t->cache_dir, t->version,
+			    hash.buf);
+		goto done;
+	}
 	if ((ret = build_dir_for(dir, t, hash.buf)) < 0 ||
 	    (ret = seed_from(dir->buf, path.buf)) < 0)
 		goto out;
@@ -719,7 +729,13 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 				 &prog)) < 0)
 		goto out;
 	out->build_dir = xstrdup(dir.buf);
-	if ((ret = check_config(out, dir.buf, &frag)) < 0)
+	out->config_seconds = now() - start;
+	/* A planned new config has no .config yet: nothing to check. */
+	if (opts->plan_only && !out->base_config) {
+		ret = 0;
+		goto out;
+	}
+	if ((ret = check_config(out, dir.buf, &frag)) < 0 || opts->plan_only)
 		goto out;
 	out->config_seconds = now() - start;
 

@@ -44,9 +44,11 @@ struct kbuild_opts {
 	unsigned int mem_mb;	/* 0: KBUILD_DEFAULT_MEM_MB, per process */
 	bool progress;		/* stage, elapsed time, make's current file on
 				   stderr (only when it is a terminal) */
+	bool plan_only;		/* decide config and directory, do not build
+				   (the base directory still gets configured) */
 };
 
-#define KBUILD_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0, false }
+#define KBUILD_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0, false, false }
 
 struct kbuild_result {
 	char *build_dir;	/* host path of the O= directory */

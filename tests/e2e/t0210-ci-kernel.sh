@@ -115,4 +115,22 @@ else
 		sed 's/^/#   /' "$out/01-warn-fires.txt" | head -n 20
 	fi
 fi
+# A boot that passes its deadline is the verdict "hung" (the build is warm:
+# 02 was just built; a TCG boot needs more than 2 s to finish its suites).
+n=$((n + 1))
+if [ -n "$skip_all" ]; then
+	echo "ok $n - ci hung verdict # SKIP $skip_all"
+else
+	"$WARNWATCH" ci tests/kernel/02-warn-unreached/series.mbox --format=json \
+		--timeout 2 >"$out/hung.json" 2>"$out/hung.err"
+	rc=$?
+	verdict=$(python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["verdict"])
+except Exception: print("none")' "$out/hung.json")
+	if [ "$rc" -eq 1 ] && [ "$verdict" = hung ]; then
+		echo "ok $n - ci: a boot past --timeout is the verdict hung"
+	else
+		echo "not ok $n - ci --timeout 2: verdict $verdict, exit $rc"
+	fi
+fi
 echo "1..$n"
