@@ -777,6 +777,36 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 	return ret;
 }
 
+/*
+ * The verdict as the reply module reads it (reply.h: verdict, summary,
+ * kernel, first), next to kernel-ci's own ci.json.
+ */
+static int put_reply_verdict(struct serve *sv, long long id,
+			     const struct ci_verdict *v)
+{
+	json_t *o = json_object();
+	char *text;
+	int ret;
+
+	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
+	if (v->reason)
+		json_object_set_new(o, "summary", json_string(v->reason));
+	if (v->base)
+		json_object_set_new(o, "kernel", json_string(v->base));
+	json_object_set_new(o, "panic_on_warn", json_true());
+	if (v->nr_fired && v->fired[0].message)
+		json_object_set_new(o, "first", json_string(v->fired[0].message));
+	else if (v->panic_message)
+		json_object_set_new(o, "first", json_string(v->panic_message));
+	text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(o);
+	if (!text)
+		return error("cannot encode the verdict of series %lld", id);
+	ret = put_artifact(sv, id, QUEUE_VERDICT, text, strlen(text));
+	free(text);
+	return ret;
+}
+
 static int stage_boot(struct serve *sv, const struct queue_series *s,
 		      const struct serve_list *l, time_t now)
 {
@@ -797,6 +827,8 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 	co.tree = *l->tree ? l->tree : NULL;
 	co.rules = &sv->rules;
 	ret = ci_run(&v, &series, &co);
+	if (!ret && v.kind == CI_ERROR)
+		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
 		/* No verdict: our machinery failed, not the series. */
 		ret = queue_fail(&sv->q, s->id, error_last(), false, now);
@@ -806,6 +838,8 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	ret = text ? put_artifact(sv, s->id, QUEUE_CI, text, strlen(text)) :
 		     error("cannot encode the verdict of series %lld", s->id);
+	if (!ret)
+		ret = put_reply_verdict(sv, s->id, &v);
 	if (!ret && v.console)
 		ret = copy_file(sv, s->id, QUEUE_CONSOLE, v.console);
 	if (!ret)
@@ -1099,7 +1133,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	if (config_get_path(&templates, c, "review", "templates"))
 		strbuf_addstr(&templates, reply_default_templates());
-	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
+	queue_artifact(&path, &sv->q, s->id, QUEUE_VERDICT);
 	if (!access(path.buf, F_OK) && reply_verdict_load(&v, path.buf) == 0)
 		ro.verdict = &v;
 	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
