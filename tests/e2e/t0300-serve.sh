@@ -260,7 +260,7 @@ page=$TEST_DIR/index.html
 code=$(curl -s -o "$page" -w '%{http_code} %{content_type}' "http://127.0.0.1:$HTTP_PORT/")
 test_expect "the dashboard is served ($code)" test "$code" = "200 text/html; charset=utf-8"
 test_expect "it shows the v1/v2 series" grep -q "klist: catch a klist_put() on a dead list" "$page"
-test_expect "it shows the clean patch" grep -q "lib/klist: fix a typo in a comment" "$page"
+test_expect "it shows the clean patch" grep -q "lib/klist: fix the grammar of a comment" "$page"
 code=$(curl -s -o "$TEST_DIR/status.json" -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/status.json")
 test_expect "status.json is served" test "$code" = 200
 test_expect "status.json is the queue" "$WW_PYTHON" -c '
