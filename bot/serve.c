@@ -493,7 +493,7 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	struct archive_opts ao = sv->http;
 	struct atom_feed feed = ATOM_FEED_INIT;
 	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, err = STRBUF_INIT;
-	size_t added = 0;
+	size_t added = 0, fresh = 0;
 	bool skip = !in->primed && !l->backfill;
 	int ret;
 
@@ -532,8 +532,11 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 			goto save;
 		if (ret == QUEUE_ADDED)
 			added++;
+		if (ret != QUEUE_KNOWN)
+			fresh++;
 	}
-	if (in->primed && feed.nr >= 25 && added == feed.nr)
+	/* public-inbox's feed holds the newest 25: none known means a gap. */
+	if (in->primed && feed.nr >= 25 && fresh == feed.nr)
 		queue_log(&sv->q, 0, l->name, QL_WARN,
 			  "all %zu feed entries were new: mail may have been "
 			  "missed; poll more often", feed.nr);
@@ -1561,6 +1564,15 @@ int serve_run(const struct serve_config *cfg, unsigned int flags)
 		/* --once: one poll, then the stages that are due. */
 		ret = step(&sv, time(NULL), !(flags & SERVE_ONCE) || !polled);
 		polled = true;
+		if (ret == WW_ESTATE && !(flags & SERVE_ONCE)) {
+			/* The database failed (a full disk?): nothing was
+			 * committed, so nothing is lost; try again later. */
+			fprintf(stderr, "warnwatch serve: %s; retrying in %u s\n",
+				error_last(), cfg->max_sleep);
+			nap(&sv, time(NULL) + cfg->max_sleep);
+			ret = 0;
+			continue;
+		}
 		if (ret < 0)
 			break;
 		if (!ret && (flags & SERVE_ONCE))
