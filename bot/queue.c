@@ -638,6 +638,24 @@ int queue_advance(struct queue *q, long long id, enum queue_state state,
 			       (long long)(state != QS_REPLIED), id), id);
 }
 
+int queue_find(long long *out_id, struct queue *q, const char *inbox,
+	       const char *root_msgid)
+{
+	return find_series(out_id, q, inbox, root_msgid);
+}
+
+int queue_skip(struct queue *q, long long id, const char *reason, time_t now)
+{
+	int ret = exec(q, "UPDATE queue_series SET state = 'skipped', error = ?, "
+			  "updated = ? WHERE id = ?", "sti", reason, now, id);
+
+	if (ret > 0) {
+		queue_log(q, id, "", QL_INFO, "skipped: %s", reason);
+		return 0;
+	}
+	return expect_one(ret, id);
+}
+
 int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 		      int findings)
 {

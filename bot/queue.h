@@ -143,6 +143,13 @@ time_t queue_next_wakeup(struct queue *q);
 int queue_load(struct queue_series *out, struct queue *q, long long id);
 void queue_series_release(struct queue_series *s);
 
+/* The series of `inbox` whose root is `root_msgid`: 1 (into *out_id), 0
+ * none, negative on error. */
+int queue_find(long long *out_id, struct queue *q, const char *inbox,
+	       const char *root_msgid);
+/* Set `id` aside as `skipped` with the reason (e.g. a duplicate). */
+int queue_skip(struct queue *q, long long id, const char *reason, time_t now);
+
 /* Move to `state` (attempts reset, error cleared, due at once). */
 int queue_advance(struct queue *q, long long id, enum queue_state state,
 		  time_t now);

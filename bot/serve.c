@@ -596,6 +596,36 @@ static int read_artifact(struct strbuf *out, struct serve *sv, long long id,
 	return ret;
 }
 
+/*
+ * b4 may find that a "series" we grouped is one we already have: a
+ * message that looked like a first patch (a reply that kept the subject
+ * without "Re:") keyed a series of its own.  1 when `s` was set aside.
+ */
+static int same_as_known(struct serve *sv, const struct queue_series *s,
+			 const struct b4_series *bs, time_t now)
+{
+	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
+	struct strbuf mid = STRBUF_INIT, why = STRBUF_INIT;
+	long long other = 0;
+	int ret = 0;
+
+	if (b4_first_msgid(&mid, first->buf, first->len) ||
+	    !strcmp(mid.buf, s->root_msgid))
+		goto out;
+	ret = queue_find(&other, &sv->q, s->inbox, mid.buf);
+	if (ret == 1 && other != s->id) {
+		strbuf_addf(&why, "the same series as #%lld", other);
+		ret = queue_skip(&sv->q, s->id, why.buf, now);
+		ret = ret < 0 ? ret : 1;
+	} else if (ret == 1) {
+		ret = 0;
+	}
+out:
+	strbuf_release(&mid);
+	strbuf_release(&why);
+	return ret;
+}
+
 static int stage_fetch(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, time_t now)
 {
@@ -631,6 +661,9 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 		ret = queue_fail(&sv->q, s->id, error_last(), permanent, now);
 		goto out;
 	}
+	ret = same_as_known(sv, s, &bs, now);
+	if (ret)
+		goto out;
 	/* The cover letter first, in the same mbox (b4 writes it without
 	 * a From_ line). */
 	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))

@@ -162,6 +162,7 @@ CLEAN=20240506110000.2000-1-sam@example.net
 V2=20240506120000.3000-0-jane@example.org
 V2_P1=20240506120000.3000-1-jane@example.org
 OLD=20240505090000.999-1-old@example.org
+REVIEW=greg-20240506103000@example.org
 
 # ---- a series from before the service watched the list ---------------------
 
@@ -187,6 +188,16 @@ else
 	tail -n 20 "$TEST_DIR/serve.log" | sed 's/^/#   /'
 fi
 test_expect "v1 is replied" wait_for 10 series_is "$V1" replied
+
+# A review that kept the patch's subject without "Re:" looks like a new
+# first patch; b4 shows it is v1 again: set aside, not answered twice.
+pi_deliver test "$DATA/03b-v1-1-reply-keeps-subject.eml"
+test_expect "a reply that looks like a patch is the same series" \
+	wait_for 60 series_is "$REVIEW" skipped
+case $(series_field "$REVIEW" error) in
+"the same series as #$(series_field "$V1" id)") ok "  said so" ;;
+*) not_ok "  said so: $(series_field "$REVIEW" error)" ;;
+esac
 
 # ---- the clean patch, with a kill -9 while it is in flight ----------------------
 
@@ -245,8 +256,8 @@ test_expect "the clean patch: no reply needed" \
 test_expect "v2 is linked to v1" \
 	test "$(series_field "$V2" prev_id)" = "$(series_field "$V1" id)"
 test_expect "no series failed" sh -c "'$WARNWATCH' status --config '$CONF' >/dev/null"
-test_expect "four series, each once" test "$(status_json | "$WW_PYTHON" -c '
-import json, sys; print(len(json.load(sys.stdin)["series"]))')" -eq 4
+test_expect "five series, each once" test "$(status_json | "$WW_PYTHON" -c '
+import json, sys; print(len(json.load(sys.stdin)["series"]))')" -eq 5
 test_expect "the store recorded each reply as sent once" \
 	test "$("$WW_PYTHON" -c '
 import sqlite3, sys
