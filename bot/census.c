@@ -713,6 +713,8 @@ json_t *census_to_json(const struct census *c)
 		json_object_set_new(o, "from_oid", json_string(c->from_oid ? c->from_oid : ""));
 		json_object_set_new(o, "to_oid", json_string(c->to_oid ? c->to_oid : ""));
 		json_object_set_new(o, "commits", json_integer(c->commits));
+		json_object_set_new(o, "commits_exact_renames_only",
+				    json_integer(c->exact_renames));
 	}
 	json_object_set_new(o, "files", json_integer(c->files));
 	json_object_set_new(o, "files_with_calls", json_integer(c->files_with_calls));
@@ -898,6 +900,10 @@ static void print_git(FILE *f, const struct census *c, size_t top)
 	census_family_totals(c, &fam);
 	fprintf(f, "census of %s %s..%s: %zu commits, %zu changed .c/.h files\n",
 		c->source, c->from, c->to, c->commits, c->files);
+	if (c->exact_renames)
+		fprintf(f, "(%zu commits with too many added and deleted files to pair "
+			"similar ones as renames: their renamed-and-edited files count as "
+			"removed and added)\n", c->exact_renames);
 	fprintf(f, "calls added %s, removed %s; BUG_ON family added %ld, removed %ld\n\n",
 		census_num(a, sizeof(a), c->total_added),
 		census_num(b, sizeof(b), c->total_removed),

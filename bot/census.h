@@ -70,6 +70,8 @@ struct census {
 	char *from, *to;	/* --git: the revisions as given */
 	char *from_oid, *to_oid;
 	size_t commits;		/* --git: non-merge commits walked */
+	size_t exact_renames;	/* --git: commits with too many files for
+				 * similarity renames (only identical ones) */
 
 	size_t files;		/* .c/.h files scanned (changed files for --git) */
 	size_t files_with_calls;
