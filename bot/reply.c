@@ -35,15 +35,56 @@ static char *json_str(json_t *obj, const char *const *keys)
 	return NULL;
 }
 
+/* kernel-ci's "fired" list: the first WARN/BUG, in words, and its trace. */
+static void verdict_fired(struct reply_verdict *out, json_t *fired)
+{
+	static const char *const k_source[] = { "source", "kind", NULL };
+	json_t *f = json_array_get(fired, 0), *trace, *line;
+	struct strbuf sb = STRBUF_INIT;
+	char *source, *file, *suite;
+	json_t *lineno;
+	size_t i;
+
+	if (!json_is_object(f))
+		return;
+	source = json_str(f, k_source);
+	file = json_str(f, (const char *const[]){ "file", NULL });
+	suite = json_str(f, (const char *const[]){ "suite", NULL });
+	lineno = json_object_get(f, "line");
+	if (source && file) {
+		/* In backquotes: the filler never breaks code apart. */
+		strbuf_addf(&sb, "`%s` at %s", source, file);
+		if (json_is_integer(lineno))
+			strbuf_addf(&sb, ":%lld", (long long)json_integer_value(lineno));
+		strbuf_addstr(&sb, " fired");
+		if (suite)
+			strbuf_addf(&sb, " in KUnit suite %s", suite);
+		free(out->first);
+		out->first = strbuf_detach(&sb, NULL);
+	}
+	trace = json_object_get(f, "trace");
+	if (json_is_array(trace) && !out->log) {
+		json_array_foreach(trace, i, line)
+			if (json_is_string(line) && i < REPLY_VERDICT_LOG_LINES)
+				strbuf_addf(&sb, "%s\n", json_string_value(line));
+		out->log = strbuf_detach(&sb, NULL);
+	}
+	free(source);
+	free(file);
+	free(suite);
+	strbuf_release(&sb);
+}
+
 int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			const char *name)
 {
 	static const char *const k_verdict[] = { "verdict", "status", "result", NULL };
 	static const char *const k_summary[] = { "summary", "message", NULL };
-	static const char *const k_kernel[] = { "kernel", "kernel_version", NULL };
+	static const char *const k_kernel[] = { "kernel", "kernel_version", "base", NULL };
 	static const char *const k_first[] = { "first", "first_warning", "oops", NULL };
 	static const char *const k_url[] = { "url", "link", NULL };
-	static const char *const k_log[] = { "log", "excerpt", "log_excerpt", NULL };
+	static const char *const k_log[] = { "log", "excerpt", "log_excerpt", "build_error",
+		"apply_error", NULL };
 	json_error_t jerr;
 	json_t *root, *v;
 	int ret = 0;
@@ -55,7 +96,7 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': not a JSON object", name);
 		goto out;
 	}
-	/* kernel-ci may nest it: { "verdict": { "verdict": ... } } */
+	/* It may be nested: { "verdict": { "verdict": ... } } */
 	v = json_object_get(root, "verdict");
 	if (json_is_object(v))
 		json_object_update(root, v);
@@ -85,6 +126,19 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			strbuf_addstr(&sb, json_string_value(line));
 			strbuf_addch(&sb, '\n');
 		}
+		out->log = strbuf_detach(&sb, NULL);
+	}
+	v = json_object_get(root, "fired");
+	if (json_is_array(v))
+		verdict_fired(out, v);
+	/* kernel-ci's "reason" is a console line ("Kernel panic - not
+	 * syncing: ..."): it heads the quoted console lines. */
+	v = json_object_get(root, "reason");
+	if (json_is_string(v)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s\n%s", json_string_value(v), out->log ? out->log : "");
+		free(out->log);
 		out->log = strbuf_detach(&sb, NULL);
 	}
 out:
@@ -788,17 +842,44 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	tmpl_set(v, "kernel", vd->kernel);
 	tmpl_set(v, "url", vd->url);
 	tmpl_set_bool(v, "panic_on_warn", vd->panic_on_warn);
-	if (!strcmp(what, "clean") || !strcmp(what, "pass") || !strcmp(what, "ok"))
+	if (!strcmp(what, "clean") || !strcmp(what, "pass") || !strcmp(what, "ok")) {
 		tmpl_set_bool(v, "clean", true);
-	else if (!strcmp(what, "skipped") || !strcmp(what, "skip"))
+	} else if (!strcmp(what, "skipped") || !strcmp(what, "skip") || !strcmp(what, "error")) {
+		/* "error": kernel-ci itself failed; not the series' fault. */
 		tmpl_set_bool(v, "skipped", true);
-	else
+	} else {
+		static const char *const outcomes[][2] = {
+			{ "panicked", "the kernel panicked" },
+			{ "panic", "the kernel panicked" },
+			{ "bug", "a BUG() fired" },
+			{ "warn", "a WARN fired" },
+			{ "build-failed", "the kernel did not build" },
+			{ "apply-failed", "the series did not apply" },
+			{ "hung", "the boot did not finish in time" },
+			{ "timeout", "the boot did not finish in time" },
+			{ "boot-failed", "the kernel did not boot" },
+		};
+		const char *outcome = NULL;
+
+		for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
+			if (!strcmp(what, outcomes[i][0]))
+				outcome = outcomes[i][1];
 		tmpl_set_bool(v, "failed", true);
+		if (outcome)
+			tmpl_set(v, "outcome", outcome);
+		else
+			tmpl_setf(v, "outcome", "the result was '%s'", what);
+	}
+	if (vd->first) {
+		sentence(&sb, vd->first);
+		tmpl_set(v, "first", sb.buf);
+		strbuf_reset(&sb);
+	}
 	sentence(&sb, vd->summary);
 	tmpl_set(v, "summary", sb.len > 1 ? sb.buf : NULL);
 	strbuf_reset(&sb);
-	if (vd->first || vd->log) {
-		const char *log = vd->log ? vd->log : vd->first;
+	if (vd->log) {
+		const char *log = vd->log;
 
 		/* Console lines, indented: verbatim in the mail. */
 		for (const char *p = log; *p;) {

@@ -206,12 +206,14 @@ int strbuf_write_file(const struct strbuf *sb, const char *path)
 		}
 		off += n;
 	}
-	if (fsync(fd) < 0 || close(fd) < 0) {
-		fd = -1;
+	if (fsync(fd) < 0) {
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (close(fd) < 0) {
 		ret = error("cannot write '%s': %s", path, strerror(errno));
 		goto out_unlink;
 	}
-	fd = -1;
 	if (rename(tmp.buf, path) < 0) {
 		ret = error("cannot rename to '%s': %s", path, strerror(errno));
 		goto out_unlink;

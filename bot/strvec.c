@@ -14,8 +14,10 @@ void strvec_init(struct strvec *sv)
 
 static void push_owned(struct strvec *sv, char *s)
 {
-	if (sv->v == empty_strvec)
-		sv->v = NULL;
+	if (sv->v == empty_strvec) {
+		sv->alloc = 8;
+		sv->v = xmalloc(sv->alloc * sizeof(*sv->v));
+	}
 	ALLOC_GROW(sv->v, sv->nr + 2, sv->alloc);
 	sv->v[sv->nr++] = s;
 	sv->v[sv->nr] = NULL;

@@ -4,7 +4,7 @@
  */
 #include "ww.h"
 
-static void *oom(size_t n)
+static WW_NORETURN void oom(size_t n)
 {
 	fprintf(stderr, "warnwatch: out of memory allocating %zu bytes\n", n);
 	exit(2);
@@ -14,35 +14,45 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 void *xcalloc(size_t nmemb, size_t n)
 {
 	void *p = calloc(nmemb ? nmemb : 1, n ? n : 1);
 
-	return p ? p : oom(nmemb * n);
+	if (!p)
+		oom(nmemb * n);
+	return p;
 }
 
 void *xrealloc(void *ptr, size_t n)
 {
 	void *p = realloc(ptr, n ? n : 1);
 
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
-	return p ? p : oom(strlen(s));
+	if (!p)
+		oom(strlen(s));
+	return p;
 }
 
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = strndup(s, n);
 
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 bool ends_with(const char *s, const char *suffix)

@@ -105,7 +105,7 @@ ww_cleanup() {
 	exit "$rc"
 }
 
-TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ww-e2e.XXXXXX") || exit 2
+TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/warnwatch-e2e.XXXXXX") || exit 2
 trap ww_cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM

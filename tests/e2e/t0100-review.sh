@@ -116,7 +116,15 @@ fi
 
 # ---- v1: one reply, to the cover letter, threaded, with the right words ---------
 
-review -v 1 "$(v1 2)" --send "${TREE_ARGS[@]}"
+# A kernel-ci verdict as `warnwatch ci --format=json` writes it (abridged).
+cat >"$TEST_DIR/ci.json" <<'EOF'
+{"verdict": "panicked", "reason": "Kernel panic - not syncing: kernel: panic_on_warn set ...",
+ "base": "6.1.192", "fired": [{"kind": "warn", "file": "kernel/time/timeconv.c", "line": 56,
+ "function": "time64_to_tm", "suite": "time_test_cases",
+ "source": "WARN_ON(offset <= -SECS_PER_DAY || offset >= SECS_PER_DAY)",
+ "trace": ["time64_to_tm_test_date_range+0x7c/0x1b0"]}]}
+EOF
+review -v 1 "$(v1 2)" --send "${TREE_ARGS[@]}" --verdict "$TEST_DIR/ci.json"
 if [ "$rc" -eq 0 ] && [ "$(maildir_count)" -eq 1 ]; then
 	ok "review -v 1 <patch 2/3> --send sends exactly one reply"
 else
@@ -197,6 +205,9 @@ expect_body "$TEST_DIR/body1" "body: concrete suggestions with recovery" \
 expect_body "$TEST_DIR/body1" "body: a signature with a human and an opt-out" \
 	"Replies to this mail reach a human." "Contact: Jane Maintainer <jane@example.org>" \
 	"If you would rather not get these reviews, say so in a reply."
+expect_body "$TEST_DIR/body1" "body: the kernel-ci verdict" \
+	"Boot test: kernel-ci built the series on 6.1.192 and booted it in QEMU with panic_on_warn=1, and the kernel panicked." \
+	"$(printf '    Kernel panic - not syncing: kernel: panic_on_warn set ...')"
 long=$(grep -v '^>\|^  |\|^	' "$TEST_DIR/body1" | awk 'length > 72' | head -n 3)
 [ -z "$long" ] && ok "body: prose wrapped at 72 columns" || not_ok "body: over 72 columns: $long"
 
@@ -315,8 +326,7 @@ except Exception:
 	[ -n "$intent" ] && break
 	sleep 0.1
 done
-kill -KILL "$crash_pid" 2>/dev/null
-wait "$crash_pid" 2>/dev/null
+{ kill -KILL "$crash_pid"; wait "$crash_pid"; } 2>/dev/null
 if [ -n "$intent" ] && [ "$(maildir_count)" -eq 2 ]; then
 	ok "the intent <$intent> is recorded before anything is sent"
 else

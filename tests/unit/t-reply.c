@@ -311,6 +311,26 @@ int main(void)
 	o.verdict = NULL;
 	reply_verdict_release(&vd);
 	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* What kernel-ci's `warnwatch ci --format=json` writes (abridged). */
+		const char *json = "{\"verdict\": \"panicked\", \"reason\": \"Kernel panic - not syncing: "
+			"kernel: panic_on_warn set ...\", \"base\": \"6.1.192\", \"fired\": [{\"kind\": "
+			"\"warn\", \"file\": \"kernel/time/timeconv.c\", \"line\": 55, \"function\": "
+			"\"time64_to_tm\", \"suite\": \"time_test_cases\", \"source\": \"WARN_ON(totalsecs < 0)\", "
+			"\"trace\": [\"time64_to_tm_test_date_range+0x7c/0x1b0\", \"kunit_try_run_case+0x51/0x90\"]}]}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "ci.json"), 0, "kernel-ci's JSON parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "booted it in QEMU with panic_on_warn=1, and the kernel panicked.") &&
+		   has_flat(&r, "`WARN_ON(totalsecs < 0)` at kernel/time/timeconv.c:55 fired in KUnit suite time_test_cases.") &&
+		   has(&r, "\n    Kernel panic - not syncing: kernel: panic_on_warn set ...\n"
+			   "    time64_to_tm_test_date_range+0x7c/0x1b0\n"),
+		   "a panic: what fired, where, and the trace");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
 	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
 	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
 	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
