@@ -554,6 +554,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(o, "console", json_str_or_null(v->console));
 	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
 	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
+	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
+	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
 	if (v->kind == CI_APPLY_FAILED) {
 		t = json_object();
 		json_object_set_new(t, "patch", json_integer(v->failed_patch));
@@ -726,6 +728,29 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 			strbuf_addf(out, "  failed: %s\n", v->suites[i].name);
 }
 
+/* A clean boot says nothing about an added call but that it did not fire. */
+static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->findings.nr; i++) {
+		const struct finding *f = &v->findings.v[i];
+		const char *macro = f->rule ? f->rule->macro : "call";
+
+		if (f->kind == FINDING_ADDED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " adds at %s:%d did not fire during the "
+				    "KUnit suites: that finding stays static.\n",
+				    f->file, f->line);
+		} else if (f->kind == FINDING_REMOVED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " removes at %s:%d is gone%s, and the "
+				    "kernel still boots clean.\n", f->file, f->line,
+				    f->conversion ? " (converted to a gentler call)" : "");
+		}
+	}
+}
+
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s)
 {
@@ -737,10 +762,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
 			    "booted and ran its KUnit suites without any WARNING "
 			    "or BUG firing.\n", v->base ? v->base : "?");
-		if (v->findings.nr)
-			strbuf_addstr(out, "The calls the series adds were not "
-				      "reached by any test: the findings stay "
-				      "static.\n");
+		text_clean_findings(out, v);
 		break;
 	case CI_BUILD_FAILED:
 		strbuf_addf(out, "The patched kernel (linux %s) does not build",
@@ -768,6 +790,12 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			strbuf_addf(out, " %s", v->enabled.v[i]);
 		strbuf_addch(out, '\n');
 	}
+	if (v->base_error)
+		strbuf_addf(out, "The unpatched kernel could not be booted for "
+			    "comparison (%s): whether a report is pre-existing is "
+			    "unknown.\n", v->base_error);
+	if (v->apply_note)
+		strbuf_addf(out, "Note: %s\n", v->apply_note);
 	if (v->console)
 		strbuf_addf(out, "Console log: %s\n", v->console);
 	if (v->console2)
@@ -803,6 +831,8 @@ void ci_verdict_release(struct ci_verdict *v)
 	}
 	free(v->fired);
 	free(v->build_error);
+	free(v->apply_note);
+	free(v->base_error);
 	free(v->failed_file);
 	check_result_clear(&v->findings);
 	if (v->own_rules) {
@@ -1105,6 +1135,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	}
 	if (ret < 0)
 		return ret;
+	if (ap->note.len)
+		out->apply_note = xstrdup(ap->note.buf);
 	progress(c, "building");
 	t0 = now();
 	bo.touched = &ap->touched;
@@ -1259,10 +1291,13 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		goto out;
 	read_sources(out, t.worktree);
 	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
-		ret = base_boot(&c, &base, &t, &ap, &kb, out);
-		if (ret < 0)
-			goto out;
-		mark_preexisting(out, &base);
+		/* Without the base, the verdict stands; "preexisting" is unknown. */
+		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
+			out->base_error = xstrdup(error_last());
+			error_clear();
+		} else {
+			mark_preexisting(out, &base);
+		}
 	}
 	ret = 0;
 out:

@@ -80,6 +80,8 @@ struct ci_verdict {
 	bool warn_flood;	/* that boot was stopped at CI_SECOND_BOOT_MAX_CONSOLE:
 				   warn_count is a lower bound */
 	char *build_error;	/* first compiler error, for build-failed */
+	char *apply_note;	/* e.g. why base-commit: was not used, or NULL */
+	char *base_error;	/* the unpatched boot failed: preexisting unknown */
 	int failed_patch;	/* apply-failed: 1-based patch, else 0 */
 	char *failed_file;	/* apply-failed: file, or NULL */
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
@@ -91,7 +93,7 @@ struct ci_verdict {
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
-			  false, NULL, \
+			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0 } }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in

@@ -135,6 +135,13 @@ static int boot_once(struct kboot_result *out, const struct kboot_opts *opts,
 		      KBOOT_DEFAULT_MAX_CONSOLE;
 	strvec_clear(&out->argv);
 	kboot_argv(&out->argv, &out->cmdline, opts, accel);
+	/*
+	 * Our deadline kills QEMU's process group; coreutils' timeout, a
+	 * little later, also covers the case where warnwatch itself dies
+	 * first (QEMU would outlive it: a hung guest forever).
+	 */
+	strvec_pushl(&c.args, "timeout", "-k", "5", NULL);
+	strvec_pushf(&c.args, "%u", timeout_s + 30);
 	strvec_pushv(&c.args, out->argv.v);
 	strvec_push(&c.args, "-monitor");
 	strvec_pushf(&c.args, "unix:%s,server=on,wait=off", mon.buf);
