@@ -738,8 +738,12 @@ static void render_changes(struct tmpl_vars *v, const json_t *changes)
 			    jstr(c, "to"));
 		set_text(cv, "title", t.buf);
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%ld non-merge commits changed %ld .c/.h files: ",
-			    jint(c, "commits"), jint(c, "files"));
+		svg_number(&sb, jint(c, "commits"));
+		strbuf_addstr(&sb, jint(c, "commits") == 1 ? " non-merge commit" :
+			      " non-merge commits");
+		strbuf_addstr(&sb, " changed ");
+		svg_number(&sb, jint(c, "files"));
+		strbuf_addstr(&sb, " .c/.h files: ");
 		svg_number(&sb, jint(json_object_get(c, "totals"), "added"));
 		strbuf_addstr(&sb, " calls added, ");
 		svg_number(&sb, jint(json_object_get(c, "totals"), "removed"));

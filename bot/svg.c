@@ -359,12 +359,27 @@ void svg_share_bar(struct strbuf *out, const struct svg_chart *c,
 		   const struct svg_item *items, size_t nr)
 {
 	int w = width_of(c);
-	double sum = 0, x = 0, h = 28 + 8 + 18 * 2;
+	double sum = 0, x = 0, h, lx = 0;
+	int rows = 1;
 	struct svg_category *cats = xcalloc(nr + 1, sizeof(*cats));
 	struct strbuf *names = xcalloc(nr + 1, sizeof(*names));
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		sum += items[i].value > 0 ? items[i].value : 0;
+		strbuf_init(&names[i], 0);
+		strbuf_addf(&names[i], "%s (", items[i].label);
+		svg_number(&names[i], items[i].value);
+		strbuf_addch(&names[i], ')');
+		cats[i].name = names[i].buf;
+		cats[i].cls = items[i].cls;
+		/* Legend rows, as legend() will wrap them. */
+		if (lx + 18 + text_w(cats[i].name) + 16 > w && lx > 0) {
+			lx = 0;
+			rows++;
+		}
+		lx += 18 + text_w(cats[i].name) + 16;
+	}
+	h = 28 + 8 + 18 * rows;
 	open_svg(out, c, w, h);
 	if (sum <= 0)
 		rect(out, 0, 0, w, 28, "empty");
@@ -385,14 +400,6 @@ void svg_share_bar(struct strbuf *out, const struct svg_chart *c,
 		}
 		strbuf_addstr(out, "</g>\n");
 		x += len;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		strbuf_init(&names[i], 0);
-		strbuf_addf(&names[i], "%s (", items[i].label);
-		svg_number(&names[i], items[i].value);
-		strbuf_addch(&names[i], ')');
-		cats[i].name = names[i].buf;
-		cats[i].cls = items[i].cls;
 	}
 	legend(out, cats, nr, 36, w);
 	strbuf_addstr(out, "</svg>\n");
