@@ -40,6 +40,7 @@ struct cur_file {
 	bool binary;
 	bool want;
 	bool have_index;
+	bool header_seen[16];	/* git_header_lines[], then "--- ", "+++ " */
 	enum diff_status status;
 	struct strbuf old_path;
 	struct strbuf new_path;
@@ -266,6 +267,7 @@ static bool first_components_differ(const char *a, const char *b)
 static void file_reset(struct cur_file *f)
 {
 	f->git = f->noprefix = f->binary = f->want = f->have_index = false;
+	memset(f->header_seen, 0, sizeof(f->header_seen));
 	f->status = DIFF_MODIFIED;
 	strbuf_reset(&f->old_path);
 	strbuf_reset(&f->new_path);
@@ -280,15 +282,27 @@ static bool want_path(const struct parser *p, const char *path)
 	return p->opts->want_file(path, p->opts->data);
 }
 
-static int line_too_long(const struct parser *p)
+/* A line of a file that libgit2 cannot take: too long, or with a NUL. */
+static int bad_line(const struct parser *p, const char *what)
 {
 	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
-		return error_code(WW_EINPUT,
-				  "'%s' hunk %d, line %zu: longer than %u bytes",
-				  cur_path(p), p->f.hunks_total, p->hunk_line + 1,
-				  DIFF_MAX_LINE);
-	return error_code(WW_EINPUT, "'%s': header line longer than %u bytes",
-			  cur_path(p), DIFF_MAX_LINE);
+		return error_code(WW_EINPUT, "'%s' hunk %d, line %zu: %s",
+				  cur_path(p), p->f.hunks_total, p->hunk_line + 1, what);
+	return error_code(WW_EINPUT, "'%s': header line %s", cur_path(p), what);
+}
+
+static int check_line(const struct parser *p)
+{
+	char what[64];
+
+	if (p->line_len > DIFF_MAX_LINE) {
+		snprintf(what, sizeof(what), "longer than %u bytes", DIFF_MAX_LINE);
+		return bad_line(p, what);
+	}
+	/* libgit2 copies the diff as a C string: a NUL would cut it short. */
+	if (memchr(p->line, '\0', p->line_len))
+		return bad_line(p, "has a NUL byte (binary data in a text diff)");
+	return 0;
 }
 
 /* Fill the file's hunks and lines from libgit2's parse of `seg`. */
@@ -924,9 +938,23 @@ static void set_path_from(struct strbuf *path, const char *s, size_t n)
 }
 
 /* One line of a git header; 1 if it is not a header line (file ends). */
+/* The extended header lines of git, each allowed once, before "--- ". */
+static const char *const git_header_lines[] = {
+	"old mode ", "new mode ", "deleted file mode ", "new file mode ",
+	"copy from ", "copy to ", "rename from ", "rename to ",
+	"similarity index ", "dissimilarity index ", "index ",
+};
+
+/*
+ * One line of a git header; 1 if it is not a header line (file ends).
+ * git's order is enforced: extended lines once each, then "--- ", then
+ * "+++ ", then hunks.  (libgit2 leaks memory when it refuses a header, so
+ * it is only ever handed well-formed ones.)
+ */
 static int git_header_line(struct parser *p)
 {
 	const char *v;
+	size_t kind;
 
 	if (line_is(p, "@@ -")) {
 		p->f.want = want_path(p, cur_path(p));
@@ -937,14 +965,28 @@ static int git_header_line(struct parser *p)
 		p->state = S_BINARY;
 		return 0;
 	}
-	if (line_is(p, "--- ")) {
+	if (line_is(p, "--- ") && !p->f.header_seen[ARRAY_SIZE(git_header_lines)]) {
+		p->f.header_seen[ARRAY_SIZE(git_header_lines)] = true;
 		git_file_line(p, &p->f.old_path, "a/");
 		return 0;
 	}
-	if (line_is(p, "+++ ")) {
+	if (line_is(p, "+++ ") && p->f.header_seen[ARRAY_SIZE(git_header_lines)] &&
+	    !p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1]) {
+		p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1] = true;
 		git_file_line(p, &p->f.new_path, "b/");
 		return 0;
 	}
+	for (kind = 0; kind < ARRAY_SIZE(git_header_lines); kind++)
+		if (line_is(p, git_header_lines[kind]))
+			break;
+	if (kind == ARRAY_SIZE(git_header_lines) ||
+	    p->f.header_seen[ARRAY_SIZE(git_header_lines)])
+		return 1;	/* not a header line, or one after "--- " */
+	if (p->f.header_seen[kind])
+		return error_code(WW_EINPUT, "'%s': the file header has '%.*s' twice",
+				  cur_path(p), (int)strlen(git_header_lines[kind]) - 1,
+				  git_header_lines[kind]);
+	p->f.header_seen[kind] = true;
 	if (line_is(p, "new file mode ")) {
 		p->f.status = DIFF_ADDED;
 	} else if (line_is(p, "deleted file mode ")) {
@@ -960,10 +1002,6 @@ static int git_header_line(struct parser *p)
 		set_path_from(&p->f.new_path, v, p->line + p->line_len - v);
 	} else if (line_is(p, "index ")) {
 		p->f.have_index = true;
-	} else if (!line_is(p, "old mode ") && !line_is(p, "new mode ") &&
-		   !line_is(p, "similarity index ") &&
-		   !line_is(p, "dissimilarity index ")) {
-		return 1;
 	}
 	seg_add_line(p);
 	return 0;
@@ -1124,8 +1162,11 @@ static int parse_line(struct parser *p)
 {
 	int ret;
 
-	if (p->line_len > DIFF_MAX_LINE && p->state != S_TEXT && p->state != S_BINARY)
-		return line_too_long(p);
+	if (p->state != S_TEXT && p->state != S_BINARY) {
+		ret = check_line(p);
+		if (ret < 0)
+			return ret;
+	}
 	switch (p->state) {
 	case S_TEXT:
 		return text_line(p);

@@ -408,7 +408,8 @@ static void test_differential(void)
 	strbuf_release(&sb);
 }
 
-static void read_bench_input(struct strbuf *sb, const char *path)
+/* A file, or every .c file under a directory, concatenated. */
+static void read_bench_input(struct strbuf *sb, const char *path, bool top)
 {
 	struct stat st;
 	struct dirent **names;
@@ -417,8 +418,7 @@ static void read_bench_input(struct strbuf *sb, const char *path)
 	if (stat(path, &st) < 0)
 		return;
 	if (!S_ISDIR(st.st_mode)) {
-		if (ends_with(path, ".c") ||
-		    !sb->len)
+		if (top || ends_with(path, ".c"))
 			strbuf_read_file(sb, path, 0);
 		return;
 	}
@@ -428,7 +428,7 @@ static void read_bench_input(struct strbuf *sb, const char *path)
 			struct strbuf sub = STRBUF_INIT;
 
 			strbuf_addf(&sub, "%s/%s", path, names[i]->d_name);
-			read_bench_input(sb, sub.buf);
+			read_bench_input(sb, sub.buf, false);
 			strbuf_release(&sub);
 		}
 		free(names[i]);
@@ -452,7 +452,7 @@ static void bench(const char *path)
 	size_t calls = 0;
 	double t0, fast = 0, slow = 0;
 
-	read_bench_input(&sb, path);
+	read_bench_input(&sb, path, true);
 	for (int pass = 0; pass < 2; pass++) {
 		t0 = cpu_seconds();
 		for (round = 0; round < rounds; round++) {
