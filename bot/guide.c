@@ -81,6 +81,9 @@ int guide_load_file(struct guide *out, const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	int ret = strbuf_read_file(&sb, path, GUIDE_MAX_BYTES);
 
+	/* reStructuredText has no NUL bytes; a file with some is not one. */
+	if (!ret && memchr(sb.buf, '\0', sb.len))
+		ret = error_code(WW_EINPUT, "'%s' has a NUL byte", path);
 	if (!ret)
 		ret = guide_parse(out, sb.buf, sb.len, path);
 	strbuf_release(&sb);

@@ -526,6 +526,8 @@ out:
  * Lines start with a TAB (verbatim in the filled text).  Empty when the
  * rule has no replacement.
  */
+static bool user_reachable(const char *fn);
+
 static void example(struct strbuf *out, const struct series *s, const struct finding *f)
 {
 	const char *repl = f->rule->replacement;
@@ -540,8 +542,11 @@ static void example(struct strbuf *out, const struct series *s, const struct fin
 	finding_line(&line, f);
 	if (starts_with(line.buf, macro) && f->source_lines <= 1 &&
 	    line.buf[strlen(macro)] == '(') {
-		/* A statement: make it a condition with a way out. */
-		if (!args.len)
+		/* A statement: make it a condition with a way out.  Where user
+		 * space can get the condition true, no WARN at all: an error. */
+		if (args.len && user_reachable(f->function) && !strchr(args.buf, ','))
+			strbuf_addf(out, "\tif (%s)\n\t\t%s\n", args.buf, guess_return(s, f));
+		else if (!args.len)
 			strbuf_addf(out, "\t%s(1);\n\t%s\n", repl, guess_return(s, f));
 		else
 			strbuf_addf(out, "\tif (%s(%s))\n\t\t%s\n", repl, args.buf,

@@ -553,6 +553,9 @@ static int render_text(struct strbuf *out, const char *text, size_t len,
 	struct node_list nodes = { NULL, 0, 0 };
 	int ret;
 
+	/* Text is handled as C strings: a NUL byte would cut it short. */
+	if (memchr(text, '\0', len))
+		return error_code(WW_EINPUT, "template '%s' has a NUL byte", r->opts->name);
 	if (++r->depth > TEMPLATE_MAX_DEPTH) {
 		r->depth--;
 		return error_code(WW_EINPUT, "template '%s': partials nested too deeply",

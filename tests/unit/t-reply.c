@@ -201,6 +201,17 @@ int main(void)
 	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
 	ok(has(&r, "One caveat: WARN_ON_ONCE() too stops"), "panic_on_warn caveat with a WARN");
 
+	/* In a handler user space calls, a condition it can cause is no WARN. */
+	{
+		struct finding u = finding(2, &warn_on, 41, "foo_ioctl", "WARN_ON(id < 0)",
+					   " \tstruct foo *f;\n+\tWARN_ON(id < 0);\n", 1);
+
+		build(&r, &s, &u, 1, &o);
+		ok(has_flat(&r, "foo_ioctl() looks like an entry point from user space") &&
+		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
+		   "user-space entry point: an error return, not a WARN");
+	}
+
 	/* No cover letter: the first patch with findings. */
 	{
 		const struct mail *cover = s.cover;
