@@ -279,7 +279,10 @@ static void collect_defines(struct walk_ctx *w)
 		const struct scan_hit *h = &w->res.v[i];
 
 		if (h->kind == HIT_DEFINE && h->defined && h->rule)
-			strvec_pushl(&w->pending, h->defined, h->rule->macro, NULL);
+		{
+			strvec_push(&w->pending, h->defined);
+			strvec_push(&w->pending, h->rule->macro);
+		}
 	}
 }
 
@@ -453,7 +456,7 @@ void census_parse_release(struct census *c, const struct strbuf *mk)
 	}
 	if (*vals[0] && *vals[1]) {
 		strbuf_addf(&out, "%s.%s", vals[0], vals[1]);
-		if (*vals[2] && strcmp(vals[2], "0"))
+		if (*vals[2] && strcmp(vals[2], "0") != 0)
 			strbuf_addf(&out, ".%s", vals[2]);
 		strbuf_addstr(&out, vals[3]);
 	}
@@ -631,11 +634,14 @@ static int cmp_macro_ptr(const void *a, const void *b)
 /* The macros sorted by count, largest first (array of borrowed pointers). */
 const struct census_macro **census_sorted_macros(const struct census *c)
 {
-	const struct census_macro **v = xcalloc(c->nr_macros + 1, sizeof(*v));
+	/* An array of pointers: its element is a pointer, on purpose. */
+	size_t elem = sizeof(const struct census_macro *);
+	const struct census_macro **v = xcalloc(c->nr_macros + 1, elem);
 
 	for (size_t i = 0; i < c->nr_macros; i++)
 		v[i] = &c->macros[i];
-	qsort(v, c->nr_macros, sizeof(*v), cmp_macro_ptr);
+	if (c->nr_macros)
+		qsort(v, c->nr_macros, elem, cmp_macro_ptr);
 	return v;
 }
 
