@@ -878,16 +878,18 @@ static void print_tree(FILE *f, const struct census *c, size_t top)
 		fprintf(f, "... %zu more macros (--top=N, or --format=json)\n",
 			c->nr_macros - top);
 
-	fprintf(f, "\n%-44s %7s %7s %7s %7s %7s\n", "subsystem (MAINTAINERS)",
-		"bug", "panic", "warn", "once", "total");
+	fprintf(f, "\n%-44s %6s %6s %6s %6s %6s %7s\n", "subsystem (MAINTAINERS)",
+		"bug", "panic", "warn", "once", "debug", "total");
 	for (size_t i = 0; i < c->nr_subsystems && i < top; i++) {
 		const struct census_subsystem *s = &c->subsystems[i];
 
-		fprintf(f, "%-44.44s %7ld %7ld %7ld %7ld %7ld\n", s->name,
+		fprintf(f, "%-44.44s %6ld %6ld %6ld %6ld %6ld %7ld\n", s->name,
 			s->classes[RC_BUG], s->classes[RC_PANIC],
 			s->classes[RC_WARN] + s->classes[RC_WARN_LIKE],
-			s->classes[RC_WARN_ONCE], s->total);
+			s->classes[RC_WARN_ONCE], s->classes[RC_DEBUG_ONLY],
+			s->total);
 	}
+	fprintf(f, "(warn includes warn-like; debug: compiled out without a debug option)\n");
 	if (c->nr_subsystems > top)
 		fprintf(f, "... %zu more subsystems\n", c->nr_subsystems - top);
 	fprintf(f, "\ntime: %.1f s (wrapper pass: read %.1f s, scan %.1f s; "
