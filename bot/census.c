@@ -889,9 +889,9 @@ static void print_tree(FILE *f, const struct census *c, size_t top)
 			s->classes[RC_WARN_ONCE], s->classes[RC_DEBUG_ONLY],
 			s->total);
 	}
-	fprintf(f, "(warn includes warn-like; debug: compiled out without a debug option)\n");
 	if (c->nr_subsystems > top)
 		fprintf(f, "... %zu more subsystems\n", c->nr_subsystems - top);
+	fprintf(f, "(warn includes warn-like; debug: compiled out without a debug option)\n");
 	fprintf(f, "\ntime: %.1f s (wrapper pass: read %.1f s, scan %.1f s; "
 		"count pass: read %.1f s, scan %.1f s; subsystems %.1f s)\n",
 		c->timing.total, c->timing.defines_read, c->timing.defines_scan,
