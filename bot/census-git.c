@@ -66,8 +66,10 @@ static void blob_defines(struct git_ctx *g, const git_oid *oid, const char *path
 	for (size_t i = 0; i < g->res.nr; i++)
 		if (g->res.v[i].kind == HIT_DEFINE && g->res.v[i].defined &&
 		    g->res.v[i].rule)
-			strvec_pushl(&g->pending, g->res.v[i].defined,
-				     g->res.v[i].rule->macro, NULL);
+		{
+			strvec_push(&g->pending, g->res.v[i].defined);
+			strvec_push(&g->pending, g->res.v[i].rule->macro);
+		}
 	scan_result_clear(&g->res);
 	for (size_t i = 0; i + 1 < g->pending.nr; i += 2)
 		census_add_def(g->c, g->rs, g->pending.v[i], g->pending.v[i + 1],

@@ -279,7 +279,10 @@ static void collect_defines(struct walk_ctx *w)
 		const struct scan_hit *h = &w->res.v[i];
 
 		if (h->kind == HIT_DEFINE && h->defined && h->rule)
-			strvec_pushl(&w->pending, h->defined, h->rule->macro, NULL);
+		{
+			strvec_push(&w->pending, h->defined);
+			strvec_push(&w->pending, h->rule->macro);
+		}
 	}
 }
 
@@ -453,7 +456,7 @@ void census_parse_release(struct census *c, const struct strbuf *mk)
 	}
 	if (*vals[0] && *vals[1]) {
 		strbuf_addf(&out, "%s.%s", vals[0], vals[1]);
-		if (*vals[2] && strcmp(vals[2], "0"))
+		if (*vals[2] && strcmp(vals[2], "0") != 0)
 			strbuf_addf(&out, ".%s", vals[2]);
 		strbuf_addstr(&out, vals[3]);
 	}
@@ -631,11 +634,14 @@ static int cmp_macro_ptr(const void *a, const void *b)
 /* The macros sorted by count, largest first (array of borrowed pointers). */
 const struct census_macro **census_sorted_macros(const struct census *c)
 {
-	const struct census_macro **v = xcalloc(c->nr_macros + 1, sizeof(*v));
+	/* An array of pointers: its element is a pointer, on purpose. */
+	size_t elem = sizeof(const struct census_macro *);
+	const struct census_macro **v = xcalloc(c->nr_macros + 1, elem);
 
 	for (size_t i = 0; i < c->nr_macros; i++)
 		v[i] = &c->macros[i];
-	qsort(v, c->nr_macros, sizeof(*v), cmp_macro_ptr);
+	if (c->nr_macros)
+		qsort(v, c->nr_macros, elem, cmp_macro_ptr);
 	return v;
 }
 
@@ -872,18 +878,20 @@ static void print_tree(FILE *f, const struct census *c, size_t top)
 		fprintf(f, "... %zu more macros (--top=N, or --format=json)\n",
 			c->nr_macros - top);
 
-	fprintf(f, "\n%-44s %7s %7s %7s %7s %7s\n", "subsystem (MAINTAINERS)",
-		"bug", "panic", "warn", "once", "total");
+	fprintf(f, "\n%-44s %6s %6s %6s %6s %6s %7s\n", "subsystem (MAINTAINERS)",
+		"bug", "panic", "warn", "once", "debug", "total");
 	for (size_t i = 0; i < c->nr_subsystems && i < top; i++) {
 		const struct census_subsystem *s = &c->subsystems[i];
 
-		fprintf(f, "%-44.44s %7ld %7ld %7ld %7ld %7ld\n", s->name,
+		fprintf(f, "%-44.44s %6ld %6ld %6ld %6ld %6ld %7ld\n", s->name,
 			s->classes[RC_BUG], s->classes[RC_PANIC],
 			s->classes[RC_WARN] + s->classes[RC_WARN_LIKE],
-			s->classes[RC_WARN_ONCE], s->total);
+			s->classes[RC_WARN_ONCE], s->classes[RC_DEBUG_ONLY],
+			s->total);
 	}
 	if (c->nr_subsystems > top)
 		fprintf(f, "... %zu more subsystems\n", c->nr_subsystems - top);
+	fprintf(f, "(warn includes warn-like; debug: compiled out without a debug option)\n");
 	fprintf(f, "\ntime: %.1f s (wrapper pass: read %.1f s, scan %.1f s; "
 		"count pass: read %.1f s, scan %.1f s; subsystems %.1f s)\n",
 		c->timing.total, c->timing.defines_read, c->timing.defines_scan,

@@ -216,7 +216,7 @@ static int cmp_release_json(const void *a, const void *b)
 static int load_census(json_t *model, const struct dashboard_opts *opts)
 {
 	json_t *releases = json_array(), *changes = json_array();
-	json_t **v = xcalloc(opts->nr_census + 1, sizeof(*v));
+	json_t **v = xcalloc(opts->nr_census + 1, sizeof(json_t *));
 	size_t nr = 0;
 	int ret = 0;
 
@@ -238,7 +238,8 @@ static int load_census(json_t *model, const struct dashboard_opts *opts)
 			goto out;
 		}
 	}
-	qsort(v, nr, sizeof(*v), cmp_release_json);
+	if (nr)
+		qsort(v, nr, sizeof(json_t *), cmp_release_json);
 	for (size_t i = 0; i < nr; i++) {
 		json_array_append_new(releases, v[i]);
 		v[i] = NULL;
@@ -652,9 +653,11 @@ static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t 
 		}
 		m[j].prev = jint(s, "total");
 	}
-	qsort(m, nr, sizeof(*m), cmp_mover_abs);
 	shown = nr < 16 ? nr : 16;
-	qsort(m, shown, sizeof(*m), cmp_mover_delta);
+	if (nr) {
+		qsort(m, nr, sizeof(*m), cmp_mover_abs);
+		qsort(m, shown, sizeof(*m), cmp_mover_delta);
+	}
 	items = xcalloc(shown + 1, sizeof(*items));
 	for (i = 0; i < shown; i++) {
 		struct tmpl_vars *row = tmpl_add(v, "movers");

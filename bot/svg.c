@@ -313,8 +313,8 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 
 	svg_number(&tmp, top);
 	axis_w = text_w(tmp.buf) + 10;
-	for (double v = 0; v <= top + step / 2; v += step) {
-		double y = plot_y + plot_h - v / top * plot_h;
+	for (int t = 0; t * step <= top + step / 2; t++) {
+		double v = t * step, y = plot_y + plot_h - v / top * plot_h;
 
 		strbuf_reset(&tmp);
 		svg_number(&tmp, v);
@@ -424,7 +424,8 @@ void svg_small_multiples(struct strbuf *out, const struct svg_chart *c,
 	open_svg(out, c, w, h);
 	for (size_t p = 0; p < nr; p++) {
 		const struct svg_panel *pn = &panels[p];
-		double px = (p % per_row) * (pw + pad), py = (p / per_row) * (ph + pad);
+		size_t row = p / (size_t)per_row, col = p % (size_t)per_row;
+		double px = col * (pw + pad), py = row * (ph + pad);
 		double max = 0, plot_top = py + 34, plot_h = ph - 34 - 22;
 		double slot = pn->nr ? pw / pn->nr : pw, bw = fmin(44, slot * 0.7);
 

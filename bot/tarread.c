@@ -293,7 +293,8 @@ static int walk_dir(struct walk *w, struct strbuf *rel, int depth)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_names);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_names);
 
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct stat st;
