@@ -90,7 +90,7 @@ install: all
 
 deps:
 	apt-get update
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive apt-get install -y \
 		$(DEBIAN_PACKAGES)
 
 clean:
