@@ -4,6 +4,7 @@
  * See b4.h.
  */
 #include "b4.h"
+#include "config.h"
 #include "child.h"
 #include "msgid.h"
 
@@ -422,4 +423,33 @@ void b4_series_release(struct b4_series *s)
 	strbuf_release(&s->mbx);
 	strbuf_release(&s->cover);
 	strbuf_release(&s->thread);
+}
+
+int b4_opts_from_config(struct b4_opts *out, struct strbuf *midmask,
+			const struct config *cfg)
+{
+	const char *url = config_get(cfg, "archive", "url");
+	const char *mask = config_get(cfg, "archive", "midmask");
+	unsigned long timeout;
+	int ret;
+
+	if (mask && *mask) {
+		strbuf_addstr(midmask, mask);
+	} else {
+		strbuf_addstr(midmask, url && *url ? url : B4_DEFAULT_ARCHIVE);
+		if (midmask->buf[midmask->len - 1] != '/')
+			strbuf_addch(midmask, '/');
+		strbuf_addstr(midmask, "%s");
+	}
+	ret = config_get_uint(&timeout, cfg, "archive", "timeout",
+			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
+	if (ret)
+		return ret;
+	out->midmask = midmask->buf;
+	out->linkmask = config_get(cfg, "archive", "linkmask");
+	out->searchmask = config_get(cfg, "archive", "searchmask");
+	out->user_name = config_get(cfg, "identity", "name");
+	out->user_email = config_get(cfg, "identity", "email");
+	out->timeout_s = (unsigned int)timeout;
+	return 0;
 }

@@ -20,6 +20,7 @@
 #include "strbuf.h"
 
 #define B4_DEFAULT_TIMEOUT_S 120
+#define B4_DEFAULT_ARCHIVE "https://lore.kernel.org/all/"
 #define B4_MAX_BYTES (64u << 20)	/* what we read back from b4's files */
 
 struct b4_opts {
@@ -59,6 +60,17 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o);
 
 /* The raw thread of `msgid` (b4 mbox) into `out`. */
 int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o);
+
+struct config;
+
+/*
+ * b4 options from warnwatch's configuration ([archive] url or midmask,
+ * linkmask, searchmask, timeout; [identity] name and email).  The built
+ * mask goes into `midmask`, which must outlive `out`.  `out` keeps its
+ * other fields (version, mbox, cache_dir).
+ */
+int b4_opts_from_config(struct b4_opts *out, struct strbuf *midmask,
+			const struct config *cfg);
 
 /* Write b4's private git config for `o` into `out` (exposed for tests). */
 int b4_gitconfig(struct strbuf *out, const struct b4_opts *o);

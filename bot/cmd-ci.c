@@ -5,8 +5,11 @@
  */
 #include "builtin.h"
 
+#include "b4.h"
 #include "ci.h"
+#include "config.h"
 #include "mbox.h"
+#include "msgid.h"
 #include "rules.h"
 
 #include <unistd.h>
@@ -23,6 +26,9 @@ static const char usage_text[] =
 	"                          a boot that passes it is the verdict \"hung\"\n"
 	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
 	"  --rules DIR             rules directory for the static findings\n"
+	"  --config FILE           warnwatch config ([archive] url for MSGID;\n"
+	"                          default ~/.config/warnwatch/warnwatch.conf)\n"
+	"  -v N                    with MSGID: version N of the series (default: newest)\n"
 	"  --no-second-boot        after a panic, do not boot again with\n"
 	"                          panic_on_warn=0 to list every WARNING\n"
 	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
@@ -36,6 +42,8 @@ struct ci_args {
 	const char *format;
 	const char *rules_dir;
 	struct ci_opts opts;
+	const char *config_path;
+	int version;
 };
 
 static int bad_usage(const char *what, const char *arg)
@@ -99,6 +107,12 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 			a->opts.accel = v;
 		} else if ((v = opt_value("--rules", argc, argv, &i))) {
 			a->rules_dir = v;
+		} else if ((v = opt_value("--config", argc, argv, &i))) {
+			a->config_path = v;
+		} else if ((v = opt_value("-v", argc, argv, &i))) {
+			a->version = atoi(v);
+			if (a->version <= 0 || a->version > 999)
+				return bad_usage("bad version", v);
 		} else if (!strcmp(arg, "--no-second-boot")) {
 			a->opts.flags |= CI_NO_SECOND_BOOT;
 		} else if (!strcmp(arg, "--no-base-boot")) {
@@ -121,28 +135,93 @@ static bool looks_like_msgid(const char *s)
 	return strchr(s, '@') && !strchr(s, '/') && access(s, F_OK);
 }
 
-/* The series of an mbox, or of a bare git diff. */
-static int read_series(struct series *out, struct mail_list *mails,
-		       struct strbuf *buf, const char *path)
+/* The series of an mbox text, or of a bare git diff; `name` for errors. */
+static int parse_series(struct series *out, struct mail_list *mails,
+			const struct strbuf *buf, const char *name)
 {
-	int ret;
+	int ret = mbox_parse(mails, buf->buf, buf->len);
 
-	ret = strbuf_read_file(buf, path, MBOX_MAX_BYTES);
 	if (ret < 0)
-		return ret;
-	ret = mbox_parse(mails, buf->buf, buf->len);
-	if (ret < 0)
-		return error_prefix(ret, "'%s'", path);
+		return error_prefix(ret, "'%s'", name);
 	ret = series_from_mails(out, mails);
 	if (ret == WW_ENOTFOUND && (starts_with(buf->buf, "diff --git ") ||
 				    strstr(buf->buf, "\ndiff --git "))) {
 		error_clear();
-		series_from_diff(out, buf->buf, buf->len, path);
+		series_from_diff(out, buf->buf, buf->len, name);
 		return 0;
 	}
 	if (ret < 0)
-		return error_prefix(ret, "'%s'", path);
+		return error_prefix(ret, "'%s'", name);
 	return 0;
+}
+
+/*
+ * The series a message-id belongs to, fetched with b4 from the archive
+ * named in warnwatch's configuration (as `warnwatch review` does).
+ */
+static int fetch_series(struct strbuf *out, const struct ci_args *a)
+{
+	struct config cfg = CONFIG_INIT;
+	struct b4_opts o = B4_OPTS_INIT;
+	struct b4_series bs = B4_SERIES_INIT;
+	struct strbuf mask = STRBUF_INIT, cache = STRBUF_INIT, id = STRBUF_INIT;
+	char *path = a->config_path ? xstrdup(a->config_path) : config_default_path();
+	int ret;
+
+	ret = msgid_normalize(&id, a->input);
+	if (ret < 0) {
+		struct strbuf q = STRBUF_INIT;
+
+		msgid_quote(&q, a->input);
+		error_prefix(ret, "'%s'", q.buf);
+		strbuf_release(&q);
+		goto out;
+	}
+	ret = config_load(&cfg, path);
+	if (ret == WW_ENOTFOUND && !a->config_path) {
+		error_clear();
+		ret = 0;
+	}
+	if (!ret)
+		ret = b4_opts_from_config(&o, &mask, &cfg);
+	if (ret < 0)
+		goto out;
+	ci_cache_dir(&cache);
+	o.cache_dir = cache.buf;
+	o.version = a->version;
+	if (!o.user_email || !*o.user_email)
+		o.user_email = "warnwatch@localhost";	/* b4 am needs one */
+	ret = b4_fetch(&bs, id.buf, &o);
+	if (ret < 0)
+		goto out;
+	/* The cover letter first: it carries base-commit: and the subject. */
+	strbuf_addbuf(out, &bs.cover);
+	if (bs.cover.len && bs.cover.buf[bs.cover.len - 1] != '\n')
+		strbuf_addch(out, '\n');
+	strbuf_addbuf(out, &bs.mbx);
+out:
+	b4_series_release(&bs);
+	config_release(&cfg);
+	strbuf_release(&mask);
+	strbuf_release(&cache);
+	strbuf_release(&id);
+	free(path);
+	return ret;
+}
+
+/* The series of `a->input`: an mbox/diff file, or a message-id. */
+static int read_series(struct series *out, struct mail_list *mails,
+		       struct strbuf *buf, const struct ci_args *a)
+{
+	int ret;
+
+	if (looks_like_msgid(a->input))
+		ret = fetch_series(buf, a);
+	else
+		ret = strbuf_read_file(buf, a->input, MBOX_MAX_BYTES);
+	if (ret < 0)
+		return ret;
+	return parse_series(out, mails, buf, a->input);
 }
 
 static void print_verdict(const struct ci_verdict *v, const struct series *s,
@@ -167,7 +246,7 @@ static void print_verdict(const struct ci_verdict *v, const struct series *s,
 
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { NULL, "text", NULL, CI_OPTS_INIT };
+	struct ci_args a = { NULL, "text", NULL, CI_OPTS_INIT, NULL, 0 };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -180,14 +259,7 @@ int cmd_ci(int argc, const char **argv)
 	if (ret)
 		return ret > 0 ? EXIT_OK : EXIT_USAGE;
 	json = !strcmp(a.format, "json");
-	if (looks_like_msgid(a.input)) {
-		error("'%s': fetching a series by message-id is not supported "
-		      "yet; save it as an mbox first (b4 am -o - '%s' > series.mbox)",
-		      a.input, a.input);
-		ret = report_error(NULL);
-		goto out;
-	}
-	if (read_series(&s, &mails, &buf, a.input) < 0 ||
+	if (read_series(&s, &mails, &buf, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
 		ret = report_error(NULL);
 		goto out;

@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 
 #define EXIT_ANSWERED 3
-#define DEFAULT_ARCHIVE "https://lore.kernel.org/all/"
 
 static const char usage_text[] =
 	"usage: warnwatch review [options] MSGID\n"
@@ -221,33 +220,14 @@ static int setup_identity(struct review *rv)
 
 static int setup_b4(struct review *rv)
 {
-	const char *url = config_get(&rv->cfg, "archive", "url");
-	const char *mask = config_get(&rv->cfg, "archive", "midmask");
-	unsigned long timeout;
-	int ret;
+	int ret = b4_opts_from_config(&rv->b4, &rv->midmask, &rv->cfg);
 
-	if (mask && *mask) {
-		strbuf_addstr(&rv->midmask, mask);
-	} else {
-		strbuf_addstr(&rv->midmask, url && *url ? url : DEFAULT_ARCHIVE);
-		if (rv->midmask.buf[rv->midmask.len - 1] != '/')
-			strbuf_addch(&rv->midmask, '/');
-		strbuf_addstr(&rv->midmask, "%s");
-	}
-	ret = config_get_uint(&timeout, &rv->cfg, "archive", "timeout",
-			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
 	if (ret)
 		return ret;
 	strbuf_addf(&rv->b4_cache, "%s", rv->cache.buf);
-	rv->b4.midmask = rv->midmask.buf;
-	rv->b4.linkmask = config_get(&rv->cfg, "archive", "linkmask");
-	rv->b4.searchmask = config_get(&rv->cfg, "archive", "searchmask");
 	rv->b4.cache_dir = rv->b4_cache.buf;
-	rv->b4.user_name = config_get(&rv->cfg, "identity", "name");
-	rv->b4.user_email = config_get(&rv->cfg, "identity", "email");
 	rv->b4.version = rv->version;
 	rv->b4.mbox = rv->mbox;
-	rv->b4.timeout_s = (unsigned int)timeout;
 	return 0;
 }
 

@@ -3,6 +3,7 @@
  * See guide.h.
  */
 #include "guide.h"
+#include "ktree.h"
 #include "child.h"
 #include "strvec.h"
 
@@ -231,17 +232,9 @@ void guide_quote(struct strbuf *out, const struct guide *g,
 
 char *guide_cache_dir(void)
 {
-	const char *env = getenv("WARNWATCH_CACHE"), *xdg, *home;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (env && *env)
-		return xstrdup(env);
-	xdg = getenv("XDG_CACHE_HOME");
-	home = getenv("HOME");
-	if (xdg && *xdg)
-		strbuf_addf(&sb, "%s/warnwatch", xdg);
-	else
-		strbuf_addf(&sb, "%s/.cache/warnwatch", home && *home ? home : ".");
+	ktree_cache_dir(&sb, NULL);
 	return strbuf_detach(&sb, NULL);
 }
 
