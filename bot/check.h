@@ -9,6 +9,10 @@
 
 #include "rules.h"
 #include "series.h"
+#include "strbuf.h"
+
+#define CHECK_HUNK_CONTEXT 10
+#define CHECK_HUNK_MAX 4096
 
 enum finding_kind {
 	FINDING_ADDED,
@@ -27,10 +31,26 @@ struct finding {
 	bool conversion;	/* a removal replaced by a gentler call, or vice versa */
 	char *source;		/* the call as written (joined on one line) */
 	char *defined;		/* FINDING_DEFINE: the wrapper's name */
-	/* Hunk context for quoting in a reply: the hunk's lines with
-	 * their '+', '-', ' ' prefixes, and which of them is this finding. */
+	/* Hunk context for quoting in a reply: the hunk's lines around the
+	 * finding (at most CHECK_HUNK_CONTEXT before and after, and
+	 * CHECK_HUNK_MAX bytes) with their '+', '-', ' ' prefixes, one per
+	 * line, and which of them is this finding. */
 	char *hunk;
 	int hunk_line;		/* 0-based line in `hunk` of the finding */
+	int source_lines;	/* lines of `hunk` the call spans (>= 1) */
+	/* The same call removed here and added there (code moved or
+	 * re-indented): not new, not a credit; severity info. */
+	bool moved;
+	char *message;		/* what to tell the author (owned) */
+	const struct rule *other; /* conversion/move: the other side's rule */
+	int other_line;		/* ... and its line (0 if none) */
+};
+
+/* Something worth knowing that is not a finding (a binary file skipped). */
+struct check_note {
+	int patch;
+	char *file;
+	char *message;
 };
 
 struct check_result {
@@ -39,12 +59,21 @@ struct check_result {
 	int added[RC__NR];
 	int removed[RC__NR];
 	enum severity worst;	/* highest severity of an added call */
+	int moved[RC__NR];	/* calls moved, not counted in added/removed */
+	int by_severity[SEV__NR]; /* findings per severity */
+	struct check_note *notes;
+	size_t nr_notes, alloc_notes;
 };
 
-#define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO }
+#define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, \
+			    { 0 }, NULL, 0, 0 }
 
 struct check_opts {
-	const struct ruleset *rules;
+	/*
+	 * What to flag.  Not const: with `tree`, the wrappers found there
+	 * are added to it (rules_add_wrapper), and stay for later checks.
+	 */
+	struct ruleset *rules;
 	const char *tree;	/* kernel tree for wrapper resolution, or NULL */
 };
 
@@ -57,6 +86,21 @@ int check_series(struct check_result *out, const struct series *s,
 /* Findings of one diff text (`patch` is the index to record). */
 int check_diff(struct check_result *out, const char *diff, size_t len,
 	       int patch, const struct check_opts *opts);
+
+/*
+ * Resolve the wrappers defined in kernel tree `tree`: every #define in
+ * include/ and in the directories of `paths` (files the series touches,
+ * NULL-terminated, may be NULL) whose body calls a family macro, and
+ * wrappers of those, are added to `rs` classed like what they wrap.
+ * check_series() does this itself when opts->tree is set.  Adding rules
+ * moves rs->rules: the `rule` pointers of findings made before are then
+ * stale (see rules_add_wrapper()).
+ */
+int check_resolve_wrappers(struct ruleset *rs, const char *tree,
+			   const char *const *paths);
+
+/* "new BUG_ON() in foo_ioctl()": the finding in a few words, into `out`. */
+void check_finding_title(struct strbuf *out, const struct finding *f);
 
 void check_result_clear(struct check_result *r);
 

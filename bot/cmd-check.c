@@ -1,10 +1,507 @@
 /*
- * warnwatch check: placeholder until the check pipeline lands.
+ * warnwatch check [options] INPUT...: the BUG/WARN calls a patch series
+ * adds or removes.  INPUT is an mbox, a single saved message, a plain
+ * diff, or "-" for stdin; --git REPO RANGE reads commits with libgit2.
+ * Exit 0: nothing at error level; 1: findings at error level; 2: usage or
+ * input error, with one line naming the input and what is wrong.
  */
 #include "builtin.h"
+#include "check.h"
+#include "diff.h"
+#include "mbox.h"
+#include "report.h"
+#include "series.h"
+#include "strvec.h"
+
+#include <fcntl.h>
+#include <git2.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: warnwatch check [options] INPUT...\n"
+	"       warnwatch check [options] --git REPO RANGE\n"
+	"\n"
+	"INPUT is an mbox (git format-patch, b4 .mbx), a single saved message,\n"
+	"a unified diff (git, quilt, diff -u/-ruN), or - for stdin.\n"
+	"\n"
+	"  --git REPO RANGE   check the commits of RANGE (A..B, or one commit) in REPO\n"
+	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
+	"  --rules DIR        rule files (default: %s)\n"
+	"  --format FMT       text (default) or json\n"
+	"  -q, --quiet        text: only warnings and errors, no summary\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 nothing at error level, 1 findings at error level,\n"
+	"2 usage or input error\n";
+
+struct check_cmd {
+	const char *git_repo;
+	const char *git_range;
+	const char *tree;
+	const char *rules_dir;
+	struct report_opts ropts;
+	struct strvec inputs;
+	struct ruleset rules;
+	json_t *json;		/* array of documents when several inputs */
+};
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "warnwatch: check: %s%s%s%s\n", what,
+		arg ? " '" : "", arg ? arg : "", arg ? "'" : "");
+	return EXIT_USAGE;
+}
+
+/* "--opt VALUE" or "--opt=VALUE"; advances *i past what it used. */
+static bool opt_value(const char **out, const char *name, int argc,
+		      const char **argv, int *i)
+{
+	const char *arg = argv[*i], *v;
+
+	if (!skip_prefix(arg, name, &v))
+		return false;
+	if (*v == '=') {
+		*out = v + 1;
+		return true;
+	}
+	if (*v)
+		return false;
+	if (*i + 1 >= argc) {
+		*out = NULL;
+		return true;
+	}
+	*out = argv[++*i];
+	return true;
+}
+
+/* 0: go on; 1: done (--help); EXIT_USAGE: bad command line. */
+static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
+{
+	bool dashdash = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v = NULL;
+
+		if (dashdash || arg[0] != '-' || !strcmp(arg, "-")) {
+			strvec_push(&cmd->inputs, arg);
+		} else if (!strcmp(arg, "--")) {
+			dashdash = true;
+		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			printf(usage_text, rules_default_dir());
+			return 1;
+		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
+			cmd->ropts.quiet = true;
+		} else if (opt_value(&v, "--format", argc, argv, &i)) {
+			if (v && !strcmp(v, "json"))
+				cmd->ropts.format = REPORT_JSON;
+			else if (v && !strcmp(v, "text"))
+				cmd->ropts.format = REPORT_TEXT;
+			else
+				return usage_error("--format wants text or json, not", v ? v : "");
+		} else if (opt_value(&v, "--tree", argc, argv, &i)) {
+			if (!v)
+				return usage_error("--tree needs a directory", NULL);
+			cmd->tree = v;
+		} else if (opt_value(&v, "--rules", argc, argv, &i)) {
+			if (!v)
+				return usage_error("--rules needs a directory", NULL);
+			cmd->rules_dir = v;
+		} else if (!strcmp(arg, "--git")) {
+			if (i + 2 >= argc)
+				return usage_error("--git needs REPO and RANGE", NULL);
+			cmd->git_repo = argv[++i];
+			cmd->git_range = argv[++i];
+		} else {
+			return usage_error("unknown option", arg);
+		}
+	}
+	if (!cmd->git_repo && !cmd->inputs.nr)
+		return usage_error("no INPUT given (see --help)", NULL);
+	if (cmd->git_repo && cmd->inputs.nr)
+		return usage_error("--git takes no other INPUT, got", cmd->inputs.v[0]);
+	return 0;
+}
+
+/* Read a whole file (or stdin for "-"), capped like an mbox. */
+static int read_input(struct strbuf *out, const char *name)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (!strcmp(name, "-"))
+		return strbuf_read_fd(out, 0, MBOX_MAX_BYTES);
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "%s", strerror(errno));
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			close(fd);
+			return error_code(WW_EINPUT, "is a directory");
+		}
+		/* One read of the right size instead of doubling. */
+		if (S_ISREG(st.st_mode) && (size_t)st.st_size <= MBOX_MAX_BYTES)
+			strbuf_grow(out, st.st_size + 1);
+	}
+	ret = strbuf_read_fd(out, fd, MBOX_MAX_BYTES);
+	close(fd);
+	return ret;
+}
+
+/*
+ * A mail starts with a From_ line or a header ("Name: value"); anything
+ * else that is not a diff header is taken as a diff with prose in front
+ * (a quilt patch with its description).
+ */
+static bool looks_like_mail(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (diff_looks_like(buf, len))
+		return false;
+	if (len >= 5 && !memcmp(buf, "From ", 5))
+		return true;
+	while (i < len && (buf[i] == '-' || (buf[i] >= '0' && buf[i] <= '9') ||
+			   (buf[i] >= 'A' && buf[i] <= 'Z') ||
+			   (buf[i] >= 'a' && buf[i] <= 'z')))
+		i++;
+	return i > 0 && i < len && buf[i] == ':';
+}
+
+/* The series in one input; `mails` holds what it borrows. */
+static int read_series(struct series *out, struct mail_list *mails,
+		       const struct strbuf *buf, const char *name)
+{
+	int ret;
+
+	if (!looks_like_mail(buf->buf, buf->len)) {
+		series_from_diff(out, buf->buf, buf->len, name);
+		return 0;
+	}
+	ret = mbox_parse(mails, buf->buf, buf->len);
+	if (ret < 0)
+		return ret;
+	ret = series_from_mails(out, mails);
+	if (ret == WW_ENOTFOUND) {
+		/* Mail without patches (a review reply): nothing to find. */
+		series_release(out);
+		error_clear();
+		return 0;
+	}
+	return ret;
+}
+
+static int emit(struct check_cmd *cmd, const char *input, const struct series *s,
+		const struct check_result *r, json_t *extra_patches)
+{
+	if (cmd->ropts.format == REPORT_JSON) {
+		json_t *doc = report_json(input, s, r, &cmd->rules);
+
+		if (extra_patches) {
+			json_t *patches = json_object_get(json_object_get(doc, "series"),
+							  "patches");
+			size_t i;
+			json_t *p;
+
+			json_array_foreach(patches, i, p)
+				json_object_set(p, "commit",
+						json_array_get(extra_patches, i));
+		}
+		json_array_append_new(cmd->json, doc);
+	} else {
+		report_text(stdout, input, s, r, &cmd->ropts);
+	}
+	return r->worst >= SEV_ERROR ? EXIT_FOUND : EXIT_OK;
+}
+
+static int check_one(struct check_cmd *cmd, const char *input)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct check_opts opts = CHECK_OPTS_INIT;
+	int ret;
+
+	opts.rules = &cmd->rules;
+	opts.tree = cmd->tree;
+	ret = read_input(&buf, input);
+	if (ret >= 0)
+		ret = read_series(&s, &mails, &buf, input);
+	if (ret >= 0)
+		ret = check_series(&r, &s, &opts);
+	if (ret < 0) {
+		struct strbuf prefix = STRBUF_INIT;
+
+		strbuf_addf(&prefix, "'%s'", input);
+		report_error(prefix.buf);
+		strbuf_release(&prefix);
+		ret = EXIT_USAGE;
+	} else {
+		ret = emit(cmd, input, &s, &r, NULL);
+	}
+	check_result_clear(&r);
+	series_release(&s);
+	mail_list_clear(&mails);
+	strbuf_release(&buf);
+	return ret;
+}
+
+/* --git: each commit of the range is a patch, diffed against its first parent. */
+
+static int git_fail(const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return error_code(WW_EINPUT, "%s: %s", what, e && e->message ? e->message : "failed");
+}
+
+static int commit_diff(struct strbuf *out, git_repository *repo, git_commit *c)
+{
+	git_tree *tree = NULL, *parent_tree = NULL;
+	git_commit *parent = NULL;
+	git_diff *diff = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	git_diff_options dopts;
+	git_diff_find_options fopts;
+	int ret = -1;
+
+	git_diff_options_init(&dopts, GIT_DIFF_OPTIONS_VERSION);
+	git_diff_find_options_init(&fopts, GIT_DIFF_FIND_OPTIONS_VERSION);
+
+	if (git_commit_tree(&tree, c) < 0)
+		goto out;
+	if (git_commit_parentcount(c) > 0 &&
+	    (git_commit_parent(&parent, c, 0) < 0 ||
+	     git_commit_tree(&parent_tree, parent) < 0))
+		goto out;
+	if (git_diff_tree_to_tree(&diff, repo, parent_tree, tree, &dopts) < 0)
+		goto out;
+	fopts.flags = GIT_DIFF_FIND_RENAMES;
+	if (git_diff_find_similar(diff, &fopts) < 0)
+		goto out;
+	if (git_diff_to_buf(&buf, diff, GIT_DIFF_FORMAT_PATCH) < 0)
+		goto out;
+	strbuf_add(out, buf.ptr, buf.size);
+	ret = 0;
+out:
+	git_buf_dispose(&buf);
+	git_diff_free(diff);
+	git_tree_free(parent_tree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return ret < 0 ? git_fail("cannot diff commit") : 0;
+}
+
+static char *format_date(const git_signature *sig)
+{
+	char buf[64];
+	time_t t = (time_t)sig->when.time + sig->when.offset * 60;
+	struct tm tm;
+	int off = abs(sig->when.offset) % (24 * 60);
+	struct strbuf sb = STRBUF_INIT;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%a, %d %b %Y %H:%M:%S", &tm);
+	strbuf_addf(&sb, "%s %c%02d%02d", buf, sig->when.offset < 0 ? '-' : '+',
+		    off / 60, off % 60);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void add_commit_patch(struct series *s, git_commit *c, const struct strbuf *diff,
+			     int index)
+{
+	const git_signature *a = git_commit_author(c);
+	struct series_patch *p;
+	struct strbuf sb = STRBUF_INIT;
+	const char *summary = git_commit_summary(c);
+
+	ALLOC_GROW(s->patches, s->nr + 1, s->alloc);
+	p = &s->patches[s->nr++];
+	memset(p, 0, sizeof(*p));
+	p->index = index;
+	p->subject = xstrdup(summary ? summary : "");
+	p->title = xstrdup(p->subject);
+	p->message_id = xstrdup("");
+	strbuf_addf(&sb, "%s <%s>", a->name, a->email);
+	p->author = strbuf_detach(&sb, NULL);
+	p->date = format_date(a);
+	p->diff = diff->buf;
+	p->diff_len = diff->len;
+}
+
+/* The commits of `range`, oldest first: "A..B", or one revision. */
+static int walk_range(git_oid **out, size_t *nr, git_repository *repo, const char *range)
+{
+	git_revwalk *walk = NULL;
+	git_object *obj = NULL;
+	git_oid oid;
+	size_t alloc = 0;
+	int ret = 0;
+
+	*out = NULL;
+	*nr = 0;
+	if (!strstr(range, "..")) {
+		if (git_revparse_single(&obj, repo, range) < 0)
+			return git_fail("unknown revision");
+		if (git_object_type(obj) != GIT_OBJECT_COMMIT) {
+			git_object_t type = git_object_type(obj);
+
+			git_object_free(obj);
+			return error_code(WW_EINPUT, "'%s' is a %s, not a commit",
+					  range, git_object_type2string(type));
+		}
+		*out = xmalloc(sizeof(**out));
+		git_oid_cpy(*out, git_object_id(obj));
+		*nr = 1;
+		git_object_free(obj);
+		return 0;
+	}
+	if (git_revwalk_new(&walk, repo) < 0)
+		return git_fail("cannot walk");
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push_range(walk, range) < 0) {
+		ret = git_fail("bad range");
+		goto out;
+	}
+	while ((ret = git_revwalk_next(&oid, walk)) == 0) {
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		git_oid_cpy(&(*out)[(*nr)++], &oid);
+	}
+	ret = ret == GIT_ITEROVER ? 0 : git_fail("cannot walk");
+out:
+	git_revwalk_free(walk);
+	return ret;
+}
+
+static int check_git(struct check_cmd *cmd)
+{
+	git_repository *repo = NULL;
+	git_oid *oids = NULL;
+	size_t nr = 0;
+	struct strbuf *diffs = NULL, name = STRBUF_INIT;
+	struct series s = SERIES_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct check_opts opts = CHECK_OPTS_INIT;
+	json_t *commits = json_array();
+	int ret;
+
+	git_libgit2_init();
+	strbuf_addf(&name, "%s %s", cmd->git_repo, cmd->git_range);
+	if (git_repository_open_ext(&repo, cmd->git_repo, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0) {
+		ret = git_fail("not a git repository");
+		goto out;
+	}
+	ret = walk_range(&oids, &nr, repo, cmd->git_range);
+	if (ret < 0)
+		goto out;
+	diffs = xcalloc(nr ? nr : 1, sizeof(*diffs));
+	for (size_t i = 0; i < nr; i++) {
+		git_commit *c;
+		char hex[GIT_OID_HEXSZ + 1];
+
+		if (git_commit_lookup(&c, repo, &oids[i]) < 0) {
+			ret = git_fail("cannot read commit");
+			goto out;
+		}
+		strbuf_init(&diffs[i], 0);
+		ret = commit_diff(&diffs[i], repo, c);
+		if (ret >= 0)
+			add_commit_patch(&s, c, &diffs[i], (int)i + 1);
+		git_commit_free(c);
+		if (ret < 0)
+			goto out;
+		json_array_append_new(commits, json_string(git_oid_tostr(hex, sizeof(hex), &oids[i])));
+	}
+	for (size_t i = 0; i < s.nr; i++)
+		s.patches[i].total = (int)s.nr;
+	s.subject = xstrdup(cmd->git_range);
+	s.message_id = xstrdup("");
+	opts.rules = &cmd->rules;
+	opts.tree = cmd->tree;
+	ret = check_series(&r, &s, &opts);
+	if (ret >= 0)
+		ret = emit(cmd, name.buf, &s, &r, commits);
+out:
+	if (ret < 0) {
+		struct strbuf prefix = STRBUF_INIT;
+
+		strbuf_addf(&prefix, "'%s'", cmd->git_repo);
+		report_error(prefix.buf);
+		strbuf_release(&prefix);
+		ret = EXIT_USAGE;
+	}
+	check_result_clear(&r);
+	series_release(&s);
+	for (size_t i = 0; diffs && i < nr; i++)
+		strbuf_release(&diffs[i]);
+	free(diffs);
+	free(oids);
+	json_decref(commits);
+	git_repository_free(repo);
+	strbuf_release(&name);
+	return ret;
+}
 
 int cmd_check(int argc, const char **argv)
 {
-	error("check is not implemented yet");
-	return report_error(NULL);
+	struct check_cmd cmd = { 0 };
+	int ret, status = EXIT_OK;
+
+	cmd.ropts = (struct report_opts)REPORT_OPTS_INIT;
+	strvec_init(&cmd.inputs);
+	ret = parse_args(&cmd, argc, argv);
+	if (ret) {
+		strvec_clear(&cmd.inputs);
+		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (!cmd.rules_dir)
+		cmd.rules_dir = rules_default_dir();
+	ret = rules_load(&cmd.rules, cmd.rules_dir);
+	if (ret < 0) {
+		status = report_error(NULL);
+		goto out;
+	}
+	cmd.json = json_array();
+	cmd.ropts.name_input = cmd.inputs.nr > 1;
+	if (cmd.git_repo) {
+		status = check_git(&cmd);
+	} else {
+		for (size_t i = 0; i < cmd.inputs.nr; i++) {
+			ret = check_one(&cmd, cmd.inputs.v[i]);
+			if (ret > status)
+				status = ret;
+			if (cmd.inputs.nr > 1 && i + 1 < cmd.inputs.nr &&
+			    cmd.ropts.format == REPORT_TEXT && !cmd.ropts.quiet)
+				putchar('\n');
+		}
+	}
+	if (cmd.ropts.format == REPORT_JSON) {
+		json_t *doc = json_array_size(cmd.json) == 1 ?
+			      json_array_get(cmd.json, 0) : cmd.json;
+
+		/* Several inputs: an array of documents, in input order. */
+		if (json_array_size(cmd.json)) {
+			/* One string, one write: json_dumpf() writes token by token. */
+			char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+			if (!text)
+				die("out of memory writing JSON");
+			fputs(text, stdout);
+			putchar('\n');
+			free(text);
+		}
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		status = report_error(NULL);
+	}
+out:
+	json_decref(cmd.json);
+	ruleset_release(&cmd.rules);
+	strvec_clear(&cmd.inputs);
+	return status;
 }

@@ -8,10 +8,17 @@
 
 #include "strbuf.h"
 
-/* Caps for input from strangers (stated in README "Limits"). */
-#define MBOX_MAX_BYTES (256u << 20)
-#define MBOX_MAX_MESSAGES 10000
-#define MAIL_MAX_HEADER_BYTES (1u << 20)
+/*
+ * Caps for input from strangers (stated in README "Limits"); going over
+ * one gives WW_ETOOBIG.  RFC 5322 allows 998-byte lines, but real mail
+ * has long unfolded To:/Cc: lines, so a header line may be much longer.
+ */
+#define MBOX_MAX_BYTES (256u << 20)	/* the whole input */
+#define MBOX_MAX_MESSAGES 10000		/* messages in one input */
+#define MAIL_MAX_HEADER_BYTES (1u << 20) /* one message's header block */
+#define MAIL_MAX_HEADER_LINE (64u << 10) /* one physical header line */
+#define MAIL_MAX_MIME_DEPTH 8		/* nested multipart/ levels */
+#define MAIL_MAX_MIME_PARTS 1000	/* MIME parts in one message */
 
 struct mail {
 	/* Decoded to UTF-8, unfolded, trimmed; "" when absent, never NULL. */
@@ -26,6 +33,10 @@ struct mail {
 	char *body;		/* transfer-decoded text, LF line ends */
 	size_t body_len;
 	size_t offset;		/* byte offset of the message in the input */
+	/* The raw header block (unfolded only by mail_header()), LF line
+	 * ends, for callers that need a header not decoded above. */
+	char *headers;
+	size_t headers_len;
 };
 
 struct mail_list {
@@ -40,19 +51,53 @@ struct mail_list {
  * Parse `buf` as an mbox ("From " separated, >From unquoted, mboxrd and
  * mboxo) or as one message without a From_ line.  Messages are appended
  * to `out`.  Malformed input gives WW_EINPUT with a message saying what
- * and where (the caller prefixes the input's name).
+ * and where (the caller prefixes the input's name), e.g.
+ * "message 3 (byte 1234): NUL byte in header"; input over a cap gives
+ * WW_ETOOBIG.  On error, `out` keeps the messages parsed before it.
+ *
+ * A From_ line separates messages when it follows a blank line and looks
+ * like one ("From SENDER DATE" with a hh:mm time, as git mailsplit
+ * checks), or anywhere when it is git format-patch's
+ * "From <sha> Mon Sep 17 00:00:00 2001": a commit message line "From the
+ * datasheet, ..." after a blank line does not split a message.
+ *
+ * Bodies of multipart messages are their text/plain, text/x-patch and
+ * text/x-diff parts (patches sent as attachments), concatenated.  Bodies
+ * in another charset are converted to UTF-8 (iconv); bytes that are not
+ * valid in their charset become U+FFFD.  Linear in `len`.
  */
 int mbox_parse(struct mail_list *out, const char *buf, size_t len);
 
-/* Header value of `name` in a raw header block (for tests and callers
- * that need an unusual header); decoded into `out`.  0 or WW_ENOTFOUND. */
+/*
+ * Whether `buf` looks like mail (an mbox From_ line, or a header block
+ * with at least one of From:/Subject:/Date:/Message-ID:/To:) rather than
+ * a bare diff (which may start with a header-like "Index: " line).
+ */
+bool mbox_is_mail(const char *buf, size_t len);
+
+/*
+ * The value of the first header `name` (case-insensitive) in a raw header
+ * block such as mail.headers, unfolded, RFC 2047 decoded and trimmed,
+ * appended to `out`.  0, or WW_ENOTFOUND when there is no such header.
+ */
 int mail_header(struct strbuf *out, const char *headers, size_t len,
 		const char *name);
 
-/* Decode RFC 2047 encoded words in `in` (UTF-8 and Latin-1 charsets) into `out`. */
+/*
+ * Decode RFC 2047 encoded words ("=?UTF-8?q?J=C3=B6rg?=", B and Q, any
+ * charset iconv knows) in `in`, appending UTF-8 to `out`.  Whitespace
+ * between adjacent encoded words is dropped; a word that is not valid
+ * (bad base64, unknown charset) is copied as it is.  Control characters
+ * that decoding produces (CR, LF, NUL...) become spaces: a decoded
+ * subject never spans lines.
+ */
 void mail_decode_words(struct strbuf *out, const char *in, size_t len);
 
-/* The name part of a From: value ("Jane Doe <j@x>" -> "Jane Doe"), and the address. */
+/*
+ * The name part of a From: value ("Jane Doe <j@x>" -> "Jane Doe",
+ * "\"Doe, Jane\" <j@x>" -> "Doe, Jane", "j@x (Jane Doe)" -> "Jane Doe";
+ * nothing appended when there is no name), and the address ("j@x").
+ */
 void mail_addr_name(struct strbuf *out, const char *from);
 void mail_addr_email(struct strbuf *out, const char *from);
 

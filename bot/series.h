@@ -10,14 +10,21 @@
 #include "mbox.h"
 
 struct series_patch {
-	int index;		/* 1-based position in the series; 0 for a bare diff */
+	/* 1-based position in the series; 0 for a bare diff.  Patches
+	 * without n/m ("[PATCH] a", "[PATCH] b") are numbered in mail order. */
+	int index;
 	int total;		/* n of m/n as the subject says (0 if none) */
 	char *subject;		/* full decoded subject, tags included */
 	char *title;		/* subject without the [..] tags */
 	char *message_id;
-	char *author;		/* From: as decoded ("Name <addr>") */
-	char *date;
-	const char *diff;	/* the diff text inside the body (borrowed from mail) */
+	/* From: as decoded ("Name <addr>"), or the "From:" line format-patch
+	 * puts first in the body when the author is not the sender. */
+	char *author;
+	char *date;		/* Date:, or the in-body "Date:" line */
+	/* The diff text inside the body (borrowed from mail): from the first
+	 * "diff --git " / "--- "+"+++ " / quilt "Index: " line to the "-- "
+	 * signature.  Never NULL; diff_len 0 for a patch without a diff. */
+	const char *diff;
 	size_t diff_len;
 	const struct mail *mail; /* borrowed from the mail_list */
 };
@@ -32,14 +39,20 @@ struct series {
 	struct series_patch *patches;
 	size_t nr;
 	size_t alloc;
+	/* Every vN found in the input, ascending (b4 mbox returns all
+	 * versions of a series; only the newest is kept in `patches`). */
+	int *versions;
+	size_t versions_nr;
 };
 
-#define SERIES_INIT { NULL, NULL, 1, false, NULL, NULL, NULL, 0, 0 }
+#define SERIES_INIT { NULL, NULL, 1, false, NULL, NULL, NULL, 0, 0, NULL, 0 }
 
 /* What a subject line's tags say. */
 struct subject_tags {
-	bool is_patch;		/* has a [PATCH...] / [RFC...] tag */
-	bool is_reply;		/* starts with Re: / Aw: */
+	bool is_patch;		/* has a [PATCH...] / [RFC...] tag, and is no reply */
+	bool is_reply;		/* starts with Re: / Aw: / Fwd: (also after a [list]
+				 * tag); the other fields still say what the
+				 * replied-to patch was */
 	bool rfc;
 	int version;		/* 1 when absent */
 	int index;		/* -1 when absent */
@@ -51,9 +64,14 @@ void series_parse_subject(struct subject_tags *out, const char *subject);
 
 /*
  * Build the series from the messages in `mails` (which must outlive it).
- * Messages that are neither patches nor the cover letter are skipped.
- * Duplicate or missing patch numbers: WW_EINPUT naming them.  No patch at
- * all: WW_ENOTFOUND ("no patches found").
+ * Messages that are neither patches nor the cover letter are skipped
+ * (replies, discussion); when no message has a [PATCH] tag, a non-reply
+ * message with a diff counts.  Of several versions, the newest is kept
+ * (all seen are in out->versions).  The same Message-ID twice counts once.
+ * Duplicate or missing patch numbers: WW_EINPUT naming them ("duplicate
+ * patch 2/3", "series incomplete: missing patch 2/3"); one numbered patch
+ * alone is fine.  No patch at all: WW_ENOTFOUND ("no patches found").
+ * `out` must be SERIES_INIT; series_release() it on success and failure.
  */
 int series_from_mails(struct series *out, const struct mail_list *mails);
 

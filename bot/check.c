@@ -1,0 +1,827 @@
+/*
+ * The check pipeline: diff -> hunks -> pre/post images -> scanner ->
+ * findings.  See check.h for what a finding is.
+ *
+ * Each hunk is scanned twice, as the text the file had (context and
+ * removed lines) and as the text it gets (context and added lines), each
+ * starting in the lexical state guessed from the hunk alone.  A call
+ * whose macro name sits on an added line is new; on a removed line it is
+ * gone; on a context line it is neither.  After a patch is read, calls
+ * that were only moved, and removals replaced by gentler calls, are
+ * paired up so that the author is neither blamed for the first nor
+ * denied credit for the second.
+ */
+#include "check.h"
+#include "diff.h"
+#include "scan.h"
+#include "strvec.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <sys/stat.h>
+
+/* One side of a hunk as plain text, and where each of its lines came from. */
+struct image {
+	struct strbuf text;
+	size_t *map;		/* text line -> index in the hunk's lines */
+	size_t nr, alloc;
+};
+
+/* Where a finding of the patch being checked came from (for pairing). */
+struct where {
+	int file;		/* sequence number of the file in the patch */
+	int hunk;		/* hunk index in the file */
+	size_t pos;		/* line index in the hunk */
+};
+
+struct checker {
+	struct check_result *out;
+	struct ruleset *rs;
+	int patch;
+	size_t first;		/* the patch's first finding in out->v */
+	struct where *where;	/* where[i - first] for finding i */
+	size_t where_alloc;
+	int file_seq;
+	struct image pre, post;
+	struct scan_result hits;
+	struct strbuf sb;
+};
+
+/* Only what the rules say is scanned (C sources and headers, not Documentation/). */
+static bool want_file(const char *path, void *data)
+{
+	return rules_path_scanned(data, path);
+}
+
+static void image_build(struct image *im, const struct diff_hunk *h, char drop)
+{
+	strbuf_reset(&im->text);
+	im->nr = 0;
+	for (size_t i = 0; i < h->nr; i++) {
+		const struct diff_line *l = &h->lines[i];
+
+		if (l->origin == drop)
+			continue;
+		ALLOC_GROW(im->map, im->nr + 1, im->alloc);
+		im->map[im->nr++] = i;
+		strbuf_add(&im->text, l->content, l->len);
+		strbuf_addch(&im->text, '\n');
+	}
+}
+
+static void image_release(struct image *im)
+{
+	strbuf_release(&im->text);
+	free(im->map);
+}
+
+/*
+ * git's default funcname rule, a little stricter: a line that starts
+ * with a letter or '_', has a '(' and is not a statement or a label.
+ */
+static bool is_definition(const char *s, size_t n)
+{
+	static const char *const statements[] = {
+		"if", "for", "while", "switch", "return", "else", "do",
+		"case", "goto", "typedef",
+	};
+	const char *paren, *end = s + n;
+	size_t w;
+
+	if (!n || !(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (end > s && isspace((unsigned char)end[-1]))
+		end--;
+	paren = memchr(s, '(', end - s);
+	if (!paren || end[-1] == ';' || end[-1] == ',')
+		return false;
+	if (memchr(s, '=', paren - s))
+		return false;
+	for (w = 0; s + w < end && (isalnum((unsigned char)s[w]) || s[w] == '_'); w++)
+		;
+	for (size_t i = 0; i < ARRAY_SIZE(statements); i++)
+		if (strlen(statements[i]) == w && !memcmp(s, statements[i], w))
+			return false;
+	return true;
+}
+
+/* The identifier before the first '(' of `s`, into `out` ("" if none). */
+static void definition_name(struct strbuf *out, const char *s, size_t n)
+{
+	const char *paren = memchr(s, '(', n), *e, *b;
+
+	strbuf_reset(out);
+	if (!paren)
+		return;
+	e = paren;
+	while (e > s && isspace((unsigned char)e[-1]))
+		e--;
+	b = e;
+	while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+		b--;
+	if (b < e && !isdigit((unsigned char)*b))
+		strbuf_add(out, b, e - b);
+}
+
+/*
+ * The function the hunk line `at` is in, as seen in the image that
+ * keeps lines of origin `origin`: the last definition line before it in
+ * the hunk, else the hunk header's context, unless a closing brace in
+ * column 0 ended that function first.
+ */
+static char *function_at(struct strbuf *sb, const struct diff_hunk *h,
+			 size_t at, char origin)
+{
+	const struct diff_line *def = NULL;
+	bool closed = false;
+
+	for (size_t i = 0; i < at && i < h->nr; i++) {
+		const struct diff_line *l = &h->lines[i];
+
+		if (l->origin != ' ' && l->origin != origin)
+			continue;
+		if (l->len && l->content[0] == '}') {
+			closed = true;
+		} else if (is_definition(l->content, l->len)) {
+			def = l;
+			closed = false;
+		}
+	}
+	if (closed)
+		strbuf_reset(sb);
+	else if (def)
+		definition_name(sb, def->content, def->len);
+	else if (is_definition(h->context, h->context_len) ||
+		 memchr(h->context, '(', h->context_len))
+		definition_name(sb, h->context, h->context_len);
+	else
+		strbuf_reset(sb);
+	return xstrdup(sb->buf);
+}
+
+/* The lines around hunk line `at` (to `last`), prefixed, for quoting. */
+static char *hunk_window(const struct diff_hunk *h, size_t at, size_t last,
+			 int *out_line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t from = at > CHECK_HUNK_CONTEXT ? at - CHECK_HUNK_CONTEXT : 0;
+	size_t to = last + CHECK_HUNK_CONTEXT + 1;
+
+	if (to > h->nr)
+		to = h->nr;
+	/* Shrink from the far ends until it fits. */
+	for (;;) {
+		size_t bytes = 0;
+
+		for (size_t i = from; i < to; i++)
+			bytes += h->lines[i].len + 2;
+		if (bytes <= CHECK_HUNK_MAX || (from == at && to == last + 1))
+			break;
+		if (from < at)
+			from++;
+		if (to > last + 1)
+			to--;
+	}
+	for (size_t i = from; i < to; i++) {
+		const struct diff_line *l = &h->lines[i];
+		size_t n = l->len > CHECK_HUNK_MAX ? CHECK_HUNK_MAX : l->len;
+
+		strbuf_addch(&sb, l->origin);
+		strbuf_add(&sb, l->content, n);
+		strbuf_addch(&sb, '\n');
+	}
+	*out_line = (int)(at - from);
+	return strbuf_detach(&sb, NULL);
+}
+
+static struct finding *new_finding(struct checker *c, const struct diff_hunk *h,
+				   size_t pos)
+{
+	struct finding *f;
+	struct where *w;
+
+	ALLOC_GROW(c->out->v, c->out->nr + 1, c->out->alloc);
+	ALLOC_GROW(c->where, c->out->nr + 1 - c->first, c->where_alloc);
+	w = &c->where[c->out->nr - c->first];
+	w->file = c->file_seq;
+	w->hunk = h->index;
+	w->pos = pos;
+	f = &c->out->v[c->out->nr++];
+	memset(f, 0, sizeof(*f));
+	f->patch = c->patch;
+	return f;
+}
+
+static enum severity min_severity(enum severity a, enum severity b)
+{
+	return a < b ? a : b;
+}
+
+/* `sev` lowered by the path overrides for `path` (tools/ -> info). */
+static enum severity capped(const struct ruleset *rs, const struct rule *r,
+			    enum severity sev, const char *path)
+{
+	struct rule tmp = *r;
+
+	tmp.severity = sev;
+	return rules_severity(rs, &tmp, path);
+}
+
+/* Thanks for a removal: the rule's credit text, or a generic one. */
+static const char *removal_message(const struct rule *r)
+{
+	if (r->credit && *r->credit)
+		return r->credit;
+	switch (r->class) {
+	case RC_BUG:
+	case RC_PANIC:
+		return "one way fewer to crash the machine: thank you";
+	case RC_DEBUG_ONLY:
+		return "one debug-build assertion fewer: thank you";
+	default:
+		return "one WARN fewer (a crash where panic_on_warn is set): thank you";
+	}
+}
+
+static void add_call(struct checker *c, const struct diff_file *df,
+		     const struct diff_hunk *h, const struct scan_hit *hit,
+		     size_t at, size_t last, bool added)
+{
+	const struct diff_line *l = &h->lines[at];
+	struct finding *f = new_finding(c, h, at);
+
+	f->kind = added ? FINDING_ADDED : FINDING_REMOVED;
+	f->file = xstrdup(added ? df->new_path : df->old_path);
+	f->line = added ? l->new_lineno : l->old_lineno;
+	f->function = function_at(&c->sb, h, at, l->origin);
+	f->rule = hit->rule;
+	if (added)
+		f->severity = rules_severity(c->rs, hit->rule, f->file);
+	else
+		f->severity = capped(c->rs, hit->rule, SEV_CREDIT, f->file);
+	f->source = xstrdup(hit->text ? hit->text : "");
+	f->hunk = hunk_window(h, at, last, &f->hunk_line);
+	f->source_lines = (int)(last - at + 1);
+	f->message = xstrdup(added ? hit->rule->message : removal_message(hit->rule));
+}
+
+/*
+ * A wrapper definition in the post-image: new if its #define line is
+ * added, changed if an added line of its body names the macro it wraps.
+ */
+static void add_define(struct checker *c, const struct diff_file *df,
+		       const struct diff_hunk *h, const struct scan_hit *hit,
+		       size_t at, size_t last)
+{
+	const char *macro = hit->rule->macro;
+	size_t where = at, n = strlen(macro);
+	struct finding *f;
+
+	if (h->lines[at].origin != '+') {
+		for (where = at + 1; where <= last; where++) {
+			const struct diff_line *l = &h->lines[where];
+
+			if (l->origin == '+' && memmem(l->content, l->len, macro, n))
+				break;
+		}
+		if (where > last)
+			return;
+	}
+	f = new_finding(c, h, where);
+	f->kind = FINDING_DEFINE;
+	f->file = xstrdup(df->new_path);
+	f->line = h->lines[where].new_lineno;
+	f->function = xstrdup("");
+	f->rule = hit->rule;
+	f->severity = min_severity(SEV_WARNING,
+				   rules_severity(c->rs, hit->rule, f->file));
+	f->source = xstrdup(hit->text ? hit->text : "");
+	f->defined = xstrdup(hit->defined ? hit->defined : "");
+	f->hunk = hunk_window(h, where, last, &f->hunk_line);
+	f->source_lines = (int)(last - where + 1);
+	strbuf_reset(&c->sb);
+	strbuf_addf(&c->sb, "every use of %s() is a %s(); checkpatch does not know that",
+		    f->defined, macro);
+	f->message = xstrdup(c->sb.buf);
+}
+
+static void scan_image(struct checker *c, const struct diff_file *df,
+		       const struct diff_hunk *h, struct image *im, char origin)
+{
+	enum scan_state start = scan_guess_state(im->text.buf, im->text.len);
+
+	scan_result_clear(&c->hits);
+	scan_text(&c->hits, c->rs, im->text.buf, im->text.len, start);
+	for (size_t i = 0; i < c->hits.nr; i++) {
+		const struct scan_hit *hit = &c->hits.v[i];
+		size_t at, last;
+
+		if (hit->line >= im->nr || !hit->rule)
+			continue;
+		at = im->map[hit->line];
+		last = im->map[hit->end_line < im->nr && hit->end_line >= hit->line ?
+			       hit->end_line : hit->line];
+		if (hit->kind == HIT_DEFINE) {
+			if (origin == '+')
+				add_define(c, df, h, hit, at, last);
+		} else if (h->lines[at].origin == origin) {
+			add_call(c, df, h, hit, at, last, origin == '+');
+		}
+	}
+}
+
+/* Keep a hunk's findings in hunk order, removals and additions interleaved. */
+static void sort_hunk_findings(struct checker *c, size_t from)
+{
+	struct check_result *r = c->out;
+
+	/* Insertion sort: a hunk has a handful of findings. */
+	for (size_t i = from + 1; i < r->nr; i++) {
+		struct finding f = r->v[i];
+		struct where w = c->where[i - c->first];
+		size_t j = i;
+
+		while (j > from && c->where[j - 1 - c->first].pos > w.pos) {
+			r->v[j] = r->v[j - 1];
+			c->where[j - c->first] = c->where[j - 1 - c->first];
+			j--;
+		}
+		r->v[j] = f;
+		c->where[j - c->first] = w;
+	}
+}
+
+static int check_file(const struct diff_file *df, void *data)
+{
+	struct checker *c = data;
+
+	if (df->binary) {
+		struct check_note *n;
+
+		ALLOC_GROW(c->out->notes, c->out->nr_notes + 1, c->out->alloc_notes);
+		n = &c->out->notes[c->out->nr_notes++];
+		n->patch = c->patch;
+		n->file = xstrdup(df->new_path);
+		n->message = xstrdup("binary change: not scanned");
+		return 0;
+	}
+	for (size_t i = 0; i < df->nr; i++) {
+		const struct diff_hunk *h = &df->hunks[i];
+		size_t first = c->out->nr;
+
+		image_build(&c->pre, h, '+');
+		image_build(&c->post, h, '-');
+		scan_image(c, df, h, &c->pre, '-');
+		scan_image(c, df, h, &c->post, '+');
+		sort_hunk_findings(c, first);
+	}
+	c->file_seq++;
+	return 0;
+}
+
+/* Whitespace does not make a call different. */
+static bool same_call(const char *a, const char *b)
+{
+	for (;;) {
+		while (isspace((unsigned char)*a))
+			a++;
+		while (isspace((unsigned char)*b))
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
+static bool crashes(enum rule_class c)
+{
+	return c == RC_BUG || c == RC_PANIC || c == RC_DEBUG_ONLY;
+}
+
+static bool warns(enum rule_class c)
+{
+	return c == RC_WARN || c == RC_WARN_ONCE || c == RC_WARN_LIKE;
+}
+
+/* Is replacing a call of class `from` by one of class `to` gentler? */
+static bool gentler(enum rule_class from, enum rule_class to)
+{
+	if (crashes(from))
+		return warns(to);
+	return (from == RC_WARN || from == RC_WARN_LIKE) && to == RC_WARN_ONCE;
+}
+
+/* Same hunk, or same function of the same file. */
+static bool same_place(const struct checker *c, size_t a, size_t b)
+{
+	const struct where *wa = &c->where[a - c->first], *wb = &c->where[b - c->first];
+	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+
+	if (wa->file == wb->file && wa->hunk == wb->hunk)
+		return true;
+	return wa->file == wb->file && *fa->function &&
+	       !strcmp(fa->function, fb->function);
+}
+
+static void pair(const struct checker *c, struct finding *rm,
+		 struct finding *add, bool moved, struct strbuf *sb)
+{
+	rm->other = add->rule;
+	add->other = rm->rule;
+	rm->other_line = add->line;
+	add->other_line = rm->line;
+	if (moved) {
+		rm->moved = add->moved = true;
+		rm->severity = add->severity = SEV_INFO;
+		free(rm->message);
+		free(add->message);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "moved to %s:%d, unchanged", add->file, add->line);
+		rm->message = xstrdup(sb->buf);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "moved from %s:%d, unchanged: not a new call",
+			    rm->file, rm->line);
+		add->message = xstrdup(sb->buf);
+	} else {
+		rm->conversion = add->conversion = true;
+		add->severity = capped(c->rs, add->rule, SEV_CREDIT, add->file);
+		free(rm->message);
+		free(add->message);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "%s; %s() at line %d takes its place",
+			    removal_message(rm->rule), add->rule->macro, add->line);
+		rm->message = xstrdup(sb->buf);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "gentler than the %s() it replaces (line %d): thank you",
+			    rm->rule->macro, rm->line);
+		add->message = xstrdup(sb->buf);
+	}
+}
+
+/*
+ * Pair the patch's findings from `first` on: first unchanged calls that
+ * were moved (anywhere in the patch), then removals replaced by a gentler
+ * call in the same hunk or function.
+ */
+static void pair_findings(struct checker *c)
+{
+	struct check_result *r = c->out;
+	size_t first = c->first;
+
+	for (size_t i = first; i < r->nr; i++) {
+		struct finding *rm = &r->v[i];
+
+		if (rm->kind != FINDING_REMOVED || rm->moved)
+			continue;
+		for (size_t j = first; j < r->nr; j++) {
+			struct finding *add = &r->v[j];
+
+			if (add->kind == FINDING_ADDED && !add->moved &&
+			    add->rule == rm->rule && same_call(add->source, rm->source)) {
+				pair(c, rm, add, true, &c->sb);
+				break;
+			}
+		}
+	}
+	for (size_t i = first; i < r->nr; i++) {
+		struct finding *rm = &r->v[i];
+
+		if (rm->kind != FINDING_REMOVED || rm->moved || rm->conversion)
+			continue;
+		for (size_t j = first; j < r->nr; j++) {
+			struct finding *add = &r->v[j];
+
+			if (add->kind == FINDING_ADDED && !add->moved &&
+			    !add->conversion && same_place(c, i, j) &&
+			    gentler(rm->rule->class, add->rule->class)) {
+				pair(c, rm, add, false, &c->sb);
+				break;
+			}
+		}
+	}
+}
+
+static void count_findings(struct check_result *r, size_t first)
+{
+	for (size_t i = first; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+		enum rule_class class = f->rule->class;
+
+		r->by_severity[f->severity]++;
+		if (f->moved)
+			r->moved[class] += f->kind == FINDING_ADDED;
+		else if (f->kind == FINDING_ADDED)
+			r->added[class]++;
+		else if (f->kind == FINDING_REMOVED)
+			r->removed[class]++;
+		if (f->kind != FINDING_REMOVED && f->severity > r->worst &&
+		    f->severity != SEV_CREDIT)
+			r->worst = f->severity;
+	}
+}
+
+/*
+ * The strings a hunk must contain to be worth scanning: a set of
+ * substrings such that every macro name of the ruleset contains one.
+ */
+static const char **make_anchors(const struct ruleset *rs)
+{
+	const char **v = xcalloc(rs->nr + 1, sizeof(*v));
+	size_t nr = 0;
+	bool *done = xcalloc(rs->nr + 1, sizeof(*done));
+
+	/* Shortest names first, so that "BUG" covers "VM_BUG_ON". */
+	for (;;) {
+		size_t best = rs->nr;
+
+		for (size_t i = 0; i < rs->nr; i++)
+			if (!done[i] && (best == rs->nr ||
+					 strlen(rs->rules[i].macro) <
+					 strlen(rs->rules[best].macro)))
+				best = i;
+		if (best == rs->nr)
+			break;
+		done[best] = true;
+		for (size_t k = 0; k < nr; k++)
+			if (strstr(rs->rules[best].macro, v[k]))
+				goto covered;
+		v[nr++] = rs->rules[best].macro;
+covered:
+		;
+	}
+	free(done);
+	return v;
+}
+
+int check_diff(struct check_result *out, const char *diff, size_t len,
+	       int patch, const struct check_opts *opts)
+{
+	struct checker c = { 0 };
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+	int ret;
+
+	c.out = out;
+	c.first = out->nr;
+	c.rs = opts->rules;
+	c.patch = patch;
+	strbuf_init(&c.pre.text, 0);
+	strbuf_init(&c.post.text, 0);
+	strbuf_init(&c.sb, 0);
+	dopts.want_file = want_file;
+	dopts.data = opts->rules;
+	dopts.anchors = make_anchors(opts->rules);
+	ret = diff_parse(diff, len, &dopts, check_file, &c);
+	if (ret >= 0) {
+		pair_findings(&c);
+		count_findings(out, c.first);
+	}
+	free(c.where);
+	free((void *)dopts.anchors);
+	image_release(&c.pre);
+	image_release(&c.post);
+	scan_result_clear(&c.hits);
+	strbuf_release(&c.sb);
+	return ret;
+}
+
+/* Collect the paths a diff touches (for --tree). */
+static bool collect_path(const char *path, void *data)
+{
+	struct strvec *paths = data;
+
+	strvec_push(paths, path);
+	return false;
+}
+
+static int series_paths(struct strvec *out, const struct series *s)
+{
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+
+	dopts.want_file = collect_path;
+	dopts.data = out;
+	for (size_t i = 0; i < s->nr; i++) {
+		int ret = diff_parse(s->patches[i].diff, s->patches[i].diff_len,
+				     &dopts, NULL, NULL);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+int check_series(struct check_result *out, const struct series *s,
+		 const struct check_opts *opts)
+{
+	int ret = 0;
+
+	if (opts->tree) {
+		struct strvec paths = STRVEC_INIT;
+
+		ret = series_paths(&paths, s);
+		if (ret >= 0)
+			ret = check_resolve_wrappers(opts->rules, opts->tree, paths.v);
+		strvec_clear(&paths);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct series_patch *p = &s->patches[i];
+
+		ret = check_diff(out, p->diff, p->diff_len, p->index, opts);
+		if (ret < 0) {
+			if (p->index)
+				return error_prefix(ret, "patch %d", p->index);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* --tree: wrapper resolution. */
+
+/* Append the #define logical lines of `text` to `out`, one per line. */
+static void extract_defines(struct strbuf *out, const char *text, size_t len)
+{
+	const char *s = text, *end = text + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', end - s), *t = s;
+		const char *eol = nl ? nl : end;
+
+		while (t < eol && (*t == ' ' || *t == '\t'))
+			t++;
+		if (t < eol && *t == '#') {
+			t++;
+			while (t < eol && (*t == ' ' || *t == '\t'))
+				t++;
+			if (eol - t > 7 && !memcmp(t, "define", 6) &&
+			    (t[6] == ' ' || t[6] == '\t')) {
+				/* Through its continuation lines. */
+				while (nl && eol > s && eol[-1] == '\\') {
+					nl = memchr(eol + 1, '\n', end - eol - 1);
+					eol = nl ? nl : end;
+				}
+				strbuf_add(out, s, eol - s);
+				strbuf_addch(out, '\n');
+			}
+		}
+		s = nl ? nl + 1 : end;
+	}
+}
+
+static void read_defines(struct strbuf *out, struct strbuf *tmp, const char *path)
+{
+	strbuf_reset(tmp);
+	if (strbuf_read_file(tmp, path, 64u << 20) < 0)
+		return;		/* unreadable or gone: nothing to learn */
+	extract_defines(out, tmp->buf, tmp->len);
+}
+
+/* The headers of `dir` (recursively if `deep`). Bounded by `budget` files. */
+static void walk_headers(struct strbuf *out, struct strbuf *tmp, const char *dir,
+			 bool deep, int depth, size_t *budget)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct strbuf path = STRBUF_INIT;
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) && *budget) {
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		if (lstat(path.buf, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			if (deep && depth < 16)
+				walk_headers(out, tmp, path.buf, deep, depth + 1, budget);
+		} else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".h")) {
+			read_defines(out, tmp, path.buf);
+			(*budget)--;
+		}
+	}
+	closedir(d);
+	strbuf_release(&path);
+}
+
+#define TREE_MAX_FILES 100000
+#define WRAPPER_ROUNDS 8
+
+int check_resolve_wrappers(struct ruleset *rs, const char *tree,
+			   const char *const *paths)
+{
+	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
+	struct scan_result hits = SCAN_RESULT_INIT;
+	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(tree, &st) < 0 || !S_ISDIR(st.st_mode))
+		return error_code(WW_ENOTFOUND, "'%s' is not a directory", tree);
+	strbuf_addf(&dir, "%s/include", tree);
+	walk_headers(&defs, &tmp, dir.buf, true, 0, &budget);
+	for (size_t i = 0; paths && paths[i]; i++) {
+		const char *slash = strrchr(paths[i], '/');
+
+		if (strstr(paths[i], "..") || paths[i][0] == '/')
+			continue;	/* only inside the tree */
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "%s/%.*s", tree,
+			    slash ? (int)(slash - paths[i]) : 0, paths[i]);
+		walk_headers(&defs, &tmp, dir.buf, false, 0, &budget);
+		if (ends_with(paths[i], ".c")) {
+			strbuf_reset(&dir);
+			strbuf_addf(&dir, "%s/%s", tree, paths[i]);
+			read_defines(&defs, &tmp, dir.buf);
+		}
+	}
+	/* Wrappers of wrappers: repeat until nothing new turns up. */
+	for (int round = 0; round < WRAPPER_ROUNDS; round++) {
+		size_t added = 0;
+
+		scan_result_clear(&hits);
+		scan_defines(&hits, rs, defs.buf, defs.len);
+		/* Adding a rule moves rs->rules: take indexes first. */
+		ALLOC_GROW(like, hits.nr, like_alloc);
+		for (size_t i = 0; i < hits.nr; i++)
+			like[i] = hits.v[i].rule ? (size_t)(hits.v[i].rule - rs->rules) : SIZE_MAX;
+		for (size_t i = 0; i < hits.nr; i++) {
+			const struct scan_hit *h = &hits.v[i];
+
+			if (h->kind != HIT_DEFINE || !h->defined || like[i] >= rs->nr)
+				continue;
+			ret = rules_add_wrapper(rs, h->defined, &rs->rules[like[i]]);
+			if (ret < 0)
+				goto out;
+			added += ret == 0;
+		}
+		ret = 0;
+		if (!added)
+			break;
+	}
+out:
+	free(like);
+	scan_result_clear(&hits);
+	strbuf_release(&defs);
+	strbuf_release(&tmp);
+	strbuf_release(&dir);
+	return ret;
+}
+
+void check_finding_title(struct strbuf *out, const struct finding *f)
+{
+	const char *macro = f->rule->macro;
+
+	switch (f->kind) {
+	case FINDING_DEFINE:
+		strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
+		break;
+	case FINDING_REMOVED:
+		if (f->moved)
+			strbuf_addf(out, "%s() moved", macro);
+		else if (f->conversion && f->other)
+			strbuf_addf(out, "%s() converted to %s()", macro, f->other->macro);
+		else
+			strbuf_addf(out, "removed %s()", macro);
+		break;
+	case FINDING_ADDED:
+		if (f->moved)
+			strbuf_addf(out, "%s() moved", macro);
+		else if (f->conversion && f->other)
+			strbuf_addf(out, "new %s() replacing %s()", macro, f->other->macro);
+		else
+			strbuf_addf(out, "new %s()", macro);
+		break;
+	}
+	if (f->function && *f->function)
+		strbuf_addf(out, " in %s()", f->function);
+}
+
+void check_result_clear(struct check_result *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		struct finding *f = &r->v[i];
+
+		free(f->file);
+		free(f->function);
+		free(f->source);
+		free(f->defined);
+		free(f->hunk);
+		free(f->message);
+	}
+	free(r->v);
+	for (size_t i = 0; i < r->nr_notes; i++) {
+		free(r->notes[i].file);
+		free(r->notes[i].message);
+	}
+	free(r->notes);
+	memset(r, 0, sizeof(*r));
+	r->worst = SEV_INFO;
+}

@@ -1,0 +1,1229 @@
+/*
+ * Unified diffs into libgit2: see diff.h.
+ *
+ * One pass over the input, line by line, with a small state machine:
+ * prose -> file header (git's, or a "--- "/"+++ " pair) -> hunks.  Each
+ * file's header is rewritten into git's dialect and its hunks are copied
+ * after it into one reusable buffer (the "segment"), which libgit2 then
+ * parses.  Hunks that contain none of the caller's anchors are checked
+ * and dropped without being copied onward, which keeps libgit2 (the
+ * slowest stage, see docs/check.md) off text that cannot matter.
+ */
+#include "diff.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <git2.h>
+
+enum state {
+	S_TEXT,			/* outside any file: prose, noise lines */
+	S_GIT_HEADER,		/* after "diff --git", before the first hunk */
+	S_PLAIN_HEADER,		/* after a "--- "/"+++ " pair */
+	S_HUNK,			/* inside a hunk, counts not yet exhausted */
+	S_AFTER_HUNK,		/* a hunk's counts are exhausted */
+	S_BINARY,		/* skipping a "GIT binary patch" payload */
+};
+
+/*
+ * libgit2 rejects hunk headers over 128 bytes; git itself cuts the
+ * function context at 80 bytes.
+ */
+#define HUNK_CONTEXT_MAX 80
+
+/* Hunks shorter than this are kept or dropped whole, not split. */
+#define SPLIT_MIN_LINES 64
+
+/* What the parser knows about the file being read, before libgit2. */
+struct cur_file {
+	bool git;
+	bool noprefix;		/* "diff --git X X": git diff --no-prefix */
+	bool binary;
+	bool want;
+	bool have_index;
+	enum diff_status status;
+	struct strbuf old_path;
+	struct strbuf new_path;
+	int hunks_total;
+	int *sel;		/* file-relative index of each hunk in `seg` */
+	size_t sel_nr, sel_alloc;
+};
+
+struct parser {
+	const char *buf;
+	size_t len;
+	size_t pos;
+	const struct diff_opts *opts;
+	diff_file_fn fn;
+	void *data;
+	struct strbuf *normalised;	/* diff_normalise(): collect, no libgit2 */
+	bool crlf;
+
+	const char *line;	/* the current line, without "\n" (or "\r\n") */
+	size_t line_len;
+
+	enum state state;
+	struct cur_file f;
+	struct strbuf seg;	/* git-dialect header + copied hunks */
+	struct strbuf tmp;	/* scratch for splitting a hunk */
+	size_t hunk_start;	/* offset of the current hunk in `seg` */
+	bool copying;		/* the current hunk goes into `seg` */
+	long old_left, new_left;
+	int old_start, old_count, new_start, new_count;
+	size_t hunk_line;	/* 1-based line within the current hunk body */
+
+	size_t *anchor_len;
+	size_t nr_anchors;
+	/*
+	 * One pass finds all anchors: a bit per hash of an anchor's first
+	 * three bytes, checked at every position (memmem() once per anchor
+	 * was the slowest part of the parse).  NULL if an anchor is shorter.
+	 */
+	uint64_t *anchor_bits;
+	uint64_t anchor_pairs[65536 / 64]; /* the first two bytes of the anchors */
+
+	/* Reused for every file handed to the callback. */
+	struct diff_hunk *hunks;
+	size_t hunks_alloc;
+	struct diff_line *lines;
+	size_t lines_alloc;
+};
+
+const char *diff_status_name(enum diff_status s)
+{
+	static const char *const names[] = {
+		[DIFF_MODIFIED] = "modified",
+		[DIFF_ADDED] = "added",
+		[DIFF_DELETED] = "deleted",
+		[DIFF_RENAMED] = "renamed",
+		[DIFF_COPIED] = "copied",
+	};
+
+	return (size_t)s < ARRAY_SIZE(names) ? names[s] : "unknown";
+}
+
+bool diff_looks_like(const char *buf, size_t len)
+{
+	static const char *const starts[] = { "diff ", "--- ", "Index: " };
+
+	for (size_t i = 0; i < ARRAY_SIZE(starts); i++) {
+		size_t n = strlen(starts[i]);
+
+		if (len >= n && !memcmp(buf, starts[i], n))
+			return true;
+	}
+	return false;
+}
+
+static bool line_is(const struct parser *p, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return p->line_len >= n && !memcmp(p->line, prefix, n);
+}
+
+static const char *cur_path(const struct parser *p)
+{
+	if (p->f.new_path.len)
+		return p->f.new_path.buf;
+	return p->f.old_path.len ? p->f.old_path.buf : "(unnamed file)";
+}
+
+/* Advance to the next line; false at the end of the input. */
+static bool next_line(struct parser *p)
+{
+	const char *s, *nl;
+	size_t n;
+
+	if (p->pos >= p->len)
+		return false;
+	s = p->buf + p->pos;
+	nl = memchr(s, '\n', p->len - p->pos);
+	n = nl ? (size_t)(nl - s) : p->len - p->pos;
+	p->pos += n + (nl ? 1 : 0);
+	if (p->crlf && n && s[n - 1] == '\r')
+		n--;
+	p->line = s;
+	p->line_len = n;
+	return true;
+}
+
+/* The line after the current one, without consuming it. */
+static bool peek_line(const struct parser *p, const char **out, size_t *len)
+{
+	const char *s, *nl;
+
+	if (p->pos >= p->len)
+		return false;
+	s = p->buf + p->pos;
+	nl = memchr(s, '\n', p->len - p->pos);
+	*out = s;
+	*len = nl ? (size_t)(nl - s) : p->len - p->pos;
+	return true;
+}
+
+/*
+ * Undo C-style quoting as git and GNU diff write it ("a/x\tb").  Returns
+ * the number of bytes of `s` consumed.
+ */
+static size_t unquote(struct strbuf *out, const char *s, size_t len)
+{
+	size_t i = 1;
+
+	while (i < len && s[i] != '"') {
+		char c = s[i++];
+
+		if (c == '\\' && i < len) {
+			c = s[i++];
+			switch (c) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'a': c = '\a'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case 'v': c = '\v'; break;
+			default:
+				if (c >= '0' && c <= '3' && i + 1 < len) {
+					c = (char)(((c - '0') << 6) |
+						   ((s[i] - '0') << 3) |
+						   (s[i + 1] - '0'));
+					i += 2;
+				}
+				break;
+			}
+		}
+		strbuf_addch(out, c);
+	}
+	return i < len ? i + 1 : i;
+}
+
+/* Append `path` to `out` quoted the way git quotes it, if it needs it. */
+static void add_quoted(struct strbuf *out, const char *prefix, const char *path)
+{
+	bool need = false;
+
+	for (const char *c = path; *c; c++)
+		if (*c == '"' || *c == '\\' || *c == '\n' || *c == '\t' ||
+		    (unsigned char)*c < ' ')
+			need = true;
+	if (!need) {
+		strbuf_addstr(out, prefix);
+		strbuf_addstr(out, path);
+		return;
+	}
+	strbuf_addch(out, '"');
+	strbuf_addstr(out, prefix);
+	for (const char *c = path; *c; c++) {
+		switch (*c) {
+		case '"': strbuf_addstr(out, "\\\""); break;
+		case '\\': strbuf_addstr(out, "\\\\"); break;
+		case '\n': strbuf_addstr(out, "\\n"); break;
+		case '\t': strbuf_addstr(out, "\\t"); break;
+		default:
+			if ((unsigned char)*c < ' ')
+				strbuf_addf(out, "\\%03o", (unsigned char)*c);
+			else
+				strbuf_addch(out, *c);
+		}
+	}
+	strbuf_addch(out, '"');
+}
+
+/*
+ * The path of a "--- "/"+++ " line of a plain diff: quoted or not, cut
+ * at the tab before GNU diff's timestamp.
+ */
+static void plain_path(struct strbuf *out, const char *s, size_t len)
+{
+	const char *tab;
+
+	strbuf_reset(out);
+	if (len && s[0] == '"') {
+		unquote(out, s, len);
+		return;
+	}
+	tab = memchr(s, '\t', len);
+	if (tab)
+		len = tab - s;
+	strbuf_add(out, s, len);
+	strbuf_rtrim(out);
+}
+
+/* Drop the first path component ("a/mm/x.c" -> "mm/x.c"), if any. */
+static void strip_component(struct strbuf *sb)
+{
+	char *slash = strchr(sb->buf, '/');
+
+	if (slash && slash[1]) {
+		size_t skip = slash + 1 - sb->buf;
+
+		memmove(sb->buf, sb->buf + skip, sb->len - skip);
+		strbuf_setlen(sb, sb->len - skip);
+	}
+}
+
+static bool first_components_differ(const char *a, const char *b)
+{
+	const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
+
+	if (!sa || !sb)
+		return false;
+	return sa - a != sb - b || memcmp(a, b, sa - a);
+}
+
+static void file_reset(struct cur_file *f)
+{
+	f->git = f->noprefix = f->binary = f->want = f->have_index = false;
+	f->status = DIFF_MODIFIED;
+	strbuf_reset(&f->old_path);
+	strbuf_reset(&f->new_path);
+	f->hunks_total = 0;
+	f->sel_nr = 0;
+}
+
+static bool want_path(const struct parser *p, const char *path)
+{
+	if (!p->opts || !p->opts->want_file)
+		return true;
+	return p->opts->want_file(path, p->opts->data);
+}
+
+static int line_too_long(const struct parser *p)
+{
+	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
+		return error_code(WW_EINPUT,
+				  "'%s' hunk %d, line %zu: longer than %u bytes",
+				  cur_path(p), p->f.hunks_total, p->hunk_line + 1,
+				  DIFF_MAX_LINE);
+	return error_code(WW_EINPUT, "'%s': header line longer than %u bytes",
+			  cur_path(p), DIFF_MAX_LINE);
+}
+
+/* Fill the file's hunks and lines from libgit2's parse of `seg`. */
+static int fill_from_patch(struct parser *p, struct diff_file *df,
+			   git_patch *patch)
+{
+	size_t nh = git_patch_num_hunks(patch), total = 0;
+
+	if (nh != p->f.sel_nr)
+		return error_code(WW_EINPUT, "'%s': libgit2 found %zu hunks, expected %zu",
+				  cur_path(p), nh, p->f.sel_nr);
+	for (size_t h = 0; h < nh; h++) {
+		const git_diff_hunk *gh;
+		size_t nl;
+
+		if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
+			return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
+					  git_error_last()->message);
+		total += nl;
+	}
+	ALLOC_GROW(p->hunks, nh, p->hunks_alloc);
+	ALLOC_GROW(p->lines, total, p->lines_alloc);
+
+	total = 0;
+	for (size_t h = 0; h < nh; h++) {
+		const git_diff_hunk *gh;
+		struct diff_hunk *dh = &p->hunks[h];
+		size_t nl, hl;
+		const char *ctx, *end;
+
+		git_patch_get_hunk(&gh, &nl, patch, h);
+		dh->index = p->f.sel[h];
+		dh->old_start = gh->old_start;
+		dh->old_lines = gh->old_lines;
+		dh->new_start = gh->new_start;
+		dh->new_lines = gh->new_lines;
+		dh->header = gh->header;
+		hl = strnlen(gh->header, gh->header_len);
+		while (hl && (gh->header[hl - 1] == '\n' || gh->header[hl - 1] == '\r'))
+			hl--;
+		dh->header_len = hl;
+		/* The function context follows the second "@@". */
+		ctx = hl > 2 ? memmem(gh->header + 2, hl - 2, "@@", 2) : NULL;
+		end = gh->header + hl;
+		ctx = ctx ? ctx + 2 : end;
+		while (ctx < end && (*ctx == ' ' || *ctx == '\t'))
+			ctx++;
+		while (end > ctx && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		dh->context = ctx;
+		dh->context_len = end - ctx;
+		dh->lines = p->lines + total;
+		dh->nr = 0;
+		for (size_t l = 0; l < nl; l++) {
+			const git_diff_line *gl;
+			struct diff_line *dl;
+			size_t n;
+
+			if (git_patch_get_line_in_hunk(&gl, patch, h, l) < 0)
+				return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
+						  git_error_last()->message);
+			if (gl->origin != GIT_DIFF_LINE_CONTEXT &&
+			    gl->origin != GIT_DIFF_LINE_ADDITION &&
+			    gl->origin != GIT_DIFF_LINE_DELETION) {
+				/* "\ No newline at end of file" */
+				if (dh->nr)
+					dh->lines[dh->nr - 1].no_eol = true;
+				continue;
+			}
+			dl = &dh->lines[dh->nr++];
+			dl->origin = (char)gl->origin;
+			dl->no_eol = false;
+			dl->old_lineno = gl->old_lineno;
+			dl->new_lineno = gl->new_lineno;
+			n = gl->content_len;
+			if (n && gl->content[n - 1] == '\n')
+				n--;
+			dl->content = gl->content;
+			dl->len = n;
+		}
+		total += dh->nr;
+	}
+	df->hunks = p->hunks;
+	df->nr = nh;
+	return 0;
+}
+
+static enum diff_status status_from_git(git_delta_t s)
+{
+	switch (s) {
+	case GIT_DELTA_ADDED: return DIFF_ADDED;
+	case GIT_DELTA_DELETED: return DIFF_DELETED;
+	case GIT_DELTA_RENAMED: return DIFF_RENAMED;
+	case GIT_DELTA_COPIED: return DIFF_COPIED;
+	default: return DIFF_MODIFIED;
+	}
+}
+
+/* Hand the file's selected hunks to libgit2 and then to the callback. */
+static int deliver_parsed(struct parser *p, struct diff_file *df)
+{
+	git_diff *diff = NULL;
+	git_patch *patch = NULL;
+	const git_diff_delta *delta;
+	static bool libgit2_ready;
+	int ret;
+
+	/* Only now: its start-up (mbedTLS reads the CA bundle) costs 5 ms. */
+	if (!libgit2_ready) {
+		git_libgit2_init();
+		libgit2_ready = true;
+	}
+	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
+		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p),
+				 git_error_last()->message);
+		goto out;
+	}
+	if (git_diff_num_deltas(diff) != 1 ||
+	    git_patch_from_diff(&patch, diff, 0) < 0 || !patch) {
+		ret = error_code(WW_EINPUT, "'%s': libgit2 cannot parse the file's diff",
+				 cur_path(p));
+		goto out;
+	}
+	delta = git_diff_get_delta(diff, 0);
+	df->old_path = delta->old_file.path;
+	df->new_path = delta->new_file.path;
+	df->status = status_from_git(delta->status);
+	ret = fill_from_patch(p, df, patch);
+	if (ret < 0)
+		goto out;
+	ret = p->fn(df, p->data);
+out:
+	git_patch_free(patch);
+	git_diff_free(diff);
+	return ret;
+}
+
+/* The current file is complete: parse and deliver it. */
+static int finish_file(struct parser *p)
+{
+	struct diff_file df = { 0 };
+	int ret = 0;
+
+	if (p->state == S_TEXT)
+		return 0;
+	if (p->state == S_GIT_HEADER || p->state == S_PLAIN_HEADER)
+		p->f.want = want_path(p, cur_path(p));	/* a file without hunks */
+	p->state = S_TEXT;
+	if (!p->f.want && !p->f.binary)
+		return 0;
+	if (p->normalised) {
+		if (p->f.binary)
+			return 0;
+		strbuf_addbuf(p->normalised, &p->seg);
+		return 0;
+	}
+	df.old_path = p->f.old_path.len ? p->f.old_path.buf : cur_path(p);
+	df.new_path = cur_path(p);
+	df.status = p->f.status;
+	df.binary = p->f.binary;
+	df.git = p->f.git;
+	df.hunks_total = p->f.hunks_total;
+	if (p->f.sel_nr && !p->f.binary)
+		ret = deliver_parsed(p, &df);
+	else if (p->fn)
+		ret = p->fn(&df, p->data);
+	return ret;
+}
+
+/* Parse "@@ -a[,b] +c[,d] @@"; false if the line is not a hunk header. */
+static bool parse_range(const char **s, const char *end, int *start, int *count)
+{
+	long v = 0;
+	const char *c = *s;
+
+	if (c >= end || *c < '0' || *c > '9')
+		return false;
+	while (c < end && *c >= '0' && *c <= '9') {
+		v = v * 10 + (*c++ - '0');
+		if (v > INT_MAX / 2)
+			return false;
+	}
+	*start = (int)v;
+	*count = 1;
+	if (c < end && *c == ',') {
+		c++;
+		v = 0;
+		if (c >= end || *c < '0' || *c > '9')
+			return false;
+		while (c < end && *c >= '0' && *c <= '9') {
+			v = v * 10 + (*c++ - '0');
+			if (v > INT_MAX / 2)
+				return false;
+		}
+		*count = (int)v;
+	}
+	*s = c;
+	return true;
+}
+
+static bool parse_hunk_header(struct parser *p)
+{
+	const char *s = p->line, *end = p->line + p->line_len;
+
+	if (p->line_len < 4 || memcmp(s, "@@ -", 4))
+		return false;
+	s += 4;
+	if (!parse_range(&s, end, &p->old_start, &p->old_count))
+		return false;
+	if (end - s < 2 || memcmp(s, " +", 2))
+		return false;
+	s += 2;
+	if (!parse_range(&s, end, &p->new_start, &p->new_count))
+		return false;
+	return end - s >= 3 && !memcmp(s, " @@", 3);
+}
+
+/* Append the current line to the segment, as a hunk or header line. */
+static void seg_add_line(struct parser *p)
+{
+	strbuf_add(&p->seg, p->line, p->line_len);
+	strbuf_addch(&p->seg, '\n');
+}
+
+static void select_hunk(struct parser *p)
+{
+	ALLOC_GROW(p->f.sel, p->f.sel_nr + 1, p->f.sel_alloc);
+	p->f.sel[p->f.sel_nr++] = p->f.hunks_total;
+}
+
+/*
+ * Where a hunk may be cut: a line that opens a function definition at
+ * the top level (git's default funcname rule: it starts with a letter or
+ * '_', has a '(', and is not a statement), not continuing a macro.
+ */
+static bool split_point(const char *line, size_t len, const char *prev, size_t prev_len)
+{
+	const char *c = line + 1, *end = line + len;
+
+	if (len < 2 || line[0] == '\\' || !(isalpha((unsigned char)*c) || *c == '_'))
+		return false;
+	while (end > c && isspace((unsigned char)end[-1]))
+		end--;
+	if (end == c || end[-1] == ';' || !memchr(c, '(', end - c))
+		return false;
+	while (prev_len > 1 && isspace((unsigned char)prev[prev_len - 1]))
+		prev_len--;
+	return !(prev_len > 1 && prev[prev_len - 1] == '\\');
+}
+
+/* Append one piece of a split hunk to the segment, with its own header. */
+static void emit_piece(struct parser *p, const char *body, size_t len,
+		       int old_pos, int old_n, int new_pos, int new_n,
+		       const char *ctx, size_t ctx_len)
+{
+	strbuf_addf(&p->seg, "@@ -%d,%d +%d,%d @@",
+		    old_n ? old_pos : old_pos - 1, old_n,
+		    new_n ? new_pos : new_pos - 1, new_n);
+	if (ctx_len) {
+		strbuf_addch(&p->seg, ' ');
+		strbuf_add(&p->seg, ctx, ctx_len > HUNK_CONTEXT_MAX ?
+			   HUNK_CONTEXT_MAX : ctx_len);
+	}
+	strbuf_addch(&p->seg, '\n');
+	strbuf_add(&p->seg, body, len);
+	select_hunk(p);
+}
+
+#define ANCHOR_HASH_BITS 16
+
+static inline uint32_t anchor_hash(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint32_t k = u[0] | (uint32_t)u[1] << 8 | (uint32_t)u[2] << 16;
+
+	return (k * 2654435761u) >> (32 - ANCHOR_HASH_BITS);
+}
+
+static bool has_anchor(const struct parser *p, const char *s, size_t n)
+{
+	const uint64_t *bits = p->anchor_bits;
+
+	if (!bits) {
+		for (size_t i = 0; i < p->nr_anchors; i++)
+			if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i + 3 <= n; i++) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
+
+		if (!(p->anchor_pairs[pair >> 6] >> (pair & 63) & 1))
+			continue;
+		h = anchor_hash(s + i);
+		if (!(bits[h >> 6] >> (h & 63) & 1))
+			continue;
+		for (size_t a = 0; a < p->nr_anchors; a++)
+			if (p->anchor_len[a] <= n - i &&
+			    !memcmp(s + i, p->opts->anchors[a], p->anchor_len[a]))
+				return true;
+	}
+	return false;
+}
+
+static void anchors_init(struct parser *p)
+{
+	const char *const *a = p->opts->anchors;
+
+	while (a[p->nr_anchors])
+		p->nr_anchors++;
+	p->anchor_len = xcalloc(p->nr_anchors + 1, sizeof(*p->anchor_len));
+	p->anchor_bits = xcalloc((1u << ANCHOR_HASH_BITS) / 64, sizeof(uint64_t));
+	for (size_t i = 0; i < p->nr_anchors; i++) {
+		uint32_t h;
+
+		p->anchor_len[i] = strlen(a[i]);
+		if (p->anchor_len[i] < 3) {
+			free(p->anchor_bits);
+			p->anchor_bits = NULL;
+			return;
+		}
+		h = anchor_hash(a[i]);
+		p->anchor_bits[h >> 6] |= (uint64_t)1 << (h & 63);
+		h = (unsigned char)a[i][0] | (uint32_t)(unsigned char)a[i][1] << 8;
+		p->anchor_pairs[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
+}
+
+/*
+ * A long hunk (a new file is one) is cut at function definitions and
+ * only the pieces holding an anchor are kept, each with a header of its
+ * own whose line numbers and function context are what git would write
+ * for it.  A piece starts at a definition, so nothing a scanner needs
+ * (the enclosing function, an open #define) lies before it.
+ */
+static void split_hunk(struct parser *p)
+{
+	struct strbuf *t = &p->tmp;
+	const char *s, *end, *hdr_end, *prev = NULL, *run = NULL;
+	const char *ctx, *run_ctx = NULL, *piece_ctx;
+	size_t prev_len = 0, ctx_len, run_ctx_len = 0, piece_ctx_len;
+	int old_pos, new_pos, run_old = 0, run_new = 0, run_on = 0, run_nn = 0;
+
+	strbuf_reset(t);
+	strbuf_add(t, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start);
+	strbuf_setlen(&p->seg, p->hunk_start);
+	s = t->buf;
+	end = t->buf + t->len;
+	hdr_end = memchr(s, '\n', end - s);
+	ctx = memmem(s + 2, hdr_end - s - 2, "@@", 2) + 2;
+	while (ctx < hdr_end && *ctx == ' ')
+		ctx++;
+	ctx_len = hdr_end - ctx;
+	old_pos = p->old_count ? p->old_start : p->old_start + 1;
+	new_pos = p->new_count ? p->new_start : p->new_start + 1;
+	piece_ctx = ctx;
+	piece_ctx_len = ctx_len;
+
+	for (const char *piece = hdr_end + 1; piece < end;) {
+		const char *q = piece;
+		const char *first_end = memchr(piece, '\n', end - piece);
+		size_t first_len = (first_end ? first_end : end) - piece;
+		bool at_def = piece != hdr_end + 1 ||
+			      split_point(piece, first_len, NULL, 0);
+		int po = old_pos, pn = new_pos, on = 0, nn = 0;
+
+		/* One piece: from `piece` up to the next split point. */
+		while (q < end) {
+			const char *nl = memchr(q, '\n', end - q);
+			size_t n = (nl ? nl : end) - q;
+
+			if (q != piece && split_point(q, n, prev, prev_len))
+				break;
+			if (*q != '\\') {
+				on += *q != '+';
+				nn += *q != '-';
+			}
+			prev = q;
+			prev_len = n;
+			q = nl ? nl + 1 : end;
+		}
+		if (has_anchor(p, piece, q - piece)) {
+			if (!run) {
+				run = piece;
+				run_old = po;
+				run_new = pn;
+				run_on = run_nn = 0;
+				run_ctx = piece_ctx;
+				run_ctx_len = piece_ctx_len;
+			}
+			run_on += on;
+			run_nn += nn;
+		} else if (run) {
+			emit_piece(p, run, piece - run, run_old, run_on, run_new,
+				   run_nn, run_ctx, run_ctx_len);
+			run = NULL;
+		}
+		old_pos += on;
+		new_pos += nn;
+		/* git's context for the next piece: this piece's definition. */
+		if (at_def) {
+			piece_ctx = piece + 1;
+			piece_ctx_len = first_len - 1;
+		}
+		piece = q;
+	}
+	if (run)
+		emit_piece(p, run, end - run, run_old, run_on, run_new, run_nn,
+			   run_ctx, run_ctx_len);
+}
+
+/* The hunk (and any "\ No newline" after it) ended: keep or drop it. */
+static void close_hunk(struct parser *p)
+{
+	if (!p->copying)
+		return;
+	p->copying = false;
+	if (!p->opts || !p->opts->anchors) {
+		select_hunk(p);
+		return;
+	}
+	if (!has_anchor(p, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start)) {
+		strbuf_setlen(&p->seg, p->hunk_start);
+		return;
+	}
+	if (p->hunk_line < SPLIT_MIN_LINES) {
+		select_hunk(p);
+		return;
+	}
+	split_hunk(p);
+}
+
+/* A header too long for libgit2: rewrite it with the context cut. */
+static void add_hunk_header(struct parser *p)
+{
+	const char *ctx, *end = p->line + p->line_len;
+
+	if (p->line_len < 100) {
+		seg_add_line(p);
+		return;
+	}
+	ctx = memmem(p->line + 2, p->line_len - 2, "@@", 2) + 2;
+	while (ctx < end && *ctx == ' ')
+		ctx++;
+	strbuf_addf(&p->seg, "@@ -%d,%d +%d,%d @@ %.*s\n",
+		    p->old_start, p->old_count, p->new_start, p->new_count,
+		    (int)(end - ctx > HUNK_CONTEXT_MAX ? HUNK_CONTEXT_MAX : end - ctx), ctx);
+}
+
+static int begin_hunk(struct parser *p)
+{
+	if (!parse_hunk_header(p))
+		return error_code(WW_EINPUT, "'%s' hunk %d: malformed hunk header '%.*s'",
+				  cur_path(p), p->f.hunks_total + 1,
+				  (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
+	p->f.hunks_total++;
+	p->old_left = p->old_count;
+	p->new_left = p->new_count;
+	p->hunk_line = 0;
+	p->copying = p->f.want && !p->f.binary;
+	p->hunk_start = p->seg.len;
+	if (p->copying)
+		add_hunk_header(p);
+	p->state = p->old_left || p->new_left ? S_HUNK : S_AFTER_HUNK;
+	return 0;
+}
+
+static int hunk_line(struct parser *p)
+{
+	char c = p->line_len ? p->line[0] : '\n';
+
+	p->hunk_line++;
+	switch (c) {
+	case ' ':
+	case '\n':		/* an empty context line, its space eaten */
+		if (!p->old_left || !p->new_left)
+			goto lie;
+		p->old_left--;
+		p->new_left--;
+		break;
+	case '-':
+		if (!p->old_left)
+			goto lie;
+		p->old_left--;
+		break;
+	case '+':
+		if (!p->new_left)
+			goto lie;
+		p->new_left--;
+		break;
+	case '\\':
+		p->hunk_line--;
+		break;
+	default:
+		return error_code(WW_EINPUT,
+				  "'%s' hunk %d is truncated at its line %zu: "
+				  "%ld old and %ld new lines missing",
+				  cur_path(p), p->f.hunks_total, p->hunk_line,
+				  p->old_left, p->new_left);
+	}
+	if (p->copying) {
+		if (c == '\n')
+			strbuf_addstr(&p->seg, " \n");
+		else
+			seg_add_line(p);
+	}
+	if (!p->old_left && !p->new_left)
+		p->state = S_AFTER_HUNK;
+	return 0;
+lie:
+	return error_code(WW_EINPUT,
+			  "'%s' hunk %d, line %zu: more %s lines than its header "
+			  "'@@ -%d,%d +%d,%d @@' says",
+			  cur_path(p), p->f.hunks_total, p->hunk_line,
+			  c == '+' ? "added" : c == '-' ? "removed" : "context",
+			  p->old_start, p->old_count, p->new_start, p->new_count);
+}
+
+/*
+ * A "diff --git X Y" line: remember the paths (for messages and the
+ * file filter, until libgit2 says better) and whether it lacks prefixes.
+ */
+static void start_git_file(struct parser *p)
+{
+	const char *s = p->line + strlen("diff --git "), *end = p->line + p->line_len;
+	size_t n = end - s;
+
+	file_reset(&p->f);
+	p->f.git = true;
+	p->state = S_GIT_HEADER;
+	strbuf_reset(&p->seg);
+	if (n && *s == '"') {
+		size_t used = unquote(&p->f.old_path, s, n);
+
+		s += used;
+		while (s < end && *s == ' ')
+			s++;
+		if (s < end && *s == '"')
+			unquote(&p->f.new_path, s, end - s);
+		else
+			strbuf_add(&p->f.new_path, s, end - s);
+		strip_component(&p->f.old_path);
+		strip_component(&p->f.new_path);
+	} else if (n % 2 == 1 && s[n / 2] == ' ' && !memcmp(s, s + n / 2 + 1, n / 2)) {
+		/* The same path twice: "a/x b/x" cannot be that, so no prefix. */
+		p->f.noprefix = true;
+		strbuf_add(&p->f.old_path, s, n / 2);
+		strbuf_addbuf(&p->f.new_path, &p->f.old_path);
+	} else {
+		const char *b = n > 4 ? memmem(s, n, " b/", 3) : NULL;
+
+		if (b) {
+			strbuf_add(&p->f.old_path, s, b - s);
+			strbuf_add(&p->f.new_path, b + 1, end - b - 1);
+			strip_component(&p->f.old_path);
+			strip_component(&p->f.new_path);
+		}
+	}
+	if (p->f.noprefix) {
+		strbuf_addstr(&p->seg, "diff --git ");
+		add_quoted(&p->seg, "a/", p->f.old_path.buf);
+		strbuf_addch(&p->seg, ' ');
+		add_quoted(&p->seg, "b/", p->f.new_path.buf);
+		strbuf_addch(&p->seg, '\n');
+	} else {
+		seg_add_line(p);
+	}
+}
+
+/* "--- X" / "+++ X" inside a git header: note the path, fix prefixes. */
+static void git_file_line(struct parser *p, struct strbuf *path, const char *prefix)
+{
+	const char *s = p->line + 4;
+	size_t n = p->line_len - 4;
+	bool devnull = n >= 9 && !memcmp(s, "/dev/null", 9);
+
+	if (!devnull) {
+		plain_path(path, s, n);
+		if (!p->f.noprefix)
+			strip_component(path);
+	}
+	if (!p->f.have_index) {
+		/* libgit2 1.5 wants an index line before "---" after renames. */
+		strbuf_addstr(&p->seg, "index 0000000..0000000\n");
+		p->f.have_index = true;
+	}
+	if (p->f.noprefix && !devnull) {
+		strbuf_add(&p->seg, p->line, 4);
+		add_quoted(&p->seg, prefix, path->buf);
+		strbuf_addch(&p->seg, '\n');
+	} else {
+		seg_add_line(p);
+	}
+}
+
+static void set_path_from(struct strbuf *path, const char *s, size_t n)
+{
+	strbuf_reset(path);
+	if (n && *s == '"')
+		unquote(path, s, n);
+	else
+		strbuf_add(path, s, n);
+}
+
+/* One line of a git header; 1 if it is not a header line (file ends). */
+static int git_header_line(struct parser *p)
+{
+	const char *v;
+
+	if (line_is(p, "@@ -")) {
+		p->f.want = want_path(p, cur_path(p));
+		return begin_hunk(p);
+	}
+	if (line_is(p, "GIT binary patch") || line_is(p, "Binary files ")) {
+		p->f.binary = true;
+		p->state = S_BINARY;
+		return 0;
+	}
+	if (line_is(p, "--- ")) {
+		git_file_line(p, &p->f.old_path, "a/");
+		return 0;
+	}
+	if (line_is(p, "+++ ")) {
+		git_file_line(p, &p->f.new_path, "b/");
+		return 0;
+	}
+	if (line_is(p, "new file mode ")) {
+		p->f.status = DIFF_ADDED;
+	} else if (line_is(p, "deleted file mode ")) {
+		p->f.status = DIFF_DELETED;
+	} else if (line_is(p, "rename from ") || line_is(p, "copy from ")) {
+		bool rename = line_is(p, "rename");
+
+		p->f.status = rename ? DIFF_RENAMED : DIFF_COPIED;
+		v = p->line + strlen(rename ? "rename from " : "copy from ");
+		set_path_from(&p->f.old_path, v, p->line + p->line_len - v);
+	} else if (line_is(p, "rename to ") || line_is(p, "copy to ")) {
+		v = p->line + strlen(line_is(p, "rename") ? "rename to " : "copy to ");
+		set_path_from(&p->f.new_path, v, p->line + p->line_len - v);
+	} else if (line_is(p, "index ")) {
+		p->f.have_index = true;
+	} else if (!line_is(p, "old mode ") && !line_is(p, "new mode ") &&
+		   !line_is(p, "similarity index ") &&
+		   !line_is(p, "dissimilarity index ")) {
+		return 1;
+	}
+	seg_add_line(p);
+	return 0;
+}
+
+/*
+ * A "--- X"/"+++ Y" pair outside a git header (quilt, diff -u, diff -ruN):
+ * work out the file's name, -p1 as patch(1) would.  The header proper is
+ * written at its first hunk, which says whether the file is new.
+ */
+static void start_plain_file(struct parser *p, const char *plus, size_t plus_len)
+{
+	struct cur_file *f = &p->f;
+	bool old_null, new_null;
+
+	file_reset(f);
+	p->state = S_PLAIN_HEADER;
+	strbuf_reset(&p->seg);
+	plain_path(&f->old_path, p->line + 4, p->line_len - 4);
+	plain_path(&f->new_path, plus + 4, plus_len - 4);
+	old_null = !strcmp(f->old_path.buf, "/dev/null");
+	new_null = !strcmp(f->new_path.buf, "/dev/null");
+	if (old_null || new_null) {
+		struct strbuf *real = old_null ? &f->new_path : &f->old_path;
+
+		strip_component(real);
+		f->status = old_null ? DIFF_ADDED : DIFF_DELETED;
+		strbuf_reset(old_null ? &f->old_path : &f->new_path);
+		strbuf_addbuf(old_null ? &f->old_path : &f->new_path, real);
+	} else {
+		if (first_components_differ(f->old_path.buf, f->new_path.buf))
+			strip_component(&f->new_path);
+		/* No renames in plain diffs: "x.c.orig" is x.c. */
+		strbuf_reset(&f->old_path);
+		strbuf_addbuf(&f->old_path, &f->new_path);
+	}
+}
+
+/* The git header of a plain diff's file, written at its first hunk. */
+static int plain_first_hunk(struct parser *p)
+{
+	struct cur_file *f = &p->f;
+	const char *path = f->new_path.buf;
+
+	if (!parse_hunk_header(p))
+		return 1;
+	/* diff -N writes new and deleted files against an empty one. */
+	if (f->status == DIFF_MODIFIED && p->old_start == 0 && p->old_count == 0)
+		f->status = DIFF_ADDED;
+	else if (f->status == DIFF_MODIFIED && p->new_start == 0 && p->new_count == 0)
+		f->status = DIFF_DELETED;
+	strbuf_addstr(&p->seg, "diff --git ");
+	add_quoted(&p->seg, "a/", path);
+	strbuf_addch(&p->seg, ' ');
+	add_quoted(&p->seg, "b/", path);
+	strbuf_addch(&p->seg, '\n');
+	if (f->status == DIFF_ADDED)
+		strbuf_addstr(&p->seg, "new file mode 100644\n");
+	else if (f->status == DIFF_DELETED)
+		strbuf_addstr(&p->seg, "deleted file mode 100644\n");
+	strbuf_addstr(&p->seg, "index 0000000..0000000\n--- ");
+	if (f->status == DIFF_ADDED)
+		strbuf_addstr(&p->seg, "/dev/null");
+	else
+		add_quoted(&p->seg, "a/", path);
+	strbuf_addstr(&p->seg, "\n+++ ");
+	if (f->status == DIFF_DELETED)
+		strbuf_addstr(&p->seg, "/dev/null");
+	else
+		add_quoted(&p->seg, "b/", path);
+	strbuf_addch(&p->seg, '\n');
+	f->want = want_path(p, path);
+	return begin_hunk(p);
+}
+
+/* "Binary files A and B differ" from diff -r: a binary file, no header. */
+static int plain_binary(struct parser *p)
+{
+	const char *s = p->line + strlen("Binary files "), *end = p->line + p->line_len;
+	const char *and = memmem(s, end - s, " and ", 5);
+	int ret;
+
+	if (!and || end - and < 12 || memcmp(end - 7, " differ", 7))
+		return 0;
+	file_reset(&p->f);
+	strbuf_add(&p->f.old_path, s, and - s);
+	strbuf_add(&p->f.new_path, and + 5, end - 7 - (and + 5));
+	if (first_components_differ(p->f.old_path.buf, p->f.new_path.buf))
+		strip_component(&p->f.new_path);
+	strbuf_reset(&p->f.old_path);
+	strbuf_addbuf(&p->f.old_path, &p->f.new_path);
+	p->f.binary = true;
+	p->state = S_BINARY;
+	ret = finish_file(p);
+	return ret;
+}
+
+/* A line outside any file: a file start, noise, or prose. */
+static int text_line(struct parser *p)
+{
+	const char *next;
+	size_t next_len;
+
+	if (line_is(p, "diff --git ")) {
+		start_git_file(p);
+		return 0;
+	}
+	if (line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
+	    next_len >= 4 && !memcmp(next, "+++ ", 4)) {
+		start_plain_file(p, next, next_len);
+		next_line(p);
+		return 0;
+	}
+	if (line_is(p, "Binary files "))
+		return plain_binary(p);
+	/* "Index:", "diff -ruN a b", "Only in", "====", prose: nothing. */
+	return 0;
+}
+
+/*
+ * A line after a hunk's counts ran out.  "+"/"-" lines here mean the
+ * counts lie: libgit2 would silently drop them, and with them findings.
+ * The mail signature ("-- ") and "---" rules are not diff lines.
+ */
+static bool stray_diff_line(const struct parser *p)
+{
+	size_t i;
+
+	if (!p->line_len || (p->line[0] != '+' && p->line[0] != '-'))
+		return false;
+	if (line_is(p, "--- ") || line_is(p, "-- ") || line_is(p, "+++ "))
+		return false;
+	for (i = 0; i < p->line_len && p->line[i] == p->line[0]; i++)
+		;
+	return i < p->line_len;
+}
+
+static int after_hunk_line(struct parser *p)
+{
+	if (line_is(p, "\\")) {
+		if (p->copying)
+			seg_add_line(p);
+		return 0;
+	}
+	close_hunk(p);
+	if (line_is(p, "@@ -"))
+		return begin_hunk(p);
+	if (stray_diff_line(p))
+		return error_code(WW_EINPUT,
+				  "'%s' hunk %d: lines past the end its header "
+				  "'@@ -%d,%d +%d,%d @@' gives",
+				  cur_path(p), p->f.hunks_total,
+				  p->old_start, p->old_count, p->new_start, p->new_count);
+	return 1;
+}
+
+static int parse_line(struct parser *p)
+{
+	int ret;
+
+	if (p->line_len > DIFF_MAX_LINE && p->state != S_TEXT && p->state != S_BINARY)
+		return line_too_long(p);
+	switch (p->state) {
+	case S_TEXT:
+		return text_line(p);
+	case S_GIT_HEADER:
+		ret = git_header_line(p);
+		break;
+	case S_PLAIN_HEADER:
+		ret = plain_first_hunk(p);
+		break;
+	case S_HUNK:
+		return hunk_line(p);
+	case S_AFTER_HUNK:
+		ret = after_hunk_line(p);
+		break;
+	case S_BINARY:
+		ret = line_is(p, "diff --git ") || line_is(p, "--- ") ||
+		      line_is(p, "-- ");
+		break;
+	default:
+		BUG("diff parser in state %d", p->state);
+	}
+	if (ret <= 0)
+		return ret;
+	/* Not part of the file: it ended; the line starts whatever is next. */
+	ret = finish_file(p);
+	if (ret < 0)
+		return ret;
+	return text_line(p);
+}
+
+static void parser_init(struct parser *p, const char *buf, size_t len,
+			const struct diff_opts *opts)
+{
+	memset(p, 0, sizeof(*p));
+	p->buf = buf;
+	p->len = len;
+	p->opts = opts;
+	strbuf_init(&p->f.old_path, 0);
+	strbuf_init(&p->f.new_path, 0);
+	strbuf_init(&p->seg, 0);
+	strbuf_init(&p->tmp, 0);
+	if (opts && opts->anchors)
+		anchors_init(p);
+}
+
+static void parser_release(struct parser *p)
+{
+	strbuf_release(&p->f.old_path);
+	strbuf_release(&p->f.new_path);
+	free(p->f.sel);
+	strbuf_release(&p->seg);
+	strbuf_release(&p->tmp);
+	free(p->anchor_len);
+	free(p->anchor_bits);
+	free(p->hunks);
+	free(p->lines);
+}
+
+/* Input saved with CRLF line ends throughout: its first diff line says so. */
+static bool detect_crlf(const char *buf, size_t len)
+{
+	const char *s = buf, *end = buf + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', end - s);
+		size_t n = nl ? (size_t)(nl - s) : (size_t)(end - s);
+
+		if ((n >= 11 && !memcmp(s, "diff --git ", 11)) ||
+		    (n >= 4 && !memcmp(s, "--- ", 4)))
+			return n && s[n - 1] == '\r';
+		if (!nl)
+			break;
+		s = nl + 1;
+	}
+	return false;
+}
+
+static int run(struct parser *p)
+{
+	int ret = 0;
+
+	p->crlf = detect_crlf(p->buf, p->len);
+	while (next_line(p)) {
+		ret = parse_line(p);
+		if (ret < 0)
+			return ret;
+	}
+	if (p->state == S_HUNK)
+		return error_code(WW_EINPUT,
+				  "'%s' hunk %d is truncated: the diff ends with "
+				  "%ld old and %ld new lines missing",
+				  cur_path(p), p->f.hunks_total, p->old_left, p->new_left);
+	if (p->state == S_AFTER_HUNK)
+		close_hunk(p);
+	return finish_file(p);
+}
+
+int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
+	       diff_file_fn fn, void *data)
+{
+	struct parser p;
+	int ret;
+
+	parser_init(&p, buf, len, opts);
+	p.fn = fn;
+	p.data = data;
+	ret = run(&p);
+	parser_release(&p);
+	return ret;
+}
+
+int diff_normalise(struct strbuf *out, const char *buf, size_t len)
+{
+	struct parser p;
+	int ret;
+
+	parser_init(&p, buf, len, NULL);
+	p.normalised = out;
+	ret = run(&p);
+	parser_release(&p);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/*
+ * Unified diffs, whatever tool wrote them.  libgit2's parser
+ * (git_diff_from_buffer) only takes git's dialect, with "diff --git"
+ * headers; kernel-adjacent projects still post quilt and "diff -ruN"
+ * output.  diff_parse() normalises every file of a diff into git's
+ * dialect in one pass over the input (synthesising "diff --git" headers,
+ * stripping -p1 prefixes and timestamps, skipping binary payloads and
+ * "Only in" noise), checks each hunk's line counts itself (libgit2
+ * silently drops lines past a hunk's counts), and hands each file's
+ * hunks to libgit2, whose git_patch line API gives old/new line numbers.
+ *
+ * Files are delivered one at a time to a callback, so memory stays
+ * bounded by the largest file, not the whole diff.
+ */
+#ifndef WW_DIFF_H
+#define WW_DIFF_H
+
+#include "strbuf.h"
+
+/* Caps on input from strangers (README "Limits"). */
+#define DIFF_MAX_LINE (1u << 20)	/* bytes in one line of a hunk or header */
+
+enum diff_status {
+	DIFF_MODIFIED,
+	DIFF_ADDED,
+	DIFF_DELETED,
+	DIFF_RENAMED,
+	DIFF_COPIED,
+};
+
+struct diff_line {
+	char origin;		/* '+', '-' or ' ' */
+	bool no_eol;		/* followed by "\ No newline at end of file" */
+	int old_lineno;		/* pre-image line number, -1 on added lines */
+	int new_lineno;		/* post-image line number, -1 on removed lines */
+	const char *content;	/* without the newline (borrowed) */
+	size_t len;
+};
+
+struct diff_hunk {
+	int index;		/* 1-based position of the hunk in its file */
+	int old_start, old_lines;
+	int new_start, new_lines;
+	const char *header;	/* "@@ -1,2 +1,3 @@ ctx", no newline (borrowed) */
+	size_t header_len;
+	const char *context;	/* what follows the second "@@", trimmed */
+	size_t context_len;
+	struct diff_line *lines;
+	size_t nr;
+};
+
+struct diff_file {
+	const char *old_path;	/* prefixes stripped; same as new_path unless */
+	const char *new_path;	/* renamed or copied (borrowed) */
+	enum diff_status status;
+	bool binary;		/* a binary change: no hunks, payload skipped */
+	bool git;		/* had a "diff --git" header of its own */
+	int hunks_total;	/* hunks in the file, including skipped ones */
+	struct diff_hunk *hunks; /* the hunks parsed (see diff_opts.anchors) */
+	size_t nr;
+};
+
+/*
+ * Called for each file the options select, and for every binary file.
+ * Everything `f` points to is valid during the call only.  A negative
+ * return stops the parse and is returned by diff_parse().
+ */
+typedef int (*diff_file_fn)(const struct diff_file *f, void *data);
+
+struct diff_opts {
+	/*
+	 * Files whose post-image path (pre-image for deletions) this
+	 * rejects are checked for well-formedness but not parsed further
+	 * and not delivered.  NULL: every file.
+	 */
+	bool (*want_file)(const char *path, void *data);
+	void *data;
+	/*
+	 * NULL-terminated: only hunks whose text contains one of these
+	 * strings are parsed by libgit2 and delivered (the others are only
+	 * checked).  NULL: every hunk.
+	 */
+	const char *const *anchors;
+};
+
+#define DIFF_OPTS_INIT { NULL, NULL, NULL }
+
+/*
+ * Parse the unified diff in `buf` (prose before, between and after the
+ * files is ignored, as "git apply" does).  A malformed diff (a hunk whose
+ * counts lie, a truncated hunk, an over-long line) gives WW_EINPUT with a
+ * message naming the file and the hunk.  `opts` may be NULL.
+ */
+int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
+	       diff_file_fn fn, void *data);
+
+/*
+ * The git-dialect text diff_parse() hands to libgit2, for every file and
+ * hunk, appended to `out` (for tests and for debugging odd input).
+ */
+int diff_normalise(struct strbuf *out, const char *buf, size_t len);
+
+/* Does `buf` look like the start of a diff rather than a mail? */
+bool diff_looks_like(const char *buf, size_t len);
+
+const char *diff_status_name(enum diff_status s);
+
+#endif

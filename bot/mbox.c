@@ -1,0 +1,1277 @@
+/*
+ * Mail parsing: an mbox (git format-patch output, a b4 .mbx, a mail
+ * client's or public-inbox's mboxrd/mboxo) or one saved message, split
+ * into messages whose headers are unfolded and RFC 2047 decoded and whose
+ * bodies are transfer-decoded to UTF-8 text with LF line ends.
+ *
+ * The input is read once, line by line, without a normalised copy: the
+ * line reader handles CRLF and lone CR itself, so the byte offsets in
+ * error messages are offsets in the caller's buffer.  Everything here is
+ * linear in the input (a 200 MB mbox must not take minutes), and input
+ * from strangers is held to the caps stated in mbox.h.
+ */
+#include "mbox.h"
+
+#include <iconv.h>
+
+/* ---- small ASCII helpers (locale-independent on purpose) ---- */
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+static bool is_ws(int c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = lower(c);
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static bool mem_ieq(const char *a, size_t alen, const char *b)
+{
+	size_t blen = strlen(b);
+
+	if (alen != blen)
+		return false;
+	for (size_t i = 0; i < alen; i++)
+		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+			return false;
+	return true;
+}
+
+static bool mem_istarts(const char *a, size_t alen, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return alen >= n && mem_ieq(a, n, prefix);
+}
+
+static bool blank_line(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!is_ws(p[i]))
+			return false;
+	return true;
+}
+
+/* ---- the line reader: LF, CRLF and lone CR all end a line ---- */
+
+struct line_reader {
+	const char *buf;
+	size_t len;
+	size_t pos;		/* start of the next line */
+	/*
+	 * Cached positions of the next '\n' and '\r' at or after `pos`
+	 * (`len` when there is none): a file of lone CRs must not make
+	 * every line search to the far-away next LF again.
+	 */
+	size_t next_lf, next_cr;
+};
+
+struct line {
+	const char *p;
+	size_t len;		/* without the line end */
+	size_t off;		/* offset in the input */
+	bool lf;		/* ended by a single '\n' (can be copied as is) */
+};
+
+static size_t find_byte(const char *buf, size_t len, size_t pos, int c)
+{
+	const char *q = memchr(buf + pos, c, len - pos);
+
+	return q ? (size_t)(q - buf) : len;
+}
+
+static void reader_init(struct line_reader *r, const char *buf, size_t len,
+			size_t pos)
+{
+	r->buf = buf;
+	r->len = len;
+	r->pos = pos;
+	r->next_lf = find_byte(buf, len, pos, '\n');
+	r->next_cr = find_byte(buf, len, pos, '\r');
+}
+
+static bool reader_next(struct line_reader *r, struct line *out)
+{
+	size_t end, next;
+
+	if (r->pos >= r->len)
+		return false;
+	if (r->next_lf < r->pos)
+		r->next_lf = find_byte(r->buf, r->len, r->pos, '\n');
+	if (r->next_cr < r->pos)
+		r->next_cr = find_byte(r->buf, r->len, r->pos, '\r');
+	end = r->next_lf;
+	next = end < r->len ? end + 1 : end;
+	out->lf = end < r->len;
+	if (r->next_cr < end) {
+		out->lf = false;
+		end = r->next_cr;
+		next = end + 1;
+		if (next < r->len && r->buf[next] == '\n')
+			next++;
+	}
+	out->p = r->buf + r->pos;
+	out->len = end - r->pos;
+	out->off = r->pos;
+	r->pos = next;
+	return true;
+}
+
+/* Is there no CR from the next line on (so no line end to convert)? */
+static bool reader_rest_plain(struct line_reader *r)
+{
+	if (r->next_cr < r->pos)
+		r->next_cr = find_byte(r->buf, r->len, r->pos, '\r');
+	return r->next_cr == r->len;
+}
+
+/* ---- charsets ---- */
+
+/* Charsets whose bytes we keep as they are (UTF-8 or a subset of it;
+ * 8-bit bytes in "us-ascii" mail are UTF-8 in practice). */
+static bool charset_is_utf8(const char *cs)
+{
+	static const char *const same[] = {
+		"", "utf-8", "utf8", "us-ascii", "ascii", "ansi_x3.4-1968",
+		"unknown-8bit", "x-unknown", "unknown",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(same); i++)
+		if (mem_ieq(cs, strlen(cs), same[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Append `in` converted from `charset` to UTF-8.  A byte that is invalid
+ * in the charset becomes U+FFFD and the conversion goes on.  WW_ENOTFOUND
+ * (nothing appended) when iconv does not know the charset.
+ */
+static int append_utf8(struct strbuf *out, const char *in, size_t len,
+		       const char *charset)
+{
+	char *ip = (char *)in, *op;
+	size_t il = len, ol;
+	iconv_t cd;
+
+	if (charset_is_utf8(charset)) {
+		strbuf_add(out, in, len);
+		return 0;
+	}
+	cd = iconv_open("UTF-8", charset);
+	if (cd == (iconv_t)-1)
+		return WW_ENOTFOUND;
+	while (il) {
+		size_t r;
+
+		strbuf_grow(out, il + il / 2 + 16);
+		op = out->buf + out->len;
+		ol = out->alloc - out->len - 1;
+		r = iconv(cd, &ip, &il, &op, &ol);
+		strbuf_setlen(out, op - out->buf);
+		if (r != (size_t)-1 || errno == E2BIG)
+			continue;
+		/* EILSEQ or EINVAL (truncated at the end): mark, skip a byte */
+		strbuf_addstr(out, "\xef\xbf\xbd");
+		ip++;
+		il--;
+		iconv(cd, NULL, NULL, NULL, NULL);
+	}
+	/* Stateful charsets (ISO-2022-JP) may owe a final shift sequence. */
+	strbuf_grow(out, 16);
+	op = out->buf + out->len;
+	ol = out->alloc - out->len - 1;
+	iconv(cd, NULL, NULL, &op, &ol);
+	strbuf_setlen(out, op - out->buf);
+	iconv_close(cd);
+	return 0;
+}
+
+/* ---- RFC 2047 encoded words ---- */
+
+/*
+ * Real encoded words are at most 75 bytes (RFC 2047); some mailers make
+ * longer ones.  The cap bounds the work a hostile "=?=?=?..." can cause.
+ */
+#define WORD_MAX 512
+#define CHARSET_MAX 64
+
+struct eword {
+	char charset[CHARSET_MAX];
+	int enc;		/* 'b' or 'q' */
+	const char *text;
+	size_t text_len;
+	size_t len;		/* of the whole "=?...?=" */
+};
+
+static bool charset_char(int c)
+{
+	return c > ' ' && c < 127 && !strchr("()<>@,;:\"/[]?.=", c);
+}
+
+/* Parse an encoded word at `p` (which starts with "=?"). */
+static bool parse_eword(struct eword *w, const char *p, size_t n)
+{
+	size_t i = 2, cs, lang = 0;
+
+	if (n > WORD_MAX)
+		n = WORD_MAX;
+	for (cs = i; i < n && p[i] != '?'; i++) {
+		if (p[i] == '*' && !lang)
+			lang = i;	/* RFC 2231 language: "utf-8*en" */
+		else if (!charset_char((unsigned char)p[i]) && p[i] != '.')
+			return false;
+	}
+	if (i >= n || i == cs || (lang ? lang : i) - cs >= CHARSET_MAX)
+		return false;
+	memcpy(w->charset, p + cs, (lang ? lang : i) - cs);
+	w->charset[(lang ? lang : i) - cs] = '\0';
+	if (i + 3 >= n || p[i + 2] != '?')
+		return false;
+	w->enc = lower((unsigned char)p[i + 1]);
+	if (w->enc != 'b' && w->enc != 'q')
+		return false;
+	i += 3;
+	w->text = p + i;
+	for (; i + 1 < n; i++) {
+		if (p[i] == '?' && p[i + 1] == '=') {
+			w->text_len = p + i - w->text;
+			w->len = i + 2;
+			return true;
+		}
+		if ((unsigned char)p[i] <= ' ' || p[i] == 127)
+			return false;
+	}
+	return false;
+}
+
+/* Base64 digit values plus one (0: not a digit), for a table lookup. */
+#define B64_RANGE(a, v) \
+	[a] = v + 1, [a + 1] = v + 2, [a + 2] = v + 3, [a + 3] = v + 4, \
+	[a + 4] = v + 5, [a + 5] = v + 6, [a + 6] = v + 7, [a + 7] = v + 8, \
+	[a + 8] = v + 9, [a + 9] = v + 10
+static const unsigned char b64_digit[256] = {
+	B64_RANGE('A', 0), B64_RANGE('K', 10), ['U'] = 21, ['V'] = 22,
+	['W'] = 23, ['X'] = 24, ['Y'] = 25, ['Z'] = 26,
+	B64_RANGE('a', 26), B64_RANGE('k', 36), ['u'] = 47, ['v'] = 48,
+	['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52,
+	B64_RANGE('0', 52), ['+'] = 63, ['/'] = 64,
+};
+
+static int b64val(int c)
+{
+	return (int)b64_digit[c & 0xff] - 1;
+}
+
+/*
+ * Decode base64 text, skipping whitespace and line ends; stop at '='.
+ * Returns false on a character outside the alphabet when `strict`.
+ */
+static bool b64_decode(struct strbuf *out, const char *p, size_t n, bool strict)
+{
+	unsigned int acc = 0;
+	int bits = 0;
+	char *o;
+
+	strbuf_grow(out, n / 4 * 3 + 3);
+	o = out->buf + out->len;
+	for (size_t i = 0; i < n; i++) {
+		int v = b64val((unsigned char)p[i]);
+
+		if (v < 0) {
+			if (p[i] == '=')
+				break;
+			if (strict)
+				return false;
+			continue;
+		}
+		acc = (acc << 6) | (unsigned int)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			*o++ = (char)((acc >> bits) & 0xff);
+		}
+	}
+	strbuf_setlen(out, o - out->buf);
+	return true;
+}
+
+/* Q encoding of a header word: '_' is a space, "=XX" a byte. */
+static bool q_decode(struct strbuf *out, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (p[i] == '_') {
+			strbuf_addch(out, ' ');
+		} else if (p[i] != '=') {
+			strbuf_addch(out, p[i]);
+		} else {
+			if (i + 2 >= n)
+				return false;
+			hi = hexval((unsigned char)p[i + 1]);
+			lo = hexval((unsigned char)p[i + 2]);
+			if (hi < 0 || lo < 0)
+				return false;
+			strbuf_addch(out, hi << 4 | lo);
+			i += 2;
+		}
+	}
+	return true;
+}
+
+/* Decoded bytes of a run of adjacent encoded words in one charset. */
+struct word_run {
+	struct strbuf bytes;
+	char charset[CHARSET_MAX];
+	const char *raw;	/* the run as written, for when it cannot be */
+	size_t raw_len;		/* converted after all */
+};
+
+/* Control characters never come out of a header: no header injection. */
+static void scrub_controls(struct strbuf *sb, size_t from)
+{
+	for (size_t i = from; i < sb->len; i++) {
+		unsigned char c = sb->buf[i];
+
+		if ((c < ' ' && c != '\t') || c == 127)
+			sb->buf[i] = ' ';
+	}
+}
+
+static void run_flush(struct strbuf *out, struct word_run *run)
+{
+	size_t start = out->len;
+
+	if (!run->raw)
+		return;
+	if (append_utf8(out, run->bytes.buf, run->bytes.len, run->charset) < 0)
+		strbuf_add(out, run->raw, run->raw_len);
+	scrub_controls(out, start);
+	strbuf_reset(&run->bytes);
+	run->raw = NULL;
+	run->raw_len = 0;
+}
+
+/* Decode one word's payload; false if it is not valid base64 / Q. */
+static bool eword_decode(struct strbuf *out, const struct eword *w)
+{
+	if (w->enc == 'b')
+		return b64_decode(out, w->text, w->text_len, true);
+	return q_decode(out, w->text, w->text_len);
+}
+
+void mail_decode_words(struct strbuf *out, const char *in, size_t len)
+{
+	struct word_run run = { STRBUF_INIT, "", NULL, 0 };
+	struct strbuf word = STRBUF_INIT;
+	const char *end = in + len, *p = in;
+	const char *lit = in;	/* start of text not yet copied to `out` */
+
+	while ((p = memchr(p, '=', end - p)) != NULL) {
+		struct eword w;
+		bool adjacent;
+
+		strbuf_reset(&word);
+		if (p + 1 >= end || p[1] != '?' || !parse_eword(&w, p, end - p) ||
+		    !eword_decode(&word, &w)) {
+			p++;
+			continue;
+		}
+		/* Whitespace between two encoded words is not text. */
+		adjacent = run.raw && blank_line(lit, p - lit);
+		if (adjacent && !strcmp(run.charset, w.charset)) {
+			strbuf_addbuf(&run.bytes, &word);
+		} else {
+			run_flush(out, &run);
+			if (!adjacent)
+				strbuf_add(out, lit, p - lit);
+			strbuf_addbuf(&run.bytes, &word);
+			memcpy(run.charset, w.charset, sizeof(w.charset));
+			run.raw = p;
+		}
+		p += w.len;
+		run.raw_len = p - run.raw;
+		lit = p;
+	}
+	run_flush(out, &run);
+	strbuf_add(out, lit, end - lit);
+	strbuf_release(&run.bytes);
+	strbuf_release(&word);
+}
+
+/* ---- headers ---- */
+
+/* A header field line: "Name:" with a printable, colon-free name. */
+static bool is_field(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && p[i] != ':'; i++)
+		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 127)
+			return false;
+	return i > 0 && i < n;
+}
+
+struct hdr_iter {
+	const char *p, *end;
+};
+
+/*
+ * The next logical header of a block of LF-terminated lines: its name and
+ * its raw value (from after the colon, folds included).
+ */
+static bool hdr_next(struct hdr_iter *it, const char **name, size_t *nlen,
+		     const char **val, size_t *vlen)
+{
+	while (it->p < it->end) {
+		const char *line = it->p, *nl, *colon;
+
+		nl = memchr(line, '\n', it->end - line);
+		it->p = nl ? nl + 1 : it->end;
+		if (!is_field(line, (nl ? nl : it->end) - line))
+			continue;	/* a stray continuation */
+		colon = memchr(line, ':', (nl ? nl : it->end) - line);
+		*name = line;
+		*nlen = colon - line;
+		*val = colon + 1;
+		while (it->p < it->end && is_ws(*it->p)) {
+			nl = memchr(it->p, '\n', it->end - it->p);
+			it->p = nl ? nl + 1 : it->end;
+		}
+		*vlen = it->p - *val;
+		return true;
+	}
+	return false;
+}
+
+/* Trim whitespace from what was appended to `sb` since `start`. */
+static void trim_from(struct strbuf *sb, size_t start)
+{
+	size_t skip = start;
+
+	while (sb->len > start && is_ws(sb->buf[sb->len - 1]))
+		sb->len--;
+	while (skip < sb->len && is_ws(sb->buf[skip]))
+		skip++;
+	memmove(sb->buf + start, sb->buf + skip, sb->len - skip);
+	sb->len -= skip - start;
+	if (sb->alloc)
+		sb->buf[sb->len] = '\0';
+}
+
+/* A raw value unfolded: each line end and the whitespace after it
+ * become one space; leading and trailing whitespace go. */
+static void unfold(struct strbuf *out, const char *v, size_t n)
+{
+	size_t start = out->len;
+
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] != '\n') {
+			strbuf_addch(out, v[i]);
+			continue;
+		}
+		while (i + 1 < n && is_ws(v[i + 1]))
+			i++;
+		if (i + 1 < n)
+			strbuf_addch(out, ' ');
+	}
+	trim_from(out, start);
+}
+
+/* Unfolded and decoded, as a new string. */
+static char *header_text(const char *v, size_t n, bool decode)
+{
+	struct strbuf raw = STRBUF_INIT, dec = STRBUF_INIT;
+
+	unfold(&raw, v, n);
+	if (!decode)
+		return strbuf_detach(&raw, NULL);
+	mail_decode_words(&dec, raw.buf, raw.len);
+	strbuf_trim(&dec);
+	strbuf_release(&raw);
+	return strbuf_detach(&dec, NULL);
+}
+
+/* "<id@host> (comment)" -> "id@host". */
+static char *msgid_text(const char *v, size_t n)
+{
+	char *s = header_text(v, n, false), *lt, *gt;
+
+	lt = strchr(s, '<');
+	gt = lt ? strchr(lt, '>') : NULL;
+	if (gt) {
+		memmove(s, lt + 1, gt - lt - 1);
+		s[gt - lt - 1] = '\0';
+	}
+	return s;
+}
+
+int mail_header(struct strbuf *out, const char *headers, size_t len,
+		const char *name)
+{
+	struct hdr_iter it = { headers, headers + len };
+	const char *n, *v;
+	size_t nlen, vlen;
+
+	while (hdr_next(&it, &n, &nlen, &v, &vlen)) {
+		char *s;
+
+		if (!mem_ieq(n, nlen, name))
+			continue;
+		s = header_text(v, vlen, true);
+		strbuf_addstr(out, s);
+		free(s);
+		return 0;
+	}
+	return WW_ENOTFOUND;
+}
+
+/* ---- addresses ---- */
+
+void mail_addr_name(struct strbuf *out, const char *from)
+{
+	const char *lt = strrchr(from, '<'), *open, *close;
+	size_t start = out->len;
+
+	if (lt && strchr(lt, '>')) {
+		const char *p = from;
+
+		/* "Name" <addr>: unquote, undo backslash escapes */
+		for (; p < lt; p++) {
+			if (*p == '"')
+				continue;
+			if (*p == '\\' && p + 1 < lt)
+				p++;
+			strbuf_addch(out, *p);
+		}
+	} else if ((open = strchr(from, '(')) && (close = strrchr(open, ')'))) {
+		/* addr (Name) */
+		strbuf_add(out, open + 1, close - open - 1);
+	}
+	trim_from(out, start);
+}
+
+void mail_addr_email(struct strbuf *out, const char *from)
+{
+	const char *lt = strrchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+	const char *p, *e;
+
+	if (gt) {
+		for (p = lt + 1; p < gt && is_ws(*p); p++)
+			;
+		for (e = gt; e > p && is_ws(e[-1]); e--)
+			;
+		strbuf_add(out, p, e - p);
+		return;
+	}
+	/* bare "addr" or "addr (Name)" */
+	for (p = from; is_ws(*p); p++)
+		;
+	for (e = p; *e && !is_ws(*e) && *e != '('; e++)
+		;
+	strbuf_add(out, p, e - p);
+}
+
+/* ---- bodies ---- */
+
+enum cte {
+	CTE_IDENTITY,		/* 7bit, 8bit, binary, absent or unknown */
+	CTE_QP,
+	CTE_BASE64,
+};
+
+struct mime_info {
+	char type[128];		/* lower case "text/plain"; "" when absent */
+	char charset[CHARSET_MAX];
+	char boundary[256];	/* RFC 2046 allows 70 */
+	enum cte cte;
+};
+
+/* Copy a parameter value (token or quoted string) into `dst`. */
+static void param_value(char *dst, size_t size, const char *p, const char *end)
+{
+	size_t n = 0;
+
+	if (p < end && *p == '"') {
+		for (p++; p < end && *p != '"'; p++) {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			if (n + 1 < size)
+				dst[n++] = *p;
+		}
+	} else {
+		for (; p < end && *p != ';' && !is_ws(*p); p++)
+			if (n + 1 < size)
+				dst[n++] = *p;
+	}
+	dst[n] = '\0';
+}
+
+static void parse_content_type(struct mime_info *mi, const char *raw, size_t rn)
+{
+	char *v = header_text(raw, rn, false);
+	const char *p = v, *end = v + strlen(v);
+	size_t t = 0;
+
+	while (p < end && is_ws(*p))
+		p++;
+	for (; p < end && *p != ';' && !is_ws(*p); p++)
+		if (t + 1 < sizeof(mi->type))
+			mi->type[t++] = (char)lower((unsigned char)*p);
+	mi->type[t] = '\0';
+	while (p < end) {
+		const char *name, *eq;
+
+		if (*p != ';') {
+			/* skip to the next parameter, past quoted strings */
+			if (*p == '"')
+				for (p++; p < end && *p != '"'; p++)
+					if (*p == '\\')
+						p++;
+			p++;
+			continue;
+		}
+		for (p++; p < end && is_ws(*p); p++)
+			;
+		name = p;
+		while (p < end && *p != '=' && *p != ';')
+			p++;
+		if (p >= end || *p != '=')
+			continue;
+		eq = p;
+		while (eq > name && is_ws(eq[-1]))
+			eq--;
+		for (p++; p < end && is_ws(*p); p++)
+			;
+		if (mem_ieq(name, eq - name, "charset"))
+			param_value(mi->charset, sizeof(mi->charset), p, end);
+		else if (mem_ieq(name, eq - name, "boundary"))
+			param_value(mi->boundary, sizeof(mi->boundary), p, end);
+	}
+	free(v);
+}
+
+static void parse_mime_headers(struct mime_info *mi, const char *hdr, size_t n)
+{
+	struct hdr_iter it = { hdr, hdr + n };
+	const char *name, *v;
+	size_t nlen, vlen;
+
+	memset(mi, 0, sizeof(*mi));
+	while (hdr_next(&it, &name, &nlen, &v, &vlen)) {
+		if (mem_ieq(name, nlen, "content-type") && !mi->type[0]) {
+			parse_content_type(mi, v, vlen);
+		} else if (mem_ieq(name, nlen, "content-transfer-encoding")) {
+			while (vlen && (is_ws(*v) || *v == '\n'))
+				v++, vlen--;
+			if (mem_istarts(v, vlen, "quoted-printable"))
+				mi->cte = CTE_QP;
+			else if (mem_istarts(v, vlen, "base64"))
+				mi->cte = CTE_BASE64;
+		}
+	}
+}
+
+/* Quoted-printable: "=\n" is a soft line break, "=XX" a byte; a stray
+ * '=' is kept (as git mailinfo does: patches are better kept than lost). */
+static void qp_decode(struct strbuf *out, const char *p, size_t n)
+{
+	char *o;
+
+	strbuf_grow(out, n);
+	o = out->buf + out->len;
+	for (size_t i = 0; i < n; i++) {
+		int hi, lo;
+
+		if (p[i] != '=') {
+			*o++ = p[i];
+			continue;
+		}
+		if (i + 1 < n && p[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		/* "=  \n": a soft break with transport padding */
+		if (i + 1 < n && is_ws(p[i + 1])) {
+			size_t j = i + 1;
+
+			while (j < n && is_ws(p[j]))
+				j++;
+			if (j == n || p[j] == '\n') {
+				i = j;
+				continue;
+			}
+		}
+		hi = i + 2 < n ? hexval((unsigned char)p[i + 1]) : -1;
+		lo = i + 2 < n ? hexval((unsigned char)p[i + 2]) : -1;
+		if (hi < 0 || lo < 0) {
+			*o++ = '=';
+			continue;
+		}
+		*o++ = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	strbuf_setlen(out, o - out->buf);
+}
+
+/* CRLF and lone CR to LF, in place, from `from` on. */
+static void normalize_eol(struct strbuf *sb, size_t from)
+{
+	char *r, *w, *end = sb->buf + sb->len;
+
+	r = memchr(sb->buf + from, '\r', sb->len - from);
+	if (!r)
+		return;
+	for (w = r; r < end; r++) {
+		if (*r != '\r') {
+			*w++ = *r;
+			continue;
+		}
+		*w++ = '\n';
+		if (r + 1 < end && r[1] == '\n')
+			r++;
+	}
+	strbuf_setlen(sb, w - sb->buf);
+}
+
+/* A text part, transfer-decoded and converted, appended to `out`. */
+static void decode_leaf(struct strbuf *out, const struct mime_info *mi,
+			const char *p, size_t n)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t start = out->len;
+
+	if (mi->cte == CTE_QP)
+		qp_decode(&tmp, p, n);
+	else if (mi->cte == CTE_BASE64)
+		b64_decode(&tmp, p, n, false);
+	if (mi->cte != CTE_IDENTITY) {
+		normalize_eol(&tmp, 0);
+		p = tmp.buf;
+		n = tmp.len;
+	}
+	if (append_utf8(out, p, n, mi->charset) < 0)
+		strbuf_add(out, p, n);	/* unknown charset: keep the bytes */
+	if (out->len > start && out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
+	strbuf_release(&tmp);
+}
+
+static bool wanted_part(const char *type)
+{
+	static const char *const text[] = {
+		"", "text/plain", "text/x-patch", "text/x-diff",
+		"text/x-diff-file", "application/x-patch", "application/x-diff",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(text); i++)
+		if (!strcmp(type, text[i]))
+			return true;
+	return false;
+}
+
+struct mime_walk {
+	size_t parts;
+	size_t msgno, msg_off;
+};
+
+static int mime_collect(struct strbuf *out, struct mime_walk *mw,
+			const char *hdr, size_t hlen,
+			const char *body, size_t blen, int depth);
+
+/* Is `line` "--boundary" or "--boundary--" (trailing whitespace allowed)? */
+static int boundary_line(const char *line, size_t n, const char *b, size_t blen)
+{
+	size_t i;
+
+	if (n < blen + 2 || line[0] != '-' || line[1] != '-' ||
+	    memcmp(line + 2, b, blen) != 0)
+		return 0;
+	i = blen + 2;
+	if (i + 1 < n && line[i] == '-' && line[i + 1] == '-' &&
+	    blank_line(line + i + 2, n - i - 2))
+		return 2;
+	return blank_line(line + i, n - i) ? 1 : 0;
+}
+
+/* One part of a multipart body: headers, a blank line, content. */
+static int mime_part(struct strbuf *out, struct mime_walk *mw,
+		     const char *p, size_t n, int depth)
+{
+	const char *end = p + n, *q = p;
+
+	/* a part that starts with a blank line has no headers */
+	while (q < end) {
+		const char *nl = memchr(q, '\n', end - q);
+		size_t l = (nl ? nl : end) - q;
+
+		if (blank_line(q, l))
+			return mime_collect(out, mw, p, q - p,
+					    nl ? nl + 1 : end,
+					    nl ? end - nl - 1 : 0, depth);
+		q = nl ? nl + 1 : end;
+	}
+	return 0;		/* headers only: no content */
+}
+
+static int mime_multipart(struct strbuf *out, struct mime_walk *mw,
+			  const struct mime_info *mi,
+			  const char *body, size_t blen, int depth)
+{
+	const char *p = body, *end = body + blen, *part = NULL;
+	size_t bl = strlen(mi->boundary);
+	int ret;
+
+	if (depth >= MAIL_MAX_MIME_DEPTH)
+		return error_code(WW_ETOOBIG,
+				  "message %zu (byte %zu): MIME parts nested deeper than %d",
+				  mw->msgno, mw->msg_off, MAIL_MAX_MIME_DEPTH);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *next = nl ? nl + 1 : end;
+		int b = boundary_line(p, (nl ? nl : end) - p, mi->boundary, bl);
+
+		if (b) {
+			if (part) {
+				/* the line end before a boundary belongs to it */
+				size_t plen = p - part;
+
+				if (plen && part[plen - 1] == '\n')
+					plen--;
+				if (++mw->parts > MAIL_MAX_MIME_PARTS)
+					return error_code(WW_ETOOBIG,
+							  "message %zu (byte %zu): more than %d MIME parts",
+							  mw->msgno, mw->msg_off,
+							  MAIL_MAX_MIME_PARTS);
+				ret = mime_part(out, mw, part, plen, depth + 1);
+				if (ret < 0)
+					return ret;
+			}
+			if (b == 2)
+				return 0;
+			part = next;
+		}
+		p = next;
+	}
+	/* no closing boundary (truncated mail): keep the last part */
+	if (part)
+		return mime_part(out, mw, part, end - part, depth + 1);
+	/* no boundary at all: not really multipart, read it as text */
+	decode_leaf(out, mi, body, blen);
+	return 0;
+}
+
+static int mime_collect(struct strbuf *out, struct mime_walk *mw,
+			const char *hdr, size_t hlen,
+			const char *body, size_t blen, int depth)
+{
+	struct mime_info mi;
+
+	parse_mime_headers(&mi, hdr, hlen);
+	if (starts_with(mi.type, "multipart/") && mi.boundary[0])
+		return mime_multipart(out, mw, &mi, body, blen, depth);
+	/* A forwarded message: its own headers and body, one level down. */
+	if (depth && !strcmp(mi.type, "message/rfc822")) {
+		if (depth >= MAIL_MAX_MIME_DEPTH)
+			return error_code(WW_ETOOBIG,
+					  "message %zu (byte %zu): MIME parts nested deeper than %d",
+					  mw->msgno, mw->msg_off, MAIL_MAX_MIME_DEPTH);
+		return mime_part(out, mw, body, blen, depth + 1);
+	}
+	/* A single-part message is its body, whatever its type says. */
+	if (!depth || wanted_part(mi.type))
+		decode_leaf(out, &mi, body, blen);
+	return 0;
+}
+
+/* ---- splitting the input into messages ---- */
+
+/* git format-patch's "From <sha> Mon Sep 17 00:00:00 2001". */
+static bool is_format_patch_line(const char *p, size_t n)
+{
+	static const char date[] = " Mon Sep 17 00:00:00 2001";
+	size_t i = 5, dl = sizeof(date) - 1;
+
+	if (n < 5 || memcmp(p, "From ", 5) != 0)
+		return false;
+	while (i < n && hexval((unsigned char)p[i]) >= 0)
+		i++;
+	return (i == 45 || i == 69) && n - i == dl && !memcmp(p + i, date, dl);
+}
+
+/*
+ * A From_ line: "From SENDER DATE" where DATE has a hh:mm time, the
+ * check git mailsplit makes so that a body line "From the datasheet"
+ * after a blank line is not taken for one.
+ */
+static bool is_from_line(const char *p, size_t n)
+{
+	if (n < 6 || memcmp(p, "From ", 5) != 0 || is_ws(p[5]))
+		return false;
+	for (size_t i = 6; i + 2 < n; i++) {
+		if (is_digit(p[i - 1]) && p[i] == ':' && is_digit(p[i + 1]) &&
+		    is_digit(p[i + 2]))
+			return true;
+	}
+	return false;
+}
+
+struct mbox_state {
+	struct mail_list *out;
+	bool mbox;		/* the input has From_ lines */
+	size_t msgno;		/* 1-based, of the message being read */
+	size_t msg_off;
+	bool started, in_body, prev_blank, any_header;
+	struct strbuf hdr;	/* header block, LF line ends */
+	struct strbuf body;	/* raw body, LF line ends, >From unquoted */
+	/* Body lines not yet copied to `body`: the input has them as they
+	 * must be, so they are copied in one go (no per-line work). */
+	const char *run;
+	size_t run_len;
+};
+
+static void flush_run(struct mbox_state *st)
+{
+	if (st->run_len)
+		strbuf_add(&st->body, st->run, st->run_len);
+	st->run_len = 0;
+}
+
+static void start_message(struct mbox_state *st, size_t off)
+{
+	st->msgno++;
+	st->msg_off = off;
+	st->started = true;
+	st->in_body = false;
+	st->prev_blank = false;
+	st->any_header = false;
+	strbuf_reset(&st->hdr);
+	strbuf_reset(&st->body);
+	st->run_len = 0;
+}
+
+static int header_line(struct mbox_state *st, const struct line *l)
+{
+	const char *nul = memchr(l->p, '\0', l->len);
+
+	if (nul)
+		return error_code(WW_EINPUT, "message %zu (byte %zu): NUL byte in header",
+				  st->msgno, l->off + (size_t)(nul - l->p));
+	if (l->len > MAIL_MAX_HEADER_LINE)
+		return error_code(WW_ETOOBIG,
+				  "message %zu (byte %zu): header line longer than %u bytes",
+				  st->msgno, l->off, MAIL_MAX_HEADER_LINE);
+	if (!l->len) {
+		if (!st->any_header)
+			return error_code(WW_EINPUT, "message %zu (byte %zu): no mail headers",
+					  st->msgno, st->msg_off);
+		st->in_body = true;
+		st->prev_blank = true;
+		return 0;
+	}
+	if (!(st->any_header && is_ws(l->p[0])) && !is_field(l->p, l->len)) {
+		/* Not a header: the headers ended without a blank line and
+		 * this is the body (lenient, as git mailinfo is). */
+		if (!st->any_header)
+			return error_code(WW_EINPUT, "message %zu (byte %zu): no mail headers",
+					  st->msgno, st->msg_off);
+		st->in_body = true;
+		return 1;
+	}
+	if (st->hdr.len + l->len + 1 > MAIL_MAX_HEADER_BYTES)
+		return error_code(WW_ETOOBIG,
+				  "message %zu (byte %zu): header block larger than %u bytes",
+				  st->msgno, st->msg_off, MAIL_MAX_HEADER_BYTES);
+	strbuf_add(&st->hdr, l->p, l->len);
+	strbuf_addch(&st->hdr, '\n');
+	st->any_header = true;
+	return 0;
+}
+
+static void body_line(struct mbox_state *st, const struct line *l)
+{
+	const char *p = l->p;
+	size_t n = l->len;
+
+	bool as_is = l->lf;
+
+	/* mboxrd quotes ">*From " with one more '>', mboxo "From " alone */
+	if (st->mbox && n > 5 && p[0] == '>') {
+		size_t i = 1;
+
+		while (i < n && p[i] == '>')
+			i++;
+		if (n - i >= 5 && !memcmp(p + i, "From ", 5)) {
+			p++;
+			n--;
+			as_is = false;
+		}
+	}
+	st->prev_blank = n == 0;
+	if (as_is && st->run_len && st->run + st->run_len == p) {
+		st->run_len += n + 1;
+		return;
+	}
+	flush_run(st);
+	if (as_is) {
+		st->run = p;
+		st->run_len = n + 1;
+		return;
+	}
+	strbuf_add(&st->body, p, n);
+	strbuf_addch(&st->body, '\n');
+}
+
+static void strbuf_swap(struct strbuf *a, struct strbuf *b)
+{
+	struct strbuf t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* The rest of the input is the body, unchanged: copy it in one go. */
+static void body_rest(struct mbox_state *st, struct line_reader *r)
+{
+	flush_run(st);
+	strbuf_add(&st->body, r->buf + r->pos, r->len - r->pos);
+	if (st->body.len && st->body.buf[st->body.len - 1] != '\n')
+		strbuf_addch(&st->body, '\n');
+	r->pos = r->len;
+}
+
+/* Header fields of a finished message into `m`. */
+static void fill_headers(struct mail *m, const char *hdr, size_t len)
+{
+	struct hdr_iter it = { hdr, hdr + len };
+	const char *n, *v;
+	size_t nlen, vlen;
+
+	while (hdr_next(&it, &n, &nlen, &v, &vlen)) {
+		char **slot = NULL;
+		bool decode = true, list = false, id = false;
+
+		if (mem_ieq(n, nlen, "from"))
+			slot = &m->from;
+		else if (mem_ieq(n, nlen, "to"))
+			slot = &m->to, list = true;
+		else if (mem_ieq(n, nlen, "cc"))
+			slot = &m->cc, list = true;
+		else if (mem_ieq(n, nlen, "subject"))
+			slot = &m->subject;
+		else if (mem_ieq(n, nlen, "date"))
+			slot = &m->date, decode = false;
+		else if (mem_ieq(n, nlen, "message-id"))
+			slot = &m->message_id, id = true;
+		else if (mem_ieq(n, nlen, "in-reply-to"))
+			slot = &m->in_reply_to, id = true;
+		else if (mem_ieq(n, nlen, "references"))
+			slot = &m->references, decode = false;
+		if (!slot || (*slot && !list))
+			continue;	/* the first one counts */
+		if (*slot) {
+			/* several To:/Cc: lines: one list */
+			char *more = header_text(v, vlen, true);
+			struct strbuf both = STRBUF_INIT;
+
+			strbuf_addf(&both, "%s, %s", *slot, more);
+			free(*slot);
+			free(more);
+			*slot = strbuf_detach(&both, NULL);
+		} else {
+			*slot = id ? msgid_text(v, vlen) : header_text(v, vlen, decode);
+		}
+	}
+	char **all[] = {
+		&m->from, &m->to, &m->cc, &m->subject, &m->date,
+		&m->message_id, &m->in_reply_to, &m->references,
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
+		if (!*all[i])
+			*all[i] = xstrdup("");
+}
+
+static int finish_message(struct mbox_state *st)
+{
+	struct mail *m;
+	struct strbuf body = STRBUF_INIT;
+	struct mime_walk mw = { 0, st->msgno, st->msg_off };
+	struct mime_info mi;
+	int ret;
+
+	flush_run(st);
+	if (!st->any_header)
+		return error_code(WW_EINPUT, "message %zu (byte %zu): no mail headers",
+				  st->msgno, st->msg_off);
+	if (st->out->nr >= MBOX_MAX_MESSAGES)
+		return error_code(WW_ETOOBIG, "more than %d messages",
+				  MBOX_MAX_MESSAGES);
+	/* the blank line before the next From_ line separates, it is not body */
+	if (st->mbox && st->body.len && st->body.buf[st->body.len - 1] == '\n' &&
+	    (st->body.len == 1 || st->body.buf[st->body.len - 2] == '\n'))
+		strbuf_setlen(&st->body, st->body.len - 1);
+
+	parse_mime_headers(&mi, st->hdr.buf, st->hdr.len);
+	if (!starts_with(mi.type, "multipart/") && mi.cte == CTE_IDENTITY &&
+	    charset_is_utf8(mi.charset)) {
+		/* the common case: the body is already what we want */
+		strbuf_swap(&body, &st->body);
+		ret = 0;
+	} else {
+		ret = mime_collect(&body, &mw, st->hdr.buf, st->hdr.len,
+				   st->body.buf, st->body.len, 0);
+	}
+	if (ret < 0) {
+		strbuf_release(&body);
+		return ret;
+	}
+	ALLOC_GROW(st->out->v, st->out->nr + 1, st->out->alloc);
+	m = &st->out->v[st->out->nr++];
+	memset(m, 0, sizeof(*m));
+	fill_headers(m, st->hdr.buf, st->hdr.len);
+	m->body = strbuf_detach(&body, &m->body_len);
+	m->offset = st->msg_off;
+	m->headers = xstrndup(st->hdr.buf, st->hdr.len);
+	m->headers_len = st->hdr.len;
+	st->started = false;
+	return 0;
+}
+
+/* Skip a UTF-8 byte order mark and blank lines before the first message. */
+static size_t skip_preamble(const char *buf, size_t len)
+{
+	struct line_reader r;
+	struct line l;
+	size_t pos = 0;
+
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;
+	reader_init(&r, buf, len, pos);
+	while (reader_next(&r, &l)) {
+		if (!blank_line(l.p, l.len))
+			return l.off;
+	}
+	return len;
+}
+
+int mbox_parse(struct mail_list *out, const char *buf, size_t len)
+{
+	struct mbox_state st = { .out = out, .hdr = STRBUF_INIT, .body = STRBUF_INIT };
+	struct line_reader r;
+	struct line l;
+	size_t start;
+	int ret = 0;
+
+	if (len > MBOX_MAX_BYTES)
+		return error_code(WW_ETOOBIG, "input larger than %u MiB",
+				  MBOX_MAX_BYTES >> 20);
+	start = skip_preamble(buf, len);
+	if (start >= len)
+		return error_code(WW_EINPUT, "empty input");
+	st.mbox = len - start >= 5 && !memcmp(buf + start, "From ", 5);
+	reader_init(&r, buf, len, start);
+	if (st.mbox)
+		reader_next(&r, &l);	/* the first From_ line */
+	start_message(&st, start);
+
+	for (;;) {
+		/* One message, no CR left: the rest is its body as it is. */
+		if (st.in_body && !st.mbox && reader_rest_plain(&r)) {
+			body_rest(&st, &r);
+			break;
+		}
+		if (!reader_next(&r, &l))
+			break;
+		if (st.mbox && l.len > 5 && l.p[0] == 'F' &&
+		    (is_format_patch_line(l.p, l.len) ||
+		     ((!st.in_body || st.prev_blank) && is_from_line(l.p, l.len)))) {
+			ret = finish_message(&st);
+			if (ret < 0)
+				goto out;
+			start_message(&st, l.off);
+			continue;
+		}
+		if (!st.in_body) {
+			ret = header_line(&st, &l);
+			if (ret < 0)
+				goto out;
+			if (ret == 0)
+				continue;
+		}
+		body_line(&st, &l);
+	}
+	ret = finish_message(&st);
+out:
+	strbuf_release(&st.hdr);
+	strbuf_release(&st.body);
+	return ret < 0 ? ret : 0;
+}
+
+bool mbox_is_mail(const char *buf, size_t len)
+{
+	static const char *const mail_fields[] = {
+		"from", "subject", "date", "message-id", "to",
+	};
+	struct line_reader r;
+	struct line l;
+	size_t start = skip_preamble(buf, len), seen = 0;
+
+	if (len - start >= 5 && !memcmp(buf + start, "From ", 5))
+		return true;
+	reader_init(&r, buf, len, start);
+	while (reader_next(&r, &l) && seen++ < 200) {
+		const char *colon;
+
+		if (seen > 1 && l.len && is_ws(l.p[0]))
+			continue;
+		if (!is_field(l.p, l.len))
+			return false;
+		colon = memchr(l.p, ':', l.len);
+		for (size_t i = 0; i < ARRAY_SIZE(mail_fields); i++)
+			if (mem_ieq(l.p, colon - l.p, mail_fields[i]))
+				return true;
+	}
+	return false;
+}
+
+void mail_release(struct mail *m)
+{
+	free(m->from);
+	free(m->to);
+	free(m->cc);
+	free(m->subject);
+	free(m->date);
+	free(m->message_id);
+	free(m->in_reply_to);
+	free(m->references);
+	free(m->body);
+	free(m->headers);
+	memset(m, 0, sizeof(*m));
+}
+
+void mail_list_clear(struct mail_list *l)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		mail_release(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->nr = l->alloc = 0;
+}

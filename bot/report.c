@@ -1,0 +1,229 @@
+/*
+ * The check's output: see report.h.
+ *
+ * Text follows checkpatch, which kernel developers read every day:
+ * "file:line: SEVERITY: what: why", then the source line as it appears in
+ * the patch, and a one-line total.  JSON carries the same findings with
+ * every field a program may want.
+ */
+#include "report.h"
+
+const char *report_severity_label(enum severity s)
+{
+	switch (s) {
+	case SEV_ERROR: return "ERROR";
+	case SEV_WARNING: return "WARNING";
+	case SEV_CREDIT: return "CREDIT";
+	default: return "INFO";
+	}
+}
+
+static const char *kind_name(enum finding_kind k)
+{
+	switch (k) {
+	case FINDING_ADDED: return "added";
+	case FINDING_REMOVED: return "removed";
+	default: return "define";
+	}
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+/* A JSON string even from bytes that are not UTF-8 (mail is mail). */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+
+	if (!s)
+		return json_string("");
+	j = json_string(s);
+	if (!j) {
+		struct strbuf sb = STRBUF_INIT;
+
+		for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+			strbuf_addch(&sb, *c < 0x80 ? *c : '?');
+		j = json_string(sb.buf);
+		strbuf_release(&sb);
+	}
+	return j;
+}
+
+static json_t *series_json(const struct series *s)
+{
+	json_t *patches = json_array();
+
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct series_patch *p = &s->patches[i];
+
+		json_array_append_new(patches, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
+			"index", p->index,
+			"subject", jstr(p->subject),
+			"message_id", jstr(p->message_id),
+			"author", jstr(p->author),
+			"title", jstr(p->title),
+			"date", jstr(p->date)));
+	}
+	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}",
+			 "subject", jstr(s->subject),
+			 "message_id", jstr(s->message_id),
+			 "version", s->version,
+			 "rfc", s->rfc,
+			 "base_commit", str_or_null(s->base_commit),
+			 "patches", patches);
+}
+
+static json_t *finding_json(const struct finding *f, const struct ruleset *rs)
+{
+	const struct rule *r = f->rule;
+	json_t *o = json_pack("{s:i, s:s, s:o, s:i, s:o, s:s, s:s, s:s, s:o, s:o}",
+		"patch", f->patch,
+		"kind", kind_name(f->kind),
+		"file", jstr(f->file),
+		"line", f->line,
+		"function", jstr(f->function),
+		"macro", r->macro,
+		"class", rule_class_name(r->class),
+		"severity", severity_name(f->severity),
+		"rule", str_or_null(r->id),
+		"message", jstr(f->message));
+
+	json_object_set_new(o, "guidance", json_pack("{s:o, s:o}",
+		"file", str_or_null(rs->guidance_file),
+		"section", str_or_null(r->section)));
+	json_object_set_new(o, "source", jstr(f->source));
+	json_object_set_new(o, "conversion", json_boolean(f->conversion));
+	json_object_set_new(o, "moved", json_boolean(f->moved));
+	json_object_set_new(o, "defined", str_or_null(f->defined));
+	json_object_set_new(o, "wraps", str_or_null(r->wraps));
+	if (f->other)
+		json_object_set_new(o, "other", json_pack("{s:s, s:i}",
+			"macro", f->other->macro, "line", f->other_line));
+	return o;
+}
+
+static json_t *classes_json(const int *counts)
+{
+	json_t *o = json_object();
+
+	for (int c = 0; c < RC__NR; c++)
+		json_object_set_new(o, rule_class_name(c), json_integer(counts[c]));
+	return o;
+}
+
+json_t *report_json(const char *input, const struct series *s,
+		    const struct check_result *r, const struct ruleset *rs)
+{
+	json_t *findings = json_array(), *notes = json_array(), *summary;
+
+	for (size_t i = 0; i < r->nr; i++)
+		json_array_append_new(findings, finding_json(&r->v[i], rs));
+	for (size_t i = 0; i < r->nr_notes; i++)
+		json_array_append_new(notes, json_pack("{s:i, s:o, s:o}",
+			"patch", r->notes[i].patch,
+			"file", jstr(r->notes[i].file),
+			"message", jstr(r->notes[i].message)));
+	summary = json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
+		"added", classes_json(r->added),
+		"removed", classes_json(r->removed),
+		"moved", classes_json(r->moved),
+		"errors", r->by_severity[SEV_ERROR],
+		"warnings", r->by_severity[SEV_WARNING],
+		"credits", r->by_severity[SEV_CREDIT],
+		"info", r->by_severity[SEV_INFO],
+		"patches", (int)s->nr);
+	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			 "input", jstr(input),
+			 "series", series_json(s),
+			 "findings", findings,
+			 "summary", summary,
+			 "notes", notes);
+}
+
+/* The patch's lines of the call, as they appear in the patch. */
+static void print_source(FILE *out, const struct finding *f)
+{
+	const char *s = f->hunk;
+	char origin = f->kind == FINDING_REMOVED ? '-' : '+';
+
+	for (int i = 0; s && *s && i < f->hunk_line + f->source_lines; i++) {
+		const char *nl = strchr(s, '\n');
+		int n = nl ? (int)(nl - s) : (int)strlen(s);
+
+		if (i >= f->hunk_line && (*s == origin || *s == ' '))
+			fprintf(out, "%.*s\n", n, s);
+		s = nl ? nl + 1 : s + n;
+	}
+}
+
+static void print_finding(FILE *out, const struct finding *f, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	check_finding_title(sb, f);
+	fprintf(out, "%s:%d: %s: %s: %s\n", f->file, f->line,
+		report_severity_label(f->severity), sb->buf, f->message);
+	print_source(out, f);
+}
+
+static int sum(const int *v)
+{
+	int n = 0;
+
+	for (int c = 0; c < RC__NR; c++)
+		n += v[c];
+	return n;
+}
+
+static void print_patch_header(FILE *out, const struct series_patch *p)
+{
+	if (p->total > 0)
+		fprintf(out, "patch %d/%d: %s\n", p->index, p->total, p->title);
+	else
+		fprintf(out, "patch %d: %s\n", p->index, p->title);
+}
+
+static void print_findings(FILE *out, const struct check_result *r, size_t *next,
+			   const int *patch, const struct report_opts *opts,
+			   struct strbuf *sb)
+{
+	for (; *next < r->nr && (!patch || r->v[*next].patch == *patch); (*next)++) {
+		const struct finding *f = &r->v[*next];
+
+		if (opts->quiet && f->severity < SEV_WARNING)
+			continue;
+		print_finding(out, f, sb);
+	}
+}
+
+void report_text(FILE *out, const char *input, const struct series *s,
+		 const struct check_result *r, const struct report_opts *opts)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool headers = !opts->quiet && (s->nr > 1 || (s->nr && s->patches[0].total > 1));
+	size_t next = 0;
+
+	if (opts->name_input && !opts->quiet)
+		fprintf(out, "%s:\n", input);
+	/* Findings come in series order (check_series()). */
+	for (size_t i = 0; i < s->nr; i++) {
+		if (headers) {
+			if (i)
+				fputc('\n', out);
+			print_patch_header(out, &s->patches[i]);
+		}
+		print_findings(out, r, &next, &s->patches[i].index, opts, &sb);
+	}
+	print_findings(out, r, &next, NULL, opts, &sb);
+	if (!opts->quiet) {
+		if (headers)
+			fputc('\n', out);
+		fprintf(out, "total: %d errors, %d warnings, %d credits "
+			"(%d added, %d removed) in %zu patches\n",
+			r->by_severity[SEV_ERROR], r->by_severity[SEV_WARNING],
+			r->by_severity[SEV_CREDIT], sum(r->added), sum(r->removed),
+			s->nr);
+	}
+	strbuf_release(&sb);
+}

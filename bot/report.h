@@ -1,0 +1,40 @@
+/*
+ * What `warnwatch check` prints: checkpatch-style text for people, and
+ * JSON (jansson) for programs.  The JSON shape is documented in
+ * docs/check.md; later stages (review, serve) read the C structs instead.
+ */
+#ifndef WW_REPORT_H
+#define WW_REPORT_H
+
+#include "check.h"
+
+#include <jansson.h>
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_JSON,
+};
+
+struct report_opts {
+	enum report_format format;
+	bool quiet;		/* text: only warnings and errors, no summary */
+	bool name_input;	/* text: start with the input's name (several inputs) */
+};
+
+#define REPORT_OPTS_INIT { REPORT_TEXT, false, false }
+
+/*
+ * The JSON document for one checked input: series, findings, summary,
+ * notes.  A new reference: the caller json_decref()s it.
+ */
+json_t *report_json(const char *input, const struct series *s,
+		    const struct check_result *r, const struct ruleset *rs);
+
+/* The text report for one checked input, on `out`. */
+void report_text(FILE *out, const char *input, const struct series *s,
+		 const struct check_result *r, const struct report_opts *opts);
+
+/* "ERROR", "WARNING", "CREDIT", "INFO". */
+const char *report_severity_label(enum severity s);
+
+#endif
