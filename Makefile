@@ -16,7 +16,7 @@ CC ?= cc
 # Everything warnwatch and its tests need on Debian 12 ("make deps", as root).
 DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
-	linux-source-6.1 qemu-system-x86 bc flex bison libelf-dev libssl-dev \
+	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd
 PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

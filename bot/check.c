@@ -34,6 +34,9 @@ struct where {
 	size_t pos;		/* line index in the hunk */
 };
 
+/* The name given to a macro body whose #define is above the hunk. */
+#define HUNK_START_MACRO "__warnwatch_hunk_starts_in_a_macro"
+
 struct checker {
 	struct check_result *out;
 	struct ruleset *rs;
@@ -93,7 +96,7 @@ static bool is_definition(const char *s, size_t n)
 	while (end > s && isspace((unsigned char)end[-1]))
 		end--;
 	paren = memchr(s, '(', end - s);
-	if (!paren || end[-1] == ';' || end[-1] == ',')
+	if (!paren || end[-1] == ';')
 		return false;
 	if (memchr(s, '=', paren - s))
 		return false;
@@ -191,6 +194,18 @@ static char *hunk_window(const struct diff_hunk *h, size_t at, size_t last,
 		strbuf_addch(&sb, '\n');
 	}
 	*out_line = (int)(at - from);
+	return strbuf_detach(&sb, NULL);
+}
+
+static char *xstrfmt(const char *fmt, ...) WW_PRINTF(1, 2);
+static char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
 	return strbuf_detach(&sb, NULL);
 }
 
@@ -296,31 +311,68 @@ static void add_define(struct checker *c, const struct diff_file *df,
 	f->severity = min_severity(SEV_WARNING,
 				   rules_severity(c->rs, hit->rule, f->file));
 	f->source = xstrdup(hit->text ? hit->text : "");
-	f->defined = xstrdup(hit->defined ? hit->defined : "");
+	f->in_body = where != at;
+	if (hit->defined && strcmp(hit->defined, HUNK_START_MACRO))
+		f->defined = xstrdup(hit->defined);
+	else
+		f->defined = xstrdup("");	/* its #define is above the hunk */
 	f->hunk = hunk_window(h, where, last, &f->hunk_line);
 	f->source_lines = (int)(last - where + 1);
-	strbuf_reset(&c->sb);
-	strbuf_addf(&c->sb, "every use of %s() is a %s(); checkpatch does not know that",
-		    f->defined, macro);
-	f->message = xstrdup(c->sb.buf);
+	if (*f->defined)
+		f->message = xstrfmt("every use of %s() is a %s(); checkpatch does not know that",
+				     f->defined, macro);
+	else
+		f->message = xstrfmt("every use of the macro is a %s(); checkpatch does not know that",
+				     macro);
+}
+
+/*
+ * Does the image start inside a macro body whose #define line lies above
+ * the hunk?  Its first line then continues onto the next with a
+ * backslash, which C code outside a directive never needs.
+ */
+static bool starts_in_define(const struct image *im)
+{
+	const char *s = im->text.buf, *nl = memchr(s, '\n', im->text.len), *e;
+
+	if (!nl)
+		return false;
+	for (e = nl; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
+		;
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	return e > s && e[-1] == '\\' && *s != '#';
 }
 
 static void scan_image(struct checker *c, const struct diff_file *df,
 		       const struct diff_hunk *h, struct image *im, char origin)
 {
-	enum scan_state start = scan_guess_state(im->text.buf, im->text.len);
+	const char *text = im->text.buf;
+	size_t len = im->text.len, shift = 0;
+	enum scan_state start;
 
+	/* Give a body cut from its #define a head, so it is read as one. */
+	if (starts_in_define(im)) {
+		strbuf_reset(&c->sb);
+		strbuf_addstr(&c->sb, "#define " HUNK_START_MACRO " \\\n");
+		strbuf_addbuf(&c->sb, &im->text);
+		text = c->sb.buf;
+		len = c->sb.len;
+		shift = 1;
+	}
+	start = scan_guess_state(text, len);
 	scan_result_clear(&c->hits);
-	scan_text(&c->hits, c->rs, im->text.buf, im->text.len, start);
+	scan_text(&c->hits, c->rs, text, len, start);
 	for (size_t i = 0; i < c->hits.nr; i++) {
 		const struct scan_hit *hit = &c->hits.v[i];
+		size_t line = hit->line >= shift ? hit->line - shift : 0;
+		size_t end = hit->end_line >= shift ? hit->end_line - shift : 0;
 		size_t at, last;
 
-		if (hit->line >= im->nr || !hit->rule)
+		if (line >= im->nr || !hit->rule)
 			continue;
-		at = im->map[hit->line];
-		last = im->map[hit->end_line < im->nr && hit->end_line >= hit->line ?
-			       hit->end_line : hit->line];
+		at = im->map[line];
+		last = im->map[end < im->nr && end >= line ? end : line];
 		if (hit->kind == HIT_DEFINE) {
 			if (origin == '+')
 				add_define(c, df, h, hit, at, last);
@@ -781,7 +833,12 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 
 	switch (f->kind) {
 	case FINDING_DEFINE:
-		strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
+		if (!*f->defined)
+			strbuf_addf(out, "a macro body now calls %s()", macro);
+		else if (f->in_body)
+			strbuf_addf(out, "macro %s() now calls %s()", f->defined, macro);
+		else
+			strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
 		break;
 	case FINDING_REMOVED:
 		if (f->moved)

@@ -44,6 +44,10 @@ struct finding {
 	char *message;		/* what to tell the author (owned) */
 	const struct rule *other; /* conversion/move: the other side's rule */
 	int other_line;		/* ... and its line (0 if none) */
+	/* FINDING_DEFINE: the #define line is old, an added line of its
+	 * body calls the macro (`defined` is "" when the #define line is
+	 * above the hunk and its name unknown). */
+	bool in_body;
 };
 
 /* Something worth knowing that is not a finding (a binary file skipped). */

@@ -97,6 +97,8 @@ static json_t *finding_json(const struct finding *f, const struct ruleset *rs)
 	json_object_set_new(o, "conversion", json_boolean(f->conversion));
 	json_object_set_new(o, "moved", json_boolean(f->moved));
 	json_object_set_new(o, "defined", str_or_null(f->defined));
+	if (f->kind == FINDING_DEFINE)
+		json_object_set_new(o, "in_body", json_boolean(f->in_body));
 	json_object_set_new(o, "wraps", str_or_null(r->wraps));
 	if (f->other)
 		json_object_set_new(o, "other", json_pack("{s:s, s:i}",

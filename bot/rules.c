@@ -4,8 +4,9 @@
  *
  * rules_lookup() runs for every identifier of every scanned hunk, so the
  * macros sit in an open-addressing hash table kept at most a quarter
- * full, behind two cheap filters (name length, first byte) that turn away
- * almost every ordinary identifier before it is hashed.
+ * full, behind two cheap filters (name length; a bitmap over first byte,
+ * last byte and length) that turn away almost every ordinary identifier
+ * before it is hashed.
  */
 #include "rules.h"
 #include "strbuf.h"
@@ -45,6 +46,14 @@ struct family {
 	char *credit;
 };
 
+#define SIG_BITS 8192
+
+static inline unsigned name_sig(const char *s, size_t len)
+{
+	return ((unsigned char)s[0] * 131u + (unsigned char)s[len - 1] * 31u +
+		(unsigned)len) & (SIG_BITS - 1);
+}
+
 struct slot {
 	uint32_t hash;
 	uint32_t idx;		/* rule index + 1; 0 is an empty slot */
@@ -54,7 +63,10 @@ struct rules_index {
 	struct slot *slots;
 	uint32_t mask;
 	size_t minlen, maxlen;
-	uint64_t first[4];	/* bitmap of the first bytes of the macros */
+	/* Bitmap over (first byte, last byte, length) of the macros: one
+	 * test turns away almost every identifier before it is hashed. */
+	uint64_t sig[SIG_BITS / 64];
+	uint64_t last[4];	/* bitmap of the last bytes of the macros */
 
 	struct family *fams;
 	size_t nr_fams, alloc_fams;
@@ -168,12 +180,13 @@ static void index_rebuild(struct ruleset *rs)
 	ix->mask = cap - 1;
 	ix->minlen = SIZE_MAX;
 	ix->maxlen = 0;
-	memset(ix->first, 0, sizeof(ix->first));
+	memset(ix->sig, 0, sizeof(ix->sig));
+	memset(ix->last, 0, sizeof(ix->last));
 	for (i = 0; i < rs->nr; i++) {
 		const char *m = rs->rules[i].macro;
 		size_t len = strlen(m);
 		uint32_t h = name_hash(m, len), pos = h & ix->mask;
-		unsigned char c = m[0];
+		unsigned sig = name_sig(m, len);
 
 		while (ix->slots[pos].idx)
 			pos = (pos + 1) & ix->mask;
@@ -183,7 +196,9 @@ static void index_rebuild(struct ruleset *rs)
 			ix->minlen = len;
 		if (len > ix->maxlen)
 			ix->maxlen = len;
-		ix->first[c >> 6] |= 1ull << (c & 63);
+		ix->sig[sig >> 6] |= 1ull << (sig & 63);
+		ix->last[(unsigned char)m[len - 1] >> 6] |=
+			1ull << ((unsigned char)m[len - 1] & 63);
 	}
 }
 
@@ -191,13 +206,13 @@ const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 				size_t len)
 {
 	const struct rules_index *ix = rs->index;
-	unsigned char c;
 	uint32_t h, pos;
+	unsigned sig;
 
 	if (!ix || !ix->slots || len < ix->minlen || len > ix->maxlen)
 		return NULL;
-	c = name[0];
-	if (!(ix->first[c >> 6] & (1ull << (c & 63))))
+	sig = name_sig(name, len);
+	if (!(ix->sig[sig >> 6] & (1ull << (sig & 63))))
 		return NULL;
 	h = name_hash(name, len);
 	for (pos = h & ix->mask; ix->slots[pos].idx; pos = (pos + 1) & ix->mask) {
@@ -208,6 +223,13 @@ const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 			return r;
 	}
 	return NULL;
+}
+
+bool rules_may_end_with(const struct ruleset *rs, unsigned char c)
+{
+	const struct rules_index *ix = rs->index;
+
+	return ix && (ix->last[c >> 6] & (1ull << (c & 63)));
 }
 
 static const struct rule *lookup_str(const struct ruleset *rs, const char *name)

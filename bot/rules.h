@@ -83,6 +83,11 @@ int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 const struct rule *rules_lookup(const struct ruleset *rs, const char *name,
 				size_t len);
 /*
+ * Whether some macro ends with byte `c`: a scanner that finds names from
+ * their end (the '(' after them) skips most identifiers with it.  O(1).
+ */
+bool rules_may_end_with(const struct ruleset *rs, unsigned char c);
+/*
  * Add a wrapper found in a tree: `macro` behaves like rule `like` (which
  * may point into rs->rules).  The new rule gets like's class, severity,
  * id and texts, its message says what it wraps, and `wraps` is set.

@@ -1,0 +1,376 @@
+/*
+ * Unit tests for bot/check.c: which calls of a diff are findings, their
+ * line numbers and functions, moves and conversions, severities after
+ * path overrides, macro bodies, and wrapper resolution in a tree.
+ */
+#include "check.h"
+#include "tap.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct ruleset rs = RULESET_INIT;
+
+/* Run check_diff on `diff`; the findings as "kind file:line function macro sev [flags]". */
+static int run(struct strbuf *out, struct check_result *r, const char *diff)
+{
+	struct check_opts o = CHECK_OPTS_INIT;
+	int ret;
+
+	o.rules = &rs;
+	check_result_clear(r);
+	strbuf_reset(out);
+	error_clear();
+	ret = check_diff(r, diff, strlen(diff), 1, &o);
+	if (ret < 0)
+		printf("# check_diff: %s\n", error_last());
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+		static const char *const kinds[] = { "added", "removed", "define" };
+
+		strbuf_addf(out, "%s %s:%d %s %s %s%s%s\n", kinds[f->kind], f->file,
+			    f->line, *f->function ? f->function : "-", f->rule->macro,
+			    severity_name(f->severity), f->conversion ? " conversion" : "",
+			    f->moved ? " moved" : "");
+	}
+	return ret;
+}
+
+static void test_added_removed_context(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	is(run(&s, &r,
+	       "diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+	       "@@ -20,6 +20,6 @@ static int alpha(struct page *page)\n"
+	       " \tWARN_ON(page == NULL);\n"		/* context: not a finding */
+	       "-\tpanic(\"no page\");\n"
+	       "+\tBUG_ON(!page);\n"
+	       " \treturn 0;\n"
+	       " }\n"
+	       " \n"
+	       "+int beta(void)\n"
+	       "-int gamma(void)\n"), 0, "mixed hunk: parses");
+	is_str(s.buf,
+	       "removed mm/a.c:21 alpha panic credit\n"
+	       "added mm/a.c:21 alpha BUG_ON error\n",
+	       "added/removed lines are findings with their own line numbers; context is not");
+	is(r.added[RC_BUG], 1, "summary: one bug added");
+	is(r.removed[RC_PANIC], 1, "summary: one panic removed");
+	is(r.worst, SEV_ERROR, "worst: error");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_functions(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/mm/b.c b/mm/b.c\n--- a/mm/b.c\n+++ b/mm/b.c\n"
+	    "@@ -1,15 +1,19 @@ struct ops frob_ops = {\n"
+	    " \t.x = 1,\n"
+	    "+\tWARN_ON(1),\n"			/* no function: header has no '(' */
+	    " };\n"
+	    " \n"
+	    " static int __init frob_init(void)\n"
+	    " {\n"
+	    "+\tBUG_ON(x);\n"
+	    " \tif (y)\n"
+	    " \t\treturn 0;\n"
+	    " }\n"
+	    " \n"
+	    " static DEFINE_MUTEX(frob_lock);\n"
+	    "+static int x = WARN_ON(0);\n"	/* after a closing brace: no function */
+	    " \n"
+	    " SYSCALL_DEFINE2(frob, int, a,\n"
+	    " \t\tint, b)\n"
+	    " {\n"
+	    "+\tWARN_ON_ONCE(a < 0);\n"
+	    " }\n");
+	is_str(s.buf,
+	       "added mm/b.c:2 - WARN_ON warning\n"
+	       "added mm/b.c:7 frob_init BUG_ON error\n"
+	       "added mm/b.c:13 - WARN_ON warning\n"
+	       "added mm/b.c:18 SYSCALL_DEFINE2 WARN_ON_ONCE info\n",
+	       "function: last definition line, not a struct, ended by a closing brace");
+	run(&s, &r,
+	    "diff --git a/mm/c.c b/mm/c.c\n--- a/mm/c.c\n+++ b/mm/c.c\n"
+	    "@@ -40,2 +40,3 @@ static void *frob_alloc(size_t n, gfp_t gfp)\n"
+	    " \tvoid *p = kmalloc(n, gfp);\n"
+	    "+\tVM_BUG_ON(!p);\n"
+	    " \treturn p;\n");
+	is_str(s.buf, "added mm/c.c:41 frob_alloc VM_BUG_ON error\n",
+	       "function: from the hunk header's context");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_multiline_and_window(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	const struct finding *f;
+
+	run(&s, &r,
+	    "diff --git a/mm/d.c b/mm/d.c\n--- a/mm/d.c\n+++ b/mm/d.c\n"
+	    "@@ -5,3 +5,6 @@ int d(void)\n"
+	    " \tint a;\n"
+	    "+\tif (WARN_ONCE(a > 1,\n"
+	    "+\t\t      \"a is %d\\n\", a))\n"
+	    "+\t\treturn -EINVAL;\n"
+	    " \treturn 0;\n"
+	    " }\n");
+	is((int)r.nr, 1, "multi-line call: one finding");
+	f = &r.v[0];
+	is(f->line, 6, "multi-line call: the line of its name");
+	is_str(f->source, "WARN_ONCE(a > 1, \"a is %d\\n\", a)", "multi-line call: source joined");
+	is(f->source_lines, 2, "multi-line call: spans two lines");
+	is(f->hunk_line, 1, "window: the finding's line in the quoted hunk");
+	ok(f->hunk && !strncmp(f->hunk, " \tint a;\n+\tif (WARN_ONCE(a > 1,\n", 26),
+	   "window: prefixed hunk lines");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_moves_and_conversions(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/mm/e.c b/mm/e.c\n--- a/mm/e.c\n+++ b/mm/e.c\n"
+	    "@@ -10,4 +10,5 @@ static int e(void)\n"
+	    "-\tBUG_ON(!e_ready);\n"
+	    "+\tif (WARN_ON_ONCE(!e_ready))\n"
+	    "+\t\treturn -EBUSY;\n"
+	    " \tWARN_ON(e_count < 0);\n"
+	    " \treturn 0;\n"
+	    " }\n"
+	    "@@ -30,2 +31,2 @@ static void f(void)\n"
+	    "-\tWARN_ON(1);\n"
+	    "+\tBUG_ON(1);\n"			/* harsher: not a conversion */
+	    " }\n"
+	    "diff --git a/mm/f.c b/mm/f.c\n--- a/mm/f.c\n+++ b/mm/f.c\n"
+	    "@@ -1 +1 @@ void g(void)\n"
+	    "-\tWARN_ON_ONCE( f_state !=  1);\n"
+	    "+\t\tWARN_ON_ONCE(f_state != 1);\n");	/* re-indented: moved */
+	is_str(s.buf,
+	       "removed mm/e.c:10 e BUG_ON credit conversion\n"
+	       "added mm/e.c:10 e WARN_ON_ONCE credit conversion\n"
+	       "removed mm/e.c:30 f WARN_ON credit\n"
+	       "added mm/e.c:31 f BUG_ON error\n"
+	       "removed mm/f.c:1 g WARN_ON_ONCE info moved\n"
+	       "added mm/f.c:1 g WARN_ON_ONCE info moved\n",
+	       "conversion gentler only; unchanged call re-indented is moved");
+	is(r.moved[RC_WARN_ONCE], 1, "summary: the move is counted apart");
+	is(r.added[RC_WARN_ONCE], 1, "summary: the conversion's call is added");
+	is(r.worst, SEV_ERROR, "worst: the harsher BUG_ON");
+	ok(r.nr && r.v[0].other && !strcmp(r.v[0].other->macro, "WARN_ON_ONCE") &&
+	   r.v[0].other_line == 10, "conversion: the other side is recorded");
+	strbuf_reset(&s);
+	if (r.nr == 6)
+		check_finding_title(&s, &r.v[1]);
+	is_str(s.buf, "new WARN_ON_ONCE() replacing BUG_ON() in e()", "title: conversion");
+	strbuf_reset(&s);
+	if (r.nr == 6)
+		check_finding_title(&s, &r.v[4]);
+	is_str(s.buf, "WARN_ON_ONCE() moved in g()", "title: moved");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_overrides_and_skips(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/tools/x/main.c b/tools/x/main.c\n--- a/tools/x/main.c\n+++ b/tools/x/main.c\n"
+	    "@@ -1 +1 @@ int main(void)\n"
+	    "-\tWARN_ON(1);\n"
+	    "+\tBUG_ON(1);\n"
+	    "diff --git a/Documentation/x.rst b/Documentation/x.rst\n"
+	    "--- a/Documentation/x.rst\n+++ b/Documentation/x.rst\n"
+	    "@@ -1 +1 @@\n-a\n+\tBUG_ON(1);\n"
+	    "diff --git a/lib/x.S b/lib/x.S\n--- a/lib/x.S\n+++ b/lib/x.S\n"
+	    "@@ -1 +1 @@\n-a\n+\tBUG_ON(1);\n");
+	is_str(s.buf,
+	       "removed tools/x/main.c:1 main WARN_ON info\n"
+	       "added tools/x/main.c:1 main BUG_ON info\n",
+	       "tools/ is info both ways; Documentation and .S are not scanned");
+	is(r.worst, SEV_INFO, "worst: info");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_defines(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/mm/g.h b/mm/g.h\n--- a/mm/g.h\n+++ b/mm/g.h\n"
+	    "@@ -1,3 +1,4 @@\n"
+	    "+#define G_BUG_ON(c) BUG_ON(c)\n"
+	    " /* BUG_ON(x) in a comment */\n"
+	    " #define G_NAME \"BUG_ON\"\n"
+	    " \n"
+	    "@@ -10,3 +11,4 @@\n"
+	    " #define G_CHECK(x)\t\t\\\n"
+	    " \tdo {\t\t\t\\\n"
+	    "+\t\tWARN_ON(!(x));\t\\\n"
+	    " \t} while (0)\n"
+	    "@@ -30,3 +32,4 @@\n"
+	    " \t\tfoo(x);\t\t\\\n"
+	    "+\t\tBUG_ON(!x);\t\\\n"
+	    " \t} while (0)\n"
+	    " \n");
+	is_str(s.buf,
+	       "define mm/g.h:1 - BUG_ON warning\n"
+	       "define mm/g.h:13 - WARN_ON warning\n"
+	       "define mm/g.h:33 - BUG_ON warning\n",
+	       "new wrapper, changed macro body, body whose #define is above the hunk");
+	is(r.nr == 3 && !strcmp(r.v[0].defined, "G_BUG_ON") && !r.v[0].in_body, 1,
+	   "new wrapper: named");
+	is(r.nr == 3 && !strcmp(r.v[1].defined, "G_CHECK") && r.v[1].in_body, 1,
+	   "changed body: named, in_body");
+	is(r.nr == 3 && !strcmp(r.v[2].defined, "") && r.v[2].in_body, 1,
+	   "body cut from its #define: no name");
+	is(r.added[RC_BUG] + r.added[RC_WARN], 0, "definitions are not added calls");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void test_binary_and_errors(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct series se = SERIES_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	static const char bad[] =
+		"diff --git a/mm/h.c b/mm/h.c\n--- a/mm/h.c\n+++ b/mm/h.c\n"
+		"@@ -1,3 +1,3 @@\n-a\n+b\n";
+
+	is(run(&s, &r, "diff --git a/fw/x.bin b/fw/x.bin\nindex 1234567..89abcde 100644\n"
+	       "Binary files a/fw/x.bin and b/fw/x.bin differ\n"), 0, "binary: no error");
+	is((int)r.nr_notes, 1, "binary: a note");
+	is_str(r.nr_notes ? r.notes[0].file : "", "fw/x.bin", "binary: the note names the file");
+	check_result_clear(&r);
+
+	ALLOC_GROW(se.patches, 2, se.alloc);
+	memset(se.patches, 0, 2 * sizeof(*se.patches));
+	se.nr = 2;
+	se.patches[0].index = 1;
+	se.patches[0].diff = "";
+	se.patches[1].index = 2;
+	se.patches[1].diff = bad;
+	se.patches[1].diff_len = strlen(bad);
+	o.rules = &rs;
+	is(check_series(&r, &se, &o), WW_EINPUT, "truncated hunk in patch 2: WW_EINPUT");
+	ok(starts_with(error_last(), "patch 2: 'mm/h.c' hunk 1 is truncated"),
+	   "the error names patch, file and hunk (%s)", error_last());
+	free(se.patches);
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_tree_wrappers(void)
+{
+	char tmpl[] = "/tmp/t-check-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct strbuf p = STRBUF_INIT, s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	const char *paths[] = { "drivers/x/y.c", NULL };
+	const struct rule *w;
+
+	if (!dir) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	strbuf_addf(&p, "%s/include", dir);
+	mkdir(p.buf, 0755);
+	strbuf_addstr(&p, "/linux");
+	mkdir(p.buf, 0755);
+	strbuf_addstr(&p, "/y.h");
+	write_file(p.buf, "#define Y_WARN(c) WARN_ON(c)\n"
+		   "#define Y_ASSERT(c) do { if (!(c)) Y_WARN(1); } while (0)\n"
+		   "#define Y_NOTHING(c) do { } while (0)\n");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/drivers", dir);
+	mkdir(p.buf, 0755);
+	strbuf_addstr(&p, "/x");
+	mkdir(p.buf, 0755);
+	strbuf_addstr(&p, "/local.h");
+	write_file(p.buf, "#define X_BUG_ON(c) BUG_ON(c)\n");
+
+	is(check_resolve_wrappers(&rs, dir, paths), 0, "tree: resolves");
+	w = rules_lookup(&rs, "Y_ASSERT", 8);
+	ok(w && w->class == RC_WARN, "tree: a wrapper of a wrapper is classed like WARN_ON");
+	w = rules_lookup(&rs, "X_BUG_ON", 8);
+	ok(w && w->class == RC_BUG, "tree: a touched directory's header counts");
+	ok(!rules_lookup(&rs, "Y_NOTHING", 9), "tree: a macro without a call is not a wrapper");
+	run(&s, &r, "diff --git a/drivers/x/y.c b/drivers/x/y.c\n--- a/drivers/x/y.c\n"
+	    "+++ b/drivers/x/y.c\n@@ -1 +1 @@ void y(void)\n-\tfoo();\n+\tY_ASSERT(ok);\n");
+	is_str(s.buf, "added drivers/x/y.c:1 y Y_ASSERT warning\n", "tree: the wrapper's call is found");
+	is(check_resolve_wrappers(&rs, "/nonexistent/tree", NULL), WW_ENOTFOUND,
+	   "tree: a missing tree is an error");
+
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/drivers/x/local.h", dir);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/include/linux/y.h", dir);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/drivers/x", dir);
+	rmdir(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/drivers", dir);
+	rmdir(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/include/linux", dir);
+	rmdir(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/include", dir);
+	rmdir(p.buf);
+	rmdir(dir);
+	check_result_clear(&r);
+	strbuf_release(&p);
+	strbuf_release(&s);
+}
+
+int main(void)
+{
+	const char *top = getenv("WW_TOP");
+	struct strbuf dir = STRBUF_INIT;
+
+	strbuf_addf(&dir, "%s/rules", top ? top : ".");
+	if (rules_load(&rs, dir.buf) < 0) {
+		printf("Bail out! cannot load %s: %s\n", dir.buf, error_last());
+		return 1;
+	}
+	test_added_removed_context();
+	test_functions();
+	test_multiline_and_window();
+	test_moves_and_conversions();
+	test_overrides_and_skips();
+	test_defines();
+	test_binary_and_errors();
+	test_tree_wrappers();
+	ruleset_release(&rs);
+	strbuf_release(&dir);
+	return done_testing();
+}
