@@ -14,6 +14,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
+	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
 };
 
 static int usage(FILE *f)

@@ -1,0 +1,411 @@
+/*
+ * Running b4 to fetch a series: private configuration, a deadline, and
+ * the checks that turn b4's free-form output into one clear error.
+ * See b4.h.
+ */
+#include "b4.h"
+#include "child.h"
+#include "msgid.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *program(const struct b4_opts *o)
+{
+	const char *env = getenv("WARNWATCH_B4");
+
+	if (env && *env)
+		return env;
+	return o->program ? o->program : "b4";
+}
+
+/* A git config value in double quotes; newlines cannot be written. */
+static int add_value(struct strbuf *out, const char *key, const char *v)
+{
+	if (strpbrk(v, "\r\n"))
+		return error_code(WW_EINPUT, "b4 setting '%s' contains a newline", key);
+	strbuf_addf(out, "\t%s = \"", key);
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			strbuf_addch(out, '\\');
+		strbuf_addch(out, *v);
+	}
+	strbuf_addstr(out, "\"\n");
+	return 0;
+}
+
+int b4_gitconfig(struct strbuf *out, const struct b4_opts *o)
+{
+	struct strbuf search = STRBUF_INIT;
+	int ret = 0;
+
+	if (!o->midmask || !strstr(o->midmask, "%s"))
+		return error_code(WW_EINPUT, "the archive URL mask '%s' needs a '%%s'",
+				  o->midmask ? o->midmask : "");
+	if (o->searchmask) {
+		strbuf_addstr(&search, o->searchmask);
+	} else {
+		/* ".../all/%s" -> ".../all/?x=m&t=1&q=%s": public-inbox search.
+		 * Always set: b4's default searches lore.kernel.org. */
+		const char *pct = strstr(o->midmask, "%s");
+
+		strbuf_add(&search, o->midmask, pct - o->midmask);
+		strbuf_addstr(&search, "?x=m&t=1&q=%s");
+	}
+	strbuf_addstr(out, "# written by warnwatch for one b4 run\n[b4]\n");
+	ret = add_value(out, "midmask", o->midmask);
+	if (!ret)
+		ret = add_value(out, "linkmask", o->linkmask ? o->linkmask : o->midmask);
+	if (!ret)
+		ret = add_value(out, "searchmask", search.buf);
+	/* No DNS look-ups for DKIM, no failing on unsigned mail. */
+	if (!ret)
+		ret = add_value(out, "attestation-policy", "off");
+	if (!ret)
+		ret = add_value(out, "attestation-check-dkim", "no");
+	if (!ret) {
+		strbuf_addstr(out, "[user]\n");
+		ret = add_value(out, "name", o->user_name && *o->user_name ?
+				o->user_name : "warnwatch");
+	}
+	/* Without user.email, b4 am stops silently after the first patch. */
+	if (!ret)
+		ret = add_value(out, "email", o->user_email && *o->user_email ?
+				o->user_email : "warnwatch@localhost");
+	strbuf_release(&search);
+	return ret;
+}
+
+int b4_first_msgid(struct strbuf *out, const char *mbox, size_t len)
+{
+	const char *p = mbox, *end = mbox + len;
+
+	strbuf_reset(out);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		struct strbuf v = STRBUF_INIT;
+		int ret;
+
+		if (!n && p != mbox)
+			break;		/* end of the first header block */
+		if (n >= 11 && !strncasecmp(p, "Message-Id:", 11)) {
+			strbuf_add(&v, p + 11, n - 11);
+			/* A folded value continues on the next line. */
+			if (nl && nl + 1 < end && (nl[1] == ' ' || nl[1] == '\t')) {
+				const char *nl2 = memchr(nl + 1, '\n', end - nl - 1);
+
+				strbuf_add(&v, nl + 1, (nl2 ? nl2 : end) - nl - 1);
+			}
+			ret = msgid_normalize(out, v.buf);
+			strbuf_release(&v);
+			return ret;
+		}
+		p += n + 1;
+	}
+	return WW_ENOTFOUND;
+}
+
+struct b4_run {
+	char *dir;		/* private temp dir: config + outputs */
+	struct strbuf config;
+	const struct b4_opts *o;
+};
+
+static int run_init(struct b4_run *r, const struct b4_opts *o)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	r->o = o;
+	strbuf_init(&r->config, 0);
+	strbuf_addf(&path, "%s/warnwatch-b4.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(path.buf)) {
+		ret = error("cannot create a temporary directory in '%s': %s",
+			    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		strbuf_release(&path);
+		r->dir = NULL;
+		return ret;
+	}
+	r->dir = strbuf_detach(&path, NULL);
+	ret = b4_gitconfig(&r->config, o);
+	if (!ret) {
+		strbuf_addf(&path, "%s/gitconfig", r->dir);
+		ret = strbuf_write_file(&r->config, path.buf);
+		strbuf_release(&path);
+	}
+	return ret;
+}
+
+static void remove_tree(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct strbuf p = STRBUF_INIT;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", dir, de->d_name);
+		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode))
+			remove_tree(p.buf);
+		else
+			unlink(p.buf);
+	}
+	closedir(d);
+	rmdir(dir);
+	strbuf_release(&p);
+}
+
+static void run_release(struct b4_run *r)
+{
+	if (r->dir)
+		remove_tree(r->dir);
+	free(r->dir);
+	r->dir = NULL;
+	strbuf_release(&r->config);
+}
+
+static void setup_child(struct child *c, const struct b4_run *r)
+{
+	const struct b4_opts *o = r->o;
+
+	strvec_push(&c->args, program(o));
+	strvec_pushf(&c->env, "GIT_CONFIG_GLOBAL=%s/gitconfig", r->dir);
+	strvec_push(&c->env, "GIT_CONFIG_NOSYSTEM=1");
+	strvec_pushf(&c->env, "XDG_CACHE_HOME=%s", o->cache_dir && *o->cache_dir ?
+		     o->cache_dir : r->dir);
+	strvec_pushf(&c->env, "XDG_CONFIG_HOME=%s", r->dir);
+	/* Not inside the caller's repository: its .git/config could
+	 * override our masks. */
+	strvec_pushf(&c->env, "GIT_CEILING_DIRECTORIES=%s", r->dir);
+	strvec_pushl(&c->env, "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG",
+		     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", NULL);
+	strvec_push(&c->env, "PYTHONDONTWRITEBYTECODE=1");
+	c->dir = r->dir;
+	c->timeout_ms = (o->timeout_s ? o->timeout_s : B4_DEFAULT_TIMEOUT_S) * 1000;
+	c->cap = 1u << 20;
+}
+
+/* The archive's host part of the midmask, for messages. */
+static void archive_name(struct strbuf *out, const struct b4_opts *o)
+{
+	const char *m = o->midmask ? o->midmask : "", *pct = strstr(m, "%s");
+
+	strbuf_add(out, m, pct ? (size_t)(pct - m) : strlen(m));
+}
+
+/* Turn a failed or odd b4 run into one error. */
+static int diagnose(const struct child *c, int run_ret, const char *what,
+		    const char *msgid, const struct b4_opts *o)
+{
+	struct strbuf last = STRBUF_INIT, arch = STRBUF_INIT;
+	const char *err = c->err.buf;
+	int ret;
+
+	archive_name(&arch, o);
+	if (run_ret == WW_ENOTFOUND) {
+		ret = error_code(WW_ENOTFOUND, "cannot run '%s' (is b4 installed? apt-get install b4)",
+				 c->args.v[0]);
+	} else if (run_ret == WW_ETIMEOUT) {
+		ret = error_code(WW_ETIMEOUT, "b4 did not get %s <%s> from '%s' within %u s",
+				 what, msgid ? msgid : "", arch.buf, c->timeout_ms / 1000);
+	} else if (run_ret) {
+		ret = run_ret;
+	} else if (strstr(err, "That message-id is not known") ||
+		   strstr(err, "Could not find")) {
+		ret = error_code(WW_ENOTFOUND, "message-id <%s> is not known to '%s'",
+				 msgid ? msgid : "", o->mbox ? o->mbox : arch.buf);
+	} else if (strstr(err, "ConnectionError") || strstr(err, "Connection refused") ||
+		   strstr(err, "Max retries exceeded") || strstr(err, "NewConnectionError")) {
+		ret = error_code(WW_ENET, "cannot reach the archive '%s'", arch.buf);
+	} else if (strstr(err, "Unable to find revision")) {
+		ret = error_code(WW_ENOTFOUND, "version %d of the series of <%s> is not in '%s'",
+				 o->version, msgid ? msgid : "", o->mbox ? o->mbox : arch.buf);
+	} else if (strstr(err, "No patches found")) {
+		ret = error_code(WW_ENOTFOUND, "no patches in the thread of <%s>", msgid ? msgid : "");
+	} else {
+		child_last_line(&last, &c->err);
+		ret = error_code(WW_ECHILD, "b4 failed%s%d%s%s", c->status ? " with status " : "",
+				 c->status, last.len ? ": " : "", last.buf);
+		if (!c->status) {
+			strbuf_reset(&last);
+			child_last_line(&last, &c->err);
+			ret = error_code(WW_ECHILD, "b4 wrote no %s for <%s>%s%s", what,
+					 msgid ? msgid : "", last.len ? ": " : "", last.buf);
+		}
+	}
+	strbuf_release(&last);
+	strbuf_release(&arch);
+	return ret;
+}
+
+static int read_output(struct strbuf *out, const struct b4_run *r, const char *name,
+		       bool must)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", r->dir, name);
+	ret = strbuf_read_file(out, path.buf, B4_MAX_BYTES);
+	if (ret == WW_ENOTFOUND && !must) {
+		error_clear();
+		ret = 0;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+/* "ERROR: missing [2/3]!" -> " (missing [2/3])" for the message. */
+static void missing_parts(struct strbuf *out, const char *err)
+{
+	const char *p = err;
+
+	while ((p = strstr(p, "missing ["))) {
+		const char *close = strchr(p, ']');
+
+		if (!close)
+			break;
+		strbuf_addf(out, "%s%.*s", out->len ? ", " : " (", (int)(close - p + 1), p);
+		p = close;
+	}
+	if (out->len)
+		strbuf_addch(out, ')');
+}
+
+static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
+{
+	const struct b4_opts *o = r->o;
+	struct child c = CHILD_INIT;
+	int ret;
+
+	setup_child(&c, r);
+	if (o->mbox)
+		strvec_push(&c.args, "--offline-mode");
+	strvec_pushl(&c.args, "--no-stdin", "am", NULL);
+	if (o->mbox)
+		strvec_pushl(&c.args, "-m", o->mbox, NULL);
+	else
+		strvec_push(&c.args, "-C");	/* fresh: a new version may have come */
+	if (o->version > 0)
+		strvec_pushf(&c.args, "-v%d", o->version);
+	else if (!o->mbox)
+		strvec_push(&c.args, "-c");	/* newest revision, even in another thread */
+	strvec_pushl(&c.args, "-o", r->dir, "-n", "series", NULL);
+	if (msgid)
+		strvec_pushl(&c.args, "--", msgid, NULL);
+
+	ret = child_run(&c);
+	out->seconds += c.seconds;
+	if (ret || c.status) {
+		ret = diagnose(&c, ret, "the series", msgid, o);
+		goto out;
+	}
+	ret = read_output(&out->mbx, r, "series.mbx", true);
+	if (ret == WW_ENOTFOUND) {
+		error_clear();
+		ret = diagnose(&c, 0, "series", msgid, o);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	if (strstr(c.err.buf, "Thread incomplete") || strstr(c.err.buf, "ERROR: missing [")) {
+		struct strbuf parts = STRBUF_INIT;
+
+		missing_parts(&parts, c.err.buf);
+		ret = error_code(WW_EINPUT, "the series of <%s> is incomplete in the archive%s",
+				 msgid ? msgid : "", parts.buf);
+		strbuf_release(&parts);
+		goto out;
+	}
+	ret = read_output(&out->cover, r, "series.cover", false);
+out:
+	child_release(&c);
+	return ret;
+}
+
+static int run_mbox(struct strbuf *out, struct b4_run *r, const char *msgid,
+		    double *seconds)
+{
+	struct child c = CHILD_INIT;
+	int ret;
+
+	setup_child(&c, r);
+	strvec_pushl(&c.args, "--no-stdin", "mbox", "-C", "-o", r->dir, "-n",
+		     "thread.mbox", "--", msgid, NULL);
+	ret = child_run(&c);
+	if (seconds)
+		*seconds += c.seconds;
+	if (ret || c.status)
+		ret = diagnose(&c, ret, "the thread", msgid, r->o);
+	else
+		ret = read_output(out, r, "thread.mbox", true);
+	if (ret == WW_ENOTFOUND && !c.status)
+		ret = diagnose(&c, 0, "thread", msgid, r->o);
+	child_release(&c);
+	return ret;
+}
+
+int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o)
+{
+	struct b4_run r;
+	int ret;
+
+	if (!msgid_valid(msgid))
+		return error_code(WW_EINPUT, "invalid message-id");
+	ret = run_init(&r, o);
+	if (!ret)
+		ret = run_mbox(out, &r, msgid, NULL);
+	run_release(&r);
+	return ret;
+}
+
+int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
+{
+	struct strbuf first = STRBUF_INIT;
+	struct b4_run r;
+	int ret;
+
+	if (msgid && !msgid_valid(msgid))
+		return error_code(WW_EINPUT, "invalid message-id");
+	if (!msgid && !o->mbox)
+		return error_code(WW_EUSAGE, "a message-id is needed without --mbox");
+	ret = run_init(&r, o);
+	if (ret)
+		goto out;
+	ret = run_am(out, &r, msgid);
+	if (ret)
+		goto out;
+	if (o->mbox) {
+		/* The file itself is the raw thread, headers untouched. */
+		ret = strbuf_read_file(&out->thread, o->mbox, B4_MAX_BYTES);
+		goto out;
+	}
+	/* b4 am rewrites headers (no To/Cc/References): get the originals
+	 * of the series it chose, from its own thread. */
+	ret = b4_first_msgid(&first, out->cover.len ? out->cover.buf : out->mbx.buf,
+			     out->cover.len ? out->cover.len : out->mbx.len);
+	if (ret) {
+		ret = error_code(WW_ECHILD, "b4's series for <%s> has no Message-Id", msgid);
+		goto out;
+	}
+	ret = run_mbox(&out->thread, &r, first.buf, &out->seconds);
+out:
+	run_release(&r);
+	strbuf_release(&first);
+	return ret;
+}
+
+void b4_series_release(struct b4_series *s)
+{
+	strbuf_release(&s->mbx);
+	strbuf_release(&s->cover);
+	strbuf_release(&s->thread);
+}

@@ -1,0 +1,829 @@
+/*
+ * warnwatch review MSGID | --mbox FILE [MSGID]: fetch a series with b4,
+ * check it, and draft (default) or send (--send) the reply a careful
+ * maintainer would write.  A sent reply is recorded in the state
+ * database first as an intent and then as sent, so that the same series
+ * version is never answered twice.
+ *
+ * Exit status: 0 done (a draft, a sent reply, or nothing to say), 2 an
+ * error (one line on stderr, nothing half-written), 3 already answered
+ * (nothing sent; the line names the earlier reply's Message-ID).
+ */
+#include "builtin.h"
+#include "b4.h"
+#include "check.h"
+#include "config.h"
+#include "guide.h"
+#include "mbox.h"
+#include "msgid.h"
+#include "reply.h"
+#include "series.h"
+#include "smtp.h"
+#include "store.h"
+
+#include <fnmatch.h>
+#include <sys/stat.h>
+
+#define EXIT_ANSWERED 3
+#define DEFAULT_ARCHIVE "https://lore.kernel.org/all/"
+
+static const char usage_text[] =
+	"usage: warnwatch review [options] MSGID\n"
+	"       warnwatch review [options] --mbox FILE [MSGID]\n"
+	"\n"
+	"Fetch the series MSGID belongs to with b4 (the newest version unless -v),\n"
+	"check it, and draft the review reply; --send mails it.\n"
+	"\n"
+	"  -v N               review version N of the series\n"
+	"  --mbox FILE        read the series from FILE instead of the archive\n"
+	"  --config FILE      configuration (default: $WARNWATCH_CONFIG or\n"
+	"                     ~/.config/warnwatch/warnwatch.conf)\n"
+	"  --out DIR          write the draft to DIR/<name>.eml (default: stdout)\n"
+	"  --send             send it over SMTP and record it in the state database\n"
+	"  --force            send even if this series version was answered before\n"
+	"  --always           reply even when there is nothing to say\n"
+	"  --tree DIR         the kernel tree under review (coding-style quotes,\n"
+	"                     wrapper macros)\n"
+	"  --verdict FILE     a kernel-ci verdict (JSON) to include\n"
+	"  --rules DIR        rule files (default: %s)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"exit status: 0 done (drafted, sent, or nothing to say), 2 error,\n"
+	"3 already answered (nothing sent)\n";
+
+struct review {
+	/* command line */
+	const char *msgid_arg;
+	const char *mbox;
+	const char *config_path;
+	const char *out_dir;
+	const char *tree;
+	const char *verdict_path;
+	const char *rules_dir;
+	int version;
+	bool send, force, always;
+
+	struct config cfg;
+	struct strbuf msgid;		/* normalised MSGID, or empty */
+	struct strbuf cache;		/* $WARNWATCH_CACHE */
+	struct strbuf identity;		/* "Name <addr>" */
+	struct b4_opts b4;
+	struct strbuf midmask, b4_cache;
+	struct ruleset rules;
+
+	/* this version */
+	struct b4_series fetched;
+	struct mail_list raw, chosen;	/* chosen: borrowed from raw */
+	struct series series;
+	struct check_result result;
+
+	/* the previous version, when found */
+	struct b4_series prev_fetched;
+	struct mail_list prev_raw, prev_chosen;
+	struct series prev;
+	struct check_result prev_result;
+	bool have_prev;
+
+	struct guide guide;
+	bool have_guide;
+	struct strbuf tree_name;
+	struct reply_verdict verdict;
+	bool have_verdict;
+};
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "warnwatch: review: %s%s%s%s\n", what, arg ? " '" : "",
+		arg ? arg : "", arg ? "'" : "");
+	return EXIT_USAGE;
+}
+
+/* "--opt VALUE" or "--opt=VALUE". */
+static bool opt_value(const char **out, const char *name, int argc,
+		      const char **argv, int *i)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return false;
+	if (a[n] == '=') {
+		*out = a + n + 1;
+		return true;
+	}
+	if (a[n] || *i + 1 >= argc)
+		return false;
+	*out = argv[++*i];
+	return true;
+}
+
+static int parse_args(struct review *rv, int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			printf(usage_text, rules_default_dir());
+			exit(0);
+		} else if (!strcmp(a, "--send")) {
+			rv->send = true;
+		} else if (!strcmp(a, "--force")) {
+			rv->force = true;
+		} else if (!strcmp(a, "--always")) {
+			rv->always = true;
+		} else if (!strcmp(a, "-v") || starts_with(a, "-v")) {
+			char *end;
+			long n;
+
+			v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
+			n = strtol(v, &end, 10);
+			if (!*v || *end || n < 1 || n > 99)
+				return usage_error("-v wants a version number from 1 to 99, not", v);
+			rv->version = (int)n;
+		} else if (opt_value(&rv->mbox, "--mbox", argc, argv, &i) ||
+			   opt_value(&rv->config_path, "--config", argc, argv, &i) ||
+			   opt_value(&rv->out_dir, "--out", argc, argv, &i) ||
+			   opt_value(&rv->tree, "--tree", argc, argv, &i) ||
+			   opt_value(&rv->verdict_path, "--verdict", argc, argv, &i) ||
+			   opt_value(&rv->rules_dir, "--rules", argc, argv, &i)) {
+			continue;
+		} else if (!strcmp(a, "--")) {
+			if (i + 1 < argc && !rv->msgid_arg)
+				rv->msgid_arg = argv[++i];
+			if (i + 1 < argc)
+				return usage_error("too many arguments:", argv[i + 1]);
+		} else if (a[0] == '-' && a[1]) {
+			return usage_error("unknown option", a);
+		} else if (!rv->msgid_arg) {
+			rv->msgid_arg = a;
+		} else {
+			return usage_error("too many arguments:", a);
+		}
+	}
+	if (!rv->msgid_arg && !rv->mbox) {
+		fprintf(stderr, usage_text, rules_default_dir());
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- configuration ------------------------------------------------------ */
+
+static const char *const identity_keys[] = { "name", "email", NULL };
+static const char *const archive_keys[] = { "url", "midmask", "linkmask",
+	"searchmask", "timeout", NULL };
+static const char *const smtp_keys[] = { "url", "user", "password-file",
+	"starttls", "timeout", "ca-file", NULL };
+static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
+	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
+static const char *const state_keys[] = { "dir", NULL };
+
+static int load_config(struct review *rv)
+{
+	char *path = rv->config_path ? xstrdup(rv->config_path) : config_default_path();
+	int ret = config_load(&rv->cfg, path);
+
+	/* No file at the default place: the defaults will do for drafts. */
+	if (ret == WW_ENOTFOUND && !rv->config_path) {
+		error_clear();
+		ret = 0;
+	}
+	if (!ret)
+		ret = config_check(&rv->cfg, "identity", identity_keys);
+	if (!ret)
+		ret = config_check(&rv->cfg, "archive", archive_keys);
+	if (!ret)
+		ret = config_check(&rv->cfg, "smtp", smtp_keys);
+	if (!ret)
+		ret = config_check(&rv->cfg, "review", review_keys);
+	if (!ret)
+		ret = config_check(&rv->cfg, "state", state_keys);
+	free(path);
+	return ret;
+}
+
+static int setup_identity(struct review *rv)
+{
+	const char *name = config_get(&rv->cfg, "identity", "name");
+	const char *email = config_get(&rv->cfg, "identity", "email");
+
+	if (!email || !*email) {
+		if (rv->send)
+			return error_code(WW_EINPUT, "no [identity] email in the configuration: "
+					  "who is sending this?");
+		email = "warnwatch@localhost";
+	}
+	if (!mail_addr_valid(email))
+		return error_code(WW_EINPUT, "[identity] email '%s' is not an address", email);
+	strbuf_addf(&rv->identity, "%s <%s>", name && *name ? name : "warnwatch", email);
+	return 0;
+}
+
+static int setup_b4(struct review *rv)
+{
+	const char *url = config_get(&rv->cfg, "archive", "url");
+	const char *mask = config_get(&rv->cfg, "archive", "midmask");
+	unsigned long timeout;
+	int ret;
+
+	if (mask && *mask) {
+		strbuf_addstr(&rv->midmask, mask);
+	} else {
+		strbuf_addstr(&rv->midmask, url && *url ? url : DEFAULT_ARCHIVE);
+		if (rv->midmask.buf[rv->midmask.len - 1] != '/')
+			strbuf_addch(&rv->midmask, '/');
+		strbuf_addstr(&rv->midmask, "%s");
+	}
+	ret = config_get_uint(&timeout, &rv->cfg, "archive", "timeout",
+			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
+	if (ret)
+		return ret;
+	strbuf_addf(&rv->b4_cache, "%s", rv->cache.buf);
+	rv->b4.midmask = rv->midmask.buf;
+	rv->b4.linkmask = config_get(&rv->cfg, "archive", "linkmask");
+	rv->b4.searchmask = config_get(&rv->cfg, "archive", "searchmask");
+	rv->b4.cache_dir = rv->b4_cache.buf;
+	rv->b4.user_name = config_get(&rv->cfg, "identity", "name");
+	rv->b4.user_email = config_get(&rv->cfg, "identity", "email");
+	rv->b4.version = rv->version;
+	rv->b4.mbox = rv->mbox;
+	rv->b4.timeout_s = (unsigned int)timeout;
+	return 0;
+}
+
+/* ---- the series ---------------------------------------------------------- */
+
+static bool in_list(const struct mail_list *l, const char *msgid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i].message_id, msgid))
+			return true;
+	return false;
+}
+
+/*
+ * The raw messages (exact headers) of the series b4 chose: every message
+ * of `raw` whose Message-ID is in b4's .mbx or .cover.  Borrowed copies.
+ */
+static int choose_mails(struct mail_list *out, struct mail_list *raw,
+			const struct b4_series *f, const char *name)
+{
+	struct mail_list picked = MAIL_LIST_INIT;
+	int ret;
+
+	ret = mbox_parse(&picked, f->mbx.buf, f->mbx.len);
+	if (!ret && f->cover.len)
+		ret = mbox_parse(&picked, f->cover.buf, f->cover.len);
+	if (ret) {
+		ret = error_prefix(ret, "b4's series for %s", name);
+		goto out;
+	}
+	ret = mbox_parse(raw, f->thread.buf, f->thread.len);
+	if (ret) {
+		ret = error_prefix(ret, "the thread of %s", name);
+		goto out;
+	}
+	for (size_t i = 0; i < raw->nr; i++) {
+		if (!in_list(&picked, raw->v[i].message_id) || in_list(out, raw->v[i].message_id))
+			continue;
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		out->v[out->nr++] = raw->v[i];
+	}
+	if (out->nr < picked.nr)
+		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose for %s are not in the thread",
+				 picked.nr - out->nr, picked.nr, name);
+out:
+	mail_list_clear(&picked);
+	return ret;
+}
+
+static void name_of(struct strbuf *out, const struct review *rv)
+{
+	if (rv->mbox && rv->msgid.len)
+		strbuf_addf(out, "'%s' <%s>", rv->mbox, rv->msgid.buf);
+	else if (rv->mbox)
+		strbuf_addf(out, "'%s'", rv->mbox);
+	else
+		strbuf_addf(out, "<%s>", rv->msgid.buf);
+}
+
+static int fetch_and_check(struct review *rv)
+{
+	struct check_opts copts = CHECK_OPTS_INIT;
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	name_of(&name, rv);
+	ret = b4_fetch(&rv->fetched, rv->msgid.len ? rv->msgid.buf : NULL, &rv->b4);
+	if (ret)
+		goto out;
+	ret = choose_mails(&rv->chosen, &rv->raw, &rv->fetched, name.buf);
+	if (ret)
+		goto out;
+	ret = series_from_mails(&rv->series, &rv->chosen);
+	if (ret) {
+		ret = error_prefix(ret, "%s", name.buf);
+		goto out;
+	}
+	copts.rules = &rv->rules;
+	copts.tree = rv->tree;
+	ret = check_series(&rv->result, &rv->series, &copts);
+	if (ret)
+		ret = error_prefix(ret, "%s", name.buf);
+out:
+	strbuf_release(&name);
+	return ret;
+}
+
+/* ---- the previous version ------------------------------------------------ */
+
+/*
+ * The message-id of version `v` named in the cover letter or first patch:
+ * "Link to v1: https://lore.kernel.org/r/<id>" (b4 send), "v1: <url>".
+ */
+static bool find_link(struct strbuf *out, const struct series *s, int v)
+{
+	const struct mail *m = s->cover ? s->cover : (s->nr ? s->patches[0].mail : NULL);
+	struct strbuf tag = STRBUF_INIT, id = STRBUF_INIT;
+	const char *p;
+	bool found = false;
+
+	if (!m || !m->body)
+		return false;
+	strbuf_addf(&tag, "v%d", v);
+	for (p = m->body; *p && !found; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t n = strcspn(p, "\n");
+		const char *line_end = p + n, *url, *seg;
+
+		if (!memmem(p, n, tag.buf, tag.len) || !(url = memmem(p, n, "://", 3)))
+			continue;
+		/* The last path segment holding an '@' is the message-id. */
+		for (seg = url + 3; seg < line_end;) {
+			size_t len = strcspn(seg, "/ \t>\n");
+
+			if (seg + len > line_end)
+				len = line_end - seg;
+			if (memchr(seg, '@', len)) {
+				strbuf_reset(&id);
+				strbuf_add(&id, seg, len);
+			}
+			seg += len;
+			while (seg < line_end && *seg == '/')
+				seg++;
+			if (seg < line_end && strchr(" \t>", *seg))
+				break;
+		}
+		if (id.len && !msgid_normalize(out, id.buf))
+			found = true;
+		error_clear();
+	}
+	strbuf_release(&tag);
+	strbuf_release(&id);
+	return found;
+}
+
+/* Messages of version `v` in the thread we already have. */
+static void same_thread(struct mail_list *out, const struct mail_list *raw, int v)
+{
+	for (size_t i = 0; i < raw->nr; i++) {
+		struct subject_tags t;
+
+		series_parse_subject(&t, raw->v[i].subject);
+		if (!t.is_patch || t.is_reply || t.version != v)
+			continue;
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		out->v[out->nr++] = raw->v[i];
+	}
+}
+
+static int load_previous(struct review *rv)
+{
+	struct check_opts copts = CHECK_OPTS_INIT;
+	struct b4_opts o = rv->b4;
+	struct strbuf id = STRBUF_INIT;
+	int want = rv->series.version - 1, ret = 0;
+
+	if (want < 1)
+		return 0;
+	same_thread(&rv->prev_chosen, &rv->raw, want);
+	if (!rv->prev_chosen.nr && find_link(&id, &rv->series, want)) {
+		o.version = want;
+		ret = b4_fetch(&rv->prev_fetched, id.buf, &o);
+		if (!ret)
+			ret = choose_mails(&rv->prev_chosen, &rv->prev_raw, &rv->prev_fetched,
+					   id.buf);
+	}
+	if (ret || !rv->prev_chosen.nr)
+		goto out;
+	ret = series_from_mails(&rv->prev, &rv->prev_chosen);
+	if (!ret) {
+		copts.rules = &rv->rules;
+		ret = check_series(&rv->prev_result, &rv->prev, &copts);
+	}
+	rv->have_prev = !ret;
+out:
+	if (ret)
+		warning("v%d of the series not used: %s", want, error_last());
+	strbuf_release(&id);
+	return 0;	/* without it the reply only lacks the credits */
+}
+
+/* ---- the guide, the verdict ---------------------------------------------- */
+
+static int load_guide(struct review *rv)
+{
+	const char *tree = rv->tree ? rv->tree : config_get(&rv->cfg, "review", "tree");
+	const char *source = config_get(&rv->cfg, "review", "source");
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = guide_locate(&path, tree, rv->cache.buf, source);
+	if (!ret)
+		ret = guide_load_file(&rv->guide, path.buf);
+	if (ret) {
+		/* Explicitly named trees must work; the fallback may be absent. */
+		if (tree)
+			goto out;
+		warning("replies will cite coding-style sections without quoting them: %s",
+			error_last());
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	rv->have_guide = true;
+	if (tree) {
+		const char *base = strrchr(tree, '/');
+
+		strbuf_addstr(&rv->tree_name, base && base[1] ? base + 1 : tree);
+	} else {
+		strbuf_addstr(&rv->tree_name, source ? source : GUIDE_DEFAULT_SOURCE);
+	}
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+/* ---- the reply ------------------------------------------------------------ */
+
+static bool author_skipped(const struct review *rv, const struct reply *r,
+			   const struct series *s)
+{
+	const char *skip = config_get(&rv->cfg, "review", "skip-authors");
+	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
+	const struct mail *m = r->answered ? NULL : s->cover;
+	struct strbuf pat = STRBUF_INIT;
+	bool hit = false;
+
+	if (!skip || !*skip)
+		return false;
+	for (size_t i = 0; !m && i < s->nr; i++)
+		if (s->patches[i].index == r->answered)
+			m = s->patches[i].mail;
+	if (m)
+		mail_addr_parse(&a, m->from);
+	for (const char *p = skip; a.nr && *p && !hit;) {
+		size_t n = strcspn(p, " ,\t");
+
+		strbuf_reset(&pat);
+		strbuf_add(&pat, p, n);
+		hit = n && !fnmatch(pat.buf, a.v[0].addr, FNM_CASEFOLD);
+		p += n;
+		p += strspn(p, " ,\t");
+	}
+	mail_addr_list_clear(&a);
+	strbuf_release(&pat);
+	return hit;
+}
+
+static int reply_opts_from(struct reply_opts *o, struct review *rv)
+{
+	static struct strbuf templates = STRBUF_INIT;
+	int policy, ret;
+	bool hint;
+
+	ret = config_get_enum(&policy, &rv->cfg, "review", "reply-to", reply_policy_names,
+			      REPLY_TO_BOTH);
+	if (!ret)
+		ret = config_get_bool(&hint, &rv->cfg, "review", "patchwork-hint", false);
+	if (ret)
+		return ret;
+	if (config_get_path(&templates, &rv->cfg, "review", "templates"))
+		strbuf_addstr(&templates, reply_default_templates());
+	o->from = rv->identity.buf;
+	o->policy = policy;
+	o->lists = config_get(&rv->cfg, "review", "lists");
+	o->patchwork_hint = hint;
+	o->always = rv->always;
+	o->template_dir = templates.buf;
+	o->guide = rv->have_guide ? &rv->guide : NULL;
+	o->tree_name = rv->tree_name.len ? rv->tree_name.buf : NULL;
+	o->verdict = rv->have_verdict ? &rv->verdict : NULL;
+	o->prev = rv->have_prev ? &rv->prev : NULL;
+	o->prev_result = rv->have_prev ? &rv->prev_result : NULL;
+	o->contact = config_get(&rv->cfg, "review", "contact");
+	return 0;
+}
+
+/* "reply-<series id>-v<N>.eml", with nothing a path could trip on. */
+static void draft_name(struct strbuf *out, const struct series *s)
+{
+	strbuf_addstr(out, "reply-");
+	for (const char *p = s->message_id; *p; p++)
+		strbuf_addch(out, *p == '/' ? '_' : *p);
+	strbuf_addf(out, "-v%d.eml", s->version);
+}
+
+static int write_draft(struct review *rv, const struct reply *r)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (stat(rv->out_dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		ret = error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
+		goto out;
+	}
+	strbuf_addf(&path, "%s/", rv->out_dir);
+	draft_name(&path, &rv->series);
+	ret = strbuf_write_file(&r->text, path.buf);
+	if (!ret)
+		printf("draft: %s\n", path.buf);
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+static int smtp_opts_from(struct smtp_opts *o, struct strbuf *password, struct review *rv)
+{
+	static const char *const tls[] = { "no", "try", "required", NULL };
+	struct strbuf pwfile = STRBUF_INIT;
+	unsigned long timeout;
+	int mode, ret;
+
+	o->url = config_get(&rv->cfg, "smtp", "url");
+	if (!o->url || !*o->url)
+		return error_code(WW_EINPUT, "no [smtp] url in the configuration");
+	ret = config_get_enum(&mode, &rv->cfg, "smtp", "starttls", tls, SMTP_TLS_TRY);
+	if (!ret)
+		ret = config_get_uint(&timeout, &rv->cfg, "smtp", "timeout", 120, 1, 3600);
+	if (ret)
+		return ret;
+	o->starttls = mode;
+	o->timeout_s = (unsigned int)timeout;
+	o->connect_timeout_s = timeout < 30 ? (unsigned int)timeout : 30;
+	o->user = config_get(&rv->cfg, "smtp", "user");
+	o->ca_file = config_get(&rv->cfg, "smtp", "ca-file");
+	if (!config_get_path(&pwfile, &rv->cfg, "smtp", "password-file")) {
+		ret = smtp_read_password(password, pwfile.buf);
+		o->password = password->buf;
+	} else if (o->user) {
+		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
+	}
+	strbuf_release(&pwfile);
+	return ret;
+}
+
+static void recipients_line(struct strbuf *out, const struct reply *r)
+{
+	for (size_t i = 0; i < r->rcpt.nr; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", r->rcpt.v[i].addr);
+}
+
+/*
+ * Send with the intent recorded first.  Returns EXIT_ANSWERED when the
+ * state database says this series version was answered (or maybe was).
+ */
+static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st,
+		      int *exit_status)
+{
+	struct store_reply prev = STORE_REPLY_INIT, rec = STORE_REPLY_INIT;
+	struct smtp_opts so = SMTP_OPTS_INIT;
+	struct strbuf password = STRBUF_INIT, rcpt = STRBUF_INIT;
+	struct reply r = REPLY_INIT;
+	int ret;
+
+	ret = smtp_opts_from(&so, &password, rv);
+	if (ret)
+		goto out;
+	ret = store_find_reply(&prev, st, rv->series.message_id, rv->series.version);
+	if (ret && ret != WW_ENOTFOUND)
+		goto out;
+	if (!ret && prev.state != REPLY_FAILED && !rv->force) {
+		if (prev.state == REPLY_SENT)
+			printf("already answered: %s v%d got <%s>; nothing sent (--force sends again)\n",
+			       rv->series.message_id, rv->series.version, prev.message_id);
+		else
+			printf("maybe answered: sending <%s> to %s v%d was interrupted; check the "
+			       "archive, then --force to send it again (same Message-ID)\n",
+			       prev.message_id, rv->series.message_id, rv->series.version);
+		*exit_status = EXIT_ANSWERED;
+		goto out;
+	}
+	/* Retrying an interrupted or failed send: same Message-ID, so that
+	 * a copy that did get through is de-duplicated downstream. */
+	if (!ret && prev.state != REPLY_SENT)
+		ro->message_id = prev.message_id;
+	error_clear();
+	ret = reply_build(&r, &rv->series, &rv->result, ro);
+	if (ret || r.empty)
+		goto done;
+	if (author_skipped(rv, &r, &rv->series)) {
+		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
+		goto out;
+	}
+	if (rv->out_dir) {
+		ret = write_draft(rv, &r);
+		if (ret)
+			goto out;
+	}
+	recipients_line(&rcpt, &r);
+	rec.series = rv->series.message_id;
+	rec.version = rv->series.version;
+	rec.message_id = r.message_id;
+	rec.in_reply_to = r.in_reply_to;
+	rec.subject = r.subject;
+	rec.recipients = rcpt.buf;
+	rec.forced = rv->force;
+	ret = store_begin_reply(st, &rec, NULL);
+	if (ret)
+		goto out;
+	ret = smtp_send(&so, r.from_addr, &r.rcpt, r.text.buf, r.text.len);
+	if (ret) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addstr(&why, error_last());
+		store_mark_failed(st, r.message_id, why.buf);
+		error_code(ret, "%s", why.buf);
+		strbuf_release(&why);
+		goto out;
+	}
+	ret = store_mark_sent(st, r.message_id);
+	if (ret) {
+		/* It went out: say so even though the record did not follow. */
+		printf("sent <%s> to %s, but could not record it\n", r.message_id, rcpt.buf);
+		goto out;
+	}
+	printf("sent <%s> to %s, in reply to <%s>\n", r.message_id, rcpt.buf, r.in_reply_to);
+	goto out;
+done:
+	if (!ret && r.empty)
+		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
+		       rv->series.message_id, rv->series.version);
+out:
+	reply_release(&r);
+	store_reply_release(&prev);
+	strbuf_release(&password);
+	strbuf_release(&rcpt);
+	return ret;
+}
+
+static int draft_reply(struct review *rv, struct reply_opts *ro)
+{
+	struct reply r = REPLY_INIT;
+	int ret = reply_build(&r, &rv->series, &rv->result, ro);
+
+	if (ret)
+		goto out;
+	if (r.empty) {
+		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
+		       rv->series.message_id, rv->series.version);
+		goto out;
+	}
+	if (author_skipped(rv, &r, &rv->series)) {
+		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
+		goto out;
+	}
+	if (rv->out_dir)
+		ret = write_draft(rv, &r);
+	else
+		fwrite(r.text.buf, 1, r.text.len, stdout);
+out:
+	reply_release(&r);
+	return ret;
+}
+
+static int run(struct review *rv, int *exit_status)
+{
+	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct store st = STORE_INIT;
+	struct strbuf dir = STRBUF_INIT;
+	char *cache;
+	int ret;
+
+	ret = load_config(rv);
+	if (ret)
+		return ret;
+	if (rv->msgid_arg) {
+		ret = msgid_normalize(&rv->msgid, rv->msgid_arg);
+		if (ret) {
+			struct strbuf q = STRBUF_INIT;
+
+			msgid_quote(&q, rv->msgid_arg);
+			ret = error_prefix(ret, "invalid message-id '%s'", q.buf);
+			strbuf_release(&q);
+			return ret;
+		}
+	}
+	cache = guide_cache_dir();
+	strbuf_addstr(&rv->cache, cache);
+	free(cache);
+	ret = setup_identity(rv);
+	if (!ret)
+		ret = setup_b4(rv);
+	if (!ret && rv->verdict_path) {
+		ret = reply_verdict_load(&rv->verdict, rv->verdict_path);
+		rv->have_verdict = !ret;
+	}
+	if (ret)
+		return ret;
+	if (!rv->rules_dir)
+		rv->rules_dir = config_get(&rv->cfg, "review", "rules");
+	ret = rules_load(&rv->rules, rv->rules_dir ? rv->rules_dir : rules_default_dir());
+	if (!ret)
+		ret = fetch_and_check(rv);
+	if (!ret)
+		ret = load_previous(rv);
+	if (!ret)
+		ret = load_guide(rv);
+	if (!ret)
+		ret = reply_opts_from(&ro, rv);
+	if (ret)
+		return ret;
+	if (!rv->send)
+		return draft_reply(rv, &ro);
+
+	if (config_get_path(&dir, &rv->cfg, "state", "dir")) {
+		char *d = store_default_dir();
+
+		strbuf_addstr(&dir, d);
+		free(d);
+	}
+	ret = store_open(&st, dir.buf);
+	if (!ret)
+		ret = send_reply(rv, &ro, &st, exit_status);
+	store_close(&st);
+	strbuf_release(&dir);
+	return ret;
+}
+
+static void review_release(struct review *rv)
+{
+	config_release(&rv->cfg);
+	strbuf_release(&rv->msgid);
+	strbuf_release(&rv->cache);
+	strbuf_release(&rv->identity);
+	strbuf_release(&rv->midmask);
+	strbuf_release(&rv->b4_cache);
+	ruleset_release(&rv->rules);
+	check_result_clear(&rv->result);
+	series_release(&rv->series);
+	free(rv->chosen.v);
+	mail_list_clear(&rv->raw);
+	b4_series_release(&rv->fetched);
+	check_result_clear(&rv->prev_result);
+	series_release(&rv->prev);
+	free(rv->prev_chosen.v);
+	mail_list_clear(&rv->prev_raw);
+	b4_series_release(&rv->prev_fetched);
+	guide_release(&rv->guide);
+	strbuf_release(&rv->tree_name);
+	reply_verdict_release(&rv->verdict);
+}
+
+int cmd_review(int argc, const char **argv)
+{
+	struct review rv = {
+		.cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
+		.identity = STRBUF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
+		.b4_cache = STRBUF_INIT, .rules = RULESET_INIT,
+		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
+		.series = SERIES_INIT, .result = CHECK_RESULT_INIT,
+		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,
+		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT,
+		.prev_result = CHECK_RESULT_INIT, .guide = GUIDE_INIT,
+		.tree_name = STRBUF_INIT, .verdict = REPLY_VERDICT_INIT,
+	};
+	int status = EXIT_OK, ret;
+
+	ret = parse_args(&rv, argc, argv);
+	if (ret) {
+		review_release(&rv);
+		return ret;
+	}
+	ret = run(&rv, &status);
+	if (ret) {
+		struct strbuf name = STRBUF_INIT;
+
+		if (rv.msgid.len || rv.mbox) {
+			strbuf_addstr(&name, "review ");
+			name_of(&name, &rv);
+		} else {
+			strbuf_addstr(&name, "review");
+		}
+		status = report_error(name.buf);
+		strbuf_release(&name);
+	}
+	fflush(stdout);
+	review_release(&rv);
+	return status;
+}

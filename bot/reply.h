@@ -1,0 +1,117 @@
+/*
+ * The review reply: from a series, its findings (check.h), optionally
+ * the findings of the previous version and a kernel-ci boot verdict, to
+ * one complete mail that reads like a careful human reviewer wrote it.
+ *
+ * Which message it answers: the patch with the findings, or the cover
+ * letter when several patches have some (the first patch with findings
+ * when there is no cover letter).  Nothing at all for a series with
+ * nothing to say, unless `always`.
+ *
+ * The body comes from templates/reply.txt (see docs/review.md for the
+ * variables); headers are built here with mailhdr.h, never from the
+ * template, so nothing in a series can inject one.
+ */
+#ifndef WW_REPLY_H
+#define WW_REPLY_H
+
+#include "check.h"
+#include "guide.h"
+#include "mailhdr.h"
+
+enum reply_policy {
+	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
+	REPLY_TO_AUTHOR,	/* To: the author only */
+	REPLY_TO_LIST,		/* To: the lists only */
+	REPLY_TO_ALL,		/* To: the author, Cc: everyone the patch went to */
+};
+
+/* "both", "author", "list", "all", NULL: for config_get_enum(). */
+extern const char *const reply_policy_names[];
+
+/* Addresses that are mailing lists unless configured otherwise. */
+#define REPLY_DEFAULT_LISTS "*@vger.kernel.org *@lists.* *@kvack.org *@ozlabs.org *@googlegroups.com"
+
+/*
+ * A boot verdict from kernel-ci, read from JSON (docs/review.md):
+ *   { "verdict": "clean|warn|bug|panic|build-failed|boot-failed|timeout|skipped",
+ *     "summary": "...", "kernel": "6.1.192", "panic_on_warn": true,
+ *     "first": "WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55 ...",
+ *     "log": ["console line", ...] or "text", "url": "..." }
+ * ("status"/"result" are accepted for "verdict", "message" for "summary",
+ * "first_warning"/"oops" for "first", "excerpt"/"log_excerpt" for "log".)
+ */
+struct reply_verdict {
+	char *verdict;
+	char *summary;
+	char *kernel;
+	char *first;
+	char *log;
+	char *url;
+	bool panic_on_warn;
+};
+
+#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true }
+#define REPLY_VERDICT_MAX_BYTES (1u << 20)
+#define REPLY_VERDICT_LOG_LINES 12
+
+int reply_verdict_load(struct reply_verdict *out, const char *path);
+int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
+			const char *name);
+void reply_verdict_release(struct reply_verdict *v);
+
+struct reply_opts {
+	const char *from;		/* "warnwatch <bot@example.org>" */
+	enum reply_policy policy;
+	const char *lists;		/* globs of list addresses; NULL: defaults */
+	bool patchwork_hint;		/* X-Patchwork-Hint: ignore */
+	bool always;			/* a reply even with nothing found */
+	const char *template_dir;
+	const char *template_name;	/* NULL: "reply.txt" */
+	const struct guide *guide;	/* the tree's coding-style, or NULL */
+	const char *tree_name;		/* "linux-source-6.1", for the text */
+	const struct reply_verdict *verdict;	/* or NULL */
+	const struct series *prev;	/* the previous version, or NULL */
+	const struct check_result *prev_result;
+	const char *contact;		/* how to reach a human */
+	const char *message_id;		/* ours (no brackets); NULL: a new one */
+	time_t date;			/* 0: mailhdr_now() */
+};
+
+#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, false, false, NULL, NULL, \
+			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+
+struct reply {
+	bool empty;			/* nothing to say: no mail */
+	struct strbuf text;		/* the whole message, LF line ends */
+	char *message_id;		/* ours, without brackets */
+	char *in_reply_to;		/* the message answered */
+	char *subject;
+	char *from_addr;		/* envelope sender */
+	struct mail_addr_list to, cc;
+	struct mail_addr_list rcpt;	/* envelope recipients: to + cc */
+	int answered;			/* patch index; 0: the cover letter */
+	int issues, credits, notes;	/* what it says, counted */
+};
+
+#define REPLY_INIT { false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
+		     MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, \
+		     0, 0, 0, 0 }
+
+/*
+ * Build the reply to series `s` with findings `r`.  out->empty is set
+ * (and nothing else) when there is nothing to say.  Errors: WW_EINPUT
+ * (no valid author or list address to send to, an invalid From:),
+ * template errors as template.h says.
+ */
+int reply_build(struct reply *out, const struct series *s,
+		const struct check_result *r, const struct reply_opts *o);
+
+void reply_release(struct reply *r);
+
+/* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
+ * in the checkout the binary was built in, else WW_DATADIR/templates.
+ * Borrowed. */
+const char *reply_default_templates(void);
+
+#endif

@@ -1,0 +1,171 @@
+/*
+ * SMTP submission through libcurl.  See smtp.h.
+ */
+#include "smtp.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct upload {
+	const char *buf;
+	size_t len, pos;
+};
+
+static size_t read_cb(char *dst, size_t size, size_t nmemb, void *data)
+{
+	struct upload *u = data;
+	size_t n = size * nmemb;
+
+	if (n > u->len - u->pos)
+		n = u->len - u->pos;
+	memcpy(dst, u->buf + u->pos, n);
+	u->pos += n;
+	return n;
+}
+
+void smtp_crlf(struct strbuf *out, const char *msg, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (msg[i] == '\r') {
+			strbuf_addstr(out, "\r\n");
+			if (i + 1 < len && msg[i + 1] == '\n')
+				i++;
+		} else if (msg[i] == '\n') {
+			strbuf_addstr(out, "\r\n");
+		} else {
+			strbuf_addch(out, msg[i]);
+		}
+	}
+	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2))
+		strbuf_addstr(out, "\r\n");
+}
+
+static int curl_init_once(void)
+{
+	static bool done;
+
+	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		return error("cannot initialise libcurl");
+	done = true;
+	return 0;
+}
+
+static int map_error(CURLcode rc, const char *url, const char *detail)
+{
+	const char *why = *detail ? detail : curl_easy_strerror(rc);
+
+	switch (rc) {
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_SSL_CONNECT_ERROR:
+	case CURLE_PEER_FAILED_VERIFICATION:
+	case CURLE_USE_SSL_FAILED:
+	case CURLE_SEND_ERROR:
+	case CURLE_RECV_ERROR:
+	case CURLE_GOT_NOTHING:
+		return error_code(WW_ENET, "cannot talk to SMTP server '%s': %s", url, why);
+	case CURLE_OPERATION_TIMEDOUT:
+		return error_code(WW_ETIMEOUT, "SMTP server '%s' timed out: %s", url, why);
+	case CURLE_LOGIN_DENIED:
+		return error("SMTP server '%s' refused the login: %s", url, why);
+	default:
+		return error("SMTP server '%s' refused the message: %s", url, why);
+	}
+}
+
+int smtp_send(const struct smtp_opts *o, const char *from,
+	      const struct mail_addr_list *rcpt, const char *msg, size_t len)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	struct curl_slist *to = NULL;
+	struct strbuf data = STRBUF_INIT, addr = STRBUF_INIT;
+	struct upload up;
+	CURL *curl = NULL;
+	CURLcode rc;
+	int ret;
+
+	if (!o->url || (!starts_with(o->url, "smtp://") && !starts_with(o->url, "smtps://")))
+		return error_code(WW_EINPUT, "SMTP URL '%s' must start with smtp:// or smtps://",
+				  o->url ? o->url : "");
+	if (!rcpt->nr)
+		return error_code(WW_EINPUT, "no recipient to send to");
+	if (!mail_addr_valid(from))
+		return error_code(WW_EINPUT, "invalid sender address '%s'", from);
+	ret = curl_init_once();
+	if (ret)
+		return ret;
+	curl = curl_easy_init();
+	if (!curl)
+		return error("cannot initialise libcurl");
+
+	smtp_crlf(&data, msg, len);
+	up = (struct upload){ data.buf, data.len, 0 };
+	for (size_t i = 0; i < rcpt->nr; i++) {
+		strbuf_reset(&addr);
+		strbuf_addf(&addr, "<%s>", rcpt->v[i].addr);
+		to = curl_slist_append(to, addr.buf);
+	}
+	strbuf_reset(&addr);
+	strbuf_addf(&addr, "<%s>", from);
+
+	curl_easy_setopt(curl, CURLOPT_URL, o->url);
+	/* Only SMTP, whatever the URL says, and no redirection to elsewhere. */
+	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 30));
+	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
+	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, o->starttls == SMTP_TLS_REQUIRED ?
+				 (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
+	if (o->ca_file)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_file);
+	if (o->user) {
+		curl_easy_setopt(curl, CURLOPT_USERNAME, o->user);
+		curl_easy_setopt(curl, CURLOPT_PASSWORD, o->password ? o->password : "");
+	}
+	curl_easy_setopt(curl, CURLOPT_MAIL_FROM, addr.buf);
+	curl_easy_setopt(curl, CURLOPT_MAIL_RCPT, to);
+	curl_easy_setopt(curl, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(curl, CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
+	curl_easy_setopt(curl, CURLOPT_READFUNCTION, read_cb);
+	curl_easy_setopt(curl, CURLOPT_READDATA, &up);
+
+	rc = curl_easy_perform(curl);
+	ret = rc == CURLE_OK ? 0 : map_error(rc, o->url, errbuf);
+
+	curl_slist_free_all(to);
+	curl_easy_cleanup(curl);
+	strbuf_release(&data);
+	strbuf_release(&addr);
+	return ret;
+}
+
+int smtp_read_password(struct strbuf *out, const char *path)
+{
+	struct stat st;
+	int fd, ret;
+
+	strbuf_reset(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "cannot open password file '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_code(WW_EINPUT, "password file '%s' is not a regular file", path);
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return error_code(WW_EINPUT, "password file '%s' is readable by group or others (chmod 600 it)",
+				  path);
+	}
+	ret = strbuf_read_fd(out, fd, 4096);
+	close(fd);
+	if (ret)
+		return error_prefix(ret, "password file '%s'", path);
+	strbuf_setlen(out, strcspn(out->buf, "\r\n"));
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * Sending one message over SMTP with libcurl: smtp:// (optionally
+ * upgraded with STARTTLS) or smtps://, optional AUTH, timeouts.  The
+ * password comes from a file named in the configuration, never from the
+ * command line (where `ps` would show it).
+ */
+#ifndef WW_SMTP_H
+#define WW_SMTP_H
+
+#include "mailhdr.h"
+
+enum smtp_tls {
+	SMTP_TLS_NO,		/* plain smtp:// (loopback, a local MTA) */
+	SMTP_TLS_TRY,		/* STARTTLS when offered */
+	SMTP_TLS_REQUIRED,	/* STARTTLS or fail (smtps:// is always TLS) */
+};
+
+struct smtp_opts {
+	const char *url;		/* smtp://host[:port] or smtps://host[:port] */
+	enum smtp_tls starttls;
+	const char *user;		/* NULL: no AUTH */
+	const char *password;
+	const char *ca_file;		/* extra CA bundle, or NULL */
+	unsigned int connect_timeout_s;	/* 0: 30 s */
+	unsigned int timeout_s;		/* whole session; 0: 120 s */
+};
+
+#define SMTP_OPTS_INIT { NULL, SMTP_TLS_TRY, NULL, NULL, NULL, 0, 0 }
+
+/*
+ * Send `msg` (a whole message with LF or CRLF line ends) from envelope
+ * address `from` to every address of `rcpt`.  All recipients are
+ * accepted or nothing is sent.  Errors: WW_EINPUT (bad URL, no
+ * recipient), WW_ENET (cannot connect / TLS), WW_ETIMEOUT, WW_ERROR (the
+ * server refused: the message quotes its reply).
+ */
+int smtp_send(const struct smtp_opts *o, const char *from,
+	      const struct mail_addr_list *rcpt, const char *msg, size_t len);
+
+/* Read a password file: first line, without its newline.  A file that
+ * others can read is refused (WW_EINPUT), like ssh does with keys. */
+int smtp_read_password(struct strbuf *out, const char *path);
+
+/* `msg` with every line ending in CRLF (bare LF and bare CR fixed). */
+void smtp_crlf(struct strbuf *out, const char *msg, size_t len);
+
+#endif
