@@ -17,6 +17,7 @@ enum exit_status {
 
 int cmd_check(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
+int cmd_ci(int argc, const char **argv);
 
 /* Print the last error as "warnwatch: <prefix>: <message>" and return 2. */
 int report_error(const char *prefix);

@@ -15,6 +15,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
 	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
+	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
 };
 
 static int usage(FILE *f)

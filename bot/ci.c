@@ -1,0 +1,1263 @@
+/*
+ * warnwatch ci: from a series to a boot verdict (see ci.h): which lines
+ * the series adds in the final tree, whose fault each fired WARNING is,
+ * the verdict and its JSON and text forms, and the pipeline that applies,
+ * builds and boots (ci_run, at the end).
+ */
+#include "ci.h"
+
+#include "kapply.h"
+#include "kboot.h"
+#include "kbuild.h"
+#include "ktree.h"
+
+#include <git2.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *ci_verdict_name(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_CLEAN: return "clean";
+	case CI_PANICKED: return "panicked";
+	case CI_BUILD_FAILED: return "build-failed";
+	case CI_APPLY_FAILED: return "apply-failed";
+	case CI_HUNG: return "hung";
+	case CI_ERROR: return "error";
+	}
+	return "?";
+}
+
+void ci_cache_dir(struct strbuf *out)
+{
+	const char *v = getenv("WARNWATCH_CACHE");
+
+	if (v && *v) {
+		strbuf_addstr(out, v);
+		return;
+	}
+	v = getenv("XDG_CACHE_HOME");
+	if (v && *v)
+		strbuf_addf(out, "%s/warnwatch", v);
+	else
+		strbuf_addf(out, "%s/.cache/warnwatch",
+			    getenv("HOME") ? getenv("HOME") : "/tmp");
+}
+
+/* ---- the series' added lines, carried to the final tree ---- */
+
+struct added_line {
+	char *file;		/* path in the final tree */
+	int line;		/* line in the final tree */
+	char *orig_file;	/* path in its own patch's post-image */
+	int orig_line;		/* line in its own patch's post-image */
+	int patch;
+};
+
+struct added_set {
+	struct added_line *v;
+	size_t nr, alloc;
+};
+
+static void added_set_release(struct added_set *a)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		free(a->v[i].file);
+		free(a->v[i].orig_file);
+	}
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+}
+
+/*
+ * Where pre-image line `l` of `patch`'s file ends up in its post-image:
+ * shifted by the hunks before it, -1 when a hunk removes it.
+ */
+static int map_line(git_patch *patch, int l)
+{
+	size_t nh = git_patch_num_hunks(patch);
+	int delta = 0;
+
+	for (size_t h = 0; h < nh; h++) {
+		const git_diff_hunk *hunk;
+		size_t nlines;
+
+		if (git_patch_get_hunk(&hunk, &nlines, patch, h) < 0)
+			return -1;
+		/* A pure insertion "-10,0" goes after line 10. */
+		if (hunk->old_lines == 0 ? l <= hunk->old_start : l < hunk->old_start)
+			return l + delta;
+		if (l < hunk->old_start + hunk->old_lines) {
+			for (size_t i = 0; i < nlines; i++) {
+				const git_diff_line *dl;
+
+				if (git_patch_get_line_in_hunk(&dl, patch, h, i) < 0)
+					return -1;
+				if (dl->old_lineno == l)
+					return dl->new_lineno;	/* -1 if removed */
+			}
+			return -1;
+		}
+		delta += hunk->new_lines - hunk->old_lines;
+	}
+	return l + delta;
+}
+
+/* Move the lines added so far through one later patch's file. */
+static void carry_through(struct added_set *a, git_patch *patch,
+			  const git_diff_delta *d)
+{
+	const char *old = d->old_file.path, *new = d->new_file.path;
+
+	for (size_t i = 0; i < a->nr; i++) {
+		struct added_line *al = &a->v[i];
+
+		if (al->line <= 0 || !old || strcmp(al->file, old))
+			continue;
+		if (d->status == GIT_DELTA_DELETED) {
+			al->line = -1;
+			continue;
+		}
+		al->line = map_line(patch, al->line);
+		if (new && strcmp(new, old)) {
+			free(al->file);
+			al->file = xstrdup(new);
+		}
+	}
+}
+
+static void collect_added(struct added_set *a, git_patch *patch,
+			  const char *path, int patch_index)
+{
+	size_t nh = git_patch_num_hunks(patch);
+
+	for (size_t h = 0; h < nh; h++) {
+		const git_diff_hunk *hunk;
+		size_t nlines;
+
+		if (git_patch_get_hunk(&hunk, &nlines, patch, h) < 0)
+			return;
+		for (size_t i = 0; i < nlines; i++) {
+			const git_diff_line *dl;
+			struct added_line *al;
+
+			if (git_patch_get_line_in_hunk(&dl, patch, h, i) < 0)
+				return;
+			if (dl->origin != GIT_DIFF_LINE_ADDITION)
+				continue;
+			ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+			al = &a->v[a->nr++];
+			al->file = xstrdup(path);
+			al->orig_file = xstrdup(path);
+			al->line = al->orig_line = dl->new_lineno;
+			al->patch = patch_index;
+		}
+	}
+}
+
+/* One patch's diff: carry earlier lines through it, then add its own. */
+static void added_from_diff(struct added_set *a, const char *diff, size_t len,
+			    int patch_index)
+{
+	git_diff *gd = NULL;
+	size_t n;
+
+	if (!diff || !len || git_diff_from_buffer(&gd, diff, len) < 0)
+		return;	/* not a git diff: attribution falls back to files */
+	n = git_diff_num_deltas(gd);
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(gd, i);
+		git_patch *p = NULL;
+
+		if (git_patch_from_diff(&p, gd, i) < 0 || !p)
+			continue;
+		carry_through(a, p, d);
+		if (d->status != GIT_DELTA_DELETED && d->new_file.path)
+			collect_added(a, p, d->new_file.path, patch_index);
+		git_patch_free(p);
+	}
+	git_diff_free(gd);
+}
+
+static void added_from_series(struct added_set *a, const struct series *s)
+{
+	git_libgit2_init();
+	for (size_t i = 0; s && i < s->nr; i++)
+		added_from_diff(a, s->patches[i].diff, s->patches[i].diff_len,
+				s->patches[i].index ? s->patches[i].index :
+				(int)i + 1);
+	git_libgit2_shutdown();
+}
+
+/* The console names files relative to the source tree, maybe with a
+ * prefix left by the build ("/ww/src/kernel/x.c"): compare by suffix. */
+static bool same_file(const char *console_file, const char *tree_file)
+{
+	size_t a = strlen(console_file), b = strlen(tree_file);
+
+	if (a == b)
+		return !strcmp(console_file, tree_file);
+	return a > b && console_file[a - b - 1] == '/' &&
+	       !strcmp(console_file + a - b, tree_file);
+}
+
+static const struct added_line *find_added(const struct added_set *a,
+					   const char *file, int line)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		if (a->v[i].line == line && same_file(file, a->v[i].file))
+			return &a->v[i];
+	return NULL;
+}
+
+/* The finding (check) that is the added call on that added line. */
+static const struct finding *finding_for(const struct check_result *cr,
+					 const struct added_line *al)
+{
+	for (size_t i = 0; cr && i < cr->nr; i++) {
+		const struct finding *f = &cr->v[i];
+
+		if (f->kind == FINDING_ADDED && f->patch == al->patch &&
+		    f->line == al->orig_line && !strcmp(f->file, al->orig_file))
+			return f;
+	}
+	return NULL;
+}
+
+/* How many lines a call may span above the line the kernel reports. */
+#define CALL_SPAN 6
+
+/*
+ * The added line behind a fired FILE:LINE: the line itself, or the first
+ * line of a multi-line added call above it (all lines in between added
+ * by the same patch).
+ */
+static const struct added_line *attribute_line(const struct added_set *a,
+					       const struct check_result *cr,
+					       const char *file, int line,
+					       const struct finding **finding)
+{
+	const struct added_line *al = find_added(a, file, line), *up;
+
+	*finding = NULL;
+	if (!al)
+		return NULL;
+	*finding = finding_for(cr, al);
+	for (int k = 1; !*finding && k <= CALL_SPAN; k++) {
+		const struct finding *f;
+
+		up = find_added(a, file, line - k);
+		if (!up || up->patch != al->patch)
+			break;
+		f = finding_for(cr, up);
+		if (f) {
+			*finding = f;
+			return up;
+		}
+	}
+	return al;
+}
+
+static bool fired_in_base(const struct console_result *base,
+			  const struct fired *f)
+{
+	for (size_t i = 0; base && i < base->nr_fired; i++) {
+		const struct fired *b = &base->fired[i];
+
+		if (b->kind != f->kind)
+			continue;
+		if (f->file && b->file && strcmp(f->file, b->file))
+			continue;
+		if (f->function && b->function) {
+			if (!strcmp(f->function, b->function))
+				return true;
+		} else if (f->file && b->file && f->line == b->line) {
+			return true;
+		} else if (!f->file && f->message && b->message &&
+			   !strcmp(f->message, b->message)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/*
+ * The source path as the tree names it.  The sandboxed build sees the
+ * source at KBUILD_SRC and builds in KBUILD_OBJ, so __FILE__ reads
+ * "../src/kernel/time/timeconv.c" (or "/ww/src/..."): drop that prefix.
+ */
+static char *tree_path(const char *file)
+{
+	const char *rest;
+
+	if (!file)
+		return NULL;
+	if (skip_prefix(file, KBUILD_SRC "/", &rest) ||
+	    skip_prefix(file, "../src/", &rest) || skip_prefix(file, "./", &rest))
+		return xstrdup(rest);
+	return xstrdup(file);
+}
+
+/* The same report from the first boot, met again in the second. */
+static struct ci_fired *already_listed(struct ci_verdict *v,
+				       const struct fired *f)
+{
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *c = &v->fired[i];
+
+		if (c->kind == f->kind && c->line == f->line &&
+		    (c->file && f->file ? same_file(f->file, c->file) :
+		     c->file == f->file) &&
+		    !strcmp(c->function ? c->function : "",
+			    f->function ? f->function : ""))
+			return c;
+	}
+	return NULL;
+}
+
+void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
+		  bool first_boot, const struct series *s,
+		  const struct console_result *base)
+{
+	struct added_set added = { NULL, 0, 0 };
+
+	added_from_series(&added, s);
+	for (size_t i = 0; i < boot->nr_fired; i++) {
+		const struct fired *f = &boot->fired[i];
+		const struct added_line *al = NULL;
+		const struct finding *fd = NULL;
+		struct ci_fired *c = already_listed(out, f);
+
+		if (c) {
+			/* The second boot knows the test case the first could not. */
+			if (!c->test && f->test)
+				c->test = xstrdup(f->test);
+			continue;
+		}
+		ALLOC_GROW(out->fired, out->nr_fired + 1, out->alloc_fired);
+		c = &out->fired[out->nr_fired++];
+		memset(c, 0, sizeof(*c));
+		c->kind = f->kind;
+		c->file = tree_path(f->file);
+		c->line = f->line;
+		c->function = xstrdup_or_null(f->function);
+		c->suite = xstrdup_or_null(f->suite);
+		c->test = xstrdup_or_null(f->test);
+		c->trace = xstrdup_or_null(f->trace);
+		c->message = xstrdup_or_null(f->message);
+		c->in_first_boot = first_boot;
+		if (f->file && f->line > 0)
+			al = attribute_line(&added, &out->findings, f->file,
+					    f->line, &fd);
+		if (al) {
+			c->added_by_series = true;
+			c->patch = al->patch;
+			if (fd)
+				c->source = xstrdup(fd->source);
+		}
+		c->preexisting = !c->added_by_series && fired_in_base(base, f);
+	}
+	if (!first_boot)
+		out->warn_count = boot->warn_count;
+	else if (!out->warn_count)
+		out->warn_count = boot->warn_count;
+	added_set_release(&added);
+}
+
+/* ---- the verdict ---- */
+
+static void set_reason(struct ci_verdict *v, const char *fmt, ...)
+	WW_PRINTF(2, 3);
+static void set_reason(struct ci_verdict *v, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	free(v->reason);
+	v->reason = strbuf_detach(&sb, NULL);
+}
+
+static void copy_suites(struct ci_verdict *v, const struct console_result *boot)
+{
+	for (size_t i = 0; i < v->nr_suites; i++)
+		free(v->suites[i].name);
+	v->nr_suites = 0;
+	for (size_t i = 0; i < boot->nr_suites; i++) {
+		const struct ktap_suite *su = &boot->suites[i];
+		struct ci_suite *c;
+
+		ALLOC_GROW(v->suites, v->nr_suites + 1, v->alloc_suites);
+		c = &v->suites[v->nr_suites++];
+		c->name = xstrdup(su->name);
+		c->result = su->result;
+		c->pass = su->pass;
+		c->fail = su->fail;
+		c->skip = su->skip;
+	}
+}
+
+void ci_decide(struct ci_verdict *out, const struct console_result *boot,
+	       bool timed_out)
+{
+	bool reports = false;
+
+	for (size_t i = 0; i < boot->nr_fired; i++)
+		if (boot->fired[i].kind != FIRED_OOPS || boot->panicked)
+			reports = true;
+	copy_suites(out, boot);
+	free(out->panic_message);
+	free(out->panic_suite);
+	out->panic_message = xstrdup_or_null(boot->panic_message);
+	out->panic_suite = xstrdup_or_null(boot->panic_suite);
+	if (boot->panicked && !reports &&
+	    starts_with(boot->panic_message, "VFS: Unable to mount root fs")) {
+		/* The tests ended but the kernel did not reboot: our setup. */
+		out->kind = CI_ERROR;
+		set_reason(out, "the kernel did not reboot after its tests "
+			   "(kunit_shutdown=reboot ignored?) and panicked: %s",
+			   boot->panic_message);
+	} else if (boot->panicked) {
+		out->kind = CI_PANICKED;
+		set_reason(out, "Kernel panic - not syncing: %s", boot->panic_message);
+	} else if (timed_out) {
+		out->kind = CI_HUNG;
+		set_reason(out, "the boot did not finish before the deadline%s%s",
+			   boot->last_line ? "; last console line: " : "",
+			   boot->last_line ? boot->last_line : "");
+	} else if (!boot->booted) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the kernel printed nothing on the console");
+	} else if (!boot->tests_finished && !boot->rebooted) {
+		out->kind = CI_ERROR;
+		set_reason(out, "QEMU stopped before the KUnit suites finished, "
+			   "without a panic message; last console line: %s",
+			   boot->last_line ? boot->last_line : "");
+	} else {
+		out->kind = CI_CLEAN;
+		set_reason(out, "%zu KUnit suites ran, no WARNING or BUG fired",
+			   boot->nr_suites);
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *trace_json(const char *trace)
+{
+	json_t *a = json_array();
+	const char *p = trace;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		json_array_append_new(a, json_stringn(p, n));
+		p += n;
+		if (*p)
+			p++;
+	}
+	return a;
+}
+
+static json_t *fired_json(const struct ci_fired *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "kind", json_string(fired_kind_name(f->kind)));
+	json_object_set_new(o, "file", json_str_or_null(f->file));
+	json_object_set_new(o, "line", f->line > 0 ? json_integer(f->line) : json_null());
+	json_object_set_new(o, "function", json_str_or_null(f->function));
+	json_object_set_new(o, "suite", json_str_or_null(f->suite));
+	json_object_set_new(o, "test", json_str_or_null(f->test));
+	json_object_set_new(o, "patch", f->patch ? json_integer(f->patch) : json_null());
+	json_object_set_new(o, "added_by_series", json_boolean(f->added_by_series));
+	json_object_set_new(o, "preexisting", json_boolean(f->preexisting));
+	json_object_set_new(o, "panic_on_warn_boot", json_boolean(f->in_first_boot));
+	json_object_set_new(o, "source", json_str_or_null(f->source));
+	json_object_set_new(o, "message", json_str_or_null(f->message));
+	json_object_set_new(o, "trace", trace_json(f->trace));
+	return o;
+}
+
+/* The static findings, briefly: `warnwatch check` has the full form. */
+static json_t *finding_json(const struct finding *f)
+{
+	json_t *o = json_object();
+	const char *kind = f->kind == FINDING_ADDED ? "added" :
+			   f->kind == FINDING_REMOVED ? "removed" : "define";
+
+	json_object_set_new(o, "patch", json_integer(f->patch));
+	json_object_set_new(o, "kind", json_string(kind));
+	json_object_set_new(o, "file", json_str_or_null(f->file));
+	json_object_set_new(o, "line", json_integer(f->line));
+	json_object_set_new(o, "function", json_str_or_null(f->function));
+	json_object_set_new(o, "macro", json_str_or_null(f->rule ? f->rule->macro : NULL));
+	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
+	json_object_set_new(o, "conversion", json_boolean(f->conversion));
+	json_object_set_new(o, "source", json_str_or_null(f->source));
+	return o;
+}
+
+json_t *ci_verdict_json(const struct ci_verdict *v)
+{
+	json_t *o = json_object(), *a, *t;
+
+	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
+	json_object_set_new(o, "reason", json_str_or_null(v->reason));
+	json_object_set_new(o, "base", json_str_or_null(v->base));
+	json_object_set_new(o, "accel", json_str_or_null(v->accel));
+	json_object_set_new(o, "patches", json_integer(v->nr_patches));
+	a = json_array();
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		const struct ci_suite *su = &v->suites[i];
+		json_t *s = json_object();
+
+		json_object_set_new(s, "name", json_string(su->name));
+		json_object_set_new(s, "result", json_string(ktap_result_name(su->result)));
+		json_object_set_new(s, "pass", json_integer(su->pass));
+		json_object_set_new(s, "fail", json_integer(su->fail));
+		json_object_set_new(s, "skip", json_integer(su->skip));
+		json_array_append_new(a, s);
+	}
+	json_object_set_new(o, "suites", a);
+	a = json_array();
+	for (size_t i = 0; i < v->enabled.nr; i++)
+		json_array_append_new(a, json_string(v->enabled.v[i]));
+	json_object_set_new(o, "enabled_suites", a);
+	a = json_array();
+	for (size_t i = 0; i < v->config_added.nr; i++)
+		json_array_append_new(a, json_string(v->config_added.v[i]));
+	json_object_set_new(o, "config_added", a);
+	a = json_array();
+	for (size_t i = 0; i < v->nr_fired; i++)
+		json_array_append_new(a, fired_json(&v->fired[i]));
+	json_object_set_new(o, "fired", a);
+	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
+	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
+	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
+	json_object_set_new(o, "panic_suite", json_str_or_null(v->panic_suite));
+	json_object_set_new(o, "console", json_str_or_null(v->console));
+	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
+	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
+	if (v->kind == CI_APPLY_FAILED) {
+		t = json_object();
+		json_object_set_new(t, "patch", json_integer(v->failed_patch));
+		json_object_set_new(t, "file", json_str_or_null(v->failed_file));
+		json_object_set_new(t, "hunk", v->failed_hunk ?
+				    json_integer(v->failed_hunk) : json_null());
+		json_object_set_new(o, "apply_error", t);
+	}
+	a = json_array();
+	for (size_t i = 0; i < v->findings.nr; i++)
+		json_array_append_new(a, finding_json(&v->findings.v[i]));
+	json_object_set_new(o, "findings", a);
+	t = json_object();
+	json_object_set_new(t, "apply", json_real(v->t.apply));
+	json_object_set_new(t, "build", json_real(v->t.build));
+	json_object_set_new(t, "boot", json_real(v->t.boot));
+	json_object_set_new(t, "boot_panic_on_warn_0", json_real(v->t.boot2));
+	json_object_set_new(t, "base_boot", json_real(v->t.base_boot));
+	json_object_set_new(t, "total", json_real(v->t.total));
+	json_object_set_new(o, "seconds", t);
+	return o;
+}
+
+/* ---- text ---- */
+
+static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
+{
+	strbuf_addf(out, "patch %d/%d", patch, v->nr_patches ? v->nr_patches : patch);
+}
+
+static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
+			   const struct ci_fired *f)
+{
+	const char *what = f->kind == FIRED_WARN ? "WARNING" :
+			   f->kind == FIRED_BUG ? "BUG" : "crash report";
+
+	if (f->added_by_series && f->source) {
+		strbuf_addf(out, "the %s that ", f->source);
+		patch_name(out, v, f->patch);
+		strbuf_addf(out, " adds at %s:%d fired", f->file, f->line);
+	} else if (f->added_by_series) {
+		strbuf_addf(out, "a %s fired at %s:%d, a line that ", what,
+			    f->file, f->line);
+		patch_name(out, v, f->patch);
+		strbuf_addstr(out, " adds");
+	} else if (f->file) {
+		strbuf_addf(out, "the existing %s at %s:%d%s%s%s fired", what,
+			    f->file, f->line, f->function ? " (" : "",
+			    f->function ? f->function : "", f->function ? ")" : "");
+		strbuf_addstr(out, f->preexisting ?
+			      " (it fires on the unpatched kernel too)" :
+			      " (not on the unpatched kernel)");
+	} else {
+		strbuf_addf(out, "%s%s%s", f->message ? f->message : what,
+			    f->function ? " in " : "", f->function ? f->function : "");
+		if (f->preexisting)
+			strbuf_addstr(out, " (on the unpatched kernel too)");
+	}
+}
+
+static void indent_trace(struct strbuf *out, const char *trace)
+{
+	const char *p = trace;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		strbuf_addstr(out, "    ");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n;
+		if (*p)
+			p++;
+	}
+}
+
+static const struct ci_fired *first_fired(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (v->fired[i].in_first_boot)
+			return &v->fired[i];
+	return NULL;
+}
+
+static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
+{
+	const struct ci_fired *f = first_fired(v);
+	size_t others = 0;
+
+	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel panicked");
+	if (v->panic_suite)
+		strbuf_addf(out, " while running KUnit suite %s", v->panic_suite);
+	else if (f && f->suite)
+		strbuf_addf(out, " while running KUnit suite %s", f->suite);
+	else
+		strbuf_addstr(out, " during boot, outside any KUnit suite");
+	if (f) {
+		strbuf_addstr(out, ": ");
+		fired_sentence(out, v, f);
+	} else {
+		strbuf_addf(out, ": %s", v->panic_message ? v->panic_message : "");
+	}
+	strbuf_addstr(out, ".\n");
+	if (f && f->test)
+		strbuf_addf(out, "The test case was %s.\n", f->test);
+	if (f && f->trace) {
+		strbuf_addstr(out, "\n");
+		indent_trace(out, f->trace);
+	}
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].in_first_boot)
+			others++;
+	if (v->console2 && v->warn_flood) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: WARNINGs "
+			    "kept firing in a loop (%d in the first %u MB of "
+			    "console output, where the boot was stopped)%s\n",
+			    v->warn_count, CI_SECOND_BOOT_MAX_CONSOLE >> 20,
+			    others ? "; the others:" : ".");
+	} else if (v->console2) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
+			    "fired (counted on the console: without user space "
+			    "the guest's /sys/kernel/warn_count cannot be read)%s\n",
+			    v->warn_count, v->warn_count == 1 ? "" : "s",
+			    others ? "; the others:" : ".");
+	}
+	if (v->console2) {
+		for (size_t i = 0; i < v->nr_fired; i++) {
+			const struct ci_fired *o = &v->fired[i];
+
+			if (o->in_first_boot)
+				continue;
+			strbuf_addstr(out, "  - ");
+			fired_sentence(out, v, o);
+			if (o->suite)
+				strbuf_addf(out, ", in suite %s", o->suite);
+			if (o->test)
+				strbuf_addf(out, " (test %s)", o->test);
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void text_suites(struct strbuf *out, const struct ci_verdict *v)
+{
+	int pass = 0, fail = 0, skip = 0, crashed = 0;
+
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		switch (v->suites[i].result) {
+		case KTAP_PASS: pass++; break;
+		case KTAP_FAIL: fail++; break;
+		case KTAP_SKIP: skip++; break;
+		case KTAP_CRASHED: crashed++; break;
+		}
+	}
+	if (!v->nr_suites)
+		return;
+	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
+		    pass, fail, skip);
+	if (crashed)
+		strbuf_addf(out, ", %d cut short", crashed);
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_FAIL)
+			strbuf_addf(out, "  failed: %s\n", v->suites[i].name);
+}
+
+void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
+		     const struct series *s)
+{
+	switch (v->kind) {
+	case CI_PANICKED:
+		text_panicked(out, v);
+		break;
+	case CI_CLEAN:
+		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
+			    "booted and ran its KUnit suites without any WARNING "
+			    "or BUG firing.\n", v->base ? v->base : "?");
+		if (v->findings.nr)
+			strbuf_addstr(out, "The calls the series adds were not "
+				      "reached by any test: the findings stay "
+				      "static.\n");
+		break;
+	case CI_BUILD_FAILED:
+		strbuf_addf(out, "The patched kernel (linux %s) does not build",
+			    v->base ? v->base : "?");
+		if (v->build_error)
+			strbuf_addf(out, ":\n    %s\n", v->build_error);
+		else
+			strbuf_addstr(out, ".\n");
+		break;
+	case CI_APPLY_FAILED:
+		strbuf_addf(out, "%s\n", v->reason ? v->reason : "the series does not apply");
+		break;
+	case CI_HUNG:
+	case CI_ERROR:
+		strbuf_addf(out, "%s: %s\n", v->kind == CI_HUNG ?
+			    "The patched kernel hung" : "No verdict",
+			    v->reason ? v->reason : "");
+		break;
+	}
+	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN)
+		text_suites(out, v);
+	if (v->enabled.nr) {
+		strbuf_addstr(out, "Suites enabled for the files the series touches:");
+		for (size_t i = 0; i < v->enabled.nr; i++)
+			strbuf_addf(out, " %s", v->enabled.v[i]);
+		strbuf_addch(out, '\n');
+	}
+	if (v->console)
+		strbuf_addf(out, "Console log: %s\n", v->console);
+	if (v->console2)
+		strbuf_addf(out, "Console log (panic_on_warn=0): %s\n", v->console2);
+}
+
+void ci_verdict_release(struct ci_verdict *v)
+{
+	struct ci_verdict blank = CI_VERDICT_INIT;
+
+	free(v->base);
+	free(v->reason);
+	free(v->accel);
+	free(v->console);
+	free(v->console2);
+	free(v->panic_message);
+	free(v->panic_suite);
+	for (size_t i = 0; i < v->nr_suites; i++)
+		free(v->suites[i].name);
+	free(v->suites);
+	strvec_clear(&v->enabled);
+	strvec_clear(&v->config_added);
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+
+		free(f->file);
+		free(f->function);
+		free(f->suite);
+		free(f->test);
+		free(f->trace);
+		free(f->message);
+		free(f->source);
+	}
+	free(v->fired);
+	free(v->build_error);
+	free(v->failed_file);
+	check_result_clear(&v->findings);
+	*v = blank;
+}
+
+/* ---- the pipeline ---- */
+
+struct ci_ctx {
+	const struct ci_opts *opts;
+	struct strbuf cache;
+	struct strbuf logdir;	/* where this run's console logs go */
+	double start;
+	enum kboot_accel accel;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(const struct ci_ctx *c, const char *fmt, ...)
+	WW_PRINTF(2, 3);
+static void progress(const struct ci_ctx *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!(c->opts->flags & CI_PROGRESS))
+		return;
+	fprintf(stderr, "warnwatch ci: [%4.0fs] ", now() - c->start);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int mkdir_p(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (const char *p = path; *p; p++) {
+		if (*p == '/' && p != path) {
+			strbuf_reset(&sb);
+			strbuf_add(&sb, path, p - path);
+			if (mkdir(sb.buf, 0755) < 0 && errno != EEXIST) {
+				ret = error("cannot create '%s': %s", sb.buf,
+					    strerror(errno));
+				goto out;
+			}
+		}
+	}
+	if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		ret = error("cannot create '%s': %s", path, strerror(errno));
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* "<cache>/ci/logs/20260103-081500-1234": one per run, kept. */
+static int make_logdir(struct ci_ctx *c)
+{
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	strbuf_addf(&c->logdir, "%s/ci/logs/%s-%ld", c->cache.buf, stamp,
+		    (long)getpid());
+	return mkdir_p(c->logdir.buf);
+}
+
+/* "6.1" -> Debian's tarball; a path is taken as it is. */
+static void tarball_for(struct strbuf *out, const char *tree)
+{
+	if (!tree)
+		return;
+	if (strchr(tree, '/'))
+		strbuf_addstr(out, tree);
+	else
+		strbuf_addf(out, "/usr/src/linux-source-%s.tar.xz", tree);
+}
+
+/*
+ * "patch 2/4 does not apply to linux 6.1.192: drivers/foo.c: hunk 3 (...)":
+ * the file and the hunk, for the JSON.
+ */
+static void parse_apply_error(struct ci_verdict *v, const char *msg)
+{
+	const char *p = strstr(msg, " does not apply to ");
+	const char *hunk, *colon;
+
+	if (!p || !(p = strstr(p, ": ")))
+		return;
+	p += 2;
+	hunk = strstr(p, ": hunk ");
+	colon = strchr(p, ':');
+	if (hunk && colon == hunk) {
+		v->failed_file = xstrndup(p, hunk - p);
+		v->failed_hunk = atoi(hunk + 7);
+	} else if (colon && colon > p && !memchr(p, ' ', colon - p)) {
+		v->failed_file = xstrndup(p, colon - p);
+	}
+}
+
+static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
+		const char *console, bool panic_on_warn)
+{
+	struct kboot_opts ko = KBOOT_OPTS_INIT;
+	int ret;
+
+	if (!panic_on_warn)
+		ko.max_console = CI_SECOND_BOOT_MAX_CONSOLE;
+
+	ko.kernel = kernel;
+	ko.console_path = console;
+	ko.accel = c->accel;
+	ko.cache_dir = c->cache.buf;
+	ko.panic_on_warn = panic_on_warn;
+	ko.timeout_s = c->opts->boot_timeout_s;
+	progress(c, "booting with panic_on_warn=%d (%s), console: %s",
+		 panic_on_warn, kboot_accel_name(c->accel), console);
+	ret = kboot_run(res, &ko);
+	kboot_opts_release(&ko);
+	return ret;
+}
+
+static enum kboot_accel accel_option(const char *s)
+{
+	if (s && !strcmp(s, "kvm"))
+		return KBOOT_ACCEL_KVM;
+	if (s && !strcmp(s, "tcg"))
+		return KBOOT_ACCEL_TCG;
+	return KBOOT_ACCEL_AUTO;
+}
+
+static int pick_accel(struct ci_ctx *c, struct ci_verdict *out, const char *kernel)
+{
+	struct kboot_opts ko = KBOOT_OPTS_INIT;
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	ko.kernel = kernel;
+	ko.accel = accel_option(c->opts->accel);
+	ko.cache_dir = c->cache.buf;
+	ret = kboot_probe_accel(&c->accel, &why, &ko);
+	if (!ret) {
+		progress(c, "accelerator: %s (%s)", kboot_accel_name(c->accel), why.buf);
+		out->accel = xstrdup(kboot_accel_name(c->accel));
+	}
+	strbuf_release(&why);
+	kboot_opts_release(&ko);
+	return ret;
+}
+
+/* The added call as it reads in the final tree, when check had none. */
+static void read_sources(struct ci_verdict *v, const char *worktree)
+{
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+		struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+		const char *p;
+		int line = 1;
+
+		if (!f->added_by_series || f->source || !f->file)
+			continue;
+		strbuf_addf(&path, "%s/%s", worktree, f->file);
+		if (strbuf_read_file(&text, path.buf, 8u << 20) < 0) {
+			error_clear();
+			goto next;
+		}
+		for (p = text.buf; *p && line < f->line; p++)
+			if (*p == '\n')
+				line++;
+		if (line == f->line) {
+			size_t n = strcspn(p, "\n");
+
+			while (n && (p[n - 1] == ';' || p[n - 1] == ' ' ||
+				     p[n - 1] == '{' || p[n - 1] == '\t'))
+				n--;
+			while (n && (*p == ' ' || *p == '\t')) {
+				p++;
+				n--;
+			}
+			if (n && n < 200)
+				f->source = xstrndup(p, n);
+		}
+next:
+		strbuf_release(&path);
+		strbuf_release(&text);
+	}
+}
+
+static bool needs_base(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].added_by_series)
+			return true;
+	return false;
+}
+
+/*
+ * The unpatched kernel's boot (panic_on_warn=0) with the same config:
+ * cached as <cache>/ci/base-<version>-<confighash>.log; built and booted
+ * on first need.  Leaves the worktree at the base.
+ */
+static int base_boot(struct ci_ctx *c, struct console_result *out,
+		     struct ktree *t, const struct kapply_result *ap,
+		     const struct kbuild_result *kb, struct ci_verdict *v)
+{
+	struct strbuf log = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct kbuild_opts bo = KBUILD_OPTS_INIT;
+	struct kbuild_result base = KBUILD_RESULT_INIT;
+	struct kboot_result res = KBOOT_RESULT_INIT;
+	double t0 = now();
+	int ret;
+
+	strbuf_addf(&log, "%s/ci/base-%s-%s.log", c->cache.buf, t->version,
+		    kb->config_hash ? kb->config_hash : "none");
+	if (!access(log.buf, R_OK)) {
+		progress(c, "base boot: cached in %s", log.buf);
+		ret = console_parse_file(out, log.buf);
+		goto out;
+	}
+	progress(c, "building the unpatched base with the same config");
+	ret = ktree_checkout(t, &t->base);
+	if (ret < 0)
+		goto out;
+	bo.touched = &ap->touched;
+	bo.progress = c->opts->flags & CI_PROGRESS;
+	ret = kbuild_run(&base, t, &bo);
+	if (ret < 0) {
+		ret = error_prefix(ret, "building the unpatched base");
+		goto out;
+	}
+	strbuf_addf(&tmp, "%s.tmp", log.buf);
+	ret = boot(c, &res, base.bzimage, tmp.buf, false);
+	if (ret < 0)
+		goto out;
+	if (rename(tmp.buf, log.buf) < 0) {
+		ret = error("cannot rename '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	ret = console_parse_file(out, log.buf);
+out:
+	v->t.base_boot = now() - t0;
+	unlink(tmp.buf);
+	strbuf_release(&log);
+	strbuf_release(&tmp);
+	kbuild_result_release(&base);
+	kboot_result_release(&res);
+	return ret;
+}
+
+static void mark_preexisting(struct ci_verdict *v, const struct console_result *base)
+{
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+		struct fired probe;
+
+		if (f->added_by_series)
+			continue;
+		memset(&probe, 0, sizeof(probe));
+		probe.kind = f->kind;
+		probe.file = f->file;
+		probe.line = f->line;
+		probe.function = f->function;
+		probe.message = f->message;
+		f->preexisting = fired_in_base(base, &probe);
+	}
+}
+
+/* Apply, build: a verdict when either fails (returns 1), else 0. */
+static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
+			   struct ktree *t, const struct series *s,
+			   struct kapply_result *ap, struct kbuild_result *kb)
+{
+	struct kbuild_opts bo = KBUILD_OPTS_INIT;
+	double t0 = now();
+	int ret;
+
+	progress(c, "applying %zu patch%s to linux %s", s->nr,
+		 s->nr == 1 ? "" : "es", t->version);
+	ret = kapply_series(ap, t, s);
+	out->t.apply = now() - t0;
+	if (ret == WW_EAPPLY) {
+		out->kind = CI_APPLY_FAILED;
+		out->failed_patch = ap->failed;
+		set_reason(out, "%s", error_last());
+		parse_apply_error(out, error_last());
+		error_clear();
+		return 1;
+	}
+	if (ret < 0)
+		return ret;
+	progress(c, "building");
+	t0 = now();
+	bo.touched = &ap->touched;
+	bo.progress = c->opts->flags & CI_PROGRESS;
+	ret = kbuild_run(kb, t, &bo);
+	out->t.build = now() - t0;
+	for (size_t i = 0; i < kb->suites.nr; i++)
+		strvec_push(&out->enabled, kb->suites.v[i]);
+	for (size_t i = 0; i < kb->symbols.nr; i++)
+		strvec_push(&out->config_added, kb->symbols.v[i]);
+	if (ret == WW_EBUILD) {
+		out->kind = CI_BUILD_FAILED;
+		out->build_error = xstrdup(kb->error.len ? kb->error.buf : error_last());
+		set_reason(out, "the patched kernel does not build");
+		error_clear();
+		return 1;
+	}
+	if (ret == WW_ETIMEOUT) {
+		out->kind = CI_ERROR;
+		set_reason(out, "%s", error_last());
+		error_clear();
+		return 1;
+	}
+	return ret;
+}
+
+/* Boot with panic_on_warn=1, and again with 0 when that panicked. */
+static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
+			  const struct series *s, const char *kernel)
+{
+	struct kboot_result res = KBOOT_RESULT_INIT, res2 = KBOOT_RESULT_INIT;
+	struct console_result con = CONSOLE_RESULT_INIT, con2 = CONSOLE_RESULT_INIT;
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = pick_accel(c, out, kernel);
+	if (ret < 0)
+		goto out;
+	strbuf_addf(&path, "%s/boot.log", c->logdir.buf);
+	out->console = xstrdup(path.buf);
+	ret = boot(c, &res, kernel, path.buf, true);
+	out->t.boot = res.seconds;
+	if (ret < 0) {
+		out->kind = CI_ERROR;
+		set_reason(out, "%s", error_last());
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	ret = console_parse_file(&con, path.buf);
+	if (ret < 0)
+		goto out;
+	ci_decide(out, &con, res.timed_out);
+	if (res.flooded && out->kind != CI_PANICKED) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the kernel printed more than %u MB on its console "
+			   "(a message in a loop?) and was stopped; last line: %s",
+			   KBOOT_DEFAULT_MAX_CONSOLE >> 20,
+			   con.last_line ? con.last_line : "");
+	}
+	ci_attribute(out, &con, true, s, NULL);
+	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
+	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/boot-panic_on_warn-0.log", c->logdir.buf);
+	out->console2 = xstrdup(path.buf);
+	ret = boot(c, &res2, kernel, path.buf, false);
+	out->t.boot2 = res2.seconds;
+	if (ret < 0) {
+		/* The verdict stands; the list of every WARNING is lost. */
+		warning("second boot: %s", error_last());
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	ret = console_parse_file(&con2, path.buf);
+	if (ret < 0)
+		goto out;
+	ci_attribute(out, &con2, false, s, NULL);
+	out->warn_flood = res2.flooded;
+out:
+	strbuf_release(&path);
+	console_result_release(&con);
+	console_result_release(&con2);
+	kboot_result_release(&res);
+	kboot_result_release(&res2);
+	return ret;
+}
+
+static int static_findings(struct ci_verdict *out, const struct series *s,
+			   const struct ci_opts *opts)
+{
+	struct ruleset rules = RULESET_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	int ret = 0;
+
+	co.rules = opts->rules;
+	if (!co.rules) {
+		ret = rules_load(&rules, rules_default_dir());
+		if (ret < 0)
+			goto out;
+		co.rules = &rules;
+	}
+	ret = check_series(&out->findings, s, &co);
+out:
+	ruleset_release(&rules);
+	return ret;
+}
+
+int ci_run(struct ci_verdict *out, const struct series *s,
+	   const struct ci_opts *opts)
+{
+	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, now(), KBOOT_ACCEL_AUTO };
+	struct ktree_opts ko = KTREE_OPTS_INIT;
+	struct ktree t = KTREE_INIT;
+	struct kapply_result ap = KAPPLY_RESULT_INIT;
+	struct kbuild_result kb = KBUILD_RESULT_INIT;
+	struct console_result base = CONSOLE_RESULT_INIT;
+	struct strbuf tarball = STRBUF_INIT;
+	int ret;
+
+	out->nr_patches = (int)s->nr;
+	ret = static_findings(out, s, opts);
+	if (ret < 0)
+		goto out;
+	if (opts->cache_dir)
+		strbuf_addstr(&c.cache, opts->cache_dir);
+	else
+		ci_cache_dir(&c.cache);
+	ret = make_logdir(&c);
+	if (ret < 0)
+		goto out;
+	tarball_for(&tarball, opts->tree);
+	ko.cache_dir = c.cache.buf;
+	ko.tarball = tarball.len ? tarball.buf : NULL;
+	ko.progress = opts->flags & CI_PROGRESS;
+	progress(&c, "opening the base tree");
+	ret = ktree_open(&t, &ko);
+	if (ret < 0)
+		goto out;
+	out->base = xstrdup(t.version);
+	ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;
+		goto out;
+	}
+	ret = boot_and_judge(&c, out, s, kb.bzimage);
+	if (ret < 0)
+		goto out;
+	read_sources(out, t.worktree);
+	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
+		ret = base_boot(&c, &base, &t, &ap, &kb, out);
+		if (ret < 0)
+			goto out;
+		mark_preexisting(out, &base);
+	}
+	ret = 0;
+out:
+	out->t.total = now() - c.start;
+	console_result_release(&base);
+	kbuild_result_release(&kb);
+	kapply_result_release(&ap);
+	ktree_release(&t);
+	strbuf_release(&tarball);
+	strbuf_release(&c.cache);
+	strbuf_release(&c.logdir);
+	return ret;
+}

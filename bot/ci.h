@@ -1,0 +1,148 @@
+/*
+ * warnwatch ci: does a series' WARN really fire?  Apply the series to the
+ * distro kernel, build it, boot it in QEMU with panic_on_warn=1 and say
+ * which added line fired, during which KUnit suite.
+ *
+ * The pipeline: check (static findings) -> apply -> build -> boot with
+ * panic_on_warn=1 -> (if it panicked) boot again with panic_on_warn=0 to
+ * list every WARNING -> attribute each fired FILE:LINE to the series'
+ * added lines (post-image of the final tree) and to the unpatched base
+ * boot (cached once per config) -> verdict.
+ *
+ * `warnwatch review` calls ci_run() and renders the verdict with
+ * ci_verdict_text(); the service stores ci_verdict_json().
+ */
+#ifndef WW_CI_H
+#define WW_CI_H
+
+#include "check.h"
+#include "console.h"
+#include "series.h"
+#include "strvec.h"
+
+#include <jansson.h>
+
+enum ci_verdict_kind {
+	CI_CLEAN,		/* booted, ran the suites, nothing fired */
+	CI_PANICKED,		/* a WARN/BUG fired and panic_on_warn panicked */
+	CI_BUILD_FAILED,
+	CI_APPLY_FAILED,
+	CI_HUNG,		/* the boot deadline passed */
+	CI_ERROR,		/* QEMU or the machinery failed: no verdict */
+};
+
+/* One WARNING/BUG that fired, and whose fault it is. */
+struct ci_fired {
+	enum fired_kind kind;
+	char *file;		/* NULL when the console did not say */
+	int line;
+	char *function;
+	char *suite;		/* KUnit suite running when it fired, or NULL */
+	char *test;		/* test case when known, or NULL */
+	char *trace;		/* trimmed call trace */
+	char *message;
+	int patch;		/* series patch that added the line, 0 if none */
+	bool added_by_series;	/* FILE:LINE is a line the series adds */
+	bool preexisting;	/* the base boot fired the same FILE:FUNCTION */
+	bool in_first_boot;	/* fired in the panic_on_warn=1 boot */
+	char *source;		/* the added call as written, when a finding */
+};
+
+struct ci_suite {
+	char *name;
+	enum ktap_result result;
+	int pass, fail, skip;
+};
+
+struct ci_timings {
+	double apply, build, boot, boot2, base_boot, total;
+};
+
+struct ci_verdict {
+	enum ci_verdict_kind kind;
+	char *base;		/* "6.1.192" */
+	char *reason;		/* one line: why this verdict */
+	char *accel;		/* "kvm" / "tcg" */
+	char *console;		/* console log of the panic_on_warn=1 boot */
+	char *console2;		/* of the panic_on_warn=0 boot, or NULL */
+	char *panic_message;	/* "kernel: panic_on_warn set ..." or NULL */
+	char *panic_suite;
+	struct ci_suite *suites; /* as reported by the decisive boot */
+	size_t nr_suites, alloc_suites;
+	struct strvec enabled;	/* suites selected for the touched files */
+	struct strvec config_added; /* symbols enabled beyond base.config */
+	struct ci_fired *fired;
+	size_t nr_fired, alloc_fired;
+	int warn_count;		/* WARNING blocks in the panic_on_warn=0 boot */
+	bool warn_flood;	/* that boot was stopped at CI_SECOND_BOOT_MAX_CONSOLE:
+				   warn_count is a lower bound */
+	char *build_error;	/* first compiler error, for build-failed */
+	int failed_patch;	/* apply-failed: 1-based patch, else 0 */
+	char *failed_file;	/* apply-failed: file, or NULL */
+	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
+	int nr_patches;
+	struct check_result findings; /* static findings (check) */
+	struct ci_timings t;
+};
+
+#define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
+			  NULL, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
+			  false, NULL, \
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
+
+/* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
+ * a loop need not be followed for long. */
+#define CI_SECOND_BOOT_MAX_CONSOLE (4u << 20)
+
+enum ci_flags {
+	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
+	CI_NO_SECOND_BOOT = 1 << 1, /* skip the panic_on_warn=0 boot */
+	CI_NO_BASE_BOOT = 1 << 2, /* do not boot the base for comparison */
+};
+
+struct ci_opts {
+	const char *cache_dir;	/* NULL: $WARNWATCH_CACHE or ~/.cache/warnwatch */
+	const char *tree;	/* a base tarball or version ("6.1"), NULL: default */
+	struct ruleset *rules;	/* for the static findings (wrappers get added) */
+	unsigned int boot_timeout_s; /* per boot; 0: KBOOT_DEFAULT_TIMEOUT_S */
+	const char *accel;	/* "auto" (NULL), "kvm", "tcg" */
+	unsigned int flags;	/* enum ci_flags */
+};
+
+#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0 }
+
+/*
+ * Run the whole pipeline on `s`.  Returns 0 whenever there is a verdict
+ * (build-failed, apply-failed, hung... are verdicts in out->kind, not
+ * errors); a negative code when warnwatch itself could not run (no base
+ * tree, cannot write the cache), with the error message set.
+ */
+int ci_run(struct ci_verdict *out, const struct series *s,
+	   const struct ci_opts *opts);
+
+/*
+ * Fill out->fired from a parsed console and attribute each to the series:
+ * `findings` (check_series on `s`) and the diffs of `s` give the added
+ * lines of the final tree; `base` (may be NULL) is the unpatched boot.
+ * Separate from ci_run() so that it can be tested on captured logs.
+ */
+void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
+		  bool first_boot, const struct series *s,
+		  const struct console_result *base);
+
+/* Decide out->kind and out->reason from the panic_on_warn=1 boot. */
+void ci_decide(struct ci_verdict *out, const struct console_result *boot,
+	       bool timed_out);
+
+/* The verdict as JSON (a new reference) and as text for people. */
+json_t *ci_verdict_json(const struct ci_verdict *v);
+void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
+		     const struct series *s);
+
+const char *ci_verdict_name(enum ci_verdict_kind k); /* "panicked"... */
+void ci_verdict_release(struct ci_verdict *v);
+
+/* The cache directory: $WARNWATCH_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/warnwatch. */
+void ci_cache_dir(struct strbuf *out);
+
+#endif

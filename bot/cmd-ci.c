@@ -1,0 +1,216 @@
+/*
+ * warnwatch ci MBOX|MSGID: apply a series to the distro kernel, build it,
+ * boot it with panic_on_warn=1 and say which added line fired (ci.h).
+ * Exit status: 0 clean, 1 any other verdict, 2 usage or input error.
+ */
+#include "builtin.h"
+
+#include "ci.h"
+#include "mbox.h"
+#include "rules.h"
+
+#include <unistd.h>
+
+static const char usage_text[] =
+	"usage: warnwatch ci MBOX|MSGID [options]\n"
+	"\n"
+	"  --tree VERSION|TARBALL  base kernel: \"6.1\" (default), \"6.12\" or a\n"
+	"                          linux-source tarball\n"
+	"  --cache DIR             cache directory (default $WARNWATCH_CACHE or\n"
+	"                          ~/.cache/warnwatch); console logs are kept there\n"
+	"  --format=text|json      output (json is quiet on stderr)\n"
+	"  --timeout S             deadline of each boot in seconds (default 300);\n"
+	"                          a boot that passes it is the verdict \"hung\"\n"
+	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
+	"  --rules DIR             rules directory for the static findings\n"
+	"  --no-second-boot        after a panic, do not boot again with\n"
+	"                          panic_on_warn=0 to list every WARNING\n"
+	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
+	"                          pre-existing warnings\n"
+	"\n"
+	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/error,\n"
+	"2 usage or input error\n";
+
+struct ci_args {
+	const char *input;
+	const char *format;
+	const char *rules_dir;
+	struct ci_opts opts;
+};
+
+static int bad_usage(const char *what, const char *arg)
+{
+	fprintf(stderr, "warnwatch ci: %s '%s'\n"
+		"usage: warnwatch ci MBOX|MSGID [options] (see --help)\n",
+		what, arg);
+	return -1;
+}
+
+/* "--name=value" or "--name value": the value, or NULL when absent. */
+static const char *opt_value(const char *name, int argc, const char **argv,
+			     int *i)
+{
+	const char *rest;
+
+	if (!skip_prefix(argv[*i], name, &rest))
+		return NULL;
+	if (*rest == '=')
+		return rest + 1;
+	if (*rest || *i + 1 >= argc)
+		return NULL;
+	return argv[++*i];
+}
+
+static int parse_timeout(unsigned int *out, const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > 24 * 3600)
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_args(struct ci_args *a, int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if ((v = opt_value("--tree", argc, argv, &i))) {
+			a->opts.tree = v;
+		} else if ((v = opt_value("--cache", argc, argv, &i))) {
+			a->opts.cache_dir = v;
+		} else if ((v = opt_value("--format", argc, argv, &i))) {
+			if (strcmp(v, "text") && strcmp(v, "json"))
+				return bad_usage("unknown format", v);
+			a->format = v;
+		} else if ((v = opt_value("--timeout", argc, argv, &i))) {
+			if (parse_timeout(&a->opts.boot_timeout_s, v) < 0)
+				return bad_usage("bad --timeout (seconds)", v);
+		} else if ((v = opt_value("--accel", argc, argv, &i))) {
+			if (strcmp(v, "auto") && strcmp(v, "kvm") && strcmp(v, "tcg"))
+				return bad_usage("unknown accelerator", v);
+			a->opts.accel = v;
+		} else if ((v = opt_value("--rules", argc, argv, &i))) {
+			a->rules_dir = v;
+		} else if (!strcmp(arg, "--no-second-boot")) {
+			a->opts.flags |= CI_NO_SECOND_BOOT;
+		} else if (!strcmp(arg, "--no-base-boot")) {
+			a->opts.flags |= CI_NO_BASE_BOOT;
+		} else if (arg[0] == '-' && arg[1]) {
+			return bad_usage("unknown option", arg);
+		} else if (a->input) {
+			return bad_usage("more than one series given:", arg);
+		} else {
+			a->input = arg;
+		}
+	}
+	if (!a->input)
+		return bad_usage("no series given", "MBOX|MSGID");
+	return 0;
+}
+
+static bool looks_like_msgid(const char *s)
+{
+	return strchr(s, '@') && !strchr(s, '/') && access(s, F_OK);
+}
+
+/* The series of an mbox, or of a bare git diff. */
+static int read_series(struct series *out, struct mail_list *mails,
+		       struct strbuf *buf, const char *path)
+{
+	int ret;
+
+	ret = strbuf_read_file(buf, path, MBOX_MAX_BYTES);
+	if (ret < 0)
+		return ret;
+	ret = mbox_parse(mails, buf->buf, buf->len);
+	if (ret < 0)
+		return error_prefix(ret, "'%s'", path);
+	ret = series_from_mails(out, mails);
+	if (ret == WW_ENOTFOUND && (starts_with(buf->buf, "diff --git ") ||
+				    strstr(buf->buf, "\ndiff --git "))) {
+		error_clear();
+		series_from_diff(out, buf->buf, buf->len, path);
+		return 0;
+	}
+	if (ret < 0)
+		return error_prefix(ret, "'%s'", path);
+	return 0;
+}
+
+static void print_verdict(const struct ci_verdict *v, const struct series *s,
+			  bool json)
+{
+	if (json) {
+		json_t *o = ci_verdict_json(v);
+		char *text = json_dumps(o, JSON_INDENT(2));
+
+		if (text)
+			printf("%s\n", text);
+		free(text);
+		json_decref(o);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		ci_verdict_text(&sb, v, s);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
+}
+
+int cmd_ci(int argc, const char **argv)
+{
+	struct ci_args a = { NULL, "text", NULL, CI_OPTS_INIT };
+	struct ruleset rules = RULESET_INIT;
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct strbuf buf = STRBUF_INIT;
+	bool json;
+	int ret;
+
+	ret = parse_args(&a, argc, argv);
+	if (ret)
+		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	json = !strcmp(a.format, "json");
+	if (looks_like_msgid(a.input)) {
+		error("'%s': fetching a series by message-id is not supported "
+		      "yet; save it as an mbox first (b4 am -o - '%s' > series.mbox)",
+		      a.input, a.input);
+		ret = report_error(NULL);
+		goto out;
+	}
+	if (read_series(&s, &mails, &buf, a.input) < 0 ||
+	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
+		ret = report_error(NULL);
+		goto out;
+	}
+	if (a.rules_dir)
+		a.opts.rules = &rules;
+	if (!json && isatty(2))
+		a.opts.flags |= CI_PROGRESS;
+	if (ci_run(&v, &s, &a.opts) < 0) {
+		/* warnwatch could not get to a verdict: say why, as a verdict. */
+		v.kind = CI_ERROR;
+		free(v.reason);
+		v.reason = xstrdup(error_last());
+		if (!json)
+			fprintf(stderr, "warnwatch: '%s': %s\n", a.input, error_last());
+	}
+	print_verdict(&v, &s, json);
+	ret = v.kind == CI_CLEAN ? EXIT_OK : EXIT_FOUND;
+out:
+	ci_verdict_release(&v);
+	series_release(&s);
+	mail_list_clear(&mails);
+	ruleset_release(&rules);
+	strbuf_release(&buf);
+	return ret;
+}

@@ -1,0 +1,441 @@
+/*
+ * Applying a patch series to the base tree with libgit2: each patch is
+ * parsed with git_diff_from_buffer, checked for paths that would leave the
+ * tree, applied to the previous commit's tree with git_apply_to_tree and
+ * committed; the last commit is then checked out (ktree_checkout).
+ *
+ * libgit2's own failure messages ("hunk at line 55 did not apply") name
+ * neither the file nor the hunk, so the apply callbacks keep track of
+ * where we are and the message is rebuilt from that.
+ */
+#include "kapply.h"
+
+#include <time.h>
+
+struct apply_state {
+	const char *file;	/* the delta being applied (borrowed) */
+	int hunk;		/* 1-based hunk of that delta */
+	char header[128];	/* its "@@ -a,b +c,d @@" */
+};
+
+static int on_delta(const git_diff_delta *delta, void *payload)
+{
+	struct apply_state *st = payload;
+
+	st->file = delta->new_file.path ? delta->new_file.path :
+		   delta->old_file.path;
+	st->hunk = 0;
+	st->header[0] = '\0';
+	return 0;
+}
+
+static int on_hunk(const git_diff_hunk *hunk, void *payload)
+{
+	struct apply_state *st = payload;
+	size_t n = hunk->header_len;
+
+	st->hunk++;
+	/* The header ends "@@ function context\n": keep the @@ part. */
+	for (size_t i = 2; i + 1 < hunk->header_len; i++)
+		if (hunk->header[i] == '@' && hunk->header[i + 1] == '@') {
+			n = i + 2;
+			break;
+		}
+	if (n >= sizeof(st->header))
+		n = sizeof(st->header) - 1;
+	memcpy(st->header, hunk->header, n);
+	st->header[n] = '\0';
+	while (n && (st->header[n - 1] == '\n' || st->header[n - 1] == '\r'))
+		st->header[--n] = '\0';
+	return 0;
+}
+
+/* A path a patch may name: relative, inside the tree, not in .git. */
+static const char *bad_path(const char *path)
+{
+	const char *p = path;
+
+	if (!*path)
+		return "an empty path";
+	if (*path == '/')
+		return "an absolute path";
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (!n)
+			return "an empty path component";
+		if (n == 2 && !strncmp(p, "..", 2))
+			return "a path that leaves the tree";
+		if (n == 1 && *p == '.')
+			return "a '.' path component";
+		if (n >= 4 && !strncasecmp(p, ".git", 4) &&
+		    strspn(p + 4, ". ") >= n - 4)
+			return "a path inside .git";
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return NULL;
+}
+
+/* Does symlink `link` -> `target` stay inside the tree? */
+static bool link_stays_inside(const char *link, const char *target)
+{
+	int depth = 0;
+	const char *p;
+
+	if (!*target || *target == '/')
+		return false;
+	for (p = link; (p = strchr(p, '/')); p++)
+		depth++;		/* directories above the link */
+	for (p = target; *p; ) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (--depth < 0)
+				return false;
+		} else if (n && !(n == 1 && *p == '.')) {
+			depth++;
+		}
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return true;
+}
+
+/* The target a symlink delta gives (its added lines), into `out`. */
+static int link_target(struct strbuf *out, git_diff *diff, size_t i)
+{
+	git_patch *patch = NULL;
+	int ret = -1;
+
+	if (git_patch_from_diff(&patch, diff, i) < 0)
+		return error("%s", ktree_git_error());
+	for (size_t h = 0; h < git_patch_num_hunks(patch); h++) {
+		int lines = git_patch_num_lines_in_hunk(patch, h);
+
+		for (int l = 0; l < lines; l++) {
+			const git_diff_line *line;
+
+			if (git_patch_get_line_in_hunk(&line, patch, h, l) < 0)
+				goto out;
+			if (line->origin == GIT_DIFF_LINE_ADDITION)
+				strbuf_add(out, line->content,
+					   line->content_len);
+		}
+	}
+	strbuf_rtrim(out);
+	ret = 0;
+out:
+	git_patch_free(patch);
+	return ret;
+}
+
+static bool ok_mode(uint32_t mode)
+{
+	return !mode || mode == GIT_FILEMODE_BLOB ||
+	       mode == GIT_FILEMODE_BLOB_EXECUTABLE ||
+	       mode == GIT_FILEMODE_LINK;
+}
+
+/*
+ * Refuse what must not reach the worktree; also catch a "new file" that
+ * already exists, which libgit2 would silently prepend to.
+ */
+static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
+			const char *version, struct strvec *touched)
+{
+	struct strbuf target = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < git_diff_num_deltas(diff) && !ret; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *paths[2] = { d->old_file.path, d->new_file.path };
+		git_tree_entry *e = NULL;
+
+		for (int k = 0; k < 2 && !ret; k++) {
+			const char *why = paths[k] ? bad_path(paths[k]) : NULL;
+
+			if (why)
+				ret = error_code(WW_EAPPLY,
+						 "%s is refused: '%s' is %s",
+						 what, paths[k], why);
+		}
+		if (ret)
+			break;
+		if (!ok_mode(d->old_file.mode) || !ok_mode(d->new_file.mode)) {
+			ret = error_code(WW_EAPPLY,
+					 "%s is refused: '%s' would become a submodule or a directory",
+					 what, d->new_file.path);
+			break;
+		}
+		if (d->status != GIT_DELTA_DELETED &&
+		    d->new_file.mode == GIT_FILEMODE_LINK) {
+			strbuf_reset(&target);
+			if ((ret = link_target(&target, diff, i)) < 0)
+				break;
+			if (!link_stays_inside(d->new_file.path, target.buf)) {
+				ret = error_code(WW_EAPPLY,
+						 "%s is refused: symlink '%s' points outside the tree ('%s')",
+						 what, d->new_file.path,
+						 target.buf);
+				break;
+			}
+		}
+		if (d->status == GIT_DELTA_ADDED &&
+		    !git_tree_entry_bypath(&e, parent, d->new_file.path)) {
+			git_tree_entry_free(e);
+			ret = error_code(WW_EAPPLY,
+					 "%s does not apply to linux %s: %s: already exists",
+					 what, version, d->new_file.path);
+			break;
+		}
+		git_error_clear();
+		for (int k = 0; k < 2; k++)
+			if (touched && paths[k] && (!k || !paths[0] ||
+			    strcmp(paths[0], paths[1])))
+				strvec_push(touched, paths[k]);
+	}
+	strbuf_release(&target);
+	return ret;
+}
+
+/* "Name <addr>" -> a signature libgit2 accepts, at time `when`. */
+static int make_signature(git_signature **out, const char *author,
+			  git_time_t when)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+	const char *lt = author ? strchr(author, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	int ret;
+
+	if (lt && gt) {
+		strbuf_add(&name, author, lt - author);
+		strbuf_add(&email, lt + 1, gt - lt - 1);
+	} else if (author) {
+		strbuf_addstr(&name, author);
+	}
+	/* libgit2 refuses angle brackets and newlines in either part. */
+	for (size_t i = 0; i < name.len; i++)
+		if (strchr("<>\r\n", name.buf[i]))
+			name.buf[i] = ' ';
+	for (size_t i = 0; i < email.len; i++)
+		if (strchr("<>\r\n ", email.buf[i]))
+			email.buf[i] = '_';
+	strbuf_trim(&name);
+	strbuf_trim(&email);
+	if (!name.len)
+		strbuf_addstr(&name, "unknown");
+	if (!email.len)
+		strbuf_addstr(&email, "unknown@localhost");
+	ret = git_signature_new(out, name.buf, email.buf, when, 0);
+	strbuf_release(&email);
+	strbuf_release(&name);
+	return ret < 0 ? error("bad author '%s': %s", author ? author : "",
+			       ktree_git_error()) : 0;
+}
+
+static int apply_failed(const struct apply_state *st, const char *what,
+			const char *version)
+{
+	const char *why = ktree_git_error();
+	const char *p;
+
+	if (!st->file)
+		return error_code(WW_EAPPLY,
+				  "%s does not apply to linux %s: %s", what,
+				  version, why);
+	if (!st->hunk) {
+		/* The file itself was missing (or renamed/deleted before). */
+		if (strstr(why, "does not exist") || strstr(why, "not found") ||
+		    !*why || !strcmp(why, "unknown libgit2 error"))
+			why = "no such file";
+		return error_code(WW_EAPPLY,
+				  "%s does not apply to linux %s: %s: %s",
+				  what, version, st->file, why);
+	}
+	/* "hunk at line 55 did not apply": the hunk is named instead. */
+	if (skip_prefix(why, "hunk at line ", &p))
+		why = "context does not match";
+	return error_code(WW_EAPPLY,
+			  "%s does not apply to linux %s: %s: hunk %d (%s): %s",
+			  what, version, st->file, st->hunk, st->header, why);
+}
+
+int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
+		const char *diff_text, size_t len, const char *what,
+		const char *subject, const char *author,
+		struct strvec *touched)
+{
+	struct apply_state st = { NULL, 0, "" };
+	git_apply_options ao;
+	struct strbuf msg = STRBUF_INIT;
+	git_diff *diff = NULL;
+	git_commit *pc = NULL;
+	git_tree *ptree = NULL, *tree = NULL;
+	git_index *index = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_id;
+	int ret = -1;
+
+	if (!len) {
+		ret = error_code(WW_EAPPLY, "%s has no diff", what);
+		goto out;
+	}
+	if (git_diff_from_buffer(&diff, diff_text, len) < 0) {
+		ret = error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
+				 what, ktree_git_error());
+		goto out;
+	}
+	if (!git_diff_num_deltas(diff)) {
+		ret = error_code(WW_EAPPLY, "%s has no diff", what);
+		goto out;
+	}
+	if (git_commit_lookup(&pc, t->repo, parent) < 0 ||
+	    git_commit_tree(&ptree, pc) < 0) {
+		ret = error("cannot read commit %.12s: %s",
+			    git_oid_tostr_s(parent), ktree_git_error());
+		goto out;
+	}
+	if ((ret = check_deltas(diff, ptree, what, t->version, touched)) < 0)
+		goto out;
+	git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
+	ao.delta_cb = on_delta;
+	ao.hunk_cb = on_hunk;
+	ao.payload = &st;
+	git_error_clear();
+	if (git_apply_to_tree(&index, t->repo, ptree, diff, &ao) < 0) {
+		ret = apply_failed(&st, what, t->version);
+		goto out;
+	}
+	if (git_index_write_tree_to(&tree_id, index, t->repo) < 0 ||
+	    git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
+		ret = error("%s: cannot write its tree: %s", what,
+			    ktree_git_error());
+		goto out;
+	}
+	/* Dated like the parent: the same series gives the same commits. */
+	if ((ret = make_signature(&sig, author,
+				  git_commit_time(pc))) < 0)
+		goto out;
+	strbuf_addf(&msg, "%s\n\nwarnwatch: %s\n", subject && *subject ?
+		    subject : what, what);
+	if (git_commit_create(out, t->repo, NULL, sig, sig, NULL, msg.buf,
+			      tree, 1, (const git_commit **)&pc) < 0) {
+		ret = error("%s: cannot commit: %s", what, ktree_git_error());
+		goto out;
+	}
+	ret = 0;
+out:
+	git_signature_free(sig);
+	git_index_free(index);
+	git_tree_free(tree);
+	git_tree_free(ptree);
+	git_commit_free(pc);
+	git_diff_free(diff);
+	strbuf_release(&msg);
+	return ret;
+}
+
+static bool is_hex(const char *s, size_t min, size_t max)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+	return n == strlen(s) && n >= min && n <= max;
+}
+
+/* The commit to apply to: base-commit: if we have it, else the tag. */
+static void pick_base(struct kapply_result *out, struct ktree *t,
+		      const struct series *s)
+{
+	git_object *obj = NULL;
+	struct strbuf spec = STRBUF_INIT;
+
+	git_oid_cpy(&out->base, &t->base);
+	if (!s->base_commit || !*s->base_commit)
+		return;
+	if (is_hex(s->base_commit, 7, GIT_OID_HEXSZ)) {
+		strbuf_addf(&spec, "%s^{commit}", s->base_commit);
+		if (!git_revparse_single(&obj, t->repo, spec.buf)) {
+			git_oid_cpy(&out->base, git_object_id(obj));
+			git_object_free(obj);
+			strbuf_release(&spec);
+			return;
+		}
+		git_error_clear();
+	}
+	strbuf_addf(&out->note,
+		    "base-commit %.12s is not in the linux %s import; applied to %s",
+		    s->base_commit, t->version, t->tag);
+	strbuf_release(&spec);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void sort_unique(struct strvec *sv)
+{
+	size_t j = 0;
+
+	if (!sv->nr)
+		return;
+	qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
+	for (size_t i = 1; i < sv->nr; i++) {
+		if (!strcmp(sv->v[i], sv->v[j]))
+			free((char *)sv->v[i]);
+		else
+			sv->v[++j] = sv->v[i];
+	}
+	sv->nr = j + 1;
+	sv->v[sv->nr] = NULL;
+}
+
+int kapply_series(struct kapply_result *out, struct ktree *t,
+		  const struct series *s)
+{
+	struct strbuf what = STRBUF_INIT;
+	git_oid parent;
+	int ret = 0;
+
+	pick_base(out, t, s);
+	git_oid_cpy(&parent, &out->base);
+	out->commits = xcalloc(s->nr ? s->nr : 1, sizeof(*out->commits));
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct series_patch *p = &s->patches[i];
+
+		strbuf_reset(&what);
+		if (p->index > 0 && p->total > 0)
+			strbuf_addf(&what, "patch %d/%d", p->index, p->total);
+		else if (s->nr > 1)
+			strbuf_addf(&what, "patch %zu/%zu", i + 1, s->nr);
+		else
+			strbuf_addstr(&what, "the patch");
+		ret = kapply_diff(&out->commits[i], t, &parent, p->diff,
+				  p->diff_len, what.buf,
+				  p->title ? p->title : p->subject,
+				  p->author, &out->touched);
+		if (ret < 0) {
+			out->failed = (int)i + 1;
+			goto out;
+		}
+		git_oid_cpy(&parent, &out->commits[i]);
+		out->nr++;
+	}
+	git_oid_cpy(&out->head, &parent);
+	sort_unique(&out->touched);
+	ret = ktree_checkout(t, &out->head);
+out:
+	strbuf_release(&what);
+	return ret;
+}
+
+void kapply_result_release(struct kapply_result *r)
+{
+	free(r->commits);
+	strvec_clear(&r->touched);
+	strbuf_release(&r->note);
+	*r = (struct kapply_result)KAPPLY_RESULT_INIT;
+}

@@ -1,0 +1,61 @@
+/*
+ * Applying a patch series to the base tree with libgit2.
+ *
+ * Each patch is applied in the object database (git_apply_to_tree) and
+ * committed, one commit per patch on top of the base, so that later steps
+ * can map a line of the final tree back to the patch that added it.  Only
+ * then is the worktree checked out to the last commit (ktree_checkout):
+ * files the series does not touch keep their mtimes and the kernel build
+ * stays incremental.
+ *
+ * A patch that does not apply is a verdict (WW_EAPPLY, with the patch,
+ * the file and the hunk in the message), not a crash.  Patches come from
+ * strangers: paths that leave the tree ("../"), absolute paths, paths
+ * inside .git, and symlinks whose target leaves the tree are refused
+ * (WW_EAPPLY too, the message says why).
+ */
+#ifndef WW_KAPPLY_H
+#define WW_KAPPLY_H
+
+#include "ktree.h"
+#include "series.h"
+#include "strvec.h"
+
+struct kapply_result {
+	git_oid base;		/* the commit the series was applied to */
+	git_oid head;		/* the last patch's commit (== base if none) */
+	git_oid *commits;	/* commits[i]: the tree after patch i+1 */
+	size_t nr;		/* patches applied */
+	struct strvec touched;	/* paths the series changes (old and new
+				   names of renames), sorted, unique */
+	struct strbuf note;	/* e.g. why base-commit: was not used; "" if none */
+	int failed;		/* 1-based patch that did not apply, 0 if none */
+};
+
+#define KAPPLY_RESULT_INIT { {{0}}, {{0}}, NULL, 0, STRVEC_INIT, STRBUF_INIT, 0 }
+
+/*
+ * Apply `s` to the base of `t` and check the result out into t->worktree.
+ * The base is the series' base-commit: when the repository has that
+ * commit, else the base tag (out->note says so).  An empty series checks
+ * out the base.  On WW_EAPPLY, out->failed names the patch and the
+ * worktree is not touched.  The message reads
+ *   "patch 2/4 does not apply to linux 6.1.192: drivers/foo.c: hunk 3 (@@ -10,6 +10,7 @@) ..."
+ */
+int kapply_series(struct kapply_result *out, struct ktree *t,
+		  const struct series *s);
+
+/*
+ * Apply one diff text on top of `parent` and commit it as `subject` by
+ * `author` ("Name <addr>", may be NULL), without checking it out.  `what`
+ * names the patch in messages ("patch 2/4").  The paths it changes are
+ * appended to `touched` (may be NULL).
+ */
+int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
+		const char *diff, size_t len, const char *what,
+		const char *subject, const char *author,
+		struct strvec *touched);
+
+void kapply_result_release(struct kapply_result *r);
+
+#endif

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# slow
+#
+# t0210: `warnwatch ci` on every series of tests/kernel/: apply to linux
+# 6.1.192, build (one warm build directory shared by all cases), boot in
+# QEMU with panic_on_warn=1, and compare the JSON verdict with the case's
+# expected.json (rules in tests/kernel/README.md).  The console logs and
+# verdicts are kept under tests/out/ci/ as artifacts of the run.
+set -u
+top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+cd "$top" || exit 2
+: "${WARNWATCH:=$top/build/warnwatch}"
+out=$top/tests/out/ci
+mkdir -p "$out"
+n=0
+
+# A Python subset matcher: scalars equal, list entries matched by their keys.
+compare() {
+	python3 - "$1" "$2" <<'EOF'
+import json, sys
+want = json.load(open(sys.argv[1]))
+try:
+    got = json.load(open(sys.argv[2]))
+except Exception as e:
+    print("# verdict is not JSON: %s" % e); sys.exit(1)
+bad = []
+def entry_matches(w, g):
+    return all(g.get(k) == v for k, v in w.items())
+for k, v in want.items():
+    if k == "build_error_contains":
+        if v not in (got.get("build_error") or ""):
+            bad.append("build_error %r lacks %r" % (got.get("build_error"), v))
+    elif k == "enabled_suites_include":
+        for s in v:
+            if s not in got.get("enabled_suites", []):
+                bad.append("suite %r not enabled (enabled: %s)" % (s, got.get("enabled_suites")))
+    elif isinstance(v, list):
+        if v == [] and got.get(k):
+            bad.append("%s: want none, got %s" % (k, json.dumps(got.get(k))[:300]))
+        for w in v:
+            if not any(entry_matches(w, g) for g in got.get(k) or []):
+                bad.append("%s: no entry like %s in %s" % (k, json.dumps(w), json.dumps(got.get(k))[:600]))
+    elif isinstance(v, dict):
+        g = got.get(k) or {}
+        for kk, vv in v.items():
+            if g.get(kk) != vv:
+                bad.append("%s.%s: want %r, got %r" % (k, kk, vv, g.get(kk)))
+    elif got.get(k) != v:
+        bad.append("%s: want %r, got %r" % (k, v, got.get(k)))
+for b in bad:
+    print("#   " + b)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+skip_all=
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip_all="qemu-system-x86_64 is not installed"
+elif [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
+	skip_all="linux-source-6.1 is not installed"
+elif ! command -v bwrap >/dev/null; then
+	skip_all="bubblewrap is not installed"
+fi
+
+for dir in tests/kernel/*/; do
+	name=$(basename "$dir")
+	[ -f "$dir/series.mbox" ] && [ -f "$dir/expected.json" ] || continue
+	n=$((n + 1))
+	if [ -n "$skip_all" ]; then
+		echo "ok $n - ci $name # SKIP $skip_all"
+		continue
+	fi
+	start=$(date +%s)
+	# Each case is bounded: a first build from scratch fits in 60 min.
+	timeout -k 10 4000 "$WARNWATCH" ci "$dir/series.mbox" --format=json \
+		--timeout 300 >"$out/$name.json" 2>"$out/$name.err"
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	mkdir -p "$out/$name"
+	for f in $(python3 -c 'import json,sys
+try:
+    v = json.load(open(sys.argv[1]))
+    print(v.get("console") or "", v.get("console_panic_on_warn_0") or "")
+except Exception: pass' "$out/$name.json"); do
+		[ -f "$f" ] && cp "$f" "$out/$name/"
+	done
+	verdict=$(python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["verdict"])
+except Exception: print("none")' "$out/$name.json")
+	want_rc=1
+	[ "$verdict" = clean ] && want_rc=0
+	if msg=$(compare "$dir/expected.json" "$out/$name.json") && [ "$rc" -eq "$want_rc" ]; then
+		echo "ok $n - ci $name: $verdict in ${secs}s"
+	else
+		echo "not ok $n - ci $name: $verdict (exit $rc) in ${secs}s"
+		[ -n "$msg" ] && echo "$msg"
+		sed 's/^/#   stderr: /' "$out/$name.err" | tail -n 5
+	fi
+done
+
+# The text form of case 01 says what fired, where, from which patch and suite.
+n=$((n + 1))
+if [ -n "$skip_all" ]; then
+	echo "ok $n - ci text verdict # SKIP $skip_all"
+else
+	"$WARNWATCH" ci tests/kernel/01-warn-fires/series.mbox --timeout 300 \
+		>"$out/01-warn-fires.txt" 2>"$out/01-warn-fires.txt.err"
+	rc=$?
+	want="With panic_on_warn=1 the patched kernel panicked while running KUnit suite time_test_cases: the WARN_ON(totalsecs < 0) that patch 1/1 adds at kernel/time/timeconv.c:55 fired"
+	if [ "$rc" -eq 1 ] && grep -qF "$want" "$out/01-warn-fires.txt" &&
+	   grep -q 'time64_to_tm_test_date_range' "$out/01-warn-fires.txt"; then
+		echo "ok $n - ci text verdict names the patch, the line, the suite and the trace"
+	else
+		echo "not ok $n - ci text verdict (exit $rc)"
+		sed 's/^/#   /' "$out/01-warn-fires.txt" | head -n 20
+	fi
+fi
+# A boot that passes its deadline is the verdict "hung" (the build is warm:
+# 02 was just built; a TCG boot needs more than 2 s to finish its suites).
+n=$((n + 1))
+if [ -n "$skip_all" ]; then
+	echo "ok $n - ci hung verdict # SKIP $skip_all"
+else
+	"$WARNWATCH" ci tests/kernel/02-warn-unreached/series.mbox --format=json \
+		--timeout 2 >"$out/hung.json" 2>"$out/hung.err"
+	rc=$?
+	verdict=$(python3 -c 'import json,sys
+try: print(json.load(open(sys.argv[1]))["verdict"])
+except Exception: print("none")' "$out/hung.json")
+	if [ "$rc" -eq 1 ] && [ "$verdict" = hung ]; then
+		echo "ok $n - ci: a boot past --timeout is the verdict hung"
+	else
+		echo "not ok $n - ci --timeout 2: verdict $verdict, exit $rc"
+	fi
+fi
+echo "1..$n"

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+#
+# t0211: `warnwatch ci` command line: usage errors exit 2 with one clear
+# line, --help exits 0, a message-id (not supported yet) and inputs that
+# are not series are errors naming the input -- all before any kernel work.
+set -u
+top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+cd "$top" || exit 2
+: "${WARNWATCH:=$top/build/warnwatch}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+t() {	# t NAME WANT_STATUS GREP_PATTERN -- ARGS...
+	local name=$1 want=$2 pat=$3 rc
+	shift 4
+	n=$((n + 1))
+	WARNWATCH_CACHE=$tmp/cache "$WARNWATCH" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$tmp/out" "$tmp/err"; then
+		echo "ok $n - $name"
+	else
+		echo "not ok $n - $name (exit $rc, want $want)"
+		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 8
+	fi
+}
+
+printf 'hello\n' >"$tmp/notes.txt"
+printf 'From x@y Thu Jan  1 00:00:00 1970\nFrom: a@b\nSubject: hi\n\nno patch\n' >"$tmp/nopatch.mbox"
+
+t "--help exits 0 and shows the usage" 0 'usage: warnwatch ci' -- ci --help
+t "no series: usage error" 2 'no series given' -- ci
+t "unknown option: usage error" 2 "unknown option '--frobnicate'" -- ci --frobnicate x.mbox
+t "bad --timeout: usage error" 2 "bad --timeout" -- ci --timeout 0s x.mbox
+t "bad --format: usage error" 2 "unknown format 'xml'" -- ci --format=xml x.mbox
+t "bad --accel: usage error" 2 "unknown accelerator 'hvf'" -- ci --accel hvf x.mbox
+t "two series: usage error" 2 "more than one series" -- ci a.mbox b.mbox
+t "message-id: not supported yet, says what to do" 2 \
+	"'20260105100000.1234-1-ada@example.org': fetching a series by message-id is not supported yet" \
+	-- ci 20260105100000.1234-1-ada@example.org
+t "missing mbox: error names it" 2 "cannot open '$tmp/none.mbox'" -- ci "$tmp/none.mbox"
+t "mbox without patches: error names it" 2 "'$tmp/nopatch.mbox'.*no patches" -- ci "$tmp/nopatch.mbox"
+t "not a mail at all: error names it" 2 "'$tmp/notes.txt'" -- ci "$tmp/notes.txt"
+echo "1..$n"

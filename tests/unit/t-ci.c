@@ -1,0 +1,232 @@
+/*
+ * Tests for ci.c without a kernel: attribution of fired WARNINGs to the
+ * lines a series adds in the final tree (tests/kernel/ series as input),
+ * pre-existing warnings, the verdict from a console, and its JSON and
+ * text forms.
+ */
+#include "ci.h"
+#include "mbox.h"
+#include "tap.h"
+
+struct fixture {
+	struct strbuf buf;
+	struct mail_list mails;
+	struct series s;
+	struct ruleset rules;
+};
+
+static const char *top(void)
+{
+	const char *t = getenv("WW_TOP");
+
+	return t ? t : ".";
+}
+
+static int load(struct fixture *f, const char *kcase)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	memset(f, 0, sizeof(*f));
+	strbuf_init(&f->buf, 0);
+	strbuf_addf(&path, "%s/tests/kernel/%s/series.mbox", top(), kcase);
+	ret = strbuf_read_file(&f->buf, path.buf, 0);
+	if (!ret)
+		ret = mbox_parse(&f->mails, f->buf.buf, f->buf.len);
+	if (!ret)
+		ret = series_from_mails(&f->s, &f->mails);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/rules", top());
+	if (!ret)
+		ret = rules_load(&f->rules, path.buf);
+	strbuf_release(&path);
+	return ret;
+}
+
+static void unload(struct fixture *f)
+{
+	series_release(&f->s);
+	mail_list_clear(&f->mails);
+	ruleset_release(&f->rules);
+	strbuf_release(&f->buf);
+}
+
+static void findings(struct ci_verdict *v, struct fixture *f)
+{
+	struct check_opts co = CHECK_OPTS_INIT;
+
+	co.rules = &f->rules;
+	if (check_series(&v->findings, &f->s, &co) < 0)
+		printf("# check_series: %s\n", error_last());
+	v->nr_patches = (int)f->s.nr;
+}
+
+static void con(struct console_result *r, const char *text)
+{
+	console_result_release(r);
+	console_parse(r, text, strlen(text));
+}
+
+#define WARN_AT(fileline, fn) \
+	"------------[ cut here ]------------\n" \
+	"WARNING: CPU: 0 PID: 20 at " fileline " " fn "+0x1e0/0x1f0\n" \
+	"Call Trace:\n" \
+	" <TASK>\n" \
+	" time64_to_tm_test_date_range+0xbe/0x370\n" \
+	" kunit_try_run_case+0x4b/0x70\n" \
+	" </TASK>\n"
+
+#define SUITE(name) "KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: " name "\n    1..1\n"
+
+static void test_panicked_01(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	json_t *j;
+
+	if (load(&f, "01-warn-fires") < 0) {
+		ok(0, "load 01-warn-fires: %s", error_last());
+		return;
+	}
+	findings(&v, &f);
+	con(&r, "Linux version 6.1.192\n" SUITE("time_test_cases")
+	    WARN_AT("../src/kernel/time/timeconv.c:55", "time64_to_tm")
+	    "Kernel panic - not syncing: kernel: panic_on_warn set ...\n"
+	    "Kernel Offset: 0x3800000 from 0xffffffff81000000\n");
+	ci_decide(&v, &r, false);
+	ci_attribute(&v, &r, true, &f.s, NULL);
+	is(v.kind, CI_PANICKED, "01: panicked");
+	is(v.nr_fired, 1, "01: one report");
+	is_str(v.fired[0].file, "kernel/time/timeconv.c", "01: sandbox prefix dropped");
+	is(v.fired[0].patch, 1, "01: patch 1 added the line");
+	ok(v.fired[0].added_by_series && !v.fired[0].preexisting, "01: added by the series");
+	is_str(v.fired[0].suite, "time_test_cases", "01: suite");
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "With panic_on_warn=1 the patched kernel panicked while "
+		  "running KUnit suite time_test_cases: the WARN_ON(totalsecs < 0) "
+		  "that patch 1/1 adds at kernel/time/timeconv.c:55 fired") != NULL,
+	   "01: the sentence");
+	if (!strstr(text.buf, "WARN_ON(totalsecs < 0) that patch"))
+		printf("# %s", text.buf);
+	ok(strstr(text.buf, "    time64_to_tm_test_date_range+0xbe/0x370\n") != NULL,
+	   "01: the trimmed trace follows");
+	j = ci_verdict_json(&v);
+	is_str(json_string_value(json_object_get(j, "verdict")), "panicked", "json verdict");
+	is(json_integer_value(json_object_get(json_array_get(json_object_get(j, "fired"), 0),
+					      "line")), 55, "json fired line");
+	ok(json_is_true(json_object_get(json_array_get(json_object_get(j, "fired"), 0),
+					"added_by_series")), "json added_by_series");
+	ok(json_array_size(json_object_get(j, "findings")) >= 1, "json findings");
+	json_decref(j);
+	strbuf_release(&text);
+	console_result_release(&r);
+	ci_verdict_release(&v);
+	unload(&f);
+}
+
+/* Patch 2 of 04 adds 4 lines above the WARN_ON that patch 1 adds at 99. */
+static void test_carried_lines_04(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	if (load(&f, "04-new-test-new-suite") < 0) {
+		ok(0, "load 04: %s", error_last());
+		return;
+	}
+	is(f.s.nr, 2, "04: two patches");
+	findings(&v, &f);
+	con(&r, SUITE("clk-gate-register-test")
+	    WARN_AT("drivers/clk/clk-gate.c:103", "clk_gate_hiword_value")
+	    "---[ end trace 0000000000000000 ]---\n"
+	    "    ok 1 clk_gate_test_hiword_value_invalid\n"
+	    "------------[ cut here ]------------\n"
+	    "WARNING: CPU: 0 PID: 20 at drivers/clk/clk-gate.c:59 clk_gate_endisable+0x1/0x2\n"
+	    "ok 1 clk-gate-register-test\n");
+	ci_attribute(&v, &r, false, &f.s, NULL);
+	is(v.nr_fired, 2, "04: two reports");
+	ok(v.fired[0].added_by_series && v.fired[0].patch == 1,
+	   "04: line 103 of the final tree is patch 1's line 99");
+	is_str(v.fired[0].source, "WARN_ON(bit_idx > 15)", "04: check's finding quoted");
+	is_str(v.fired[0].test, "clk_gate_test_hiword_value_invalid", "04: test case");
+	ok(!v.fired[1].added_by_series && !v.fired[1].patch,
+	   "04: line 59 of the final tree is not an added line");
+	console_result_release(&r);
+	ci_verdict_release(&v);
+	unload(&f);
+}
+
+static void test_preexisting(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT, base = CONSOLE_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT;
+
+	if (load(&f, "02-warn-unreached") < 0) {
+		ok(0, "load 02: %s", error_last());
+		return;
+	}
+	con(&base, SUITE("s") WARN_AT("mm/slub.c:700", "kfree"));
+	con(&r, SUITE("s") WARN_AT("mm/slub.c:702", "kfree")
+	    WARN_AT("mm/page_alloc.c:5", "alloc_pages"));
+	ci_attribute(&v, &r, false, &f.s, &base);
+	is(v.nr_fired, 2, "two reports");
+	ok(v.fired[0].preexisting, "same file and function on the base: preexisting");
+	ok(!v.fired[1].preexisting, "not on the base: not preexisting");
+	ok(!v.fired[0].added_by_series, "not added by the series");
+	v.kind = CI_PANICKED;
+	v.console2 = xstrdup("/tmp/x");
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "fires on the unpatched kernel too") != NULL,
+	   "text says preexisting");
+	strbuf_release(&text);
+	console_result_release(&r);
+	console_result_release(&base);
+	ci_verdict_release(&v);
+	unload(&f);
+}
+
+static void test_decide(void)
+{
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	con(&r, "");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_ERROR, "empty console: error");
+	is_str(v.reason, "the kernel printed nothing on the console", "reason");
+	con(&r, "Linux version 6.1.192\nKTAP version 1\n1..2\n");
+	ci_decide(&v, &r, true);
+	is(v.kind, CI_HUNG, "deadline: hung");
+	con(&r, "Linux version 6.1.192\nKTAP version 1\n1..2\n    # Subtest: a\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_ERROR, "stopped without panic: error");
+	con(&r, "Linux version 6.1.192\nKTAP version 1\n1..1\n    # Subtest: a\n"
+	    "    ok 1 t\nok 1 a\nreboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_CLEAN, "all suites and reboot: clean");
+	is(v.nr_suites, 1, "suites copied");
+	con(&r, "Linux version 6.1.192\nKernel panic - not syncing: VFS: Unable to "
+	    "mount root fs on unknown-block(0,0)\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_ERROR, "root-fs panic without a report: our setup, error");
+	con(&r, "Linux version 6.1.192\nBUG: kernel NULL pointer dereference, "
+	    "address: 0000000000000008\nKernel panic - not syncing: Fatal exception\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_PANICKED, "oops: panicked");
+	console_result_release(&r);
+	ci_verdict_release(&v);
+}
+
+int main(void)
+{
+	test_panicked_01();
+	test_carried_lines_04();
+	test_preexisting();
+	test_decide();
+	return done_testing();
+}

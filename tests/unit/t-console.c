@@ -1,0 +1,289 @@
+/*
+ * Tests for console.c: KTAP results, WARNING/BUG reports, panics, on small
+ * hand-made logs (formats copied from 6.1's lib/kunit/test.c, kernel/
+ * panic.c and lib/bug.c) and on real console logs of linux 6.1.192
+ * booted in QEMU (tests/unit/data/console/).
+ */
+#include "console.h"
+
+#include "tap.h"
+
+static void parse(struct console_result *r, const char *text)
+{
+	console_result_release(r);
+	console_parse(r, text, strlen(text));
+}
+
+#define T "[    0.500000] "
+
+static void test_ktap(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+	const struct ktap_suite *su;
+
+	parse(&r,
+	      "[    0.000000] Linux version 6.1.192 (x@y) #1\r\n"
+	      T "KTAP version 1\r\n"
+	      T "1..3\r\n"
+	      T "    KTAP version 1\r\n"
+	      T "    # Subtest: time_test_cases\r\n"
+	      T "    1..1\r\n"
+	      T "    ok 1 time64_to_tm_test_date_range\r\n"
+	      T "ok 1 time_test_cases\r\n"
+	      T "    KTAP version 1\r\n"
+	      T "    # Subtest: params\r\n"
+	      T "    1..2\r\n"
+	      T "        KTAP version 1\r\n"
+	      T "        # Subtest: case_p\r\n"
+	      T "        ok 1 one\r\n"
+	      T "        not ok 2 two\r\n"
+	      T "    # case_p: pass:1 fail:1 skip:0 total:2\r\n"
+	      T "    not ok 1 case_p\r\n"
+	      T "    ok 2 case_s # SKIP no hardware\r\n"
+	      T "not ok 2 params\r\n"
+	      T "    KTAP version 1\r\n"
+	      T "    # Subtest: skipped_suite\r\n"
+	      T "    1..1\r\n"
+	      T "    ok 1 - only # SKIP why\r\n"
+	      T "ok 3 - skipped_suite # SKIP why\r\n"
+	      "[    0.600000] reboot: Restarting system\r\n");
+	ok(r.booted, "Linux version line: booted");
+	ok(r.tests_started, "KTAP header seen");
+	is(r.planned_suites, 3, "top-level plan 1..3");
+	is(r.nr_suites, 3, "three suites");
+	ok(r.tests_finished, "every planned suite reported");
+	ok(r.rebooted, "kunit_shutdown=reboot seen");
+	ok(!r.panicked && !r.nr_fired, "nothing fired");
+	su = console_find_suite(&r, "time_test_cases");
+	ok(su && su->result == KTAP_PASS && su->pass == 1 && su->planned == 1,
+	   "time_test_cases passed 1/1");
+	su = console_find_suite(&r, "params");
+	ok(su && su->result == KTAP_FAIL, "params failed");
+	ok(su && su->nr_cases == 2 && su->fail == 1 && su->skip == 1,
+	   "parameterised case counted once, params not as cases");
+	su = console_find_suite(&r, "skipped_suite");
+	ok(su && su->result == KTAP_SKIP, "suite-level # SKIP, 'ok N - name' form");
+	is_str(su ? su->cases[0].name : NULL, "only", "'- ' and directive stripped");
+	console_result_release(&r);
+}
+
+static const char warn_log[] =
+	"[    0.000000] Linux version 6.1.192\n"
+	T "KTAP version 1\n"
+	T "1..2\n"
+	T "    KTAP version 1\n"
+	T "    # Subtest: time_test_cases\n"
+	T "    1..1\n"
+	"[    0.910000] ------------[ cut here ]------------\n"
+	"[    0.910001] WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55 time64_to_tm+0x1e0/0x1f0\n"
+	"[    0.910002] Modules linked in:\n"
+	"[    0.910003] CPU: 0 PID: 20 Comm: kunit_try_catch Not tainted 6.1.192 #1\n"
+	"[    0.910004] RIP: 0010:time64_to_tm+0x1e0/0x1f0\n"
+	"[    0.910005] Call Trace:\n"
+	"[    0.910006]  <TASK>\n"
+	"[    0.910007]  ? __warn+0x7d/0xc0\n"
+	"[    0.910008]  time64_to_tm_test_date_range+0x6b/0x130\n"
+	"[    0.910009]  kunit_try_run_case+0x4e/0x90\n"
+	"[    0.910010]  </TASK>\n"
+	"[    0.910011] Kernel panic - not syncing: kernel: panic_on_warn set ...\n"
+	"[    0.910012] CPU: 0 PID: 20 Comm: kunit_try_catch Not tainted 6.1.192 #1\n"
+	"[    0.910013] Call Trace:\n"
+	"[    0.910014]  panic+0x10c/0x2c0\n"
+	"[    0.910015] Kernel Offset: disabled\n";
+
+static void test_warn_panic(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+	const struct fired *f;
+
+	parse(&r, warn_log);
+	is(r.nr_fired, 1, "one report");
+	f = r.fired;
+	ok(r.nr_fired && f->kind == FIRED_WARN, "it is a WARNING");
+	is_str(f->file, "kernel/time/timeconv.c", "file");
+	is(f->line, 55, "line");
+	is_str(f->function, "time64_to_tm", "function without offsets");
+	is_str(f->suite, "time_test_cases", "suite running when it fired");
+	ok(!f->test, "test case unknown: the panic came first");
+	is_str(f->trace, "time64_to_tm_test_date_range+0x6b/0x130\n"
+	       "kunit_try_run_case+0x4e/0x90\n",
+	       "trace trimmed: no '?' frames, no <TASK>, not the panic's");
+	ok(r.panicked, "panicked");
+	is_str(r.panic_message, "kernel: panic_on_warn set ...", "panic message");
+	is_str(r.panic_suite, "time_test_cases", "panic suite");
+	ok(!r.tests_finished, "suites did not finish");
+	is(r.warn_count, 1, "warn_count");
+	ok(console_find_suite(&r, "time_test_cases")->result == KTAP_CRASHED,
+	   "suite without a result line crashed");
+	console_result_release(&r);
+}
+
+static void test_not_fooled(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	parse(&r,
+	      T "acpi: WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+	      T "WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+	      T "WARNING: the frobnicator is deprecated\n"
+	      T "kernel BUG at nowhere.c:3!\n");
+	is(r.nr_fired, 0, "WARNING text without 'cut here' or mid-line is no report");
+	parse(&r,
+	      T "KTAP version 1\n"
+	      T "1..1\n"
+	      T "    # Subtest: names\n"
+	      T "    ok 1 WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+	      T "    # WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+	      T "ok 1 names\n");
+	is(r.nr_fired, 0, "a test named like a WARNING is a test");
+	is_str(r.suites[0].cases[0].name, "WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2",
+	       "its name kept");
+	parse(&r,
+	      T "------------[ cut here ]------------\n"
+	      T "WARNING: this is a message\n");
+	is(r.nr_fired, 0, "'cut here' then a malformed WARNING line: none");
+	console_result_release(&r);
+}
+
+static void test_forms(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	parse(&r,
+	      "------------[ cut here ]------------\n"
+	      "WARNING: lib/foo.c:12 at foo_bar+0x10/0x20, CPU#1: kunit_try_catch/42\n");
+	ok(r.nr_fired == 1 && r.fired[0].line == 12 &&
+	   !strcmp(r.fired[0].file, "lib/foo.c") &&
+	   !strcmp(r.fired[0].function, "foo_bar"),
+	   "newer 'WARNING: FILE:LINE at FUNC' form, no timestamps");
+	parse(&r,
+	      T "------------[ cut here ]------------\n"
+	      T "refcount_t: underflow; use-after-free.\n"
+	      T "WARNING: CPU: 1 PID: 7 at lib/refcount.c:28 refcount_warn_saturate+0x9c/0xe0 [mod]\n");
+	ok(r.nr_fired == 1 && !strcmp(r.fired[0].message,
+				      "refcount_t: underflow; use-after-free."),
+	   "WARN()'s own message kept");
+	is_str(r.fired[0].function, "refcount_warn_saturate", "module suffix dropped");
+	parse(&r,
+	      T "------------[ cut here ]------------\n"
+	      T "WARNING: CPU: 0 PID: 1 at fn_only+0x1/0x2\n");
+	ok(r.nr_fired == 1 && !r.fired[0].file && !strcmp(r.fired[0].function, "fn_only"),
+	   "WARNING without file info");
+	parse(&r,
+	      "[   12.000001] [    T1] ------------[ cut here ]------------\n"
+	      "[   12.000002] [    T1] kernel BUG at mm/slub.c:4321!\n"
+	      "[   12.000003] [    T1] invalid opcode: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      "[   12.000004] [    T1] RIP: 0010:kfree+0x1/0x2\n"
+	      "[   12.000005] [    T1] Oops: 0000 [#1]\n"
+	      "[   12.000006] [    T1] ---[ end trace 0000000000000000 ]---\n"
+	      "[   12.000007] [    T1] Kernel panic - not syncing: Fatal exception\n");
+	ok(r.nr_fired == 1 && r.fired[0].kind == FIRED_BUG &&
+	   r.fired[0].line == 4321 && !strcmp(r.fired[0].file, "mm/slub.c"),
+	   "kernel BUG at FILE:LINE!, with PRINTK_CALLER prefix");
+	is_str(r.fired[0].function, "kfree", "function from RIP");
+	ok(r.panicked && !strcmp(r.panic_message, "Fatal exception"), "oops panic");
+	parse(&r,
+	      T "BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+	      T "#PF: supervisor read access in kernel mode\n"
+	      T "Oops: 0000 [#1] PREEMPT SMP NOPTI\n"
+	      T "RIP: 0010:do_thing+0x5/0x10\n"
+	      T "BUG: sleeping function called from invalid context at kernel/locking/mutex.c:580\n");
+	is(r.nr_fired, 2, "oops reports: the Oops line belongs to its BUG:");
+	ok(r.nr_fired == 2 && r.fired[0].kind == FIRED_OOPS &&
+	   !strcmp(r.fired[0].function, "do_thing"), "NULL deref, function from RIP");
+	ok(r.nr_fired == 2 && r.fired[1].line == 580, "might_sleep location");
+	console_result_release(&r);
+}
+
+static void test_second_boot_case(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	parse(&r,
+	      T "KTAP version 1\n"
+	      T "1..1\n"
+	      T "    KTAP version 1\n"
+	      T "    # Subtest: s\n"
+	      T "    1..2\n"
+	      T "    ok 1 first\n"
+	      T "------------[ cut here ]------------\n"
+	      T "WARNING: CPU: 0 PID: 9 at a/b.c:7 f+0x1/0x2\n"
+	      T "---[ end trace 0000000000000000 ]---\n"
+	      T "    ok 2 second\n"
+	      T "ok 1 s\n");
+	ok(r.nr_fired == 1 && r.fired[0].test && !strcmp(r.fired[0].test, "second"),
+	   "panic_on_warn=0: the case reporting after the WARN ran it");
+	ok(!r.panicked && r.tests_finished, "finished without panic");
+	console_result_release(&r);
+}
+
+static void test_empty(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	parse(&r, "");
+	ok(!r.booted && !r.nr_lines && r.planned_suites == -1, "empty log");
+	console_parse(&r, "\0\0\0garbage\n[ no stamp", 20);
+	ok(!r.booted, "NULs and a cut line do not crash");
+	console_result_release(&r);
+}
+
+/* Real logs captured from linux 6.1.192 in QEMU (see data/console/README). */
+static const char *data_dir(void)
+{
+	const char *top = getenv("WW_TOP");
+	static char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s/tests/unit/data/console", top ? top : ".");
+	return buf;
+}
+
+static int real(struct console_result *r, const char *name)
+{
+	char path[4200];
+
+	console_result_release(r);
+	snprintf(path, sizeof(path), "%s/%s", data_dir(), name);
+	return console_parse_file(r, path);
+}
+
+static void test_real_logs(void);
+
+int main(void)
+{
+	test_ktap();
+	test_warn_panic();
+	test_not_fooled();
+	test_forms();
+	test_second_boot_case();
+	test_empty();
+	test_real_logs();
+	return done_testing();
+}
+
+static void test_real_logs(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	if (real(&r, "clean-6.1.192.log") < 0) {
+		ok(1, "# SKIP real logs missing: %s", error_last());
+		return;
+	}
+	ok(r.booted && r.tests_finished && r.rebooted && !r.panicked,
+	   "clean boot: finished and rebooted");
+	is(r.planned_suites, 28, "clean boot: 28 suites planned");
+	is(r.nr_suites, 28, "clean boot: 28 suites reported");
+	is(r.nr_fired, 0, "clean boot: nothing fired");
+	ok(console_find_suite(&r, "time_test_cases") &&
+	   console_find_suite(&r, "time_test_cases")->result == KTAP_PASS,
+	   "clean boot: time_test_cases passed");
+	ok(console_find_suite(&r, "hw_breakpoint") &&
+	   console_find_suite(&r, "hw_breakpoint")->result == KTAP_SKIP &&
+	   console_find_suite(&r, "hw_breakpoint")->skip == 9,
+	   "clean boot: hw_breakpoint skipped, 9 cases");
+	ok(console_find_suite(&r, "stackinit") &&
+	   console_find_suite(&r, "stackinit")->pass == 60 &&
+	   console_find_suite(&r, "stackinit")->skip == 5,
+	   "clean boot: stackinit 60 passed, 5 skipped");
+	console_result_release(&r);
+}
