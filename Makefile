@@ -17,8 +17,10 @@ CC ?= cc
 DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
 	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
-	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd
-PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd
+	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd \
+	libarchive-dev chromium \
+	libexpat1-dev
+PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -26,7 +28,7 @@ WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) \
-	     -DWW_DATADIR='"$(DATADIR)"' -Ibot
+	     -DWW_DATADIR='"$(DATADIR)"' -iquote bot
 LDLIBS = $(PKG_LIBS) -lm
 
 ifeq ($(SANITIZE),1)

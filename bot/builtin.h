@@ -16,8 +16,13 @@ enum exit_status {
 };
 
 int cmd_check(int argc, const char **argv);
-int cmd_review(int argc, const char **argv);
+int cmd_census(int argc, const char **argv);
+int cmd_dashboard(int argc, const char **argv);
 int cmd_ci(int argc, const char **argv);
+int cmd_serve(int argc, const char **argv);
+int cmd_status(int argc, const char **argv);
+int cmd_retry(int argc, const char **argv);
+int cmd_review(int argc, const char **argv);
 
 /* Print the last error as "warnwatch: <prefix>: <message>" and return 2. */
 int report_error(const char *prefix);

@@ -3,6 +3,7 @@
  * See store.h for the crash-safety argument.
  */
 #include "store.h"
+#include "queue.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -29,6 +30,8 @@ static const char *const migrations[] = {
 	"  forced INTEGER NOT NULL DEFAULT 0"
 	");"
 	"CREATE INDEX replies_series ON replies (series, version);",
+	/* 2: the service's queue (queue.h). */
+	queue_schema_sql,
 };
 
 static int db_error(struct store *s, const char *what)

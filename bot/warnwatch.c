@@ -14,8 +14,13 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
-	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
+	{ "census", cmd_census, "count BUG/WARN calls in a kernel tree, tarball or git range" },
+	{ "dashboard", cmd_dashboard, "write the static dashboard site (HTML, SVG charts, JSON)" },
 	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
+	{ "serve", cmd_serve, "the review service: watch lists, check, reply, dashboard" },
+	{ "status", cmd_status, "the service's queue, recent verdicts and errors" },
+	{ "retry", cmd_retry, "requeue a failed series of the service" },
+	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
 };
 
 static int usage(FILE *f)

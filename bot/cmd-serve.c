@@ -1,0 +1,95 @@
+/*
+ * warnwatch serve: run the review service (see serve.h, docs/serve.md).
+ */
+#include "builtin.h"
+#include "config.h"
+#include "serve.h"
+
+#include <signal.h>
+
+static const char usage_text[] =
+	"usage: warnwatch serve [--config FILE] [--once] [--verbose]\n"
+	"\n"
+	"Watch the lists of the configuration's [list.NAME] sections, check\n"
+	"every new series, reply as configured, and serve the dashboard.\n"
+	"\n"
+	"  --config FILE  configuration (default $WARNWATCH_CONFIG or\n"
+	"                 ~/.config/warnwatch/warnwatch.conf)\n"
+	"  --once         poll once, process what is due, then exit\n"
+	"  -v, --verbose  one line per stage on stderr\n"
+	"\n"
+	"SIGTERM or SIGINT: finish the current stage and exit; a second one\n"
+	"exits at once (the queue is crash-safe).\n"
+	"Exit status: 0 stopped cleanly, 2 usage or configuration error,\n"
+	"3 the service failed (state database, address in use).\n";
+
+static void on_stop(int sig)
+{
+	if (serve_stopping()) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	serve_request_stop();
+}
+
+static void install_handlers(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+int cmd_serve(int argc, const char **argv)
+{
+	struct config c = CONFIG_INIT;
+	struct serve_config cfg = SERVE_CONFIG_INIT;
+	const char *path = NULL;
+	char *def = NULL;
+	unsigned int flags = 0;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--config") && i + 1 < argc) {
+			path = argv[++i];
+		} else if (skip_prefix(argv[i], "--config=", &path)) {
+			;
+		} else if (!strcmp(argv[i], "--once")) {
+			flags |= SERVE_ONCE;
+		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+			flags |= SERVE_VERBOSE;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		} else {
+			fprintf(stderr, "warnwatch serve: unknown argument '%s'\n%s",
+				argv[i], usage_text);
+			return EXIT_USAGE;
+		}
+	}
+	if (!path)
+		path = def = config_default_path();
+	ret = config_load(&c, path);
+	if (!ret)
+		ret = serve_config_load(&cfg, &c);
+	if (ret) {
+		ret = report_error("serve");
+		goto out;
+	}
+	install_handlers();
+	ret = serve_run(&cfg, flags);
+	if (ret) {
+		report_error("serve");
+		ret = 3;
+	}
+out:
+	serve_config_release(&cfg);
+	config_release(&c);
+	free(def);
+	return ret;
+}

@@ -1,0 +1,283 @@
+/*
+ * warnwatch status: the service's queue, recent verdicts and errors, read
+ * from the state database (safe while the service runs: WAL readers do
+ * not block it).
+ */
+#include "builtin.h"
+#include "config.h"
+#include "queue.h"
+#include "serve.h"
+#include "store.h"
+
+#include <time.h>
+
+
+static const char status_usage[] =
+	"usage: warnwatch status [--config FILE | --state-dir DIR]\n"
+	"                        [--format=text|json] [--limit N] [ID]\n"
+	"\n"
+	"Show the watched lists, the queue, recent verdicts and errors; with an\n"
+	"ID, that series in full.\n"
+	"Exit status: 0 all well, 1 a series failed or a list cannot be polled,\n"
+	"2 usage error or no state.\n";
+
+struct status_args {
+	const char *config;
+	const char *state_dir;
+	const char *format;
+	unsigned long limit;
+	struct strvec ids;
+};
+
+/* Returns 1 for --help, negative on error. */
+static int parse_args(struct status_args *a, int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *v;
+
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			a->config = argv[++i];
+		else if (skip_prefix(argv[i], "--config=", &v))
+			a->config = v;
+		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
+			a->state_dir = argv[++i];
+		else if (skip_prefix(argv[i], "--state-dir=", &v))
+			a->state_dir = v;
+		else if (skip_prefix(argv[i], "--format=", &v) &&
+			 (!strcmp(v, "text") || !strcmp(v, "json")))
+			a->format = v;
+		else if (skip_prefix(argv[i], "--limit=", &v) &&
+			 (a->limit = strtoul(v, NULL, 10)) > 0)
+			;
+		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(status_usage, stdout);
+			return 1;
+		} else if (argv[i][0] != '-' && strspn(argv[i], "0123456789") ==
+			   strlen(argv[i])) {
+			strvec_push(&a->ids, argv[i]);
+		} else {
+			fprintf(stderr, "warnwatch: unknown argument '%s'\n%s",
+				argv[i], status_usage);
+			return WW_EUSAGE;
+		}
+	}
+	return 0;
+}
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static long long jint(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+/* "12s ago" / "in 3m" for people. */
+static void rel_time(struct strbuf *out, time_t t, time_t now)
+{
+	long long d = (long long)t - now;
+	long long a = d < 0 ? -d : d;
+
+	if (!t) {
+		strbuf_addstr(out, "never");
+		return;
+	}
+	if (d > 0)
+		strbuf_addstr(out, "in ");
+	if (a < 120)
+		strbuf_addf(out, "%llds", a);
+	else if (a < 7200)
+		strbuf_addf(out, "%lldm", a / 60);
+	else if (a < 172800)
+		strbuf_addf(out, "%lldh", a / 3600);
+	else
+		strbuf_addf(out, "%lldd", a / 86400);
+	if (d <= 0)
+		strbuf_addstr(out, " ago");
+}
+
+static void print_lists(const json_t *st, time_t now, bool *trouble)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t i;
+	json_t *l;
+
+	printf("lists:\n");
+	json_array_foreach(json_object_get(st, "lists"), i, l) {
+		strbuf_reset(&a);
+		strbuf_reset(&b);
+		rel_time(&a, jint(l, "last_ok"), now);
+		rel_time(&b, jint(l, "next_at"), now);
+		if (jint(l, "failures")) {
+			*trouble = true;
+			printf("  %-20s %lld failure(s), next try %s: %s\n",
+			       jstr(l, "name"), jint(l, "failures"), b.buf,
+			       jstr(l, "last_error"));
+		} else {
+			printf("  %-20s polled %s, next %s\n", jstr(l, "name"),
+			       a.buf, b.buf);
+		}
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+static void print_series_line(const json_t *s, time_t now)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *state = jstr(s, "state");
+
+	if (!strcmp(state, "replied")) {
+		printf("  %5lld  %-12s v%-2lld %-13s %3lld  %-30.30s  %s\n",
+		       jint(s, "id"), jstr(s, "list"), jint(s, "version"),
+		       jstr(s, "verdict"), jint(s, "findings"), jstr(s, "title"),
+		       jstr(s, "reply"));
+	} else {
+		rel_time(&t, jint(s, "next_at"), now);
+		printf("  %5lld  %-12s v%-2lld %-9s %lld/%lld  next %-8s %-30.30s  %s%s\n",
+		       jint(s, "id"), jstr(s, "list"), jint(s, "version"), state,
+		       jint(s, "seen"), jint(s, "total"),
+		       !strcmp(state, "failed") || !strcmp(state, "skipped") ? "-" : t.buf,
+		       jstr(s, "title"),
+		       *jstr(s, "error") ? "error: " : "", jstr(s, "error"));
+	}
+	strbuf_release(&t);
+}
+
+static void print_status(const json_t *st, time_t now, bool *trouble)
+{
+	const json_t *counts = json_object_get(st, "counts");
+	const char *key;
+	json_t *v, *s;
+	size_t i;
+	bool any = false;
+
+	print_lists(st, now, trouble);
+	printf("queue:");
+	json_object_foreach((json_t *)counts, key, v)
+		if (json_integer_value(v))
+			printf(" %s %lld", key, (long long)json_integer_value(v));
+	printf("\n");
+	if (jint(counts, "failed"))
+		*trouble = true;
+
+	printf("in progress:\n");
+	json_array_foreach(json_object_get(st, "series"), i, s)
+		if (strcmp(jstr(s, "state"), "replied") &&
+		    strcmp(jstr(s, "state"), "skipped")) {
+			print_series_line(s, now);
+			any = true;
+		}
+	if (!any)
+		printf("  (none)\n");
+	printf("recent verdicts:\n");
+	any = false;
+	json_array_foreach(json_object_get(st, "series"), i, s)
+		if (!strcmp(jstr(s, "state"), "replied")) {
+			print_series_line(s, now);
+			any = true;
+		}
+	if (!any)
+		printf("  (none)\n");
+	printf("recent errors:\n");
+	any = false;
+	json_array_foreach(json_object_get(st, "events"), i, s) {
+		struct strbuf t = STRBUF_INIT;
+
+		if (!strcmp(jstr(s, "level"), "info"))
+			continue;
+		rel_time(&t, jint(s, "at"), now);
+		printf("  %-9s %-5s %-12s %s%s\n", t.buf, jstr(s, "level"),
+		       jstr(s, "list"), jint(s, "series_id") ? "" : "",
+		       jstr(s, "message"));
+		strbuf_release(&t);
+		any = true;
+	}
+	if (!any)
+		printf("  (none)\n");
+}
+
+static int show_one(const json_t *st, long long id, bool json)
+{
+	size_t i;
+	json_t *s, *e;
+
+	json_array_foreach(json_object_get(st, "series"), i, s) {
+		const char *key;
+		json_t *v;
+
+		if (jint(s, "id") != id)
+			continue;
+		if (json) {
+			json_dumpf(s, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+			putchar('\n');
+			return 0;
+		}
+		json_object_foreach(s, key, v) {
+			if (json_is_object(v))
+				continue;
+			if (json_is_integer(v))
+				printf("%-12s %lld\n", key, (long long)json_integer_value(v));
+			else
+				printf("%-12s %s\n", key, json_string_value(v) ?: "");
+		}
+		json_object_foreach(json_object_get(s, "artifacts"), key, v)
+			printf("%-12s %s/%s\n", key, jstr(st, "state_dir"),
+			       json_string_value(v));
+		json_array_foreach(json_object_get(st, "events"), i, e)
+			if (jint(e, "series_id") == id)
+				printf("event        %s: %s\n", jstr(e, "level"),
+				       jstr(e, "message"));
+		return 0;
+	}
+	return error_code(WW_ENOTFOUND, "no series %lld among the %zu most recent",
+			  id, json_array_size(json_object_get(st, "series")));
+}
+
+int cmd_status(int argc, const char **argv)
+{
+	struct status_args a = { .format = "text", .limit = 50, .ids = STRVEC_INIT };
+	struct store st = STORE_INIT;
+	struct queue q = { 0 };
+	json_t *status = NULL;
+	bool opened = false, trouble = false;
+	int ret;
+
+	ret = parse_args(&a, argc, argv);
+	if (ret)
+		goto out;
+	ret = serve_state_open(&st, &q, a.config, a.state_dir);
+	opened = !ret;
+	if (!ret)
+		ret = queue_status_json(&status, &q, a.ids.nr ? 100000 : a.limit,
+					time(NULL));
+	if (!ret && a.ids.nr)
+		ret = show_one(status, strtoll(a.ids.v[0], NULL, 10),
+			       !strcmp(a.format, "json"));
+	else if (!ret && !strcmp(a.format, "json")) {
+		json_dumpf(status, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		putchar('\n');
+		trouble = json_integer_value(json_object_get(
+				json_object_get(status, "counts"), "failed")) > 0;
+	} else if (!ret) {
+		print_status(status, time(NULL), &trouble);
+	}
+out:
+	if (ret < 0)
+		ret = report_error("status");
+	else if (ret == 0 && trouble)
+		ret = EXIT_FOUND;
+	else if (ret == 1)
+		ret = EXIT_OK;	/* --help */
+	json_decref(status);
+	if (opened) {
+		queue_release(&q);
+		store_close(&st);
+	}
+	strvec_clear(&a.ids);
+	return ret;
+}

@@ -1,0 +1,1275 @@
+/*
+ * warnwatch dashboard (see dashboard.h).  Two steps: build the model (a
+ * jansson document from census files and the lists' series), then render
+ * it with the templates.  Rendering never trusts a string: subjects,
+ * authors and file names come from mail, so they are escaped here, and
+ * paths of artifacts are checked before anything is copied.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <math.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dashboard.h"
+#include "queue.h"
+#include "rules.h"
+#include "store.h"
+#include "strbuf.h"
+#include "svg.h"
+#include "template.h"
+
+#include <sqlite3.h>
+
+/* --- small helpers ---------------------------------------------------- */
+
+static const char *jstr(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static long jint(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_integer(v))
+		return (long)json_integer_value(v);
+	if (json_is_real(v))
+		return (long)json_real_value(v);
+	return 0;
+}
+
+/* Sum of the integer members of an object ({"bug": 1, "warn": 2} -> 3). */
+static long jsum(const json_t *o)
+{
+	const char *k;
+	json_t *v;
+	long n = 0;
+
+	json_object_foreach((json_t *)o, k, v)
+		if (json_is_integer(v))
+			n += (long)json_integer_value(v);
+	return n;
+}
+
+static void set_text(struct tmpl_vars *v, const char *name, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	svg_escape(&sb, s);
+	tmpl_set(v, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void set_num(struct tmpl_vars *v, const char *name, double n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	svg_number(&sb, n);
+	tmpl_set(v, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+/* "+1,234 (+2.1%)" and "up"/"down" for a change from `prev` to `now`. */
+static void set_change(struct tmpl_vars *v, const char *name,
+		       const char *trend, double prev, double now)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double d = now - prev;
+
+	if (d > 0)
+		strbuf_addch(&sb, '+');
+	svg_number(&sb, d);
+	if (prev > 0)
+		strbuf_addf(&sb, " (%+.1f%%)", d / prev * 100);
+	tmpl_set(v, name, sb.buf);
+	tmpl_set(v, trend, d > 0 ? "up" : d < 0 ? "down" : "");
+	strbuf_release(&sb);
+}
+
+/* An id or list name safe as one path component / HTML anchor. */
+static void safe_name(struct strbuf *out, const char *s)
+{
+	strbuf_reset(out);
+	for (; *s && out->len < 80; s++) {
+		unsigned char c = *s;
+
+		strbuf_addch(out, (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+				  (c == '.' && out->len) ? c : '_');
+	}
+	if (!out->len)
+		strbuf_addch(out, '_');
+}
+
+static void id_string(struct strbuf *out, const json_t *id)
+{
+	struct strbuf raw = STRBUF_INIT;
+
+	if (json_is_integer(id))
+		strbuf_addf(&raw, "%lld", (long long)json_integer_value(id));
+	else if (json_is_string(id))
+		strbuf_addstr(&raw, json_string_value(id));
+	safe_name(out, raw.buf);
+	strbuf_release(&raw);
+}
+
+int dashboard_release_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			char *ea, *eb;
+			unsigned long x = strtoul(a, &ea, 10), y = strtoul(b, &eb, 10);
+
+			if (x != y)
+				return x < y ? -1 : 1;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	return 0;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+const char *dashboard_templates_dir(void)
+{
+	static char buf[PATH_MAX + 32];
+	const char *env = getenv("WARNWATCH_TEMPLATES");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "%s/dashboard", env);
+		return buf;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		int level;
+
+		exe[n] = '\0';
+		/* Drop the binary's name, then its directory (bot/, build/). */
+		for (level = 0; level < 2; level++) {
+			char *slash = strrchr(exe, '/');
+
+			if (!slash)
+				break;
+			*slash = '\0';
+		}
+		if (level == 2) {
+			snprintf(buf, sizeof(buf), "%s/templates/dashboard", exe);
+			if (is_dir(buf))
+				return buf;
+		}
+	}
+	return WW_DATADIR "/templates/dashboard";
+}
+
+static int load_json_file(json_t **out, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_error_t err;
+	int ret = strbuf_read_file(&sb, path, DASHBOARD_MAX_INPUT);
+
+	if (ret < 0)
+		return ret;
+	*out = json_loadb(sb.buf, sb.len, 0, &err);
+	strbuf_release(&sb);
+	if (!*out)
+		return error_code(WW_EINPUT, "'%s': line %d: %s", path, err.line,
+				  err.text);
+	if (!json_is_object(*out)) {
+		json_decref(*out);
+		*out = NULL;
+		return error_code(WW_EINPUT, "'%s': not a JSON object", path);
+	}
+	return 0;
+}
+
+/* --- the model: releases ------------------------------------------------ */
+
+static const char *release_name(const json_t *census)
+{
+	const char *r = jstr(census, "release");
+
+	return *r ? r : jstr(census, "source");
+}
+
+static int cmp_release_json(const void *a, const void *b)
+{
+	return dashboard_release_cmp(release_name(*(json_t *const *)a),
+				     release_name(*(json_t *const *)b));
+}
+
+static int load_census(json_t *model, const struct dashboard_opts *opts)
+{
+	json_t *releases = json_array(), *changes = json_array();
+	json_t **v = xcalloc(opts->nr_census + 1, sizeof(*v));
+	size_t nr = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < opts->nr_census; i++) {
+		json_t *c;
+
+		ret = load_json_file(&c, opts->census[i]);
+		if (ret < 0)
+			goto out;
+		if (json_object_get(c, "from") && json_object_get(c, "added")) {
+			json_array_append_new(changes, c);
+		} else if (json_is_object(json_object_get(c, "classes")) &&
+			   json_is_array(json_object_get(c, "subsystems"))) {
+			v[nr++] = c;
+		} else {
+			json_decref(c);
+			ret = error_code(WW_EINPUT, "'%s': not a warnwatch census "
+					 "(want --format=json output)", opts->census[i]);
+			goto out;
+		}
+	}
+	qsort(v, nr, sizeof(*v), cmp_release_json);
+	for (size_t i = 0; i < nr; i++) {
+		json_array_append_new(releases, v[i]);
+		v[i] = NULL;
+	}
+out:
+	for (size_t i = 0; i < nr; i++)
+		json_decref(v[i]);
+	free(v);
+	json_object_set_new(model, "releases", releases);
+	json_object_set_new(model, "changes", changes);
+	return ret;
+}
+
+/* --- the model: lists from the service's state ---------------------------- */
+
+/* Read a small JSON artifact of a series, or NULL. */
+static json_t *read_artifact_json(const char *path)
+{
+	json_t *j = NULL;
+
+	if (access(path, R_OK))
+		return NULL;
+	if (load_json_file(&j, path) < 0) {
+		error_clear();
+		return NULL;
+	}
+	return j;
+}
+
+/* Counts from check's findings.json: per-class added/removed, conversions. */
+static void summarize_findings(json_t *s, const json_t *findings)
+{
+	const json_t *summary = json_object_get(findings, "summary");
+	json_t *arr = json_object_get(findings, "findings"), *f;
+	size_t i;
+	long conversions = 0, n = 0;
+
+	if (json_is_object(json_object_get(summary, "added")))
+		json_object_set(s, "added", json_object_get(summary, "added"));
+	if (json_is_object(json_object_get(summary, "removed")))
+		json_object_set(s, "removed", json_object_get(summary, "removed"));
+	json_array_foreach(arr, i, f) {
+		if (json_is_true(json_object_get(f, "moved")))
+			continue;
+		n++;
+		if (json_is_true(json_object_get(f, "conversion")) &&
+		    !strcmp(jstr(f, "kind"), "removed"))
+			conversions++;
+	}
+	json_object_set_new(s, "findings", json_integer(n));
+	json_object_set_new(s, "conversions", json_integer(conversions));
+}
+
+static void add_link(json_t *links, const char *name, const char *state_dir,
+		     long long id, const char *file)
+{
+	struct strbuf rel = STRBUF_INIT, abs = STRBUF_INIT;
+
+	strbuf_addf(&rel, "series/%lld/%s", id, file);
+	strbuf_addf(&abs, "%s/%s", state_dir, rel.buf);
+	if (!access(abs.buf, R_OK))
+		json_object_set_new(links, name, json_string(rel.buf));
+	strbuf_release(&rel);
+	strbuf_release(&abs);
+}
+
+static json_t *series_from_queue(const struct queue_series *qs,
+				 const char *state_dir)
+{
+	json_t *s = json_object(), *links = json_object(), *j;
+	struct strbuf path = STRBUF_INIT;
+	char date[32];
+	struct tm tm;
+	time_t t = qs->first_seen;
+
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(s, "id", json_integer(qs->id));
+	json_object_set_new(s, "message_id", json_string(qs->root_msgid));
+	json_object_set_new(s, "subject", json_string(qs->title));
+	json_object_set_new(s, "version", json_integer(qs->version));
+	json_object_set_new(s, "patches", json_integer(qs->total));
+	json_object_set_new(s, "author", json_string(qs->author));
+	json_object_set_new(s, "date", json_string(date));
+	json_object_set_new(s, "state", json_string(queue_state_name(qs->state)));
+	json_object_set_new(s, "findings", json_integer(qs->findings));
+	json_object_set_new(s, "verdict", json_string(qs->verdict));
+	if (qs->prev_id)
+		json_object_set_new(s, "previous", json_integer(qs->prev_id));
+	if (*qs->error)
+		json_object_set_new(s, "error", json_string(qs->error));
+
+	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_FINDINGS);
+	if ((j = read_artifact_json(path.buf))) {
+		summarize_findings(s, j);
+		json_decref(j);
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_CI);
+	if ((j = read_artifact_json(path.buf))) {
+		if (*jstr(j, "verdict"))
+			json_object_set_new(s, "verdict", json_string(jstr(j, "verdict")));
+		if (*jstr(j, "reason"))
+			json_object_set_new(s, "reason", json_string(jstr(j, "reason")));
+		json_decref(j);
+	}
+	add_link(links, "findings", state_dir, qs->id, QUEUE_FINDINGS);
+	add_link(links, "console", state_dir, qs->id, QUEUE_CONSOLE);
+	add_link(links, "reply", state_dir, qs->id, QUEUE_REPLY);
+	add_link(links, "mbox", state_dir, qs->id, QUEUE_MBOX);
+	json_object_set_new(s, "links", links);
+	strbuf_release(&path);
+	return s;
+}
+
+/* The list named `name` in `lists`, created if missing. */
+static json_t *list_get(json_t *lists, const char *name)
+{
+	json_t *l;
+	size_t i;
+
+	json_array_foreach(lists, i, l)
+		if (!strcmp(jstr(l, "name"), name))
+			return l;
+	l = json_pack("{s:s, s:[]}", "name", name, "series");
+	json_array_append_new(lists, l);
+	return l;
+}
+
+/*
+ * Every series of the state, newest first.  The queue has no "list"
+ * call, so the ids come from its table directly (read-only), and each
+ * series is then read through queue_load() like `status` does.
+ */
+static int lists_from_state(json_t *model, const char *state_dir)
+{
+	struct store st = STORE_INIT;
+	struct queue q;
+	sqlite3_stmt *stmt = NULL;
+	json_t *lists = json_array();
+	int ret, rc;
+
+	ret = store_open(&st, state_dir);
+	if (ret < 0)
+		goto out_lists;
+	ret = queue_init(&q, &st, state_dir, NULL);
+	if (ret < 0)
+		goto out_store;
+	if (sqlite3_prepare_v2(q.db, "SELECT id FROM queue_series WHERE state != 'skipped' "
+			       "ORDER BY first_seen DESC, id DESC LIMIT ?", -1,
+			       &stmt, NULL) != SQLITE_OK) {
+		ret = error_code(WW_ESTATE, "'%s': cannot list series: %s", state_dir,
+				 sqlite3_errmsg(q.db));
+		goto out_queue;
+	}
+	sqlite3_bind_int(stmt, 1, DASHBOARD_MAX_SERIES);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct queue_series qs = QUEUE_SERIES_INIT;
+		json_t *list;
+
+		ret = queue_load(&qs, &q, sqlite3_column_int64(stmt, 0));
+		if (ret < 0) {
+			queue_series_release(&qs);
+			goto out_stmt;
+		}
+		list = list_get(lists, qs.inbox);
+		json_array_append_new(json_object_get(list, "series"),
+				      series_from_queue(&qs, state_dir));
+		queue_series_release(&qs);
+	}
+	if (rc != SQLITE_DONE)
+		ret = error_code(WW_ESTATE, "'%s': cannot list series: %s", state_dir,
+				 sqlite3_errmsg(q.db));
+out_stmt:
+	sqlite3_finalize(stmt);
+out_queue:
+	queue_release(&q);
+out_store:
+	store_close(&st);
+out_lists:
+	json_object_set_new(model, "lists", lists);
+	json_object_set_new(model, "lists_base", json_string(state_dir));
+	return ret;
+}
+
+static int lists_from_file(json_t *model, const char *path)
+{
+	json_t *doc, *lists;
+	struct strbuf base = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int ret = load_json_file(&doc, path);
+
+	if (ret < 0)
+		return ret;
+	lists = json_object_get(doc, "lists");
+	if (!json_is_array(lists)) {
+		json_decref(doc);
+		return error_code(WW_EINPUT, "'%s': no \"lists\" array", path);
+	}
+	json_object_set(model, "lists", lists);
+	/* Artifact links are relative to the file's directory. */
+	if (slash)
+		strbuf_add(&base, path, slash - path);
+	else
+		strbuf_addch(&base, '.');
+	json_object_set_new(model, "lists_base", json_string(base.buf));
+	strbuf_release(&base);
+	json_decref(doc);
+	return 0;
+}
+
+int dashboard_model(json_t **out, const struct dashboard_opts *opts)
+{
+	json_t *m = json_object();
+	char date[40];
+	struct tm tm;
+	time_t now = opts->now ? opts->now : time(NULL);
+	int ret;
+
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", &tm);
+	json_object_set_new(m, "generated", json_string(date));
+	json_object_set_new(m, "title", json_string(opts->title ? opts->title :
+						      "warnwatch"));
+	ret = load_census(m, opts);
+	if (!ret && opts->state_dir)
+		ret = lists_from_state(m, opts->state_dir);
+	else if (!ret && opts->lists_file)
+		ret = lists_from_file(m, opts->lists_file);
+	else if (!ret)
+		json_object_set_new(m, "lists", json_array());
+	if (ret < 0) {
+		json_decref(m);
+		*out = NULL;
+		return ret;
+	}
+	*out = m;
+	return 0;
+}
+
+/* --- rendering: releases ---------------------------------------------- */
+
+static long class_count(const json_t *census, int k)
+{
+	return jint(json_object_get(census, "classes"), rule_class_name(k));
+}
+
+static long warn_family(const json_t *census)
+{
+	return class_count(census, RC_WARN) + class_count(census, RC_WARN_ONCE) +
+	       class_count(census, RC_WARN_LIKE);
+}
+
+static void release_card(struct tmpl_vars *v, const char *label, long now,
+			 const json_t *prev_census, long prev, const char *prev_name)
+{
+	struct tmpl_vars *card = tmpl_add(v, "cards");
+	struct strbuf note = STRBUF_INIT;
+
+	set_text(card, "label", label);
+	set_num(card, "value", now);
+	tmpl_setf(card, "raw", "%ld", now);
+	if (prev_census) {
+		set_change(card, "note", "trend", prev, now);
+		strbuf_addf(&note, "%s since %s", tmpl_get(card, "note"), prev_name);
+		set_text(card, "note", note.buf);
+	}
+	strbuf_release(&note);
+}
+
+static void render_release_table(struct tmpl_vars *v, const json_t *releases)
+{
+	const json_t *c, *prev = NULL;
+	size_t i;
+
+	for (int k = 0; k < RC__NR; k++) {
+		struct tmpl_vars *h = tmpl_add(v, "class_heads");
+
+		set_text(h, "name", rule_class_name(k));
+	}
+	json_array_foreach(releases, i, c) {
+		struct tmpl_vars *row = tmpl_add(v, "rows");
+		const json_t *tot = json_object_get(c, "totals");
+		long total = jint(tot, "calls");
+
+		set_text(row, "release", release_name(c));
+		set_num(row, "files", jint(c, "files"));
+		for (int k = 0; k < RC__NR; k++) {
+			set_num(tmpl_add(row, "classes"), "n", class_count(c, k));
+		}
+		set_num(row, "bug_on_family", jint(tot, "bug_on_family"));
+		set_num(row, "total", total);
+		if (prev)
+			set_change(row, "change", "trend",
+				   jint(json_object_get(prev, "totals"), "calls"), total);
+		else
+			tmpl_set(row, "change", "\xe2\x80\x94");
+		prev = c;
+	}
+}
+
+static void render_release_charts(struct tmpl_vars *v, const json_t *releases)
+{
+	size_t nr = json_array_size(releases), i;
+	struct svg_category cats[RC__NR];
+	struct svg_column *cols = xcalloc(nr + 1, sizeof(*cols));
+	double *vals = xcalloc(nr * RC__NR + 1, sizeof(double));
+	struct svg_panel panels[RC__NR];
+	struct svg_item *items = xcalloc(nr * RC__NR + 1, sizeof(*items));
+	struct svg_chart ch = { "releases-chart", "BUG/WARN-family calls per release",
+				NULL, "calls", 0 };
+	struct strbuf sb = STRBUF_INIT, desc = STRBUF_INIT;
+	const json_t *c;
+
+	for (int k = 0; k < RC__NR; k++) {
+		cats[k].name = rule_class_name(k);
+		cats[k].cls = rule_class_name(k);
+	}
+	strbuf_addstr(&desc, "Stacked columns by class:");
+	json_array_foreach(releases, i, c) {
+		cols[i].label = release_name(c);
+		cols[i].values = &vals[i * RC__NR];
+		for (int k = 0; k < RC__NR; k++) {
+			vals[i * RC__NR + k] = class_count(c, k);
+			items[k * nr + i].label = release_name(c);
+			items[k * nr + i].value = class_count(c, k);
+			items[k * nr + i].cls = rule_class_name(k);
+		}
+		strbuf_addf(&desc, " %s %ld calls;", release_name(c),
+			    jint(json_object_get(c, "totals"), "calls"));
+	}
+	ch.desc = desc.buf;
+	svg_stacked_columns(&sb, &ch, cats, RC__NR, cols, nr);
+	tmpl_set(v, "releases_svg", sb.buf);
+
+	strbuf_reset(&sb);
+	for (int k = 0; k < RC__NR; k++) {
+		panels[k].title = rule_class_name(k);
+		panels[k].items = &items[k * nr];
+		panels[k].nr = nr;
+	}
+	ch.id = "classes-chart";
+	ch.title = "Calls per class and release";
+	ch.desc = "One small chart per class, one column per release, each with its own scale";
+	svg_small_multiples(&sb, &ch, panels, RC__NR, 3);
+	tmpl_set(v, "classes_svg", sb.buf);
+	set_text(v, "classes_lead", "One panel per class of macro, one column per release; "
+		 "each panel has its own scale, so compare shapes, and read the numbers.");
+	strbuf_release(&sb);
+	strbuf_release(&desc);
+	free(cols);
+	free(vals);
+	free(items);
+}
+
+struct mover {
+	const char *name;
+	long prev, now, bug;
+};
+
+static int cmp_mover_abs(const void *a, const void *b)
+{
+	const struct mover *x = a, *y = b;
+	long dx = labs(x->now - x->prev), dy = labs(y->now - y->prev);
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_mover_delta(const void *a, const void *b)
+{
+	const struct mover *x = a, *y = b;
+	long dx = x->now - x->prev, dy = y->now - y->prev;
+
+	if (dx != dy)
+		return dx < dy ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Subsystems of the last two releases, matched by section name. */
+static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t *last)
+{
+	const json_t *ps = json_object_get(prev, "subsystems");
+	const json_t *ls = json_object_get(last, "subsystems"), *s;
+	size_t nr = 0, alloc = 0, i, shown;
+	struct mover *m = NULL;
+	struct svg_item *items;
+	struct svg_chart ch = { "movers-chart", NULL, NULL, "calls", 0 };
+	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
+
+	/* Every subsystem of either release; a missing side counts 0. */
+	json_array_foreach(ls, i, s) {
+		ALLOC_GROW(m, nr + 1, alloc);
+		m[nr].name = jstr(s, "name");
+		m[nr].now = jint(s, "total");
+		m[nr].bug = jint(json_object_get(s, "classes"), rule_class_name(RC_BUG));
+		m[nr++].prev = 0;
+	}
+	json_array_foreach(ps, i, s) {
+		size_t j;
+
+		for (j = 0; j < nr; j++)
+			if (!strcmp(m[j].name, jstr(s, "name")))
+				break;
+		if (j == nr) {
+			ALLOC_GROW(m, nr + 1, alloc);
+			m[nr].name = jstr(s, "name");
+			m[nr].now = m[nr].bug = 0;
+			nr++;
+		}
+		m[j].prev = jint(s, "total");
+	}
+	qsort(m, nr, sizeof(*m), cmp_mover_abs);
+	shown = nr < 16 ? nr : 16;
+	qsort(m, shown, sizeof(*m), cmp_mover_delta);
+	items = xcalloc(shown + 1, sizeof(*items));
+	for (i = 0; i < shown; i++) {
+		struct tmpl_vars *row = tmpl_add(v, "movers");
+
+		items[i].label = m[i].name;
+		items[i].value = m[i].now - m[i].prev;
+		set_text(row, "name", m[i].name);
+		set_num(row, "prev", m[i].prev);
+		set_num(row, "now", m[i].now);
+		set_num(row, "bug", m[i].bug);
+		set_change(row, "change", "trend", m[i].prev, m[i].now);
+	}
+	strbuf_addf(&title, "Largest changes from %s to %s, per subsystem",
+		    release_name(prev), release_name(last));
+	ch.title = title.buf;
+	ch.desc = "Net change in BUG/WARN-family calls per MAINTAINERS section; "
+		  "red bars grew, green bars shrank";
+	svg_hbars(&sb, &ch, items, shown);
+	tmpl_set(v, "movers_svg", sb.buf);
+	set_text(v, "movers_lead", "The sections whose call count moved most between the last two "
+		 "releases (net: calls in the new tree minus calls in the old one). A section "
+		 "renamed in MAINTAINERS shows up as one removal and one addition.");
+	set_text(v, "movers_caption", title.buf);
+	set_text(v, "prev_release", release_name(prev));
+	free(items);
+	free(m);
+	strbuf_release(&sb);
+	strbuf_release(&title);
+}
+
+static int cmp_item_value(const void *a, const void *b)
+{
+	const struct svg_item *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	return strcmp(x->label, y->label);
+}
+
+static void render_top(struct tmpl_vars *v, const json_t *last)
+{
+	const json_t *subs = json_object_get(last, "subsystems"), *s;
+	size_t nr = json_array_size(subs), i, shown = nr < 15 ? nr : 15;
+	struct svg_item *items = xcalloc(nr + 1, sizeof(*items));
+	struct svg_chart ch = { "top-chart", NULL, NULL, "calls", 0 };
+	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
+
+	json_array_foreach(subs, i, s) {
+		items[i].label = jstr(s, "name");
+		items[i].value = jint(s, "total");
+		items[i].cls = "total";
+	}
+	qsort(items, nr, sizeof(*items), cmp_item_value);
+	strbuf_addf(&title, "The %zu subsystems with the most calls in %s", shown,
+		    release_name(last));
+	ch.title = title.buf;
+	ch.desc = title.buf;
+	svg_hbars(&sb, &ch, items, shown);
+	tmpl_set(v, "top_svg", sb.buf);
+	free(items);
+	strbuf_release(&sb);
+	strbuf_release(&title);
+}
+
+/* census --git documents: added and removed per class. */
+static void render_changes(struct tmpl_vars *v, const json_t *changes)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(changes, i, c) {
+		struct tmpl_vars *cv = tmpl_add(v, "changes");
+		const json_t *ca = json_object_get(c, "classes_added");
+		const json_t *cr = json_object_get(c, "classes_removed");
+		struct svg_item items[2 * RC__NR];
+		struct strbuf labels[2 * RC__NR], sb = STRBUF_INIT, t = STRBUF_INIT;
+		struct svg_chart ch = { NULL, NULL, NULL, "calls", 0 };
+		size_t n = 0;
+
+		strbuf_addf(&t, "Added and removed from %s to %s", jstr(c, "from"),
+			    jstr(c, "to"));
+		set_text(cv, "title", t.buf);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%ld non-merge commits changed %ld .c/.h files: ",
+			    jint(c, "commits"), jint(c, "files"));
+		svg_number(&sb, jint(json_object_get(c, "totals"), "added"));
+		strbuf_addstr(&sb, " calls added, ");
+		svg_number(&sb, jint(json_object_get(c, "totals"), "removed"));
+		strbuf_addstr(&sb, " removed, as warnwatch check counts a patch (moved code is neither).");
+		set_text(cv, "lead", sb.buf);
+		for (int k = 0; k < RC__NR; k++) {
+			strbuf_init(&labels[n], 0);
+			strbuf_addf(&labels[n], "%s added", rule_class_name(k));
+			items[n].label = labels[n].buf;
+			items[n].value = jint(ca, rule_class_name(k));
+			items[n].cls = rule_class_name(k);
+			items[n++].href = NULL;
+			strbuf_init(&labels[n], 0);
+			strbuf_addf(&labels[n], "%s removed", rule_class_name(k));
+			items[n].label = labels[n].buf;
+			items[n].value = -jint(cr, rule_class_name(k));
+			items[n].cls = "down";
+			items[n++].href = NULL;
+		}
+		strbuf_reset(&sb);
+		{
+			struct strbuf id = STRBUF_INIT;
+
+			strbuf_addf(&id, "change-%zu", i + 1);
+			ch.id = id.buf;
+			ch.title = t.buf;
+			ch.desc = "Calls added (right) and removed (left) per class";
+			svg_hbars(&sb, &ch, items, n);
+			strbuf_release(&id);
+		}
+		tmpl_set(cv, "svg", sb.buf);
+		for (size_t j = 0; j < n; j++)
+			strbuf_release(&labels[j]);
+		strbuf_release(&sb);
+		strbuf_release(&t);
+	}
+}
+
+static void render_releases(struct tmpl_vars *v, const json_t *model)
+{
+	const json_t *releases = json_object_get(model, "releases");
+	size_t nr = json_array_size(releases);
+	const json_t *last, *prev;
+	struct tmpl_vars *r;
+
+	if (!nr)
+		return;
+	r = tmpl_add(v, "releases");
+	last = json_array_get(releases, nr - 1);
+	prev = nr > 1 ? json_array_get(releases, nr - 2) : NULL;
+	{
+		const json_t *lt = json_object_get(last, "totals");
+		const json_t *pt = json_object_get(prev, "totals");
+		struct strbuf label = STRBUF_INIT;
+
+		strbuf_addf(&label, "Calls in %s", release_name(last));
+		release_card(r, label.buf, jint(lt, "calls"), prev, jint(pt, "calls"),
+			     prev ? release_name(prev) : NULL);
+		release_card(r, "BUG_ON family", jint(lt, "bug_on_family"), prev,
+			     jint(pt, "bug_on_family"), prev ? release_name(prev) : NULL);
+		release_card(r, "WARN family", warn_family(last), prev,
+			     prev ? warn_family(prev) : 0, prev ? release_name(prev) : NULL);
+		release_card(r, "panic()", class_count(last, RC_PANIC), prev,
+			     prev ? class_count(prev, RC_PANIC) : 0,
+			     prev ? release_name(prev) : NULL);
+		strbuf_release(&label);
+	}
+	render_release_table(r, releases);
+	render_release_charts(r, releases);
+	set_text(r, "last_release", release_name(last));
+	if (prev)
+		render_movers(r, prev, last);
+	render_changes(r, json_object_get(model, "changes"));
+	render_top(r, last);
+}
+
+/* --- rendering: lists ---------------------------------------------------- */
+
+struct verdict_kind {
+	const char *cls, *label;
+};
+
+static const struct verdict_kind verdict_kinds[] = {
+	{ "panicked", "panicked" },
+	{ "clean", "clean" },
+	{ "build-failed", "build failed" },
+	{ "apply-failed", "did not apply" },
+	{ "hung", "hung" },
+	{ "error", "error" },
+	{ "not-booted", "not booted" },
+	{ "pending", "pending" },
+};
+
+static size_t verdict_of(const json_t *s)
+{
+	const char *v = jstr(s, "verdict"), *st = jstr(s, "state");
+
+	for (size_t i = 0; i < ARRAY_SIZE(verdict_kinds); i++)
+		if (!strcmp(v, verdict_kinds[i].cls))
+			return i;
+	if (!strcmp(v, "did-not-apply") || !strcmp(v, "apply-failed"))
+		return 3;
+	if (!strcmp(st, "failed"))
+		return 5;
+	if (!strcmp(v, "findings") || !strcmp(st, "checked") ||
+	    !strcmp(st, "replied") || !strcmp(st, "booted"))
+		return 6;
+	return 7;
+}
+
+static bool reviewed(const json_t *s)
+{
+	const char *st = jstr(s, "state");
+
+	return !*st || !strcmp(st, "checked") || !strcmp(st, "booted") ||
+	       !strcmp(st, "replied");
+}
+
+/* A path inside the lists' base directory: relative, no "..". */
+static bool safe_rel_path(const char *p)
+{
+	if (!*p || *p == '/')
+		return false;
+	for (const char *c = p; *c; ) {
+		size_t n = strcspn(c, "/");
+
+		if ((n == 2 && !strncmp(c, "..", 2)) || n == 0)
+			return false;
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	return true;
+}
+
+struct render_ctx {
+	const struct dashboard_opts *opts;
+	const char *tdir;
+	const char *base;	/* where the lists' artifact links start */
+	const char *site_title;
+	int error;
+};
+
+/*
+ * Copy a series artifact into OUT/series/ID/ (the site must stand on
+ * its own).  The link name, relative to the site root, goes into
+ * `out`; "" when there is nothing to link.
+ */
+static int copy_artifact(struct strbuf *out, struct render_ctx *rc,
+			 const json_t *links, const char *key, const char *sid)
+{
+	const char *link = jstr(links, key), *name;
+	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, data = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_reset(out);
+	if (!*link || !safe_rel_path(link))
+		return 0;
+	name = strrchr(link, '/');
+	name = name ? name + 1 : link;
+	strbuf_addf(&src, "%s/%s", rc->base, link);
+	strbuf_addf(&dst, "%s/series/%s/%s", rc->opts->out_dir, sid, name);
+	ret = strbuf_read_file(&data, src.buf, DASHBOARD_MAX_ARTIFACT);
+	if (ret == WW_ENOTFOUND) {
+		/* Listed but gone (a cleaned-up state dir): no link. */
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	if (ret < 0 || (ret = strbuf_write_file(&data, dst.buf)) < 0)
+		goto out;
+	strbuf_addf(out, "series/%s/%s", sid, name);
+out:
+	strbuf_release(&src);
+	strbuf_release(&dst);
+	strbuf_release(&data);
+	return ret;
+}
+
+static void series_finding_vars(struct tmpl_vars *pv, const json_t *findings)
+{
+	const json_t *f;
+	size_t i;
+
+	json_array_foreach(json_object_get(findings, "findings"), i, f) {
+		struct tmpl_vars *fv;
+		char line[32];
+
+		if (json_is_true(json_object_get(f, "moved")))
+			continue;
+		fv = tmpl_add(pv, "findings");
+		snprintf(line, sizeof(line), "%ld", jint(f, "line"));
+		set_text(fv, "severity", jstr(f, "severity"));
+		set_text(fv, "file", jstr(f, "file"));
+		tmpl_set(fv, "line", line);
+		set_text(fv, "function", jstr(f, "function"));
+		set_text(fv, "kind", jstr(f, "kind"));
+		set_text(fv, "macro", jstr(f, "macro"));
+		set_text(fv, "message", jstr(f, "message"));
+		set_text(fv, "source", jstr(f, "source"));
+		tmpl_set_bool(fv, "conversion",
+			      json_is_true(json_object_get(f, "conversion")));
+	}
+}
+
+static int write_series_page(struct render_ctx *rc, const json_t *list,
+			     const json_t *s, const char *sid,
+			     const struct strbuf *links /* [4] */,
+			     const char *prev_sid, const char *prev_version)
+{
+	struct tmpl_vars *pv = tmpl_vars_new();
+	struct strbuf anchor = STRBUF_INIT, path = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf reply = STRBUF_INIT, tmp = STRBUF_INIT;
+	size_t vk = verdict_of(s);
+	json_t *findings = NULL;
+	int ret;
+
+	safe_name(&anchor, jstr(list, "name"));
+	set_text(pv, "site_title", rc->site_title);
+	set_text(pv, "list", jstr(list, "name"));
+	tmpl_set(pv, "list_anchor", anchor.buf);
+	set_text(pv, "subject", *jstr(s, "subject") ? jstr(s, "subject") : "(no subject)");
+	set_text(pv, "author", jstr(s, "author"));
+	set_text(pv, "date", jstr(s, "date"));
+	set_text(pv, "message_id", jstr(s, "message_id"));
+	if (jint(s, "version") > 1)
+		tmpl_setf(pv, "version", "%ld", jint(s, "version"));
+	tmpl_set(pv, "verdict_class", verdict_kinds[vk].cls);
+	set_text(pv, "verdict", verdict_kinds[vk].label);
+	set_text(pv, "reason", *jstr(s, "reason") ? jstr(s, "reason") : jstr(s, "error"));
+	if (prev_sid) {
+		tmpl_set(pv, "previous", prev_sid);
+		set_text(pv, "previous_version", prev_version);
+	}
+	/* Links from series/ID/index.html to series/ID/x: just the name. */
+	{
+		static const char *const keys[] = { "findings_link", "console_link",
+						    "reply_link", "mbox_link" };
+
+		for (int k = 0; k < 4; k++)
+			if (links[k].len)
+				set_text(pv, keys[k], strrchr(links[k].buf, '/') + 1);
+	}
+	if (links[0].len) {
+		strbuf_addf(&tmp, "%s/%s", rc->opts->out_dir, links[0].buf);
+		findings = read_artifact_json(tmp.buf);
+		if (findings)
+			series_finding_vars(pv, findings);
+	}
+	if (links[2].len) {
+		strbuf_reset(&tmp);
+		strbuf_addf(&tmp, "%s/%s", rc->opts->out_dir, links[2].buf);
+		if (!strbuf_read_file(&reply, tmp.buf, 1u << 20))
+			set_text(pv, "reply_text", reply.buf);
+		error_clear();
+	}
+	ret = template_render_file(&html, rc->tdir, "series.html", pv, 0);
+	if (!ret) {
+		strbuf_addf(&path, "%s/series/%s/index.html", rc->opts->out_dir, sid);
+		ret = strbuf_write_file(&html, path.buf);
+	}
+	json_decref(findings);
+	tmpl_vars_free(pv);
+	strbuf_release(&anchor);
+	strbuf_release(&path);
+	strbuf_release(&html);
+	strbuf_release(&reply);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return error("cannot create '%s': %s", path, strerror(errno));
+	return 0;
+}
+
+/* The id and version of the series `prev` names in this list, if shown. */
+static const json_t *find_series(const json_t *list, const json_t *id)
+{
+	const json_t *s;
+	size_t i;
+
+	if (!id)
+		return NULL;
+	json_array_foreach(json_object_get(list, "series"), i, s)
+		if (json_equal(json_object_get(s, "id"), (json_t *)id))
+			return s;
+	return NULL;
+}
+
+static int render_series_row(struct render_ctx *rc, struct tmpl_vars *lv,
+			     const json_t *list, const json_t *s)
+{
+	static const char *const keys[] = { "findings", "console", "reply", "mbox" };
+	static const char *const link_vars[] = { "findings_link", "console_link",
+						 "reply_link", NULL };
+	struct tmpl_vars *row = tmpl_add(lv, "series");
+	struct strbuf sid = STRBUF_INIT, dir = STRBUF_INIT, links[4], date = STRBUF_INIT;
+	const json_t *prev = find_series(list, json_object_get(s, "previous"));
+	struct strbuf prev_sid = STRBUF_INIT, prev_version = STRBUF_INIT;
+	size_t vk = verdict_of(s);
+	int ret = 0;
+
+	id_string(&sid, json_object_get(s, "id"));
+	strbuf_addf(&dir, "%s/series/%s", rc->opts->out_dir, sid.buf);
+	for (int k = 0; k < 4; k++)
+		strbuf_init(&links[k], 0);
+	if ((ret = make_dir(dir.buf)) < 0)
+		goto out;
+	for (int k = 0; k < 4 && !ret; k++)
+		ret = copy_artifact(&links[k], rc, json_object_get(s, "links"),
+				    keys[k], sid.buf);
+	if (ret < 0)
+		goto out;
+
+	/* "2026-12-03T09:00:00Z" -> "2026-12-03 09:00" */
+	strbuf_addstr(&date, jstr(s, "date"));
+	if (date.len >= 16 && date.buf[10] == 'T') {
+		date.buf[10] = ' ';
+		strbuf_setlen(&date, 16);
+	}
+	set_text(row, "date", date.buf);
+	set_text(row, "subject", *jstr(s, "subject") ? jstr(s, "subject") : "(no subject)");
+	{
+		/* The name alone: addresses are for mail, not for a page. */
+		const char *a = jstr(s, "author"), *lt = strchr(a, '<');
+		struct strbuf name = STRBUF_INIT;
+
+		strbuf_add(&name, a, lt ? (size_t)(lt - a) : strlen(a));
+		strbuf_trim(&name);
+		if (!name.len && lt)
+			strbuf_addstr(&name, "(no name)");
+		set_text(row, "author", name.buf);
+		strbuf_release(&name);
+	}
+	set_num(row, "findings", jint(s, "findings"));
+	set_num(row, "added", jsum(json_object_get(s, "added")));
+	set_num(row, "removed", jsum(json_object_get(s, "removed")));
+	tmpl_set(row, "verdict_class", verdict_kinds[vk].cls);
+	set_text(row, "verdict", verdict_kinds[vk].label);
+	strbuf_addf(&dir, "/index.html");
+	{
+		struct strbuf page = STRBUF_INIT;
+
+		strbuf_addf(&page, "series/%s/index.html", sid.buf);
+		set_text(row, "page", page.buf);
+		strbuf_release(&page);
+	}
+	for (int k = 0; link_vars[k]; k++)
+		if (links[k].len)
+			set_text(row, link_vars[k], links[k].buf);
+	if (prev) {
+		id_string(&prev_sid, json_object_get(prev, "id"));
+		strbuf_addf(&prev_version, "%ld", jint(prev, "version") ?
+			    jint(prev, "version") : 1);
+		tmpl_set(row, "previous", "1");
+		strbuf_reset(&dir);
+		strbuf_addf(&dir, "series/%s/index.html", prev_sid.buf);
+		set_text(row, "previous_page", dir.buf);
+		set_text(row, "previous_version", prev_version.buf);
+	}
+	ret = write_series_page(rc, list, s, sid.buf, links,
+				prev ? prev_sid.buf : NULL, prev_version.buf);
+out:
+	for (int k = 0; k < 4; k++)
+		strbuf_release(&links[k]);
+	strbuf_release(&sid);
+	strbuf_release(&dir);
+	strbuf_release(&date);
+	strbuf_release(&prev_sid);
+	strbuf_release(&prev_version);
+	return ret;
+}
+
+static void list_card(struct tmpl_vars *lv, const char *label, double value,
+		      const char *note)
+{
+	struct tmpl_vars *card = tmpl_add(lv, "cards");
+
+	set_text(card, "label", label);
+	set_num(card, "value", value);
+	tmpl_setf(card, "raw", "%g", value);
+	set_text(card, "note", note);
+}
+
+static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
+		       const json_t *list)
+{
+	struct tmpl_vars *lv = tmpl_add(v, "lists");
+	const json_t *series = json_object_get(list, "series"), *s;
+	size_t i, n, nr_reviewed = 0, shown = 0;
+	long findings = 0, bug_added = 0, conversions = 0;
+	double verdicts[ARRAY_SIZE(verdict_kinds)] = { 0 };
+	struct svg_item items[ARRAY_SIZE(verdict_kinds)];
+	struct svg_chart ch = { NULL, "Boot verdicts", NULL, "series", 0 };
+	struct strbuf anchor = STRBUF_INIT, sb = STRBUF_INIT, id = STRBUF_INIT;
+	size_t recent = rc->opts->recent ? rc->opts->recent : DASHBOARD_RECENT;
+	int ret = 0;
+
+	safe_name(&anchor, jstr(list, "name"));
+	set_text(lv, "name", jstr(list, "name"));
+	tmpl_set(lv, "anchor", anchor.buf);
+	if (*jstr(list, "url"))
+		set_text(lv, "url", jstr(list, "url"));
+	json_array_foreach(series, i, s) {
+		if (!strcmp(jstr(s, "state"), "skipped"))
+			continue;
+		verdicts[verdict_of(s)]++;
+		if (reviewed(s)) {
+			nr_reviewed++;
+			findings += jint(s, "findings");
+		}
+		bug_added += jint(json_object_get(s, "added"), rule_class_name(RC_BUG));
+		conversions += jint(s, "conversions");
+		if (shown < recent) {
+			ret = render_series_row(rc, lv, list, s);
+			if (ret < 0)
+				goto out;
+			shown++;
+		}
+	}
+	list_card(lv, "Series reviewed", nr_reviewed, "checked, booted or replied to");
+	list_card(lv, "Findings per series",
+		  nr_reviewed ? round((double)findings / nr_reviewed * 10) / 10 : 0,
+		  "added or removed BUG/WARN calls");
+	list_card(lv, "BUG() / BUG_ON() added", bug_added, "BUG class calls the series added");
+	list_card(lv, "Conversions credited", conversions, "BUG/WARN calls turned into gentler code");
+
+	/* The four outcomes people look for always; the rest when they happened. */
+	for (i = 0, n = 0; i < ARRAY_SIZE(verdict_kinds); i++) {
+		if (i >= 4 && !verdicts[i])
+			continue;
+		items[n].label = verdict_kinds[i].label;
+		items[n].value = verdicts[i];
+		items[n].cls = verdict_kinds[i].cls;
+		items[n++].href = NULL;
+	}
+	strbuf_addf(&id, "verdicts-%s", anchor.buf);
+	ch.id = id.buf;
+	ch.desc = "How the series ended: panicked, clean, build failed, did not apply";
+	svg_share_bar(&sb, &ch, items, n);
+	tmpl_set(lv, "verdicts_svg", sb.buf);
+out:
+	strbuf_release(&anchor);
+	strbuf_release(&sb);
+	strbuf_release(&id);
+	return ret;
+}
+
+/* --- the whole site ------------------------------------------------------ */
+
+static int copy_file(const char *from, const char *to)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = strbuf_read_file(&sb, from, 1u << 20);
+
+	if (!ret)
+		ret = strbuf_write_file(&sb, to);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
+{
+	struct render_ctx rc = { opts, NULL, NULL, NULL, 0 };
+	struct tmpl_vars *v = tmpl_vars_new();
+	struct strbuf path = STRBUF_INIT, html = STRBUF_INIT, from = STRBUF_INIT;
+	const json_t *l;
+	char *dump = NULL;
+	size_t i;
+	int ret;
+
+	rc.tdir = opts->templates ? opts->templates : dashboard_templates_dir();
+	rc.base = jstr(model, "lists_base");
+	rc.site_title = jstr(model, "title");
+	if ((ret = make_dir(opts->out_dir)) < 0)
+		goto out;
+	strbuf_addf(&path, "%s/series", opts->out_dir);
+	if ((ret = make_dir(path.buf)) < 0)
+		goto out;
+
+	set_text(v, "title", rc.site_title);
+	set_text(v, "generated", jstr(model, "generated"));
+	tmpl_set(v, "data_link", "dashboard.json");
+	render_releases(v, model);
+	json_array_foreach(json_object_get(model, "lists"), i, l) {
+		ret = render_list(&rc, v, l);
+		if (ret < 0)
+			goto out;
+	}
+	ret = template_render_file(&html, rc.tdir, "index.html", v, 0);
+	if (ret < 0)
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/index.html", opts->out_dir);
+	if ((ret = strbuf_write_file(&html, path.buf)) < 0)
+		goto out;
+
+	strbuf_addf(&from, "%s/style.css", rc.tdir);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/style.css", opts->out_dir);
+	if ((ret = copy_file(from.buf, path.buf)) < 0)
+		goto out;
+
+	dump = json_dumps(model, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	strbuf_reset(&html);
+	strbuf_addstr(&html, dump ? dump : "{}");
+	strbuf_addch(&html, '\n');
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/dashboard.json", opts->out_dir);
+	ret = strbuf_write_file(&html, path.buf);
+out:
+	free(dump);
+	tmpl_vars_free(v);
+	strbuf_release(&path);
+	strbuf_release(&html);
+	strbuf_release(&from);
+	return ret;
+}
+
+int dashboard_write(const struct dashboard_opts *opts)
+{
+	json_t *model;
+	int ret = dashboard_model(&model, opts);
+
+	if (ret < 0)
+		return ret;
+	ret = dashboard_render(model, opts);
+	json_decref(model);
+	return ret;
+}

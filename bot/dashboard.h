@@ -1,0 +1,63 @@
+/*
+ * warnwatch dashboard: a static site (HTML + inline SVG, no JavaScript)
+ * showing BUG/WARN calls per release (from `census --format=json` files)
+ * and what the watched lists' series did (from the service's state, or
+ * from a JSON document of the same shape), plus dashboard.json, the data
+ * it was made from.  Pages come from templates/dashboard/ through the
+ * template engine; every value is HTML-escaped before it reaches a
+ * template, so a subject line cannot inject markup.
+ *
+ * Layout of the output directory:
+ *   index.html  style.css  dashboard.json
+ *   series/ID/index.html   (findings, verdict, reply of one series)
+ *   series/ID/findings.json, console.log, reply.eml, series.mbx (copied)
+ */
+#ifndef WW_DASHBOARD_H
+#define WW_DASHBOARD_H
+
+#include "ww.h"
+
+#include <jansson.h>
+#include <time.h>
+
+#define DASHBOARD_RECENT 25		/* series per list in the table */
+#define DASHBOARD_MAX_SERIES 5000	/* per list read from the state */
+#define DASHBOARD_MAX_ARTIFACT (64u << 20)
+#define DASHBOARD_MAX_INPUT (256u << 20)	/* one census or lists JSON */
+
+struct dashboard_opts {
+	const char *out_dir;
+	const char *state_dir;		/* the service's state, or NULL */
+	const char *lists_file;		/* or lists from this JSON, or NULL */
+	const char **census;		/* census JSON files (tree or --git) */
+	size_t nr_census;
+	const char *templates;		/* NULL: dashboard_templates_dir() */
+	const char *title;		/* NULL: "warnwatch" */
+	size_t recent;			/* 0: DASHBOARD_RECENT */
+	time_t now;			/* 0: time(NULL); tests pin it */
+};
+
+#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
+
+/*
+ * The model the site is made from: { "generated", "title", "releases":
+ * [tree census...] (oldest release first), "changes": [git census...],
+ * "lists": [{ "name", "url", "series": [...] }] }.  A new reference.
+ * Errors name the file that could not be read.
+ */
+int dashboard_model(json_t **out, const struct dashboard_opts *opts);
+
+/* Render `model` into opts->out_dir (created), copying artifacts. */
+int dashboard_render(const json_t *model, const struct dashboard_opts *opts);
+
+/* Both: what `warnwatch dashboard` and `warnwatch serve` call. */
+int dashboard_write(const struct dashboard_opts *opts);
+
+/* The dashboard templates: $WARNWATCH_TEMPLATES/dashboard, the source
+ * tree's templates/dashboard next to the binary, or the installed one. */
+const char *dashboard_templates_dir(void);
+
+/* Compare release strings numerically ("6.1.192" < "6.12.3"). */
+int dashboard_release_cmp(const char *a, const char *b);
+
+#endif

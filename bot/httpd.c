@@ -1,0 +1,386 @@
+/*
+ * Serving the dashboard directory with libmicrohttpd.  The root is opened
+ * again for every request, so a generator that replaces the directory
+ * (write a new one, rename it over) is picked up at once.
+ */
+#include "httpd.h"
+#include "strbuf.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define CSP "default-src 'self'; script-src 'none'; object-src 'none'; " \
+	    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; " \
+	    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+struct httpd {
+	struct MHD_Daemon *mhd;
+	char *root;
+	unsigned int port;
+};
+
+static const struct {
+	const char *ext;
+	const char *type;
+} types[] = {
+	{ ".html", "text/html; charset=utf-8" },
+	{ ".htm", "text/html; charset=utf-8" },
+	{ ".css", "text/css; charset=utf-8" },
+	{ ".svg", "image/svg+xml" },
+	{ ".png", "image/png" },
+	{ ".jpg", "image/jpeg" },
+	{ ".ico", "image/x-icon" },
+	{ ".json", "application/json" },
+	/* Artifacts: mail, logs and drafts are shown, never downloaded or
+	 * rendered as HTML. */
+	{ ".txt", "text/plain; charset=utf-8" },
+	{ ".log", "text/plain; charset=utf-8" },
+	{ ".mbox", "text/plain; charset=utf-8" },
+	{ ".mbx", "text/plain; charset=utf-8" },
+	{ ".eml", "text/plain; charset=utf-8" },
+	{ ".patch", "text/plain; charset=utf-8" },
+	{ ".diff", "text/plain; charset=utf-8" },
+};
+
+const char *httpd_content_type(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
+		if (ends_with(name, types[i].ext))
+			return types[i].type;
+	return "application/octet-stream";
+}
+
+/*
+ * Turn "/a/b/" into "a/b", refusing any segment we will not interpret.
+ * MHD has already percent-decoded the path, so "%2e%2e" arrives as "..".
+ */
+static int clean_path(struct strbuf *out, const char *url)
+{
+	const char *p = url;
+
+	if (*p != '/')
+		return error_code(WW_EINPUT, "request path '%.100s' is not absolute", url);
+	while (*p) {
+		size_t n;
+
+		while (*p == '/')
+			p++;
+		n = strcspn(p, "/");
+		if (!n)
+			break;
+		if (p[0] == '.')	/* ".", "..", and hidden files */
+			return error_code(WW_EINPUT, "request path '%.100s' has a dot segment", url);
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f || p[i] == '\\')
+				return error_code(WW_EINPUT, "request path has control characters");
+		if (out->len)
+			strbuf_addch(out, '/');
+		strbuf_add(out, p, n);
+		p += n;
+	}
+	if (!out->len)
+		strbuf_addch(out, '.');
+	return 0;
+}
+
+/* Open `rel` beneath `dirfd` without leaving it. */
+static int open_beneath(int dirfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
+	};
+	struct strbuf part = STRBUF_INIT;
+	int fd, next;
+	const char *p;
+
+	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
+	if (fd >= 0 || errno != ENOSYS)
+		return fd;
+
+	/* No openat2: walk the components, following no symlink at all. */
+	fd = dup(dirfd);
+	for (p = rel; fd >= 0 && *p; ) {
+		size_t n = strcspn(p, "/");
+
+		strbuf_reset(&part);
+		strbuf_add(&part, p, n);
+		next = openat(fd, part.buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
+			      O_NOCTTY | O_NOFOLLOW);
+		close(fd);
+		fd = next;
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	strbuf_release(&part);
+	return fd;
+}
+
+int httpd_open(int *out_fd, struct stat *st, const char *root, const char *url)
+{
+	struct strbuf rel = STRBUF_INIT;
+	int rootfd = -1, fd = -1, ret;
+
+	ret = clean_path(&rel, url);
+	if (ret < 0)
+		goto out;
+	ret = error_code(WW_ENOTFOUND, "'%.100s' not found", url);
+	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		goto out;
+	fd = open_beneath(rootfd, rel.buf);
+	if (fd < 0 || fstat(fd, st) < 0)
+		goto out;
+	if (S_ISDIR(st->st_mode)) {
+		int idx;
+
+		if (!ends_with(url, "/")) {
+			ret = HTTPD_REDIRECT;
+			goto out;
+		}
+		idx = openat(fd, "index.html", O_RDONLY | O_CLOEXEC |
+			     O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+		close(fd);
+		fd = idx;
+		if (fd < 0 || fstat(fd, st) < 0)
+			goto out;
+	}
+	/* FIFOs, sockets and devices are not pages (and a FIFO would block). */
+	if (!S_ISREG(st->st_mode))
+		goto out;
+	*out_fd = fd;
+	fd = -1;
+	ret = HTTPD_FILE;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (rootfd >= 0)
+		close(rootfd);
+	strbuf_release(&rel);
+	return ret;
+}
+
+static void add_common_headers(struct MHD_Response *r)
+{
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Content-Security-Policy", CSP);
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "Cache-Control", "no-cache");
+}
+
+static enum MHD_Result reply_text(struct MHD_Connection *conn,
+				  unsigned int status, const char *text)
+{
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(strlen(text), (void *)text,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	MHD_add_response_header(r, "Content-Type", "text/plain; charset=utf-8");
+	add_common_headers(r);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, "Allow", "GET, HEAD");
+	ret = MHD_queue_response(conn, status, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+/* 301 to the same path with a final '/', escaped for the Location. */
+static enum MHD_Result reply_redirect(struct MHD_Connection *conn,
+				      const char *url)
+{
+	struct strbuf loc = STRBUF_INIT;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	for (const char *p = url; *p; p++) {
+		unsigned char c = *p;
+
+		if (c > 0x20 && c < 0x7f && !strchr("\"%<>?#\\^`{|}", c))
+			strbuf_addch(&loc, c);
+		else
+			strbuf_addf(&loc, "%%%02X", c);
+	}
+	strbuf_addch(&loc, '/');
+	r = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+	if (!r) {
+		strbuf_release(&loc);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, "Location", loc.buf);
+	add_common_headers(r);
+	ret = MHD_queue_response(conn, MHD_HTTP_MOVED_PERMANENTLY, r);
+	MHD_destroy_response(r);
+	strbuf_release(&loc);
+	return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
+				  const char *url, const char *method,
+				  const char *version, const char *upload_data,
+				  size_t *upload_data_size, void **con_cls)
+{
+	struct httpd *h = cls;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	struct stat st;
+	const char *name;
+	int fd = -1, rc;
+
+	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
+	    strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  "read-only: GET and HEAD only\n");
+	/* A GET has no body; do not wait for one. */
+	if (*upload_data_size)
+		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "unexpected body\n");
+
+	rc = httpd_open(&fd, &st, h->root, url);
+	if (rc == WW_EINPUT)
+		return reply_text(conn, MHD_HTTP_BAD_REQUEST, "bad path\n");
+	if (rc == HTTPD_REDIRECT)
+		return reply_redirect(conn, url);
+	if (rc < 0)
+		return reply_text(conn, MHD_HTTP_NOT_FOUND, "not found\n");
+
+	r = MHD_create_response_from_fd64(st.st_size, fd);
+	if (!r) {
+		close(fd);
+		return MHD_NO;
+	}
+	name = ends_with(url, "/") ? "index.html" : url;
+	MHD_add_response_header(r, "Content-Type", httpd_content_type(name));
+	add_common_headers(r);
+	ret = MHD_queue_response(conn, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);	/* MHD closes fd with the response */
+	return ret;
+}
+
+static void on_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	/* MHD reports client misbehaviour here; it is not ours to print. */
+}
+
+static int make_addr(struct sockaddr_storage *ss, const char *host,
+		     unsigned int port, bool *v6)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons(port);
+		*v6 = false;
+		return 0;
+	}
+	if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		*v6 = true;
+		return 0;
+	}
+	return error_code(WW_EINPUT, "'%s' is not a numeric IPv4 or IPv6 address",
+			  host);
+}
+
+int httpd_start(struct httpd **out, const struct httpd_opts *opts)
+{
+	struct sockaddr_storage ss;
+	const union MHD_DaemonInfo *info;
+	struct httpd *h;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+	bool v6;
+	int ret;
+
+	if (opts->port > 65535)
+		return error_code(WW_EINPUT, "port %u out of range", opts->port);
+	ret = make_addr(&ss, opts->host, opts->port, &v6);
+	if (ret < 0)
+		return ret;
+	if (v6)
+		flags |= MHD_USE_IPv6;
+	h = xcalloc(1, sizeof(*h));
+	h->root = xstrdup(opts->root);
+	h->mhd = MHD_start_daemon(flags, (uint16_t)opts->port, NULL, NULL,
+				  on_request, h,
+				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+				  MHD_OPTION_CONNECTION_LIMIT, opts->max_connections,
+				  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+				  opts->max_connections / 2 ? opts->max_connections / 2 : 1,
+				  MHD_OPTION_CONNECTION_TIMEOUT, opts->timeout_s,
+				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 << 10),
+				  MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
+				  MHD_OPTION_END);
+	if (!h->mhd) {
+		ret = error_code(WW_ENET, "cannot listen on %s%s%s:%u: %s",
+				 v6 ? "[" : "", opts->host, v6 ? "]" : "",
+				 opts->port, strerror(errno));
+		free(h->root);
+		free(h);
+		return ret;
+	}
+	info = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT);
+	h->port = info ? info->port : opts->port;
+	*out = h;
+	return 0;
+}
+
+unsigned int httpd_port(const struct httpd *h)
+{
+	return h->port;
+}
+
+void httpd_stop(struct httpd *h)
+{
+	if (!h)
+		return;
+	MHD_stop_daemon(h->mhd);
+	free(h->root);
+	free(h);
+}
+
+int httpd_parse_listen(struct httpd_opts *opts, char *buf)
+{
+	char *port = NULL, *end;
+	unsigned long n;
+
+	if (buf[0] == '[') {
+		char *close_br = strchr(buf, ']');
+
+		if (!close_br || (close_br[1] && close_br[1] != ':'))
+			return error_code(WW_EINPUT, "bad address '%s'", buf);
+		*close_br = '\0';
+		opts->host = buf + 1;
+		if (close_br[1] == ':')
+			port = close_br + 2;
+	} else {
+		char *colon = strrchr(buf, ':');
+
+		if (colon && strchr(buf, ':') != colon)
+			return error_code(WW_EINPUT,
+					  "bad address '%s' (write IPv6 as [addr]:port)", buf);
+		if (colon) {
+			*colon = '\0';
+			port = colon + 1;
+		}
+		if (*buf)
+			opts->host = buf;
+	}
+	if (!port)
+		return 0;
+	errno = 0;
+	n = strtoul(port, &end, 10);
+	if (!*port || *end || errno || n > 65535)
+		return error_code(WW_EINPUT, "bad port '%s'", port);
+	opts->port = (unsigned int)n;
+	return 0;
+}

@@ -1,0 +1,1026 @@
+/*
+ * The persistent queue of the service: series grouping, stage
+ * transitions, retries and the exactly-once reply record, in SQLite.
+ * See queue.h for the model; this file is the SQL behind it.
+ */
+#include "queue.h"
+#include "series.h"
+
+#include <ctype.h>
+#include <sys/stat.h>
+
+const char queue_schema_sql[] =
+	"CREATE TABLE queue_inboxes (\n"
+	"	name TEXT PRIMARY KEY,\n"
+	"	etag TEXT NOT NULL DEFAULT '',\n"
+	"	last_modified TEXT NOT NULL DEFAULT '',\n"
+	"	failures INTEGER NOT NULL DEFAULT 0,\n"
+	"	next_at INTEGER NOT NULL DEFAULT 0,\n"
+	"	last_ok INTEGER NOT NULL DEFAULT 0,\n"
+	"	primed INTEGER NOT NULL DEFAULT 0,\n"
+	"	last_error TEXT NOT NULL DEFAULT ''\n"
+	");\n"
+	"CREATE TABLE queue_series (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	inbox TEXT NOT NULL,\n"
+	"	root_msgid TEXT NOT NULL,\n"
+	"	title TEXT NOT NULL DEFAULT '',\n"
+	"	title_key TEXT NOT NULL DEFAULT '',\n"
+	"	author TEXT NOT NULL DEFAULT '',\n"
+	"	author_email TEXT NOT NULL DEFAULT '',\n"
+	"	version INTEGER NOT NULL DEFAULT 1,\n"
+	"	total INTEGER NOT NULL DEFAULT 1,\n"
+	"	has_cover INTEGER NOT NULL DEFAULT 0,\n"
+	"	prev_id INTEGER NOT NULL DEFAULT 0,\n"
+	"	state TEXT NOT NULL,\n"
+	"	failed_in TEXT NOT NULL DEFAULT '',\n"
+	"	attempts INTEGER NOT NULL DEFAULT 0,\n"
+	"	next_at INTEGER NOT NULL DEFAULT 0,\n"
+	"	first_seen INTEGER NOT NULL,\n"
+	"	last_seen INTEGER NOT NULL,\n"
+	"	updated INTEGER NOT NULL,\n"
+	"	error TEXT NOT NULL DEFAULT '',\n"
+	"	verdict TEXT NOT NULL DEFAULT '',\n"
+	"	findings INTEGER NOT NULL DEFAULT 0,\n"
+	"	reply TEXT NOT NULL DEFAULT '',\n"
+	"	force_reply INTEGER NOT NULL DEFAULT 0,\n"
+	"	UNIQUE (inbox, root_msgid)\n"
+	");\n"
+	"CREATE INDEX queue_series_due ON queue_series (state, next_at);\n"
+	"CREATE INDEX queue_series_author ON queue_series (author_email, title_key);\n"
+	"CREATE TABLE queue_messages (\n"
+	"	inbox TEXT NOT NULL,\n"
+	"	msgid TEXT NOT NULL,\n"
+	"	parent TEXT NOT NULL DEFAULT '',\n"
+	"	subject TEXT NOT NULL DEFAULT '',\n"
+	"	title_key TEXT NOT NULL DEFAULT '',\n"
+	"	author_email TEXT NOT NULL DEFAULT '',\n"
+	"	is_patch INTEGER NOT NULL DEFAULT 0,\n"
+	"	version INTEGER NOT NULL DEFAULT 1,\n"
+	"	idx INTEGER NOT NULL DEFAULT -1,\n"
+	"	total INTEGER NOT NULL DEFAULT -1,\n"
+	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
+	"	seen INTEGER NOT NULL,\n"
+	"	PRIMARY KEY (inbox, msgid)\n"
+	");\n"
+	"CREATE INDEX queue_messages_series ON queue_messages (series_id);\n"
+	"CREATE INDEX queue_messages_title ON queue_messages (author_email, title_key);\n"
+	"CREATE TABLE queue_events (\n"
+	"	id INTEGER PRIMARY KEY,\n"
+	"	at INTEGER NOT NULL,\n"
+	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
+	"	inbox TEXT NOT NULL DEFAULT '',\n"
+	"	level TEXT NOT NULL,\n"
+	"	message TEXT NOT NULL\n"
+	");\n";
+
+#define QUEUE_MAX_EVENTS 10000
+
+static const char *const state_names[QS__NR] = {
+	[QS_RECEIVED] = "received",
+	[QS_FETCHED] = "fetched",
+	[QS_CHECKED] = "checked",
+	[QS_BOOTED] = "booted",
+	[QS_REPLIED] = "replied",
+	[QS_FAILED] = "failed",
+	[QS_SKIPPED] = "skipped",
+};
+
+const char *queue_state_name(enum queue_state s)
+{
+	return s < QS__NR ? state_names[s] : "?";
+}
+
+int queue_state_parse(enum queue_state *out, const char *name)
+{
+	for (int i = 0; i < QS__NR; i++)
+		if (!strcmp(name, state_names[i])) {
+			*out = i;
+			return 0;
+		}
+	return error_code(WW_EINPUT, "unknown queue state '%s'", name);
+}
+
+bool queue_state_active(enum queue_state s)
+{
+	return s == QS_RECEIVED || s == QS_FETCHED || s == QS_CHECKED ||
+	       s == QS_BOOTED;
+}
+
+/* ---- a few statement helpers ------------------------------------------ */
+
+/*
+ * Prepare `sql` and bind arguments described by `types`: 's' a string
+ * (NULL binds ""), 'i' a long long, 't' a time_t.
+ */
+static int prep(sqlite3_stmt **out, struct queue *q, const char *sql,
+		const char *types, va_list ap)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	for (int i = 0; types[i]; i++) {
+		if (types[i] == 's') {
+			const char *s = va_arg(ap, const char *);
+
+			sqlite3_bind_text(st, i + 1, s ? s : "", -1, SQLITE_TRANSIENT);
+		} else if (types[i] == 'i') {
+			sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
+		} else if (types[i] == 't') {
+			sqlite3_bind_int64(st, i + 1, (long long)va_arg(ap, time_t));
+		} else {
+			BUG("bad bind type '%c'", types[i]);
+		}
+	}
+	*out = st;
+	return 0;
+}
+
+/* Run a statement that returns no rows; the number of changed rows. */
+static int exec(struct queue *q, const char *sql, const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int ret;
+
+	va_start(ap, types);
+	ret = prep(&st, q, sql, types, ap);
+	va_end(ap);
+	if (ret < 0)
+		return ret;
+	ret = sqlite3_step(st);
+	if (ret != SQLITE_DONE && ret != SQLITE_ROW)
+		ret = error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	else
+		ret = sqlite3_changes(q->db);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Run a query; *out is the statement positioned on the first row.
+ * Returns 1 (a row; finalize it), 0 (no row), or negative. */
+static int query(sqlite3_stmt **out, struct queue *q, const char *sql,
+		 const char *types, ...)
+{
+	sqlite3_stmt *st;
+	va_list ap;
+	int ret;
+
+	va_start(ap, types);
+	ret = prep(&st, q, sql, types, ap);
+	va_end(ap);
+	if (ret < 0)
+		return ret;
+	ret = sqlite3_step(st);
+	if (ret == SQLITE_ROW) {
+		*out = st;
+		return 1;
+	}
+	if (ret != SQLITE_DONE)
+		ret = error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	else
+		ret = 0;
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static char *col_str(sqlite3_stmt *st, int i)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return xstrdup(s ? (const char *)s : "");
+}
+
+static int begin(struct queue *q)
+{
+	/* IMMEDIATE: `status` may read concurrently, but writers queue up
+	 * here rather than failing half-way with SQLITE_BUSY. */
+	if (sqlite3_exec(q->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	return 0;
+}
+
+static int commit(struct queue *q)
+{
+	if (sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		int ret = error_code(WW_ESTATE, "state database: %s",
+				     sqlite3_errmsg(q->db));
+
+		sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+		return ret;
+	}
+	return 0;
+}
+
+static void rollback(struct queue *q)
+{
+	sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+int queue_init(struct queue *q, struct store *store, const char *state_dir,
+	       const struct queue_opts *opts)
+{
+	struct queue_opts defaults = QUEUE_OPTS_INIT;
+
+	q->db = store->db;
+	q->state_dir = xstrdup(state_dir);
+	q->opts = opts ? *opts : defaults;
+	if (!q->opts.max_attempts)
+		q->opts.max_attempts = 1;
+	return 0;
+}
+
+void queue_release(struct queue *q)
+{
+	free(q->state_dir);
+	q->state_dir = NULL;
+}
+
+void queue_title_key(struct strbuf *out, const char *title)
+{
+	bool space = false;
+
+	strbuf_reset(out);
+	for (const char *p = title; *p; p++) {
+		unsigned char c = *p;
+
+		if (isspace(c)) {
+			space = out->len > 0;
+			continue;
+		}
+		if (space)
+			strbuf_addch(out, ' ');
+		space = false;
+		strbuf_addch(out, tolower(c));
+	}
+}
+
+static void lower_email(struct strbuf *out, const char *email)
+{
+	strbuf_reset(out);
+	for (const char *p = email ? email : ""; *p; p++)
+		strbuf_addch(out, tolower((unsigned char)*p));
+	strbuf_trim(out);
+}
+
+void queue_log(struct queue *q, long long series_id, const char *inbox,
+	       enum queue_level level, const char *fmt, ...)
+{
+	static const char *const levels[] = { "info", "warn", "error" };
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	/* Losing an event line is better than failing the step that logs. */
+	exec(q, "INSERT INTO queue_events (at, series_id, inbox, level, message) "
+		"VALUES (?, ?, ?, ?, ?)", "tisss", time(NULL), series_id, inbox,
+	     levels[level], msg.buf);
+	exec(q, "DELETE FROM queue_events WHERE id <= "
+		"(SELECT max(id) FROM queue_events) - ?", "i",
+	     (long long)QUEUE_MAX_EVENTS);
+	strbuf_release(&msg);
+}
+
+/* ---- grouping ---------------------------------------------------------- */
+
+struct parent_info {
+	long long series_id;
+	bool is_patch;
+	int version, idx, total;
+};
+
+static int load_parent(struct parent_info *out, struct queue *q,
+		       const char *inbox, const char *msgid)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	if (!msgid || !*msgid)
+		return 0;
+	ret = query(&st, q, "SELECT series_id, is_patch, version, idx, total "
+			    "FROM queue_messages WHERE inbox = ? AND msgid = ?",
+		    "ss", inbox, msgid);
+	if (ret <= 0)
+		return ret;
+	out->series_id = sqlite3_column_int64(st, 0);
+	out->is_patch = sqlite3_column_int(st, 1);
+	out->version = sqlite3_column_int(st, 2);
+	out->idx = sqlite3_column_int(st, 3);
+	out->total = sqlite3_column_int(st, 4);
+	sqlite3_finalize(st);
+	return 1;
+}
+
+static int find_series(long long *out, struct queue *q, const char *inbox,
+		       const char *root)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
+			    "root_msgid = ?", "ss", inbox, root);
+	if (ret == 1) {
+		*out = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return ret;
+}
+
+struct new_msg {
+	const struct queue_msg *m;
+	struct subject_tags tags;
+	const char *title;
+	struct strbuf title_key;
+	struct strbuf email;
+	struct strbuf author;
+	int idx, total;
+};
+
+/* Which series `n` belongs to: join a parent's, or start one at `*root`. */
+static int pick_series(long long *out_id, const char **root, struct queue *q,
+		       struct new_msg *n)
+{
+	struct parent_info parent = { 0 };
+	const char *pmid = n->m->parent;
+	int ret;
+
+	*out_id = 0;
+	*root = n->m->msgid;
+	if (n->idx == 0)
+		return 0;	/* a cover letter always starts a series */
+	ret = load_parent(&parent, q, n->m->inbox, pmid);
+	if (ret < 0)
+		return ret;
+	if (ret && parent.series_id && parent.is_patch &&
+	    parent.version == n->tags.version && parent.total == n->total &&
+	    (n->idx > 1 || parent.idx == 0)) {
+		*out_id = parent.series_id;
+		return 0;
+	}
+	/* Patch 2/n and later whose parent we have not seen (yet): assume
+	 * the usual shallow threading and key the series by that parent;
+	 * when it arrives it adopts the series. */
+	if (!ret && n->idx > 1 && pmid && *pmid)
+		*root = pmid;
+	return 0;
+}
+
+static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
+			 const char *root, bool is_root, time_t now, bool skip)
+{
+	int ret;
+
+	ret = exec(q, "INSERT INTO queue_series (inbox, root_msgid, title, "
+		      "title_key, author, author_email, version, total, has_cover, "
+		      "state, error, next_at, first_seen, last_seen, updated) "
+		      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		   "ssssssiiisstttt", n->m->inbox, root, n->title,
+		   n->title_key.buf, n->author.buf, n->email.buf,
+		   (long long)n->tags.version, (long long)n->total,
+		   (long long)(is_root && n->idx == 0),
+		   queue_state_name(skip ? QS_SKIPPED : QS_RECEIVED),
+		   skip ? "posted before the service watched this list" : "",
+		   now + q->opts.settle, now, now, now);
+	if (ret < 0)
+		return ret;
+	*out_id = sqlite3_last_insert_rowid(q->db);
+	return 0;
+}
+
+/* The series' root message arrived: it names the series. */
+static int adopt_root(struct queue *q, long long id, struct new_msg *n)
+{
+	return exec(q, "UPDATE queue_series SET title = ?, title_key = ?, "
+		       "author = ?, author_email = ?, has_cover = ?, version = ?, "
+		       "total = ? WHERE id = ?",
+		    "ssssiiii", n->title, n->title_key.buf, n->author.buf,
+		    n->email.buf, (long long)(n->idx == 0),
+		    (long long)n->tags.version, (long long)n->total, id);
+}
+
+/* After a message joined: count patches, push the settle deadline. */
+static int touch_series(struct queue *q, long long id, struct new_msg *n,
+			time_t now)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	time_t due;
+	int ret;
+
+	ret = queue_load(&s, q, id);
+	if (ret < 0)
+		return ret;
+	if (s.state != QS_RECEIVED) {
+		if (queue_state_active(s.state) || s.state == QS_REPLIED)
+			queue_log(q, id, n->m->inbox, QL_WARN,
+				  "'%s' arrived after the series was %s; not re-read",
+				  n->m->msgid, queue_state_name(s.state));
+		ret = exec(q, "UPDATE queue_series SET last_seen = ? WHERE id = ?",
+			   "ti", now, id);
+		goto out;
+	}
+	/* Complete (every patch 1..n there): no reason to wait longer. */
+	if (s.nr_seen >= s.total)
+		due = now;
+	else
+		due = now + q->opts.settle;
+	if (due > s.first_seen + (time_t)q->opts.max_wait)
+		due = s.first_seen + q->opts.max_wait;
+	if (due < now)
+		due = now;
+	ret = exec(q, "UPDATE queue_series SET last_seen = ?, next_at = ?, "
+		      "updated = ? WHERE id = ?", "ttti", now, due, now, id);
+out:
+	queue_series_release(&s);
+	return ret < 0 ? ret : 0;
+}
+
+int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
+		      bool skip)
+{
+	struct new_msg n = { .m = m };
+	sqlite3_stmt *st;
+	long long id = 0;
+	const char *root;
+	int ret;
+
+	strbuf_init(&n.title_key, 0);
+	strbuf_init(&n.email, 0);
+	strbuf_init(&n.author, 0);
+	ret = begin(q);
+	if (ret < 0)
+		goto out_free;
+	ret = query(&st, q, "SELECT 1 FROM queue_messages WHERE inbox = ? AND "
+			    "msgid = ?", "ss", m->inbox, m->msgid);
+	if (ret) {
+		if (ret > 0)
+			sqlite3_finalize(st);
+		ret = ret > 0 ? QUEUE_KNOWN : ret;
+		goto out;
+	}
+
+	series_parse_subject(&n.tags, m->subject);
+	n.title = m->subject + n.tags.title_off;
+	queue_title_key(&n.title_key, n.title);
+	lower_email(&n.email, m->author_email);
+	if (m->author_name && *m->author_name)
+		strbuf_addf(&n.author, "%s <%s>", m->author_name, n.email.buf);
+	else
+		strbuf_addstr(&n.author, n.email.buf);
+	if (!n.tags.is_patch || n.tags.is_reply) {
+		ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, "
+			      "subject, title_key, author_email, seen) "
+			      "VALUES (?, ?, ?, ?, ?, ?, ?)", "sssssst",
+			   m->inbox, m->msgid, m->parent, m->subject,
+			   n.title_key.buf, n.email.buf, now);
+		ret = ret < 0 ? ret : QUEUE_IGNORED;
+		goto out;
+	}
+	n.idx = n.tags.index < 0 ? 1 : n.tags.index;
+	n.total = n.tags.total < 1 ? 1 : n.tags.total;
+
+	ret = pick_series(&id, &root, q, &n);
+	if (ret < 0)
+		goto out;
+	if (!id) {
+		ret = find_series(&id, q, m->inbox, root);
+		if (ret < 0)
+			goto out;
+		if (ret && root == m->msgid)
+			ret = adopt_root(q, id, &n);
+		else if (!ret)
+			ret = create_series(&id, q, &n, root, root == m->msgid,
+					    now, skip);
+		if (ret < 0)
+			goto out;
+	}
+	ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, subject, "
+		      "title_key, author_email, is_patch, version, idx, total, "
+		      "series_id, seen) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
+		   "ssssssiiiit", m->inbox, m->msgid, m->parent, m->subject,
+		   n.title_key.buf, n.email.buf, (long long)n.tags.version,
+		   (long long)n.idx, (long long)n.total, id, now);
+	if (ret < 0)
+		goto out;
+	ret = touch_series(q, id, &n, now);
+	if (ret < 0)
+		goto out;
+	ret = QUEUE_ADDED;
+out:
+	if (ret < 0)
+		rollback(q);
+	else {
+		int c = commit(q);
+
+		if (c < 0)
+			ret = c;
+	}
+out_free:
+	strbuf_release(&n.title_key);
+	strbuf_release(&n.email);
+	strbuf_release(&n.author);
+	return ret;
+}
+
+/* ---- reading and moving series ----------------------------------------- */
+
+int queue_load(struct queue_series *out, struct queue *q, long long id)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	ret = query(&st, q,
+		    "SELECT id, inbox, root_msgid, title, author, author_email, "
+		    "version, total, has_cover, prev_id, state, failed_in, "
+		    "attempts, next_at, first_seen, last_seen, updated, error, "
+		    "verdict, findings, reply, force_reply, "
+		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
+		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total) "
+		    "FROM queue_series s WHERE id = ?", "i", id);
+	if (ret < 0)
+		return ret;
+	if (!ret)
+		return error_code(WW_ENOTFOUND, "no series %lld in the queue", id);
+	out->id = sqlite3_column_int64(st, 0);
+	out->inbox = col_str(st, 1);
+	out->root_msgid = col_str(st, 2);
+	out->title = col_str(st, 3);
+	out->author = col_str(st, 4);
+	out->author_email = col_str(st, 5);
+	out->version = sqlite3_column_int(st, 6);
+	out->total = sqlite3_column_int(st, 7);
+	out->has_cover = sqlite3_column_int(st, 8);
+	out->prev_id = sqlite3_column_int64(st, 9);
+	if (queue_state_parse(&out->state, (const char *)sqlite3_column_text(st, 10)) < 0)
+		out->state = QS_FAILED;
+	if (queue_state_parse(&out->failed_in, (const char *)sqlite3_column_text(st, 11)) < 0)
+		out->failed_in = QS_RECEIVED;
+	out->attempts = sqlite3_column_int(st, 12);
+	out->next_at = sqlite3_column_int64(st, 13);
+	out->first_seen = sqlite3_column_int64(st, 14);
+	out->last_seen = sqlite3_column_int64(st, 15);
+	out->updated = sqlite3_column_int64(st, 16);
+	out->error = col_str(st, 17);
+	out->verdict = col_str(st, 18);
+	out->findings = sqlite3_column_int(st, 19);
+	out->reply = col_str(st, 20);
+	out->force_reply = sqlite3_column_int(st, 21);
+	out->nr_seen = sqlite3_column_int(st, 22);
+	sqlite3_finalize(st);
+	error_clear();
+	return 0;
+}
+
+void queue_series_release(struct queue_series *s)
+{
+	free(s->inbox);
+	free(s->root_msgid);
+	free(s->title);
+	free(s->author);
+	free(s->author_email);
+	free(s->error);
+	free(s->verdict);
+	free(s->reply);
+	memset(s, 0, sizeof(*s));
+}
+
+#define ACTIVE_STATES "('received', 'fetched', 'checked', 'booted')"
+
+int queue_next_due(long long *out_id, struct queue *q, time_t now)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT id FROM queue_series WHERE state IN "
+			    ACTIVE_STATES " AND next_at <= ? "
+			    "ORDER BY next_at, id LIMIT 1", "t", now);
+	if (ret == 1) {
+		*out_id = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return ret;
+}
+
+time_t queue_next_wakeup(struct queue *q)
+{
+	sqlite3_stmt *st;
+	time_t t = 0;
+
+	if (query(&st, q, "SELECT min(next_at) FROM queue_series WHERE state IN "
+			  ACTIVE_STATES, "") == 1) {
+		t = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	return t;
+}
+
+static int expect_one(int changed, long long id)
+{
+	if (changed < 0)
+		return changed;
+	if (!changed)
+		return error_code(WW_ENOTFOUND, "no series %lld in the queue", id);
+	return 0;
+}
+
+int queue_advance(struct queue *q, long long id, enum queue_state state,
+		  time_t now)
+{
+	/* A forced reply is a one-off: done once the reply step is. */
+	return expect_one(exec(q, "UPDATE queue_series SET state = ?, attempts = 0, "
+				  "error = '', next_at = ?, updated = ?, force_reply = "
+				  "force_reply AND ? WHERE id = ?", "sttii",
+			       queue_state_name(state), now, now,
+			       (long long)(state != QS_REPLIED), id), id);
+}
+
+int queue_set_verdict(struct queue *q, long long id, const char *verdict,
+		      int findings)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET verdict = ?, "
+				  "findings = ? WHERE id = ?", "sii", verdict,
+			       (long long)findings, id), id);
+}
+
+int queue_set_reply(struct queue *q, long long id, const char *what)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET reply = ? WHERE id = ?",
+			       "si", what, id), id);
+}
+
+int queue_defer(struct queue *q, long long id, time_t at)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET next_at = ? WHERE id = ?",
+			       "ti", at, id), id);
+}
+
+int queue_fail(struct queue *q, long long id, const char *reason, bool permanent,
+	       time_t now)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	unsigned long delay;
+	int ret, attempts;
+
+	ret = queue_load(&s, q, id);
+	if (ret < 0)
+		return ret;
+	attempts = s.attempts + 1;
+	if (permanent || attempts >= (int)q->opts.max_attempts) {
+		ret = exec(q, "UPDATE queue_series SET state = 'failed', failed_in = ?, "
+			      "attempts = ?, error = ?, updated = ? WHERE id = ?",
+			   "sisti", queue_state_name(s.state), (long long)attempts,
+			   reason, now, id);
+		queue_log(q, id, s.inbox, QL_ERROR, "%s failed%s: %s",
+			  queue_state_name(s.state),
+			  permanent ? "" : " for the last time", reason);
+		ret = ret < 0 ? ret : QS_FAILED;
+		goto out;
+	}
+	delay = q->opts.retry_base ? q->opts.retry_base : 1;
+	for (int i = 1; i < attempts && delay < q->opts.retry_max; i++)
+		delay *= 2;
+	if (delay > q->opts.retry_max)
+		delay = q->opts.retry_max;
+	ret = exec(q, "UPDATE queue_series SET attempts = ?, error = ?, next_at = ?, "
+		      "updated = ? WHERE id = ?", "istti",
+		   (long long)attempts, reason, now + (time_t)delay, now, id);
+	queue_log(q, id, s.inbox, QL_WARN, "attempt %d at %s failed, retry in %lu s: %s",
+		  attempts, queue_state_name(s.state), delay, reason);
+	ret = ret < 0 ? ret : (int)s.state;
+out:
+	queue_series_release(&s);
+	return ret;
+}
+
+int queue_retry(struct queue *q, long long id, bool force, time_t now)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	enum queue_state to;
+	int ret;
+
+	ret = queue_load(&s, q, id);
+	if (ret < 0)
+		return ret;
+	if (s.state == QS_FAILED)
+		to = s.failed_in;
+	else if (s.state == QS_SKIPPED)
+		to = QS_RECEIVED;
+	else if (force)
+		to = queue_state_active(s.state) ? s.state : QS_RECEIVED;
+	else {
+		ret = error_code(WW_EINPUT, "series %lld is %s, not failed or skipped "
+				 "(--force requeues it anyway)", id,
+				 queue_state_name(s.state));
+		goto out;
+	}
+	ret = exec(q, "UPDATE queue_series SET state = ?, attempts = 0, next_at = ?, "
+		      "updated = ?, force_reply = ? WHERE id = ?", "sttii",
+		   queue_state_name(to), now, now, (long long)force, id);
+	if (ret >= 0) {
+		queue_log(q, id, s.inbox, QL_INFO, "requeued at %s by retry",
+			  queue_state_name(to));
+		ret = 0;
+	}
+out:
+	queue_series_release(&s);
+	return ret;
+}
+
+long long queue_prev_version(struct queue *q, long long id)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	struct strbuf key = STRBUF_INIT;
+	sqlite3_stmt *st;
+	long long prev = 0;
+
+	if (queue_load(&s, q, id) < 0)
+		return 0;
+	if (s.prev_id || s.version <= 1) {
+		prev = s.prev_id;
+		goto out;
+	}
+	queue_title_key(&key, s.title);
+	/* Any earlier version by the same author whose cover or patches
+	 * carry one of this series' titles: covers get reworded less often
+	 * than they disappear, so patch titles count too. */
+	if (query(&st, q,
+		  "SELECT o.id FROM queue_series o WHERE o.author_email = ? AND "
+		  "o.version < ? AND o.id != ? AND ("
+		  " o.title_key = ? OR EXISTS (SELECT 1 FROM queue_messages om, "
+		  "  queue_messages m WHERE om.series_id = o.id AND m.series_id = ? "
+		  "  AND om.title_key = m.title_key AND om.title_key != '')) "
+		  "ORDER BY o.title_key = ? DESC, o.version DESC, o.id DESC LIMIT 1",
+		  "siisis", s.author_email, (long long)s.version, id, key.buf,
+		  id, key.buf) == 1) {
+		prev = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		exec(q, "UPDATE queue_series SET prev_id = ? WHERE id = ?", "ii",
+		     prev, id);
+	}
+out:
+	strbuf_release(&key);
+	queue_series_release(&s);
+	return prev;
+}
+
+/* ---- artifacts --------------------------------------------------------- */
+
+int queue_series_dir(struct strbuf *out, struct queue *q, long long id,
+		     bool create)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/series", q->state_dir);
+	if (create && mkdir(out->buf, 0755) < 0 && errno != EEXIST)
+		return error_code(WW_ESTATE, "cannot create '%s': %s", out->buf,
+				  strerror(errno));
+	strbuf_addf(out, "/%lld", id);
+	if (create && mkdir(out->buf, 0755) < 0 && errno != EEXIST)
+		return error_code(WW_ESTATE, "cannot create '%s': %s", out->buf,
+				  strerror(errno));
+	return 0;
+}
+
+void queue_artifact(struct strbuf *out, struct queue *q, long long id,
+		    const char *name)
+{
+	strbuf_reset(out);
+	strbuf_addf(out, "%s/series/%lld/%s", q->state_dir, id, name);
+}
+
+/* ---- per-inbox poll state ---------------------------------------------- */
+
+int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
+		     const char *inbox)
+{
+	sqlite3_stmt *st;
+	int ret;
+
+	archive_inbox_release(out);
+	memset(out, 0, sizeof(*out));
+	*primed = false;
+	ret = query(&st, q, "SELECT etag, last_modified, failures, next_at, "
+			    "last_ok, primed FROM queue_inboxes WHERE name = ?",
+		    "s", inbox);
+	if (ret <= 0) {
+		out->etag = xstrdup("");
+		out->last_modified = xstrdup("");
+		return ret;
+	}
+	out->etag = col_str(st, 0);
+	out->last_modified = col_str(st, 1);
+	out->failures = sqlite3_column_int(st, 2);
+	out->next_at = sqlite3_column_int64(st, 3);
+	out->last_ok = sqlite3_column_int64(st, 4);
+	*primed = sqlite3_column_int(st, 5);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int queue_inbox_save(struct queue *q, const char *inbox,
+		     const struct archive_inbox *st, bool primed,
+		     const char *last_error)
+{
+	int ret = exec(q, "INSERT INTO queue_inboxes (name, etag, last_modified, "
+			  "failures, next_at, last_ok, primed, last_error) "
+			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE "
+			  "SET etag = excluded.etag, last_modified = excluded.last_modified, "
+			  "failures = excluded.failures, next_at = excluded.next_at, "
+			  "last_ok = excluded.last_ok, primed = excluded.primed, "
+			  "last_error = excluded.last_error",
+		       "sssittis", inbox, st->etag, st->last_modified,
+		       (long long)st->failures, st->next_at, st->last_ok,
+		       (long long)primed, last_error);
+
+	return ret < 0 ? ret : 0;
+}
+
+/* ---- what a new version changed ---------------------------------------- */
+
+static const char *jstr_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static bool is_added(const json_t *f)
+{
+	return !strcmp(jstr_of(f, "kind"), "added") &&
+	       !json_is_true(json_object_get(f, "moved"));
+}
+
+static bool same_place(const json_t *a, const json_t *b)
+{
+	return !strcmp(jstr_of(a, "file"), jstr_of(b, "file")) &&
+	       !strcmp(jstr_of(a, "function"), jstr_of(b, "function"));
+}
+
+static void where(struct strbuf *out, const json_t *f)
+{
+	const char *fn = jstr_of(f, "function"), *file = jstr_of(f, "file");
+
+	if (*fn)
+		strbuf_addf(out, "in %s() (%s)", fn, file);
+	else
+		strbuf_addf(out, "in %s", file);
+}
+
+void queue_version_notes(struct strvec *out, const json_t *prev,
+			 const json_t *cur, int prev_v, int cur_v)
+{
+	const json_t *pf = json_object_get(prev, "findings");
+	const json_t *cf = json_object_get(cur, "findings");
+	struct strbuf line = STRBUF_INIT;
+	size_t i, j;
+	json_t *p, *c;
+
+	json_array_foreach(pf, i, p) {
+		const char *sev = jstr_of(p, "severity");
+		const json_t *gentler = NULL;
+		bool still = false;
+
+		if (!is_added(p) || (strcmp(sev, "error") && strcmp(sev, "warning")))
+			continue;
+		json_array_foreach(cf, j, c) {
+			if (!is_added(c) || !same_place(p, c))
+				continue;
+			if (!strcmp(jstr_of(c, "macro"), jstr_of(p, "macro")))
+				still = true;
+			else if (!gentler)
+				gentler = c;
+		}
+		if (still)
+			continue;
+		strbuf_reset(&line);
+		strbuf_addf(&line, "v%d added %s() ", prev_v, jstr_of(p, "macro"));
+		where(&line, p);
+		if (gentler)
+			strbuf_addf(&line, "; v%d converts it to %s(), thanks.", cur_v,
+				    jstr_of(gentler, "macro"));
+		else
+			strbuf_addf(&line, "; v%d drops it, thanks.", cur_v);
+		/* One line per call site, even if v1 repeated the call. */
+		for (j = 0; j < out->nr; j++)
+			if (!strcmp(out->v[j], line.buf))
+				break;
+		if (j == out->nr)
+			strvec_push(out, line.buf);
+	}
+	strbuf_release(&line);
+}
+
+/* ---- status ------------------------------------------------------------ */
+
+static json_t *col_json(sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
+		return json_integer(sqlite3_column_int64(st, i));
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		return json_null();
+	return json_string((const char *)sqlite3_column_text(st, i)) ?:
+	       json_string("");	/* not UTF-8: jansson refuses it */
+}
+
+/* Each row of `sql` as an object keyed by column name, into `arr`. */
+static int rows_json(json_t *arr, struct queue *q, const char *sql,
+		     long long limit)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	if (limit >= 0)
+		sqlite3_bind_int64(st, 1, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_t *o = json_object();
+
+		for (int i = 0; i < sqlite3_column_count(st); i++)
+			json_object_set_new(o, sqlite3_column_name(st, i),
+					    col_json(st, i));
+		json_array_append_new(arr, o);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
+	return 0;
+}
+
+static void add_artifacts(json_t *series, struct queue *q)
+{
+	static const char *const names[] = {
+		QUEUE_MBOX, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE, QUEUE_REPLY,
+	};
+	json_t *a = json_object();
+	struct strbuf path = STRBUF_INIT;
+	long long id = json_integer_value(json_object_get(series, "id"));
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		queue_artifact(&path, q, id, names[i]);
+		if (stat(path.buf, &st) || !S_ISREG(st.st_mode))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "series/%lld/%s", id, names[i]);
+		json_object_set_new(a, names[i], json_string(path.buf));
+	}
+	json_object_set_new(series, "artifacts", a);
+	strbuf_release(&path);
+}
+
+int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
+{
+	json_t *o = json_object(), *lists = json_array(), *series = json_array();
+	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
+	size_t i;
+	json_t *row;
+	int ret;
+
+	ret = rows_json(lists, q, "SELECT name, failures, next_at, last_ok, primed, "
+				  "last_error FROM queue_inboxes ORDER BY name", -1);
+	if (!ret)
+		ret = rows_json(rows, q, "SELECT state, count(*) AS n FROM queue_series "
+					 "GROUP BY state", -1);
+	if (!ret)
+		ret = rows_json(series, q,
+			"SELECT s.id, s.inbox AS list, s.root_msgid, s.title, s.author, "
+			"s.version, s.total, (SELECT count(DISTINCT idx) FROM "
+			"queue_messages m WHERE m.series_id = s.id AND m.idx >= 1 AND "
+			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
+			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
+			"s.error, s.verdict, s.findings, s.reply FROM queue_series s "
+			"ORDER BY s.id DESC LIMIT ?", (long long)limit);
+	if (!ret)
+		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
+					   "level, message FROM queue_events "
+					   "ORDER BY id DESC LIMIT ?", (long long)limit);
+	if (ret) {
+		json_decref(o);
+		json_decref(lists);
+		json_decref(series);
+		json_decref(events);
+		json_decref(counts);
+		json_decref(rows);
+		return ret;
+	}
+	for (int s = 0; s < QS__NR; s++)
+		json_object_set_new(counts, queue_state_name(s), json_integer(0));
+	json_array_foreach(rows, i, row)
+		json_object_set(counts, jstr_of(row, "state"),
+				json_object_get(row, "n"));
+	json_decref(rows);
+	json_array_foreach(series, i, row)
+		add_artifacts(row, q);
+	json_object_set_new(o, "generated", json_integer(now));
+	json_object_set_new(o, "state_dir", json_string(q->state_dir));
+	json_object_set_new(o, "lists", lists);
+	json_object_set_new(o, "counts", counts);
+	json_object_set_new(o, "series", series);
+	json_object_set_new(o, "events", events);
+	*out = o;
+	return 0;
+}

@@ -1,0 +1,220 @@
+/*
+ * The service's persistent queue: which messages the archives showed us,
+ * how they group into series, and where each series is on its way
+ *
+ *   received -> fetched -> checked [-> booted] -> replied
+ *
+ * with `failed` (after the last attempt, with the reason and the stage it
+ * failed in, for `warnwatch retry`) and `skipped` (seen before the service
+ * watched the list, or not a series we may act on).  Every transition is
+ * one SQLite transaction, so a process killed at any moment restarts from
+ * the last stage that completed; stages are written to be repeatable.
+ *
+ * Grouping uses what the Atom feed says: the subject's [PATCH vN m/n]
+ * tags and the parent in thr:in-reply-to.  A cover letter (0/n), a lone
+ * patch, or a first patch that is not a reply to a cover of the same
+ * version starts a series; any other patch joins its parent's series.  A
+ * series waits `settle` seconds after its last message unless all of its
+ * patches are there.  A new version is linked to the newest earlier
+ * version with the same author address and the same title (cover letter
+ * or any patch), so the reply can compare them.
+ *
+ * The tables live in the state database (store.h), created by the
+ * migration queue_schema_sql.  Whether a reply went out is the store's
+ * replies table, shared with `warnwatch review`, so a series answered by
+ * hand is not answered again by the service.  Artifacts live on disk
+ * under STATE_DIR/series/ID/ (see queue_series_dir()).
+ */
+#ifndef WW_QUEUE_H
+#define WW_QUEUE_H
+
+#include "archive.h"
+#include "store.h"
+#include "strvec.h"
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <time.h>
+
+enum queue_state {
+	QS_RECEIVED,
+	QS_FETCHED,
+	QS_CHECKED,
+	QS_BOOTED,
+	QS_REPLIED,	/* done: the reply step finished (sent, drafted or none needed) */
+	QS_FAILED,
+	QS_SKIPPED,
+	QS__NR
+};
+
+/* Artifact file names inside a series directory. */
+#define QUEUE_MBOX "series.mbx"
+#define QUEUE_FINDINGS "findings.json"
+#define QUEUE_CI "ci.json"
+#define QUEUE_CONSOLE "console.log"
+#define QUEUE_REPLY "reply.eml"
+
+struct queue_opts {
+	unsigned int settle;	/* seconds of quiet before a series is fetched */
+	unsigned int max_wait;	/* give up waiting for missing patches after this */
+	unsigned int retry_base; /* first retry delay after a failure, seconds */
+	unsigned int retry_max;	/* longest retry delay */
+	unsigned int max_attempts; /* failures before a series is `failed` */
+};
+
+#define QUEUE_OPTS_INIT { 120, 3600, 60, 3600, 5 }
+
+struct queue {
+	sqlite3 *db;		/* borrowed from the state store */
+	char *state_dir;
+	struct queue_opts opts;
+};
+
+/* One series as stored.  Strings are owned, "" when unknown, never NULL. */
+struct queue_series {
+	long long id;
+	char *inbox;		/* the configured list it came from */
+	char *root_msgid;	/* cover letter, or first patch */
+	char *title;		/* subject without tags */
+	char *author;		/* "Name <addr>" */
+	char *author_email;
+	int version;
+	int total;		/* n of m/n; 1 for a lone patch */
+	int nr_seen;		/* distinct patches seen so far */
+	bool has_cover;
+	long long prev_id;	/* the earlier version, 0 none */
+	enum queue_state state;
+	enum queue_state failed_in; /* for QS_FAILED: the stage that failed */
+	int attempts;		/* failures at the current stage */
+	time_t next_at;		/* not before (settle, backoff, quiet hours) */
+	time_t first_seen, last_seen, updated;
+	char *error;		/* last failure, "" none */
+	char *verdict;		/* "clean", "findings", or ci's verdict name */
+	int findings;		/* number of findings */
+	char *reply;		/* what the reply step did, for people */
+	bool force_reply;	/* `retry --force`: send even if maybe sent */
+};
+
+#define QUEUE_SERIES_INIT { 0 }
+
+/* What the poller learned about one message. */
+struct queue_msg {
+	const char *inbox;
+	const char *msgid;
+	const char *parent;	/* "" or NULL: none */
+	const char *subject;
+	const char *author_name;
+	const char *author_email;
+};
+
+/* The SQL that creates the queue's tables: one of the store's migrations. */
+extern const char queue_schema_sql[];
+
+/* Attach to an open state store (whose migrations have run); artifacts go
+ * under `state_dir`. */
+int queue_init(struct queue *q, struct store *store, const char *state_dir,
+	       const struct queue_opts *opts);
+void queue_release(struct queue *q);
+
+enum queue_add_result {
+	QUEUE_KNOWN = 0,	/* seen before: nothing changed */
+	QUEUE_IGNORED = 1,	/* new, but not a patch (replies, chatter) */
+	QUEUE_ADDED = 2,	/* new patch or cover, grouped into a series */
+};
+
+/*
+ * Record a message seen at `now`.  With `skip` (the first poll of a list
+ * that is not back-filled), a series it starts is created `skipped`.
+ * Returns an enum queue_add_result or a negative code (WW_ESTATE).
+ */
+int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
+		      bool skip);
+
+/*
+ * The oldest series that is due at `now` (active state, next_at <= now)
+ * into *out_id: 1 found, 0 none, negative on error.
+ */
+int queue_next_due(long long *out_id, struct queue *q, time_t now);
+/* The earliest next_at of an active series, 0 when none (for sleeping). */
+time_t queue_next_wakeup(struct queue *q);
+
+int queue_load(struct queue_series *out, struct queue *q, long long id);
+void queue_series_release(struct queue_series *s);
+
+/* Move to `state` (attempts reset, error cleared, due at once). */
+int queue_advance(struct queue *q, long long id, enum queue_state state,
+		  time_t now);
+/* Record outcomes shown by `status` and the dashboard. */
+int queue_set_verdict(struct queue *q, long long id, const char *verdict,
+		      int findings);
+int queue_set_reply(struct queue *q, long long id, const char *what);
+/* Not yet (settle, quiet hours, waiting for the archive): due at `at`. */
+int queue_defer(struct queue *q, long long id, time_t at);
+
+/*
+ * A stage failed with `reason`.  Temporary failures are retried with a
+ * doubling delay; after opts.max_attempts, or at once when `permanent`,
+ * the series becomes `failed`, remembering the stage for queue_retry().
+ * Returns the new state (QS_FAILED or unchanged).
+ */
+int queue_fail(struct queue *q, long long id, const char *reason, bool permanent,
+	       time_t now);
+
+/* `warnwatch retry`: a failed (or skipped) series goes back to the stage
+ * it stopped at (received for skipped), due now.  WW_ENOTFOUND for an
+ * unknown id, WW_EINPUT when it is not failed/skipped and not `force`.
+ * `force` also lets the reply step send a reply whose earlier sending
+ * has an unknown outcome (same Message-ID). */
+int queue_retry(struct queue *q, long long id, bool force, time_t now);
+
+/* The earlier version of `id` (0 none), linking it if not done yet. */
+long long queue_prev_version(struct queue *q, long long id);
+
+/*
+ * What changed between two versions' findings (report_json() documents,
+ * as written to findings.json), for the reply: each call that version
+ * `prev_v` added at error or warning level and `cur_v` no longer adds in
+ * the same function becomes a line such as "v1 added BUG_ON() in
+ * foo_probe() (drivers/foo.c); v2 converts it to WARN_ON_ONCE(), thanks"
+ * (or "... drops it, thanks").  Lines are appended to `out`.
+ */
+void queue_version_notes(struct strvec *out, const json_t *prev,
+			 const json_t *cur, int prev_v, int cur_v);
+
+/* STATE_DIR/series/ID, created if `create`. */
+int queue_series_dir(struct strbuf *out, struct queue *q, long long id,
+		     bool create);
+/* STATE_DIR/series/ID/NAME. */
+void queue_artifact(struct strbuf *out, struct queue *q, long long id,
+		    const char *name);
+
+/* Per-list poll state (validators, backoff) and whether the list has
+ * been polled once ("primed"). */
+int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
+		     const char *inbox);
+int queue_inbox_save(struct queue *q, const char *inbox,
+		     const struct archive_inbox *st, bool primed,
+		     const char *last_error);
+
+/* An event for `status` (errors, late messages, resends). */
+enum queue_level { QL_INFO, QL_WARN, QL_ERROR };
+void queue_log(struct queue *q, long long series_id, const char *inbox,
+	       enum queue_level level, const char *fmt, ...) WW_PRINTF(5, 6);
+
+/*
+ * Everything `warnwatch status` and the dashboard show, as a new JSON
+ * object: {"generated", "lists": [poll state], "counts": {STATE: N},
+ * "series": [newest first, at most `limit`], "events": [newest first, at
+ * most `limit`]}.  A series lists its artifacts as paths relative to the
+ * state directory ("series/12/findings.json") when they exist.
+ */
+int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now);
+
+const char *queue_state_name(enum queue_state s);
+int queue_state_parse(enum queue_state *out, const char *name);
+bool queue_state_active(enum queue_state s);
+
+/* Normalised title for version matching: lower case, single spaces. */
+void queue_title_key(struct strbuf *out, const char *title);
+
+#endif

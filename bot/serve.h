@@ -1,0 +1,115 @@
+/*
+ * warnwatch serve: the service loop.  It polls each configured list's
+ * Atom feed, groups new mail into series (queue.h), and moves one series
+ * one stage at a time:
+ *
+ *   received --b4--> fetched --check--> checked --ci (boot = yes)--> booted
+ *            --draft, maybe send--> replied
+ *
+ * then regenerates the dashboard and serves it over HTTP (httpd.h).
+ *
+ * Stopping: SIGTERM/SIGINT let the current stage finish and the loop
+ * exit; every sleep is bounded.  Crash safety: a stage's result is
+ * written to disk before the queue moves on, so a killed service redoes
+ * at most the stage it was in.  A reply is sent at most once: the intent
+ * is committed in the store before the SMTP session and the result after
+ * it; a reply found in the intent state at the next attempt has an
+ * unknown outcome and is looked up in the list's archive by its
+ * Message-ID rather than sent again (see docs/serve.md).
+ */
+#ifndef WW_SERVE_H
+#define WW_SERVE_H
+
+#include "config.h"
+#include "queue.h"
+#include "strvec.h"
+
+#include <time.h>
+
+enum serve_reply_mode {
+	SERVE_REPLY_NONE,	/* never reply (check and show only) */
+	SERVE_REPLY_DRAFT,	/* write the reply under the state dir */
+	SERVE_REPLY_SEND,	/* and send it */
+};
+
+enum serve_reply_to {
+	SERVE_TO_AUTHOR = 1 << 0,
+	SERVE_TO_LIST = 1 << 1,
+};
+
+/* One watched mailing list ([list.NAME] in the configuration). */
+struct serve_list {
+	char *name;
+	char *archive;		/* public-inbox base URL, no trailing '/' */
+	char *inbox;		/* inbox name on the archive (default: NAME) */
+	char *address;		/* the list's posting address, or "" */
+	char *tree;		/* base kernel for boots ("6.1", a tarball), or "" */
+	bool boot;		/* build and boot (kernel-ci), or only check */
+	enum serve_reply_mode reply;
+	unsigned int reply_to;	/* enum serve_reply_to bits */
+	struct strvec allow_senders; /* fnmatch() globs on the author's address */
+	struct strvec allow_paths;   /* fnmatch() globs on touched files */
+	int quiet_from, quiet_to; /* minutes after local midnight; -1 none */
+	bool backfill;		/* act on what the feed shows at the first poll */
+	unsigned int poll_interval;
+};
+
+struct serve_config {
+	char *state_dir;
+	char *dashboard_dir;	/* default STATE_DIR/dashboard */
+	char *listen;		/* "127.0.0.1:8025"; "" when off */
+	unsigned int poll_interval;
+	unsigned int http_timeout;
+	unsigned int backoff_max;
+	unsigned int confirm_window; /* seconds to look for an unconfirmed reply */
+	unsigned int max_sleep;	/* longest sleep between checks */
+	struct strvec census;	/* census JSON files shown on the dashboard */
+	struct queue_opts queue;
+	struct serve_list *lists;
+	size_t nr_lists, alloc_lists;
+	const struct config *config; /* borrowed: [b4], [smtp], [reply] ... */
+};
+
+#define SERVE_CONFIG_INIT { 0 }
+
+/*
+ * Read [serve] and every [list.NAME] of `c` (which must outlive `out`).
+ * Unknown keys, bad values and a list without `archive` are WW_EINPUT
+ * naming file:line or the key.
+ */
+int serve_config_load(struct serve_config *out, const struct config *c);
+void serve_config_release(struct serve_config *cfg);
+/* The list called `name`, or NULL (borrowed). */
+const struct serve_list *serve_config_list(const struct serve_config *cfg,
+					   const char *name);
+
+/* Whether `now` (local time) is inside the list's quiet hours; if so
+ * *out_end is when they end. */
+bool serve_quiet(const struct serve_list *l, time_t now, time_t *out_end);
+/* Whether replies to `author_email` touching `paths` (NULL-terminated) may
+ * be mailed under the list's allow-lists; if not, *why says which. */
+bool serve_allowed(const struct serve_list *l, const char *author_email,
+		   const char *const *paths, const char **why);
+
+enum serve_flags {
+	SERVE_ONCE = 1 << 0,	/* stop when nothing is due (tests, cron) */
+	SERVE_VERBOSE = 1 << 1,	/* a line on stderr per stage */
+};
+
+/* Run until serve_request_stop() (or, with SERVE_ONCE, until idle).
+ * 0 on a clean stop, negative when the service could not start. */
+int serve_run(const struct serve_config *cfg, unsigned int flags);
+
+/*
+ * For `warnwatch status` and `retry`: open the state of `state_dir`, else
+ * of the configuration `config` ([serve] state-dir), else of the default
+ * configuration or directory.  WW_ENOTFOUND when there is no state yet.
+ */
+int serve_state_open(struct store *st, struct queue *q, const char *config,
+		     const char *state_dir);
+
+/* Async-signal-safe: ask the loop to stop after the current stage. */
+void serve_request_stop(void);
+bool serve_stopping(void);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * The dashboard server against real HTTP requests (libcurl, paths sent
+ * as written): content types, read-only methods, and every way out of
+ * the root we know of: "..", "%2e%2e", "%2f", hidden files, symlinks to
+ * files and directories outside, FIFOs.
+ */
+#include "httpd.h"
+#include "strbuf.h"
+#include "tap.h"
+
+#include <curl/curl.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static char base[64];
+
+struct resp {
+	long status;
+	struct strbuf body;
+	struct strbuf headers;
+};
+
+static size_t on_data(char *d, size_t s, size_t n, void *arg)
+{
+	strbuf_add(arg, d, s * n);
+	return s * n;
+}
+
+static void get(struct resp *r, const char *method, const char *path)
+{
+	struct strbuf url = STRBUF_INIT;
+	CURL *c = curl_easy_init();
+
+	strbuf_init(&r->body, 0);
+	strbuf_init(&r->headers, 0);
+	strbuf_addf(&url, "%s%s", base, path);
+	curl_easy_setopt(c, CURLOPT_URL, url.buf);
+	curl_easy_setopt(c, CURLOPT_PATH_AS_IS, 1L);	/* no client-side "..": */
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &r->body);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, &r->headers);
+	if (!strcmp(method, "HEAD"))
+		curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+	else if (strcmp(method, "GET"))
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	r->status = curl_easy_perform(c) == CURLE_OK ? 0 : -1;
+	if (!r->status)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
+	curl_easy_cleanup(c);
+	strbuf_release(&url);
+}
+
+static void resp_release(struct resp *r)
+{
+	strbuf_release(&r->body);
+	strbuf_release(&r->headers);
+}
+
+static bool has_header(const struct resp *r, const char *line)
+{
+	return strcasestr(r->headers.buf, line) != NULL;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	strbuf_addstr(&t, text);
+	if (strbuf_write_file(&t, p.buf) < 0)
+		fprintf(stderr, "cannot write %s\n", p.buf);
+	strbuf_release(&p);
+	strbuf_release(&t);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+static bool have_openat2(void)
+{
+	struct open_how how = { .flags = O_RDONLY, .resolve = RESOLVE_BENEATH };
+	int fd = syscall(SYS_openat2, AT_FDCWD, ".", &how, sizeof(how));
+
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+/* One request, expecting a status and (if not NULL) a body substring. */
+static void expect(const char *method, const char *path, long status,
+		   const char *body, const char *what)
+{
+	struct resp r;
+
+	get(&r, method, path);
+	if (!ok(r.status == status && (!body || strstr(r.body.buf, body)),
+		"%s %s: %s", method, path, what))
+		printf("#   status %ld, body '%.80s'\n", r.status, r.body.buf);
+	resp_release(&r);
+}
+
+int main(void)
+{
+	char tmpl[] = "/tmp/t-httpd.XXXXXX";
+	struct strbuf root = STRBUF_INIT, p = STRBUF_INIT, p2 = STRBUF_INIT;
+	struct httpd_opts opts = HTTPD_OPTS_INIT;
+	struct httpd *h = NULL, *h2 = NULL;
+	struct resp r;
+	char listen[64];
+	bool beneath = have_openat2();
+
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	if (!mkdtemp(tmpl)) {
+		printf("Bail out! mkdtemp\n");
+		return 1;
+	}
+	strbuf_addf(&root, "%s/site", tmpl);
+	mkdir(root.buf, 0755);
+	put(tmpl, "secret.txt", "SECRET outside the root\n");
+	put(root.buf, "index.html", "<html>dashboard</html>\n");
+	put(root.buf, "chart.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>\n");
+	put(root.buf, "data.json", "{\"series\": 3}\n");
+	put(root.buf, "console.log", "<script>alert(1)</script>\n");
+	put(root.buf, ".hidden", "hidden\n");
+	strbuf_addf(&p, "%s/sub", root.buf);
+	mkdir(p.buf, 0755);
+	put(p.buf, "index.html", "sub index\n");
+	put(p.buf, "page.html", "sub page\n");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/empty", root.buf);
+	mkdir(p.buf, 0755);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/link-out", root.buf);
+	symlink("../secret.txt", p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/link-abs", root.buf);
+	symlink("/etc/passwd", p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/dir-out", root.buf);
+	symlink("/etc", p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/alias.html", root.buf);
+	symlink("index.html", p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/fifo", root.buf);
+	mkfifo(p.buf, 0644);
+
+	opts.root = root.buf;
+	opts.port = 0;
+	is(httpd_start(&h, &opts), 0, "server starts on a free port");
+	if (!h) {
+		printf("Bail out! %s\n", error_last());
+		return 1;
+	}
+	snprintf(base, sizeof(base), "http://127.0.0.1:%u", httpd_port(h));
+	ok(httpd_port(h) > 0, "port %u bound", httpd_port(h));
+
+	get(&r, "GET", "/");
+	is(r.status, 200, "GET / is 200");
+	ok(strstr(r.body.buf, "dashboard"), "  serves index.html");
+	ok(has_header(&r, "Content-Type: text/html; charset=utf-8"), "  text/html");
+	ok(has_header(&r, "X-Content-Type-Options: nosniff"), "  nosniff");
+	ok(has_header(&r, "script-src 'none'"), "  CSP forbids scripts");
+	resp_release(&r);
+
+	get(&r, "GET", "/chart.svg");
+	ok(r.status == 200 && has_header(&r, "Content-Type: image/svg+xml"), "SVG type");
+	resp_release(&r);
+	get(&r, "GET", "/data.json");
+	ok(r.status == 200 && has_header(&r, "Content-Type: application/json"), "JSON type");
+	resp_release(&r);
+	get(&r, "GET", "/console.log");
+	ok(r.status == 200 && has_header(&r, "Content-Type: text/plain"),
+	   "console log is plain text, not HTML");
+	resp_release(&r);
+	get(&r, "HEAD", "/data.json");
+	ok(r.status == 200 && !r.body.len && has_header(&r, "Content-Length: 14"),
+	   "HEAD: length, no body");
+	resp_release(&r);
+
+	get(&r, "POST", "/");
+	ok(r.status == 405 && has_header(&r, "Allow: GET, HEAD"), "POST refused with 405");
+	resp_release(&r);
+	expect("PUT", "/x.html", 405, NULL, "PUT refused");
+	expect("DELETE", "/index.html", 405, NULL, "DELETE refused");
+
+	expect("GET", "/../secret.txt", 400, NULL, "literal .. refused");
+	expect("GET", "/sub/../../secret.txt", 400, NULL, "nested .. refused");
+	expect("GET", "/%2e%2e/secret.txt", 400, NULL, "%2e%2e refused");
+	expect("GET", "/%2E%2E/secret.txt", 400, NULL, "%2E%2E refused");
+	expect("GET", "/sub/%2e%2e/%2e%2e/secret.txt", 400, NULL, "nested %2e%2e refused");
+	expect("GET", "/..%2fsecret.txt", 400, NULL, "..%2f refused");
+	expect("GET", "/%2e%2e%2fsecret.txt", 400, NULL, "%2e%2e%2f refused");
+	expect("GET", "/.%2e/secret.txt", 400, NULL, ".%2e refused");
+	expect("GET", "/./index.html", 400, NULL, "single dot refused");
+	expect("GET", "/.hidden", 400, NULL, "hidden file refused");
+	expect("GET", "/sub/..", 400, NULL, "trailing .. refused");
+	expect("GET", "/%5c..%5csecret.txt", 400, NULL, "backslashes refused");
+	expect("GET", "/link-out", 404, NULL, "relative symlink out of the root");
+	expect("GET", "/link-abs", 404, NULL, "absolute symlink to /etc/passwd");
+	expect("GET", "/dir-out/passwd", 404, NULL, "symlinked directory out of the root");
+	expect("GET", "/dir-out/", 404, NULL, "symlinked directory listing");
+	expect("GET", "/fifo", 404, NULL, "FIFO is not served (and does not hang)");
+	expect("GET", "/nope.html", 404, NULL, "missing file");
+	expect("GET", "/empty/", 404, NULL, "directory without index: no listing");
+	if (beneath)
+		expect("GET", "/alias.html", 200, "dashboard", "symlink inside the root is fine");
+	else
+		ok(1, "# SKIP no openat2 here: all symlinks refused");
+
+	get(&r, "GET", "/sub");
+	ok(r.status == 301 && has_header(&r, "Location: /sub/"), "directory without / redirects");
+	resp_release(&r);
+	expect("GET", "/sub/", 200, "sub index", "directory serves its index.html");
+	expect("GET", "//sub//page.html", 200, "sub page", "doubled slashes collapse");
+	expect("GET", "/sub/page.html?x=../../secret.txt", 200, "sub page",
+	       "query string ignored");
+	expect("GET", "/index.html%00.png", 200, "dashboard", "%00 cannot smuggle a suffix");
+
+	/* A generator that swaps the whole directory is picked up at once. */
+	strbuf_addf(&p2, "%s/site.new", tmpl);
+	mkdir(p2.buf, 0755);
+	put(p2.buf, "index.html", "new dashboard\n");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/site.old", tmpl);
+	rename(root.buf, p.buf);
+	rename(p2.buf, root.buf);
+	expect("GET", "/", 200, "new dashboard", "replaced root directory served");
+
+	/* The same port twice: a clear error, not a crash. */
+	opts.port = httpd_port(h);
+	is(httpd_start(&h2, &opts), WW_ENET, "busy port gives WW_ENET");
+	ok(strstr(error_last(), "cannot listen on 127.0.0.1:"), "  says where: %s",
+	   error_last());
+
+	httpd_stop(h);
+	expect("GET", "/", -1, NULL, "stopped server does not answer");
+
+	snprintf(listen, sizeof(listen), "127.0.0.1:8080");
+	opts = (struct httpd_opts)HTTPD_OPTS_INIT;
+	is(httpd_parse_listen(&opts, listen), 0, "parse host:port");
+	ok(!strcmp(opts.host, "127.0.0.1") && opts.port == 8080, "  values");
+	snprintf(listen, sizeof(listen), "[::1]:9");
+	is(httpd_parse_listen(&opts, listen), 0, "parse [v6]:port");
+	ok(!strcmp(opts.host, "::1") && opts.port == 9, "  values");
+	snprintf(listen, sizeof(listen), ":81");
+	opts = (struct httpd_opts)HTTPD_OPTS_INIT;
+	is(httpd_parse_listen(&opts, listen), 0, "parse :port");
+	ok(!strcmp(opts.host, "127.0.0.1") && opts.port == 81, "  host stays default");
+	snprintf(listen, sizeof(listen), "::1:80");
+	is(httpd_parse_listen(&opts, listen), WW_EINPUT, "bare v6 with port refused");
+	snprintf(listen, sizeof(listen), "1.2.3.4:99999");
+	is(httpd_parse_listen(&opts, listen), WW_EINPUT, "port out of range");
+	snprintf(listen, sizeof(listen), "localhost:80");
+	opts = (struct httpd_opts)HTTPD_OPTS_INIT;
+	httpd_parse_listen(&opts, listen);
+	opts.root = root.buf;
+	is(httpd_start(&h2, &opts), WW_EINPUT, "host names refused: numeric addresses only");
+
+	is_str(httpd_content_type("a/b.svg"), "image/svg+xml", "type of .svg");
+	is_str(httpd_content_type("x.bin"), "application/octet-stream", "unknown type");
+
+	nftw(tmpl, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	strbuf_release(&root);
+	strbuf_release(&p);
+	strbuf_release(&p2);
+	curl_global_cleanup();
+	return done_testing();
+}

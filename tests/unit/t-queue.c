@@ -1,0 +1,311 @@
+/*
+ * The service queue: grouping messages into series the way public-inbox
+ * threads them, settle and completeness, version linkage, stage
+ * transitions with retries, poll state; in a real state store.
+ */
+#include "queue.h"
+#include "tap.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static struct queue q;
+static sqlite3 *db;
+static struct store store = STORE_INIT;
+static char tmpdir[] = "/tmp/t-queue.XXXXXX";
+
+static int add(const char *mid, const char *parent, const char *subject,
+	       const char *email, time_t now)
+{
+	struct queue_msg m = {
+		.inbox = "test", .msgid = mid, .parent = parent,
+		.subject = subject, .author_name = "Jane Dev",
+		.author_email = email,
+	};
+
+	return queue_add_message(&q, &m, now, false);
+}
+
+static long long series_of(const char *mid)
+{
+	sqlite3_stmt *st;
+	long long id = -1;
+
+	sqlite3_prepare_v2(db, "SELECT series_id FROM queue_messages WHERE msgid = ?",
+			   -1, &st, NULL);
+	sqlite3_bind_text(st, 1, mid, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static void test_grouping(void)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	long long id;
+
+	is(add("c1@x", "", "[PATCH 0/2] foo: tidy up", "Jane@X.org", 1000),
+	   QUEUE_ADDED, "cover letter starts a series");
+	id = series_of("c1@x");
+	ok(id > 0, "  it has a series");
+	is(add("p1@x", "c1@x", "[PATCH 1/2] foo: add a check", "jane@x.org", 1001),
+	   QUEUE_ADDED, "patch 1/2 added");
+	is(series_of("p1@x"), id, "  joins the cover's series");
+	is(add("r1@x", "p1@x", "Re: [PATCH 1/2] foo: add a check", "rev@x.org", 1002),
+	   QUEUE_IGNORED, "a reply is recorded but not grouped");
+	is(series_of("r1@x"), 0, "  no series");
+	is(add("p1@x", "c1@x", "[PATCH 1/2] foo: add a check", "jane@x.org", 1003),
+	   QUEUE_KNOWN, "the same message again is known");
+
+	queue_load(&s, &q, id);
+	is_str(s.title, "foo: tidy up", "series title from the cover");
+	is_str(s.author_email, "jane@x.org", "author address lower-cased");
+	is_str(s.author, "Jane Dev <jane@x.org>", "author");
+	is(s.total, 2, "total 2");
+	is(s.nr_seen, 1, "one patch seen");
+	ok(s.has_cover, "has a cover");
+	is(s.state, QS_RECEIVED, "received");
+	is(s.next_at, 1001 + q.opts.settle, "incomplete: waits the settle time");
+	queue_series_release(&s);
+
+	is(add("p2@x", "c1@x", "[PATCH 2/2] foo: second", "jane@x.org", 1010),
+	   QUEUE_ADDED, "patch 2/2 added");
+	queue_load(&s, &q, id);
+	is(s.nr_seen, 2, "both patches seen");
+	is(s.next_at, 1010, "complete: due at once");
+	queue_series_release(&s);
+
+	/* Deep threading (--chain-reply-to), no cover letter. */
+	add("d1@x", "", "[PATCH 1/3] bar: one", "bob@x.org", 2000);
+	add("d2@x", "d1@x", "[PATCH 2/3] bar: two", "bob@x.org", 2001);
+	add("d3@x", "d2@x", "[PATCH 3/3] bar: three", "bob@x.org", 2002);
+	id = series_of("d1@x");
+	ok(id > 0 && series_of("d2@x") == id && series_of("d3@x") == id,
+	   "chained patches without a cover form one series");
+	queue_load(&s, &q, id);
+	is_str(s.title, "bar: one", "title from the first patch");
+	ok(!s.has_cover, "no cover");
+	is(s.nr_seen, 3, "three seen");
+	queue_series_release(&s);
+
+	/* Out of order: 2/2 before its cover and 1/2. */
+	add("o2@x", "oc@x", "[PATCH v3 2/2] baz: later", "amy@x.org", 3000);
+	id = series_of("o2@x");
+	ok(id > 0, "a patch whose cover is unseen gets a series keyed by the cover");
+	add("oc@x", "", "[PATCH v3 0/2] baz: the cover", "amy@x.org", 3001);
+	is(series_of("oc@x"), id, "the cover adopts that series");
+	add("o1@x", "oc@x", "[PATCH v3 1/2] baz: first", "amy@x.org", 3002);
+	is(series_of("o1@x"), id, "patch 1 joins it");
+	queue_load(&s, &q, id);
+	is_str(s.title, "baz: the cover", "title taken from the late cover");
+	is(s.version, 3, "version 3");
+	is(s.nr_seen, 2, "complete");
+	queue_series_release(&s);
+
+	/* A v2 threaded under v1's cover is a series of its own. */
+	add("v2c@x", "c1@x", "[PATCH v2 0/2] foo: tidy up", "jane@x.org", 4000);
+	add("v2p1@x", "v2c@x", "[PATCH v2 1/2] foo: add a check", "jane@x.org", 4001);
+	add("v2p2@x", "v2c@x", "[PATCH v2 2/2] foo: second", "jane@x.org", 4002);
+	id = series_of("v2c@x");
+	ok(id > 0 && id != series_of("c1@x"), "v2 in reply to v1 is a new series");
+	is(series_of("v2p1@x"), id, "  its patches join it");
+	/* A v1 patch in reply to the v2 cover does not join it. */
+	add("odd@x", "v2c@x", "[PATCH 1/2] foo: add a check", "jane@x.org", 4003);
+	ok(series_of("odd@x") != id, "a different version does not join");
+
+	/* Lone patch. */
+	is(add("solo@x", "", "[PATCH net-next] qux: fix", "kim@x.org", 5000),
+	   QUEUE_ADDED, "a lone patch");
+	queue_load(&s, &q, series_of("solo@x"));
+	ok(s.total == 1 && s.nr_seen == 1 && s.next_at == 5000,
+	   "a lone patch is complete at once");
+	queue_series_release(&s);
+
+	is(add("chat@x", "", "what about BUG_ON?", "kim@x.org", 5001), QUEUE_IGNORED,
+	   "a discussion is not a series");
+}
+
+static void test_settle_caps(void)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	long long id;
+
+	add("s1@x", "", "[PATCH 1/3] slow: one", "sam@x.org", 10000);
+	id = series_of("s1@x");
+	add("s2@x", "s1@x", "[PATCH 2/3] slow: two", "sam@x.org",
+	    10000 + q.opts.max_wait - 10);
+	queue_load(&s, &q, id);
+	is(s.next_at, 10000 + (time_t)q.opts.max_wait,
+	   "settle never pushes past first_seen + max_wait");
+	queue_series_release(&s);
+}
+
+static void test_skip(void)
+{
+	struct queue_msg m = {
+		.inbox = "test", .msgid = "old0@x", .parent = "",
+		.subject = "[PATCH 0/1] old: before we watched",
+		.author_name = "", .author_email = "old@x.org",
+	};
+	struct queue_series s = QUEUE_SERIES_INIT;
+
+	is(queue_add_message(&q, &m, 6000, true), QUEUE_ADDED, "skip: recorded");
+	queue_load(&s, &q, series_of("old0@x"));
+	is(s.state, QS_SKIPPED, "series created skipped");
+	ok(strstr(s.error, "before the service watched"), "  says why");
+	is_str(s.author, "old@x.org", "author without a name");
+	queue_series_release(&s);
+	add("old1@x", "old0@x", "[PATCH 1/1] old: one", "old@x.org", 6001);
+	queue_load(&s, &q, series_of("old1@x"));
+	is(s.state, QS_SKIPPED, "its patch joins the skipped series");
+	queue_series_release(&s);
+}
+
+static void test_versions(void)
+{
+	long long v1 = series_of("c1@x"), v2 = series_of("v2c@x"), id;
+
+	is(queue_prev_version(&q, v1), 0, "v1 has no earlier version");
+	is(queue_prev_version(&q, v2), v1, "v2 linked to v1 by title and author");
+	is(queue_prev_version(&q, v2), v1, "  (stored)");
+
+	/* v2 without a cover: matched on a patch title. */
+	add("w1@x", "", "[PATCH 1/2] bar: one", "bob@x.org", 7000);
+	add("w2@x", "w1@x", "[PATCH 2/2] bar: two", "bob@x.org", 7001);
+	add("w2a@x", "", "[PATCH v2] bar: one", "bob@x.org", 7002);
+	is(queue_prev_version(&q, series_of("w2a@x")), series_of("w1@x"),
+	   "v2 without cover linked through a patch title");
+	add("x2@x", "", "[PATCH v2] bar: one", "eve@x.org", 7003);
+	is(queue_prev_version(&q, series_of("x2@x")), 0,
+	   "same title by someone else is not linked");
+
+	/* v3 links to v2, not v1. */
+	add("v3c@x", "", "[PATCH v3 0/2] foo:  Tidy  up", "jane@x.org", 8000);
+	id = series_of("v3c@x");
+	is(queue_prev_version(&q, id), v2, "v3 links to the newest earlier version "
+	   "(title case and spacing ignored)");
+}
+
+static void test_stages(void)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	long long id, due = 0;
+	int n = 0;
+
+	/* Everything so far that is received and due by t=19999. */
+	while (queue_next_due(&due, &q, 19999) == 1 && n++ < 50)
+		queue_advance(&q, due, QS_REPLIED, 19999);
+	ok(n > 3 && n < 50, "drained %d due series", n);
+	is(queue_next_due(&due, &q, 19999), 0, "nothing due");
+
+	add("f1@x", "", "[PATCH] fail: me", "fay@x.org", 20000);
+	id = series_of("f1@x");
+	is(queue_next_wakeup(&q), 20000, "wake-up time of the next series");
+	is(queue_next_due(&due, &q, 20000), 1, "due");
+	is(due, id, "  it is the new one");
+	is(queue_advance(&q, id, QS_FETCHED, 20000), 0, "advance to fetched");
+	is(queue_fail(&q, id, "b4: server down", false, 20001), QS_FETCHED,
+	   "first failure keeps the stage");
+	queue_load(&s, &q, id);
+	ok(s.attempts == 1 && s.next_at == 20001 + (time_t)q.opts.retry_base &&
+	   !strcmp(s.error, "b4: server down"), "retry after retry_base");
+	queue_series_release(&s);
+	queue_fail(&q, id, "again", false, 20100);
+	queue_load(&s, &q, id);
+	is(s.next_at, 20100 + 2 * (time_t)q.opts.retry_base, "delay doubles");
+	queue_series_release(&s);
+	queue_fail(&q, id, "3", false, 20200);
+	queue_fail(&q, id, "4", false, 20300);
+	is(queue_fail(&q, id, "5: gave up", false, 20400), QS_FAILED,
+	   "max attempts: failed");
+	queue_load(&s, &q, id);
+	ok(s.state == QS_FAILED && s.failed_in == QS_FETCHED && s.attempts == 5,
+	   "failed, remembering the stage");
+	queue_series_release(&s);
+	is(queue_next_due(&due, &q, 99999), 0, "failed series are not due");
+
+	is(queue_retry(&q, 424242, false, 1), WW_ENOTFOUND, "retry of unknown id");
+	is(queue_retry(&q, id, false, 30000), 0, "retry");
+	queue_load(&s, &q, id);
+	ok(s.state == QS_FETCHED && s.attempts == 0 && s.next_at == 30000,
+	   "back at the failed stage, due now");
+	queue_series_release(&s);
+	is(queue_retry(&q, id, false, 30000), WW_EINPUT, "retry of an active series refused");
+	is(queue_retry(&q, id, true, 30000), 0, "  unless forced");
+	is(queue_fail(&q, id, "corrupt mbox", true, 30001), QS_FAILED,
+	   "permanent failure fails at once");
+	queue_set_verdict(&q, id, "findings", 3);
+	queue_set_reply(&q, id, "sent <r@x>");
+	queue_load(&s, &q, id);
+	ok(!strcmp(s.verdict, "findings") && s.findings == 3 &&
+	   !strcmp(s.reply, "sent <r@x>"), "verdict and reply recorded");
+	queue_series_release(&s);
+	is(queue_defer(&q, 77777, 1), WW_ENOTFOUND, "defer of unknown id");
+}
+
+static void test_inbox_state(void)
+{
+	struct archive_inbox st = ARCHIVE_INBOX_INIT, back = ARCHIVE_INBOX_INIT;
+	bool primed = true;
+
+	is(queue_inbox_load(&back, &primed, &q, "test"), 0, "unknown inbox loads");
+	ok(!primed && !*back.etag && !back.failures, "  empty state");
+	st.etag = xstrdup("\"abc\"");
+	st.last_modified = xstrdup("Mon, 01 Jan 2024 10:00:00 GMT");
+	st.failures = 3;
+	st.next_at = 1234;
+	st.last_ok = 1000;
+	is(queue_inbox_save(&q, "test", &st, true, "HTTP 503"), 0, "save");
+	is(queue_inbox_save(&q, "test", &st, true, "HTTP 503"), 0, "save again (upsert)");
+	queue_inbox_load(&back, &primed, &q, "test");
+	ok(primed && !strcmp(back.etag, "\"abc\"") && back.failures == 3 &&
+	   back.next_at == 1234 && back.last_ok == 1000 &&
+	   !strcmp(back.last_modified, st.last_modified), "round trip");
+	archive_inbox_release(&st);
+	archive_inbox_release(&back);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	remove(path);
+	return 0;
+}
+
+static void test_dirs(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+
+	is(queue_series_dir(&sb, &q, 42, true), 0, "series dir created");
+	ok(!stat(sb.buf, &st) && S_ISDIR(st.st_mode), "  exists: %s", sb.buf);
+	queue_artifact(&sb, &q, 42, QUEUE_FINDINGS);
+	ok(ends_with(sb.buf, "/series/42/findings.json"), "artifact path");
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	struct queue_opts opts = QUEUE_OPTS_INIT;
+
+	if (!mkdtemp(tmpdir) || store_open(&store, tmpdir) < 0) {
+		printf("Bail out! setup: %s\n", error_last());
+		return 1;
+	}
+	ok(store_schema_version(&store) >= 2, "the store ran the queue's migration");
+	db = store.db;
+	queue_init(&q, &store, tmpdir, &opts);
+	test_grouping();
+	test_settle_caps();
+	test_skip();
+	test_versions();
+	test_stages();
+	test_inbox_state();
+	test_dirs();
+	queue_release(&q);
+	store_close(&store);
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return done_testing();
+}
