@@ -142,8 +142,10 @@ void kconfig_frag_format(struct strbuf *out, const struct kconfig_frag *f)
 {
 	struct kconfig_entry *v = xcalloc(f->nr ? f->nr : 1, sizeof(*v));
 
-	memcpy(v, f->v, f->nr * sizeof(*v));
-	qsort(v, f->nr, sizeof(*v), cmp_entry);
+	if (f->nr) {	/* an empty fragment has no array at all */
+		memcpy(v, f->v, f->nr * sizeof(*v));
+		qsort(v, f->nr, sizeof(*v), cmp_entry);
+	}
 	for (size_t i = 0; i < f->nr; i++) {
 		if (v[i].value)
 			strbuf_addf(out, "CONFIG_%s=%s\n", v[i].name,
