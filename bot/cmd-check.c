@@ -13,6 +13,7 @@
 #include "series.h"
 #include "strvec.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <sys/stat.h>
@@ -174,8 +175,15 @@ static bool looks_like_mail(const char *buf, size_t len)
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
 {
+	size_t i;
 	int ret;
 
+	/* Nothing to check is a mistake (an empty download, a wrong file),
+	 * not a clean bill of health. */
+	for (i = 0; i < buf->len && isspace((unsigned char)buf->buf[i]); i++)
+		;
+	if (i == buf->len)
+		return error_code(WW_EINPUT, "empty input");
 	if (!looks_like_mail(buf->buf, buf->len)) {
 		series_from_diff(out, buf->buf, buf->len, name);
 		return 0;
