@@ -798,6 +798,14 @@ static int hunk_line(struct parser *p)
 				  cur_path(p), p->f.hunks_total, p->hunk_line,
 				  p->old_left, p->new_left);
 	}
+	/*
+	 * libgit2 copies hunk lines with strndup(), which stops at a NUL, yet
+	 * reports the full length; and a compiler skips NULs, so text after
+	 * one would build unseen.  Such a diff cannot be read faithfully.
+	 */
+	if (c != '\n' && memchr(p->line, '\0', p->line_len))
+		return error_code(WW_EINPUT, "'%s' hunk %d, line %zu: NUL byte in a text line",
+				  cur_path(p), p->f.hunks_total, p->hunk_line);
 	if (p->copying) {
 		if (c == '\n')
 			strbuf_addstr(&p->seg, " \n");
