@@ -669,7 +669,9 @@ static void unpend(struct scanner *sc)
 /* One token of the slow loop: the one that reads the inside of calls. */
 static void slow_token(struct scanner *sc, struct token *t)
 {
-	if (t->bol && tok_punct(t, '#')) {
+	/* "##" at the start of a line is a (broken) directive too: its
+	 * first '#' is what the fast loop stops at. */
+	if (t->bol && (tok_punct(t, '#') || tok_is(t, "##"))) {
 		scan_directive(sc, t);
 		return;
 	}
