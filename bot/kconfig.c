@@ -105,7 +105,8 @@ int kconfig_frag_parse(struct kconfig_frag *f, const char *text, size_t len,
 		strbuf_reset(&line);
 		strbuf_add(&line, p, n);
 		strbuf_trim(&line);
-		if (!parse_line(f, line.buf))
+		/* A NUL would cut the value short here but not in the file. */
+		if (memchr(line.buf, '\0', line.len) || !parse_line(f, line.buf))
 			ret = error_code(WW_EINPUT,
 					 "'%s' line %d: not a config line: '%.60s'",
 					 name, lineno, line.buf);
