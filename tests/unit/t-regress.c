@@ -5,8 +5,10 @@
  * sanitizer pass (make check SANITIZE=1) sees fail; the checks here also
  * pin down the behaviour that replaced them.
  */
+#include "diff.h"
 #include "guide.h"
 #include "kconfig.h"
+#include "scan.h"
 #include "template.h"
 #include "tap.h"
 
@@ -59,10 +61,84 @@ static void test_template_nul(void)
 	tmpl_vars_free(v);
 }
 
+/* kconfig: a NUL cut the value short, so the normal form did not parse
+ * back to itself (fuzz-kconfig). */
+static void test_kconfig_nul(void)
+{
+	static const char text[] = "CONFIG_N=e that did \0\0\n";
+	struct kconfig_frag f = KCONFIG_FRAG_INIT;
+
+	ok(kconfig_frag_parse(&f, text, sizeof(text) - 1, "nul.config") == WW_EINPUT,
+	   "kconfig: a NUL byte makes a line no config line");
+	kconfig_frag_release(&f);
+}
+
+static int diff_cb(const struct diff_file *f, void *data)
+{
+	const char **paths = data;
+
+	paths[0] = f->old_path ? "set" : NULL;
+	paths[1] = f->new_path ? "set" : NULL;
+	return 0;
+}
+
+/*
+ * diff: libgit2 copies a hunk line up to a NUL but reports its full
+ * length (a heap overread in fill_from_patch, fuzz-diff/check/reply, and
+ * "mbox with NUL bytes" in tests/hostile); and it leaves a path NULL
+ * when a name starts with a blank (fuzz-diff).
+ */
+static void test_diff_nul_and_paths(void)
+{
+	static const char nul[] = "--- a/x.c\n+++ b/x.c\n@@ -1 +1,2 @@\n a\n+b\0\0\0 BUG_ON(1);\n";
+	static const char blank_add[] = "--- \n+++  f\n@@ -0,0 +1 @@\n+\n";
+	static const char blank_del[] = "--- a/ x.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-BUG_ON(1);\n";
+	const char *paths[2];
+
+	ok(diff_parse(nul, sizeof(nul) - 1, NULL, diff_cb, paths) == WW_EINPUT &&
+	   strstr(error_last(), "NUL byte in a text line"),
+	   "diff: a NUL in a hunk line is refused: %s", error_last());
+	paths[0] = paths[1] = NULL;
+	ok(diff_parse(blank_add, sizeof(blank_add) - 1, NULL, diff_cb, paths) == 0 &&
+	   paths[0] && paths[1], "diff: added file named ' f' has both paths");
+	paths[0] = paths[1] = NULL;
+	ok(diff_parse(blank_del, sizeof(blank_del) - 1, NULL, diff_cb, paths) == 0 &&
+	   paths[0] && paths[1], "diff: deleted file named ' x.c' has both paths");
+}
+
+/* scan: "##" at the start of a line was a directive for the fast loop
+ * but not for the token loop (fuzz-scan, "##WARN("). */
+static void test_scan_hashhash(void)
+{
+	static const char *const texts[] = { "##WARN(", "##WARN(x);", " ## WARN(x);\nWARN(y);" };
+	static const size_t want[] = { 0, 0, 1 };
+	struct ruleset rs = RULESET_INIT;
+
+	if (rules_load(&rs, "rules") < 0) {
+		ok(0, "scan: rules load: %s", error_last());
+		return;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++) {
+		struct scan_result a = SCAN_RESULT_INIT, b = SCAN_RESULT_INIT;
+
+		scan_text(&a, &rs, texts[i], strlen(texts[i]), SCAN_CODE);
+		scan_text_slow(&b, &rs, texts[i], strlen(texts[i]), SCAN_CODE);
+		ok(a.nr == want[i] && b.nr == want[i],
+		   "scan: '%s': fast %zu, slow %zu hits, want %zu", texts[i], a.nr,
+		   b.nr, want[i]);
+		scan_result_clear(&a);
+		scan_result_clear(&b);
+	}
+	ruleset_release(&rs);
+}
+
 int main(void)
 {
 	test_guide_nul();
 	test_kconfig_empty();
 	test_template_nul();
+	test_kconfig_nul();
+	test_diff_nul_and_paths();
+	test_scan_hashhash();
 	return done_testing();
 }
