@@ -290,9 +290,19 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	if (o->mbox)
 		strvec_push(&c.args, "--offline-mode");
 	strvec_pushl(&c.args, "--no-stdin", "am", NULL);
-	if (o->mbox)
-		strvec_pushl(&c.args, "-m", o->mbox, NULL);
-	else
+	if (o->mbox) {
+		/* b4 runs in our private directory: a relative path would
+		 * name a file there ("Mailbox x.mbox does not exist"). */
+		char *abs = realpath(o->mbox, NULL);
+
+		if (!abs) {
+			ret = error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+					 "cannot open '%s': %s", o->mbox, strerror(errno));
+			goto out;
+		}
+		strvec_pushl(&c.args, "-m", abs, NULL);
+		free(abs);
+	} else
 		strvec_push(&c.args, "-C");	/* fresh: a new version may have come */
 	if (o->version > 0)
 		strvec_pushf(&c.args, "-v%d", o->version);
