@@ -103,7 +103,7 @@ void mailhdr_encode_words(struct strbuf *out, const char *text, size_t first_roo
 		size_t n = 1, enc = 0;
 
 		if (*p >= 0x80)
-			while ((p[n] & 0xc0) == 0x80 && n < 4)
+			while (n < 4 && (p[n] & 0xc0) == 0x80)
 				n++;
 		for (size_t i = 0; i < n; i++)
 			enc += (q_safe(p[i]) || p[i] == ' ') ? 1 : 3;
