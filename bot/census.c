@@ -604,11 +604,12 @@ static int cmp_macro_ptr(const void *a, const void *b)
 /* The macros sorted by count, largest first (array of borrowed pointers). */
 const struct census_macro **census_sorted_macros(const struct census *c)
 {
-	const struct census_macro **v = xcalloc(c->nr_macros + 1, sizeof(*v));
+	/* An array of pointers: sizeof(*v) is a pointer's size, as meant. */
+	const struct census_macro **v = xcalloc(c->nr_macros + 1, sizeof(*v)); /* NOLINT(bugprone-sizeof-expression) */
 
 	for (size_t i = 0; i < c->nr_macros; i++)
 		v[i] = &c->macros[i];
-	qsort(v, c->nr_macros, sizeof(*v), cmp_macro_ptr);
+	qsort(v, c->nr_macros, sizeof(*v), cmp_macro_ptr); /* NOLINT(bugprone-sizeof-expression) */
 	return v;
 }
 
