@@ -850,6 +850,31 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 }
 
 /*
+ * Does a preprocessing number end at `q` ("0.", "0x", "1.5e+", "0.f")?
+ * The token loop reads one there, so the '.' or letters at its end are
+ * neither a member access nor a type name before a call.
+ */
+static bool number_ends_at(const struct scanner *sc, const char *q)
+{
+	const char *p = q;
+
+	while (p > sc->text) {
+		unsigned char c = p[-1];
+
+		if ((cclass[c] & CC_IDENT) || c == '.')
+			p--;
+		else if ((c == '+' || c == '-') && p - 1 > sc->text &&
+			 strchr("eEpP", p[-2]))
+			p--;
+		else
+			break;
+	}
+	return p < q && ((cclass[(unsigned char)*p] & CC_DIGIT) ||
+			 (*p == '.' && p + 1 < q &&
+			  (cclass[(unsigned char)p[1]] & CC_DIGIT)));
+}
+
+/*
  * A '(' at `paren`: if a rule's name comes before it, and what comes
  * before the name makes it a call (not "x.BUG_ON(", not "void panic("),
  * read the call with the slow loop.
@@ -868,11 +893,13 @@ static void fast_paren(struct scanner *sc, const char *paren)
 		return;
 	if (s > sc->text && (cclass[(unsigned char)s[-1]] & CC_IDENT))
 		return;
+	if (number_ends_at(sc, e))
+		return;		/* the name is inside a number: "0.BUG_ON(" */
 	/* A directive between name and '(' was read already: not a call. */
 	if (s < sc->line_pos)
 		return;
 	q = back_blank(sc, s, false);
-	if (q > sc->text) {
+	if (q > sc->text && !number_ends_at(sc, q)) {
 		char c = q[-1];
 
 		if (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-'))
