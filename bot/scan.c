@@ -346,6 +346,8 @@ struct scanner {
 	struct span blank[SCAN_BLANK_SPANS];
 	size_t nr_blank;	/* spans recorded so far (ring index mod size) */
 	const char *dead_start;	/* where the current "#if 0" began */
+	const char *dir_end;	/* end of the last directive skipped unlexed */
+	const char *uq_start, *uq_end;	/* the last unterminated quote */
 };
 
 static void next_token(struct scanner *sc, struct token *t)
@@ -849,10 +851,17 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 	return p;
 }
 
+static bool is_exponent(char c)
+{
+	return c == 'e' || c == 'E' || c == 'p' || c == 'P';
+}
+
 /*
  * Does a preprocessing number end at `q` ("0.", "0x", "1.5e+", "0.f")?
  * The token loop reads one there, so the '.' or letters at its end are
- * neither a member access nor a type name before a call.
+ * neither a member access nor a type name before a call.  Reading
+ * backwards is ambiguous ("..2." is '.' and ".2."), so go back to where
+ * no token can continue and lex forward from there, as lex_next() does.
  */
 static bool number_ends_at(const struct scanner *sc, const char *q)
 {
@@ -864,14 +873,32 @@ static bool number_ends_at(const struct scanner *sc, const char *q)
 		if ((cclass[c] & CC_IDENT) || c == '.')
 			p--;
 		else if ((c == '+' || c == '-') && p - 1 > sc->text &&
-			 strchr("eEpP", p[-2]))
+			 is_exponent(p[-2]))
 			p--;
 		else
 			break;
 	}
-	return p < q && ((cclass[(unsigned char)*p] & CC_DIGIT) ||
-			 (*p == '.' && p + 1 < q &&
-			  (cclass[(unsigned char)p[1]] & CC_DIGIT)));
+	while (p < q) {
+		unsigned char c = *p;
+
+		if ((cclass[c] & CC_DIGIT) ||
+		    (c == '.' && p + 1 < q && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
+			for (p++; p < q; p++) {
+				if ((*p == '+' || *p == '-') && is_exponent(p[-1]))
+					continue;
+				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.')
+					break;
+			}
+			if (p == q)
+				return true;
+		} else if (cclass[c] & CC_IDENT) {
+			while (p < q && (cclass[(unsigned char)*p] & CC_IDENT))
+				p++;
+		} else {
+			p++;
+		}
+	}
+	return false;
 }
 
 /*
@@ -895,11 +922,14 @@ static void fast_paren(struct scanner *sc, const char *paren)
 		return;
 	if (number_ends_at(sc, e))
 		return;		/* the name is inside a number: "0.BUG_ON(" */
+	if (s > sc->uq_start && s < sc->uq_end)
+		return;		/* ... or inside an unterminated quote */
 	/* A directive between name and '(' was read already: not a call. */
-	if (s < sc->line_pos)
+	if (s < sc->line_pos || s < sc->dir_end)
 		return;
 	q = back_blank(sc, s, false);
-	if (q > sc->text && !number_ends_at(sc, q)) {
+	if (q > sc->text && !number_ends_at(sc, q) &&
+	    !(q > sc->uq_start && q <= sc->uq_end)) {
 		char c = q[-1];
 
 		if (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-'))
@@ -908,7 +938,9 @@ static void fast_paren(struct scanner *sc, const char *paren)
 			while (q > sc->text && q[-1] == '*')
 				q = back_blank(sc, q - 1, false);
 		}
-		if (c == '*' || (cclass[(unsigned char)c] & CC_IDENT)) {
+		if ((c == '*' || (cclass[(unsigned char)c] & CC_IDENT)) &&
+		    !number_ends_at(sc, q) &&	/* "1u * panic(" multiplies */
+		    !(q > sc->uq_start && q <= sc->uq_end)) {
 			const char *ps = back_ident(sc, q);
 
 			if (ps < q && !expr_keyword(ps, q - ps))
@@ -1025,6 +1057,7 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 	if (!directive_needs_lexer(hash + 1, sc->lx.end)) {
 		sc->lx.p = directive_end(sc->text, hash + 1, sc->lx.end);
 		add_blank(sc, hash, sc->lx.p);
+		sc->dir_end = sc->lx.p;
 		return true;
 	}
 	catch_up(sc, hash);
@@ -1117,6 +1150,13 @@ static void scan_fast(struct scanner *sc)
 		switch (stop[(unsigned char)*p]) {
 		case STOP_QUOTE:
 			p = quoted_end(p, end);
+			/* Unterminated: the token loop reads it as one token
+			 * to the end of the line, so looking back from a '('
+			 * must not see its bytes as code ("'$\nWARN("). */
+			if (p[-1] != *s || p - 1 == s) {
+				sc->uq_start = s;
+				sc->uq_end = p;
+			}
 			break;
 		case STOP_SLASH:
 			if (p + 1 < end && p[1] == '*') {
