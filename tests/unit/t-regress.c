@@ -109,18 +109,25 @@ static void test_diff_nul_and_paths(void)
 /* scan: "##" at the start of a line was a directive for the fast loop
  * but not for the token loop (fuzz-scan, "##WARN("); a number before a
  * name ("0. BUG(", "0x BUG(") was a member access or a type name for the
- * fast loop, a number for the token loop (fuzz-scan, "0. BUG("). */
+ * fast loop, a number for the token loop (fuzz-scan, "0. BUG("); bytes
+ * of an unterminated quote were code when looking back from '(', and a
+ * directive skipped without the lexer did not separate a name from its
+ * '(' (fuzz-scan). */
 static void test_scan_hashhash(void)
 {
 	static const char *const texts[] = {
 		"##WARN(", "##WARN(x);", " ## WARN(x);\nWARN(y);",
 		"0. BUG(", "0.BUG(x);", "0x BUG(x);", "0.e+BUG(x);", "a. BUG(x);",
+		"'$\nWARN(", "panic'\n(", "'panic\n(", "panic\n#E\n(", "1u*panic(",
+		"..2.\npanic(", "'$\n*BUG(",
 	};
 	static const char *const labels[] = {
 		"##WARN(", "##WARN(x);", " ## WARN(x);\\nWARN(y);",
 		"0. BUG(", "0.BUG(x);", "0x BUG(x);", "0.e+BUG(x);", "a. BUG(x);",
+		"'$\\nWARN(", "panic'\\n(", "'panic\\n(", "panic\\n#E\\n(", "1u*panic(",
+		"..2.\\npanic(", "'$\\n*BUG(",
 	};
-	static const size_t want[] = { 0, 0, 1, 1, 0, 1, 0, 0 };
+	static const size_t want[] = { 0, 0, 1, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 1 };
 	struct ruleset rs = RULESET_INIT;
 
 	if (rules_load(&rs, "rules") < 0) {
