@@ -25,7 +25,14 @@ struct image {
 	struct strbuf text;
 	size_t *map;		/* text line -> index in the hunk's lines */
 	size_t nr, alloc;
+	/* text line -> hunk line of the definition it is in, or FN_* */
+	size_t *fn;
+	size_t fn_alloc;
+	bool fn_ready;
 };
+
+#define FN_HEADER SIZE_MAX		/* none in the hunk: the header's */
+#define FN_CLOSED (SIZE_MAX - 1)	/* a column-0 '}' closed it: none */
 
 /* Where a finding of the patch being checked came from (for pairing). */
 struct where {
@@ -60,6 +67,7 @@ static void image_build(struct image *im, const struct diff_hunk *h, char drop)
 {
 	strbuf_reset(&im->text);
 	im->nr = 0;
+	im->fn_ready = false;
 	for (size_t i = 0; i < h->nr; i++) {
 		const struct diff_line *l = &h->lines[i];
 
@@ -76,6 +84,7 @@ static void image_release(struct image *im)
 {
 	strbuf_release(&im->text);
 	free(im->map);
+	free(im->fn);
 }
 
 /*
@@ -127,38 +136,43 @@ static void definition_name(struct strbuf *out, const char *s, size_t n)
 }
 
 /*
- * The function the hunk line `at` is in, as seen in the image that
- * keeps lines of origin `origin`: the last definition line before it in
- * the hunk, else the hunk header's context, unless a closing brace in
- * column 0 ended that function first.
+ * For each line of the image, the function it is in: the last definition
+ * line before it in the hunk, else the hunk header's context, unless a
+ * closing brace in column 0 ended that function first.  One pass.
  */
-static char *function_at(struct strbuf *sb, const struct diff_hunk *h,
-			 size_t at, char origin)
+static void image_functions(struct image *im, const struct diff_hunk *h)
 {
-	const struct diff_line *def = NULL;
-	bool closed = false;
+	size_t state = FN_HEADER;
 
-	for (size_t i = 0; i < at && i < h->nr; i++) {
-		const struct diff_line *l = &h->lines[i];
+	ALLOC_GROW(im->fn, im->nr, im->fn_alloc);
+	for (size_t k = 0; k < im->nr; k++) {
+		const struct diff_line *l = &h->lines[im->map[k]];
 
-		if (l->origin != ' ' && l->origin != origin)
-			continue;
-		if (l->len && l->content[0] == '}') {
-			closed = true;
-		} else if (is_definition(l->content, l->len)) {
-			def = l;
-			closed = false;
-		}
+		im->fn[k] = state;
+		if (l->len && l->content[0] == '}')
+			state = FN_CLOSED;
+		else if (is_definition(l->content, l->len))
+			state = im->map[k];
 	}
-	if (closed)
-		strbuf_reset(sb);
-	else if (def)
-		definition_name(sb, def->content, def->len);
-	else if (is_definition(h->context, h->context_len) ||
-		 memchr(h->context, '(', h->context_len))
-		definition_name(sb, h->context, h->context_len);
-	else
-		strbuf_reset(sb);
+	im->fn_ready = true;
+}
+
+/* The name of the function image line `k` is in ("" if none known). */
+static char *function_at(struct strbuf *sb, struct image *im,
+			 const struct diff_hunk *h, size_t k)
+{
+	size_t def;
+
+	if (!im->fn_ready)
+		image_functions(im, h);
+	def = im->fn[k];
+	strbuf_reset(sb);
+	if (def == FN_HEADER) {
+		if (memchr(h->context, '(', h->context_len))
+			definition_name(sb, h->context, h->context_len);
+	} else if (def != FN_CLOSED) {
+		definition_name(sb, h->lines[def].content, h->lines[def].len);
+	}
 	return xstrdup(sb->buf);
 }
 
@@ -259,16 +273,17 @@ static const char *removal_message(const struct rule *r)
 }
 
 static void add_call(struct checker *c, const struct diff_file *df,
-		     const struct diff_hunk *h, const struct scan_hit *hit,
-		     size_t at, size_t last, bool added)
+		     const struct diff_hunk *h, struct image *im, size_t k,
+		     const struct scan_hit *hit, size_t last, bool added)
 {
+	size_t at = im->map[k];
 	const struct diff_line *l = &h->lines[at];
 	struct finding *f = new_finding(c, h, at);
 
 	f->kind = added ? FINDING_ADDED : FINDING_REMOVED;
 	f->file = xstrdup(added ? df->new_path : df->old_path);
 	f->line = added ? l->new_lineno : l->old_lineno;
-	f->function = function_at(&c->sb, h, at, l->origin);
+	f->function = function_at(&c->sb, im, h, k);
 	f->rule = hit->rule;
 	if (added)
 		f->severity = rules_severity(c->rs, hit->rule, f->file);
@@ -366,6 +381,9 @@ static void scan_image(struct checker *c, const struct diff_file *df,
 	for (size_t i = 0; i < c->hits.nr; i++) {
 		const struct scan_hit *hit = &c->hits.v[i];
 		size_t line = hit->line >= shift ? hit->line - shift : 0;
+
+		if (c->out->nr + c->out->nr_notes >= CHECK_MAX_FINDINGS)
+			break;	/* check_file() reports it */
 		size_t end = hit->end_line >= shift ? hit->end_line - shift : 0;
 		size_t at, last;
 
@@ -377,30 +395,53 @@ static void scan_image(struct checker *c, const struct diff_file *df,
 			if (origin == '+')
 				add_define(c, df, h, hit, at, last);
 		} else if (h->lines[at].origin == origin) {
-			add_call(c, df, h, hit, at, last, origin == '+');
+			add_call(c, df, h, im, line, hit, last, origin == '+');
 		}
 	}
+}
+
+struct order {
+	size_t pos;
+	size_t idx;
+};
+
+static int cmp_order(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return (x->pos > y->pos) - (x->pos < y->pos);
+	return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
 /* Keep a hunk's findings in hunk order, removals and additions interleaved. */
 static void sort_hunk_findings(struct checker *c, size_t from)
 {
 	struct check_result *r = c->out;
+	size_t n = r->nr - from;
+	struct order *o;
+	struct finding *f;
+	struct where *w;
 
-	/* Insertion sort: a hunk has a handful of findings. */
-	for (size_t i = from + 1; i < r->nr; i++) {
-		struct finding f = r->v[i];
-		struct where w = c->where[i - c->first];
-		size_t j = i;
-
-		while (j > from && c->where[j - 1 - c->first].pos > w.pos) {
-			r->v[j] = r->v[j - 1];
-			c->where[j - c->first] = c->where[j - 1 - c->first];
-			j--;
-		}
-		r->v[j] = f;
-		c->where[j - c->first] = w;
+	if (n < 2)
+		return;
+	o = xmalloc(n * sizeof(*o));
+	f = xmalloc(n * sizeof(*f));
+	w = xmalloc(n * sizeof(*w));
+	for (size_t i = 0; i < n; i++) {
+		o[i].pos = c->where[from + i - c->first].pos;
+		o[i].idx = from + i;
 	}
+	qsort(o, n, sizeof(*o), cmp_order);
+	for (size_t i = 0; i < n; i++) {
+		f[i] = r->v[o[i].idx];
+		w[i] = c->where[o[i].idx - c->first];
+	}
+	memcpy(r->v + from, f, n * sizeof(*f));
+	memcpy(c->where + (from - c->first), w, n * sizeof(*w));
+	free(o);
+	free(f);
+	free(w);
 }
 
 static int check_file(const struct diff_file *df, void *data)
@@ -426,26 +467,13 @@ static int check_file(const struct diff_file *df, void *data)
 		scan_image(c, df, h, &c->pre, '-');
 		scan_image(c, df, h, &c->post, '+');
 		sort_hunk_findings(c, first);
+		if (c->out->nr + c->out->nr_notes >= CHECK_MAX_FINDINGS)
+			return error_code(WW_ETOOBIG,
+					  "more than %d findings, over warnwatch's cap: "
+					  "too big to review", CHECK_MAX_FINDINGS);
 	}
 	c->file_seq++;
 	return 0;
-}
-
-/* Whitespace does not make a call different. */
-static bool same_call(const char *a, const char *b)
-{
-	for (;;) {
-		while (isspace((unsigned char)*a))
-			a++;
-		while (isspace((unsigned char)*b))
-			b++;
-		if (*a != *b)
-			return false;
-		if (!*a)
-			return true;
-		a++;
-		b++;
-	}
 }
 
 static bool crashes(enum rule_class c)
@@ -466,16 +494,26 @@ static bool gentler(enum rule_class from, enum rule_class to)
 	return (from == RC_WARN || from == RC_WARN_LIKE) && to == RC_WARN_ONCE;
 }
 
-/* Same hunk, or same function of the same file. */
+/* A removal and an addition this close in one hunk replace each other. */
+#define CONVERSION_LINES 12
+
+/*
+ * Where a removal and an addition can be one change: the same function
+ * of the same file; or, when a function is not known (a diff without
+ * function context), nearby lines of the same hunk.  Hunks of diff -ruN
+ * between releases span many functions, so "same hunk" alone is not enough.
+ */
 static bool same_place(const struct checker *c, size_t a, size_t b)
 {
 	const struct where *wa = &c->where[a - c->first], *wb = &c->where[b - c->first];
 	const struct finding *fa = &c->out->v[a], *fb = &c->out->v[b];
+	size_t dist = wa->pos > wb->pos ? wa->pos - wb->pos : wb->pos - wa->pos;
 
-	if (wa->file == wb->file && wa->hunk == wb->hunk)
-		return true;
-	return wa->file == wb->file && *fa->function &&
-	       !strcmp(fa->function, fb->function);
+	if (wa->file != wb->file)
+		return false;
+	if (*fa->function && *fb->function)
+		return !strcmp(fa->function, fb->function);
+	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
 }
 
 static void pair(const struct checker *c, struct finding *rm,
@@ -514,46 +552,136 @@ static void pair(const struct checker *c, struct finding *rm,
 }
 
 /*
- * Pair the patch's findings from `first` on: first unchanged calls that
- * were moved (anywhere in the patch), then removals replaced by a gentler
- * call in the same hunk or function.
+ * What makes a removed and an added call one moved call: the macro, the
+ * call's text without whitespace, and the function (a function moved
+ * whole keeps its name, also to another file), or the file when the
+ * function is not known.  A short call such as WARN_ON(1) removed in one
+ * function and added in another stays two findings: a move hides a call
+ * from the review.
  */
-static void pair_findings(struct checker *c)
+struct move_key {
+	char *key;
+	size_t idx;
+};
+
+static void add_move_key(struct move_key **v, size_t *nr, size_t *alloc,
+			 const struct checker *c, size_t idx)
+{
+	const struct finding *f = &c->out->v[idx];
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, f->rule->macro);
+	strbuf_addch(&sb, '\001');
+	for (const char *s = f->source; *s; s++)
+		if (!isspace((unsigned char)*s))
+			strbuf_addch(&sb, *s);
+	strbuf_addch(&sb, '\001');
+	if (*f->function)
+		strbuf_addstr(&sb, f->function);
+	else
+		strbuf_addf(&sb, "\002%d", c->where[idx - c->first].file);
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	(*v)[*nr].key = strbuf_detach(&sb, NULL);
+	(*v)[(*nr)++].idx = idx;
+}
+
+static int cmp_move_key(const void *a, const void *b)
+{
+	const struct move_key *x = a, *y = b;
+	int d = strcmp(x->key, y->key);
+
+	return d ? d : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Moves: sort both sides by key and pair equal keys in order, O(n log n). */
+static void pair_moves(struct checker *c)
 {
 	struct check_result *r = c->out;
-	size_t first = c->first;
+	struct move_key *rm = NULL, *add = NULL;
+	size_t nrm = 0, arm = 0, nadd = 0, aadd = 0, i = 0, j = 0;
 
-	for (size_t i = first; i < r->nr; i++) {
-		struct finding *rm = &r->v[i];
+	for (size_t k = c->first; k < r->nr; k++) {
+		if (r->v[k].kind == FINDING_REMOVED)
+			add_move_key(&rm, &nrm, &arm, c, k);
+		else if (r->v[k].kind == FINDING_ADDED)
+			add_move_key(&add, &nadd, &aadd, c, k);
+	}
+	if (!nrm || !nadd)
+		goto out;
+	qsort(rm, nrm, sizeof(*rm), cmp_move_key);
+	qsort(add, nadd, sizeof(*add), cmp_move_key);
+	while (i < nrm && j < nadd) {
+		int d = strcmp(rm[i].key, add[j].key);
 
-		if (rm->kind != FINDING_REMOVED || rm->moved)
-			continue;
-		for (size_t j = first; j < r->nr; j++) {
-			struct finding *add = &r->v[j];
-
-			if (add->kind == FINDING_ADDED && !add->moved &&
-			    add->rule == rm->rule && same_call(add->source, rm->source)) {
-				pair(c, rm, add, true, &c->sb);
-				break;
-			}
+		if (d < 0) {
+			i++;
+		} else if (d > 0) {
+			j++;
+		} else {
+			pair(c, &r->v[rm[i].idx], &r->v[add[j].idx], true, &c->sb);
+			i++;
+			j++;
 		}
 	}
-	for (size_t i = first; i < r->nr; i++) {
+out:
+	for (i = 0; i < nrm; i++)
+		free(rm[i].key);
+	for (j = 0; j < nadd; j++)
+		free(add[j].key);
+	free(rm);
+	free(add);
+}
+
+/* How far from a removal (in findings of its hunk) a replacement is looked for. */
+#define CONVERSION_SEARCH 64
+
+/*
+ * Conversions: a removal and the nearest gentler addition of the same
+ * hunk and function (findings are in hunk order).  The search is bounded,
+ * so a hunk of thousands of calls stays linear.
+ */
+static void pair_conversions(struct checker *c)
+{
+	struct check_result *r = c->out;
+
+	for (size_t i = c->first; i < r->nr; i++) {
 		struct finding *rm = &r->v[i];
+		const struct where *wi = &c->where[i - c->first];
 
 		if (rm->kind != FINDING_REMOVED || rm->moved || rm->conversion)
 			continue;
-		for (size_t j = first; j < r->nr; j++) {
-			struct finding *add = &r->v[j];
+		for (size_t d = 1; d <= CONVERSION_SEARCH; d++) {
+			size_t cand[2] = { i >= c->first + d ? i - d : SIZE_MAX, i + d };
+			bool found = false;
 
-			if (add->kind == FINDING_ADDED && !add->moved &&
-			    !add->conversion && same_place(c, i, j) &&
-			    gentler(rm->rule->class, add->rule->class)) {
+			for (int k = 0; k < 2 && !found; k++) {
+				size_t j = cand[k];
+				struct finding *add;
+				const struct where *wj;
+
+				if (j == SIZE_MAX || j >= r->nr)
+					continue;
+				add = &r->v[j];
+				wj = &c->where[j - c->first];
+				if (wj->file != wi->file || wj->hunk != wi->hunk ||
+				    add->kind != FINDING_ADDED || add->moved ||
+				    add->conversion || !same_place(c, i, j) ||
+				    !gentler(rm->rule->class, add->rule->class))
+					continue;
 				pair(c, rm, add, false, &c->sb);
-				break;
+				found = true;
 			}
+			if (found)
+				break;
 		}
 	}
+}
+
+/* Moves first (an unchanged call is not a conversion), then conversions. */
+static void pair_findings(struct checker *c)
+{
+	pair_moves(c);
+	pair_conversions(c);
 }
 
 static void count_findings(struct check_result *r, size_t first)
@@ -695,6 +823,36 @@ int check_series(struct check_result *out, const struct series *s,
 /* --tree: wrapper resolution. */
 
 /* Append the #define logical lines of `text` to `out`, one per line. */
+/* Does a block comment opened in `s` run past its end? */
+static bool ends_in_comment(const char *s, size_t n)
+{
+	const char *e = s + n;
+	char quote = 0;
+
+	while (s < e) {
+		if (quote) {
+			if (*s == '\\')
+				s++;
+			else if (*s == quote)
+				quote = 0;
+			s++;
+		} else if (*s == '"' || *s == '\'') {
+			quote = *s++;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '/') {
+			return false;
+		} else if (e - s > 1 && s[0] == '/' && s[1] == '*') {
+			const char *close = memmem(s + 2, e - s - 2, "*/", 2);
+
+			if (!close)
+				return true;
+			s = close + 2;
+		} else {
+			s++;
+		}
+	}
+	return false;
+}
+
 static void extract_defines(struct strbuf *out, const char *text, size_t len)
 {
 	const char *s = text, *end = text + len;
@@ -717,6 +875,10 @@ static void extract_defines(struct strbuf *out, const char *text, size_t len)
 					eol = nl ? nl : end;
 				}
 				strbuf_add(out, s, eol - s);
+				/* A block comment that goes on past the definition:
+				 * close it here, or it would swallow the next ones. */
+				if (memchr(s, '/', eol - s) && ends_in_comment(s, eol - s))
+					strbuf_addstr(out, " */");
 				strbuf_addch(out, '\n');
 			}
 		}
@@ -763,6 +925,35 @@ static void walk_headers(struct strbuf *out, struct strbuf *tmp, const char *dir
 	strbuf_release(&path);
 }
 
+/*
+ * Into `out`, the definitions of `defs` (one logical line each, with its
+ * backslash-newlines) that mention one of `names` (NULL-terminated).
+ */
+static void keep_defines_naming(struct strbuf *out, const struct strbuf *defs,
+				const char *const *names)
+{
+	const char *s = defs->buf, *end = defs->buf + defs->len;
+	struct diff_anchors *a = diff_anchors_new(names);
+
+	strbuf_reset(out);
+	while (s < end) {
+		const char *e = s;
+
+		/* The end of the logical line: a newline not escaped. */
+		for (;;) {
+			const char *nl = memchr(e, '\n', end - e);
+
+			e = nl ? nl + 1 : end;
+			if (!nl || nl == s || nl[-1] != '\\')
+				break;
+		}
+		if (diff_anchors_find(a, s, e - s))
+			strbuf_add(out, s, e - s);
+		s = e;
+	}
+	diff_anchors_free(a);
+}
+
 #define TREE_MAX_FILES 100000
 #define WRAPPER_ROUNDS 8
 
@@ -771,6 +962,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 {
 	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct scan_result hits = SCAN_RESULT_INIT;
+	struct strvec names = STRVEC_INIT;
 	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
 	struct stat st;
 	int ret = 0;
@@ -798,8 +990,21 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	for (int round = 0; round < WRAPPER_ROUNDS; round++) {
 		size_t added = 0;
 
+		/*
+		 * Only definitions that name a rule can be wrappers: first
+		 * any rule (its anchors), then the wrappers found last round.
+		 */
+		if (round) {
+			keep_defines_naming(&tmp, &defs, names.v);
+		} else {
+			const char **anchors = make_anchors(rs);
+
+			keep_defines_naming(&tmp, &defs, anchors);
+			free(anchors);
+		}
+		strvec_clear(&names);
 		scan_result_clear(&hits);
-		scan_defines(&hits, rs, defs.buf, defs.len);
+		scan_defines(&hits, rs, tmp.buf, tmp.len);
 		/* Adding a rule moves rs->rules: take indexes first. */
 		ALLOC_GROW(like, hits.nr, like_alloc);
 		for (size_t i = 0; i < hits.nr; i++)
@@ -812,7 +1017,10 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 			ret = rules_add_wrapper(rs, h->defined, &rs->rules[like[i]]);
 			if (ret < 0)
 				goto out;
-			added += ret == 0;
+			if (ret == 0) {
+				strvec_push(&names, h->defined);
+				added++;
+			}
 		}
 		ret = 0;
 		if (!added)
@@ -820,6 +1028,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 	}
 out:
 	free(like);
+	strvec_clear(&names);
 	scan_result_clear(&hits);
 	strbuf_release(&defs);
 	strbuf_release(&tmp);

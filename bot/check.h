@@ -13,6 +13,12 @@
 
 #define CHECK_HUNK_CONTEXT 10
 #define CHECK_HUNK_MAX 4096
+/*
+ * Findings and notes per result: about 1 KB each with their hunk quotes,
+ * so at most ~100 MB.  More is WW_ETOOBIG (the whole mm/ diff between
+ * 6.1 and 6.12 has under a thousand).
+ */
+#define CHECK_MAX_FINDINGS 100000
 
 enum finding_kind {
 	FINDING_ADDED,

@@ -45,7 +45,7 @@ struct check_cmd {
 	struct report_opts ropts;
 	struct strvec inputs;
 	struct ruleset rules;
-	json_t *json;		/* array of documents when several inputs */
+	size_t emitted;		/* JSON documents written so far */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -171,6 +171,25 @@ static bool looks_like_mail(const char *buf, size_t len)
 	return i > 0 && i < len && buf[i] == ':';
 }
 
+static bool count_file(const char *path, void *data)
+{
+	(*(size_t *)data)++;
+	return false;
+}
+
+/* Does text that is neither mail nor a diff header hold a diff after all? */
+static bool holds_diff(const struct strbuf *buf)
+{
+	struct diff_opts opts = DIFF_OPTS_INIT;
+	size_t files = 0;
+
+	opts.want_file = count_file;
+	opts.data = &files;
+	diff_parse(buf->buf, buf->len, &opts, NULL, NULL);
+	error_clear();
+	return files > 0;
+}
+
 /* The series in one input; `mails` holds what it borrows. */
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
@@ -185,6 +204,9 @@ static int read_series(struct series *out, struct mail_list *mails,
 	if (i == buf->len)
 		return error_code(WW_EINPUT, "empty input");
 	if (!looks_like_mail(buf->buf, buf->len)) {
+		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */
+		if (!diff_looks_like(buf->buf, buf->len) && !holds_diff(buf))
+			return error_code(WW_EINPUT, "neither a mail, an mbox nor a diff");
 		series_from_diff(out, buf->buf, buf->len, name);
 		return 0;
 	}
@@ -201,23 +223,23 @@ static int read_series(struct series *out, struct mail_list *mails,
 	return ret;
 }
 
+/* Several inputs make a JSON array of documents, written as they come. */
+static bool json_array_out(const struct check_cmd *cmd)
+{
+	return cmd->inputs.nr > 1;
+}
+
 static int emit(struct check_cmd *cmd, const char *input, const struct series *s,
-		const struct check_result *r, json_t *extra_patches)
+		const struct check_result *r, const char *const *commits)
 {
 	if (cmd->ropts.format == REPORT_JSON) {
-		json_t *doc = report_json(input, s, r, &cmd->rules);
-
-		if (extra_patches) {
-			json_t *patches = json_object_get(json_object_get(doc, "series"),
-							  "patches");
-			size_t i;
-			json_t *p;
-
-			json_array_foreach(patches, i, p)
-				json_object_set(p, "commit",
-						json_array_get(extra_patches, i));
-		}
-		json_array_append_new(cmd->json, doc);
+		if (json_array_out(cmd))
+			fputs(cmd->emitted ? ",\n  " : "[\n  ", stdout);
+		report_json_write(stdout, input, s, r, &cmd->rules, commits,
+				  json_array_out(cmd));
+		if (!json_array_out(cmd))
+			putchar('\n');
+		cmd->emitted++;
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}
@@ -393,7 +415,7 @@ static int check_git(struct check_cmd *cmd)
 	struct series s = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
-	json_t *commits = json_array();
+	struct strvec commits = STRVEC_INIT;
 	int ret;
 
 	git_libgit2_init();
@@ -422,7 +444,7 @@ static int check_git(struct check_cmd *cmd)
 		git_commit_free(c);
 		if (ret < 0)
 			goto out;
-		json_array_append_new(commits, json_string(git_oid_tostr(hex, sizeof(hex), &oids[i])));
+		strvec_push(&commits, git_oid_tostr(hex, sizeof(hex), &oids[i]));
 	}
 	for (size_t i = 0; i < s.nr; i++)
 		s.patches[i].total = (int)s.nr;
@@ -432,7 +454,7 @@ static int check_git(struct check_cmd *cmd)
 	opts.tree = cmd->tree;
 	ret = check_series(&r, &s, &opts);
 	if (ret >= 0)
-		ret = emit(cmd, name.buf, &s, &r, commits);
+		ret = emit(cmd, name.buf, &s, &r, commits.v);
 out:
 	if (ret < 0) {
 		struct strbuf prefix = STRBUF_INIT;
@@ -448,7 +470,7 @@ out:
 		strbuf_release(&diffs[i]);
 	free(diffs);
 	free(oids);
-	json_decref(commits);
+	strvec_clear(&commits);
 	git_repository_free(repo);
 	strbuf_release(&name);
 	return ret;
@@ -473,7 +495,6 @@ int cmd_check(int argc, const char **argv)
 		status = report_error(NULL);
 		goto out;
 	}
-	cmd.json = json_array();
 	cmd.ropts.name_input = cmd.inputs.nr > 1;
 	if (cmd.git_repo) {
 		status = check_git(&cmd);
@@ -487,28 +508,13 @@ int cmd_check(int argc, const char **argv)
 				putchar('\n');
 		}
 	}
-	if (cmd.ropts.format == REPORT_JSON) {
-		json_t *doc = json_array_size(cmd.json) == 1 ?
-			      json_array_get(cmd.json, 0) : cmd.json;
-
-		/* Several inputs: an array of documents, in input order. */
-		if (json_array_size(cmd.json)) {
-			/* One string, one write: json_dumpf() writes token by token. */
-			char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-
-			if (!text)
-				die("out of memory writing JSON");
-			fputs(text, stdout);
-			putchar('\n');
-			free(text);
-		}
-	}
+	if (cmd.ropts.format == REPORT_JSON && json_array_out(&cmd))
+		fputs(cmd.emitted ? "\n]\n" : "[]\n", stdout);
 	if (fflush(stdout) || ferror(stdout)) {
 		error("cannot write the report: %s", strerror(errno));
 		status = report_error(NULL);
 	}
 out:
-	json_decref(cmd.json);
 	ruleset_release(&cmd.rules);
 	strvec_clear(&cmd.inputs);
 	return status;

@@ -40,6 +40,7 @@ struct cur_file {
 	bool binary;
 	bool want;
 	bool have_index;
+	bool header_seen[16];	/* git_header_lines[], then "--- ", "+++ " */
 	enum diff_status status;
 	struct strbuf old_path;
 	struct strbuf new_path;
@@ -71,15 +72,7 @@ struct parser {
 	int old_start, old_count, new_start, new_count;
 	size_t hunk_line;	/* 1-based line within the current hunk body */
 
-	size_t *anchor_len;
-	size_t nr_anchors;
-	/*
-	 * One pass finds all anchors: a bit per hash of an anchor's first
-	 * three bytes, checked at every position (memmem() once per anchor
-	 * was the slowest part of the parse).  NULL if an anchor is shorter.
-	 */
-	uint64_t *anchor_bits;
-	uint64_t anchor_pairs[65536 / 64]; /* the first two bytes of the anchors */
+	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -274,6 +267,7 @@ static bool first_components_differ(const char *a, const char *b)
 static void file_reset(struct cur_file *f)
 {
 	f->git = f->noprefix = f->binary = f->want = f->have_index = false;
+	memset(f->header_seen, 0, sizeof(f->header_seen));
 	f->status = DIFF_MODIFIED;
 	strbuf_reset(&f->old_path);
 	strbuf_reset(&f->new_path);
@@ -288,15 +282,27 @@ static bool want_path(const struct parser *p, const char *path)
 	return p->opts->want_file(path, p->opts->data);
 }
 
-static int line_too_long(const struct parser *p)
+/* A line of a file that libgit2 cannot take: too long, or with a NUL. */
+static int bad_line(const struct parser *p, const char *what)
 {
 	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
-		return error_code(WW_EINPUT,
-				  "'%s' hunk %d, line %zu: longer than %u bytes",
-				  cur_path(p), p->f.hunks_total, p->hunk_line + 1,
-				  DIFF_MAX_LINE);
-	return error_code(WW_EINPUT, "'%s': header line longer than %u bytes",
-			  cur_path(p), DIFF_MAX_LINE);
+		return error_code(WW_EINPUT, "'%s' hunk %d, line %zu: %s",
+				  cur_path(p), p->f.hunks_total, p->hunk_line + 1, what);
+	return error_code(WW_EINPUT, "'%s': header line %s", cur_path(p), what);
+}
+
+static int check_line(const struct parser *p)
+{
+	char what[64];
+
+	if (p->line_len > DIFF_MAX_LINE) {
+		snprintf(what, sizeof(what), "longer than %u bytes", DIFF_MAX_LINE);
+		return bad_line(p, what);
+	}
+	/* libgit2 copies the diff as a C string: a NUL would cut it short. */
+	if (memchr(p->line, '\0', p->line_len))
+		return bad_line(p, "has a NUL byte (binary data in a text diff)");
+	return 0;
 }
 
 /* Fill the file's hunks and lines from libgit2's parse of `seg`. */
@@ -575,7 +581,22 @@ static void emit_piece(struct parser *p, const char *body, size_t len,
 	select_hunk(p);
 }
 
+/*
+ * One pass finds all anchors: a bit per pair of first bytes and a bit per
+ * hash of the first three bytes, checked at every position, then a
+ * memcmp() on a hit.  (memmem() once per anchor was the slowest part of
+ * the parse.)  Anchors shorter than three bytes fall back to memmem().
+ */
 #define ANCHOR_HASH_BITS 16
+
+struct diff_anchors {
+	const char **v;
+	size_t *len;
+	size_t nr;
+	bool slow;
+	uint64_t pairs[65536 / 64];
+	uint64_t hashes[(1u << ANCHOR_HASH_BITS) / 64];
+};
 
 static inline uint32_t anchor_hash(const char *s)
 {
@@ -585,13 +606,47 @@ static inline uint32_t anchor_hash(const char *s)
 	return (k * 2654435761u) >> (32 - ANCHOR_HASH_BITS);
 }
 
-static bool has_anchor(const struct parser *p, const char *s, size_t n)
+struct diff_anchors *diff_anchors_new(const char *const *v)
 {
-	const uint64_t *bits = p->anchor_bits;
+	struct diff_anchors *a = xcalloc(1, sizeof(*a));
 
-	if (!bits) {
-		for (size_t i = 0; i < p->nr_anchors; i++)
-			if (memmem(s, n, p->opts->anchors[i], p->anchor_len[i]))
+	while (v[a->nr])
+		a->nr++;
+	a->v = xcalloc(a->nr + 1, sizeof(*a->v));
+	a->len = xcalloc(a->nr + 1, sizeof(*a->len));
+	for (size_t i = 0; i < a->nr; i++) {
+		uint32_t h;
+
+		a->v[i] = xstrdup(v[i]);
+		a->len[i] = strlen(v[i]);
+		if (a->len[i] < 3) {
+			a->slow = true;
+			continue;
+		}
+		h = (unsigned char)v[i][0] | (uint32_t)(unsigned char)v[i][1] << 8;
+		a->pairs[h >> 6] |= (uint64_t)1 << (h & 63);
+		h = anchor_hash(v[i]);
+		a->hashes[h >> 6] |= (uint64_t)1 << (h & 63);
+	}
+	return a;
+}
+
+void diff_anchors_free(struct diff_anchors *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr; i++)
+		free((char *)a->v[i]);
+	free(a->v);
+	free(a->len);
+	free(a);
+}
+
+bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n)
+{
+	if (a->slow) {
+		for (size_t i = 0; i < a->nr; i++)
+			if (memmem(s, n, a->v[i], a->len[i]))
 				return true;
 		return false;
 	}
@@ -599,41 +654,21 @@ static bool has_anchor(const struct parser *p, const char *s, size_t n)
 		const unsigned char *u = (const unsigned char *)s + i;
 		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
 
-		if (!(p->anchor_pairs[pair >> 6] >> (pair & 63) & 1))
+		if (!(a->pairs[pair >> 6] >> (pair & 63) & 1))
 			continue;
 		h = anchor_hash(s + i);
-		if (!(bits[h >> 6] >> (h & 63) & 1))
+		if (!(a->hashes[h >> 6] >> (h & 63) & 1))
 			continue;
-		for (size_t a = 0; a < p->nr_anchors; a++)
-			if (p->anchor_len[a] <= n - i &&
-			    !memcmp(s + i, p->opts->anchors[a], p->anchor_len[a]))
+		for (size_t k = 0; k < a->nr; k++)
+			if (a->len[k] <= n - i && !memcmp(s + i, a->v[k], a->len[k]))
 				return true;
 	}
 	return false;
 }
 
-static void anchors_init(struct parser *p)
+static bool has_anchor(const struct parser *p, const char *s, size_t n)
 {
-	const char *const *a = p->opts->anchors;
-
-	while (a[p->nr_anchors])
-		p->nr_anchors++;
-	p->anchor_len = xcalloc(p->nr_anchors + 1, sizeof(*p->anchor_len));
-	p->anchor_bits = xcalloc((1u << ANCHOR_HASH_BITS) / 64, sizeof(uint64_t));
-	for (size_t i = 0; i < p->nr_anchors; i++) {
-		uint32_t h;
-
-		p->anchor_len[i] = strlen(a[i]);
-		if (p->anchor_len[i] < 3) {
-			free(p->anchor_bits);
-			p->anchor_bits = NULL;
-			return;
-		}
-		h = anchor_hash(a[i]);
-		p->anchor_bits[h >> 6] |= (uint64_t)1 << (h & 63);
-		h = (unsigned char)a[i][0] | (uint32_t)(unsigned char)a[i][1] << 8;
-		p->anchor_pairs[h >> 6] |= (uint64_t)1 << (h & 63);
-	}
+	return diff_anchors_find(p->anchors, s, n);
 }
 
 /*
@@ -808,14 +843,6 @@ static int hunk_line(struct parser *p)
 				  cur_path(p), p->f.hunks_total, p->hunk_line,
 				  p->old_left, p->new_left);
 	}
-	/*
-	 * libgit2 copies hunk lines with strndup(), which stops at a NUL, yet
-	 * reports the full length; and a compiler skips NULs, so text after
-	 * one would build unseen.  Such a diff cannot be read faithfully.
-	 */
-	if (c != '\n' && memchr(p->line, '\0', p->line_len))
-		return error_code(WW_EINPUT, "'%s' hunk %d, line %zu: NUL byte in a text line",
-				  cur_path(p), p->f.hunks_total, p->hunk_line);
 	if (p->copying) {
 		if (c == '\n')
 			strbuf_addstr(&p->seg, " \n");
@@ -921,9 +948,23 @@ static void set_path_from(struct strbuf *path, const char *s, size_t n)
 }
 
 /* One line of a git header; 1 if it is not a header line (file ends). */
+/* The extended header lines of git, each allowed once, before "--- ". */
+static const char *const git_header_lines[] = {
+	"old mode ", "new mode ", "deleted file mode ", "new file mode ",
+	"copy from ", "copy to ", "rename from ", "rename to ",
+	"similarity index ", "dissimilarity index ", "index ",
+};
+
+/*
+ * One line of a git header; 1 if it is not a header line (file ends).
+ * git's order is enforced: extended lines once each, then "--- ", then
+ * "+++ ", then hunks.  (libgit2 leaks memory when it refuses a header, so
+ * it is only ever handed well-formed ones.)
+ */
 static int git_header_line(struct parser *p)
 {
 	const char *v;
+	size_t kind;
 
 	if (line_is(p, "@@ -")) {
 		p->f.want = want_path(p, cur_path(p));
@@ -934,14 +975,28 @@ static int git_header_line(struct parser *p)
 		p->state = S_BINARY;
 		return 0;
 	}
-	if (line_is(p, "--- ")) {
+	if (line_is(p, "--- ") && !p->f.header_seen[ARRAY_SIZE(git_header_lines)]) {
+		p->f.header_seen[ARRAY_SIZE(git_header_lines)] = true;
 		git_file_line(p, &p->f.old_path, "a/");
 		return 0;
 	}
-	if (line_is(p, "+++ ")) {
+	if (line_is(p, "+++ ") && p->f.header_seen[ARRAY_SIZE(git_header_lines)] &&
+	    !p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1]) {
+		p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1] = true;
 		git_file_line(p, &p->f.new_path, "b/");
 		return 0;
 	}
+	for (kind = 0; kind < ARRAY_SIZE(git_header_lines); kind++)
+		if (line_is(p, git_header_lines[kind]))
+			break;
+	if (kind == ARRAY_SIZE(git_header_lines) ||
+	    p->f.header_seen[ARRAY_SIZE(git_header_lines)])
+		return 1;	/* not a header line, or one after "--- " */
+	if (p->f.header_seen[kind])
+		return error_code(WW_EINPUT, "'%s': the file header has '%.*s' twice",
+				  cur_path(p), (int)strlen(git_header_lines[kind]) - 1,
+				  git_header_lines[kind]);
+	p->f.header_seen[kind] = true;
 	if (line_is(p, "new file mode ")) {
 		p->f.status = DIFF_ADDED;
 	} else if (line_is(p, "deleted file mode ")) {
@@ -957,10 +1012,6 @@ static int git_header_line(struct parser *p)
 		set_path_from(&p->f.new_path, v, p->line + p->line_len - v);
 	} else if (line_is(p, "index ")) {
 		p->f.have_index = true;
-	} else if (!line_is(p, "old mode ") && !line_is(p, "new mode ") &&
-		   !line_is(p, "similarity index ") &&
-		   !line_is(p, "dissimilarity index ")) {
-		return 1;
 	}
 	seg_add_line(p);
 	return 0;
@@ -1121,8 +1172,11 @@ static int parse_line(struct parser *p)
 {
 	int ret;
 
-	if (p->line_len > DIFF_MAX_LINE && p->state != S_TEXT && p->state != S_BINARY)
-		return line_too_long(p);
+	if (p->state != S_TEXT && p->state != S_BINARY) {
+		ret = check_line(p);
+		if (ret < 0)
+			return ret;
+	}
 	switch (p->state) {
 	case S_TEXT:
 		return text_line(p);
@@ -1165,7 +1219,7 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
 	if (opts && opts->anchors)
-		anchors_init(p);
+		p->anchors = diff_anchors_new(opts->anchors);
 }
 
 static void parser_release(struct parser *p)
@@ -1175,8 +1229,7 @@ static void parser_release(struct parser *p)
 	free(p->f.sel);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
-	free(p->anchor_len);
-	free(p->anchor_bits);
+	diff_anchors_free(p->anchors);
 	free(p->hunks);
 	free(p->lines);
 }

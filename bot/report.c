@@ -51,20 +51,23 @@ static json_t *jstr(const char *s)
 	return j;
 }
 
-static json_t *series_json(const struct series *s)
+static json_t *series_json(const struct series *s, const char *const *commits)
 {
 	json_t *patches = json_array();
 
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
-
-		json_array_append_new(patches, json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
+		json_t *o = json_pack("{s:i, s:o, s:o, s:o, s:o, s:o}",
 			"index", p->index,
 			"subject", jstr(p->subject),
 			"message_id", jstr(p->message_id),
 			"author", jstr(p->author),
 			"title", jstr(p->title),
-			"date", jstr(p->date)));
+			"date", jstr(p->date));
+
+		if (commits && commits[i])
+			json_object_set_new(o, "commit", jstr(commits[i]));
+		json_array_append_new(patches, o);
 	}
 	return json_pack("{s:o, s:o, s:i, s:b, s:o, s:o}",
 			 "subject", jstr(s->subject),
@@ -115,19 +118,21 @@ static json_t *classes_json(const int *counts)
 	return o;
 }
 
-json_t *report_json(const char *input, const struct series *s,
-		    const struct check_result *r, const struct ruleset *rs)
+static json_t *notes_json(const struct check_result *r)
 {
-	json_t *findings = json_array(), *notes = json_array(), *summary;
+	json_t *notes = json_array();
 
-	for (size_t i = 0; i < r->nr; i++)
-		json_array_append_new(findings, finding_json(&r->v[i], rs));
 	for (size_t i = 0; i < r->nr_notes; i++)
 		json_array_append_new(notes, json_pack("{s:i, s:o, s:o}",
 			"patch", r->notes[i].patch,
 			"file", jstr(r->notes[i].file),
 			"message", jstr(r->notes[i].message)));
-	summary = json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
+	return notes;
+}
+
+static json_t *summary_json(const struct series *s, const struct check_result *r)
+{
+	return json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
 		"added", classes_json(r->added),
 		"removed", classes_json(r->removed),
 		"moved", classes_json(r->moved),
@@ -136,12 +141,64 @@ json_t *report_json(const char *input, const struct series *s,
 		"credits", r->by_severity[SEV_CREDIT],
 		"info", r->by_severity[SEV_INFO],
 		"patches", (int)s->nr);
+}
+
+json_t *report_json(const char *input, const struct series *s,
+		    const struct check_result *r, const struct ruleset *rs)
+{
+	json_t *findings = json_array();
+
+	for (size_t i = 0; i < r->nr; i++)
+		json_array_append_new(findings, finding_json(&r->v[i], rs));
 	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
 			 "input", jstr(input),
-			 "series", series_json(s),
+			 "series", series_json(s, NULL),
 			 "findings", findings,
-			 "summary", summary,
-			 "notes", notes);
+			 "summary", summary_json(s, r),
+			 "notes", notes_json(r));
+}
+
+#define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
+
+/* Write `v` (a new reference, released) as if nested `depth` levels deep. */
+static void write_value(FILE *out, json_t *v, int depth)
+{
+	char *text = json_dumps(v, DUMP_FLAGS);
+
+	if (!text)
+		die("out of memory writing JSON");
+	for (const char *c = text; *c; c++) {
+		fputc(*c, out);
+		if (*c == '\n')
+			fprintf(out, "%*s", 2 * depth, "");
+	}
+	free(text);
+	json_decref(v);
+}
+
+void report_json_write(FILE *out, const char *input, const struct series *s,
+		       const struct check_result *r, const struct ruleset *rs,
+		       const char *const *commits, int depth)
+{
+	const char *pad = "";
+
+	fprintf(out, "{\n%*s\"input\": ", 2 * depth + 2, pad);
+	write_value(out, jstr(input), depth + 1);
+	fprintf(out, ",\n%*s\"series\": ", 2 * depth + 2, pad);
+	write_value(out, series_json(s, commits), depth + 1);
+	fprintf(out, ",\n%*s\"findings\": [", 2 * depth + 2, pad);
+	/* One finding at a time: the document never sits whole in memory. */
+	for (size_t i = 0; i < r->nr; i++) {
+		fprintf(out, "%s\n%*s", i ? "," : "", 2 * depth + 4, pad);
+		write_value(out, finding_json(&r->v[i], rs), depth + 2);
+	}
+	if (r->nr)
+		fprintf(out, "\n%*s", 2 * depth + 2, pad);
+	fprintf(out, "],\n%*s\"summary\": ", 2 * depth + 2, pad);
+	write_value(out, summary_json(s, r), depth + 1);
+	fprintf(out, ",\n%*s\"notes\": ", 2 * depth + 2, pad);
+	write_value(out, notes_json(r), depth + 1);
+	fprintf(out, "\n%*s}", 2 * depth, pad);
 }
 
 /* The patch's lines of the call, as they appear in the patch. */

@@ -30,6 +30,16 @@ struct report_opts {
 json_t *report_json(const char *input, const struct series *s,
 		    const struct check_result *r, const struct ruleset *rs);
 
+/*
+ * The same document written to `out` finding by finding, without holding
+ * it whole (a JSON tree costs about 3 KB a finding), laid out as
+ * json_dumps(JSON_INDENT(2)) would lay it out `depth` levels deep.
+ * `commits` (NULL, or one per patch) adds "commit" to each patch.
+ */
+void report_json_write(FILE *out, const char *input, const struct series *s,
+		       const struct check_result *r, const struct ruleset *rs,
+		       const char *const *commits, int depth);
+
 /* The text report for one checked input, on `out`. */
 void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts);

@@ -507,7 +507,8 @@ static int load_family(struct ctx *c, size_t i, json_t *fam)
 	if ((ret = severity_parse(&fd.severity, sev)) < 0)
 		return error_prefix(ret, "%s: %s", c->file, key);
 	if (fd.severity == SEV_CREDIT)
-		return bad(c, key, "'credit' is for removals, not a severity for added calls");
+		return bad(c, key, "'credit' is for removals, "
+			   "not a severity for added calls");
 	if (fd.replacement && !is_identifier(fd.replacement))
 		return bad(c, where, "replacement is not a C identifier");
 	snprintf(key, sizeof(key), "%s.message", where);

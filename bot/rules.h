@@ -72,7 +72,7 @@ struct ruleset {
  * an error `out` is partly filled: ruleset_release() it.
  */
 int rules_load(struct ruleset *out, const char *dir);
-/* Load one JSON document from memory (tests, fuzzing); `name` is used in errors. */
+/* Load one JSON document from memory (tests, fuzzing); `name` is for errors. */
 int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 		   const char *name);
 /*

@@ -310,6 +310,8 @@ static bool is_expr_keyword(const struct token *t)
 
 struct span {
 	const char *start, *end;
+	bool literal;		/* a string or character literal, not a blank */
+	bool directive;		/* a directive (or an "#if 0" block) */
 };
 
 /* A call being read: its hit, the paren depth before its '(', its text. */
@@ -346,8 +348,6 @@ struct scanner {
 	struct span blank[SCAN_BLANK_SPANS];
 	size_t nr_blank;	/* spans recorded so far (ring index mod size) */
 	const char *dead_start;	/* where the current "#if 0" began */
-	const char *dir_end;	/* end of the last directive skipped unlexed */
-	const char *uq_start, *uq_end;	/* the last unterminated quote */
 };
 
 static void next_token(struct scanner *sc, struct token *t)
@@ -514,7 +514,7 @@ static bool is_call(struct scanner *sc, const struct token *t)
 	return tok_punct(&next, '(');
 }
 
-/* A name that says it is an assertion: BUG, WARN, ASSERT, PANIC ("debug" aside). */
+/* A name that says it asserts: BUG, WARN, ASSERT, PANIC ("debug" aside). */
 static bool wrapper_like_name(const char *name)
 {
 	static const char *const words[] = { "bug", "warn", "assert", "panic" };
@@ -599,7 +599,7 @@ static void scan_define(struct scanner *sc, const struct token *hash,
 	h->text = text_finish(text, false);
 }
 
-/* A directive whose '#' was just read: #define, #if 0 nesting, the rest skipped. */
+/* A directive whose '#' was just read: #define, "#if 0" nesting, or skipped. */
 static void scan_directive(struct scanner *sc, const struct token *hash)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -671,9 +671,7 @@ static void unpend(struct scanner *sc)
 /* One token of the slow loop: the one that reads the inside of calls. */
 static void slow_token(struct scanner *sc, struct token *t)
 {
-	/* "##" at the start of a line is a (broken) directive too: its
-	 * first '#' is what the fast loop stops at. */
-	if (t->bol && (tok_punct(t, '#') || tok_is(t, "##"))) {
+	if (t->bol && tok_punct(t, '#')) {
 		scan_directive(sc, t);
 		return;
 	}
@@ -765,16 +763,30 @@ static const char *block_comment_end(const char *p, const char *end)
 	return end;
 }
 
-static void add_blank(struct scanner *sc, const char *start, const char *end)
+static void add_span(struct scanner *sc, const char *start, const char *end,
+		     bool literal, bool directive)
 {
 	struct span *sp = &sc->blank[sc->nr_blank++ % SCAN_BLANK_SPANS];
 
 	sp->start = start;
 	sp->end = end;
+	sp->literal = literal;
+	sp->directive = directive;
 }
 
-/* The recorded span that holds the byte at `p`, or NULL. */
-static const struct span *blank_at(const struct scanner *sc, const char *p)
+static void add_blank(struct scanner *sc, const char *start, const char *end)
+{
+	add_span(sc, start, end, false, false);
+}
+
+static void add_directive(struct scanner *sc, const char *start,
+			  const char *end)
+{
+	add_span(sc, start, end, false, true);
+}
+
+/* The recorded span (blank or literal) that holds the byte at `p`, or NULL. */
+static const struct span *span_at(const struct scanner *sc, const char *p)
 {
 	size_t n = sc->nr_blank < SCAN_BLANK_SPANS ? sc->nr_blank : SCAN_BLANK_SPANS;
 	size_t i;
@@ -801,7 +813,7 @@ static bool is_space_byte(unsigned char c)
  * With `same_line`, stop at a newline that is not a splice.
  */
 static const char *back_blank(const struct scanner *sc, const char *p,
-			      bool same_line)
+			      bool same_line, bool *directive)
 {
 	const char *text = sc->text;
 	const struct span *sp;
@@ -825,8 +837,10 @@ static const char *back_blank(const struct scanner *sc, const char *p,
 				 p[-2] == '\\')
 				p -= 2;
 		}
-		if (p == text || !(sp = blank_at(sc, p - 1)))
+		if (p == text || !(sp = span_at(sc, p - 1)) || sp->literal)
 			return p;
+		if (directive && sp->directive)
+			*directive = true;
 		p = sp->start;
 	}
 }
@@ -851,54 +865,102 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 	return p;
 }
 
-static bool is_exponent(char c)
+static bool is_exp(char c)
 {
 	return c == 'e' || c == 'E' || c == 'p' || c == 'P';
 }
 
+enum run_tok {
+	RT_IDENT,
+	RT_NUMBER,
+	RT_PUNCT,
+};
+
 /*
- * Does a preprocessing number end at `q` ("0.", "0x", "1.5e+", "0.f")?
- * The token loop reads one there, so the '.' or letters at its end are
- * neither a member access nor a type name before a call.  Reading
- * backwards is ambiguous ("..2." is '.' and ".2."), so go back to where
- * no token can continue and lex forward from there, as lex_next() does.
+ * The last token before `e` when looking back is ambiguous: in "4.WARN_ON"
+ * or "1e+x" the bytes before the name belong to a number (the lexer reads
+ * "4.WARN_ON" as one pp-number).  So take the whole run of identifier
+ * bytes, dots and exponent signs that ends at `e`, and lex it forwards as
+ * lex_next() would.  Returns the kind of its last token, and its start.
  */
-static bool number_ends_at(const struct scanner *sc, const char *q)
+static enum run_tok last_in_run(const struct scanner *sc, const char *e,
+				const char **start)
 {
-	const char *p = q;
+	const char *r = e, *p;
+	enum run_tok kind = RT_PUNCT;
 
-	while (p > sc->text) {
-		unsigned char c = p[-1];
+	while (r > sc->text) {
+		unsigned char c = r[-1];
 
-		if ((cclass[c] & CC_IDENT) || c == '.')
-			p--;
-		else if ((c == '+' || c == '-') && p - 1 > sc->text &&
-			 is_exponent(p[-2]))
-			p--;
+		if ((cclass[c] & CC_IDENT) || c == '.' ||
+		    ((c == '+' || c == '-') && r - 1 > sc->text && is_exp(r[-2])))
+			r--;
 		else
 			break;
 	}
-	while (p < q) {
-		unsigned char c = *p;
-
-		if ((cclass[c] & CC_DIGIT) ||
-		    (c == '.' && p + 1 < q && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
-			for (p++; p < q; p++) {
-				if ((*p == '+' || *p == '-') && is_exponent(p[-1]))
-					continue;
-				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.')
+	*start = e;
+	for (p = r; p < e; ) {
+		*start = p;
+		if ((cclass[(unsigned char)*p] & CC_DIGIT) ||
+		    (*p == '.' && p + 1 < e && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
+			for (p++; p < e; p++)
+				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.' &&
+				    !((*p == '+' || *p == '-') && is_exp(p[-1])))
 					break;
-			}
-			if (p == q)
-				return true;
-		} else if (cclass[c] & CC_IDENT) {
-			while (p < q && (cclass[(unsigned char)*p] & CC_IDENT))
-				p++;
+			kind = RT_NUMBER;
+		} else if (cclass[(unsigned char)*p] & CC_IDENT) {
+			while (++p < e && (cclass[(unsigned char)*p] & CC_IDENT))
+				;
+			kind = RT_IDENT;
 		} else {
 			p++;
+			kind = RT_PUNCT;
 		}
 	}
-	return false;
+	return kind;
+}
+
+static bool in_literal(const struct scanner *sc, const char *p)
+{
+	const struct span *sp = span_at(sc, p);
+
+	return sp && sp->literal;
+}
+
+/*
+ * What comes before the name at `s` makes it a member ("x.BUG_ON(",
+ * "p->panic(") or a declaration ("void panic(", "char *panic(").  The
+ * same judgement as is_call() makes from the previous token.
+ */
+static bool not_a_call(const struct scanner *sc, const char *s)
+{
+	const char *q = back_blank(sc, s, false, NULL), *ps;
+	bool star = false;
+	char c;
+
+	for (;;) {
+		if (q == sc->text || in_literal(sc, q - 1))
+			return false;
+		if (q[-1] != '*')
+			break;
+		star = true;
+		q = back_blank(sc, q - 1, false, NULL);
+	}
+	c = q[-1];
+	if (c == '>' && q - 1 > sc->text && q[-2] == '-')
+		/* "->", unless the '-' is an exponent's sign ("1e->") */
+		return !star && last_in_run(sc, q - 1, &ps) == RT_PUNCT;
+	if (!(cclass[(unsigned char)c] & CC_IDENT) && c != '.')
+		return false;
+	switch (last_in_run(sc, q, &ps)) {
+	case RT_PUNCT:		/* '.' */
+		return !star;
+	case RT_NUMBER:
+		return false;
+	case RT_IDENT:
+	default:
+		return !expr_keyword(ps, q - ps);
+	}
 }
 
 /*
@@ -908,45 +970,26 @@ static bool number_ends_at(const struct scanner *sc, const char *q)
  */
 static void fast_paren(struct scanner *sc, const char *paren)
 {
-	const char *e = back_blank(sc, paren, false), *s, *q, *ls;
+	bool directive = false;
+	const char *e = back_blank(sc, paren, false, &directive), *s, *ls;
 	const struct rule *r;
 	struct token t;
 	size_t line;
 
-	if (e == sc->text || !rules_may_end_with(sc->rs, e[-1]))
+	if (e == sc->text || directive || !rules_may_end_with(sc->rs, e[-1]))
 		return;
+	if (in_literal(sc, e - 1))
+		return;		/* the name is in an unterminated literal */
 	s = back_ident(sc, e);
 	if (s == e || !(r = rules_lookup(sc->rs, s, e - s)))
 		return;
-	if (s > sc->text && (cclass[(unsigned char)s[-1]] & CC_IDENT))
-		return;
-	if (number_ends_at(sc, e))
-		return;		/* the name is inside a number: "0.BUG_ON(" */
-	if (s > sc->uq_start && s < sc->uq_end)
-		return;		/* ... or inside an unterminated quote */
+	if (last_in_run(sc, e, &ls) != RT_IDENT || ls != s)
+		return;		/* part of a longer name or of a number */
 	/* A directive between name and '(' was read already: not a call. */
-	if (s < sc->line_pos || s < sc->dir_end)
+	if (s < sc->line_pos)
 		return;
-	q = back_blank(sc, s, false);
-	if (q > sc->text && !number_ends_at(sc, q) &&
-	    !(q > sc->uq_start && q <= sc->uq_end)) {
-		char c = q[-1];
-
-		if (c == '.' || (c == '>' && q - 1 > sc->text && q[-2] == '-'))
-			return;		/* a member */
-		if (c == '*') {
-			while (q > sc->text && q[-1] == '*')
-				q = back_blank(sc, q - 1, false);
-		}
-		if ((c == '*' || (cclass[(unsigned char)c] & CC_IDENT)) &&
-		    !number_ends_at(sc, q) &&	/* "1u * panic(" multiplies */
-		    !(q > sc->uq_start && q <= sc->uq_end)) {
-			const char *ps = back_ident(sc, q);
-
-			if (ps < q && !expr_keyword(ps, q - ps))
-				return;	/* a declaration */
-		}
-	}
+	if (not_a_call(sc, s))
+		return;
 
 	catch_up(sc, s);
 	line = sc->lx.line;
@@ -1048,16 +1091,16 @@ static bool directive_needs_lexer(const char *p, const char *end)
 /* A '#': a directive if only blanks come before it on its logical line. */
 static bool fast_directive(struct scanner *sc, const char *hash)
 {
-	const char *q = back_blank(sc, hash, true);
+	const char *q = back_blank(sc, hash, true, NULL);
 	struct token t;
 	unsigned if0 = sc->if0;
 
-	if (q > sc->text && q[-1] != '\n')
-		return false;
+	if ((q > sc->text && q[-1] != '\n') ||
+	    (hash + 1 < sc->lx.end && hash[1] == '#'))
+		return false;	/* not first on its line, or a "##" */
 	if (!directive_needs_lexer(hash + 1, sc->lx.end)) {
 		sc->lx.p = directive_end(sc->text, hash + 1, sc->lx.end);
-		add_blank(sc, hash, sc->lx.p);
-		sc->dir_end = sc->lx.p;
+		add_directive(sc, hash, sc->lx.p);
 		return true;
 	}
 	catch_up(sc, hash);
@@ -1067,11 +1110,11 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 	scan_directive(sc, &t);
 	unpend(sc);
 	sc->line_pos = sc->lx.p;
-	add_blank(sc, hash, sc->lx.p);
+	add_directive(sc, hash, sc->lx.p);
 	if (!if0 && sc->if0)
 		sc->dead_start = hash;
 	else if (if0 && !sc->if0)
-		add_blank(sc, sc->dead_start, sc->lx.p);
+		add_directive(sc, sc->dead_start, sc->lx.p);
 	return true;
 }
 
@@ -1150,13 +1193,7 @@ static void scan_fast(struct scanner *sc)
 		switch (stop[(unsigned char)*p]) {
 		case STOP_QUOTE:
 			p = quoted_end(p, end);
-			/* Unterminated: the token loop reads it as one token
-			 * to the end of the line, so looking back from a '('
-			 * must not see its bytes as code ("'$\nWARN("). */
-			if (p[-1] != *s || p - 1 == s) {
-				sc->uq_start = s;
-				sc->uq_end = p;
-			}
+			add_span(sc, s, p, true, false);
 			break;
 		case STOP_SLASH:
 			if (p + 1 < end && p[1] == '*') {
@@ -1263,7 +1300,7 @@ void scan_defines(struct scan_result *out, const struct ruleset *rs,
 	scan_run(&sc, text, len, SCAN_CODE);
 }
 
-/* How lines inside a kernel block comment begin: " * text", " *", star-slash. */
+/* How lines inside a kernel block comment start: " * text", " *", "*\/". */
 static bool comment_like_line(const char *p, const char *end)
 {
 	while (p < end && (*p == ' ' || *p == '\t'))

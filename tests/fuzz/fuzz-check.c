@@ -38,13 +38,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			goto out;
 	}
 	ret = check_series(&r, &s, &opts);
+	/* Strangers' diffs: an error is the input's fault and says why. */
+	FUZZ_ASSERT(ret >= 0 || ((ret == WW_EINPUT || ret == WW_ETOOBIG) && *error_last()),
+		    "check_series() gave %d '%s'", ret, error_last());
 	if (ret >= 0) {
 		FILE *null = fopen("/dev/null", "w");
 		json_t *j;
 
 		for (size_t i = 0; i < r.nr; i++) {
-			FUZZ_ASSERT(r.v[i].file && r.v[i].line >= 0,
+			const struct finding *f = &r.v[i];
+
+			FUZZ_ASSERT(f->file && f->line >= 0 && f->rule,
 				    "finding %zu without file:line", i);
+			/* Every finding points into a hunk line that exists. */
+			FUZZ_ASSERT(f->hunk && f->hunk_line >= 0 && f->source_lines >= 1,
+				    "finding %zu without its hunk", i);
 			strbuf_setlen(&sb, 0);
 			check_finding_title(&sb, &r.v[i]);
 		}

@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness for the rule loader: rules_load_buf() on arbitrary
- * JSON, then lookups, severities and wrappers on whatever it loaded.
+ * JSON must load or give WW_EINPUT with a message; then lookups,
+ * severities and wrappers on whatever it loaded.
  */
 #include "rules.h"
 #include "fuzz.h"
@@ -12,7 +13,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"drivers/net/foo.c", "tools/x.c", "Documentation/a.rst", "",
 	};
 
-	if (rules_load_buf(&rs, (const char *)data, size, "fuzz.json") >= 0) {
+	int ret = rules_load_buf(&rs, (const char *)data, size, "fuzz.json");
+
+	FUZZ_ASSERT(ret == 0 || (ret == WW_EINPUT && *error_last()),
+		    "rules_load_buf() gave %d '%s'", ret, error_last());
+	if (ret == 0) {
 		for (size_t i = 0; i < rs.nr; i++) {
 			const struct rule *r = &rs.rules[i];
 

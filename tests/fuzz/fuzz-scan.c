@@ -24,7 +24,8 @@ static void same(const struct scan_result *a, const struct scan_result *b,
 		FUZZ_ASSERT(x->kind == y->kind && x->rule == y->rule &&
 			    x->line == y->line && x->col == y->col &&
 			    x->end_line == y->end_line &&
-			    !strcmp(x->text, y->text),
+			    !strcmp(x->text, y->text) &&
+			    !(x->defined && strcmp(x->defined, y->defined)),
 			    "state %d: hit %zu differs: fast %s line %zu col %zu '%s', slow %s line %zu col %zu '%s'",
 			    st, i, x->rule ? x->rule->macro : "?", x->line, x->col,
 			    x->text, y->rule ? y->rule->macro : "?", y->line,

@@ -101,7 +101,7 @@ case("mbox-nul-in-header", "a NUL byte in a header",
      input=full.replace("Date: Thu,", "Date: \0Thu,"))
 case("mbox-nul-in-diff", "NUL bytes in an added line: libgit2 would cut the line there, a compiler skips them",
      ["check", "@IN@"], 2,
-     "warnwatch: '@IN@': patch 1: 'drivers/misc/frob/frob-core.c' hunk 1, line 4: NUL byte in a text line",
+     "warnwatch: '@IN@': patch 1: 'drivers/misc/frob/frob-core.c' hunk 1, line 4: has a NUL byte (binary data in a text diff)",
      input=full.replace("+\tBUG_ON(!dev->regs);", "+\tfoo();\0\0\0 BUG_ON(!dev->regs);"))
 case("mbox-nul-in-body", "NUL bytes in the commit message are harmless",
      ["check", "-q", "@IN@"], 1, None,

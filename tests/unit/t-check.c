@@ -182,6 +182,53 @@ static void test_moves_and_conversions(void)
 	strbuf_release(&s);
 }
 
+/* Without function context, only nearby lines of a hunk pair up. */
+static void test_conversion_distance(void)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	strbuf_addstr(&d, "diff --git a/mm/k.c b/mm/k.c\n--- a/mm/k.c\n+++ b/mm/k.c\n"
+		      "@@ -1,22 +1,22 @@\n"
+		      "-\tBUG_ON(a);\n"
+		      "+\ta();\n");
+	for (int i = 0; i < 20; i++)
+		strbuf_addstr(&d, " \tx();\n");
+	strbuf_addstr(&d, "-\tb();\n+\tWARN_ON_ONCE(b);\n");
+	run(&s, &r, d.buf);
+	is_str(s.buf,
+	       "removed mm/k.c:1 - BUG_ON credit\n"
+	       "added mm/k.c:22 - WARN_ON_ONCE info\n",
+	       "far apart in a hunk without function context: not a conversion");
+	check_result_clear(&r);
+	strbuf_release(&s);
+	strbuf_release(&d);
+}
+
+/* The same short call removed here and added in another function is new. */
+static void test_not_moved(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/mm/m.c b/mm/m.c\n--- a/mm/m.c\n+++ b/mm/m.c\n"
+	    "@@ -10,2 +10,2 @@ static void one(void)\n"
+	    "-\tBUG_ON(1);\n"
+	    "+\treturn;\n"
+	    " }\n"
+	    "@@ -40,2 +40,2 @@ static void two(void)\n"
+	    "-\treturn;\n"
+	    "+\tBUG_ON(1);\n"
+	    " }\n");
+	is_str(s.buf,
+	       "removed mm/m.c:10 one BUG_ON credit\n"
+	       "added mm/m.c:40 two BUG_ON error\n",
+	       "same text in another function: not a move");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
 static void test_overrides_and_skips(void)
 {
 	struct strbuf s = STRBUF_INIT;
@@ -305,7 +352,8 @@ static void test_tree_wrappers(void)
 	strbuf_addstr(&p, "/linux");
 	mkdir(p.buf, 0755);
 	strbuf_addstr(&p, "/y.h");
-	write_file(p.buf, "#define Y_WARN(c) WARN_ON(c)\n"
+	write_file(p.buf, "#define Y_LIMIT 4 /* BUG_ON() is not needed,\n   says a comment */\n"
+		   "#define Y_WARN(c) WARN_ON(c)\n"
 		   "#define Y_ASSERT(c) do { if (!(c)) Y_WARN(1); } while (0)\n"
 		   "#define Y_NOTHING(c) do { } while (0)\n");
 	strbuf_reset(&p);
@@ -366,6 +414,8 @@ int main(void)
 	test_functions();
 	test_multiline_and_window();
 	test_moves_and_conversions();
+	test_conversion_distance();
+	test_not_moved();
 	test_overrides_and_skips();
 	test_defines();
 	test_binary_and_errors();

@@ -346,6 +346,16 @@ static void test_errors(void)
 	ok(strstr(error_last(), "'mm/a.c' hunk 1, line 2: longer than") != NULL,
 	   "10 MB line: names file, hunk and line (%s)", error_last());
 	seen_release(&s);
+	strbuf_reset(&big);
+	strbuf_addstr(&big, "diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		      "@@ -1 +1 @@\n-a\n+WARN_ON(x");
+	strbuf_addch(&big, '\0');
+	strbuf_addstr(&big, "y);\n");
+	seen_init(&s);
+	is(diff_parse(big.buf, big.len, NULL, record, &s), WW_EINPUT, "NUL byte: error");
+	ok(strstr(error_last(), "'mm/a.c' hunk 1, line 2: has a NUL byte") != NULL,
+	   "NUL byte: names file, hunk and line (%s)", error_last());
+	seen_release(&s);
 	strbuf_release(&big);
 }
 
