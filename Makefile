@@ -101,6 +101,22 @@ clean:
 
 .PHONY: all check check-fast units install clean deps
 
+# README's main job on the bundled example series: what `check` finds, and
+# the reply `review` drafts (offline, from the mbox; nothing is sent), for
+# v1 and for the v2 that fixes it.
+EXAMPLE = tests/e2e/data
+example: all
+	@echo '$$ warnwatch check $(EXAMPLE)/example-v1.mbox'
+	@$(PROG) check $(EXAMPLE)/example-v1.mbox; test $$? -le 1
+	@echo
+	@echo '$$ warnwatch review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v1.mbox'
+	@$(PROG) review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v1.mbox
+	@echo
+	@echo '$$ warnwatch review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v2.mbox'
+	@$(PROG) review --config $(EXAMPLE)/example.conf --mbox $(EXAMPLE)/example-v2.mbox
+
+.PHONY: example
+
 # Benchmarks print ratios against peers measured in the same run.
 bench: all
 	tests/bench/check-bench

@@ -187,7 +187,7 @@ static void setup_child(struct child *c, const struct b4_run *r)
 	 * override our masks. */
 	strvec_pushf(&c->env, "GIT_CEILING_DIRECTORIES=%s", r->dir);
 	strvec_pushl(&c->env, "GIT_DIR", "GIT_WORK_TREE", "GIT_CONFIG",
-		     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", NULL);
+		     "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS", (char *)NULL);
 	strvec_push(&c->env, "PYTHONDONTWRITEBYTECODE=1");
 	c->dir = r->dir;
 	c->timeout_ms = (o->timeout_s ? o->timeout_s : B4_DEFAULT_TIMEOUT_S) * 1000;
@@ -289,28 +289,18 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	setup_child(&c, r);
 	if (o->mbox)
 		strvec_push(&c.args, "--offline-mode");
-	strvec_pushl(&c.args, "--no-stdin", "am", NULL);
-	if (o->mbox) {
-		/* b4 runs in our private directory: a relative path would
-		 * name a file there ("Mailbox x.mbox does not exist"). */
-		char *abs = realpath(o->mbox, NULL);
-
-		if (!abs) {
-			ret = error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
-					 "cannot open '%s': %s", o->mbox, strerror(errno));
-			goto out;
-		}
-		strvec_pushl(&c.args, "-m", abs, NULL);
-		free(abs);
-	} else
+	strvec_pushl(&c.args, "--no-stdin", "am", (char *)NULL);
+	if (o->mbox)
+		strvec_pushl(&c.args, "-m", o->mbox, (char *)NULL);
+	else
 		strvec_push(&c.args, "-C");	/* fresh: a new version may have come */
 	if (o->version > 0)
 		strvec_pushf(&c.args, "-v%d", o->version);
 	else if (!o->mbox)
 		strvec_push(&c.args, "-c");	/* newest revision, even in another thread */
-	strvec_pushl(&c.args, "-o", r->dir, "-n", "series", NULL);
+	strvec_pushl(&c.args, "-o", r->dir, "-n", "series", (char *)NULL);
 	if (msgid)
-		strvec_pushl(&c.args, "--", msgid, NULL);
+		strvec_pushl(&c.args, "--", msgid, (char *)NULL);
 
 	ret = child_run(&c);
 	out->seconds += c.seconds;
@@ -349,7 +339,7 @@ static int run_mbox(struct strbuf *out, struct b4_run *r, const char *msgid,
 
 	setup_child(&c, r);
 	strvec_pushl(&c.args, "--no-stdin", "mbox", "-C", "-o", r->dir, "-n",
-		     "thread.mbox", "--", msgid, NULL);
+		     "thread.mbox", "--", msgid, (char *)NULL);
 	ret = child_run(&c);
 	if (seconds)
 		*seconds += c.seconds;
@@ -380,6 +370,7 @@ int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts 
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 {
 	struct strbuf first = STRBUF_INIT;
+	struct b4_opts local;
 	struct b4_run r;
 	int ret;
 
@@ -387,6 +378,17 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 		return error_code(WW_EINPUT, "invalid message-id");
 	if (!msgid && !o->mbox)
 		return error_code(WW_EUSAGE, "a message-id is needed without --mbox");
+	if (o->mbox) {
+		/* b4 runs in its own directory: hand it an absolute path. */
+		char *abs = realpath(o->mbox, NULL);
+
+		if (!abs)
+			return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+					  "cannot read '%s': %s", o->mbox, strerror(errno));
+		local = *o;
+		local.mbox = abs;
+		o = &local;
+	}
 	ret = run_init(&r, o);
 	if (ret)
 		goto out;
@@ -410,6 +412,8 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 out:
 	run_release(&r);
 	strbuf_release(&first);
+	if (o == &local)
+		free((char *)local.mbox);
 	return ret;
 }
 

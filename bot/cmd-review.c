@@ -105,7 +105,7 @@ static bool opt_value(const char **out, const char *name, int argc,
 	const char *a = argv[*i];
 	size_t n = strlen(name);
 
-	if (strncmp(a, name, n))
+	if (strncmp(a, name, n) != 0)
 		return false;
 	if (a[n] == '=') {
 		*out = a + n + 1;
@@ -702,6 +702,22 @@ out:
 	return ret;
 }
 
+/* What can be wrong without fetching anything is said before fetching. */
+static int early_checks(struct review *rv)
+{
+	struct smtp_opts so = SMTP_OPTS_INIT;
+	struct strbuf password = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+
+	if (rv->out_dir && (stat(rv->out_dir, &st) < 0 || !S_ISDIR(st.st_mode)))
+		return error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
+	if (rv->send)
+		ret = smtp_opts_from(&so, &password, rv);
+	strbuf_release(&password);
+	return ret;
+}
+
 static int run(struct review *rv, int *exit_status)
 {
 	struct reply_opts ro = REPLY_OPTS_INIT;
@@ -734,6 +750,9 @@ static int run(struct review *rv, int *exit_status)
 		ret = reply_verdict_load(&rv->verdict, rv->verdict_path);
 		rv->have_verdict = !ret;
 	}
+	if (ret)
+		return ret;
+	ret = early_checks(rv);
 	if (ret)
 		return ret;
 	if (!rv->rules_dir)

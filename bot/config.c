@@ -293,7 +293,7 @@ int config_check(const struct config *c, const char *section,
 		struct strbuf w = STRBUF_INIT;
 		int ret;
 
-		if (strcmp(e->section, section))
+		if (strcmp(e->section, section) != 0)
 			continue;
 		for (int k = 0; known[k] && !found; k++)
 			found = !strcmp(known[k], e->key);

@@ -81,6 +81,9 @@ int guide_load_file(struct guide *out, const char *path)
 	struct strbuf sb = STRBUF_INIT;
 	int ret = strbuf_read_file(&sb, path, GUIDE_MAX_BYTES);
 
+	/* reStructuredText has no NUL bytes; a file with some is not one. */
+	if (!ret && memchr(sb.buf, '\0', sb.len))
+		ret = error_code(WW_EINPUT, "'%s' has a NUL byte", path);
 	if (!ret)
 		ret = guide_parse(out, sb.buf, sb.len, path);
 	strbuf_release(&sb);
@@ -135,7 +138,8 @@ static void identifiers(struct strvec *out, const char *norm)
 	}
 }
 
-const struct guide_section *guide_find(const struct guide *g, const char *heading)
+static const struct guide_section *find(const struct guide *g, const char *heading,
+				       bool fuzzy)
 {
 	struct strbuf want = STRBUF_INIT, have = STRBUF_INIT;
 	struct strvec want_ids = STRVEC_INIT;
@@ -156,6 +160,8 @@ const struct guide_section *guide_find(const struct guide *g, const char *headin
 			best = &g->v[i];
 			break;
 		}
+		if (!fuzzy)
+			continue;
 		identifiers(&ids, have.buf);
 		for (size_t a = 0; a < want_ids.nr; a++)
 			for (size_t b = 0; b < ids.nr; b++)
@@ -171,6 +177,16 @@ const struct guide_section *guide_find(const struct guide *g, const char *headin
 	strbuf_release(&have);
 	strvec_clear(&want_ids);
 	return best;
+}
+
+const struct guide_section *guide_find(const struct guide *g, const char *heading)
+{
+	return find(g, heading, true);
+}
+
+const struct guide_section *guide_find_exact(const struct guide *g, const char *heading)
+{
+	return find(g, heading, false);
 }
 
 void guide_quote(struct strbuf *out, const struct guide *g,
@@ -286,7 +302,7 @@ static int extract(struct strbuf *out, const char *cache, const char *source,
 		ret = error("cannot create '%s': %s", tmp.buf, strerror(errno));
 		goto out;
 	}
-	strvec_pushl(&c.args, "tar", "-xJf", source, "-C", tmp.buf, NULL);
+	strvec_pushl(&c.args, "tar", "-xJf", source, "-C", tmp.buf, (char *)NULL);
 	strvec_pushf(&c.args, "%s/%s", top, GUIDE_PATH);
 	c.timeout_ms = 300 * 1000;
 	ret = child_run_ok(&c);

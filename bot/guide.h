@@ -51,6 +51,9 @@ int guide_load_file(struct guide *out, const char *path);
  * a reworded heading is still found.  NULL if none.  Borrowed.
  */
 const struct guide_section *guide_find(const struct guide *g, const char *heading);
+/* Only the exact (normalised) heading: for text that must be the tree's
+ * own words on a point, not a neighbour with a similar title. */
+const struct guide_section *guide_find_exact(const struct guide *g, const char *heading);
 
 /* Append the section, heading and underline included, each line prefixed
  * with `prefix` (trailing spaces trimmed), at most GUIDE_QUOTE_LINES. */

@@ -35,33 +35,74 @@ static char *json_str(json_t *obj, const char *const *keys)
 	return NULL;
 }
 
+/* kernel-ci's "fired" list: the first WARN/BUG, in words, and its trace. */
+static void verdict_fired(struct reply_verdict *out, json_t *fired)
+{
+	static const char *const k_source[] = { "source", "kind", NULL };
+	json_t *f = json_array_get(fired, 0), *trace, *line;
+	struct strbuf sb = STRBUF_INIT;
+	char *source, *file, *suite;
+	json_t *lineno;
+	size_t i;
+
+	if (!json_is_object(f))
+		return;
+	source = json_str(f, k_source);
+	file = json_str(f, (const char *const[]){ "file", NULL });
+	suite = json_str(f, (const char *const[]){ "suite", NULL });
+	lineno = json_object_get(f, "line");
+	if (source && file) {
+		/* In backquotes: the filler never breaks code apart. */
+		strbuf_addf(&sb, "`%s` at %s", source, file);
+		if (json_is_integer(lineno))
+			strbuf_addf(&sb, ":%lld", (long long)json_integer_value(lineno));
+		strbuf_addstr(&sb, " fired");
+		if (suite)
+			strbuf_addf(&sb, " in KUnit suite %s", suite);
+		free(out->first);
+		out->first = strbuf_detach(&sb, NULL);
+	}
+	trace = json_object_get(f, "trace");
+	if (json_is_array(trace) && !out->log) {
+		json_array_foreach(trace, i, line)
+			if (json_is_string(line) && i < REPLY_VERDICT_LOG_LINES)
+				strbuf_addf(&sb, "%s\n", json_string_value(line));
+		out->log = strbuf_detach(&sb, NULL);
+	}
+	free(source);
+	free(file);
+	free(suite);
+	strbuf_release(&sb);
+}
+
 int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			const char *name)
 {
 	static const char *const k_verdict[] = { "verdict", "status", "result", NULL };
 	static const char *const k_summary[] = { "summary", "message", NULL };
-	static const char *const k_kernel[] = { "kernel", "kernel_version", NULL };
+	static const char *const k_kernel[] = { "kernel", "kernel_version", "base", NULL };
 	static const char *const k_first[] = { "first", "first_warning", "oops", NULL };
 	static const char *const k_url[] = { "url", "link", NULL };
-	static const char *const k_log[] = { "log", "excerpt", "log_excerpt", NULL };
+	static const char *const k_log[] = { "log", "excerpt", "log_excerpt", "build_error",
+		"apply_error", NULL };
 	json_error_t jerr;
 	json_t *root, *v;
 	int ret = 0;
 
 	root = json_loadb(json, len, 0, &jerr);
 	if (!root)
-		return error_code(WW_EINPUT, "'%s' line %d: %s", name, jerr.line, jerr.text);
+		return error_code(WW_EINPUT, "kernel-ci verdict '%s' line %d: %s", name, jerr.line, jerr.text);
 	if (!json_is_object(root)) {
-		ret = error_code(WW_EINPUT, "'%s': a verdict is a JSON object", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': not a JSON object", name);
 		goto out;
 	}
-	/* kernel-ci may nest it: { "verdict": { "verdict": ... } } */
+	/* It may be nested: { "verdict": { "verdict": ... } } */
 	v = json_object_get(root, "verdict");
 	if (json_is_object(v))
 		json_object_update(root, v);
 	out->verdict = json_str(root, k_verdict);
 	if (!out->verdict) {
-		ret = error_code(WW_EINPUT, "'%s': no \"verdict\" string", name);
+		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': no \"verdict\" string", name);
 		goto out;
 	}
 	out->summary = json_str(root, k_summary);
@@ -85,6 +126,19 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			strbuf_addstr(&sb, json_string_value(line));
 			strbuf_addch(&sb, '\n');
 		}
+		out->log = strbuf_detach(&sb, NULL);
+	}
+	v = json_object_get(root, "fired");
+	if (json_is_array(v))
+		verdict_fired(out, v);
+	/* kernel-ci's "reason" is a console line ("Kernel panic - not
+	 * syncing: ..."): it heads the quoted console lines. */
+	v = json_object_get(root, "reason");
+	if (json_is_string(v)) {
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_addf(&sb, "%s\n%s", json_string_value(v), out->log ? out->log : "");
+		free(out->log);
 		out->log = strbuf_detach(&sb, NULL);
 	}
 out:
@@ -168,7 +222,7 @@ static int harm(enum rule_class c)
 
 static bool same_place(const struct finding *a, const struct finding *b)
 {
-	if (strcmp(a->file, b->file))
+	if (strcmp(a->file, b->file) != 0)
 		return false;
 	return !*a->function || !*b->function || !strcmp(a->function, b->function);
 }
@@ -359,10 +413,10 @@ static void quote_hunk(struct strbuf *out, const struct finding *f)
 		from--;
 	while (to < lines.nr && lines.v[to][0] == '+' && to - from < QUOTE_MAX)
 		to++;
-	/* Context blank lines at the edges add nothing. */
-	while (from < at && !lines.v[from][strspn(lines.v[from], " ")])
+	/* Blank lines at the edges add nothing. */
+	while (from < at && !lines.v[from][1 + strspn(lines.v[from] + 1, " \t")])
 		from++;
-	while (to > last + 1 && !lines.v[to - 1][strspn(lines.v[to - 1], " ")])
+	while (to > last + 1 && !lines.v[to - 1][1 + strspn(lines.v[to - 1] + 1, " \t")])
 		to--;
 	for (size_t i = from; i < to; i++) {
 		struct strbuf l = STRBUF_INIT;
@@ -472,6 +526,8 @@ out:
  * Lines start with a TAB (verbatim in the filled text).  Empty when the
  * rule has no replacement.
  */
+static bool user_reachable(const char *fn);
+
 static void example(struct strbuf *out, const struct series *s, const struct finding *f)
 {
 	const char *repl = f->rule->replacement;
@@ -486,8 +542,11 @@ static void example(struct strbuf *out, const struct series *s, const struct fin
 	finding_line(&line, f);
 	if (starts_with(line.buf, macro) && f->source_lines <= 1 &&
 	    line.buf[strlen(macro)] == '(') {
-		/* A statement: make it a condition with a way out. */
-		if (!args.len)
+		/* A statement: make it a condition with a way out.  Where user
+		 * space can get the condition true, no WARN at all: an error. */
+		if (args.len && user_reachable(f->function) && !strchr(args.buf, ','))
+			strbuf_addf(out, "\tif (%s)\n\t\t%s\n", args.buf, guess_return(s, f));
+		else if (!args.len)
 			strbuf_addf(out, "\t%s(1);\n\t%s\n", repl, guess_return(s, f));
 		else
 			strbuf_addf(out, "\tif (%s(%s))\n\t\t%s\n", repl, args.buf,
@@ -780,7 +839,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	struct tmpl_vars *v;
 	const char *what;
 
-	if (!vd)
+	if (!vd || !vd->verdict)
 		return;
 	what = vd->verdict;
 	v = tmpl_add(top, "verdict");
@@ -788,17 +847,44 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	tmpl_set(v, "kernel", vd->kernel);
 	tmpl_set(v, "url", vd->url);
 	tmpl_set_bool(v, "panic_on_warn", vd->panic_on_warn);
-	if (!strcmp(what, "clean") || !strcmp(what, "pass") || !strcmp(what, "ok"))
+	if (!strcmp(what, "clean") || !strcmp(what, "pass") || !strcmp(what, "ok")) {
 		tmpl_set_bool(v, "clean", true);
-	else if (!strcmp(what, "skipped") || !strcmp(what, "skip"))
+	} else if (!strcmp(what, "skipped") || !strcmp(what, "skip") || !strcmp(what, "error")) {
+		/* "error": kernel-ci itself failed; not the series' fault. */
 		tmpl_set_bool(v, "skipped", true);
-	else
+	} else {
+		static const char *const outcomes[][2] = {
+			{ "panicked", "the kernel panicked" },
+			{ "panic", "the kernel panicked" },
+			{ "bug", "a BUG() fired" },
+			{ "warn", "a WARN fired" },
+			{ "build-failed", "the kernel did not build" },
+			{ "apply-failed", "the series did not apply" },
+			{ "hung", "the boot did not finish in time" },
+			{ "timeout", "the boot did not finish in time" },
+			{ "boot-failed", "the kernel did not boot" },
+		};
+		const char *outcome = NULL;
+
+		for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
+			if (!strcmp(what, outcomes[i][0]))
+				outcome = outcomes[i][1];
 		tmpl_set_bool(v, "failed", true);
+		if (outcome)
+			tmpl_set(v, "outcome", outcome);
+		else
+			tmpl_setf(v, "outcome", "the result was '%s'", what);
+	}
+	if (vd->first) {
+		sentence(&sb, vd->first);
+		tmpl_set(v, "first", sb.buf);
+		strbuf_reset(&sb);
+	}
 	sentence(&sb, vd->summary);
 	tmpl_set(v, "summary", sb.len > 1 ? sb.buf : NULL);
 	strbuf_reset(&sb);
-	if (vd->first || vd->log) {
-		const char *log = vd->log ? vd->log : vd->first;
+	if (vd->log) {
+		const char *log = vd->log;
 
 		/* Console lines, indented: verbatim in the mail. */
 		for (const char *p = log; *p;) {
@@ -842,7 +928,7 @@ static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
 		    const char *self)
 {
 	for (size_t i = 0; i < in->nr; i++)
-		if (strcasecmp(in->v[i].addr, self))
+		if (strcasecmp(in->v[i].addr, self) != 0)
 			mail_addr_add(out, in->v[i].name, in->v[i].addr);
 }
 
@@ -946,7 +1032,7 @@ static int headers(struct reply *out, struct strbuf *h, const struct mail *m,
 		mailhdr_add_addrs(h, "Cc", &out->cc);
 	strbuf_addstr(&sb, m->subject);
 	strbuf_trim(&sb);
-	if (strncasecmp(sb.buf, "Re:", 3)) {
+	if (strncasecmp(sb.buf, "Re:", 3) != 0) {
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "Re: %s", m->subject);
 	}
@@ -1063,13 +1149,19 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		if (p->v[i].type == IT_NOTE)
 			add_note(top, &p->v[i]);
 
-	/* panic_on_warn: what this tree says about the option, once, when
-	 * the series adds a WARN of any kind. */
-	if ((plan_has_class(p, IT_ISSUE, 1, 2) || p->notes ||
-	     plan_has_class(p, IT_XCREDIT, 1, 2)) && b->o->guide) {
-		const struct guide_section *sec = guide_find(b->o->guide, "panic_on_warn");
+	/*
+	 * panic_on_warn: a note when the series adds a WARN of any kind, with
+	 * the tree's own section on the option when it has the one that says
+	 * what the option does (since 2024).  Older trees have "Do not worry
+	 * about panic_on_warn users" there, which is no support for a note
+	 * asking to avoid WARNs: it is not quoted.
+	 */
+	if (plan_has_class(p, IT_ISSUE, 1, 2) || p->notes || plan_has_class(p, IT_XCREDIT, 1, 2)) {
+		const struct guide_section *sec = b->o->guide ?
+			guide_find_exact(b->o->guide, REPLY_PANIC_ON_WARN_SECTION) : NULL;
 		bool seen = false;
 
+		tmpl_set_bool(top, "panic_note", true);
 		for (size_t i = 0; sec && i < b->quoted.nr; i++)
 			seen |= !strcmp(b->quoted.v[i], sec->heading);
 		if (sec && !seen) {

@@ -29,6 +29,9 @@ enum reply_policy {
 /* "both", "author", "list", "all", NULL: for config_get_enum(). */
 extern const char *const reply_policy_names[];
 
+/* The coding-style section quoted next to the panic_on_warn note. */
+#define REPLY_PANIC_ON_WARN_SECTION "The panic_on_warn kernel option"
+
 /* Addresses that are mailing lists unless configured otherwise. */
 #define REPLY_DEFAULT_LISTS "*@vger.kernel.org *@lists.* *@kvack.org *@ozlabs.org *@googlegroups.com"
 

@@ -38,7 +38,7 @@ void smtp_crlf(struct strbuf *out, const char *msg, size_t len)
 			strbuf_addch(out, msg[i]);
 		}
 	}
-	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2))
+	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2) != 0)
 		strbuf_addstr(out, "\r\n");
 }
 
@@ -115,6 +115,9 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
+	/* The SMTP dialogue on stderr, for "why did the server refuse?". */
+	if (getenv("WARNWATCH_SMTP_DEBUG"))
+		curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 30));
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
 	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)

@@ -117,7 +117,8 @@ struct tmpl_vars *tmpl_add(struct tmpl_vars *v, const char *name)
 		e->str = NULL;
 	}
 	item = tmpl_vars_new();
-	ALLOC_GROW(e->items, e->nr + 1, e->alloc);
+	/* An array of pointers, on purpose: items are handed out. */
+	ALLOC_GROW(e->items, e->nr + 1, e->alloc); /* NOLINT(bugprone-sizeof-expression) */
 	e->items[e->nr++] = item;
 	return item;
 }
@@ -392,7 +393,7 @@ static int parse(struct node_list *out, const char *src, size_t len,
 			}
 			parent = p.stack[p.depth - 1];
 			n = &parent->v[parent->nr - 1];
-			if (n->len != tag_len || memcmp(n->text, tag, tag_len)) {
+			if (n->len != tag_len || memcmp(n->text, tag, tag_len) != 0) {
 				ret = parse_error(&p, start, "wrong closing tag for section", n->text);
 				goto out;
 			}
@@ -552,6 +553,9 @@ static int render_text(struct strbuf *out, const char *text, size_t len,
 	struct node_list nodes = { NULL, 0, 0 };
 	int ret;
 
+	/* Text is handled as C strings: a NUL byte would cut it short. */
+	if (memchr(text, '\0', len))
+		return error_code(WW_EINPUT, "template '%s' has a NUL byte", r->opts->name);
 	if (++r->depth > TEMPLATE_MAX_DEPTH) {
 		r->depth--;
 		return error_code(WW_EINPUT, "template '%s': partials nested too deeply",

@@ -319,7 +319,7 @@ case("review-mbox-relative", "--mbox with a relative path (b4 runs in its own di
 open(ROOT + "/review-mbox-relative/series.mbox", "w").write(full)
 case("review-mbox-missing", "--mbox naming no file",
      ["review", "--mbox", "@TMP@/none.mbox"], 2,
-     "warnwatch: review '@TMP@/none.mbox': cannot open '@TMP@/none.mbox': No such file or directory", needs=NEEDB4)
+     "warnwatch: review '@TMP@/none.mbox': cannot read '@TMP@/none.mbox': No such file or directory", needs=NEEDB4)
 case("review-broken-config", "a config file with an unterminated quote",
      ["review", "--config", "@CASE@/bad.conf", "--mbox", "@IN@"], 2,
      "warnwatch: review '@IN@': @CASE@/bad.conf:2: bad quoting in the value of 'name'",

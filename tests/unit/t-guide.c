@@ -64,6 +64,10 @@ int main(void)
 	s = guide_find(&g, "Do not worry about panic_on_warn users");
 	ok(s && s == &g.v[3], "a reworded heading is found by its identifiers");
 	ok(guide_find(&g, "Naming") == NULL, "no match is NULL");
+	ok(guide_find_exact(&g, "Do not worry about panic_on_warn users") == NULL,
+	   "exact lookup does not take a neighbour");
+	ok(guide_find_exact(&g, "the PANIC_ON_WARN kernel option") == &g.v[3],
+	   "exact lookup ignores case");
 	ok(guide_find(&g, "") == NULL, "empty heading is NULL");
 
 	s = guide_find(&g, "Use WARN() rather than BUG()");

@@ -134,6 +134,14 @@ static void test_errors(void)
 	fails("x {{name", "unterminated tag", "unterminated tag");
 	fails("{{bad name}}", "bad tag name", "bad name");
 	fails("{{> part}}", "no partials here", "partial without a directory");
+	{
+		struct tmpl_vars *v = tmpl_vars_new();
+		struct strbuf out = STRBUF_INIT;
+
+		is(template_render(&out, "a\0{{x}}", 7, v, NULL), WW_EINPUT, "a NUL byte is refused");
+		tmpl_vars_free(v);
+		strbuf_release(&out);
+	}
 }
 
 static void test_partials(void)

@@ -1,0 +1,281 @@
+# Shell helpers for warnwatch's end-to-end tests (source it from tNNNN-*.sh).
+#
+# What it gives a test:
+#   - TAP output: ok/not_ok/skip/test_expect, done_testing (prints the plan)
+#   - a scratch directory $TEST_DIR, removed on exit unless WW_KEEP=1
+#   - real servers on 127.0.0.1 and free ports, each started with its pid
+#     recorded and stopped by pid on EVERY exit path (one EXIT trap, also
+#     run on INT/TERM/HUP):
+#       pi_init NAME            a public-inbox v2 inbox under $TEST_DIR
+#       pi_deliver NAME FILE... deliver mails with public-inbox-mda
+#       pi_extindex             (re)build the lore-style /all/ index
+#       pi_httpd_start          public-inbox-httpd; sets PI_PORT, PI_URL
+#       smtp_start              an aiosmtpd SMTP server storing into a
+#                               Maildir; sets SMTP_PORT, SMTP_URL, MAILDIR
+#       maildir_count, maildir_files
+#   - b4_env: the environment that points Debian's b4 at $PI_URL without
+#     touching the user's git config (for checks made with b4 itself)
+#
+# Every wait is bounded.  Nothing listens on anything but 127.0.0.1.
+
+set -u
+
+WW_TOP=${WW_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+WARNWATCH=${WARNWATCH:-$WW_TOP/build/warnwatch}
+# Debian's python3 (which has python3-aiosmtpd), not whatever is first in PATH.
+if [ -x /usr/bin/python3 ]; then
+	WW_PYTHON=${WW_PYTHON:-/usr/bin/python3}
+else
+	WW_PYTHON=${WW_PYTHON:-python3}
+fi
+
+tap_n=0
+tap_failed=0
+_ww_pids=()		# "pid:name", stopped in reverse order on exit
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP ${2:-}"; }
+diag() { printf '# %s\n' "$@"; }
+
+# test_expect NAME COMMAND...: ok if the command succeeds; its output is
+# shown as diagnostics when it does not.
+test_expect() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		not_ok "$name"
+		printf '%s\n' "$out" | sed 's/^/#   /' | head -n 40
+	fi
+}
+
+# Skip the whole script (prints a plan of one skipped test).
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$tap_n"
+	[ "$tap_failed" -eq 0 ]
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip_all "'$c' is not installed (make deps)"
+	done
+}
+
+# Record a pid to stop on exit.
+ww_track() { _ww_pids+=("$1:$2"); }
+
+# Stop one process by pid: TERM, wait up to 5 s, then KILL.
+ww_stop_pid() {
+	local pid=$1 i
+	kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null
+	for i in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+ww_cleanup() {
+	local rc=$? i entry
+	trap - EXIT INT TERM HUP
+	for ((i = ${#_ww_pids[@]} - 1; i >= 0; i--)); do
+		entry=${_ww_pids[$i]}
+		ww_stop_pid "${entry%%:*}"
+	done
+	if [ -n "${TEST_DIR:-}" ] && [ -d "$TEST_DIR" ]; then
+		if [ -n "${WW_KEEP:-}" ]; then
+			echo "# kept $TEST_DIR" >&2
+		else
+			rm -rf "$TEST_DIR"
+		fi
+	fi
+	exit "$rc"
+}
+
+TEST_DIR=$(mktemp -d "${TMPDIR:-/tmp}/warnwatch-e2e.XXXXXX") || exit 2
+trap ww_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# A free TCP port on 127.0.0.1 (the kernel picks it; the tiny race with
+# another process binding it in between is acceptable for tests).
+free_port() {
+	"$WW_PYTHON" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
+# wait_port PORT [TENTHS]: wait until something accepts on 127.0.0.1:PORT.
+wait_port() {
+	local port=$1 tries=${2:-100} i
+	for ((i = 0; i < tries; i++)); do
+		if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+			return 0
+		fi
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---- public-inbox -------------------------------------------------------
+
+PI_DIR=$TEST_DIR/pi
+export PI_CONFIG=$PI_DIR/config
+PI_PORT=
+PI_URL=
+
+_pi_env() {
+	env HOME="$PI_DIR/home" PI_CONFIG="$PI_CONFIG" "$@"
+}
+
+# pi_init NAME: a v2 inbox NAME (address NAME@example.org).  The URL it
+# announces is fixed up by pi_httpd_start once the port is known, so
+# pi_httpd_start may be called before or after.
+pi_init() {
+	local name=$1
+	mkdir -p "$PI_DIR/home"
+	[ -n "$PI_PORT" ] || PI_PORT=$(free_port)
+	PI_URL=http://127.0.0.1:$PI_PORT
+	_pi_env public-inbox-init -V2 -L full "$name" "$PI_DIR/$name" \
+		"$PI_URL/$name" "$name@example.org" >/dev/null || return 1
+	git config -f "$PI_CONFIG" publicinboxmda.spamcheck none
+}
+
+# pi_deliver NAME FILE...: deliver each mail as the list would.
+pi_deliver() {
+	local name=$1 f
+	shift
+	for f in "$@"; do
+		_pi_env ORIGINAL_RECIPIENT="$name@example.org" \
+			public-inbox-mda --no-precheck <"$f" || {
+			echo "public-inbox-mda failed on $f" >&2
+			return 1
+		}
+	done
+}
+
+# pi_extindex: the lore-style /all/ view over every inbox (public-inbox-mda
+# does not update it: call again after delivering).
+pi_extindex() {
+	git config -f "$PI_CONFIG" extindex.all.topdir "$PI_DIR/all"
+	git config -f "$PI_CONFIG" extindex.all.url "$PI_URL/all"
+	_pi_env public-inbox-extindex --all "$PI_DIR/all" >/dev/null 2>&1
+}
+
+pi_httpd_start() {
+	[ -n "$PI_PORT" ] || PI_PORT=$(free_port)
+	PI_URL=http://127.0.0.1:$PI_PORT
+	_pi_env public-inbox-httpd -D -P "$PI_DIR/httpd.pid" -W0 \
+		-l "http://127.0.0.1:$PI_PORT" \
+		-1 "$PI_DIR/httpd.out" -2 "$PI_DIR/httpd.err" || return 1
+	local i
+	for ((i = 0; i < 50; i++)); do
+		[ -s "$PI_DIR/httpd.pid" ] && break
+		sleep 0.1
+	done
+	[ -s "$PI_DIR/httpd.pid" ] || return 1
+	ww_track "$(cat "$PI_DIR/httpd.pid")" public-inbox-httpd
+	wait_port "$PI_PORT"
+}
+
+pi_httpd_stop() {
+	[ -s "$PI_DIR/httpd.pid" ] && ww_stop_pid "$(cat "$PI_DIR/httpd.pid")"
+	return 0
+}
+
+# b4_env CMD...: run a command (normally b4) configured for $PI_URL/$1.
+b4_env() {
+	local inbox=$1
+	shift
+	mkdir -p "$TEST_DIR/b4home"
+	cat >"$TEST_DIR/b4home/gitconfig" <<EOF
+[b4]
+	midmask = $PI_URL/$inbox/%s
+	linkmask = $PI_URL/$inbox/%s
+	searchmask = $PI_URL/$inbox/?x=m&t=1&q=%s
+	attestation-policy = off
+	attestation-check-dkim = no
+[user]
+	name = warnwatch test
+	email = test@example.org
+EOF
+	env GIT_CONFIG_GLOBAL="$TEST_DIR/b4home/gitconfig" GIT_CONFIG_NOSYSTEM=1 \
+		XDG_CACHE_HOME="$TEST_DIR/b4home/cache" HOME="$TEST_DIR/b4home" "$@"
+}
+
+# ---- SMTP ------------------------------------------------------------------
+
+SMTP_PORT=
+SMTP_URL=
+MAILDIR=$TEST_DIR/maildir
+
+# smtp_start: aiosmtpd (python3-aiosmtpd) in the foreground of a
+# background job, unprivileged, storing every message in $MAILDIR.
+smtp_start() {
+	SMTP_PORT=$(free_port)
+	SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
+	mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
+	"$WW_PYTHON" -m aiosmtpd -n -l "127.0.0.1:$SMTP_PORT" \
+		-c aiosmtpd.handlers.Mailbox "$MAILDIR" \
+		>"$TEST_DIR/smtp.log" 2>&1 &
+	SMTP_PID=$!
+	ww_track "$SMTP_PID" aiosmtpd
+	wait_port "$SMTP_PORT"
+}
+
+smtp_stop() {
+	[ -n "${SMTP_PID:-}" ] && ww_stop_pid "$SMTP_PID"
+	return 0
+}
+
+# Messages received so far.
+maildir_files() {
+	find "$MAILDIR/new" "$MAILDIR/cur" -type f 2>/dev/null | sort
+}
+
+maildir_count() {
+	maildir_files | wc -l
+}
+
+# mail_header FILE NAME: the header's value, RFC 2047-decoded and unfolded
+# (empty when absent).  mail_body FILE: the decoded text body.
+mail_header() {
+	"$WW_PYTHON" - "$1" "$2" <<'PY'
+import sys, email, email.policy
+with open(sys.argv[1], "rb") as f:
+    m = email.message_from_binary_file(f, policy=email.policy.default)
+v = m.get(sys.argv[2])
+print("" if v is None else str(v))
+PY
+}
+
+mail_body() {
+	"$WW_PYTHON" - "$1" <<'PY'
+import sys, email, email.policy
+with open(sys.argv[1], "rb") as f:
+    m = email.message_from_binary_file(f, policy=email.policy.default)
+sys.stdout.write(m.get_content())
+PY
+}
+
+# The newest message in the Maildir.
+maildir_last() {
+	local files
+	files=$(maildir_files)
+	[ -n "$files" ] && ls -t $files | head -n 1
+}

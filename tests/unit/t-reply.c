@@ -1,0 +1,354 @@
+/*
+ * Unit tests for bot/reply.c: which message is answered, who gets it,
+ * headers that strangers cannot inject into, what the body says for
+ * issues, credits across versions and notes, concrete suggestions, the
+ * kernel-ci verdict, and "nothing to say".  Findings are built by hand
+ * here (check.c has its own tests); the templates are the real ones.
+ */
+#include "reply.h"
+#include "tap.h"
+
+static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SEV_ERROR,
+	.id = "new-bug", .message = "new BUG_ON() crashes the kernel when it triggers",
+	.section = "Use WARN() rather than BUG()", .suggest = "recover instead of crashing",
+	.credit = "removes a BUG_ON()", .replacement = "WARN_ON_ONCE" };
+static struct rule warn_on = { .macro = "WARN_ON", .class = RC_WARN, .severity = SEV_WARNING,
+	.id = "new-warn", .message = "new WARN_ON() warns every time",
+	.section = "Use WARN_ON_ONCE() rather than WARN() or WARN_ON()",
+	.suggest = "use WARN_ON_ONCE()", .replacement = "WARN_ON_ONCE" };
+static struct rule warn_once = { .macro = "WARN_ON_ONCE", .class = RC_WARN_ONCE,
+	.severity = SEV_INFO, .id = "new-warn-once", .message = "new WARN_ON_ONCE()",
+	.section = "Do not WARN lightly" };
+
+static const char thread[] =
+	"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+	"From: Jane Doe <jane@example.org>\n"
+	"To: Maint Ainer <maint@example.org>\n"
+	"Cc: linux-foo@vger.kernel.org, Other Person <other@example.org>\n"
+	"Subject: [PATCH 0/2] foo: two things\n"
+	"Message-ID: <cover@example.org>\n"
+	"\n"
+	"Cover.\n"
+	"\n"
+	"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+	"From: Jane Doe <jane@example.org>\n"
+	"To: Maint Ainer <maint@example.org>\n"
+	"Cc: linux-foo@vger.kernel.org, Other Person <other@example.org>\n"
+	"Subject: [PATCH 1/2] foo: check the thing\n"
+	"Message-ID: <p1@example.org>\n"
+	"In-Reply-To: <cover@example.org>\n"
+	"References: <cover@example.org>\n"
+	"\n"
+	"Check.\n"
+	"---\n"
+	"diff --git a/drivers/foo.c b/drivers/foo.c\n"
+	"--- a/drivers/foo.c\n"
+	"+++ b/drivers/foo.c\n"
+	"@@ -10,3 +10,4 @@ static int foo_probe(struct device *dev)\n"
+	" \tint ret;\n"
+	"+\tBUG_ON(!dev);\n"
+	" \tret = 0;\n"
+	"-- \n2.39.2\n"
+	"\n"
+	"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+	"From: Jane Doe <jane@example.org>\n"
+	"To: Maint Ainer <maint@example.org>\n"
+	"Cc: linux-foo@vger.kernel.org, Other Person <other@example.org>\n"
+	"Subject: [PATCH 2/2] foo: warn in the ioctl\n"
+	"Message-ID: <p2@example.org>\n"
+	"In-Reply-To: <cover@example.org>\n"
+	"References: <cover@example.org>\n"
+	"\n"
+	"Warn.\n"
+	"---\n"
+	"diff --git a/drivers/foo.c b/drivers/foo.c\n"
+	"--- a/drivers/foo.c\n"
+	"+++ b/drivers/foo.c\n"
+	"@@ -40,3 +40,4 @@ static struct foo *foo_lookup(int id)\n"
+	" \tstruct foo *f;\n"
+	"+\tif (WARN_ON(id < 0))\n"
+	" \tf = NULL;\n"
+	"-- \n2.39.2\n";
+
+static struct finding finding(int patch, const struct rule *r, int line, const char *fn,
+			      const char *source, const char *hunk, int hunk_line)
+{
+	struct finding f = { 0 };
+
+	f.patch = patch;
+	f.kind = FINDING_ADDED;
+	f.file = (char *)"drivers/foo.c";
+	f.line = line;
+	f.function = (char *)fn;
+	f.rule = r;
+	f.severity = r->severity;
+	f.source = (char *)source;
+	f.hunk = (char *)hunk;
+	f.hunk_line = hunk_line;
+	f.source_lines = 1;
+	f.message = r->message;
+	return f;
+}
+
+static struct reply_opts opts(void)
+{
+	struct reply_opts o = REPLY_OPTS_INIT;
+	const char *top = getenv("WW_TOP");
+	static char dir[4096];
+
+	snprintf(dir, sizeof(dir), "%s/templates", top && *top ? top : ".");
+	o.from = "warnwatch <bot@example.org>";
+	o.template_dir = dir;
+	o.contact = "Jane Maintainer <jm@example.org>";
+	o.date = 1715270400;
+	o.message_id = "fixed.1@example.org";
+	return o;
+}
+
+static bool has(const struct reply *r, const char *s)
+{
+	return strstr(r->text.buf, s) != NULL;
+}
+
+/* The same, with line breaks and indentation as one space: for prose
+ * the filler wrapped. */
+static bool has_flat(const struct reply *r, const char *s)
+{
+	char *flat = xstrdup(r->text.buf), *q = flat;
+	bool found;
+
+	for (const char *p = r->text.buf; *p; p++) {
+		char c = *p == '\n' ? ' ' : *p;
+
+		if (c == ' ' && q > flat && q[-1] == ' ')
+			continue;
+		*q++ = c;
+	}
+	*q = 0;
+	found = strstr(flat, s) != NULL;
+	free(flat);
+	return found;
+}
+
+static int build(struct reply *r, const struct series *s, struct finding *v, size_t nr,
+		 const struct reply_opts *o)
+{
+	struct check_result res = CHECK_RESULT_INIT;
+
+	res.v = v;
+	res.nr = nr;
+	reply_release(r);
+	return reply_build(r, s, &res, o);
+}
+
+int main(void)
+{
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct reply r = REPLY_INIT;
+	struct reply_opts o = opts();
+	struct finding f[4];
+	struct reply_verdict vd = REPLY_VERDICT_INIT;
+	int ret;
+
+	if (mbox_parse(&mails, thread, strlen(thread)) || series_from_mails(&s, &mails)) {
+		printf("Bail out! cannot parse the test thread: %s\n", error_last());
+		return 1;
+	}
+	f[0] = finding(1, &bug_on, 11, "foo_probe", "BUG_ON(!dev)",
+		       " \tint ret;\n+\tBUG_ON(!dev);\n \tret = 0;\n", 1);
+	f[1] = finding(2, &warn_on, 41, "foo_lookup", "WARN_ON(id < 0)",
+		       " \tstruct foo *f;\n+\tif (WARN_ON(id < 0))\n \tf = NULL;\n", 1);
+
+	/* One patch with a finding: that patch is answered. */
+	ret = build(&r, &s, f, 1, &o);
+	is(ret, 0, "builds");
+	ok(!r.empty, "something to say");
+	is(r.answered, 1, "answers the patch with the finding");
+	is_str(r.in_reply_to, "p1@example.org", "In-Reply-To the patch");
+	ok(has(&r, "\nSubject: Re: [PATCH 1/2] foo: check the thing\n"), "Subject: Re: + exact subject");
+	ok(has(&r, "\nReferences: <cover@example.org> <p1@example.org>\n"),
+	   "References: the patch's + its Message-ID");
+	ok(has(&r, "\nMessage-ID: <fixed.1@example.org>\n"), "our Message-ID");
+	ok(has(&r, "\nDate: Thu, 09 May 2024 16:00:00 +0000\n"), "Date");
+	ok(has(&r, "From: warnwatch <bot@example.org>\nTo: Jane Doe <jane@example.org>\n"
+		   "Cc: linux-foo@vger.kernel.org\n"), "From, To: author, Cc: the list only");
+	ok(!has(&r, "maint@example.org"), "not the maintainers (policy 'both')");
+	is(r.rcpt.nr, 2, "two envelope recipients");
+	ok(has(&r, "\nContent-Type: text/plain; charset=UTF-8\n"), "plain text UTF-8");
+	ok(!has(&r, "X-Patchwork-Hint"), "no patchwork hint unless asked");
+	ok(has(&r, "This patch adds a BUG_ON() to foo_probe()."), "opening: this patch");
+	ok(has(&r, "drivers/foo.c:11, in foo_probe():\n\n>  \tint ret;\n> +\tBUG_ON(!dev);\n>  \tret = 0;\n"),
+	   "location and quoted hunk");
+	ok(has(&r, "This new BUG_ON() crashes the kernel when it triggers."), "the rule's message");
+	ok(has_flat(&r, "See \"Use WARN() rather than BUG()\" in Documentation/process/coding-style.rst."),
+	   "without a tree: the section is named, not quoted");
+	ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
+	   "example: an int function returns an errno");
+	ok(has(&r, "Contact: Jane Maintainer <jm@example.org>"), "signature with a contact");
+	ok(!has(&r, "One caveat"), "no panic_on_warn caveat for a BUG_ON() alone");
+
+	/* Two patches: the cover letter. */
+	ret = build(&r, &s, f, 2, &o);
+	is(r.answered, 0, "several patches: the cover letter is answered");
+	ok(has(&r, "\nSubject: Re: [PATCH 0/2] foo: two things\n"), "Subject of the cover");
+	ok(has(&r, "\nIn-Reply-To: <cover@example.org>\nReferences: <cover@example.org>\n"),
+	   "threaded under the cover");
+	ok(has_flat(&r, "This series adds a BUG_ON() and a WARN_ON() to foo_probe() and foo_lookup()."),
+	   "opening: this series, both macros, both functions");
+	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
+	   "per-patch headings");
+	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
+	ok(has(&r, "One caveat: WARN_ON_ONCE() too stops"), "panic_on_warn caveat with a WARN");
+
+	/* In a handler user space calls, a condition it can cause is no WARN. */
+	{
+		struct finding u = finding(2, &warn_on, 41, "foo_ioctl", "WARN_ON(id < 0)",
+					   " \tstruct foo *f;\n+\tWARN_ON(id < 0);\n", 1);
+
+		build(&r, &s, &u, 1, &o);
+		ok(has_flat(&r, "foo_ioctl() looks like an entry point from user space") &&
+		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
+		   "user-space entry point: an error return, not a WARN");
+	}
+
+	/* No cover letter: the first patch with findings. */
+	{
+		const struct mail *cover = s.cover;
+
+		s.cover = NULL;
+		build(&r, &s, f, 2, &o);
+		is(r.answered, 1, "no cover letter: the first patch with findings");
+		s.cover = cover;
+	}
+
+	/* Nothing to say. */
+	ret = build(&r, &s, f, 0, &o);
+	ok(!ret && r.empty && !r.text.len, "no findings: no reply");
+	f[2] = finding(1, &warn_once, 11, "foo_probe", "WARN_ON_ONCE(!dev)",
+		       "+\tif (WARN_ON_ONCE(!dev))\n", 0);
+	ret = build(&r, &s, f + 2, 1, &o);
+	ok(!ret && r.empty, "an added WARN_ON_ONCE() alone (info) is no reason to write");
+	o.always = true;
+	ret = build(&r, &s, f, 0, &o);
+	ok(!ret && !r.empty && r.answered == 0 && has(&r, "found nothing to comment on"),
+	   "--always: a short reply to the cover letter");
+	o.always = false;
+
+	/* Removals are thanked. */
+	f[3] = finding(1, &bug_on, 12, "foo_probe", "BUG_ON(x)", "-\tBUG_ON(x);\n", 0);
+	f[3].kind = FINDING_REMOVED;
+	f[3].severity = SEV_CREDIT;
+	ret = build(&r, &s, f + 3, 1, &o);
+	ok(!ret && !r.empty && r.credits == 1, "a removal is worth a thank-you");
+	ok(has(&r, "drivers/foo.c:12: BUG_ON() removed from foo_probe()."), "it says what was removed");
+
+	/* Previous version: v1 had the BUG_ON(), v2 a WARN_ON_ONCE() there. */
+	{
+		struct check_result prev = CHECK_RESULT_INIT;
+		struct series s2 = s;
+
+		prev.v = f;
+		prev.nr = 1;
+		s2.version = 2;
+		o.prev = &s;
+		o.prev_result = &prev;
+		ret = build(&r, &s2, f + 2, 1, &o);
+		ok(!ret && !r.empty && r.credits == 1 && r.issues == 0 && r.notes == 0,
+		   "v2: the conversion is a credit, not a note");
+		ok(has_flat(&r, "Thanks for v2: the BUG_ON() that v1 added to foo_probe() is now a "
+			   "WARN_ON_ONCE() with a recovery path"), "v2 opening credits it");
+		ok(has_flat(&r, "WARN_ON_ONCE() with a recovery path instead of the BUG_ON() of v1."),
+		   "and details it");
+		o.prev = NULL;
+		o.prev_result = NULL;
+	}
+
+	/* Who gets it. */
+	o.policy = REPLY_TO_AUTHOR;
+	build(&r, &s, f, 1, &o);
+	ok(r.to.nr == 1 && !r.cc.nr && !has(&r, "\nCc:"), "reply-to = author: the author only");
+	o.policy = REPLY_TO_LIST;
+	build(&r, &s, f, 1, &o);
+	ok(r.to.nr == 1 && !strcmp(r.to.v[0].addr, "linux-foo@vger.kernel.org") && !r.cc.nr,
+	   "reply-to = list: the list only");
+	o.policy = REPLY_TO_ALL;
+	build(&r, &s, f, 1, &o);
+	ok(r.to.nr == 1 && r.cc.nr == 3, "reply-to = all: author, Cc everyone");
+	o.lists = "nothing@*";
+	o.policy = REPLY_TO_LIST;
+	ret = build(&r, &s, f, 1, &o);
+	is(ret, WW_EINPUT, "reply-to = list without a list address is an error");
+	o.lists = NULL;
+	o.policy = REPLY_TO_BOTH;
+	o.from = "not an address";
+	ret = build(&r, &s, f, 1, &o);
+	is(ret, WW_EINPUT, "an invalid identity is an error");
+	o.from = "warnwatch <bot@example.org>";
+	o.patchwork_hint = true;
+	build(&r, &s, f, 1, &o);
+	ok(has(&r, "\nX-Patchwork-Hint: ignore\n"), "X-Patchwork-Hint when configured");
+
+	/* Strangers' subjects and names cannot inject headers. */
+	{
+		struct mail *m = (struct mail *)s.patches[0].mail;
+		char *subj = m->subject, *from = m->from;
+
+		m->subject = (char *)"[PATCH 1/2] x\r\nBcc: victim@example.org";
+		m->from = (char *)"Eve\r\nBcc: v2@example.org <eve@example.org>";
+		ret = build(&r, &s, f, 1, &o);
+		ok(!ret && !has(&r, "\nBcc:") && !has(&r, "\r"), "no header injection via subject or name");
+		ok(r.rcpt.nr == 2 && !strcmp(r.rcpt.v[0].addr, "eve@example.org"),
+		   "only valid addresses are recipients");
+		m->subject = subj;
+		m->from = from;
+	}
+
+	/* The kernel-ci verdict. */
+	{
+		const char *json = "{\"status\": \"panic\", \"message\": \"WARN in time64_to_tm\","
+			" \"kernel\": \"6.1.192\", \"log\": [\"WARNING: CPU: 0 PID: 20 at "
+			"kernel/time/timeconv.c:55\", \"Kernel panic - not syncing\"]}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "v.json"), 0,
+		   "verdict with alias keys parses");
+	}
+	is_str(vd.verdict, "panic", "status -> verdict");
+	o.verdict = &vd;
+	build(&r, &s, f, 1, &o);
+	ok(has(&r, "Boot test: kernel-ci built the series on 6.1.192") &&
+	   has(&r, "\n    WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55\n"),
+	   "the verdict and its console lines are in the reply");
+	o.verdict = NULL;
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* What kernel-ci's `warnwatch ci --format=json` writes (abridged). */
+		const char *json = "{\"verdict\": \"panicked\", \"reason\": \"Kernel panic - not syncing: "
+			"kernel: panic_on_warn set ...\", \"base\": \"6.1.192\", \"fired\": [{\"kind\": "
+			"\"warn\", \"file\": \"kernel/time/timeconv.c\", \"line\": 55, \"function\": "
+			"\"time64_to_tm\", \"suite\": \"time_test_cases\", \"source\": \"WARN_ON(totalsecs < 0)\", "
+			"\"trace\": [\"time64_to_tm_test_date_range+0x7c/0x1b0\", \"kunit_try_run_case+0x51/0x90\"]}]}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "ci.json"), 0, "kernel-ci's JSON parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "booted it in QEMU with panic_on_warn=1, and the kernel panicked.") &&
+		   has_flat(&r, "`WARN_ON(totalsecs < 0)` at kernel/time/timeconv.c:55 fired in KUnit suite time_test_cases.") &&
+		   has(&r, "\n    Kernel panic - not syncing: kernel: panic_on_warn set ...\n"
+			   "    time64_to_tm_test_date_range+0x7c/0x1b0\n"),
+		   "a panic: what fired, where, and the trace");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
+	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
+	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
+	reply_verdict_release(&vd);
+
+	reply_release(&r);
+	series_release(&s);
+	mail_list_clear(&mails);
+	return done_testing();
+}
