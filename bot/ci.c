@@ -31,18 +31,7 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 
 void ci_cache_dir(struct strbuf *out)
 {
-	const char *v = getenv("WARNWATCH_CACHE");
-
-	if (v && *v) {
-		strbuf_addstr(out, v);
-		return;
-	}
-	v = getenv("XDG_CACHE_HOME");
-	if (v && *v)
-		strbuf_addf(out, "%s/warnwatch", v);
-	else
-		strbuf_addf(out, "%s/.cache/warnwatch",
-			    getenv("HOME") ? getenv("HOME") : "/tmp");
+	ktree_cache_dir(out, NULL);
 }
 
 /* ---- the series' added lines, carried to the final tree ---- */
@@ -414,6 +403,7 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		if (boot->fired[i].kind != FIRED_OOPS || boot->panicked)
 			reports = true;
 	copy_suites(out, boot);
+	out->planned_suites = boot->planned_suites;
 	free(out->panic_message);
 	free(out->panic_suite);
 	out->panic_message = xstrdup_or_null(boot->panic_message);
@@ -532,6 +522,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, s);
 	}
 	json_object_set_new(o, "suites", a);
+	json_object_set_new(o, "planned_suites", v->planned_suites >= 0 ?
+			    json_integer(v->planned_suites) : json_null());
 	a = json_array();
 	for (size_t i = 0; i < v->enabled.nr; i++)
 		json_array_append_new(a, json_string(v->enabled.v[i]));
@@ -551,6 +543,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(o, "console", json_str_or_null(v->console));
 	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
 	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
+	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
+	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
 	if (v->kind == CI_APPLY_FAILED) {
 		t = json_object();
 		json_object_set_new(t, "patch", json_integer(v->failed_patch));
@@ -564,6 +558,8 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 		json_array_append_new(a, finding_json(&v->findings.v[i]));
 	json_object_set_new(o, "findings", a);
 	t = json_object();
+	json_object_set_new(t, "check", json_real(v->t.check));
+	json_object_set_new(t, "tree", json_real(v->t.tree));
 	json_object_set_new(t, "apply", json_real(v->t.apply));
 	json_object_set_new(t, "build", json_real(v->t.build));
 	json_object_set_new(t, "boot", json_real(v->t.boot));
@@ -695,26 +691,53 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 
 static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 {
-	int pass = 0, fail = 0, skip = 0, crashed = 0;
+	int pass = 0, fail = 0, skip = 0;
 
 	for (size_t i = 0; i < v->nr_suites; i++) {
 		switch (v->suites[i].result) {
 		case KTAP_PASS: pass++; break;
 		case KTAP_FAIL: fail++; break;
 		case KTAP_SKIP: skip++; break;
-		case KTAP_CRASHED: crashed++; break;
+		case KTAP_CRASHED: break;
 		}
 	}
 	if (!v->nr_suites)
 		return;
 	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
 		    pass, fail, skip);
-	if (crashed)
-		strbuf_addf(out, ", %d cut short", crashed);
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_CRASHED)
+			strbuf_addf(out, ", %s cut short", v->suites[i].name);
+	if (v->planned_suites > (int)v->nr_suites)
+		strbuf_addf(out, ", %d of %d never ran",
+			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < v->nr_suites; i++)
 		if (v->suites[i].result == KTAP_FAIL)
 			strbuf_addf(out, "  failed: %s\n", v->suites[i].name);
+}
+
+/* A clean boot says nothing about an added call but that it did not fire. */
+static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->findings.nr; i++) {
+		const struct finding *f = &v->findings.v[i];
+		const char *macro = f->rule ? f->rule->macro : "call";
+
+		if (f->kind == FINDING_ADDED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " adds at %s:%d did not fire during the "
+				    "KUnit suites: that finding stays static.\n",
+				    f->file, f->line);
+		} else if (f->kind == FINDING_REMOVED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addf(out, " removes at %s:%d is gone%s, and the "
+				    "kernel still boots clean.\n", f->file, f->line,
+				    f->conversion ? " (converted to a gentler call)" : "");
+		}
+	}
 }
 
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
@@ -728,10 +751,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
 			    "booted and ran its KUnit suites without any WARNING "
 			    "or BUG firing.\n", v->base ? v->base : "?");
-		if (v->findings.nr)
-			strbuf_addstr(out, "The calls the series adds were not "
-				      "reached by any test: the findings stay "
-				      "static.\n");
+		text_clean_findings(out, v);
 		break;
 	case CI_BUILD_FAILED:
 		strbuf_addf(out, "The patched kernel (linux %s) does not build",
@@ -743,6 +763,9 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		break;
 	case CI_APPLY_FAILED:
 		strbuf_addf(out, "%s\n", v->reason ? v->reason : "the series does not apply");
+		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr)
+			strbuf_addf(out, "(patch %d/%zu is \"%s\")\n", v->failed_patch,
+				    s->nr, s->patches[v->failed_patch - 1].title);
 		break;
 	case CI_HUNG:
 	case CI_ERROR:
@@ -759,6 +782,12 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			strbuf_addf(out, " %s", v->enabled.v[i]);
 		strbuf_addch(out, '\n');
 	}
+	if (v->base_error)
+		strbuf_addf(out, "The unpatched kernel could not be booted for "
+			    "comparison (%s): whether a report is pre-existing is "
+			    "unknown.\n", v->base_error);
+	if (v->apply_note)
+		strbuf_addf(out, "Note: %s\n", v->apply_note);
 	if (v->console)
 		strbuf_addf(out, "Console log: %s\n", v->console);
 	if (v->console2)
@@ -794,8 +823,14 @@ void ci_verdict_release(struct ci_verdict *v)
 	}
 	free(v->fired);
 	free(v->build_error);
+	free(v->apply_note);
+	free(v->base_error);
 	free(v->failed_file);
 	check_result_clear(&v->findings);
+	if (v->own_rules) {
+		ruleset_release(v->own_rules);
+		free(v->own_rules);
+	}
 	*v = blank;
 }
 
@@ -1092,6 +1127,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	}
 	if (ret < 0)
 		return ret;
+	if (ap->note.len)
+		out->apply_note = xstrdup(ap->note.buf);
 	progress(c, "building");
 	t0 = now();
 	bo.touched = &ap->touched;
@@ -1185,21 +1222,19 @@ out:
 static int static_findings(struct ci_verdict *out, const struct series *s,
 			   const struct ci_opts *opts)
 {
-	struct ruleset rules = RULESET_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
-	int ret = 0;
+	int ret;
 
 	co.rules = opts->rules;
 	if (!co.rules) {
-		ret = rules_load(&rules, rules_default_dir());
+		/* The findings borrow their rules: the verdict keeps them. */
+		out->own_rules = xcalloc(1, sizeof(*out->own_rules));
+		ret = rules_load(out->own_rules, rules_default_dir());
 		if (ret < 0)
-			goto out;
-		co.rules = &rules;
+			return ret;
+		co.rules = out->own_rules;
 	}
-	ret = check_series(&out->findings, s, &co);
-out:
-	ruleset_release(&rules);
-	return ret;
+	return check_series(&out->findings, s, &co);
 }
 
 int ci_run(struct ci_verdict *out, const struct series *s,
@@ -1212,16 +1247,15 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
 	struct console_result base = CONSOLE_RESULT_INIT;
 	struct strbuf tarball = STRBUF_INIT;
+	double t0;
 	int ret;
 
 	out->nr_patches = (int)s->nr;
 	ret = static_findings(out, s, opts);
+	out->t.check = now() - c.start;
 	if (ret < 0)
 		goto out;
-	if (opts->cache_dir)
-		strbuf_addstr(&c.cache, opts->cache_dir);
-	else
-		ci_cache_dir(&c.cache);
+	ktree_cache_dir(&c.cache, opts->cache_dir);
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;
@@ -1229,8 +1263,10 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ko.cache_dir = c.cache.buf;
 	ko.tarball = tarball.len ? tarball.buf : NULL;
 	ko.progress = opts->flags & CI_PROGRESS;
-	progress(&c, "opening the base tree");
+	progress(&c, "opening the base tree (waits while another run uses it)");
+	t0 = now();
 	ret = ktree_open(&t, &ko);
+	out->t.tree = now() - t0;
 	if (ret < 0)
 		goto out;
 	out->base = xstrdup(t.version);
@@ -1244,10 +1280,13 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		goto out;
 	read_sources(out, t.worktree);
 	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
-		ret = base_boot(&c, &base, &t, &ap, &kb, out);
-		if (ret < 0)
-			goto out;
-		mark_preexisting(out, &base);
+		/* Without the base, the verdict stands; "preexisting" is unknown. */
+		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
+			out->base_error = xstrdup(error_last());
+			error_clear();
+		} else {
+			mark_preexisting(out, &base);
+		}
 	}
 	ret = 0;
 out:

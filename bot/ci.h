@@ -55,6 +55,8 @@ struct ci_suite {
 };
 
 struct ci_timings {
+	double check;		/* static findings */
+	double tree;		/* opening the base tree: lock wait, first extract */
 	double apply, build, boot, boot2, base_boot, total;
 };
 
@@ -67,6 +69,7 @@ struct ci_verdict {
 	char *console2;		/* of the panic_on_warn=0 boot, or NULL */
 	char *panic_message;	/* "kernel: panic_on_warn set ..." or NULL */
 	char *panic_suite;
+	int planned_suites;	/* the boot's "1..N", -1 when it never said */
 	struct ci_suite *suites; /* as reported by the decisive boot */
 	size_t nr_suites, alloc_suites;
 	struct strvec enabled;	/* suites selected for the touched files */
@@ -77,22 +80,25 @@ struct ci_verdict {
 	bool warn_flood;	/* that boot was stopped at CI_SECOND_BOOT_MAX_CONSOLE:
 				   warn_count is a lower bound */
 	char *build_error;	/* first compiler error, for build-failed */
+	char *apply_note;	/* e.g. why base-commit: was not used, or NULL */
+	char *base_error;	/* the unpatched boot failed: preexisting unknown */
 	int failed_patch;	/* apply-failed: 1-based patch, else 0 */
 	char *failed_file;	/* apply-failed: file, or NULL */
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
 	int nr_patches;
 	struct check_result findings; /* static findings (check) */
+	struct ruleset *own_rules; /* rules ci_run loaded: findings point into them */
 	struct ci_timings t;
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
-			  NULL, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
-			  false, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, { 0, 0, 0, 0, 0, 0 } }
+			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
+			  false, NULL, NULL, NULL, \
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0 } }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
-#define CI_SECOND_BOOT_MAX_CONSOLE (4u << 20)
+#define CI_SECOND_BOOT_MAX_CONSOLE (1u << 20)
 
 enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
@@ -142,7 +148,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 const char *ci_verdict_name(enum ci_verdict_kind k); /* "panicked"... */
 void ci_verdict_release(struct ci_verdict *v);
 
-/* The cache directory: $WARNWATCH_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/warnwatch. */
+/* The cache directory (ktree_cache_dir() without --cache). */
 void ci_cache_dir(struct strbuf *out);
 
 #endif

@@ -262,6 +262,21 @@ static bool parse_oops(struct parser *p, const char *s)
 	return false;
 }
 
+static void add_frame(struct parser *p, struct fired *f, const char *frame)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (p->frames >= CONSOLE_TRACE_FRAMES)
+		return;
+	if (f->trace)
+		strbuf_addstr(&sb, f->trace);
+	strbuf_add(&sb, frame, strcspn(frame, " \r\n"));
+	strbuf_addch(&sb, '\n');
+	free(f->trace);
+	f->trace = strbuf_detach(&sb, NULL);
+	p->frames++;
+}
+
 /* The trace of the last report: "RIP:" gives a missing function, frames
  * after "Call Trace:" up to the end marker. */
 static void trace_line(struct parser *p, const char *s)
@@ -277,9 +292,15 @@ static void trace_line(struct parser *p, const char *s)
 		return;
 	}
 	if (skip_prefix(s, "RIP: ", &rest)) {
+		/* "RIP: 0010:time64_to_tm+0x1e0/0x1f0": where it fired, the
+		 * trace's first frame. */
 		rest = strchr(rest, ':');
-		if (rest && !f->function && !strstr(rest, "0x0"))
-			f->function = symbol_name(rest + 1);
+		if (!rest || !strstr(rest, "+0x") || f->trace)
+			return;
+		rest++;
+		if (!f->function)
+			f->function = symbol_name(rest);
+		add_frame(p, f, rest);
 		return;
 	}
 	if (starts_with(s, "Call Trace:")) {
@@ -291,19 +312,7 @@ static void trace_line(struct parser *p, const char *s)
 	rest = s + 1;
 	if (starts_with(rest, "? ") || rest[0] == '<' || !strstr(rest, "+0x"))
 		return;
-	if (p->frames >= CONSOLE_TRACE_FRAMES)
-		return;
-	{
-		struct strbuf sb = STRBUF_INIT;
-
-		if (f->trace)
-			strbuf_addstr(&sb, f->trace);
-		strbuf_add(&sb, rest, strcspn(rest, "\r\n"));
-		strbuf_addch(&sb, '\n');
-		free(f->trace);
-		f->trace = strbuf_detach(&sb, NULL);
-		p->frames++;
-	}
+	add_frame(p, f, rest);
 }
 
 /* WARN()'s own text sits between "cut here" and the WARNING line. */
@@ -504,6 +513,23 @@ static void parse_line(struct parser *p, const char *msg)
 	trace_line(p, msg);
 }
 
+/*
+ * KUNIT_CASE(fn) names the case after its function, and KUnit calls it
+ * from kunit_try_run_case(): the frame below that one is the test case.
+ */
+static char *case_from_trace(const char *trace)
+{
+	const char *runner = trace ? strstr(trace, "\nkunit_try_run_case+") : NULL;
+	const char *start;
+
+	if (!runner)
+		return NULL;
+	start = runner;
+	while (start > trace && start[-1] != '\n')
+		start--;
+	return symbol_name(start);
+}
+
 /* After the last line: who crashed, which case each report belongs to. */
 static void finish(struct parser *p)
 {
@@ -528,6 +554,8 @@ static void finish(struct parser *p)
 				su = &r->suites[j];
 		if (su && p->cases_at[i] < su->nr_cases)
 			f->test = xstrdup(su->cases[p->cases_at[i]].name);
+		else
+			f->test = case_from_trace(f->trace);
 	}
 }
 

@@ -9,6 +9,7 @@
  * where we are and the message is rebuilt from that.
  */
 #include "kapply.h"
+#include "diff.h"
 
 #include <time.h>
 
@@ -236,10 +237,206 @@ static int make_signature(git_signature **out, const char *author,
 			       ktree_git_error()) : 0;
 }
 
-static int apply_failed(const struct apply_state *st, const char *what,
-			const char *version)
+/* Hunks libgit2 could not place and we moved: bounded per patch. */
+#define KAPPLY_RELOCATE_MAX 64
+
+/* A blob's lines (borrowed pointers into `text`), without newlines. */
+static size_t blob_lines(const char ***out, size_t **lens, const char *text,
+			 size_t len)
 {
-	const char *why = ktree_git_error();
+	const char **v = NULL;
+	size_t *l = NULL, nr = 0, alloc = 0, lalloc = 0;
+
+	for (const char *p = text, *end = text + len; p < end; ) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		ALLOC_GROW(v, nr + 1, alloc);
+		ALLOC_GROW(l, nr + 1, lalloc);
+		v[nr] = p;
+		l[nr] = n;
+		nr++;
+		p += n + 1;
+	}
+	*out = v;
+	*lens = l;
+	return nr;
+}
+
+/* The hunk's pre-image (context and removed lines), without newlines. */
+static size_t hunk_preimage(const char ***out, size_t **lens, git_patch *patch,
+			    size_t h)
+{
+	const char **v = NULL;
+	size_t *l = NULL, nr = 0, alloc = 0, lalloc = 0;
+	int lines = git_patch_num_lines_in_hunk(patch, h);
+
+	for (int i = 0; i < lines; i++) {
+		const git_diff_line *dl;
+		size_t n;
+
+		if (git_patch_get_line_in_hunk(&dl, patch, h, i) < 0 ||
+		    (dl->origin != GIT_DIFF_LINE_CONTEXT &&
+		     dl->origin != GIT_DIFF_LINE_DELETION))
+			continue;
+		n = dl->content_len;
+		if (n && dl->content[n - 1] == '\n')
+			n--;
+		ALLOC_GROW(v, nr + 1, alloc);
+		ALLOC_GROW(l, nr + 1, lalloc);
+		v[nr] = dl->content;
+		l[nr] = n;
+		nr++;
+	}
+	*out = v;
+	*lens = l;
+	return nr;
+}
+
+static bool lines_match_at(const char **file, const size_t *flen, size_t fnr,
+			   const char **pre, const size_t *plen, size_t pnr,
+			   size_t at)
+{
+	if (at + pnr > fnr)
+		return false;
+	for (size_t i = 0; i < pnr; i++)
+		if (flen[at + i] != plen[i] || memcmp(file[at + i], pre[i], plen[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Where the pre-image of hunk `h` of `file` really is in the parent's
+ * blob, nearest to where the hunk says (git apply's offset search, no
+ * fuzz): the offset in lines, or false when it is nowhere.
+ */
+static bool find_offset(long *out, git_tree *parent, git_diff *diff,
+			const char *file, size_t h)
+{
+	const char **fl = NULL, **pl = NULL;
+	size_t *flen = NULL, *plen = NULL, fnr = 0, pnr = 0;
+	git_patch *patch = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *blob = NULL;
+	const git_diff_hunk *hunk;
+	size_t lines, idx = SIZE_MAX;
+	bool found = false;
+	long start;
+
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->new_file.path && !strcmp(d->new_file.path, file)) {
+			idx = i;
+			break;
+		}
+	}
+	if (idx == SIZE_MAX || git_patch_from_diff(&patch, diff, idx) < 0 ||
+	    git_patch_get_hunk(&hunk, &lines, patch, h) < 0 ||
+	    git_tree_entry_bypath(&e, parent,
+				  git_patch_get_delta(patch)->old_file.path) < 0 ||
+	    git_blob_lookup(&blob, git_tree_owner(parent),
+			    git_tree_entry_id(e)) < 0)
+		goto out;
+	fnr = blob_lines(&fl, &flen, git_blob_rawcontent(blob),
+			 (size_t)git_blob_rawsize(blob));
+	pnr = hunk_preimage(&pl, &plen, patch, h);
+	if (!pnr)
+		goto out;	/* nothing to anchor on */
+	start = hunk->old_start > 0 ? hunk->old_start - 1 : 0;
+	for (long k = 0; k <= (long)fnr && !found; k++) {
+		if (start - k >= 0 &&
+		    lines_match_at(fl, flen, fnr, pl, plen, pnr, start - k)) {
+			*out = -k;
+			found = true;
+		} else if (k && start + k <= (long)fnr &&
+			   lines_match_at(fl, flen, fnr, pl, plen, pnr, start + k)) {
+			*out = k;
+			found = true;
+		}
+	}
+	/* At offset 0 libgit2 already failed: an earlier hunk is in the way. */
+	if (found && !*out)
+		found = false;
+out:
+	git_error_clear();
+	free(fl);
+	free(flen);
+	free(pl);
+	free(plen);
+	git_blob_free(blob);
+	git_tree_entry_free(e);
+	git_patch_free(patch);
+	return found;
+}
+
+/* Parse "@@ -a[,b] +c[,d] @@": the numbers, and where a and c end. */
+static bool parse_hunk_header(const char *p, long *a, long *b, long *c,
+			      long *d, const char **rest)
+{
+	char *end;
+
+	if (!skip_prefix(p, "@@ -", &p))
+		return false;
+	*a = strtol(p, &end, 10);
+	*b = 1;
+	if (*end == ',')
+		*b = strtol(end + 1, &end, 10);
+	if (strncmp(end, " +", 2))
+		return false;
+	*c = strtol(end + 2, &end, 10);
+	*d = 1;
+	if (*end == ',')
+		*d = strtol(end + 1, &end, 10);
+	if (!starts_with(end, " @@"))
+		return false;
+	*rest = end;
+	return true;
+}
+
+/*
+ * Rewrite the header of hunk `h` (0-based) of `file` in `text`, moving it
+ * by `offset` lines.  Files are found by their "+++ b/<file>" line.
+ */
+static bool move_hunk(struct strbuf *text, const char *file, size_t h,
+		      long offset)
+{
+	struct strbuf needle = STRBUF_INIT, out = STRBUF_INIT;
+	const char *p, *line, *rest;
+	long a, b, c, d;
+	size_t n = 0;
+	bool done = false;
+
+	strbuf_addf(&needle, "\n+++ b/%s\n", file);
+	p = strstr(text->buf, needle.buf);
+	if (!p)
+		goto out;
+	for (line = p + 1; (line = strchr(line, '\n')); ) {
+		line++;
+		if (starts_with(line, "diff --git ") || starts_with(line, "--- "))
+			break;
+		if (!starts_with(line, "@@ -") || n++ != h)
+			continue;
+		if (!parse_hunk_header(line, &a, &b, &c, &d, &rest))
+			break;
+		strbuf_add(&out, text->buf, line - text->buf);
+		strbuf_addf(&out, "@@ -%ld,%ld +%ld,%ld", a + offset, b,
+			    c + offset, d);
+		strbuf_addstr(&out, rest);
+		strbuf_reset(text);
+		strbuf_addbuf(text, &out);
+		done = true;
+		break;
+	}
+out:
+	strbuf_release(&out);
+	strbuf_release(&needle);
+	return done;
+}
+
+static int apply_failed(const struct apply_state *st, const char *what,
+			const char *version, const char *why)
+{
 	const char *p;
 
 	if (!st->file)
@@ -263,14 +460,78 @@ static int apply_failed(const struct apply_state *st, const char *what,
 			  what, version, st->file, st->hunk, st->header, why);
 }
 
-int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
-		const char *diff_text, size_t len, const char *what,
-		const char *subject, const char *author,
-		struct strvec *touched)
+/* Parse `text` into `diff`, normalising quilt/diff -ruN output first. */
+static int parse_diff(git_diff **diff, const struct strbuf *text,
+		      const char *what)
 {
-	struct apply_state st = { NULL, 0, "" };
-	git_apply_options ao;
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf norm = STRBUF_INIT;
+	int ret = 0;
+
+	if (!git_diff_from_buffer(diff, text->buf, text->len) &&
+	    git_diff_num_deltas(*diff))
+		return 0;
+	git_diff_free(*diff);
+	*diff = NULL;
+	if (diff_normalise(&norm, text->buf, text->len) < 0 ||
+	    git_diff_from_buffer(diff, norm.buf, norm.len) < 0) {
+		ret = error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
+				 what, *error_last() ? error_last() :
+				 ktree_git_error());
+		goto out;
+	}
+	if (!git_diff_num_deltas(*diff))
+		ret = error_code(WW_EAPPLY, "%s has no diff", what);
+out:
+	strbuf_release(&norm);
+	return ret;
+}
+
+/*
+ * git_apply_to_tree, moving hunks whose context sits at another line
+ * (as git apply does; libgit2 only tries the line the header names).
+ * The moves are described in `notes`.
+ */
+static int apply_moving_hunks(git_index **index, struct ktree *t,
+			      git_tree *ptree, git_diff **diff,
+			      struct strbuf *text, const char *what,
+			      struct strbuf *notes)
+{
+	for (int tries = 0; ; tries++) {
+		struct apply_state st = { NULL, 0, "" };
+		git_apply_options ao;
+		char why[256];
+		long offset = 0;
+		int ret;
+
+		git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
+		ao.delta_cb = on_delta;
+		ao.hunk_cb = on_hunk;
+		ao.payload = &st;
+		git_error_clear();
+		if (!git_apply_to_tree(index, t->repo, ptree, *diff, &ao))
+			return 0;
+		snprintf(why, sizeof(why), "%s", ktree_git_error());
+		if (tries >= KAPPLY_RELOCATE_MAX || !st.file || !st.hunk ||
+		    !starts_with(why, "hunk at line ") ||
+		    !find_offset(&offset, ptree, *diff, st.file, st.hunk - 1) ||
+		    !move_hunk(text, st.file, st.hunk - 1, offset))
+			return apply_failed(&st, what, t->version, why);
+		if (notes)
+			strbuf_addf(notes, "%s%s: %s: hunk %d applied at offset %+ld line%s",
+				    notes->len ? "; " : "", what, st.file,
+				    st.hunk, offset, labs(offset) == 1 ? "" : "s");
+		git_diff_free(*diff);
+		*diff = NULL;
+		if ((ret = parse_diff(diff, text, what)) < 0)
+			return ret;
+	}
+}
+
+int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
+		const git_oid *parent, const char *diff_text, size_t len,
+		const char *what, const char *subject, const char *author)
+{
+	struct strbuf msg = STRBUF_INIT, text = STRBUF_INIT;
 	git_diff *diff = NULL;
 	git_commit *pc = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
@@ -283,32 +544,21 @@ int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
 		ret = error_code(WW_EAPPLY, "%s has no diff", what);
 		goto out;
 	}
-	if (git_diff_from_buffer(&diff, diff_text, len) < 0) {
-		ret = error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
-				 what, ktree_git_error());
+	strbuf_add(&text, diff_text, len);
+	if ((ret = parse_diff(&diff, &text, what)) < 0)
 		goto out;
-	}
-	if (!git_diff_num_deltas(diff)) {
-		ret = error_code(WW_EAPPLY, "%s has no diff", what);
-		goto out;
-	}
 	if (git_commit_lookup(&pc, t->repo, parent) < 0 ||
 	    git_commit_tree(&ptree, pc) < 0) {
 		ret = error("cannot read commit %.12s: %s",
 			    git_oid_tostr_s(parent), ktree_git_error());
 		goto out;
 	}
-	if ((ret = check_deltas(diff, ptree, what, t->version, touched)) < 0)
+	if ((ret = check_deltas(diff, ptree, what, t->version,
+				res ? &res->touched : NULL)) < 0)
 		goto out;
-	git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
-	ao.delta_cb = on_delta;
-	ao.hunk_cb = on_hunk;
-	ao.payload = &st;
-	git_error_clear();
-	if (git_apply_to_tree(&index, t->repo, ptree, diff, &ao) < 0) {
-		ret = apply_failed(&st, what, t->version);
+	if ((ret = apply_moving_hunks(&index, t, ptree, &diff, &text, what,
+				      res ? &res->note : NULL)) < 0)
 		goto out;
-	}
 	if (git_index_write_tree_to(&tree_id, index, t->repo) < 0 ||
 	    git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
 		ret = error("%s: cannot write its tree: %s", what,
@@ -334,6 +584,7 @@ out:
 	git_tree_free(ptree);
 	git_commit_free(pc);
 	git_diff_free(diff);
+	strbuf_release(&text);
 	strbuf_release(&msg);
 	return ret;
 }
@@ -413,10 +664,9 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
 			strbuf_addf(&what, "patch %zu/%zu", i + 1, s->nr);
 		else
 			strbuf_addstr(&what, "the patch");
-		ret = kapply_diff(&out->commits[i], t, &parent, p->diff,
+		ret = kapply_diff(&out->commits[i], out, t, &parent, p->diff,
 				  p->diff_len, what.buf,
-				  p->title ? p->title : p->subject,
-				  p->author, &out->touched);
+				  p->title ? p->title : p->subject, p->author);
 		if (ret < 0) {
 			out->failed = (int)i + 1;
 			goto out;

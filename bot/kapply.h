@@ -28,7 +28,8 @@ struct kapply_result {
 	size_t nr;		/* patches applied */
 	struct strvec touched;	/* paths the series changes (old and new
 				   names of renames), sorted, unique */
-	struct strbuf note;	/* e.g. why base-commit: was not used; "" if none */
+	struct strbuf note;	/* why base-commit: was not used, hunks applied
+				   at an offset; "" if none */
 	int failed;		/* 1-based patch that did not apply, 0 if none */
 };
 
@@ -48,13 +49,15 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
 /*
  * Apply one diff text on top of `parent` and commit it as `subject` by
  * `author` ("Name <addr>", may be NULL), without checking it out.  `what`
- * names the patch in messages ("patch 2/4").  The paths it changes are
- * appended to `touched` (may be NULL).
+ * names the patch in messages ("patch 2/4").  The paths it changes go to
+ * res->touched, hunks moved to another line are described in res->note
+ * (`res` may be NULL).  Hunks are placed as git apply places them: at the
+ * line the header says, else where their context is, nearest first; no
+ * fuzz.  Quilt and "diff -ruN" output is normalised first (diff.h).
  */
-int kapply_diff(git_oid *out, struct ktree *t, const git_oid *parent,
-		const char *diff, size_t len, const char *what,
-		const char *subject, const char *author,
-		struct strvec *touched);
+int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
+		const git_oid *parent, const char *diff, size_t len,
+		const char *what, const char *subject, const char *author);
 
 void kapply_result_release(struct kapply_result *r);
 

@@ -8,6 +8,7 @@
 #include "console.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -88,8 +89,22 @@ static void send_quit(struct flood *f)
 		return;
 	memcpy(sa.sun_path, f->monitor, strlen(f->monitor) + 1);
 	if (!connect(fd, (struct sockaddr *)&sa, sizeof(sa)) &&
-	    write(fd, "quit\n", 5) == 5)
+	    write(fd, "quit\n", 5) == 5) {
+		/*
+		 * Hanging up at once can make QEMU drop the command unread:
+		 * wait (bounded) for it to close the monitor as it exits.
+		 */
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		char buf[512];
+
+		for (int i = 0; i < 20 && poll(&pfd, 1, 100) >= 0; i++) {
+			if ((pfd.revents & POLLIN) && read(fd, buf, sizeof(buf)) <= 0)
+				break;
+			if (pfd.revents & (POLLHUP | POLLERR))
+				break;
+		}
 		f->stopped = true;
+	}
 	close(fd);
 }
 
@@ -120,6 +135,13 @@ static int boot_once(struct kboot_result *out, const struct kboot_opts *opts,
 		      KBOOT_DEFAULT_MAX_CONSOLE;
 	strvec_clear(&out->argv);
 	kboot_argv(&out->argv, &out->cmdline, opts, accel);
+	/*
+	 * Our deadline kills QEMU's process group; coreutils' timeout, a
+	 * little later, also covers the case where warnwatch itself dies
+	 * first (QEMU would outlive it: a hung guest forever).
+	 */
+	strvec_pushl(&c.args, "timeout", "-k", "5", NULL);
+	strvec_pushf(&c.args, "%u", timeout_s + 30);
 	strvec_pushv(&c.args, out->argv.v);
 	strvec_push(&c.args, "-monitor");
 	strvec_pushf(&c.args, "unix:%s,server=on,wait=off", mon.buf);

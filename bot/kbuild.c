@@ -8,6 +8,7 @@
 #include "child.h"
 #include "kconfig.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -82,7 +83,10 @@ static bool is_link_error(const char *line)
 /* /ww/src/kernel/x.c -> kernel/x.c: name files as the user knows them. */
 static void add_unsandboxed(struct strbuf *out, const char *line, size_t len)
 {
-	static const char *const prefixes[] = { KBUILD_SRC "/", KBUILD_OBJ "/" };
+	/* make prints the source tree as "../src" when O= is its sibling. */
+	static const char *const prefixes[] = {
+		KBUILD_SRC "/", KBUILD_OBJ "/", "../src/"
+	};
 	size_t i = 0;
 
 	while (i < len) {
@@ -215,6 +219,8 @@ static void sandbox_argv(struct strvec *args, const struct sandbox *sb)
 		     "--ro-bind", sb->worktree, KBUILD_SRC,
 		     "--bind", sb->build_dir, KBUILD_OBJ,
 		     "--bind", sb->ccache_dir, KBUILD_CCACHE,
+		     /* An empty, read-only /tmp: writes there fail loudly. */
+		     "--dir", "/tmp",
 		     "--remount-ro", "/",
 		     "--chdir", KBUILD_OBJ, NULL);
 }
@@ -574,6 +580,63 @@ out:
 	return ret;
 }
 
+/*
+ * Series that need suites of their own each get a build directory (about
+ * 200 MB): keep the KBUILD_KEEP_CONFIGS last built (their build log is
+ * written by every build), never the base one or `keep`.  Runs under the
+ * tree's lock.
+ */
+static void prune_build_dirs(struct ktree *t, const char *base_dir,
+			     const char *keep)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, prefix = STRBUF_INIT;
+	char *oldest = NULL;
+	time_t oldest_t = 0;
+	int n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	strbuf_addf(&dir, "%s/build", t->cache_dir);
+	strbuf_addf(&prefix, "%s-", t->version);
+	if (!(d = opendir(dir.buf)))
+		goto out;
+	while ((e = readdir(d))) {
+		struct stat st;
+
+		if (!starts_with(e->d_name, prefix.buf) ||
+		    strchr(e->d_name, '.'))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, e->d_name);
+		if (!strcmp(path.buf, base_dir) || !strcmp(path.buf, keep))
+			continue;
+		n++;
+		strbuf_addstr(&path, "/" BUILD_LOG);
+		if (stat(path.buf, &st) < 0)
+			st.st_mtime = 0;
+		if (!oldest || st.st_mtime < oldest_t) {
+			free(oldest);
+			strbuf_setlen(&path, path.len - strlen("/" BUILD_LOG));
+			oldest = xstrdup(path.buf);
+			oldest_t = st.st_mtime;
+		}
+	}
+	closedir(d);
+	if (n > KBUILD_KEEP_CONFIGS && oldest) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "rm", "-rf", "--", oldest, NULL);
+		c.timeout_ms = COPY_TIMEOUT_S * 1000;
+		child_run(&c);	/* best effort: the next run tries again */
+		child_release(&c);
+	}
+out:
+	free(oldest);
+	strbuf_release(&prefix);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+}
+
 static int read_base_config(struct kconfig_frag *out, const char *config_dir,
 			    const char *extra)
 {
@@ -654,9 +717,15 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 	strbuf_reset(&path);
 	strbuf_addstr(&path, dir->buf);
 	strbuf_reset(dir);
+	if (opts->plan_only) {
+		strbuf_addf(dir, "%s/build/%s-%s", t->cache_dir, t->version,
+			    hash.buf);
+		goto done;
+	}
 	if ((ret = build_dir_for(dir, t, hash.buf)) < 0 ||
 	    (ret = seed_from(dir->buf, path.buf)) < 0)
 		goto out;
+	prune_build_dirs(t, path.buf, dir->buf);
 	/* The copy's stamp names the base fragment: configure() redoes it. */
 	sb->build_dir = dir->buf;
 	if ((ret = configure(out, t, sb, frag, timeout_s, prog)) < 0)
@@ -692,6 +761,20 @@ out:
 	return ret;
 }
 
+/* The verdict for a failed make: WW_EBUILD quoting the first error. */
+static int build_failed(struct kbuild_result *out, const struct ktree *t,
+			const struct kbuild_opts *opts, const struct strbuf *log)
+{
+	kbuild_first_error(&out->error, log->buf, log->len);
+	if (!out->error.len)
+		child_last_line(&out->error, log);
+	if (strstr(out->error.buf, "Unexpected file size"))
+		decompressor_hint(&out->error, t->worktree, opts->touched);
+	sandbox_hint(&out->error, log);
+	return error_code(WW_EBUILD, "linux %s does not build (log: %s):\n%s",
+			  t->version, out->log_path, out->error.buf);
+}
+
 int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	       const struct kbuild_opts *opts)
 {
@@ -719,7 +802,13 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 				 &prog)) < 0)
 		goto out;
 	out->build_dir = xstrdup(dir.buf);
-	if ((ret = check_config(out, dir.buf, &frag)) < 0)
+	out->config_seconds = now() - start;
+	/* A planned new config has no .config yet: nothing to check. */
+	if (opts->plan_only && !out->base_config) {
+		ret = 0;
+		goto out;
+	}
+	if ((ret = check_config(out, dir.buf, &frag)) < 0 || opts->plan_only)
 		goto out;
 	out->config_seconds = now() - start;
 
@@ -755,16 +844,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	/* Kconfig edits in the series are applied by make itself: look again. */
 	check_config(out, dir.buf, &frag);
 	if (c.status) {
-		kbuild_first_error(&out->error, c.out.buf, c.out.len);
-		if (!out->error.len)
-			child_last_line(&out->error, &c.out);
-		if (strstr(out->error.buf, "Unexpected file size"))
-			decompressor_hint(&out->error, t->worktree,
-					  opts->touched);
-		sandbox_hint(&out->error, &c.out);
-		ret = error_code(WW_EBUILD,
-				 "linux %s does not build (log: %s):\n%s",
-				 t->version, out->log_path, out->error.buf);
+		ret = build_failed(out, t, opts, &c.out);
 		goto out;
 	}
 	strbuf_reset(&path);

@@ -28,6 +28,8 @@
 
 #define KBUILD_DEFAULT_TIMEOUT_S (60 * 60)
 #define KBUILD_DEFAULT_MEM_MB 4096
+/* Build directories of configs beyond the base kept (LRU), ~200 MB each. */
+#define KBUILD_KEEP_CONFIGS 6
 #define KBUILD_ARCH "x86_64"
 /* Inside the sandbox. */
 #define KBUILD_SRC "/ww/src"
@@ -44,9 +46,11 @@ struct kbuild_opts {
 	unsigned int mem_mb;	/* 0: KBUILD_DEFAULT_MEM_MB, per process */
 	bool progress;		/* stage, elapsed time, make's current file on
 				   stderr (only when it is a terminal) */
+	bool plan_only;		/* decide config and directory, do not build
+				   (the base directory still gets configured) */
 };
 
-#define KBUILD_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0, false }
+#define KBUILD_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0, false, false }
 
 struct kbuild_result {
 	char *build_dir;	/* host path of the O= directory */

@@ -193,6 +193,16 @@ void kconfig_frag_missing(struct strvec *out, const struct kconfig_frag *want,
 	}
 }
 
+/* The directory of `file` ("" for a top-level file), into `out`. */
+static void dir_of(struct strbuf *out, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	strbuf_reset(out);
+	if (slash)
+		strbuf_add(out, file, slash - file);
+}
+
 /* ---- Kconfig index ---- */
 
 static void add_cond(struct strbuf *deps, const char *cond);
@@ -546,11 +556,14 @@ next:
 
 /* ---- Selection ---- */
 
+struct cands;
+
 struct select_ctx {
 	struct kconfig_suites *out;
 	struct kindex *ix;
 	const char *srctree;
 	const char *dir;	/* the directory being scanned */
+	struct cands *cands;	/* what scanning found */
 };
 
 static bool strvec_has(const struct strvec *sv, const char *s)
@@ -678,21 +691,78 @@ out:
 	strbuf_release(&path);
 }
 
+/* A KUnit test object found next to a touched file. */
+struct cand {
+	char *sym;
+	char *dir;
+	char *obj;
+};
+
+struct cands {
+	struct cand *v;
+	size_t nr, alloc;
+};
+
+static void cands_clear(struct cands *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->v[i].sym);
+		free(c->v[i].dir);
+		free(c->v[i].obj);
+	}
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}
+
 static void on_test_object(void *data, const char *sym, const char *obj)
 {
 	struct select_ctx *ctx = data;
 	struct ksym *s = kindex_find(ctx->ix, sym);
-	struct strbuf path = STRBUF_INIT;
+	struct cand *c;
 
 	if (!s || !mentions(s->deps.buf, "KUNIT"))
 		return;		/* not a KUnit test (e.g. a boot-time self test) */
-	strbuf_addf(&path, "%s%s%s", ctx->dir, *ctx->dir ? "/" : "", obj);
+	ALLOC_GROW(ctx->cands->v, ctx->cands->nr + 1, ctx->cands->alloc);
+	c = &ctx->cands->v[ctx->cands->nr++];
+	c->sym = xstrdup(sym);
+	c->dir = xstrdup(ctx->dir);
+	c->obj = xstrdup(obj);
+}
+
+/*
+ * Does test object `obj` name the touched file's stem as a word?
+ * cmdline.c: cmdline_kunit.o; inode.c: ext4-inode-test.o.
+ */
+static bool names_stem(const char *obj, const char *file)
+{
+	const char *base = strrchr(file, '/');
+	size_t n;
+
+	base = base ? base + 1 : file;
+	n = strcspn(base, ".");
+	if (!n)
+		return false;
+	for (const char *p = obj; *p; p++) {
+		if (strncmp(p, base, n))
+			continue;
+		if ((p == obj || p[-1] == '_' || p[-1] == '-') &&
+		    (p[n] == '_' || p[n] == '-' || p[n] == '.'))
+			return true;
+	}
+	return false;
+}
+
+static void take_cand(struct select_ctx *ctx, const struct cand *c)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s%s%s", c->dir, *c->dir ? "/" : "", c->obj);
 	if (!strvec_has(&ctx->out->objects, path.buf)) {
 		strvec_push(&ctx->out->objects, path.buf);
-		suite_names(&ctx->out->suites, ctx->srctree, ctx->dir, obj);
+		suite_names(&ctx->out->suites, ctx->srctree, c->dir, c->obj);
 	}
-	if (!strvec_has(&ctx->out->tests, sym))
-		strvec_push(&ctx->out->tests, sym);
+	if (!strvec_has(&ctx->out->tests, c->sym))
+		strvec_push(&ctx->out->tests, c->sym);
 	strbuf_release(&path);
 }
 
@@ -772,13 +842,62 @@ static void needed_symbols(struct strvec *out, const char *expr)
 	(void)paren;
 }
 
-/* Never switched on for a test: they change the whole build. */
+/*
+ * Never switched on for a test: they change how every file is compiled
+ * (tracing, sanitizers, hardening, debug info...), so the build would
+ * start from scratch and the kernel would no longer be the base.
+ */
 static bool never_enable(const char *sym)
 {
-	return !strcmp(sym, "COMPILE_TEST") || !strcmp(sym, "UML") ||
-	       !strcmp(sym, "KASAN") || !strcmp(sym, "KCSAN") ||
-	       !strcmp(sym, "MODULES") || starts_with(sym, "ARCH_") ||
-	       starts_with(sym, "HAVE_");
+	static const char *const global[] = {
+		"COMPILE_TEST", "UML", "MODULES", "SMP", "EXPERT",
+		"KASAN", "KCSAN", "KMSAN", "UBSAN", "KCOV", "GCOV_KERNEL",
+		"FTRACE", "FUNCTION_TRACER", "FUNCTION_GRAPH_TRACER",
+		"DYNAMIC_FTRACE", "KPROBES", "KPROBE_EVENTS", "FPROBE",
+		"TRACING", "PROFILING", "FORTIFY_SOURCE", "STACKPROTECTOR",
+		"STACKPROTECTOR_STRONG", "FRAME_POINTER", "DEBUG_INFO",
+		"LOCKDEP", "PROVE_LOCKING", "DEBUG_LOCK_ALLOC", "PREEMPT",
+		"PREEMPT_RT", "LTO", "RETPOLINE", "GCC_PLUGINS", "KALLSYMS_ALL",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(global); i++)
+		if (!strcmp(sym, global[i]))
+			return true;
+	return starts_with(sym, "ARCH_") || starts_with(sym, "HAVE_") ||
+	       starts_with(sym, "CC_") || starts_with(sym, "DEBUG_INFO") ||
+	       starts_with(sym, "INIT_STACK_") || starts_with(sym, "KASAN_") ||
+	       starts_with(sym, "UBSAN_") || starts_with(sym, "LTO_");
+}
+
+/* "fs/ext4/Kconfig" -> "fs/ext4"; counts its components. */
+static size_t kconfig_dir(struct strbuf *out, const char *file)
+{
+	size_t n = 0;
+
+	dir_of(out, file);
+	for (size_t i = 0; i < out->len; i++)
+		n += out->buf[i] == '/';
+	return out->len ? n + 1 : 0;
+}
+
+/*
+ * Is `dep` (needed by `test`) part of the test's own subsystem: defined
+ * in the same directory, or in one inside the other at least two levels
+ * deep (drivers/clk and drivers/clk/foo, not fs and fs/ext4)?
+ */
+static bool same_subsystem(const struct ksym *test, const struct ksym *dep)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t na = kconfig_dir(&a, test->file), nb = kconfig_dir(&b, dep->file);
+	const struct strbuf *lo = na <= nb ? &a : &b, *hi = na <= nb ? &b : &a;
+	bool same;
+
+	same = !strcmp(a.buf, b.buf) ||
+	       ((na < nb ? na : nb) >= 2 && !strncmp(hi->buf, lo->buf, lo->len) &&
+		hi->buf[lo->len] == '/');
+	strbuf_release(&b);
+	strbuf_release(&a);
+	return same;
 }
 
 /* What `s` needs: its own "depends on", the "if"/"menu" blocks around it,
@@ -795,16 +914,20 @@ static void symbol_deps(struct strvec *out, const struct kindex *ix,
 }
 
 static void add_with_deps(struct kconfig_suites *out, struct kindex *ix,
-			  const char *sym, int depth)
+			  const char *test, const char *sym, int depth)
 {
 	struct strvec deps = STRVEC_INIT;
-	struct ksym *s;
+	struct ksym *s, *t;
 
 	if (strvec_has(&out->symbols, sym) || never_enable(sym) ||
 	    out->symbols.nr >= KCONFIG_SYMBOLS_MAX)
 		return;
 	s = kindex_find(ix, sym);
-	if (!s || s->choice)
+	t = kindex_find(ix, test);
+	if (!s || !t || s->choice)
+		return;
+	/* Outside the test's subsystem: what the base has is what it gets. */
+	if (depth && !same_subsystem(t, s))
 		return;
 	/* Prompt-less symbols follow from others: only those are set. */
 	if (s->prompt || depth == 0)
@@ -813,7 +936,7 @@ static void add_with_deps(struct kconfig_suites *out, struct kindex *ix,
 		return;
 	symbol_deps(&deps, ix, s);
 	for (size_t i = 0; i < deps.nr; i++)
-		add_with_deps(out, ix, deps.v[i], depth + 1);
+		add_with_deps(out, ix, test, deps.v[i], depth + 1);
 	strvec_clear(&deps);
 }
 
@@ -828,32 +951,48 @@ static void sort_strvec(struct strvec *sv)
 		qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
 }
 
-/* The directories whose tests cover `file`. */
-static void candidate_dirs(struct strvec *out, const char *file)
+static void scan_dir(struct select_ctx *ctx, const char *dir)
 {
-	struct strbuf dir = STRBUF_INIT;
-	const char *slash = strrchr(file, '/');
-	const char *up;
+	ctx->dir = dir;
+	scan_makefile(ctx->srctree, dir, on_test_object, ctx);
+}
 
-	if (!slash)
-		return;		/* top-level files: no tests next to them */
-	strbuf_add(&dir, file, slash - file);
-	if (!strvec_has(out, dir.buf))
-		strvec_push(out, dir.buf);
-	strbuf_addstr(&dir, "/tests");
-	if (!strvec_has(out, dir.buf))
-		strvec_push(out, dir.buf);
-	strbuf_setlen(&dir, slash - file);
-	strbuf_addstr(&dir, "/kunit");
-	if (!strvec_has(out, dir.buf))
-		strvec_push(out, dir.buf);
-	strbuf_setlen(&dir, slash - file);
-	up = memrchr(dir.buf, '/', dir.len);
-	if (up) {
-		strbuf_setlen(&dir, up - dir.buf);
-		if (!strvec_has(out, dir.buf))
-			strvec_push(out, dir.buf);
+/*
+ * The tests covering one touched file: those in its directory (and its
+ * tests/ or kunit/ subdirectory), else those of the parent directory;
+ * when some of them are named after the file, only those.
+ */
+static void select_for_file(struct select_ctx *ctx, const char *file)
+{
+	struct strbuf dir = STRBUF_INIT, sub = STRBUF_INIT;
+	struct cands found;
+	bool named = false;
+
+	memset(&found, 0, sizeof(found));
+	ctx->cands = &found;
+	dir_of(&dir, file);
+	if (!dir.len)
+		goto out;	/* top-level files: no tests next to them */
+	scan_dir(ctx, dir.buf);
+	strbuf_addf(&sub, "%s/tests", dir.buf);
+	scan_dir(ctx, sub.buf);
+	strbuf_reset(&sub);
+	strbuf_addf(&sub, "%s/kunit", dir.buf);
+	scan_dir(ctx, sub.buf);
+	if (!found.nr) {
+		dir_of(&sub, dir.buf);
+		if (sub.len)
+			scan_dir(ctx, sub.buf);
 	}
+	for (size_t i = 0; i < found.nr; i++)
+		named |= names_stem(found.v[i].obj, file);
+	for (size_t i = 0; i < found.nr; i++)
+		if (!named || names_stem(found.v[i].obj, file))
+			take_cand(ctx, &found.v[i]);
+out:
+	cands_clear(&found);
+	ctx->cands = NULL;
+	strbuf_release(&sub);
 	strbuf_release(&dir);
 }
 
@@ -861,24 +1000,18 @@ int kconfig_select_suites(struct kconfig_suites *out, const char *srctree,
 			  const struct strvec *touched)
 {
 	struct kindex ix;
-	struct strvec dirs = STRVEC_INIT;
 	struct strbuf path = STRBUF_INIT;
-	struct select_ctx ctx = { out, &ix, srctree, NULL };
+	struct select_ctx ctx = { out, &ix, srctree, NULL, NULL };
 
 	memset(&ix, 0, sizeof(ix));
-
-	for (size_t i = 0; touched && i < touched->nr; i++)
-		candidate_dirs(&dirs, touched->v[i]);
-	if (!dirs.nr)
+	if (!touched || !touched->nr)
 		goto out;
 	strbuf_addstr(&path, srctree);
 	kindex_walk(&ix, &path, strlen(srctree), 0);
-	for (size_t i = 0; i < dirs.nr; i++) {
-		ctx.dir = dirs.v[i];
-		scan_makefile(srctree, dirs.v[i], on_test_object, &ctx);
-	}
+	for (size_t i = 0; i < touched->nr; i++)
+		select_for_file(&ctx, touched->v[i]);
 	for (size_t i = 0; i < out->tests.nr; i++)
-		add_with_deps(out, &ix, out->tests.v[i], 0);
+		add_with_deps(out, &ix, out->tests.v[i], out->tests.v[i], 0);
 	sort_strvec(&out->tests);
 	sort_strvec(&out->symbols);
 	sort_strvec(&out->suites);
@@ -886,7 +1019,6 @@ int kconfig_select_suites(struct kconfig_suites *out, const char *srctree,
 out:
 	kindex_release(&ix);
 	strbuf_release(&path);
-	strvec_clear(&dirs);
 	return 0;
 }
 

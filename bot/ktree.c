@@ -305,8 +305,12 @@ static int open_repo(struct ktree *t)
 
 	if (access(t->worktree, F_OK) < 0 || access(t->gitdir, F_OK) < 0)
 		return WW_ENOTFOUND;
-	if (git_repository_open_bare(&t->repo, t->gitdir) < 0 ||
-	    git_repository_set_workdir(t->repo, t->worktree, 0) < 0) {
+	ret = git_repository_open_bare(&t->repo, t->gitdir);
+	if (ret == GIT_ENOTFOUND) {
+		ret = WW_ENOTFOUND;	/* half-made by an interrupted import */
+		goto out;
+	}
+	if (ret < 0 || git_repository_set_workdir(t->repo, t->worktree, 0) < 0) {
 		ret = error("cannot open '%s': %s", t->gitdir,
 			    ktree_git_error());
 		goto out;
@@ -329,15 +333,60 @@ out:
 }
 
 /*
- * One commit of the whole tree.  The tarball's .gitignore ignores
- * everything (its first rule is a slash and a star), hence GIT_INDEX_ADD_FORCE.  Author and date are fixed
- * (the tarball's mtime), so every machine gets the same commit id.
+ * Every file under the worktree into the index.  Not git_index_add_all():
+ * the tarball's .gitignore ignores everything (its first rule is a slash
+ * and a star) and libgit2 1.5 then fails on the ignored directories even
+ * with GIT_INDEX_ADD_FORCE; git_index_add_bypath() does not look at
+ * ignore rules at all.
+ */
+static int add_dir(git_index *index, struct strbuf *abs, struct strbuf *rel,
+		   int depth)
+{
+	size_t abs_len = abs->len, rel_len = rel->len;
+	struct dirent *e;
+	DIR *d;
+	int ret = 0;
+
+	if (depth > 64)
+		return error("'%s': directories nested too deep", abs->buf);
+	d = opendir(abs->buf);
+	if (!d)
+		return error("cannot read '%s': %s", abs->buf, strerror(errno));
+	while (!ret && (e = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+		    (!depth && !strcmp(e->d_name, ".git")))
+			continue;
+		strbuf_setlen(abs, abs_len);
+		strbuf_setlen(rel, rel_len);
+		strbuf_addf(abs, "/%s", e->d_name);
+		strbuf_addf(rel, "%s%s", rel_len ? "/" : "", e->d_name);
+		if (lstat(abs->buf, &st) < 0)
+			ret = error("cannot stat '%s': %s", abs->buf,
+				    strerror(errno));
+		else if (S_ISDIR(st.st_mode))
+			ret = add_dir(index, abs, rel, depth + 1);
+		else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
+			 git_index_add_bypath(index, rel->buf) < 0)
+			ret = error("cannot add '%s': %s", rel->buf,
+				    ktree_git_error());
+	}
+	closedir(d);
+	strbuf_setlen(abs, abs_len);
+	strbuf_setlen(rel, rel_len);
+	return ret;
+}
+
+/*
+ * One commit of the whole tree.  Author and date are fixed (the
+ * tarball's mtime), so every machine gets the same commit id.
  */
 static int import_tree(struct ktree *t, const char *tarname,
 		       const struct stat *st)
 {
 	git_repository_init_options init;
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, abs = STRBUF_INIT, rel = STRBUF_INIT;
 	git_index *index = NULL;
 	git_signature *sig = NULL;
 	git_tree *tree = NULL;
@@ -346,13 +395,18 @@ static int import_tree(struct ktree *t, const char *tarname,
 	int ret = -1;
 
 	git_repository_init_options_init(&init, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
-	init.flags = GIT_REPOSITORY_INIT_MKPATH;
+	init.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_DOTGIT_DIR;
 	init.workdir_path = t->worktree;
 	if (git_repository_init_ext(&t->repo, t->gitdir, &init) < 0 ||
-	    git_repository_index(&index, t->repo) < 0 ||
-	    git_index_add_all(index, NULL, GIT_INDEX_ADD_FORCE, NULL,
-			      NULL) < 0 ||
-	    git_index_write(index) < 0 ||
+	    git_repository_index(&index, t->repo) < 0) {
+		ret = error("cannot create '%s': %s", t->gitdir,
+			    ktree_git_error());
+		goto out;
+	}
+	strbuf_addstr(&abs, t->worktree);
+	if ((ret = add_dir(index, &abs, &rel, 0)) < 0)
+		goto out;
+	if (git_index_write(index) < 0 ||
 	    git_index_write_tree(&tree_id, index) < 0 ||
 	    git_tree_lookup(&tree, t->repo, &tree_id) < 0 ||
 	    git_signature_new(&sig, "warnwatch", "warnwatch@localhost",
@@ -377,6 +431,8 @@ out:
 	git_signature_free(sig);
 	git_tree_free(tree);
 	git_index_free(index);
+	strbuf_release(&rel);
+	strbuf_release(&abs);
 	strbuf_release(&msg);
 	return ret;
 }

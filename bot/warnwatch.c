@@ -21,6 +21,7 @@ static const struct cmd commands[] = {
 	{ "status", cmd_status, "the service's queue, recent verdicts and errors" },
 	{ "retry", cmd_retry, "requeue a failed series of the service" },
 	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
+	{ "kbuild", cmd_kbuild, "apply a series to the distro kernel and build it (sandboxed)" },
 };
 
 static int usage(FILE *f)

@@ -62,7 +62,7 @@ static void test_ktap(void)
 	ok(su && su->nr_cases == 2 && su->fail == 1 && su->skip == 1,
 	   "parameterised case counted once, params not as cases");
 	su = console_find_suite(&r, "skipped_suite");
-	ok(su && su->result == KTAP_SKIP, "suite-level # SKIP, 'ok N - name' form");
+	ok(su && su->result == KTAP_SKIP, "suite-level SKIP directive, 'ok N - name' form");
 	is_str(su ? su->cases[0].name : NULL, "only", "'- ' and directive stripped");
 	console_result_release(&r);
 }
@@ -104,8 +104,10 @@ static void test_warn_panic(void)
 	is(f->line, 55, "line");
 	is_str(f->function, "time64_to_tm", "function without offsets");
 	is_str(f->suite, "time_test_cases", "suite running when it fired");
-	ok(!f->test, "test case unknown: the panic came first");
-	is_str(f->trace, "time64_to_tm_test_date_range+0x6b/0x130\n"
+	is_str(f->test, "time64_to_tm_test_date_range",
+	       "test case from the frame below kunit_try_run_case");
+	is_str(f->trace, "time64_to_tm+0x1e0/0x1f0\n"
+	       "time64_to_tm_test_date_range+0x6b/0x130\n"
 	       "kunit_try_run_case+0x4e/0x90\n",
 	       "trace trimmed: no '?' frames, no <TASK>, not the panic's");
 	ok(r.panicked, "panicked");
@@ -285,5 +287,43 @@ static void test_real_logs(void)
 	   console_find_suite(&r, "stackinit")->pass == 60 &&
 	   console_find_suite(&r, "stackinit")->skip == 5,
 	   "clean boot: stackinit 60 passed, 5 skipped");
+
+	if (real(&r, "warn-panic-6.1.192.log") < 0) {
+		ok(0, "warn-panic log: %s", error_last());
+		return;
+	}
+	ok(r.booted && r.panicked && !r.tests_finished && !r.rebooted,
+	   "WARN with panic_on_warn=1: panicked before the suites finished");
+	is_str(r.panic_message, "kernel: panic_on_warn set ...", "panic message");
+	is(r.nr_fired, 1, "one WARNING");
+	if (r.nr_fired == 1) {
+		const struct fired *f = r.fired;
+
+		is_str(f->file, "../src/kernel/time/timeconv.c", "file as the sandboxed build names it");
+		is(f->line, 55, "the added line");
+		is_str(f->function, "time64_to_tm", "function");
+		is_str(f->suite, "time_test_cases", "suite");
+		is_str(f->test, "time64_to_tm_test_date_range", "test case from the trace");
+		is_str(f->trace, "time64_to_tm+0x1e0/0x1f0\n"
+		       "time64_to_tm_test_date_range+0xbe/0x370\n"
+		       "kunit_try_run_case+0x4b/0x70\n"
+		       "kunit_generic_run_threadfn_adapter+0x11/0x20\n"
+		       "kthread+0xb0/0xe0\n"
+		       "ret_from_fork+0x22/0x30\n",
+		       "trace: RIP first, no '?' frames, not the panic's own");
+	}
+	is(r.planned_suites, 28, "28 suites planned");
+	ok(r.nr_suites == 1 && r.suites[0].result == KTAP_CRASHED,
+	   "the suite that panicked is crashed, none after it ran");
+
+	if (real(&r, "warn-flood-nopanic-6.1.192.log") < 0) {
+		ok(0, "flood log: %s", error_last());
+		return;
+	}
+	ok(!r.panicked && !r.tests_finished, "panic_on_warn=0 flood: no panic, cut short");
+	is(r.warn_count, 96, "every WARNING block of the first 150 KB counted");
+	is(r.nr_fired, 96, "each one a report");
+	ok(r.nr_fired && r.fired[95].line == 55 &&
+	   !strcmp(r.fired[95].suite, "time_test_cases"), "all the same line, same suite");
 	console_result_release(&r);
 }

@@ -148,11 +148,31 @@ static void test_select(void)
 	ok(has(&s.tests, "EXT4_KUNIT_TESTS"), "fs/ext4/inode.c -> EXT4_KUNIT_TESTS");
 	ok(has(&s.symbols, "EXT4_FS"), "... and the EXT4_FS it depends on");
 	ok(has(&s.suites, "ext4_inode_test"), "... suite ext4_inode_test");
-	ok(has(&s.symbols, "BLOCK"), "... and BLOCK, which EXT4_FS depends on");
+	ok(!has(&s.symbols, "BLOCK"),
+	   "... but not BLOCK, which EXT4_FS needs from another subsystem");
 
 	select_for(&s, tree.buf, "lib/cmdline.c");
 	ok(has(&s.tests, "CMDLINE_KUNIT_TEST"), "lib/cmdline.c -> CMDLINE_KUNIT_TEST");
 	ok(has(&s.suites, "cmdline"), "... suite cmdline");
+	is(s.tests.nr, 1, "... only it: the test named after the file");
+	ok(!has(&s.symbols, "FORTIFY_SOURCE") && !has(&s.symbols, "FUNCTION_TRACER"),
+	   "... and nothing that changes how everything compiles");
+
+	select_for(&s, tree.buf, "lib/list_sort.c");
+	ok(has(&s.tests, "TEST_LIST_SORT") && s.tests.nr == 1,
+	   "lib/list_sort.c -> test_list_sort.o's TEST_LIST_SORT");
+
+	select_for(&s, tree.buf, "lib/ucs2_string.c");
+	ok(s.tests.nr > 5 && has(&s.tests, "CMDLINE_KUNIT_TEST"),
+	   "lib/ucs2_string.c (no test named after it) -> the KUnit tests of lib/");
+	ok(!has(&s.symbols, "FORTIFY_SOURCE") && !has(&s.symbols, "KPROBES") &&
+	   !has(&s.symbols, "FUNCTION_TRACER") && !has(&s.symbols, "DYNAMIC_FTRACE"),
+	   "... without tracing, kprobes or fortify (they rebuild everything)");
+
+	select_for(&s, tree.buf, "drivers/clk/clk-gate.c");
+	ok(has(&s.tests, "CLK_GATE_KUNIT_TEST"), "clk-gate.c -> CLK_GATE_KUNIT_TEST");
+	ok(has(&s.symbols, "COMMON_CLK"), "... and COMMON_CLK (off in the base)");
+	ok(has(&s.suites, "clk-gate-register-test"), "... suite clk-gate-register-test");
 
 	select_for(&s, tree.buf, "Makefile");
 	is(s.tests.nr, 0, "a top-level file selects nothing");

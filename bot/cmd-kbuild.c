@@ -1,0 +1,311 @@
+/*
+ * warnwatch kbuild: apply a series (or nothing) to the base tree and build
+ * it, printing the bzImage path.  The build half of `warnwatch ci`, on its
+ * own so that it can be run and tested alone.
+ *
+ * Exit status: 0 built, 1 the series does not apply or does not build
+ * (a verdict), 2 usage or machinery error.
+ */
+#include "builtin.h"
+#include "diff.h"
+#include "kapply.h"
+#include "kbuild.h"
+#include "mbox.h"
+#include "series.h"
+
+#include <jansson.h>
+#include <time.h>
+#include <unistd.h>
+
+/* An mbox from a stranger: the same cap as the rest of warnwatch. */
+#define KBUILD_INPUT_CAP (64u << 20)
+
+static const char usage_text[] =
+	"usage: warnwatch kbuild [options] [MBOX|PATCH]\n"
+	"\n"
+	"Apply the series in MBOX (or a bare diff) to the distro kernel and build\n"
+	"it in a sandbox; print the bzImage path.  Without input, build the base.\n"
+	"\n"
+	"  --cache DIR           cache directory (default $WARNWATCH_CACHE,\n"
+	"                        else ${XDG_CACHE_HOME:-~/.cache}/warnwatch)\n"
+	"  --base-tarball PATH   kernel source tarball\n"
+	"                        (default /usr/src/linux-source-6.1.tar.xz)\n"
+	"  --series MBOX         the same as giving MBOX as the argument\n"
+	"  --jobs N              make -jN (default: online CPUs)\n"
+	"  --timeout SECONDS     wall-clock limit of the build (default 3600)\n"
+	"  --mem MB              address-space limit per build process (default 4096)\n"
+	"  --format text|json    output format (default text)\n"
+	"  -n, --dry-run         apply and choose the config, do not build; print\n"
+	"                        the build directory it would use\n"
+	"  -q, --quiet           no progress or summary on stderr\n"
+	"\n"
+	"exit status: 0 built, 1 does not apply or does not build, 2 error\n";
+
+struct kbuild_cmd {
+	const char *cache;
+	const char *tarball;
+	const char *input;
+	unsigned int jobs, timeout_s, mem_mb;
+	bool json, quiet, dry_run;
+};
+
+static int parse_uint(unsigned int *out, const char *opt, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = s ? strtoul(s, &end, 10) : 0;
+	if (!s || !*s || *end || errno || !v || v > 1000000)
+		return error_code(WW_EUSAGE, "%s needs a positive number", opt);
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		int ret = 0;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return 1;
+		} else if (!strcmp(a, "--cache") && next) {
+			o->cache = argv[++i];
+		} else if (skip_prefix(a, "--cache=", &v)) {
+			o->cache = v;
+		} else if (!strcmp(a, "--base-tarball") && next) {
+			o->tarball = argv[++i];
+		} else if (skip_prefix(a, "--base-tarball=", &v)) {
+			o->tarball = v;
+		} else if (!strcmp(a, "--series") && next) {
+			o->input = argv[++i];
+		} else if (!strcmp(a, "--jobs")) {
+			ret = parse_uint(&o->jobs, a, next);
+			i++;
+		} else if (!strcmp(a, "--timeout")) {
+			ret = parse_uint(&o->timeout_s, a, next);
+			i++;
+		} else if (!strcmp(a, "--mem")) {
+			ret = parse_uint(&o->mem_mb, a, next);
+			i++;
+		} else if (!strcmp(a, "--format=json") ||
+			   (!strcmp(a, "--format") && next && !strcmp(next, "json"))) {
+			o->json = true;
+			i += a[8] != '=';
+		} else if (!strcmp(a, "--format=text") ||
+			   (!strcmp(a, "--format") && next && !strcmp(next, "text"))) {
+			o->json = false;
+			i += a[8] != '=';
+		} else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
+			o->dry_run = true;
+		} else if (starts_with(a, "--format")) {
+			return error_code(WW_EUSAGE, "--format must be text or json");
+		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+			o->quiet = true;
+		} else if (*a == '-' && a[1]) {
+			return error_code(WW_EUSAGE, "unknown option '%s'", a);
+		} else if (!o->input) {
+			o->input = a;
+		} else {
+			return error_code(WW_EUSAGE, "only one MBOX or PATCH");
+		}
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The series in `text`: an mbox of patches, or a bare diff. */
+static int load_series(struct series *s, struct mail_list *mails,
+		       const struct strbuf *text, const char *name)
+{
+	int ret;
+
+	if (diff_looks_like(text->buf, text->len)) {
+		series_from_diff(s, text->buf, text->len, name);
+		return 0;
+	}
+	if ((ret = mbox_parse(mails, text->buf, text->len)) < 0 ||
+	    (ret = series_from_mails(s, mails)) < 0)
+		return error_prefix(ret, "'%s'", name);
+	return 0;
+}
+
+static json_t *strvec_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sv->nr; i++)
+		json_array_append_new(a, json_string(sv->v[i]));
+	return a;
+}
+
+static void print_json(const char *verdict, const struct ktree *t,
+		       const struct kapply_result *ar,
+		       const struct kbuild_result *br, double apply_s,
+		       const char *err)
+{
+	json_t *o = json_object();
+	char *s;
+
+	json_object_set_new(o, "verdict", json_string(verdict));
+	json_object_set_new(o, "base", json_string(t->version));
+	json_object_set_new(o, "patches_applied", json_integer(ar->nr));
+	if (ar->failed)
+		json_object_set_new(o, "failed_patch", json_integer(ar->failed));
+	if (ar->note.len)
+		json_object_set_new(o, "note", json_string(ar->note.buf));
+	json_object_set_new(o, "touched", strvec_json(&ar->touched));
+	json_object_set_new(o, "bzimage", br->bzimage ?
+			    json_string(br->bzimage) : json_null());
+	json_object_set_new(o, "build_dir", br->build_dir ?
+			    json_string(br->build_dir) : json_null());
+	json_object_set_new(o, "config_hash", br->config_hash ?
+			    json_string(br->config_hash) : json_null());
+	json_object_set_new(o, "base_config", json_boolean(br->base_config));
+	json_object_set_new(o, "suites", strvec_json(&br->suites));
+	json_object_set_new(o, "tests", strvec_json(&br->tests));
+	json_object_set_new(o, "symbols", strvec_json(&br->symbols));
+	json_object_set_new(o, "dropped", strvec_json(&br->dropped));
+	json_object_set_new(o, "log", br->log_path ?
+			    json_string(br->log_path) : json_null());
+	json_object_set_new(o, "error", err ? json_string(err) : json_null());
+	json_object_set_new(o, "extract_seconds", json_real(t->extract_seconds));
+	json_object_set_new(o, "import_seconds", json_real(t->import_seconds));
+	json_object_set_new(o, "apply_seconds", json_real(apply_s));
+	json_object_set_new(o, "config_seconds", json_real(br->config_seconds));
+	json_object_set_new(o, "build_seconds", json_real(br->build_seconds));
+	s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (s)
+		printf("%s\n", s);
+	free(s);
+	json_decref(o);
+}
+
+static void print_list(const char *what, const struct strvec *sv)
+{
+	if (!sv->nr)
+		return;
+	fprintf(stderr, "warnwatch: %s:", what);
+	for (size_t i = 0; i < sv->nr; i++)
+		fprintf(stderr, " %s", sv->v[i]);
+	fprintf(stderr, "\n");
+}
+
+static void print_summary(const struct ktree *t, const struct kapply_result *ar,
+			  const struct kbuild_result *br, double apply_s)
+{
+	if (ar->note.len)
+		fprintf(stderr, "warnwatch: note: %s\n", ar->note.buf);
+	if (t->import_seconds)
+		fprintf(stderr, "warnwatch: extracted %s in %.1f s, imported it in %.1f s\n",
+			t->tarball, t->extract_seconds, t->import_seconds);
+	fprintf(stderr, "warnwatch: linux %s, %zu patch%s applied in %.1f s, configured in %.1f s, built in %.1f s\n",
+		t->version, ar->nr, ar->nr == 1 ? "" : "es", apply_s,
+		br->config_seconds, br->build_seconds);
+	print_list("KUnit suites near the series", &br->suites);
+	print_list("enabled beyond the base config", &br->symbols);
+	print_list("requested but not in .config", &br->dropped);
+}
+
+static double seconds_since(const struct timespec *a)
+{
+	struct timespec b;
+
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+int cmd_kbuild(int argc, const char **argv)
+{
+	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, false, false, false };
+	struct ktree_opts to = KTREE_OPTS_INIT;
+	struct kbuild_opts bo = KBUILD_OPTS_INIT;
+	struct ktree t = KTREE_INIT;
+	struct kapply_result ar = KAPPLY_RESULT_INIT;
+	struct kbuild_result br = KBUILD_RESULT_INIT;
+	struct series s = SERIES_INIT;
+	struct mail_list mails;
+	struct strbuf text = STRBUF_INIT;
+	struct timespec t0;
+	double apply_s = 0;
+	int ret, status = EXIT_USAGE;
+
+	memset(&mails, 0, sizeof(mails));
+	ret = parse_args(&o, argc, argv);
+	if (ret > 0)
+		return 0;
+	if (ret < 0) {
+		report_error(NULL);
+		fprintf(stderr, "see 'warnwatch kbuild --help'\n");
+		return EXIT_USAGE;
+	}
+	if (o.input) {
+		if (strbuf_read_file(&text, o.input, KBUILD_INPUT_CAP) < 0) {
+			error("cannot read '%s': %s", o.input, strerror(errno));
+			goto out_error;
+		}
+		if (load_series(&s, &mails, &text, o.input) < 0)
+			goto out_error;
+	}
+	to.cache_dir = o.cache;
+	to.tarball = o.tarball;
+	to.progress = !o.quiet && !o.json;
+	if (ktree_open(&t, &to) < 0)
+		goto out_error;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = kapply_series(&ar, &t, &s);
+	apply_s = seconds_since(&t0);
+	if (ret == WW_EAPPLY) {
+		if (o.json)
+			print_json("apply-failed", &t, &ar, &br, apply_s,
+				   error_last());
+		else
+			fprintf(stderr, "warnwatch: %s\n", error_last());
+		status = EXIT_FOUND;
+		goto out;
+	}
+	if (ret < 0)
+		goto out_error;
+	bo.touched = &ar.touched;
+	bo.jobs = o.jobs;
+	bo.timeout_s = o.timeout_s;
+	bo.mem_mb = o.mem_mb;
+	bo.progress = !o.quiet && !o.json;
+	bo.plan_only = o.dry_run;
+	ret = kbuild_run(&br, &t, &bo);
+	if (ret == WW_EBUILD) {
+		if (o.json)
+			print_json("build-failed", &t, &ar, &br, apply_s,
+				   error_last());
+		else
+			fprintf(stderr, "warnwatch: %s\n", error_last());
+		status = EXIT_FOUND;
+		goto out;
+	}
+	if (ret < 0)
+		goto out_error;
+	if (o.json) {
+		print_json(o.dry_run ? "planned" : "built", &t, &ar, &br,
+			   apply_s, NULL);
+	} else {
+		if (!o.quiet)
+			print_summary(&t, &ar, &br, apply_s);
+		printf("%s\n", o.dry_run ? br.build_dir : br.bzimage);
+	}
+	status = EXIT_OK;
+	goto out;
+out_error:
+	status = report_error(NULL);
+out:
+	kbuild_result_release(&br);
+	kapply_result_release(&ar);
+	ktree_release(&t);
+	series_release(&s);
+	mail_list_clear(&mails);
+	strbuf_release(&text);
+	return status;
+}
