@@ -18,9 +18,9 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
 	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd \
-	libarchive-dev chromium \
+	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev
-PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive expat
+PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -54,7 +54,7 @@ else
 all: bot/warnwatch
 
 bot/warnwatch: $(PROG)
-	cp $(PROG) $@
+	cp $(PROG) $@.tmp && mv -f $@.tmp $@
 endif
 
 $(PROG): $(BUILD)/warnwatch.o $(LIB)

@@ -66,6 +66,8 @@ struct census_priv {
 	struct strmap macro_ix;		/* name -> census.macros index */
 	struct strmap def_ix;		/* name -> first wrapper_def */
 	struct strmap subsys_ix;	/* name -> census.subsystems index */
+	struct strmap dir_ix;		/* name -> census.dirs index */
+	size_t alloc_dirs;
 	size_t alloc_subsystems;
 	struct wrapper_def *defs;
 	size_t nr_defs, alloc_defs;
@@ -95,6 +97,8 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 struct census_subsystem *census_subsystem_get(struct census *c,
 					      const char *name);
 void census_subsystems_finish(struct census *c);
+void census_count_dir(struct census *c, const char *path,
+		      const struct count_pair *pairs, size_t nr);
 int census_load_maintainers(struct census *c, struct maintainers *m,
 			    const struct strbuf *text, unsigned int flags);
 const char *census_section_of(const struct maintainers *m, const char *path);

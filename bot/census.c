@@ -193,6 +193,12 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 		if (self && !self->wraps)
 			return false;
 	}
+	/* A wrapper of a wrapper ends in what the inner one wraps, if the
+	 * inner definition is visible here at all (a .c file's DUMP_REG()
+	 * means nothing in another file). */
+	like_def = like->wraps ? census_visible_def(p, like_name, path) : NULL;
+	if (like->wraps && !like_def)
+		return false;
 	define_scope(&scope, &kind, path);
 	head = strmap_get(&p->def_ix, name);
 	for (size_t i = head; i != (size_t)-1; i = p->defs[i].next)
@@ -208,8 +214,6 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 	d->scope = strbuf_detach(&scope, NULL);
 	d->kind = kind;
 	d->class = like->class;
-	/* A wrapper of a wrapper ends in what the inner one wraps. */
-	like_def = like->wraps ? census_visible_def(p, like_name, path) : NULL;
 	d->root = xstrdup(like_def ? like_def->root :
 			  like->wraps ? like->wraps : like->macro);
 	if (like_def)
@@ -275,7 +279,10 @@ static void collect_defines(struct walk_ctx *w)
 		const struct scan_hit *h = &w->res.v[i];
 
 		if (h->kind == HIT_DEFINE && h->defined && h->rule)
-			strvec_pushl(&w->pending, h->defined, h->rule->macro, NULL);
+		{
+			strvec_push(&w->pending, h->defined);
+			strvec_push(&w->pending, h->rule->macro);
+		}
 	}
 }
 
@@ -308,7 +315,8 @@ static bool want_sources(void *data, const char *path, size_t size)
 
 	if (want_top_file(path))
 		return !p->have_maintainers || !p->makefile.len;
-	return is_source(path);
+	/* The rules' "paths" decide, as for check (Documentation/ is skipped). */
+	return is_source(path) && rules_path_scanned(w->rs, path);
 }
 
 /* Count the calls of one file's scan result into a file record. */
@@ -398,6 +406,28 @@ static int visit_source(void *data, const struct tarread_file *f)
 
 /* --- attribution ------------------------------------------------------ */
 
+/* Calls per top-level directory ("drivers", "fs"; "." for top files). */
+void census_count_dir(struct census *c, const char *path,
+		      const struct count_pair *pairs, size_t nr)
+{
+	struct census_priv *p = c->priv;
+	const char *slash = strchr(path, '/');
+	char *dir = slash ? xstrndup(path, slash - path) : xstrdup(".");
+	size_t i = strmap_get(&p->dir_ix, dir);
+
+	if (i == (size_t)-1) {
+		ALLOC_GROW(c->dirs, c->nr_dirs + 1, p->alloc_dirs);
+		c->dirs[c->nr_dirs].name = dir;
+		c->dirs[c->nr_dirs].calls = 0;
+		strmap_put(&p->dir_ix, dir, c->nr_dirs);
+		i = c->nr_dirs++;
+	} else {
+		free(dir);
+	}
+	for (size_t j = 0; j < nr; j++)
+		c->dirs[i].calls += pairs[j].n;
+}
+
 void census_parse_release(struct census *c, const struct strbuf *mk)
 {
 	static const char *const keys[] = { "VERSION", "PATCHLEVEL", "SUBLEVEL",
@@ -426,7 +456,7 @@ void census_parse_release(struct census *c, const struct strbuf *mk)
 	}
 	if (*vals[0] && *vals[1]) {
 		strbuf_addf(&out, "%s.%s", vals[0], vals[1]);
-		if (*vals[2] && strcmp(vals[2], "0"))
+		if (*vals[2] && strcmp(vals[2], "0") != 0)
 			strbuf_addf(&out, ".%s", vals[2]);
 		strbuf_addstr(&out, vals[3]);
 	}
@@ -509,6 +539,7 @@ static int attribute(struct census *c, unsigned int flags)
 		const struct file_rec *r = &p->recs[i];
 		struct census_subsystem *s;
 
+		census_count_dir(c, r->path, p->pairs + r->first, r->nr);
 		s = census_subsystem_get(c, census_section_of(&m, r->path));
 		if (!s->calls)
 			s->calls = xcalloc(c->nr_macros, sizeof(long));
@@ -584,9 +615,8 @@ out:
 
 bool census_is_bug_on_family(const struct census_macro *m)
 {
-	const char *root = m->wraps ? m->wraps : m->name;
-
-	return m->class == RC_BUG && strstr(root, "BUG_ON") != NULL;
+	return m->class == RC_BUG && (strstr(m->name, "BUG_ON") ||
+				      (m->wraps && strstr(m->wraps, "BUG_ON")));
 }
 
 static int cmp_macro_ptr(const void *a, const void *b)
@@ -604,12 +634,14 @@ static int cmp_macro_ptr(const void *a, const void *b)
 /* The macros sorted by count, largest first (array of borrowed pointers). */
 const struct census_macro **census_sorted_macros(const struct census *c)
 {
-	/* An array of pointers: sizeof(*v) is a pointer's size, as meant. */
-	const struct census_macro **v = xcalloc(c->nr_macros + 1, sizeof(*v)); /* NOLINT(bugprone-sizeof-expression) */
+	/* An array of pointers: its element is a pointer, on purpose. */
+	size_t elem = sizeof(const struct census_macro *);
+	const struct census_macro **v = xcalloc(c->nr_macros + 1, elem);
 
 	for (size_t i = 0; i < c->nr_macros; i++)
 		v[i] = &c->macros[i];
-	qsort(v, c->nr_macros, sizeof(*v), cmp_macro_ptr); /* NOLINT(bugprone-sizeof-expression) */
+	if (c->nr_macros)
+		qsort(v, c->nr_macros, elem, cmp_macro_ptr);
 	return v;
 }
 
@@ -687,6 +719,8 @@ json_t *census_to_json(const struct census *c)
 		json_object_set_new(o, "from_oid", json_string(c->from_oid ? c->from_oid : ""));
 		json_object_set_new(o, "to_oid", json_string(c->to_oid ? c->to_oid : ""));
 		json_object_set_new(o, "commits", json_integer(c->commits));
+		json_object_set_new(o, "commits_exact_renames_only",
+				    json_integer(c->exact_renames));
 	}
 	json_object_set_new(o, "files", json_integer(c->files));
 	json_object_set_new(o, "files_with_calls", json_integer(c->files_with_calls));
@@ -768,6 +802,14 @@ json_t *census_to_json(const struct census *c)
 		json_array_append_new(subs, so);
 	}
 	json_object_set_new(o, "subsystems", subs);
+	if (!git) {
+		json_t *dirs = json_object();
+
+		for (size_t i = 0; i < c->nr_dirs; i++)
+			json_object_set_new(dirs, c->dirs[i].name,
+					    json_integer(c->dirs[i].calls));
+		json_object_set_new(o, "dirs", dirs);
+	}
 	json_object_set_new(o, "timing", timing_object(&c->timing));
 	free(v);
 	free(sorted);
@@ -836,18 +878,20 @@ static void print_tree(FILE *f, const struct census *c, size_t top)
 		fprintf(f, "... %zu more macros (--top=N, or --format=json)\n",
 			c->nr_macros - top);
 
-	fprintf(f, "\n%-44s %7s %7s %7s %7s %7s\n", "subsystem (MAINTAINERS)",
-		"bug", "panic", "warn", "once", "total");
+	fprintf(f, "\n%-44s %6s %6s %6s %6s %6s %7s\n", "subsystem (MAINTAINERS)",
+		"bug", "panic", "warn", "once", "debug", "total");
 	for (size_t i = 0; i < c->nr_subsystems && i < top; i++) {
 		const struct census_subsystem *s = &c->subsystems[i];
 
-		fprintf(f, "%-44.44s %7ld %7ld %7ld %7ld %7ld\n", s->name,
+		fprintf(f, "%-44.44s %6ld %6ld %6ld %6ld %6ld %7ld\n", s->name,
 			s->classes[RC_BUG], s->classes[RC_PANIC],
 			s->classes[RC_WARN] + s->classes[RC_WARN_LIKE],
-			s->classes[RC_WARN_ONCE], s->total);
+			s->classes[RC_WARN_ONCE], s->classes[RC_DEBUG_ONLY],
+			s->total);
 	}
 	if (c->nr_subsystems > top)
 		fprintf(f, "... %zu more subsystems\n", c->nr_subsystems - top);
+	fprintf(f, "(warn includes warn-like; debug: compiled out without a debug option)\n");
 	fprintf(f, "\ntime: %.1f s (wrapper pass: read %.1f s, scan %.1f s; "
 		"count pass: read %.1f s, scan %.1f s; subsystems %.1f s)\n",
 		c->timing.total, c->timing.defines_read, c->timing.defines_scan,
@@ -864,6 +908,10 @@ static void print_git(FILE *f, const struct census *c, size_t top)
 	census_family_totals(c, &fam);
 	fprintf(f, "census of %s %s..%s: %zu commits, %zu changed .c/.h files\n",
 		c->source, c->from, c->to, c->commits, c->files);
+	if (c->exact_renames)
+		fprintf(f, "(%zu commits with too many added and deleted files to pair "
+			"similar ones as renames: their renamed-and-edited files count as "
+			"removed and added)\n", c->exact_renames);
 	fprintf(f, "calls added %s, removed %s; BUG_ON family added %ld, removed %ld\n\n",
 		census_num(a, sizeof(a), c->total_added),
 		census_num(b, sizeof(b), c->total_removed),
@@ -927,6 +975,7 @@ void census_release(struct census *c)
 		strmap_clear(&p->macro_ix);
 		strmap_clear(&p->def_ix);
 		strmap_clear(&p->subsys_ix);
+		strmap_clear(&p->dir_ix);
 		strbuf_release(&p->maintainers);
 		strbuf_release(&p->makefile);
 		free(p);
@@ -943,6 +992,9 @@ void census_release(struct census *c)
 		free(c->subsystems[i].removed);
 	}
 	free(c->subsystems);
+	for (size_t i = 0; i < c->nr_dirs; i++)
+		free(c->dirs[i].name);
+	free(c->dirs);
 	free(c->source);
 	free(c->release);
 	free(c->from);

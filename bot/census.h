@@ -51,6 +51,11 @@ struct census_subsystem {
 	size_t files;		/* files with at least one call / change */
 };
 
+struct census_dir {
+	char *name;		/* top-level directory: "drivers", "tools" */
+	long calls;
+};
+
 struct census_timing {
 	double defines_read, defines_scan;	/* pass 1: wrapper definitions */
 	double count_read, count_scan;		/* pass 2: calls */
@@ -65,6 +70,8 @@ struct census {
 	char *from, *to;	/* --git: the revisions as given */
 	char *from_oid, *to_oid;
 	size_t commits;		/* --git: non-merge commits walked */
+	size_t exact_renames;	/* --git: commits with too many files for
+				 * similarity renames (only identical ones) */
 
 	size_t files;		/* .c/.h files scanned (changed files for --git) */
 	size_t files_with_calls;
@@ -81,6 +88,9 @@ struct census {
 	/* Sorted by total (or added+removed), largest first. */
 	struct census_subsystem *subsystems;
 	size_t nr_subsystems;
+	/* census TREE: calls per top-level directory, in tree order. */
+	struct census_dir *dirs;
+	size_t nr_dirs;
 
 	struct census_timing timing;
 	void *priv;
@@ -106,9 +116,10 @@ int census_git(struct census *out, const char *repo, const char *range,
 	       struct ruleset *rs, const struct census_opts *opts);
 
 /*
- * The "BUG_ON family": calls of BUG-class macros whose name (or, for a
- * wrapper, the macro it ends in) contains "BUG_ON": BUG_ON, VM_BUG_ON,
- * VM_BUG_ON_PAGE... but not BUG().
+ * The "BUG_ON family": calls of BUG-class macros whose name, or for a
+ * wrapper the macro it ends in, contains "BUG_ON": BUG_ON, VM_BUG_ON,
+ * VM_BUG_ON_PAGE, PCPU_SETUP_BUG_ON... but not BUG(), and not the
+ * debug-only GEM_BUG_ON or the WARN-like snd_BUG_ON (other classes).
  */
 bool census_is_bug_on_family(const struct census_macro *m);
 

@@ -80,7 +80,7 @@ static int parse_args(struct census_args *a, int argc, const char **argv)
 	if (!a->target)
 		return error_code(WW_EUSAGE, a->git ? "--git needs a range A..B" :
 				  "no tree given");
-	if (strcmp(a->format, "table") && strcmp(a->format, "json"))
+	if (strcmp(a->format, "table") != 0 && strcmp(a->format, "json") != 0)
 		return error_code(WW_EUSAGE, "--format: '%s' is not table or json",
 				  a->format);
 	return 0;

@@ -26,6 +26,8 @@ static const char *opt_value(int argc, const char **argv, int *i,
 	const char *v;
 	size_t n = strlen(name);
 
+	if (!argv[*i])
+		return NULL;
 	if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
 		return argv[*i] + n + 1;
 	if (!strcmp(argv[*i], name) && *i + 1 < argc) {

@@ -183,22 +183,46 @@ static void print_status(const json_t *st, time_t now, bool *trouble)
 		}
 	if (!any)
 		printf("  (none)\n");
-	printf("recent errors:\n");
+	printf("recent errors and warnings:\n");
 	any = false;
 	json_array_foreach(json_object_get(st, "events"), i, s) {
-		struct strbuf t = STRBUF_INIT;
+		struct strbuf t = STRBUF_INIT, id = STRBUF_INIT;
 
 		if (!strcmp(jstr(s, "level"), "info"))
 			continue;
 		rel_time(&t, jint(s, "at"), now);
-		printf("  %-9s %-5s %-12s %s%s\n", t.buf, jstr(s, "level"),
-		       jstr(s, "list"), jint(s, "series_id") ? "" : "",
-		       jstr(s, "message"));
+		if (jint(s, "series_id"))
+			strbuf_addf(&id, "#%lld", jint(s, "series_id"));
+		printf("  %-9s %-5s %-12s %-6s %s\n", t.buf, jstr(s, "level"),
+		       jstr(s, "list"), id.buf, jstr(s, "message"));
 		strbuf_release(&t);
+		strbuf_release(&id);
 		any = true;
 	}
 	if (!any)
 		printf("  (none)\n");
+}
+
+static bool is_time_key(const char *key)
+{
+	return ends_with(key, "_at") || ends_with(key, "_seen") ||
+	       !strcmp(key, "updated");
+}
+
+static void print_time(const char *key, time_t t)
+{
+	struct strbuf rel = STRBUF_INIT;
+	char when[64] = "-";
+	struct tm tm;
+
+	if (t) {
+		localtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		rel_time(&rel, t, time(NULL));
+	}
+	printf("%-12s %s%s%s%s\n", key, when, rel.len ? " (" : "", rel.buf,
+	       rel.len ? ")" : "");
+	strbuf_release(&rel);
 }
 
 static int show_one(const json_t *st, long long id, bool json)
@@ -220,7 +244,9 @@ static int show_one(const json_t *st, long long id, bool json)
 		json_object_foreach(s, key, v) {
 			if (json_is_object(v))
 				continue;
-			if (json_is_integer(v))
+			if (json_is_integer(v) && is_time_key(key))
+				print_time(key, json_integer_value(v));
+			else if (json_is_integer(v))
 				printf("%-12s %lld\n", key, (long long)json_integer_value(v));
 			else
 				printf("%-12s %s\n", key, json_string_value(v) ?: "");

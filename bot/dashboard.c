@@ -216,7 +216,7 @@ static int cmp_release_json(const void *a, const void *b)
 static int load_census(json_t *model, const struct dashboard_opts *opts)
 {
 	json_t *releases = json_array(), *changes = json_array();
-	json_t **v = xcalloc(opts->nr_census + 1, sizeof(*v));
+	json_t **v = xcalloc(opts->nr_census + 1, sizeof(json_t *));
 	size_t nr = 0;
 	int ret = 0;
 
@@ -238,7 +238,8 @@ static int load_census(json_t *model, const struct dashboard_opts *opts)
 			goto out;
 		}
 	}
-	qsort(v, nr, sizeof(*v), cmp_release_json);
+	if (nr)
+		qsort(v, nr, sizeof(json_t *), cmp_release_json);
 	for (size_t i = 0; i < nr; i++) {
 		json_array_append_new(releases, v[i]);
 		v[i] = NULL;
@@ -652,9 +653,11 @@ static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t 
 		}
 		m[j].prev = jint(s, "total");
 	}
-	qsort(m, nr, sizeof(*m), cmp_mover_abs);
 	shown = nr < 16 ? nr : 16;
-	qsort(m, shown, sizeof(*m), cmp_mover_delta);
+	if (nr) {
+		qsort(m, nr, sizeof(*m), cmp_mover_abs);
+		qsort(m, shown, sizeof(*m), cmp_mover_delta);
+	}
 	items = xcalloc(shown + 1, sizeof(*items));
 	for (i = 0; i < shown; i++) {
 		struct tmpl_vars *row = tmpl_add(v, "movers");
@@ -738,8 +741,12 @@ static void render_changes(struct tmpl_vars *v, const json_t *changes)
 			    jstr(c, "to"));
 		set_text(cv, "title", t.buf);
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%ld non-merge commits changed %ld .c/.h files: ",
-			    jint(c, "commits"), jint(c, "files"));
+		svg_number(&sb, jint(c, "commits"));
+		strbuf_addstr(&sb, jint(c, "commits") == 1 ? " non-merge commit" :
+			      " non-merge commits");
+		strbuf_addstr(&sb, " changed ");
+		svg_number(&sb, jint(c, "files"));
+		strbuf_addstr(&sb, " .c/.h files: ");
 		svg_number(&sb, jint(json_object_get(c, "totals"), "added"));
 		strbuf_addstr(&sb, " calls added, ");
 		svg_number(&sb, jint(json_object_get(c, "totals"), "removed"));

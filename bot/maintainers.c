@@ -127,7 +127,7 @@ static size_t count_slashes(const char *s)
 {
 	size_t n = 0;
 
-	for (; *s; s++)
+	for (; s && *s; s++)
 		n += *s == '/';
 	return n;
 }
@@ -301,7 +301,7 @@ int maintainers_parse(struct maintainers *out, const char *text, size_t len,
 
 	ix = xcalloc(1, sizeof(*ix));
 	ix->nr_buckets = INDEX_BUCKETS;
-	ix->buckets = xcalloc(ix->nr_buckets, sizeof(*ix->buckets));
+	ix->buckets = xcalloc(ix->nr_buckets, sizeof(struct bucket *));
 	out->priv = ix;
 
 	while (p < end) {
@@ -389,13 +389,12 @@ ssize_t maintainers_match(const struct maintainers *m, const char *path,
 
 	if (!ix)
 		return -1;
-	for (const char *slash = path - 1; slash; slash = strchr(slash + 1, '/')) {
-		size_t keylen = slash + 1 - path;
+	/* Keys "", "drivers/", "drivers/net/"...: every ancestor directory. */
+	for (size_t keylen = 0;;) {
 		const struct bucket *b = bucket_find(ix, path, keylen);
+		const char *slash = strchr(path + keylen, '/');
 
-		if (!b)
-			continue;
-		for (size_t i = 0; i < b->files.nr; i++) {
+		for (size_t i = 0; b && i < b->files.nr; i++) {
 			const struct pattern *p = &b->files.v[i];
 			bool better;
 
@@ -410,6 +409,9 @@ ssize_t maintainers_match(const struct maintainers *m, const char *path,
 			best_depth = p->depth;
 			best_len = p->len;
 		}
+		if (!slash)
+			break;
+		keylen = slash + 1 - path;
 	}
 	if (best_depth < 0 && ix->any_regex) {
 		for (size_t i = 0; i < m->nr; i++) {

@@ -638,6 +638,24 @@ int queue_advance(struct queue *q, long long id, enum queue_state state,
 			       (long long)(state != QS_REPLIED), id), id);
 }
 
+int queue_find(long long *out_id, struct queue *q, const char *inbox,
+	       const char *root_msgid)
+{
+	return find_series(out_id, q, inbox, root_msgid);
+}
+
+int queue_skip(struct queue *q, long long id, const char *reason, time_t now)
+{
+	int ret = exec(q, "UPDATE queue_series SET state = 'skipped', error = ?, "
+			  "updated = ? WHERE id = ?", "sti", reason, now, id);
+
+	if (ret > 0) {
+		queue_log(q, id, "", QL_INFO, "skipped: %s", reason);
+		return 0;
+	}
+	return expect_one(ret, id);
+}
+
 int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 		      int findings)
 {
@@ -838,7 +856,7 @@ int queue_inbox_save(struct queue *q, const char *inbox,
 	return ret < 0 ? ret : 0;
 }
 
-/* ---- what a new version changed ---------------------------------------- */
+/* ---- status ------------------------------------------------------------ */
 
 static const char *jstr_of(const json_t *o, const char *key)
 {
@@ -846,74 +864,6 @@ static const char *jstr_of(const json_t *o, const char *key)
 
 	return s ? s : "";
 }
-
-static bool is_added(const json_t *f)
-{
-	return !strcmp(jstr_of(f, "kind"), "added") &&
-	       !json_is_true(json_object_get(f, "moved"));
-}
-
-static bool same_place(const json_t *a, const json_t *b)
-{
-	return !strcmp(jstr_of(a, "file"), jstr_of(b, "file")) &&
-	       !strcmp(jstr_of(a, "function"), jstr_of(b, "function"));
-}
-
-static void where(struct strbuf *out, const json_t *f)
-{
-	const char *fn = jstr_of(f, "function"), *file = jstr_of(f, "file");
-
-	if (*fn)
-		strbuf_addf(out, "in %s() (%s)", fn, file);
-	else
-		strbuf_addf(out, "in %s", file);
-}
-
-void queue_version_notes(struct strvec *out, const json_t *prev,
-			 const json_t *cur, int prev_v, int cur_v)
-{
-	const json_t *pf = json_object_get(prev, "findings");
-	const json_t *cf = json_object_get(cur, "findings");
-	struct strbuf line = STRBUF_INIT;
-	size_t i, j;
-	json_t *p, *c;
-
-	json_array_foreach(pf, i, p) {
-		const char *sev = jstr_of(p, "severity");
-		const json_t *gentler = NULL;
-		bool still = false;
-
-		if (!is_added(p) || (strcmp(sev, "error") && strcmp(sev, "warning")))
-			continue;
-		json_array_foreach(cf, j, c) {
-			if (!is_added(c) || !same_place(p, c))
-				continue;
-			if (!strcmp(jstr_of(c, "macro"), jstr_of(p, "macro")))
-				still = true;
-			else if (!gentler)
-				gentler = c;
-		}
-		if (still)
-			continue;
-		strbuf_reset(&line);
-		strbuf_addf(&line, "v%d added %s() ", prev_v, jstr_of(p, "macro"));
-		where(&line, p);
-		if (gentler)
-			strbuf_addf(&line, "; v%d converts it to %s(), thanks.", cur_v,
-				    jstr_of(gentler, "macro"));
-		else
-			strbuf_addf(&line, "; v%d drops it, thanks.", cur_v);
-		/* One line per call site, even if v1 repeated the call. */
-		for (j = 0; j < out->nr; j++)
-			if (!strcmp(out->v[j], line.buf))
-				break;
-		if (j == out->nr)
-			strvec_push(out, line.buf);
-	}
-	strbuf_release(&line);
-}
-
-/* ---- status ------------------------------------------------------------ */
 
 static json_t *col_json(sqlite3_stmt *st, int i)
 {

@@ -48,9 +48,11 @@ enum queue_state {
 };
 
 /* Artifact file names inside a series directory. */
-#define QUEUE_MBOX "series.mbx"
+#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (cover first) */
+#define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
 #define QUEUE_FINDINGS "findings.json"
-#define QUEUE_CI "ci.json"
+#define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
+#define QUEUE_VERDICT "verdict.json"	/* the same, for the reply (reply.h) */
 #define QUEUE_CONSOLE "console.log"
 #define QUEUE_REPLY "reply.eml"
 
@@ -141,6 +143,13 @@ time_t queue_next_wakeup(struct queue *q);
 int queue_load(struct queue_series *out, struct queue *q, long long id);
 void queue_series_release(struct queue_series *s);
 
+/* The series of `inbox` whose root is `root_msgid`: 1 (into *out_id), 0
+ * none, negative on error. */
+int queue_find(long long *out_id, struct queue *q, const char *inbox,
+	       const char *root_msgid);
+/* Set `id` aside as `skipped` with the reason (e.g. a duplicate). */
+int queue_skip(struct queue *q, long long id, const char *reason, time_t now);
+
 /* Move to `state` (attempts reset, error cleared, due at once). */
 int queue_advance(struct queue *q, long long id, enum queue_state state,
 		  time_t now);
@@ -169,17 +178,6 @@ int queue_retry(struct queue *q, long long id, bool force, time_t now);
 
 /* The earlier version of `id` (0 none), linking it if not done yet. */
 long long queue_prev_version(struct queue *q, long long id);
-
-/*
- * What changed between two versions' findings (report_json() documents,
- * as written to findings.json), for the reply: each call that version
- * `prev_v` added at error or warning level and `cur_v` no longer adds in
- * the same function becomes a line such as "v1 added BUG_ON() in
- * foo_probe() (drivers/foo.c); v2 converts it to WARN_ON_ONCE(), thanks"
- * (or "... drops it, thanks").  Lines are appended to `out`.
- */
-void queue_version_notes(struct strvec *out, const json_t *prev,
-			 const json_t *cur, int prev_v, int cur_v);
 
 /* STATE_DIR/series/ID, created if `create`. */
 int queue_series_dir(struct strbuf *out, struct queue *q, long long id,

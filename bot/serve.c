@@ -8,6 +8,7 @@
 #include "b4.h"
 #include "ci.h"
 #include "dashboard.h"
+#include "guide.h"
 #include "httpd.h"
 #include "mailhdr.h"
 #include "mbox.h"
@@ -15,6 +16,7 @@
 #include "smtp.h"
 #include "store.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
 #include <signal.h>
@@ -36,7 +38,7 @@ bool serve_stopping(void)
 /* ---- configuration ----------------------------------------------------- */
 
 static const char *const serve_keys[] = {
-	"state-dir", "dashboard-dir", "listen", "poll-interval", "settle",
+	"dashboard-dir", "listen", "poll-interval", "settle",
 	"max-wait", "retry-base", "retry-max", "max-attempts", "confirm-window",
 	"http-timeout", "backoff-max", "max-sleep", "census", NULL
 };
@@ -47,8 +49,8 @@ static const char *const list_keys[] = {
 	"poll-interval", NULL
 };
 
+static const char *const state_keys[] = { "dir", NULL };
 static const char *const reply_modes[] = { "none", "draft", "send", NULL };
-static const char *const reply_tos[] = { "author", "list", "both", NULL };
 
 static int get_uint(unsigned int *out, const struct config *c, const char *sec,
 		    const char *key, unsigned long def, unsigned long min,
@@ -142,7 +144,7 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 {
 	struct serve_list *l;
 	const char *v;
-	int mode, to, ret;
+	int mode, to, def_to, ret;
 	bool b;
 
 	ALLOC_GROW(cfg->lists, cfg->nr_lists + 1, cfg->alloc_lists);
@@ -179,7 +181,11 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 		ret = config_get_enum(&mode, c, section, "reply", reply_modes,
 				      SERVE_REPLY_DRAFT);
 	if (!ret)
-		ret = config_get_enum(&to, c, section, "reply-to", reply_tos, 2);
+		ret = config_get_enum(&def_to, c, "review", "reply-to",
+				      reply_policy_names, REPLY_TO_BOTH);
+	if (!ret)
+		ret = config_get_enum(&to, c, section, "reply-to",
+				      reply_policy_names, def_to);
 	if (!ret)
 		ret = config_get_bool(&b, c, section, "backfill", false);
 	if (!ret)
@@ -188,8 +194,7 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	if (ret)
 		return ret;
 	l->reply = mode;
-	l->reply_to = to == 0 ? SERVE_TO_AUTHOR : to == 1 ? SERVE_TO_LIST :
-		      SERVE_TO_AUTHOR | SERVE_TO_LIST;
+	l->reply_to = to;
 	l->backfill = b;
 	split_words(&l->allow_senders, config_get(c, section, "allow-senders"));
 	split_words(&l->allow_paths, config_get(c, section, "allow-paths"));
@@ -205,9 +210,13 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	memset(out, 0, sizeof(*out));
 	out->config = c;
 	ret = config_check(c, "serve", serve_keys);
+	if (!ret)
+		ret = config_check(c, "state", state_keys);
 	if (ret)
 		goto out;
-	if (!config_get_path(&sb, c, "serve", "state-dir"))
+	/* One state database with `warnwatch review`: a series answered by
+	 * hand is not answered again by the service. */
+	if (!config_get_path(&sb, c, "state", "dir"))
 		out->state_dir = strbuf_detach(&sb, NULL);
 	else
 		out->state_dir = store_default_dir();
@@ -240,7 +249,13 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
 		char *copy = xstrdup(out->listen);
 
+		struct in6_addr a;
+
 		ret = httpd_parse_listen(&ho, copy);
+		if (!ret && inet_pton(AF_INET, ho.host, &a) != 1 &&
+		    inet_pton(AF_INET6, ho.host, &a) != 1)
+			ret = error_code(WW_EINPUT, "'%s' is not a numeric address",
+					 ho.host);
 		free(copy);
 		if (ret) {
 			ret = error_prefix(ret, "serve.listen");
@@ -424,6 +439,8 @@ out:
 struct serve_inbox {
 	struct archive_inbox poll;
 	bool primed;
+	struct guide guide;	/* the list's coding-style, for quoting */
+	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
 };
 
 struct serve {
@@ -467,6 +484,8 @@ static void test_kill_point(const char *name)
 /* public-inbox answers 404 with this body for an inbox without mail. */
 #define PI_EMPTY_FEED "No feed found"
 
+/* Poll list `i`: 1 when something changed (new mail, an error), 0 when
+ * not, WW_ESTATE when the state database failed. */
 static int poll_list(struct serve *sv, size_t i, time_t now)
 {
 	const struct serve_list *l = &sv->cfg->lists[i];
@@ -474,7 +493,7 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	struct archive_opts ao = sv->http;
 	struct atom_feed feed = ATOM_FEED_INIT;
 	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, err = STRBUF_INIT;
-	size_t added = 0;
+	size_t added = 0, fresh = 0;
 	bool skip = !in->primed && !l->backfill;
 	int ret;
 
@@ -513,8 +532,11 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 			goto save;
 		if (ret == QUEUE_ADDED)
 			added++;
+		if (ret != QUEUE_KNOWN)
+			fresh++;
 	}
-	if (in->primed && feed.nr >= 25 && added == feed.nr)
+	/* public-inbox's feed holds the newest 25: none known means a gap. */
+	if (in->primed && feed.nr >= 25 && fresh == feed.nr)
 		queue_log(&sv->q, 0, l->name, QL_WARN,
 			  "all %zu feed entries were new: mail may have been "
 			  "missed; poll more often", feed.nr);
@@ -536,7 +558,9 @@ save:
 	strbuf_release(&body);
 	strbuf_release(&err);
 	/* A list that cannot be polled is an event, not a reason to stop. */
-	return ret == WW_ESTATE ? ret : 0;
+	if (ret == WW_ESTATE)
+		return ret;
+	return added || ret < 0 ? 1 : 0;
 }
 
 /* ---- stages ------------------------------------------------------------ */
@@ -572,19 +596,57 @@ static int read_artifact(struct strbuf *out, struct serve *sv, long long id,
 	return ret;
 }
 
+/*
+ * b4 may find that a "series" we grouped is one we already have: a
+ * message that looked like a first patch (a reply that kept the subject
+ * without "Re:") keyed a series of its own.  1 when `s` was set aside.
+ */
+static int same_as_known(struct serve *sv, const struct queue_series *s,
+			 const struct b4_series *bs, time_t now)
+{
+	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
+	struct strbuf mid = STRBUF_INIT, why = STRBUF_INIT;
+	long long other = 0;
+	int ret = 0;
+
+	if (b4_first_msgid(&mid, first->buf, first->len) ||
+	    !strcmp(mid.buf, s->root_msgid))
+		goto out;
+	ret = queue_find(&other, &sv->q, s->inbox, mid.buf);
+	if (ret == 1 && other != s->id) {
+		strbuf_addf(&why, "the same series as #%lld", other);
+		ret = queue_skip(&sv->q, s->id, why.buf, now);
+		ret = ret < 0 ? ret : 1;
+	} else if (ret == 1) {
+		ret = 0;
+	}
+out:
+	strbuf_release(&mid);
+	strbuf_release(&why);
+	return ret;
+}
+
 static int stage_fetch(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, time_t now)
 {
 	struct b4_opts o = B4_OPTS_INIT;
 	struct b4_series bs = B4_SERIES_INIT;
 	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
+	unsigned long timeout;
 	int ret;
 
+	ret = config_get_uint(&timeout, sv->cfg->config, "archive", "timeout",
+			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
+	if (ret)
+		return ret;
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
 	o.midmask = mask.buf;
+	o.timeout_s = (unsigned int)timeout;
 	o.version = s->version;
-	o.user_name = "warnwatch";
-	o.user_email = "warnwatch@localhost";
+	o.user_name = config_get(sv->cfg->config, "identity", "name");
+	o.user_email = config_get(sv->cfg->config, "identity", "email");
+	if (!o.user_email || !*o.user_email)
+		o.user_email = "warnwatch@localhost";	/* b4 am needs one */
 	ret = b4_fetch(&bs, s->root_msgid, &o);
 	if (ret == WW_EINPUT && now < s->first_seen + (time_t)sv->q.opts.max_wait) {
 		/* Thread incomplete: the rest may still be on its way. */
@@ -599,14 +661,20 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 		ret = queue_fail(&sv->q, s->id, error_last(), permanent, now);
 		goto out;
 	}
-	/* The cover letter first: check reads the series from one mbox. */
+	ret = same_as_known(sv, s, &bs, now);
+	if (ret)
+		goto out;
+	/* The cover letter first, in the same mbox (b4 writes it without
+	 * a From_ line). */
+	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))
+		strbuf_addstr(&mbx, "From git@z Thu Jan  1 00:00:00 1970\n");
 	strbuf_addbuf(&mbx, &bs.cover);
 	if (mbx.len && mbx.buf[mbx.len - 1] != '\n')
 		strbuf_addch(&mbx, '\n');
 	strbuf_addbuf(&mbx, &bs.mbx);
 	ret = put_artifact(sv, s->id, QUEUE_MBOX, mbx.buf, mbx.len);
 	if (!ret)
-		ret = put_artifact(sv, s->id, "thread.mbox", bs.thread.buf,
+		ret = put_artifact(sv, s->id, QUEUE_THREAD, bs.thread.buf,
 				   bs.thread.len);
 	if (!ret)
 		ret = queue_advance(&sv->q, s->id, QS_FETCHED, now);
@@ -618,27 +686,62 @@ out:
 	return ret;
 }
 
-/* Parse the fetched mbox of series `id` into `mails` and `series`. */
+static bool has_msgid(const struct mail_list *l, const char *msgid)
+{
+	for (size_t i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i].message_id, msgid))
+			return true;
+	return false;
+}
+
+/*
+ * The series of `id` as b4 chose it, but with each message as the list
+ * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
+ * `raw` holds the text the mails point into.
+ */
 static int load_series(struct mail_list *mails, struct series *series,
 		       struct strbuf *raw, struct serve *sv, long long id)
 {
-	int ret = read_artifact(raw, sv, id, QUEUE_MBOX);
+	struct mail_list chosen = MAIL_LIST_INIT, thread = MAIL_LIST_INIT;
+	struct strbuf mbx = STRBUF_INIT;
+	int ret;
 
+	ret = read_artifact(&mbx, sv, id, QUEUE_MBOX);
 	if (!ret)
-		ret = mbox_parse(mails, raw->buf, raw->len);
+		ret = mbox_parse(&chosen, mbx.buf, mbx.len);
+	if (!ret)
+		ret = read_artifact(raw, sv, id, QUEUE_THREAD);
+	if (!ret)
+		ret = mbox_parse(&thread, raw->buf, raw->len);
+	if (ret < 0)
+		goto out;
+	for (size_t i = 0; i < thread.nr; i++) {
+		if (!has_msgid(&chosen, thread.v[i].message_id) ||
+		    has_msgid(mails, thread.v[i].message_id))
+			continue;
+		ALLOC_GROW(mails->v, mails->nr + 1, mails->alloc);
+		mails->v[mails->nr++] = thread.v[i];
+		memset(&thread.v[i], 0, sizeof(thread.v[i]));
+	}
+	if (mails->nr < chosen.nr)
+		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose are "
+				 "not in the thread", chosen.nr - mails->nr, chosen.nr);
 	if (!ret)
 		ret = series_from_mails(series, mails);
-	return ret < 0 ? error_prefix(ret, "series %lld: %s", id, QUEUE_MBOX) : 0;
+out:
+	mail_list_clear(&thread);	/* moved entries were zeroed */
+	mail_list_clear(&chosen);
+	strbuf_release(&mbx);
+	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
 }
 
-/* Findings worth telling the author about: not the info-level ones
- * (tools/, moved code). */
+/* Findings, not counting calls that only moved. */
 static int count_findings(const struct check_result *r)
 {
 	int n = 0;
 
 	for (size_t i = 0; i < r->nr; i++)
-		if (r->v[i].severity != SEV_INFO)
+		if (!r->v[i].moved)
 			n++;
 	return n;
 }
@@ -710,6 +813,36 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 	return ret;
 }
 
+/*
+ * The verdict as the reply module reads it (reply.h: verdict, summary,
+ * kernel, first), next to kernel-ci's own ci.json.
+ */
+static int put_reply_verdict(struct serve *sv, long long id,
+			     const struct ci_verdict *v)
+{
+	json_t *o = json_object();
+	char *text;
+	int ret;
+
+	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
+	if (v->reason)
+		json_object_set_new(o, "summary", json_string(v->reason));
+	if (v->base)
+		json_object_set_new(o, "kernel", json_string(v->base));
+	json_object_set_new(o, "panic_on_warn", json_true());
+	if (v->nr_fired && v->fired[0].message)
+		json_object_set_new(o, "first", json_string(v->fired[0].message));
+	else if (v->panic_message)
+		json_object_set_new(o, "first", json_string(v->panic_message));
+	text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	json_decref(o);
+	if (!text)
+		return error("cannot encode the verdict of series %lld", id);
+	ret = put_artifact(sv, id, QUEUE_VERDICT, text, strlen(text));
+	free(text);
+	return ret;
+}
+
 static int stage_boot(struct serve *sv, const struct queue_series *s,
 		      const struct serve_list *l, time_t now)
 {
@@ -730,6 +863,8 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 	co.tree = *l->tree ? l->tree : NULL;
 	co.rules = &sv->rules;
 	ret = ci_run(&v, &series, &co);
+	if (!ret && v.kind == CI_ERROR)
+		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
 		/* No verdict: our machinery failed, not the series. */
 		ret = queue_fail(&sv->q, s->id, error_last(), false, now);
@@ -739,6 +874,8 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	ret = text ? put_artifact(sv, s->id, QUEUE_CI, text, strlen(text)) :
 		     error("cannot encode the verdict of series %lld", s->id);
+	if (!ret)
+		ret = put_reply_verdict(sv, s->id, &v);
 	if (!ret && v.console)
 		ret = copy_file(sv, s->id, QUEUE_CONSOLE, v.console);
 	if (!ret)
@@ -848,7 +985,7 @@ static void touched_paths(struct strvec *out, const struct series *s)
 	}
 }
 
-/* [smtp] of the configuration (shared with `warnwatch review`). */
+/* [smtp] of the configuration, read as `warnwatch review` reads it. */
 static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
 			    const struct config *c)
 {
@@ -858,23 +995,26 @@ static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
 	int v, ret;
 
 	o->url = config_get(c, "smtp", "url");
-	if (!o->url)
-		return error_code(WW_EINPUT, "[smtp] url is not set (needed for "
-				  "reply = send)");
+	if (!o->url || !*o->url)
+		return error_code(WW_EINPUT, "no [smtp] url in the configuration "
+				  "(needed for reply = send)");
 	ret = config_get_enum(&v, c, "smtp", "starttls", tls, SMTP_TLS_TRY);
+	if (!ret)
+		ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
 	if (ret)
 		return ret;
 	o->starttls = v;
+	o->timeout_s = (unsigned int)t;
+	o->connect_timeout_s = t < 30 ? (unsigned int)t : 30;
 	o->user = config_get(c, "smtp", "user");
+	o->ca_file = config_get(c, "smtp", "ca-file");
 	if (!config_get_path(&path, c, "smtp", "password-file")) {
 		ret = smtp_read_password(password, path.buf);
 		o->password = password->buf;
+	} else if (o->user) {
+		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
 	}
 	strbuf_release(&path);
-	if (ret)
-		return ret;
-	ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
-	o->timeout_s = t;
 	return ret;
 }
 
@@ -915,7 +1055,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    rec->message_id);
 		if (!ret)
 			ret = finish(sv, s, what.buf, now);
-	} else if (ret == WW_ENOTFOUND && (l->reply_to & SERVE_TO_LIST) &&
+	} else if (ret == WW_ENOTFOUND && l->reply_to != REPLY_TO_AUTHOR &&
 		   now < rec->updated + (time_t)sv->cfg->confirm_window) {
 		/* The list may simply not have archived it yet. */
 		strbuf_addf(&what, "outcome unknown: looking for <%s> in the archive",
@@ -929,7 +1069,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    "session did not finish) and %s; check, then 'warnwatch "
 			    "retry --force %lld' sends it again under the same "
 			    "Message-ID", rec->message_id,
-			    l->reply_to & SERVE_TO_LIST ?
+			    l->reply_to != REPLY_TO_AUTHOR ?
 			    "is not in the archive" : "was not copied to the list",
 			    s->id);
 		ret = queue_fail(&sv->q, s->id, what.buf, true, now);
@@ -942,18 +1082,125 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 	return ret < 0 ? ret : 0;
 }
 
-/* Draft the reply of series `s` into reply.eml.  (Drafting itself is
- * `warnwatch review`'s reply module.) */
+/* The list's coding-style guide, loaded on first use; NULL if none. */
+static const struct guide *list_guide(struct serve *sv,
+				      const struct serve_list *l)
+{
+	struct serve_inbox *in = &sv->inboxes[l - sv->cfg->lists];
+	const struct config *c = sv->cfg->config;
+	const char *tree = config_get(c, "review", "tree");
+	const char *source = config_get(c, "review", "source");
+	struct strbuf path = STRBUF_INIT;
+	char *cache;
+	struct stat st;
+
+	if (in->guide_state)
+		return in->guide_state > 0 ? &in->guide : NULL;
+	/* A list's own tree: a source directory, or a linux-source tarball. */
+	if (*l->tree && !stat(l->tree, &st)) {
+		tree = S_ISDIR(st.st_mode) ? l->tree : NULL;
+		source = S_ISDIR(st.st_mode) ? source : l->tree;
+	}
+	cache = guide_cache_dir();
+	in->guide_state = -1;
+	if (!guide_locate(&path, tree, cache, source) &&
+	    !guide_load_file(&in->guide, path.buf))
+		in->guide_state = 1;
+	else
+		queue_log(&sv->q, 0, l->name, QL_WARN, "replies will cite "
+			  "coding-style sections without quoting them: %s",
+			  error_last());
+	free(cache);
+	strbuf_release(&path);
+	return in->guide_state > 0 ? &in->guide : NULL;
+}
+
+/* The previous version of `s`, checked, for the reply's credits. */
+static bool load_prev(struct series *prev, struct check_result *res,
+		      struct mail_list *mails, struct strbuf *raw,
+		      struct serve *sv, const struct queue_series *s)
+{
+	struct check_opts co = CHECK_OPTS_INIT;
+	long long pid = queue_prev_version(&sv->q, s->id);
+
+	if (!pid)
+		return false;
+	co.rules = &sv->rules;
+	if (load_series(mails, prev, raw, sv, pid) < 0 ||
+	    check_series(res, prev, &co) < 0) {
+		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
+			  "not compared: %s", s->version - 1, pid, error_last());
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Draft the reply of series `s` into reply.eml with the review module,
+ * comparing with the previous version when there is one.  1 when there
+ * is nothing to say.
+ */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, const struct series *series)
 {
-	return error("reply drafting is not available in this build");
-}
+	const struct config *c = sv->cfg->config;
+	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct reply r = REPLY_INIT;
+	struct reply_verdict v = REPLY_VERDICT_INIT;
+	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct series prev = SERIES_INIT;
+	struct mail_list prev_mails = MAIL_LIST_INIT;
+	struct strbuf prev_raw = STRBUF_INIT, from = STRBUF_INIT;
+	struct strbuf templates = STRBUF_INIT, path = STRBUF_INIT;
+	const char *name = config_get(c, "identity", "name");
+	const char *email = config_get(c, "identity", "email");
+	bool hint = false;
+	int ret;
 
-static bool needs_reply(const struct queue_series *s)
-{
-	return s->findings > 0 || (strcmp(s->verdict, "clean") &&
-				   strcmp(s->verdict, "findings"));
+	co.rules = &sv->rules;
+	ret = check_series(&cur, series, &co);
+	if (ret < 0)
+		goto out;
+	strbuf_addf(&from, "%s <%s>", name && *name ? name : "warnwatch",
+		    email && *email ? email : "warnwatch@localhost");
+	ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
+	if (ret < 0)
+		goto out;
+	if (config_get_path(&templates, c, "review", "templates"))
+		strbuf_addstr(&templates, reply_default_templates());
+	queue_artifact(&path, &sv->q, s->id, QUEUE_VERDICT);
+	if (!access(path.buf, F_OK) && reply_verdict_load(&v, path.buf) == 0)
+		ro.verdict = &v;
+	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
+		ro.prev = &prev;
+		ro.prev_result = &prev_res;
+	}
+	ro.from = from.buf;
+	ro.policy = l->reply_to;
+	ro.lists = *l->address ? l->address : config_get(c, "review", "lists");
+	ro.patchwork_hint = hint;
+	ro.template_dir = templates.buf;
+	ro.guide = list_guide(sv, l);
+	ro.tree_name = *l->tree ? l->tree : NULL;
+	ro.contact = config_get(c, "review", "contact");
+	ret = reply_build(&r, series, &cur, &ro);
+	if (!ret && r.empty)
+		ret = 1;
+	else if (!ret)
+		ret = put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
+out:
+	reply_release(&r);
+	reply_verdict_release(&v);
+	check_result_clear(&cur);
+	check_result_clear(&prev_res);
+	series_release(&prev);
+	mail_list_clear(&prev_mails);
+	strbuf_release(&prev_raw);
+	strbuf_release(&from);
+	strbuf_release(&templates);
+	strbuf_release(&path);
+	return ret;
 }
 
 static int send_reply(struct serve *sv, const struct queue_series *s,
@@ -1028,10 +1275,6 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 	int ret;
 
 	outgoing_init(&o);
-	if (!needs_reply(s)) {
-		ret = finish(sv, s, "none: no findings", now);
-		goto out;
-	}
 	if (l->reply == SERVE_REPLY_NONE) {
 		ret = finish(sv, s, "none: replies are off for this list", now);
 		goto out;
@@ -1059,6 +1302,10 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
+		if (ret == 1) {
+			ret = finish(sv, s, "none: nothing to say", now);
+			goto out;
+		}
 		if (ret < 0) {
 			ret = queue_fail(&sv->q, s->id, error_last(), false, now);
 			goto out;
@@ -1259,8 +1506,11 @@ static void stop(struct serve *sv)
 {
 	httpd_stop(sv->httpd);
 	sv->httpd = NULL;
-	for (size_t i = 0; sv->inboxes && i < sv->cfg->nr_lists; i++)
+	for (size_t i = 0; sv->inboxes && i < sv->cfg->nr_lists; i++) {
 		archive_inbox_release(&sv->inboxes[i].poll);
+		if (sv->inboxes[i].guide_state > 0)
+			guide_release(&sv->inboxes[i].guide);
+	}
 	free(sv->inboxes);
 	sv->inboxes = NULL;
 	if (sv->rules_loaded)
@@ -1299,50 +1549,70 @@ static time_t next_event(struct serve *sv)
 	return t;
 }
 
+/*
+ * One turn of the loop: poll the lists that are due (if `poll`), then run
+ * one stage of the series that is due first.  1 when something was done,
+ * 0 when idle, negative when the state database failed.
+ */
+static int step(struct serve *sv, time_t now, bool poll)
+{
+	bool worked = false, changed = false;
+	long long id;
+	int ret;
+
+	for (size_t i = 0; poll && i < sv->cfg->nr_lists && !serve_stopping(); i++) {
+		if (!archive_due(&sv->inboxes[i].poll, now))
+			continue;
+		ret = poll_list(sv, i, now);
+		if (ret < 0)
+			return ret;
+		changed |= ret;
+		worked = true;
+	}
+	if (!serve_stopping()) {
+		ret = queue_next_due(&id, &sv->q, now);
+		if (ret < 0)
+			return ret;
+		if (ret == 1) {
+			ret = run_stage(sv, id, now);
+			if (ret < 0)
+				return ret;
+			worked = changed = true;
+		}
+	}
+	/* The page follows every stage and every new message. */
+	if (changed)
+		write_outputs(sv, now);
+	return worked;
+}
+
 int serve_run(const struct serve_config *cfg, unsigned int flags)
 {
 	struct serve sv = { 0 };
 	bool polled = false;
-	long long id;
 	int ret;
 
 	ret = start(&sv, cfg, flags);
 	while (!ret && !serve_stopping()) {
-		time_t now = time(NULL);
-		bool worked = false, finished = false;
-
-		for (size_t i = 0; i < cfg->nr_lists && !serve_stopping(); i++) {
-			if ((flags & SERVE_ONCE) && polled)
-				break;
-			if (!archive_due(&sv.inboxes[i].poll, now))
-				continue;
-			ret = poll_list(&sv, i, now);
-			if (ret)
-				break;
-			worked = true;
-		}
+		/* --once: one poll, then the stages that are due. */
+		ret = step(&sv, time(NULL), !(flags & SERVE_ONCE) || !polled);
 		polled = true;
-		if (ret || serve_stopping())
-			break;
-		ret = queue_next_due(&id, &sv.q, now);
-		if (ret == 1) {
-			struct queue_series after = QUEUE_SERIES_INIT;
-
-			ret = run_stage(&sv, id, now);
-			worked = true;
-			if (!ret && !queue_load(&after, &sv.q, id))
-				finished = !queue_state_active(after.state);
-			queue_series_release(&after);
+		if (ret == WW_ESTATE && !(flags & SERVE_ONCE)) {
+			/* The database failed (a full disk?): nothing was
+			 * committed, so nothing is lost; try again later. */
+			fprintf(stderr, "warnwatch serve: %s; retrying in %u s\n",
+				error_last(), cfg->max_sleep);
+			nap(&sv, time(NULL) + cfg->max_sleep);
+			ret = 0;
+			continue;
 		}
 		if (ret < 0)
 			break;
-		ret = 0;
-		if (finished || (worked && !(flags & SERVE_ONCE)))
-			write_outputs(&sv, now);
-		if (!worked && (flags & SERVE_ONCE))
+		if (!ret && (flags & SERVE_ONCE))
 			break;
-		if (!worked)
+		if (!ret)
 			nap(&sv, next_event(&sv));
+		ret = 0;
 	}
 	if (ret >= 0 && (flags & SERVE_ONCE))
 		write_outputs(&sv, time(NULL));

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "queue.h"
+#include "reply.h"
 #include "strvec.h"
 
 #include <time.h>
@@ -32,21 +33,16 @@ enum serve_reply_mode {
 	SERVE_REPLY_SEND,	/* and send it */
 };
 
-enum serve_reply_to {
-	SERVE_TO_AUTHOR = 1 << 0,
-	SERVE_TO_LIST = 1 << 1,
-};
-
 /* One watched mailing list ([list.NAME] in the configuration). */
 struct serve_list {
 	char *name;
 	char *archive;		/* public-inbox base URL, no trailing '/' */
 	char *inbox;		/* inbox name on the archive (default: NAME) */
-	char *address;		/* the list's posting address, or "" */
+	char *address;		/* the list's posting address(es), or "" */
 	char *tree;		/* base kernel for boots ("6.1", a tarball), or "" */
 	bool boot;		/* build and boot (kernel-ci), or only check */
 	enum serve_reply_mode reply;
-	unsigned int reply_to;	/* enum serve_reply_to bits */
+	enum reply_policy reply_to; /* default: [review] reply-to */
 	struct strvec allow_senders; /* fnmatch() globs on the author's address */
 	struct strvec allow_paths;   /* fnmatch() globs on touched files */
 	int quiet_from, quiet_to; /* minutes after local midnight; -1 none */
@@ -55,7 +51,7 @@ struct serve_list {
 };
 
 struct serve_config {
-	char *state_dir;
+	char *state_dir;	/* [state] dir, shared with `warnwatch review` */
 	char *dashboard_dir;	/* default STATE_DIR/dashboard */
 	char *listen;		/* "127.0.0.1:8025"; "" when off */
 	unsigned int poll_interval;
@@ -73,9 +69,10 @@ struct serve_config {
 #define SERVE_CONFIG_INIT { 0 }
 
 /*
- * Read [serve] and every [list.NAME] of `c` (which must outlive `out`).
- * Unknown keys, bad values and a list without `archive` are WW_EINPUT
- * naming file:line or the key.
+ * Read [serve], [state] and every [list.NAME] of `c` (which must outlive
+ * `out`); [identity], [smtp] and [review] are read as `warnwatch review`
+ * reads them.  Unknown keys, bad values and a list without `archive` are
+ * WW_EINPUT naming file:line or the key.
  */
 int serve_config_load(struct serve_config *out, const struct config *c);
 void serve_config_release(struct serve_config *cfg);

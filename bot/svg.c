@@ -277,7 +277,7 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 			 const struct svg_column *cols, size_t nr_cols)
 {
 	int w = width_of(c);
-	double max = 0, step, top, plot_h = 220, axis_w, plot_y, col_w, gap;
+	double max = 0, step, top, plot_h = 220, axis_w, plot_y, col_w, gap, left;
 	double legend_rows = 1, h;
 	struct strbuf tmp = STRBUF_INIT;
 
@@ -313,8 +313,8 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 
 	svg_number(&tmp, top);
 	axis_w = text_w(tmp.buf) + 10;
-	for (double v = 0; v <= top + step / 2; v += step) {
-		double y = plot_y + plot_h - v / top * plot_h;
+	for (int t = 0; t * step <= top + step / 2; t++) {
+		double v = t * step, y = plot_y + plot_h - v / top * plot_h;
 
 		strbuf_reset(&tmp);
 		svg_number(&tmp, v);
@@ -325,8 +325,10 @@ void svg_stacked_columns(struct strbuf *out, const struct svg_chart *c,
 	}
 	gap = nr_cols ? fmin(24, (w - axis_w) / nr_cols * 0.3) : 0;
 	col_w = nr_cols ? fmin(120, ((w - axis_w) - gap * (nr_cols + 1)) / nr_cols) : 0;
+	/* Few columns: centre them rather than crowd the left edge. */
+	left = axis_w + ((w - axis_w) - (nr_cols * col_w + (nr_cols + 1) * gap)) / 2;
 	for (size_t j = 0; j < nr_cols; j++) {
-		double x = axis_w + gap + j * (col_w + gap), y = plot_y + plot_h;
+		double x = left + gap + j * (col_w + gap), y = plot_y + plot_h;
 		double sum = 0;
 
 		strbuf_addstr(out, "<g class=\"column\">");
@@ -357,12 +359,27 @@ void svg_share_bar(struct strbuf *out, const struct svg_chart *c,
 		   const struct svg_item *items, size_t nr)
 {
 	int w = width_of(c);
-	double sum = 0, x = 0, h = 28 + 8 + 18 * 2;
+	double sum = 0, x = 0, h, lx = 0;
+	int rows = 1;
 	struct svg_category *cats = xcalloc(nr + 1, sizeof(*cats));
 	struct strbuf *names = xcalloc(nr + 1, sizeof(*names));
 
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < nr; i++) {
 		sum += items[i].value > 0 ? items[i].value : 0;
+		strbuf_init(&names[i], 0);
+		strbuf_addf(&names[i], "%s (", items[i].label);
+		svg_number(&names[i], items[i].value);
+		strbuf_addch(&names[i], ')');
+		cats[i].name = names[i].buf;
+		cats[i].cls = items[i].cls;
+		/* Legend rows, as legend() will wrap them. */
+		if (lx + 18 + text_w(cats[i].name) + 16 > w && lx > 0) {
+			lx = 0;
+			rows++;
+		}
+		lx += 18 + text_w(cats[i].name) + 16;
+	}
+	h = 28 + 8 + 18 * rows;
 	open_svg(out, c, w, h);
 	if (sum <= 0)
 		rect(out, 0, 0, w, 28, "empty");
@@ -383,14 +400,6 @@ void svg_share_bar(struct strbuf *out, const struct svg_chart *c,
 		}
 		strbuf_addstr(out, "</g>\n");
 		x += len;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		strbuf_init(&names[i], 0);
-		strbuf_addf(&names[i], "%s (", items[i].label);
-		svg_number(&names[i], items[i].value);
-		strbuf_addch(&names[i], ')');
-		cats[i].name = names[i].buf;
-		cats[i].cls = items[i].cls;
 	}
 	legend(out, cats, nr, 36, w);
 	strbuf_addstr(out, "</svg>\n");
@@ -415,7 +424,8 @@ void svg_small_multiples(struct strbuf *out, const struct svg_chart *c,
 	open_svg(out, c, w, h);
 	for (size_t p = 0; p < nr; p++) {
 		const struct svg_panel *pn = &panels[p];
-		double px = (p % per_row) * (pw + pad), py = (p / per_row) * (ph + pad);
+		size_t row = p / (size_t)per_row, col = p % (size_t)per_row;
+		double px = col * (pw + pad), py = row * (ph + pad);
 		double max = 0, plot_top = py + 34, plot_h = ph - 34 - 22;
 		double slot = pn->nr ? pw / pn->nr : pw, bw = fmin(44, slot * 0.7);
 

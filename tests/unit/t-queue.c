@@ -243,6 +243,17 @@ static void test_stages(void)
 	   !strcmp(s.reply, "sent <r@x>"), "verdict and reply recorded");
 	queue_series_release(&s);
 	is(queue_defer(&q, 77777, 1), WW_ENOTFOUND, "defer of unknown id");
+
+	add("dup@x", "", "[PATCH] dup: me", "dan@x.org", 40000);
+	is(queue_find(&due, &q, "test", "dup@x"), 1, "find by root");
+	is(due, series_of("dup@x"), "  the right one");
+	is(queue_find(&due, &q, "other", "dup@x"), 0, "  not in another list");
+	is(queue_skip(&q, series_of("dup@x"), "the same series as #1", 40001), 0, "skip");
+	queue_load(&s, &q, series_of("dup@x"));
+	ok(s.state == QS_SKIPPED && !strcmp(s.error, "the same series as #1"),
+	   "  skipped, with the reason");
+	queue_series_release(&s);
+	is(queue_skip(&q, 99999, "x", 1), WW_ENOTFOUND, "skip of unknown id");
 }
 
 static void test_inbox_state(void)

@@ -1,0 +1,161 @@
+/*
+ * dashboard --state: a state directory made through the service's own
+ * store and queue (two series on one list, a v2 following a v1, one
+ * skipped), with findings.json and ci.json artifacts, rendered into a
+ * site whose pages say what the state says.  Also the release ordering.
+ */
+#include <unistd.h>
+
+#include "child.h"
+#include "dashboard.h"
+#include "queue.h"
+#include "store.h"
+#include "strbuf.h"
+#include "tap.h"
+
+static struct queue q;
+
+static long long add_series(const char *mid, const char *subject, time_t now)
+{
+	struct queue_msg m = {
+		.inbox = "linux-mm", .msgid = mid, .parent = "", .subject = subject,
+		.author_name = "Jane Dev", .author_email = "jane@example.org",
+	};
+	long long id = 0;
+
+	queue_add_message(&q, &m, now, false);
+	if (queue_next_due(&id, &q, now + 100000) != 1)
+		return 0;
+	return id;
+}
+
+static void artifact(long long id, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+	queue_series_dir(&path, &q, id, true);
+	strbuf_addf(&path, "/%s", name);
+	strbuf_addstr(&sb, text);
+	strbuf_write_file(&sb, path.buf);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+static bool file_contains(const char *path, const char *needle)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool found = !strbuf_read_file(&sb, path, 0) && strstr(sb.buf, needle);
+
+	strbuf_release(&sb);
+	return found;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	bool found = file_contains(path, needle);
+
+	if (!found)
+		printf("# '%s' not in %s\n", needle, path);
+	return found;
+}
+
+static void test_state(const char *tmp, const char *templates)
+{
+	struct store st = STORE_INIT;
+	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
+	struct strbuf state = STRBUF_INIT, site = STRBUF_INIT, p = STRBUF_INIT;
+	long long v1, v2;
+	struct queue_msg m = {
+		.inbox = "linux-mm", .msgid = "old@x", .parent = "",
+		.subject = "[PATCH] old: before we watched", .author_name = "Old",
+		.author_email = "old@example.org",
+	};
+
+	strbuf_addf(&state, "%s/state", tmp);
+	strbuf_addf(&site, "%s/site", tmp);
+	if (store_open(&st, state.buf) || queue_init(&q, &st, state.buf, NULL)) {
+		ok(0, "state opens: %s", error_last());
+		return;
+	}
+	v1 = add_series("v1@x", "[PATCH] mm: add a VM_BUG_ON <oops>", 1000);
+	queue_advance(&q, v1, QS_REPLIED, 1100);
+	queue_set_verdict(&q, v1, "panicked", 1);
+	artifact(v1, QUEUE_FINDINGS, "{\"findings\": [{\"kind\": \"added\", \"file\": \"mm/slub.c\", "
+		 "\"line\": 7, \"macro\": \"VM_BUG_ON\", \"class\": \"bug\", \"severity\": \"error\", "
+		 "\"message\": \"new VM_BUG_ON()\", \"conversion\": false, \"moved\": false}], "
+		 "\"summary\": {\"added\": {\"bug\": 1}, \"removed\": {}}}");
+	artifact(v1, QUEUE_CI, "{\"verdict\": \"panicked\", \"reason\": \"kernel BUG at mm/slub.c:7\"}");
+	artifact(v1, QUEUE_CONSOLE, "kernel BUG at mm/slub.c:7!\n");
+	artifact(v1, QUEUE_REPLY, "Subject: Re: [PATCH] mm: add a VM_BUG_ON\n\nPlease don't.\n");
+
+	v2 = add_series("v2@x", "[PATCH v2] mm: add a VM_BUG_ON <oops>", 2000);
+	queue_advance(&q, v2, QS_REPLIED, 2100);
+	queue_set_verdict(&q, v2, "clean", 0);
+	queue_prev_version(&q, v2);
+	artifact(v2, QUEUE_CI, "{\"verdict\": \"clean\", \"reason\": \"booted\"}");
+
+	queue_add_message(&q, &m, 500, true);
+	ok(v1 && v2 && v1 != v2, "two series in the queue");
+
+	opts.out_dir = site.buf;
+	opts.state_dir = state.buf;
+	opts.templates = templates;
+	opts.now = 1700000000;
+	is(dashboard_write(&opts), 0, "dashboard from the state: %s", error_last());
+
+	strbuf_addf(&p, "%s/index.html", site.buf);
+	ok(file_has(p.buf, "mm: add a VM_BUG_ON &lt;oops&gt;"), "the subject, escaped");
+	ok(file_has(p.buf, ">panicked</span>"), "v1's verdict from ci.json");
+	ok(file_has(p.buf, ">clean</span>"), "v2's verdict");
+	ok(file_has(p.buf, "(follows <a href=\"series/"), "v2 links to v1");
+	ok(!file_contains(p.buf, "before we watched"), "skipped series are not listed");
+	{
+		struct strbuf link = STRBUF_INIT;
+
+		strbuf_addf(&link, "href=\"series/%lld/console.log\"", v1);
+		ok(file_has(p.buf, link.buf), "console log linked");
+		strbuf_release(&link);
+	}
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/series/%lld/index.html", site.buf, v1);
+	ok(file_has(p.buf, "mm/slub.c:7"), "series page: the finding");
+	ok(file_has(p.buf, "kernel BUG at mm/slub.c:7"), "series page: the verdict's reason");
+	ok(file_has(p.buf, "Please don&#39;t."), "series page: the reply");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/series/%lld/console.log", site.buf, v1);
+	ok(!access(p.buf, R_OK), "the console log is copied into the site");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/dashboard.json", site.buf);
+	ok(file_has(p.buf, "\"lists_base\""), "the model is written");
+
+	queue_release(&q);
+	store_close(&st);
+	strbuf_release(&state);
+	strbuf_release(&site);
+	strbuf_release(&p);
+}
+
+int main(void)
+{
+	char tmp[] = "/tmp/t-dashboard.XXXXXX";
+	const char *top = getenv("WW_TOP");
+	struct strbuf templates = STRBUF_INIT;
+	struct child rm;
+
+	is(dashboard_release_cmp("6.1.192", "6.12.3") < 0, 1, "6.1.192 before 6.12.3");
+	is(dashboard_release_cmp("6.12", "6.12.1") < 0, 1, "6.12 before 6.12.1");
+	is(dashboard_release_cmp("6.9-rc1", "6.9-rc1"), 0, "equal releases");
+	is(dashboard_release_cmp("6.10", "6.9") > 0, 1, "6.10 after 6.9");
+
+	if (!mkdtemp(tmp))
+		return 1;
+	strbuf_addf(&templates, "%s/templates/dashboard", top ? top : ".");
+	test_state(tmp, templates.buf);
+
+	child_init(&rm);
+	strvec_pushl(&rm.args, "rm", "-rf", tmp, NULL);
+	child_run(&rm);
+	child_release(&rm);
+	strbuf_release(&templates);
+	return done_testing();
+}
