@@ -176,7 +176,9 @@ static size_t unquote(struct strbuf *out, const char *s, size_t len)
 			case 'f': c = '\f'; break;
 			case 'v': c = '\v'; break;
 			default:
-				if (c >= '0' && c <= '3' && i + 1 < len) {
+				if (c >= '0' && c <= '3' && i + 1 < len &&
+				    s[i] >= '0' && s[i] <= '7' &&
+				    s[i + 1] >= '0' && s[i + 1] <= '7') {
 					c = (char)(((c - '0') << 6) |
 						   ((s[i] - '0') << 3) |
 						   (s[i + 1] - '0'));
