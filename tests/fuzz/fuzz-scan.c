@@ -47,7 +47,9 @@ static bool splice_in_quote(const char *s, size_t len)
 		if (s[i] == '\'' || s[i] == '"')
 			quote = true;
 		else if (s[i] == '\n') {
-			if (i && s[i - 1] == '\\' && quote)
+			size_t b = i && s[i - 1] == '\r' ? i - 1 : i;	/* CRLF */
+
+			if (b && s[b - 1] == '\\' && quote)
 				return true;
 			quote = false;
 		}

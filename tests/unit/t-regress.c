@@ -148,6 +148,19 @@ static void test_scan_hashhash(void)
 	ruleset_release(&rs);
 }
 
+/* diff: an octal escape in a quoted path with non-digits after it
+ * shifted a negative value (UBSan, fuzz-diff: "\1" then junk). */
+static void test_diff_octal_escape(void)
+{
+	static const char text[] =
+		"diff --git \"a/x\\1zz.c\" \"b/x\\1zz.c\"\n"
+		"--- \"a/x\\1zz.c\"\n+++ \"b/x\\1zz.c\"\n@@ -1 +1,2 @@\n a\n+b\n";
+	const char *paths[2] = { NULL, NULL };
+	int ret = diff_parse(text, sizeof(text) - 1, NULL, diff_cb, paths);
+
+	ok(ret == 0 || ret == WW_EINPUT, "diff: '\\1zz' in a quoted path parses or is refused (%d)", ret);
+}
+
 int main(void)
 {
 	test_guide_nul();
@@ -156,5 +169,6 @@ int main(void)
 	test_kconfig_nul();
 	test_diff_nul_and_paths();
 	test_scan_hashhash();
+	test_diff_octal_escape();
 	return done_testing();
 }
