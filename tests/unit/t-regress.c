@@ -45,7 +45,8 @@ static void test_kconfig_empty(void)
 	kconfig_frag_release(&f);
 }
 
-/* A template text node kept its length but was copied up to a NUL. */
+/* A template text node kept its length but was copied up to a NUL (since
+ * then review refuses templates with NUL bytes). */
 static void test_template_nul(void)
 {
 	static const char crash[] = "\x1a+\0\0";
@@ -53,10 +54,13 @@ static void test_template_nul(void)
 	struct tmpl_vars *v = tmpl_vars_new();
 	struct strbuf sb = STRBUF_INIT;
 
+	int ret;
+
 	o.width = 0;
-	ok(template_render(&sb, crash, sizeof(crash) - 1, v, &o) == 0 &&
-	   sb.len == sizeof(crash) - 1 && !memcmp(sb.buf, crash, sb.len),
-	   "template: text with NUL bytes is copied whole");
+	ret = template_render(&sb, crash, sizeof(crash) - 1, v, &o);
+	ok((ret == 0 && sb.len == sizeof(crash) - 1 && !memcmp(sb.buf, crash, sb.len)) ||
+	   (ret == WW_EINPUT && !sb.len),
+	   "template: text with NUL bytes is refused or copied whole, never cut (%d)", ret);
 	strbuf_release(&sb);
 	tmpl_vars_free(v);
 }
@@ -153,12 +157,12 @@ static void test_scan_hashhash(void)
 static void test_diff_octal_escape(void)
 {
 	static const char text[] =
-		"diff --git \"a/x\\1zz.c\" \"b/x\\1zz.c\"\n"
-		"--- \"a/x\\1zz.c\"\n+++ \"b/x\\1zz.c\"\n@@ -1 +1,2 @@\n a\n+b\n";
+		"diff --git \"a/x\\1!!.c\" \"b/x\\1!!.c\"\n"
+		"--- \"a/x\\1!!.c\"\n+++ \"b/x\\1!!.c\"\n@@ -1 +1,2 @@\n a\n+b\n";
 	const char *paths[2] = { NULL, NULL };
 	int ret = diff_parse(text, sizeof(text) - 1, NULL, diff_cb, paths);
 
-	ok(ret == 0 || ret == WW_EINPUT, "diff: '\\1zz' in a quoted path parses or is refused (%d)", ret);
+	ok(ret == 0 || ret == WW_EINPUT, "diff: '\\1!!' in a quoted path parses or is refused (%d)", ret);
 }
 
 int main(void)
