@@ -47,10 +47,13 @@ PROG = $(BUILD)/warnwatch
 UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
+# A sanitizer build stays in build-san/: bot/warnwatch is the release one.
+ifeq ($(SANITIZE),1)
+all: $(PROG)
+else
 all: bot/warnwatch
 
 bot/warnwatch: $(PROG)
-ifneq ($(SANITIZE),1)
 	cp $(PROG) $@.tmp && mv -f $@.tmp $@
 endif
 

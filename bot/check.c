@@ -382,7 +382,7 @@ static void scan_image(struct checker *c, const struct diff_file *df,
 		const struct scan_hit *hit = &c->hits.v[i];
 		size_t line = hit->line >= shift ? hit->line - shift : 0;
 
-		if (c->out->nr + c->out->nr_notes >= CHECK_MAX_FINDINGS)
+		if (c->out->nr + c->out->nr_notes > CHECK_MAX_FINDINGS)
 			break;	/* check_file() reports it */
 		size_t end = hit->end_line >= shift ? hit->end_line - shift : 0;
 		size_t at, last;
@@ -467,7 +467,7 @@ static int check_file(const struct diff_file *df, void *data)
 		scan_image(c, df, h, &c->pre, '-');
 		scan_image(c, df, h, &c->post, '+');
 		sort_hunk_findings(c, first);
-		if (c->out->nr + c->out->nr_notes >= CHECK_MAX_FINDINGS)
+		if (c->out->nr + c->out->nr_notes > CHECK_MAX_FINDINGS)
 			return error_code(WW_ETOOBIG,
 					  "more than %d findings, over warnwatch's cap: "
 					  "too big to review", CHECK_MAX_FINDINGS);

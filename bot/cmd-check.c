@@ -13,6 +13,7 @@
 #include "series.h"
 #include "strvec.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <git2.h>
 #include <sys/stat.h>
@@ -193,9 +194,14 @@ static bool holds_diff(const struct strbuf *buf)
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
 {
+	size_t i;
 	int ret;
 
-	if (!buf->len)
+	/* Nothing to check is a mistake (an empty download, a wrong file),
+	 * not a clean bill of health. */
+	for (i = 0; i < buf->len && isspace((unsigned char)buf->buf[i]); i++)
+		;
+	if (i == buf->len)
 		return error_code(WW_EINPUT, "empty input");
 	if (!looks_like_mail(buf->buf, buf->len)) {
 		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */

@@ -64,8 +64,8 @@ static const char *opt_value(const char *name, int argc, const char **argv,
 		return NULL;
 	if (*rest == '=')
 		return rest + 1;
-	if (*rest || *i + 1 >= argc)
-		return NULL;
+	if (*rest || *i + 1 >= argc || !argv[*i + 1])
+		return NULL;	/* (the NULL test tells the analyzer i moves only on a value) */
 	return argv[++*i];
 }
 

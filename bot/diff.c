@@ -176,7 +176,9 @@ static size_t unquote(struct strbuf *out, const char *s, size_t len)
 			case 'f': c = '\f'; break;
 			case 'v': c = '\v'; break;
 			default:
-				if (c >= '0' && c <= '3' && i + 1 < len) {
+				if (c >= '0' && c <= '3' && i + 1 < len &&
+				    s[i] >= '0' && s[i] <= '7' &&
+				    s[i + 1] >= '0' && s[i + 1] <= '7') {
 					c = (char)(((c - '0') << 6) |
 						   ((s[i] - '0') << 3) |
 						   (s[i + 1] - '0'));
@@ -429,6 +431,16 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	delta = git_diff_get_delta(diff, 0);
 	df->old_path = delta->old_file.path;
 	df->new_path = delta->new_file.path;
+	/* libgit2 leaves one side NULL for an added or deleted file whose
+	 * name starts with a blank ("+++ b/ f.c"); diff.h promises both. */
+	if (!df->old_path)
+		df->old_path = df->new_path;
+	if (!df->new_path)
+		df->new_path = df->old_path;
+	if (!df->old_path) {
+		ret = error_code(WW_EINPUT, "'%s': the diff names no file", cur_path(p));
+		goto out;
+	}
 	df->status = status_from_git(delta->status);
 	ret = fill_from_patch(p, df, patch);
 	if (ret < 0)

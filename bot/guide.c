@@ -13,7 +13,7 @@
 
 static bool is_underline(const char *s, size_t n)
 {
-	if (n < 3 || !strchr("=-*~^#+`'\".:_", s[0]))
+	if (n < 3 || !s[0] || !strchr("=-*~^#+`'\".:_", s[0]))
 		return false;
 	for (size_t i = 1; i < n; i++)
 		if (s[i] != s[0])
@@ -35,7 +35,7 @@ int guide_parse(struct guide *out, const char *text, size_t len, const char *nam
 	size_t pos = 0, prev_start = 0, prev_len = 0;
 	bool have_prev = false;
 
-	out->text = xstrndup(text, len);
+	out->text = xmemdupz(text, len);
 	out->len = len;
 	out->path = xstrdup(name);
 	while (pos < len) {

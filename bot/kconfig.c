@@ -105,7 +105,8 @@ int kconfig_frag_parse(struct kconfig_frag *f, const char *text, size_t len,
 		strbuf_reset(&line);
 		strbuf_add(&line, p, n);
 		strbuf_trim(&line);
-		if (!parse_line(f, line.buf))
+		/* A NUL would cut the value short here but not in the file. */
+		if (memchr(line.buf, '\0', line.len) || !parse_line(f, line.buf))
 			ret = error_code(WW_EINPUT,
 					 "'%s' line %d: not a config line: '%.60s'",
 					 name, lineno, line.buf);
@@ -142,8 +143,10 @@ void kconfig_frag_format(struct strbuf *out, const struct kconfig_frag *f)
 {
 	struct kconfig_entry *v = xcalloc(f->nr ? f->nr : 1, sizeof(*v));
 
-	memcpy(v, f->v, f->nr * sizeof(*v));
-	qsort(v, f->nr, sizeof(*v), cmp_entry);
+	if (f->nr) {	/* an empty fragment has no array at all */
+		memcpy(v, f->v, f->nr * sizeof(*v));
+		qsort(v, f->nr, sizeof(*v), cmp_entry);
+	}
 	for (size_t i = 0; i < f->nr; i++) {
 		if (v[i].value)
 			strbuf_addf(out, "CONFIG_%s=%s\n", v[i].name,

@@ -247,7 +247,7 @@ static struct node *node_add(struct node_list *l, enum node_type type,
 	n = &l->v[l->nr++];
 	memset(n, 0, sizeof(*n));
 	n->type = type;
-	n->text = xstrndup(text, len);
+	n->text = xmemdupz(text, len);
 	n->len = len;
 	n->line = line;
 	return n;

@@ -58,6 +58,8 @@ int main(int argc, const char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "warnwatch: '%s' is not a command\n", argv[1]);
-	return usage(stderr);
+	/* One line, as git does: the list is one --help away. */
+	fprintf(stderr, "warnwatch: '%s' is not a warnwatch command (see 'warnwatch --help')\n",
+		argv[1]);
+	return EXIT_USAGE;
 }

@@ -55,6 +55,16 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+char *xmemdupz(const void *p, size_t n)
+{
+	char *s = xmalloc(n + 1);
+
+	if (n)
+		memcpy(s, p, n);
+	s[n] = '\0';
+	return s;
+}
+
 bool ends_with(const char *s, const char *suffix)
 {
 	size_t ls = strlen(s), lx = strlen(suffix);

@@ -28,6 +28,9 @@ void *xcalloc(size_t nmemb, size_t n);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Exactly `n` bytes of `p` (NULs included) plus a terminating NUL: for
+ * text from strangers, where a length kept next to the copy must hold. */
+char *xmemdupz(const void *p, size_t n);
 
 /* Grow an array `x` of `alloc` slots to hold at least `nr` (git's ALLOC_GROW). */
 #define ALLOC_GROW(x, nr, alloc) \

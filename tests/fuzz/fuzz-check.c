@@ -1,60 +1,74 @@
 /*
- * libFuzzer harness for the check pipeline: check_diff() (diff.c's
- * normalisation and hunk checks, libgit2's parser, the scanner and the
- * pairing of findings) on arbitrary bytes, as a diff in a mail would
- * reach it.  The input is copied into a buffer of exactly its size, so a
- * read past `len` is an ASan report.  Diffs come from strangers: nothing
- * may crash, leak or hang, and an error must be WW_EINPUT or WW_ETOOBIG
- * with a message.
- *
- *   clang -g -fsanitize=fuzzer,address,undefined -Ibot $(pkg-config --cflags
- *     libgit2 jansson) tests/fuzz/fuzz-check.c bot/{check,diff,scan,rules,
- *     strbuf,strvec,error,wrapper}.c $(pkg-config --libs libgit2 jansson)
- *   WW_TOP=. ./a.out tests/fuzz/corpus/check
+ * libFuzzer harness for the whole check pipeline on one input, as
+ * `warnwatch check` reads it: a diff or a mail/mbox, the series built
+ * from it, every patch checked, and both reports written.  Findings must
+ * name a file and a line inside what the diff says.
  */
 #include "check.h"
+#include "diff.h"
+#include "report.h"
+#include "fuzz.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include <jansson.h>
 
-static struct ruleset rs = RULESET_INIT;
-
-static void load_rules(void)
+int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *top = getenv("WW_TOP");
-	struct strbuf dir = STRBUF_INIT;
-
-	strbuf_addf(&dir, "%s/rules", top ? top : ".");
-	if (rules_load(&rs, dir.buf) < 0) {
-		fprintf(stderr, "fuzz-check: %s\n", error_last());
-		abort();
-	}
-	strbuf_release(&dir);
+	(void)fuzz_rules();
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
-	char *text = malloc(size ? size : 1);
+	struct check_result r = CHECK_RESULT_INIT;
+	struct report_opts ro = REPORT_OPTS_INIT;
+	struct mail_list l = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct strbuf sb = STRBUF_INIT;
+	const char *buf = (const char *)data;
 	int ret;
 
-	if (!rs.nr)
-		load_rules();
-	memcpy(text, data, size);
-	opts.rules = &rs;
-	error_clear();
-	ret = check_diff(&r, text, size, 1, &opts);
-	if (ret < 0 && ((ret != WW_EINPUT && ret != WW_ETOOBIG) || !*error_last()))
-		abort();
-	for (size_t i = 0; i < r.nr; i++) {
-		const struct finding *f = &r.v[i];
-
-		/* Every finding points into a hunk line that exists. */
-		if (!f->rule || f->line < 0 || !f->hunk || f->hunk_line < 0 ||
-		    f->source_lines < 1)
-			abort();
+	opts.rules = fuzz_rules();
+	if (diff_looks_like(buf, size)) {
+		series_from_diff(&s, buf, size, "fuzz.diff");
+	} else {
+		if (mbox_parse(&l, buf, size) < 0)
+			goto out;
+		if (series_from_mails(&s, &l) < 0)
+			goto out;
 	}
+	ret = check_series(&r, &s, &opts);
+	/* Strangers' diffs: an error is the input's fault and says why. */
+	FUZZ_ASSERT(ret >= 0 || ((ret == WW_EINPUT || ret == WW_ETOOBIG) && *error_last()),
+		    "check_series() gave %d '%s'", ret, error_last());
+	if (ret >= 0) {
+		FILE *null = fopen("/dev/null", "w");
+		json_t *j;
+
+		for (size_t i = 0; i < r.nr; i++) {
+			const struct finding *f = &r.v[i];
+
+			FUZZ_ASSERT(f->file && f->line >= 0 && f->rule,
+				    "finding %zu without file:line", i);
+			/* Every finding points into a hunk line that exists. */
+			FUZZ_ASSERT(f->hunk && f->hunk_line >= 0 && f->source_lines >= 1,
+				    "finding %zu without its hunk", i);
+			strbuf_setlen(&sb, 0);
+			check_finding_title(&sb, &r.v[i]);
+		}
+		j = report_json("fuzz", &s, &r, opts.rules);
+		free(json_dumps(j, 0));
+		json_decref(j);
+		if (null) {
+			report_text(null, "fuzz", &s, &r, &ro);
+			fclose(null);
+		}
+	}
+out:
 	check_result_clear(&r);
-	free(text);
+	series_release(&s);
+	mail_list_clear(&l);
+	strbuf_release(&sb);
+	error_clear();
 	return 0;
 }
