@@ -40,6 +40,14 @@ else
 BUILD ?= build
 endif
 
+# Quiet by default, as Kbuild and git are; "make V=1" shows the commands.
+ifneq ($(V),1)
+QUIET_CC = @echo '   ' CC $@;
+QUIET_LINK = @echo '   ' LINK $@;
+QUIET_AR = @echo '   ' AR $@;
+QUIET = @
+endif
+
 LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c bot/cmd/*.c)))
 LIB_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB = $(BUILD)/libww.a
@@ -54,23 +62,23 @@ else
 all: bot/warnwatch
 
 bot/warnwatch: $(PROG)
-	cp $(PROG) $@.tmp && mv -f $@.tmp $@
+	$(QUIET)cp $(PROG) $@.tmp && mv -f $@.tmp $@
 endif
 
 $(PROG): $(BUILD)/warnwatch.o $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(LIB): $(LIB_OBJS)
-	rm -f $@
-	ar rcs $@ $^
+	$(QUIET)rm -f $@
+	$(QUIET_AR)ar rcs $@ $^
 
 $(BUILD)/%.o: bot/%.c $(wildcard bot/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 units: $(UNIT_BINS)
 
