@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dashboard.h"
+#include "datadir.h"
 #include "queue.h"
 #include "rules.h"
 #include "store.h"
@@ -137,44 +138,12 @@ int dashboard_release_cmp(const char *a, const char *b)
 	return 0;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 const char *dashboard_templates_dir(void)
 {
 	static char buf[PATH_MAX + 32];
-	const char *env = getenv("WARNWATCH_TEMPLATES");
-	char exe[PATH_MAX];
-	ssize_t n;
 
-	if (env && *env) {
-		snprintf(buf, sizeof(buf), "%s/dashboard", env);
-		return buf;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		int level;
-
-		exe[n] = '\0';
-		/* Drop the binary's name, then its directory (bot/, build/). */
-		for (level = 0; level < 2; level++) {
-			char *slash = strrchr(exe, '/');
-
-			if (!slash)
-				break;
-			*slash = '\0';
-		}
-		if (level == 2) {
-			snprintf(buf, sizeof(buf), "%s/templates/dashboard", exe);
-			if (is_dir(buf))
-				return buf;
-		}
-	}
-	return WW_DATADIR "/templates/dashboard";
+	return datadir_find(buf, sizeof(buf), "templates/dashboard",
+			    "WARNWATCH_TEMPLATES", "dashboard");
 }
 
 static int load_json_file(json_t **out, const char *path)

@@ -4,6 +4,7 @@
  * template engine.  See reply.h.
  */
 #include "reply.h"
+#include "datadir.h"
 #include "msgid.h"
 #include "strvec.h"
 #include "template.h"
@@ -1261,31 +1262,6 @@ void reply_release(struct reply *r)
 const char *reply_default_templates(void)
 {
 	static char buf[PATH_MAX + 16];
-	const char *env = getenv("WARNWATCH_TEMPLATES");
-	char exe[PATH_MAX];
-	struct stat st;
-	ssize_t n;
 
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		int level;
-
-		exe[n] = '\0';
-		/* Drop the binary's name, then its directory (bot/, build/). */
-		for (level = 0; level < 2; level++) {
-			char *slash = strrchr(exe, '/');
-
-			if (!slash)
-				break;
-			*slash = '\0';
-		}
-		if (level == 2) {
-			snprintf(buf, sizeof(buf), "%s/templates", exe);
-			if (!stat(buf, &st) && S_ISDIR(st.st_mode))
-				return buf;
-		}
-	}
-	return WW_DATADIR "/templates";
+	return datadir_find(buf, sizeof(buf), "templates", "WARNWATCH_TEMPLATES", NULL);
 }

@@ -9,6 +9,7 @@
  * before it is hashed.
  */
 #include "rules.h"
+#include "datadir.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -821,41 +822,15 @@ int rules_add_wrapper(struct ruleset *rs, const char *macro,
 	return 0;
 }
 
-static bool is_dir(const char *path)
-{
-	struct stat st;
-
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
 const char *rules_default_dir(void)
 {
 	static char buf[PATH_MAX + 16];
 	const char *env = getenv("WARNWATCH_RULES");
-	char exe[PATH_MAX];
-	ssize_t n;
-	int level;
 
+	/* $WARNWATCH_RULES is the rules directory itself. */
 	if (env && *env)
 		return env;
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		/* Drop the binary's name, then its directory (bot/, build/). */
-		for (level = 0; level < 2; level++) {
-			char *slash = strrchr(exe, '/');
-
-			if (!slash)
-				break;
-			*slash = '\0';
-		}
-		if (level == 2) {
-			snprintf(buf, sizeof(buf), "%s/rules", exe);
-			if (is_dir(buf))
-				return buf;
-		}
-	}
-	return WW_DATADIR "/rules";
+	return datadir_find(buf, sizeof(buf), "rules", NULL, NULL);
 }
 
 static void rule_release(struct rule *r)

@@ -1,0 +1,20 @@
+/*
+ * Where warnwatch's data lives (rules/, templates/, kernel-ci/): beside the
+ * checkout when the binary runs from it, else the installed copy.
+ */
+#ifndef WW_DATADIR_H
+#define WW_DATADIR_H
+
+#include "ww.h"
+
+/*
+ * The directory `sub` (e.g. "rules", "templates/dashboard"): the value of
+ * environment variable `env` if set (with `env_sub` appended when not
+ * NULL), else <checkout>/<sub> when the binary is bot/warnwatch or
+ * build/warnwatch of a checkout that has it, else WW_DATADIR "/" sub.
+ * The result is in a buffer owned by the caller (`buf`, `size` bytes).
+ */
+const char *datadir_find(char *buf, size_t size, const char *sub,
+			 const char *env, const char *env_sub);
+
+#endif
