@@ -69,19 +69,25 @@ static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
 		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
 		int ret = 0;
 
+		if (!a)		/* never below argc; clang-tidy's analyzer thinks so */
+			break;
+
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			fputs(usage_text, stdout);
 			return 1;
 		} else if (!strcmp(a, "--cache") && next) {
-			o->cache = argv[++i];
+			o->cache = next;
+			i++;
 		} else if (skip_prefix(a, "--cache=", &v)) {
 			o->cache = v;
 		} else if (!strcmp(a, "--base-tarball") && next) {
-			o->tarball = argv[++i];
+			o->tarball = next;
+			i++;
 		} else if (skip_prefix(a, "--base-tarball=", &v)) {
 			o->tarball = v;
 		} else if (!strcmp(a, "--series") && next) {
-			o->input = argv[++i];
+			o->input = next;
+			i++;
 		} else if (!strcmp(a, "--jobs")) {
 			ret = parse_uint(&o->jobs, a, next);
 			i++;
