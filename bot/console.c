@@ -552,7 +552,7 @@ static void finish(struct parser *p)
 			if (r->suites[j].line < f->console_line &&
 			    !strcmp(r->suites[j].name, f->suite))
 				su = &r->suites[j];
-		if (su && p->cases_at[i] < su->nr_cases)
+		if (su && p->cases_at && p->cases_at[i] < su->nr_cases)
 			f->test = xstrdup(su->cases[p->cases_at[i]].name);
 		else
 			f->test = case_from_trace(f->trace);

@@ -32,10 +32,11 @@ char *xstrndup(const char *s, size_t n);
  * text from strangers, where a length kept next to the copy must hold. */
 char *xmemdupz(const void *p, size_t n);
 
-/* Grow an array `x` of `alloc` slots to hold at least `nr` (git's ALLOC_GROW). */
+/* Grow an array `x` of `alloc` slots to hold at least `nr` (git's ALLOC_GROW);
+ * afterwards `x` is never NULL, which static analysers can see. */
 #define ALLOC_GROW(x, nr, alloc) \
 	do { \
-		if ((nr) > (alloc)) { \
+		if ((nr) > (alloc) || !(x)) { \
 			(alloc) = (alloc) < 16 ? 16 : (alloc) * 2; \
 			if ((alloc) < (nr)) \
 				(alloc) = (nr); \
