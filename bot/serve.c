@@ -746,6 +746,24 @@ static int count_findings(const struct check_result *r)
 	return n;
 }
 
+/*
+ * The rules, loaded once per process.  Every stage that checks needs them,
+ * not only the check stage: after a restart the first stage may be the
+ * boot or the reply, which check the series again.
+ */
+static int need_rules(struct serve *sv)
+{
+	int ret;
+
+	if (sv->rules_loaded)
+		return 0;
+	ret = rules_load(&sv->rules, rules_default_dir());
+	if (ret < 0)
+		return ret;	/* our installation, not the series */
+	sv->rules_loaded = true;
+	return 0;
+}
+
 static int stage_check(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, time_t now)
 {
@@ -758,12 +776,9 @@ static int stage_check(struct serve *sv, const struct queue_series *s,
 	char *text = NULL;
 	int ret, n;
 
-	if (!sv->rules_loaded) {
-		ret = rules_load(&sv->rules, rules_default_dir());
-		if (ret < 0)
-			return ret;	/* our installation, not the series */
-		sv->rules_loaded = true;
-	}
+	ret = need_rules(sv);
+	if (ret < 0)
+		return ret;
 	ret = load_series(&mails, &series, &raw, sv, s->id);
 	if (ret < 0) {
 		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
@@ -1368,7 +1383,11 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 		goto out;
 	}
 	error_clear();
-	switch (s.state) {
+	/* Checked again by the boot and reply stages, whatever ran before. */
+	ret = s.state == QS_RECEIVED ? 0 : need_rules(sv);
+	if (ret < 0)
+		;	/* reported below, like any stage's own failure */
+	else switch (s.state) {
 	case QS_RECEIVED:
 		ret = stage_fetch(sv, &s, l, now);
 		break;
