@@ -231,7 +231,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	struct httpd *h = cls;
 	struct MHD_Response *r;
 	enum MHD_Result ret;
-	struct stat st;
+	struct stat st = { 0 };
 	const char *name;
 	int fd = -1, rc;
 
@@ -298,7 +298,7 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 	const union MHD_DaemonInfo *info;
 	struct httpd *h;
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
-	bool v6;
+	bool v6 = false;
 	int ret;
 
 	if (opts->port > 65535)
