@@ -140,7 +140,7 @@ static int prep(sqlite3_stmt **out, struct queue *q, const char *sql,
 /* Run a statement that returns no rows; the number of changed rows. */
 static int exec(struct queue *q, const char *sql, const char *types, ...)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	va_list ap;
 	int ret;
 
@@ -163,7 +163,7 @@ static int exec(struct queue *q, const char *sql, const char *types, ...)
 static int query(sqlite3_stmt **out, struct queue *q, const char *sql,
 		 const char *types, ...)
 {
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	va_list ap;
 	int ret;
 
