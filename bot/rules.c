@@ -118,6 +118,8 @@ int rule_class_parse(enum rule_class *out, const char *name)
 {
 	int i;
 
+	if (!name)
+		return error_code(WW_EINPUT, "missing class");
 	for (i = 0; i < RC__NR; i++)
 		if (!strcmp(name, class_names[i])) {
 			*out = i;
@@ -130,6 +132,8 @@ int severity_parse(enum severity *out, const char *name)
 {
 	int i;
 
+	if (!name)
+		return error_code(WW_EINPUT, "missing severity");
 	for (i = 0; i < SEV__NR; i++)
 		if (!strcmp(name, severity_names[i])) {
 			*out = i;
