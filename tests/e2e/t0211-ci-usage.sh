@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 #
 # t0211: `warnwatch ci` command line: usage errors exit 2 with one clear
-# line, --help exits 0, a message-id (not supported yet) and inputs that
-# are not series are errors naming the input -- all before any kernel work.
+# line, --help exits 0, a message-id that is invalid or whose archive is
+# down and inputs that are not series are errors naming the input -- all
+# before any kernel work (t0212 fetches a real series by message-id).
 set -u
 top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$top" || exit 2
@@ -35,9 +36,13 @@ t "bad --timeout: usage error" 2 "bad --timeout" -- ci --timeout 0s x.mbox
 t "bad --format: usage error" 2 "unknown format 'xml'" -- ci --format=xml x.mbox
 t "bad --accel: usage error" 2 "unknown accelerator 'hvf'" -- ci --accel hvf x.mbox
 t "two series: usage error" 2 "more than one series" -- ci a.mbox b.mbox
-t "message-id: not supported yet, says what to do" 2 \
-	"'20260105100000.1234-1-ada@example.org': fetching a series by message-id is not supported yet" \
-	-- ci 20260105100000.1234-1-ada@example.org
+printf '[archive]\nurl = http://127.0.0.1:9/all/\ntimeout = 5\n' >"$tmp/down.conf"
+t "message-id, archive down: error names the archive" 2 \
+	"cannot reach the archive 'http://127.0.0.1:9/all/'" \
+	-- ci --config "$tmp/down.conf" 20260105100000.1234-1-ada@example.org
+t "invalid message-id: refused before b4 runs" 2 \
+	"message-id has a character outside the allowed set" \
+	-- ci --config "$tmp/down.conf" 'x;rm -rf ~@example.org' 
 t "missing mbox: error names it" 2 "cannot open '$tmp/none.mbox'" -- ci "$tmp/none.mbox"
 t "mbox without patches: error names it" 2 "'$tmp/nopatch.mbox'.*no patches" -- ci "$tmp/nopatch.mbox"
 t "not a mail at all: error names it" 2 "'$tmp/notes.txt'" -- ci "$tmp/notes.txt"
