@@ -308,6 +308,14 @@ static int check_line(const struct parser *p)
 }
 
 /* Fill the file's hunks and lines from libgit2's parse of `seg`. */
+/* libgit2's last error message; it does not always set one on failure. */
+static const char *git_msg(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "libgit2 cannot parse this diff";
+}
+
 static int fill_from_patch(struct parser *p, struct diff_file *df,
 			   git_patch *patch)
 {
@@ -322,7 +330,7 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 
 		if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
 			return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
-					  git_error_last()->message);
+					  git_msg());
 		total += nl;
 	}
 	ALLOC_GROW(p->hunks, nh, p->hunks_alloc);
@@ -365,7 +373,7 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 
 			if (git_patch_get_line_in_hunk(&gl, patch, h, l) < 0)
 				return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
-						  git_error_last()->message);
+						  git_msg());
 			if (gl->origin != GIT_DIFF_LINE_CONTEXT &&
 			    gl->origin != GIT_DIFF_LINE_ADDITION &&
 			    gl->origin != GIT_DIFF_LINE_DELETION) {
@@ -418,8 +426,7 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 		libgit2_ready = true;
 	}
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
-		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p),
-				 git_error_last()->message);
+		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p), git_msg());
 		goto out;
 	}
 	if (git_diff_num_deltas(diff) != 1 ||
