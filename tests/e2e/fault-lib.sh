@@ -237,3 +237,17 @@ fault_smtp_start() {
 	ww_track $! fault-smtp
 	wait_port "$SMTP_PORT"
 }
+
+# fault_http_start KIND:FAULT,...: tests/e2e/fault-http.py in front of
+# $PI_URL; sets FAULT_URL (what the service is told the archive is) and
+# HTTP_LOG.
+fault_http_start() {
+	local port
+	port=$(free_port)
+	FAULT_URL=http://127.0.0.1:$port
+	HTTP_LOG=$TEST_DIR/http-faults.jsonl
+	"$WW_PYTHON" "$WW_TOP/tests/e2e/fault-http.py" "$port" "$PI_URL" "$HTTP_LOG" "$1" \
+		>"$TEST_DIR/fault-http.log" 2>&1 &
+	ww_track $! fault-http
+	wait_port "$port"
+}
