@@ -4,7 +4,7 @@
 #   make check           all tests (unit, data-driven cases, end-to-end)
 #   make check SANITIZE=1  the same under ASan+UBSan (objects in build-san/)
 #   make install PREFIX=/usr/local
-#   make bench | bench-ci | fuzz | checksrc
+#   make bench | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -19,7 +19,8 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static public-inbox python3-aiosmtpd \
 	libarchive-dev liblzma-dev chromium \
-	libexpat1-dev
+	libexpat1-dev \
+	clang libclang-rt-14-dev clang-tidy cppcheck
 PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -130,4 +131,11 @@ fuzz:
 checksrc:
 	tests/checksrc
 
-.PHONY: bench bench-ci fuzz checksrc
+# The hostile inputs (docs/limits.md) and the sanitizer pass on their own.
+hostile: all
+	WARNWATCH=$(CURDIR)/$(PROG) tests/hostile/run
+
+sanitize:
+	tests/sanitize
+
+.PHONY: bench bench-ci fuzz checksrc hostile sanitize
