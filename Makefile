@@ -4,7 +4,7 @@
 #   make check           all tests (unit, data-driven cases, end-to-end)
 #   make check SANITIZE=1  the same under ASan+UBSan (objects in build-san/)
 #   make install PREFIX=/usr/local
-#   make bench | bench-ci | fuzz | checksrc
+#   make bench | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -138,4 +138,11 @@ fuzz:
 checksrc:
 	tests/checksrc
 
-.PHONY: bench bench-ci fuzz checksrc
+# The hostile inputs (docs/limits.md) and the sanitizer pass on their own.
+hostile: all
+	WARNWATCH=$(CURDIR)/$(PROG) tests/hostile/run
+
+sanitize:
+	tests/sanitize
+
+.PHONY: bench bench-ci fuzz checksrc hostile sanitize

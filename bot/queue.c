@@ -682,10 +682,16 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 	struct queue_series s = QUEUE_SERIES_INIT;
 	unsigned long delay;
 	int ret, attempts;
+	/*
+	 * Callers pass error_last(), which queue_load() clears: without a
+	 * copy, every failure was recorded with an empty reason.
+	 */
+	char *why = xstrdup(reason ? reason : "");
 
+	reason = why;
 	ret = queue_load(&s, q, id);
 	if (ret < 0)
-		return ret;
+		goto out;
 	attempts = s.attempts + 1;
 	if (permanent || attempts >= (int)q->opts.max_attempts) {
 		ret = exec(q, "UPDATE queue_series SET state = 'failed', failed_in = ?, "
@@ -711,6 +717,7 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 	ret = ret < 0 ? ret : (int)s.state;
 out:
 	queue_series_release(&s);
+	free(why);
 	return ret;
 }
 

@@ -495,19 +495,31 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, err = STRBUF_INIT;
 	size_t added = 0, fresh = 0;
 	bool skip = !in->primed && !l->backfill;
+	unsigned int failures;
 	int ret;
 
 	ao.interval = l->poll_interval;
 	strbuf_addf(&url, "%s/%s/new.atom", l->archive, l->inbox);
+	/*
+	 * archive_poll() counts any answer as the archive being up; an answer
+	 * that is no feed (an error page, half a feed, a 404) is a failure
+	 * here, and its backoff must go on from the failures before it, not
+	 * start again at one interval (found by t0402: a 500, then garbage,
+	 * then garbage again was polled every second).
+	 */
+	failures = in->poll.failures;
 	ret = archive_poll(&body, &in->poll, url.buf, &ao, now);
-	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED))
+	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED)) {
 		ret = ARCHIVE_UNCHANGED;	/* an inbox without mail yet */
-	else if (ret == WW_ENOTFOUND)
+	} else if (ret == WW_ENOTFOUND) {
+		in->poll.failures = failures;
 		archive_note_failure(&in->poll, &ao, now, 0);
+	}
 	if (ret == ARCHIVE_CHANGED) {
 		ret = atom_parse(&feed, body.buf, body.len);
 		if (ret < 0) {
 			ret = error_prefix(ret, "'%s'", url.buf);
+			in->poll.failures = failures;
 			archive_note_failure(&in->poll, &ao, now, 0);
 		}
 	}

@@ -75,6 +75,69 @@ static int map_error(CURLcode rc, const char *url, const char *detail)
 	}
 }
 
+/* The server's refusal, for messages ("451 4.3.0 try again later"). */
+struct dialog {
+	struct strbuf last;	/* its first 4xx/5xx answer, or its last one */
+	bool refused;		/* `last` is a refusal: later answers (to QUIT) do not count */
+	bool echo;		/* WARNWATCH_SMTP_DEBUG: the dialogue on stderr */
+};
+
+static bool is_refusal(const char *reply)
+{
+	return (reply[0] == '4' || reply[0] == '5') &&
+	       reply[1] >= '0' && reply[1] <= '9' && reply[2] >= '0' && reply[2] <= '9';
+}
+
+static int debug_cb(CURL *curl, curl_infotype type, char *data, size_t size,
+		    void *arg)
+{
+	struct dialog *d = arg;
+
+	if (d->echo && (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN ||
+			type == CURLINFO_HEADER_OUT))
+		fprintf(stderr, "%c %.*s", type == CURLINFO_HEADER_IN ? '<' :
+			type == CURLINFO_HEADER_OUT ? '>' : '*', (int)size, data);
+	if (type != CURLINFO_HEADER_IN || d->refused)
+		return 0;
+	/* One reply line a call; keep it printable and short. */
+	strbuf_reset(&d->last);
+	for (size_t i = 0; i < size && d->last.len < 200; i++) {
+		unsigned char c = data[i];
+
+		if (c == '\r' || c == '\n')
+			break;
+		strbuf_addch(&d->last, c >= ' ' && c < 0x7f ? c : '?');
+	}
+	d->refused = is_refusal(d->last.buf);
+	return 0;
+}
+
+/*
+ * Why the session failed.  A 4xx/5xx answer is a refusal, whatever
+ * libcurl calls it (a refused RCPT is CURLE_SEND_ERROR): quote it.  A
+ * session that broke after the whole message went out has an unknown
+ * fate -- the server may have queued it and died before its "250" --
+ * like a timeout: WW_ETIMEOUT, so that nobody sends it again blindly.
+ */
+static int session_error(CURL *curl, CURLcode rc, const char *url,
+			 const char *detail, const struct dialog *d, size_t len)
+{
+	curl_off_t sent = 0;
+
+	if (rc == CURLE_LOGIN_DENIED && d->last.len)
+		return error("SMTP server '%s' refused the login: %s", url, d->last.buf);
+	if (rc != CURLE_OPERATION_TIMEDOUT && d->refused)
+		return error("SMTP server '%s' refused the message: %s", url, d->last.buf);
+	if ((rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING) &&
+	    curl_easy_getinfo(curl, CURLINFO_SIZE_UPLOAD_T, &sent) == CURLE_OK &&
+	    sent >= (curl_off_t)len)
+		return error_code(WW_ETIMEOUT, "SMTP server '%s' ended the session after the "
+				  "whole message was sent, before it answered (it may have "
+				  "been delivered): %s", url,
+				  *detail ? detail : curl_easy_strerror(rc));
+	return map_error(rc, url, detail);
+}
+
 int smtp_send(const struct smtp_opts *o, const char *from,
 	      const struct mail_addr_list *rcpt, const char *msg, size_t len)
 {
@@ -82,6 +145,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	struct curl_slist *to = NULL;
 	struct strbuf data = STRBUF_INIT, addr = STRBUF_INIT;
 	struct upload up;
+	struct dialog dlg = { STRBUF_INIT, false, false };
 	CURL *curl = NULL;
 	CURLcode rc;
 	int ret;
@@ -115,9 +179,12 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 	curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
-	/* The SMTP dialogue on stderr, for "why did the server refuse?". */
-	if (getenv("WARNWATCH_SMTP_DEBUG"))
-		curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
+	/* The server's answers, for "why did the server refuse?" (and the
+	 * whole dialogue on stderr with WARNWATCH_SMTP_DEBUG). */
+	dlg.echo = getenv("WARNWATCH_SMTP_DEBUG") != NULL;
+	curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, debug_cb);
+	curl_easy_setopt(curl, CURLOPT_DEBUGDATA, &dlg);
+	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 30));
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
 	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)
@@ -137,12 +204,13 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_READDATA, &up);
 
 	rc = curl_easy_perform(curl);
-	ret = rc == CURLE_OK ? 0 : map_error(rc, o->url, errbuf);
+	ret = rc == CURLE_OK ? 0 : session_error(curl, rc, o->url, errbuf, &dlg, data.len);
 
 	curl_slist_free_all(to);
 	curl_easy_cleanup(curl);
 	strbuf_release(&data);
 	strbuf_release(&addr);
+	strbuf_release(&dlg.last);
 	return ret;
 }
 

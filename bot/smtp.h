@@ -31,8 +31,10 @@ struct smtp_opts {
  * Send `msg` (a whole message with LF or CRLF line ends) from envelope
  * address `from` to every address of `rcpt`.  All recipients are
  * accepted or nothing is sent.  Errors: WW_EINPUT (bad URL, no
- * recipient), WW_ENET (cannot connect / TLS), WW_ETIMEOUT, WW_ERROR (the
- * server refused: the message quotes its reply).
+ * recipient), WW_ENET (cannot connect / TLS, or the session broke before
+ * the whole message went out), WW_ETIMEOUT (a timeout, or the session
+ * broke after the whole message went out: it may have been delivered),
+ * WW_ERROR (the server refused: the message quotes its reply).
  */
 int smtp_send(const struct smtp_opts *o, const char *from,
 	      const struct mail_addr_list *rcpt, const char *msg, size_t len);

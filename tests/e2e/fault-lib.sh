@@ -197,3 +197,57 @@ check_outcome() {
 		not_ok "the store records $sent replies sent, want $want"
 	fi
 }
+
+# relay_start: the list -- whatever is sent to test@example.org reaches the
+# archive, as a list archives its mail (and as the service confirms an
+# interrupted reply).  relay_stop ends it.
+relay() {
+	local seen=$TEST_DIR/relayed f i
+	: >"$seen"
+	for ((i = 0; i < 6000; i++)); do
+		[ -e "$TEST_DIR/relay.stop" ] && return 0
+		for f in "$MAILDIR"/new/*; do
+			[ -f "$f" ] || continue
+			grep -qxF "$f" "$seen" && continue
+			if grep -qi '^X-RcptTo:.*test@example\.org' "$f"; then
+				pi_deliver test "$f" || return 1
+			fi
+			echo "$f" >>"$seen"
+		done
+		sleep 0.2
+	done
+}
+relay_start() {
+	relay &
+	ww_track $! relay
+}
+relay_stop() {
+	touch "$TEST_DIR/relay.stop"
+}
+
+# fault_smtp_start MODE,...: tests/e2e/fault-smtp.py on a free port, storing
+# into $MAILDIR; sets SMTP_PORT, SMTP_URL, SMTP_LOG.
+fault_smtp_start() {
+	SMTP_PORT=$(free_port)
+	SMTP_URL=smtp://127.0.0.1:$SMTP_PORT
+	SMTP_LOG=$TEST_DIR/smtp-faults.jsonl
+	mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
+	"$WW_PYTHON" "$WW_TOP/tests/e2e/fault-smtp.py" "$SMTP_PORT" "$MAILDIR" \
+		"$SMTP_LOG" "$1" >"$TEST_DIR/smtp.log" 2>&1 &
+	ww_track $! fault-smtp
+	wait_port "$SMTP_PORT"
+}
+
+# fault_http_start KIND:FAULT,...: tests/e2e/fault-http.py in front of
+# $PI_URL; sets FAULT_URL (what the service is told the archive is) and
+# HTTP_LOG.
+fault_http_start() {
+	local port
+	port=$(free_port)
+	FAULT_URL=http://127.0.0.1:$port
+	HTTP_LOG=$TEST_DIR/http-faults.jsonl
+	"$WW_PYTHON" "$WW_TOP/tests/e2e/fault-http.py" "$port" "$PI_URL" "$HTTP_LOG" "$1" \
+		>"$TEST_DIR/fault-http.log" 2>&1 &
+	ww_track $! fault-http
+	wait_port "$port"
+}

@@ -24,26 +24,7 @@ pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
 smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
 
-# The list: whatever is sent to test@example.org reaches the archive.
-relay() {
-	local seen=$TEST_DIR/relayed f i
-	: >"$seen"
-	for ((i = 0; i < 6000; i++)); do
-		[ -e "$TEST_DIR/relay.stop" ] && return 0
-		for f in "$MAILDIR"/new/*; do
-			[ -f "$f" ] || continue
-			grep -qxF "$f" "$seen" && continue
-			if grep -qi '^X-RcptTo:.*test@example\.org' "$f"; then
-				pi_deliver test "$f" || return 1
-			fi
-			echo "$f" >>"$seen"
-		done
-		sleep 0.2
-	done
-}
-relay &
-ww_track $! relay
-
+relay_start
 make_series "$SERIES" 3
 write_conf "$PI_URL" "$SMTP_URL"
 
@@ -141,7 +122,7 @@ else
 fi
 sleep 3	# a duplicate, if any, would be sent by now
 stop_serve
-touch "$TEST_DIR/relay.stop"
+relay_stop
 
 check_outcome
 n_events=$(db "SELECT count(*) FROM queue_events")
