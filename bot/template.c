@@ -694,9 +694,12 @@ static void para_words(struct para *p, const char *s, size_t len)
 		}
 		start = i;
 		while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != BREAK_MARK) {
-			/* `inline code` is one word: never broken inside. */
+			/* `inline code` is one word: never broken inside,
+			 * but a hard break ends it even there. */
 			if (s[i] == '`') {
-				const char *close = memchr(s + i + 1, '`', len - i - 1);
+				const char *brk = memchr(s + i + 1, BREAK_MARK, len - i - 1);
+				size_t span = brk ? (size_t)(brk - s) - i - 1 : len - i - 1;
+				const char *close = memchr(s + i + 1, '`', span);
 
 				if (close)
 					i = close - s;

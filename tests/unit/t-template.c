@@ -252,6 +252,10 @@ static void test_fill(void)
 	      "Hi Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m,\n\nThis patch adds a call that crashes the machine when the condition\nholds; please consider Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m's other option.\n\nThanks,\nwarnwatch\n",
 	      "render + fill at 72, with {{br}}");
 	check("a{{br}}\nb\n", v, 0, "a\nb\n", "{{br}} vanishes without filling");
+	/* Found by fuzz-template: a backtick before {{br}} and one after it
+	 * made one "word" that carried the break mark into the output. */
+	check("can be`wrong.  A {{br}}x `y\n", v, 72, "can be`wrong. A\nx `y\n",
+	      "{{br}} inside an unclosed `code` span is still a break");
 	tmpl_vars_free(v);
 }
 
