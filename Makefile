@@ -10,6 +10,7 @@ PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
 DATADIR = $(PREFIX)/share/warnwatch
 MANDIR = $(PREFIX)/share/man/man1
+LIBEXECDIR = $(PREFIX)/libexec/warnwatch
 
 CC ?= cc
 
@@ -23,6 +24,10 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# bot/warnwatch.c: `warnwatch` runs check with these alone and execs
+# warnwatch-all (every library) for the other commands.
+LEAN_PKGS = libgit2 jansson
+LEAN_LIBS := $(shell pkg-config --libs $(LEAN_PKGS) 2>/dev/null)
 
 WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
@@ -52,21 +57,35 @@ LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c bot/cmd/*.c))
 LIB_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB = $(BUILD)/libww.a
 PROG = $(BUILD)/warnwatch
+PROG_ALL = $(BUILD)/warnwatch-all
 UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRCS))
 
 # A sanitizer build stays in build-san/: bot/warnwatch is the release one.
 ifeq ($(SANITIZE),1)
-all: $(PROG)
+all: $(PROG) $(PROG_ALL)
 else
-all: bot/warnwatch
+all: bot/warnwatch bot/warnwatch-all
 
 bot/warnwatch: $(PROG)
 	$(QUIET)cp $(PROG) $@.tmp && mv -f $@.tmp $@
+bot/warnwatch-all: $(PROG_ALL)
+	$(QUIET)cp $(PROG_ALL) $@.tmp && mv -f $@.tmp $@
 endif
 
 $(PROG): $(BUILD)/warnwatch.o $(LIB)
+	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LEAN_LIBS) -lm
+
+$(PROG_ALL): $(BUILD)/warnwatch-all.o $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/warnwatch.o: bot/warnwatch.c $(wildcard bot/*.h)
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DWW_LIBEXECDIR='"$(LIBEXECDIR)"' -c -o $@ $<
+
+$(BUILD)/warnwatch-all.o: bot/warnwatch.c $(wildcard bot/*.h)
+	@mkdir -p $(dir $@)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DWW_ALL -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
 	$(QUIET)rm -f $@
@@ -93,7 +112,9 @@ install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/kernel-ci \
 		$(DESTDIR)$(MANDIR)
+	install -d $(DESTDIR)$(LIBEXECDIR)
 	install -m 755 $(PROG) $(DESTDIR)$(BINDIR)/warnwatch
+	install -m 755 $(PROG_ALL) $(DESTDIR)$(LIBEXECDIR)/warnwatch-all
 	install -m 644 rules/*.json $(DESTDIR)$(DATADIR)/rules/
 	cp -R templates/. $(DESTDIR)$(DATADIR)/templates/
 	cp -R kernel-ci/. $(DESTDIR)$(DATADIR)/kernel-ci/
@@ -105,7 +126,7 @@ deps:
 		$(DEBIAN_PACKAGES)
 
 clean:
-	rm -rf build build-san bot/warnwatch
+	rm -rf build build-san bot/warnwatch bot/warnwatch-all
 
 .PHONY: all check check-fast units install clean deps
 

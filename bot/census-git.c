@@ -13,6 +13,7 @@
 #include <git2.h>
 
 #include "census-priv.h"
+#include "gitlib.h"
 #include "check.h"
 #include "scan.h"
 #include "strvec.h"
@@ -427,7 +428,7 @@ int census_git(struct census *out, const char *repo, const char *range,
 	strvec_init(&g.pending);
 	strbuf_init(&g.path, 0);
 
-	git_libgit2_init();
+	gitlib_init();
 	if (git_repository_open_ext(&g.repo, repo, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				    NULL) < 0) {
 		ret = git_fail("not a git repository", repo);

@@ -5,6 +5,7 @@
  * builds and boots (ci_run, at the end).
  */
 #include "ci.h"
+#include "gitlib.h"
 
 #include "kapply.h"
 #include "kboot.h"
@@ -171,7 +172,7 @@ static void added_from_diff(struct added_set *a, const char *diff, size_t len,
 
 static void added_from_series(struct added_set *a, const struct series *s)
 {
-	git_libgit2_init();
+	gitlib_init();
 	for (size_t i = 0; s && i < s->nr; i++)
 		added_from_diff(a, s->patches[i].diff, s->patches[i].diff_len,
 				s->patches[i].index ? s->patches[i].index :

@@ -6,6 +6,7 @@
  * input error, with one line naming the input and what is wrong.
  */
 #include "builtin.h"
+#include "gitlib.h"
 #include "check.h"
 #include "diff.h"
 #include "mbox.h"
@@ -418,7 +419,7 @@ static int check_git(struct check_cmd *cmd)
 	struct strvec commits = STRVEC_INIT;
 	int ret;
 
-	git_libgit2_init();
+	gitlib_init();
 	strbuf_addf(&name, "%s %s", cmd->git_repo, cmd->git_range);
 	if (git_repository_open_ext(&repo, cmd->git_repo, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				    NULL) < 0) {

@@ -10,10 +10,14 @@
  * slowest stage, see docs/check.md) off text that cannot matter.
  */
 #include "diff.h"
+#include "gitlib.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <git2.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 enum state {
 	S_TEXT,			/* outside any file: prose, noise lines */
@@ -417,14 +421,10 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	git_diff *diff = NULL;
 	git_patch *patch = NULL;
 	const git_diff_delta *delta;
-	static bool libgit2_ready;
 	int ret;
 
-	/* Only now: its start-up (mbedTLS reads the CA bundle) costs 5 ms. */
-	if (!libgit2_ready) {
-		git_libgit2_init();
-		libgit2_ready = true;
-	}
+	/* Only now: a diff without anchors never needs libgit2 at all. */
+	gitlib_init();
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
 		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p), git_msg());
 		goto out;
@@ -651,15 +651,82 @@ void diff_anchors_free(struct diff_anchors *a)
 	free(a);
 }
 
+static bool anchor_at(const struct diff_anchors *a, const char *s, size_t n)
+{
+	for (size_t k = 0; k < a->nr; k++)
+		if (a->len[k] <= n && !memcmp(s, a->v[k], a->len[k]))
+			return true;
+	return false;
+}
+
+#ifdef __SSE2__
+/*
+ * With a few anchors (the rules give three: BUG, WARN, panic), sixteen
+ * positions at a time: a position is a candidate for an anchor when its
+ * byte is the anchor's first and the byte len-1 further on its last
+ * (W. Mula's "generic SIMD" substring search); memcmp() confirms.  Returns
+ * how far it got, so the caller finishes the tail byte by byte.
+ */
+#define ANCHOR_SIMD_MAX 8
+
+static size_t find_simd(const struct diff_anchors *a, const char *s, size_t n,
+			bool *found)
+{
+	size_t maxlen = 0, i = 0;
+	__m128i first[ANCHOR_SIMD_MAX], last[ANCHOR_SIMD_MAX];
+
+	for (size_t k = 0; k < a->nr; k++) {
+		first[k] = _mm_set1_epi8(a->v[k][0]);
+		last[k] = _mm_set1_epi8(a->v[k][a->len[k] - 1]);
+		if (a->len[k] > maxlen)
+			maxlen = a->len[k];
+	}
+	for (; i + 16 + maxlen <= n; i += 16) {
+		__m128i b0 = _mm_loadu_si128((const __m128i *)(s + i));
+		unsigned int mask = 0;
+
+		for (size_t k = 0; k < a->nr; k++) {
+			__m128i b1 = _mm_loadu_si128((const __m128i *)
+						     (s + i + a->len[k] - 1));
+
+			mask |= (unsigned int)_mm_movemask_epi8(
+				_mm_and_si128(_mm_cmpeq_epi8(b0, first[k]),
+					      _mm_cmpeq_epi8(b1, last[k])));
+		}
+		while (mask) {
+			unsigned int bit = (unsigned int)__builtin_ctz(mask);
+
+			if (anchor_at(a, s + i + bit, n - i - bit)) {
+				*found = true;
+				return i;
+			}
+			mask &= mask - 1;
+		}
+	}
+	return i;
+}
+#endif
+
 bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n)
 {
+	size_t start = 0;
+
 	if (a->slow) {
 		for (size_t i = 0; i < a->nr; i++)
 			if (memmem(s, n, a->v[i], a->len[i]))
 				return true;
 		return false;
 	}
-	for (size_t i = 0; i + 3 <= n; i++) {
+#ifdef __SSE2__
+	if (a->nr && a->nr <= ANCHOR_SIMD_MAX) {
+		bool found = false;
+
+		start = find_simd(a, s, n, &found);
+		if (found)
+			return true;
+	}
+#endif
+	for (size_t i = start; i + 3 <= n; i++) {
 		const unsigned char *u = (const unsigned char *)s + i;
 		uint32_t pair = u[0] | (uint32_t)u[1] << 8, h;
 
@@ -668,9 +735,8 @@ bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n)
 		h = anchor_hash(s + i);
 		if (!(a->hashes[h >> 6] >> (h & 63) & 1))
 			continue;
-		for (size_t k = 0; k < a->nr; k++)
-			if (a->len[k] <= n - i && !memcmp(s + i, a->v[k], a->len[k]))
-				return true;
+		if (anchor_at(a, s + i, n - i))
+			return true;
 	}
 	return false;
 }

@@ -7,6 +7,7 @@
  * olddefconfig and kconfig_frag_missing() as the judge of the result.
  */
 #include "kconfig.h"
+#include "gitlib.h"
 
 #include <dirent.h>
 #include <git2.h>
@@ -165,7 +166,7 @@ void kconfig_frag_hash(struct strbuf *out, const struct kconfig_frag *f)
 	git_oid oid;
 
 	kconfig_frag_format(&text, f);
-	git_libgit2_init();
+	gitlib_init();
 	if (git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB) < 0)
 		BUG("git_odb_hash failed");
 	git_oid_tostr(hex, sizeof(hex), &oid);

@@ -4,6 +4,7 @@
  * cache layout is described in ktree.h.
  */
 #include "ktree.h"
+#include "gitlib.h"
 #include "child.h"
 
 #include <dirent.h>
@@ -554,7 +555,7 @@ int ktree_open(struct ktree *out, const struct ktree_opts *opts)
 	int ret;
 
 	*out = (struct ktree)KTREE_INIT;
-	git_libgit2_init();
+	gitlib_init();
 	if (opts->tarball && *opts->tarball)
 		out->tarball = xstrdup(opts->tarball);
 	else

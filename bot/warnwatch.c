@@ -1,10 +1,32 @@
 /*
  * warnwatch: the review bot for BUG()/WARN() additions in kernel patches.
  * This file only dispatches subcommands from one table (as git.c does).
+ *
+ * It is built twice.  `warnwatch` links only libgit2 and jansson and runs
+ * `check` itself: contributors run it before every git send-email, and
+ * loading libcurl, SQLite, libmicrohttpd and libarchive with their ~50
+ * libraries would double the start-up of checking a small patch (git keeps
+ * libcurl out of its main binary for the same reason).  Every other
+ * command runs in `warnwatch-all` (built with WW_ALL: every command
+ * in-process), which `warnwatch` execs with the same arguments.
  */
 #include "builtin.h"
 
+#include <limits.h>
+#include <unistd.h>
+
 #define WW_VERSION "0.1"
+
+#ifndef WW_LIBEXECDIR
+#define WW_LIBEXECDIR "/usr/local/libexec/warnwatch"
+#endif
+#define ALL_NAME "warnwatch-all"
+
+#ifdef WW_ALL
+#define HEAVY(fn) fn
+#else
+#define HEAVY(fn) NULL		/* run by warnwatch-all */
+#endif
 
 struct cmd {
 	const char *name;
@@ -14,15 +36,49 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
-	{ "census", cmd_census, "count BUG/WARN calls in a kernel tree, tarball or git range" },
-	{ "dashboard", cmd_dashboard, "write the static dashboard site (HTML, SVG charts, JSON)" },
-	{ "ci", cmd_ci, "build and boot a series with panic_on_warn=1: which WARN fires" },
-	{ "serve", cmd_serve, "the review service: watch lists, check, reply, dashboard" },
-	{ "status", cmd_status, "the service's queue, recent verdicts and errors" },
-	{ "retry", cmd_retry, "requeue a failed series of the service" },
-	{ "review", cmd_review, "draft (or send) the review reply to a patch series" },
-	{ "kbuild", cmd_kbuild, "apply a series to the distro kernel and build it (sandboxed)" },
+	{ "census", HEAVY(cmd_census), "count BUG/WARN calls in a kernel tree, tarball or git range" },
+	{ "dashboard", HEAVY(cmd_dashboard), "write the static dashboard site (HTML, SVG charts, JSON)" },
+	{ "ci", HEAVY(cmd_ci), "build and boot a series with panic_on_warn=1: which WARN fires" },
+	{ "serve", HEAVY(cmd_serve), "the review service: watch lists, check, reply, dashboard" },
+	{ "status", HEAVY(cmd_status), "the service's queue, recent verdicts and errors" },
+	{ "retry", HEAVY(cmd_retry), "requeue a failed series of the service" },
+	{ "review", HEAVY(cmd_review), "draft (or send) the review reply to a patch series" },
+	{ "kbuild", HEAVY(cmd_kbuild), "apply a series to the distro kernel and build it (sandboxed)" },
 };
+
+/*
+ * Run `argv` in warnwatch-all: $WARNWATCH_EXEC_PATH (as GIT_EXEC_PATH),
+ * else beside this binary (a build tree), else the installed libexec
+ * directory.  Returns only on failure.
+ */
+static int exec_all(const char **argv)
+{
+	const char *env = getenv("WARNWATCH_EXEC_PATH");
+	char exe[PATH_MAX], path[PATH_MAX + sizeof(ALL_NAME) + 1];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (env && *env) {
+		snprintf(path, sizeof(path), "%s/" ALL_NAME, env);
+		execv(path, (char *const *)argv);
+	} else {
+		if (n > 0) {
+			exe[n] = '\0';
+			slash = strrchr(exe, '/');
+			if (slash) {
+				*slash = '\0';
+				snprintf(path, sizeof(path), "%s/" ALL_NAME, exe);
+				execv(path, (char *const *)argv);
+			}
+		}
+		snprintf(path, sizeof(path), WW_LIBEXECDIR "/" ALL_NAME);
+		execv(path, (char *const *)argv);
+	}
+	fprintf(stderr, "warnwatch: '%s' runs in %s, which cannot be run: %s "
+		"(installed in " WW_LIBEXECDIR " by make install)\n",
+		argv[1], path, strerror(errno));
+	return EXIT_USAGE;
+}
 
 static int usage(FILE *f)
 {
@@ -55,9 +111,13 @@ int main(int argc, const char **argv)
 		printf("warnwatch %s\n", WW_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(argv[1], commands[i].name))
+			continue;
+		if (!commands[i].fn)
+			return exec_all(argv);
+		return commands[i].fn(argc - 1, argv + 1);
+	}
 	/* One line, as git does: the list is one --help away. */
 	fprintf(stderr, "warnwatch: '%s' is not a warnwatch command (see 'warnwatch --help')\n",
 		argv[1]);

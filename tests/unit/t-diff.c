@@ -439,6 +439,42 @@ static void test_garbage(void)
 	}
 }
 
+/* The anchor search (SIMD for a few anchors) agrees with memmem() at every
+ * length and position, including hits that end exactly at the end. */
+static void test_anchors(void)
+{
+	const char *names[] = { "BUG", "WARN", "panic", NULL };
+	const char *one[] = { "BUG", NULL };
+	struct diff_anchors *a = diff_anchors_new(names), *b = diff_anchors_new(one);
+	char buf[96];
+	unsigned int seed = 12345, bad = 0, runs = 0;
+
+	for (size_t len = 0; len < sizeof(buf); len++) {
+		for (int t = 0; t < 40; t++) {
+			bool want = false, want1;
+
+			for (size_t i = 0; i < len; i++) {
+				seed = seed * 1103515245u + 12345u;
+				buf[i] = "BUGWARNpanicx_ \n"[(seed >> 16) % 16];
+			}
+			if (t == 0 && len >= 5)
+				memcpy(buf + len - 5, "panic", 5);
+			for (size_t k = 0; names[k]; k++)
+				want |= memmem(buf, len, names[k], strlen(names[k])) != NULL;
+			want1 = memmem(buf, len, "BUG", 3) != NULL;
+			bad += diff_anchors_find(a, buf, len) != want;
+			bad += diff_anchors_find(b, buf, len) != want1;
+			runs++;
+		}
+	}
+	is(bad, 0, "anchors: SIMD search agrees with memmem() on %u inputs", runs);
+	ok(!diff_anchors_find(a, "BU", 2) && diff_anchors_find(a, "xxBUG", 5) &&
+	   !diff_anchors_find(a, "BUWARBU_G panipanic", 14) &&
+	   diff_anchors_find(a, "0123456789abcdefWARN", 20), "anchors: edges");
+	diff_anchors_free(a);
+	diff_anchors_free(b);
+}
+
 int main(void)
 {
 	test_git();
@@ -453,5 +489,6 @@ int main(void)
 	test_long_context();
 	test_looks_like();
 	test_garbage();
+	test_anchors();
 	return done_testing();
 }

@@ -1,0 +1,40 @@
+/*
+ * gitlib: libgit2 starts without reading the CA bundle (gitlib.c says
+ * why), and still works.
+ */
+#include "tap.h"
+#include "gitlib.h"
+
+#include <git2.h>
+#include <sys/stat.h>
+
+extern int gitlib_ca_reads;
+
+int main(void)
+{
+	static const char text[] =
+		"diff --git a/f.c b/f.c\n--- a/f.c\n+++ b/f.c\n"
+		"@@ -1 +1 @@\n-\tBUG_ON(x);\n+\tWARN_ON_ONCE(x);\n";
+	git_diff *diff = NULL;
+	struct stat st;
+	int features;
+
+	gitlib_init();
+	gitlib_init();
+	features = git_libgit2_features();
+	if (features & GIT_FEATURE_HTTPS) {
+		/* Debian's libgit2 reads its CA file at start-up only when the
+		 * file exists: then it must have reached our definition. */
+		if (!stat("/etc/ssl/certs/ca-certificates.crt", &st))
+			is(gitlib_ca_reads, 1, "libgit2's CA read reached warnwatch's definition, once");
+		else
+			ok(1, "no CA bundle on this machine # SKIP nothing to read");
+	} else {
+		ok(1, "libgit2 built without HTTPS # SKIP nothing to read");
+	}
+	is(git_diff_from_buffer(&diff, text, sizeof(text) - 1), 0,
+	   "libgit2 parses a diff after gitlib_init()");
+	is(diff ? (long long)git_diff_num_deltas(diff) : -1, 1, "one delta");
+	git_diff_free(diff);
+	return done_testing();
+}
