@@ -445,6 +445,14 @@ static void test_anchors(void)
 {
 	const char *names[] = { "BUG", "WARN", "panic", NULL };
 	const char *one[] = { "BUG", NULL };
+	/* Eight (the rules' own) fill every SIMD bucket; nine do not fit. */
+	const char *eight[] = { "BUG", "WARN", "panic", "J_ASSERT", "f2fs_bug_on",
+				"assert_spin_locked", "CHECK_DATA_CORRUPTION",
+				"assert_raw_spin_locked", NULL };
+	const char *nine[] = { "BUG", "WARN", "panic", "J_ASSERT", "f2fs_bug_on",
+			       "assert_spin_locked", "CHECK_DATA_CORRUPTION",
+			       "assert_raw_spin_locked", "pan_x", NULL };
+	const char *const *sets[] = { eight, nine };
 	struct diff_anchors *a = diff_anchors_new(names), *b = diff_anchors_new(one);
 	char buf[96];
 	unsigned int seed = 12345, bad = 0, runs = 0;
@@ -468,6 +476,42 @@ static void test_anchors(void)
 		}
 	}
 	is(bad, 0, "anchors: SIMD search agrees with memmem() on %u inputs", runs);
+	for (size_t set = 0; set < 2; set++) {
+		struct diff_anchors *c = diff_anchors_new(sets[set]);
+		static const char *const pieces[] = {
+			"BU", "BUG", "WAR", "WARN", "pan", "panic", "J_ASSER", "J_ASSERT",
+			"f2fs_bug_o", "f2fs_bug_on", "assert_spin_locke",
+			"assert_spin_locked", "CHECK_DATA_CORRUPTION",
+			"assert_raw_spin_locked", "pan_x", " ", "\n", "_", "x" };
+
+		unsigned int hits = 0;
+
+		bad = 0;
+		runs = 0;
+		for (int t = 0; t < 4000; t++) {
+			size_t len = 0;
+			bool want = false;
+
+			while (len < sizeof(buf) - 24) {
+				const char *p;
+
+				seed = seed * 1103515245u + 12345u;
+				p = pieces[(seed >> 16) % ARRAY_SIZE(pieces)];
+				if ((seed >> 8) % 64 && strlen(p) >= 3)
+					p = "zz";	/* keep real hits rare */
+				memcpy(buf + len, p, strlen(p));
+				len += strlen(p);
+			}
+			for (size_t k = 0; sets[set][k]; k++)
+				want |= memmem(buf, len, sets[set][k], strlen(sets[set][k])) != NULL;
+			bad += diff_anchors_find(c, buf, len) != want;
+			hits += want;
+			runs++;
+		}
+		is(bad, 0, "anchors: %zu anchors agree with memmem() on %u inputs (%u hits)",
+		   set ? (size_t)9 : (size_t)8, runs, hits);
+		diff_anchors_free(c);
+	}
 	ok(!diff_anchors_find(a, "BU", 2) && diff_anchors_find(a, "xxBUG", 5) &&
 	   !diff_anchors_find(a, "BUWARBU_G panipanic", 14) &&
 	   diff_anchors_find(a, "0123456789abcdefWARN", 20), "anchors: edges");
