@@ -5,6 +5,7 @@
  * builds and boots (ci_run, at the end).
  */
 #include "ci.h"
+#include "mkdirs.h"
 #include "gitlib.h"
 
 #include "kapply.h"
@@ -868,29 +869,6 @@ static void progress(const struct ci_ctx *c, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static int mkdir_p(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	for (const char *p = path; *p; p++) {
-		if (*p == '/' && p != path) {
-			strbuf_reset(&sb);
-			strbuf_add(&sb, path, p - path);
-			if (mkdir(sb.buf, 0755) < 0 && errno != EEXIST) {
-				ret = error("cannot create '%s': %s", sb.buf,
-					    strerror(errno));
-				goto out;
-			}
-		}
-	}
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		ret = error("cannot create '%s': %s", path, strerror(errno));
-out:
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* "<cache>/ci/logs/20260103-081500-1234": one per run, kept. */
 static int make_logdir(struct ci_ctx *c)
 {
@@ -902,7 +880,7 @@ static int make_logdir(struct ci_ctx *c)
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	strbuf_addf(&c->logdir, "%s/ci/logs/%s-%ld", c->cache.buf, stamp,
 		    (long)getpid());
-	return mkdir_p(c->logdir.buf);
+	return mkdirs(c->logdir.buf, 0755, WW_ERROR);
 }
 
 /* "6.1" -> Debian's tarball; a path is taken as it is. */

@@ -191,6 +191,19 @@ static void print_json(const char *verdict, const struct ktree *t,
 	json_decref(o);
 }
 
+/* A series that did not apply or build is a verdict, not an error of
+ * warnwatch's: JSON says which, the text one line; status 1 either way. */
+static int print_failure(bool json, const char *verdict, const struct ktree *t,
+			 const struct kapply_result *ar,
+			 const struct kbuild_result *br, double apply_s)
+{
+	if (json)
+		print_json(verdict, t, ar, br, apply_s, error_last());
+	else
+		fprintf(stderr, "warnwatch: %s\n", error_last());
+	return EXIT_FOUND;
+}
+
 static void print_list(const char *what, const struct strvec *sv)
 {
 	if (!sv->nr)
@@ -266,12 +279,7 @@ int cmd_kbuild(int argc, const char **argv)
 	ret = kapply_series(&ar, &t, &s);
 	apply_s = seconds_since(&t0);
 	if (ret == WW_EAPPLY) {
-		if (o.json)
-			print_json("apply-failed", &t, &ar, &br, apply_s,
-				   error_last());
-		else
-			fprintf(stderr, "warnwatch: %s\n", error_last());
-		status = EXIT_FOUND;
+		status = print_failure(o.json, "apply-failed", &t, &ar, &br, apply_s);
 		goto out;
 	}
 	if (ret < 0)
@@ -284,12 +292,7 @@ int cmd_kbuild(int argc, const char **argv)
 	bo.plan_only = o.dry_run;
 	ret = kbuild_run(&br, &t, &bo);
 	if (ret == WW_EBUILD) {
-		if (o.json)
-			print_json("build-failed", &t, &ar, &br, apply_s,
-				   error_last());
-		else
-			fprintf(stderr, "warnwatch: %s\n", error_last());
-		status = EXIT_FOUND;
+		status = print_failure(o.json, "build-failed", &t, &ar, &br, apply_s);
 		goto out;
 	}
 	if (ret < 0)

@@ -3,6 +3,7 @@
  * See guide.h.
  */
 #include "guide.h"
+#include "mkdirs.h"
 #include "ktree.h"
 #include "child.h"
 #include "strvec.h"
@@ -247,24 +248,6 @@ static bool has_guide(struct strbuf *out, const char *tree)
 	return !stat(out->buf, &st) && S_ISREG(st.st_mode);
 }
 
-static int mkdirs(const char *dir)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	strbuf_addstr(&sb, dir);
-	for (size_t i = 1; i <= sb.len && !ret; i++) {
-		if (sb.buf[i] != '/' && sb.buf[i])
-			continue;
-		sb.buf[i] = 0;
-		if (mkdir(sb.buf, 0755) < 0 && errno != EEXIST)
-			ret = error("cannot create '%s': %s", sb.buf, strerror(errno));
-		sb.buf[i] = i < sb.len ? '/' : 0;
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* "/usr/src/linux-source-6.1.tar.xz" -> "linux-source-6.1" */
 static void tarball_top(struct strbuf *out, const char *source)
 {
@@ -287,7 +270,7 @@ static int extract(struct strbuf *out, const char *cache, const char *source,
 	int ret;
 
 	strbuf_addf(&tmp, "%s/guide", cache);
-	ret = mkdirs(tmp.buf);
+	ret = mkdirs(tmp.buf, 0755, WW_ERROR);
 	if (ret)
 		goto out;
 	strbuf_addstr(&tmp, "/.extract.XXXXXX");

@@ -4,6 +4,7 @@
  * cache layout is described in ktree.h.
  */
 #include "ktree.h"
+#include "mkdirs.h"
 #include "gitlib.h"
 #include "child.h"
 
@@ -122,30 +123,6 @@ out:
 	return ret;
 }
 
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path);
-	int ret = 0;
-
-	for (char *s = p + 1; ; s++) {
-		bool end = !*s;
-
-		if (*s != '/' && !end)
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
-			ret = error("cannot create '%s': %s", p,
-				    strerror(errno));
-			break;
-		}
-		if (end)
-			break;
-		*s = '/';
-	}
-	free(p);
-	return ret;
-}
-
 /* "linux-source-6.1.tar.xz" -> "linux-source-6.1" */
 static void tarball_name(struct strbuf *out, const char *tarball)
 {
@@ -173,7 +150,7 @@ static int take_lock(struct ktree *t, const char *name, unsigned int timeout_s,
 	int ret = -1;
 
 	strbuf_addf(&path, "%s/locks", t->cache_dir);
-	if (mkdir_p(path.buf) < 0)
+	if (mkdirs(path.buf, 0755, WW_ERROR) < 0)
 		goto out;
 	strbuf_addf(&path, "/%s.lock", name);
 	t->lock_fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -448,7 +425,7 @@ static int extract(struct ktree *t, const char *tarname, struct strbuf *top,
 	int ret = -1;
 
 	strbuf_addf(&tmp, "%s/work/.extract-%s", t->cache_dir, tarname);
-	if (remove_tree(tmp.buf) < 0 || mkdir_p(tmp.buf) < 0)
+	if (remove_tree(tmp.buf) < 0 || mkdirs(tmp.buf, 0755, WW_ERROR) < 0)
 		goto out;
 	if (progress)
 		fprintf(stderr, "warnwatch: extracting %s (once; about 20 s)\n",
@@ -532,7 +509,7 @@ static int resolve_cache(struct ktree *t, const char *option)
 	int ret = -1;
 
 	ktree_cache_dir(&dir, option);
-	if (mkdir_p(dir.buf) < 0)
+	if (mkdirs(dir.buf, 0755, WW_ERROR) < 0)
 		goto out;
 	if (!realpath(dir.buf, real)) {
 		ret = error("cannot resolve '%s': %s", dir.buf,

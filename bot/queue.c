@@ -137,6 +137,16 @@ static int prep(sqlite3_stmt **out, struct queue *q, const char *sql,
 	return 0;
 }
 
+/* Prepare, bind and take the first step: SQLite's step result, or
+ * negative (nothing to finalize) when preparing failed. */
+static int prep_step(sqlite3_stmt **st, struct queue *q, const char *sql,
+		     const char *types, va_list ap)
+{
+	int ret = prep(st, q, sql, types, ap);
+
+	return ret < 0 ? ret : sqlite3_step(*st);
+}
+
 /* Run a statement that returns no rows; the number of changed rows. */
 static int exec(struct queue *q, const char *sql, const char *types, ...)
 {
@@ -145,11 +155,10 @@ static int exec(struct queue *q, const char *sql, const char *types, ...)
 	int ret;
 
 	va_start(ap, types);
-	ret = prep(&st, q, sql, types, ap);
+	ret = prep_step(&st, q, sql, types, ap);
 	va_end(ap);
 	if (ret < 0)
 		return ret;
-	ret = sqlite3_step(st);
 	if (ret != SQLITE_DONE && ret != SQLITE_ROW)
 		ret = error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
 	else
@@ -168,11 +177,10 @@ static int query(sqlite3_stmt **out, struct queue *q, const char *sql,
 	int ret;
 
 	va_start(ap, types);
-	ret = prep(&st, q, sql, types, ap);
+	ret = prep_step(&st, q, sql, types, ap);
 	va_end(ap);
 	if (ret < 0)
 		return ret;
-	ret = sqlite3_step(st);
 	if (ret == SQLITE_ROW) {
 		*out = st;
 		return 1;

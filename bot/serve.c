@@ -4,6 +4,7 @@
  * the dashboard and status.json current.
  */
 #include "serve.h"
+#include "mkdirs.h"
 #include "atom.h"
 #include "b4.h"
 #include "ci.h"
@@ -1468,24 +1469,6 @@ static int write_outputs(struct serve *sv, time_t now)
 
 /* ---- the loop ---------------------------------------------------------- */
 
-static int mkdir_p(const char *dir)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	for (const char *p = dir; *p; p++) {
-		strbuf_addch(&sb, *p);
-		if ((p[1] == '/' || !p[1]) && mkdir(sb.buf, 0755) < 0 &&
-		    errno != EEXIST) {
-			ret = error_code(WW_ESTATE, "cannot create '%s': %s", sb.buf,
-					 strerror(errno));
-			break;
-		}
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
 static int start(struct serve *sv, const struct serve_config *cfg,
 		 unsigned int flags)
 {
@@ -1510,7 +1493,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 		if (ret < 0)
 			return ret;
 	}
-	ret = mkdir_p(cfg->dashboard_dir);
+	ret = mkdirs(cfg->dashboard_dir, 0755, WW_ESTATE);
 	if (ret)
 		return ret;
 	if (*cfg->listen) {

@@ -3,6 +3,7 @@
  * See store.h for the crash-safety argument.
  */
 #include "store.h"
+#include "mkdirs.h"
 #include "queue.h"
 
 #include <sqlite3.h>
@@ -50,25 +51,6 @@ char *store_default_dir(void)
 	else
 		strbuf_addf(&sb, "%s/.local/state/warnwatch", home && *home ? home : ".");
 	return strbuf_detach(&sb, NULL);
-}
-
-static int mkdir_p(const char *dir)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	strbuf_addstr(&sb, dir);
-	for (size_t i = 1; i <= sb.len && !ret; i++) {
-		if (sb.buf[i] != '/' && sb.buf[i])
-			continue;
-		sb.buf[i] = 0;
-		if (mkdir(sb.buf, 0700) < 0 && errno != EEXIST)
-			ret = error_code(WW_ESTATE, "cannot create '%s': %s", sb.buf,
-					 strerror(errno));
-		sb.buf[i] = i < sb.len ? '/' : 0;
-	}
-	strbuf_release(&sb);
-	return ret;
 }
 
 static int exec_sql(struct store *s, const char *sql, const char *what)
@@ -139,7 +121,7 @@ int store_open(struct store *out, const char *dir)
 	int ret;
 
 	out->db = NULL;
-	ret = mkdir_p(dir);
+	ret = mkdirs(dir, 0700, WW_ESTATE);
 	if (ret)
 		goto out;
 	strbuf_addf(&path, "%s/%s", dir, STORE_FILE);
