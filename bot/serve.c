@@ -645,21 +645,19 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 	struct b4_opts o = B4_OPTS_INIT;
 	struct b4_series bs = B4_SERIES_INIT;
 	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
-	unsigned long timeout;
 	int ret;
 
-	ret = config_get_uint(&timeout, sv->cfg->config, "archive", "timeout",
-			      B4_DEFAULT_TIMEOUT_S, 1, 3600);
+	/* [archive] and [identity] as review and ci read them, but the
+	 * archive is this list's. */
+	ret = b4_opts_from_config(&o, &mask, sv->cfg->config);
 	if (ret)
-		return ret;
+		goto out;
+	strbuf_reset(&mask);
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
 	o.midmask = mask.buf;
-	o.timeout_s = (unsigned int)timeout;
+	o.linkmask = NULL;
+	o.searchmask = NULL;
 	o.version = s->version;
-	o.user_name = config_get(sv->cfg->config, "identity", "name");
-	o.user_email = config_get(sv->cfg->config, "identity", "email");
-	if (!o.user_email || !*o.user_email)
-		o.user_email = "warnwatch@localhost";	/* b4 am needs one */
 	ret = b4_fetch(&bs, s->root_msgid, &o);
 	if (ret == WW_EINPUT && now < s->first_seen + (time_t)sv->q.opts.max_wait) {
 		/* Thread incomplete: the rest may still be on its way. */
