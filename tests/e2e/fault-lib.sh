@@ -198,31 +198,14 @@ check_outcome() {
 	fi
 }
 
-# relay_start: the list -- whatever is sent to test@example.org reaches the
-# archive, as a list archives its mail (and as the service confirms an
-# interrupted reply).  relay_stop ends it.
-relay() {
-	local seen=$TEST_DIR/relayed f i
-	: >"$seen"
-	for ((i = 0; i < 6000; i++)); do
-		[ -e "$TEST_DIR/relay.stop" ] && return 0
-		for f in "$MAILDIR"/new/*; do
-			[ -f "$f" ] || continue
-			grep -qxF "$f" "$seen" && continue
-			if grep -qi '^X-RcptTo:.*test@example\.org' "$f"; then
-				pi_deliver test "$f" || return 1
-			fi
-			echo "$f" >>"$seen"
-		done
-		sleep 0.2
-	done
-}
-relay_start() {
-	relay &
-	ww_track $! relay
-}
-relay_stop() {
-	touch "$TEST_DIR/relay.stop"
+# lists_start: inbox `test` behind public-inbox-httpd, aiosmtpd storing
+# into $MAILDIR and the relay between them -- what every t04xx starts.
+lists_start() {
+	pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
+	pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
+	smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
+	mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
+	relay_start
 }
 
 # fault_smtp_start MODE,...: tests/e2e/fault-smtp.py on a free port, storing

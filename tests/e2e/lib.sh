@@ -13,6 +13,8 @@
 #       smtp_start              an aiosmtpd SMTP server storing into a
 #                               Maildir; sets SMTP_PORT, SMTP_URL, MAILDIR
 #       maildir_count, maildir_files
+#       relay_start, relay_stop the list: mail to test@example.org in
+#                               $MAILDIR is delivered into inbox `test`
 #   - b4_env: the environment that points Debian's b4 at $PI_URL without
 #     touching the user's git config (for checks made with b4 itself)
 #
@@ -278,4 +280,31 @@ maildir_last() {
 	local files
 	files=$(maildir_files)
 	[ -n "$files" ] && ls -t $files | head -n 1
+}
+
+# relay_start: the list -- whatever is sent to test@example.org reaches the
+# archive, as a list archives its mail (and as the service confirms an
+# interrupted reply).  relay_stop ends it.
+relay() {
+	local seen=$TEST_DIR/relayed f i
+	: >"$seen"
+	for ((i = 0; i < 6000; i++)); do
+		[ -e "$TEST_DIR/relay.stop" ] && return 0
+		for f in "$MAILDIR"/new/*; do
+			[ -f "$f" ] || continue
+			grep -qxF "$f" "$seen" && continue
+			if grep -qi '^X-RcptTo:.*test@example\.org' "$f"; then
+				pi_deliver test "$f" || return 1
+			fi
+			echo "$f" >>"$seen"
+		done
+		sleep 0.2
+	done
+}
+relay_start() {
+	relay &
+	ww_track $! relay
+}
+relay_stop() {
+	touch "$TEST_DIR/relay.stop"
 }

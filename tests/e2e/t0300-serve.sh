@@ -91,24 +91,7 @@ smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
 
 # The list: whatever is sent to test@example.org reaches the archive.
-relay() {
-	local seen=$TEST_DIR/relayed f i
-	: >"$seen"
-	for ((i = 0; i < 3000; i++)); do
-		[ -e "$TEST_DIR/relay.stop" ] && return 0
-		for f in "$MAILDIR"/new/*; do
-			[ -f "$f" ] || continue
-			grep -qxF "$f" "$seen" && continue
-			if grep -qi '^X-RcptTo:.*test@example\.org' "$f"; then
-				pi_deliver test "$f" || return 1
-			fi
-			echo "$f" >>"$seen"
-		done
-		sleep 0.2
-	done
-}
-relay &
-ww_track $! relay
+relay_start
 
 HTTP_PORT=$(free_port)
 mkdir -p "$TEST_DIR/tree/Documentation/process"
@@ -298,7 +281,7 @@ if wait_for 15 sh -c "! kill -0 $SERVE_PID"; then
 else
 	not_ok "SIGTERM: exits within 15 s"
 fi
-touch "$TEST_DIR/relay.stop"
+relay_stop
 grep -E 'warnwatch serve: (series|test)' "$TEST_DIR/serve.log" | sed 's/^/# /' | head -n 40
 
 done_testing

@@ -19,12 +19,7 @@ need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 git
 SERIES=30
 KILLS=${WW_FAULT_KILLS:-24}
 
-pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
-pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
-smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
-mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
-
-relay_start
+lists_start
 make_series "$SERIES" 3
 write_conf "$PI_URL" "$SMTP_URL"
 

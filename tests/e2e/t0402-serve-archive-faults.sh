@@ -14,11 +14,7 @@ need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 git
 . "$(dirname "$0")/fault-lib.sh"
 
 SERIES=6
-pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
-pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
-smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
-mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
-relay_start
+lists_start
 # The first feed request primes the list (an empty inbox); then it fails.
 fault_http_start feed:ok,feed:500,feed:garbage,feed:503,feed:truncated,feed:dtd,feed:hangup,thread:500,thread:garbage,thread:hangup,thread:truncated ||
 	{ echo "Bail out! fault-http.py did not start"; exit 1; }

@@ -31,11 +31,7 @@ if ! mount -t tmpfs -o size=6m,mode=0700 warnwatch-t0403 "$MNT"; then
 fi
 mounted=1
 
-pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
-pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
-smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
-mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
-relay_start
+lists_start
 make_series "$SERIES" 1
 write_conf "$PI_URL" "$SMTP_URL"
 
