@@ -61,11 +61,17 @@ static int map_error(CURLcode rc, const char *url, const char *detail)
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_USE_SSL_FAILED:
 	case CURLE_SEND_ERROR:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
 		return error_code(WW_ENET, "cannot talk to SMTP server '%s': %s", url, why);
+	case CURLE_USE_SSL_FAILED:
+		/* Said before AUTH and MAIL: nothing, no password, went out. */
+		return error_code(WW_ENET, "SMTP server '%s' does not offer STARTTLS, "
+				  "which [smtp] starttls = required asks for: nothing sent", url);
+	case CURLE_SSL_CACERT_BADFILE:
+		/* Our configuration, not the server, is at fault. */
+		return error("cannot use the CA bundle for SMTP server '%s': %s", url, why);
 	case CURLE_OPERATION_TIMEDOUT:
 		return error_code(WW_ETIMEOUT, "SMTP server '%s' timed out: %s", url, why);
 	case CURLE_LOGIN_DENIED:
