@@ -533,7 +533,9 @@ out:
 	return ret;
 }
 
-static int smtp_opts_from(struct smtp_opts *o, struct strbuf *password, struct review *rv)
+/* `password` and `ca_file` hold what `o` points to: the caller's to release. */
+static int smtp_opts_from(struct smtp_opts *o, struct strbuf *password,
+			  struct strbuf *ca_file, struct review *rv)
 {
 	static const char *const tls[] = { "no", "try", "required", NULL };
 	struct strbuf pwfile = STRBUF_INIT;
@@ -552,7 +554,9 @@ static int smtp_opts_from(struct smtp_opts *o, struct strbuf *password, struct r
 	o->timeout_s = (unsigned int)timeout;
 	o->connect_timeout_s = timeout < 30 ? (unsigned int)timeout : 30;
 	o->user = config_get(&rv->cfg, "smtp", "user");
-	o->ca_file = config_get(&rv->cfg, "smtp", "ca-file");
+	/* A path like the others: relative to the configuration file. */
+	if (!config_get_path(ca_file, &rv->cfg, "smtp", "ca-file"))
+		o->ca_file = ca_file->buf;
 	if (!config_get_path(&pwfile, &rv->cfg, "smtp", "password-file")) {
 		ret = smtp_read_password(password, pwfile.buf);
 		o->password = password->buf;
@@ -578,11 +582,11 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 {
 	struct store_reply prev = STORE_REPLY_INIT, rec = STORE_REPLY_INIT;
 	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, rcpt = STRBUF_INIT;
+	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, rcpt = STRBUF_INIT;
 	struct reply r = REPLY_INIT;
 	int ret;
 
-	ret = smtp_opts_from(&so, &password, rv);
+	ret = smtp_opts_from(&so, &password, &ca_file, rv);
 	if (ret)
 		goto out;
 	ret = store_find_reply(&prev, st, rv->series.message_id, rv->series.version);
@@ -653,6 +657,7 @@ out:
 	reply_release(&r);
 	store_reply_release(&prev);
 	strbuf_release(&password);
+	strbuf_release(&ca_file);
 	strbuf_release(&rcpt);
 	return ret;
 }
@@ -686,15 +691,16 @@ out:
 static int early_checks(struct review *rv)
 {
 	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT;
+	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT;
 	struct stat st;
 	int ret = 0;
 
 	if (rv->out_dir && (stat(rv->out_dir, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
 	if (rv->send)
-		ret = smtp_opts_from(&so, &password, rv);
+		ret = smtp_opts_from(&so, &password, &ca_file, rv);
 	strbuf_release(&password);
+	strbuf_release(&ca_file);
 	return ret;
 }
 

@@ -1011,9 +1011,12 @@ static void touched_paths(struct strvec *out, const struct series *s)
 	}
 }
 
-/* [smtp] of the configuration, read as `warnwatch review` reads it. */
+/*
+ * [smtp] of the configuration, read as `warnwatch review` reads it.
+ * `password` and `ca_file` hold what `o` points to: the caller's to release.
+ */
 static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
-			    const struct config *c)
+			    struct strbuf *ca_file, const struct config *c)
 {
 	static const char *const tls[] = { "no", "try", "required", NULL };
 	struct strbuf path = STRBUF_INIT;
@@ -1033,7 +1036,9 @@ static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
 	o->timeout_s = (unsigned int)t;
 	o->connect_timeout_s = t < 30 ? (unsigned int)t : 30;
 	o->user = config_get(c, "smtp", "user");
-	o->ca_file = config_get(c, "smtp", "ca-file");
+	/* A path like the others: relative to the configuration file. */
+	if (!config_get_path(ca_file, c, "smtp", "ca-file"))
+		o->ca_file = ca_file->buf;
 	if (!config_get_path(&path, c, "smtp", "password-file")) {
 		ret = smtp_read_password(password, path.buf);
 		o->password = password->buf;
@@ -1235,10 +1240,10 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 {
 	struct store_reply r = STORE_REPLY_INIT, old = STORE_REPLY_INIT;
 	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, what = STRBUF_INIT;
 	int ret;
 
-	ret = smtp_from_config(&so, &password, sv->cfg->config);
+	ret = smtp_from_config(&so, &password, &ca_file, sv->cfg->config);
 	if (ret) {
 		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
 		goto out;
@@ -1283,6 +1288,7 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 out:
 	store_reply_release(&old);
 	strbuf_release(&password);
+	strbuf_release(&ca_file);
 	strbuf_release(&what);
 	return ret < 0 ? ret : 0;
 }

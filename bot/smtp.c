@@ -61,11 +61,17 @@ static int map_error(CURLcode rc, const char *url, const char *detail)
 	case CURLE_COULDNT_CONNECT:
 	case CURLE_SSL_CONNECT_ERROR:
 	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_USE_SSL_FAILED:
 	case CURLE_SEND_ERROR:
 	case CURLE_RECV_ERROR:
 	case CURLE_GOT_NOTHING:
 		return error_code(WW_ENET, "cannot talk to SMTP server '%s': %s", url, why);
+	case CURLE_USE_SSL_FAILED:
+		/* Said before AUTH and MAIL: nothing, no password, went out. */
+		return error_code(WW_ENET, "SMTP server '%s' does not offer STARTTLS, "
+				  "which [smtp] starttls = required asks for: nothing sent", url);
+	case CURLE_SSL_CACERT_BADFILE:
+		/* Our configuration, not the server, is at fault. */
+		return error("cannot use the CA bundle for SMTP server '%s': %s", url, why);
 	case CURLE_OPERATION_TIMEDOUT:
 		return error_code(WW_ETIMEOUT, "SMTP server '%s' timed out: %s", url, why);
 	case CURLE_LOGIN_DENIED:
@@ -80,6 +86,7 @@ struct dialog {
 	struct strbuf last;	/* its first 4xx/5xx answer, or its last one */
 	bool refused;		/* `last` is a refusal: later answers (to QUIT) do not count */
 	bool echo;		/* WARNWATCH_SMTP_DEBUG: the dialogue on stderr */
+	bool in_auth;		/* after our AUTH, while the server says 334: credentials */
 };
 
 static bool is_refusal(const char *reply)
@@ -88,15 +95,42 @@ static bool is_refusal(const char *reply)
 	       reply[1] >= '0' && reply[1] <= '9' && reply[2] >= '0' && reply[2] <= '9';
 }
 
+/*
+ * Our command, on stderr.  What AUTH sends is the password, merely
+ * base64-encoded: it is hidden, so that a debug log can be shown to
+ * others.  Only "AUTH <mechanism>" is left.
+ */
+static void echo_out(struct dialog *d, const char *data, size_t size)
+{
+	size_t n = size;	/* what can be shown */
+
+	if (size >= 5 && !memcmp(data, "AUTH ", 5)) {
+		d->in_auth = true;
+		for (n = 5; n < size && data[n] != ' ' && data[n] != '\r' && data[n] != '\n'; n++)
+			;
+	} else if (d->in_auth) {
+		n = 0;
+	}
+	if (!d->echo)
+		return;
+	if (n == size || data[n] == '\r' || data[n] == '\n')
+		fprintf(stderr, "> %.*s", (int)size, data);
+	else
+		fprintf(stderr, "> %.*s%s[credentials hidden]\r\n", (int)n, data, n ? " " : "");
+}
+
 static int debug_cb(CURL *curl, curl_infotype type, char *data, size_t size,
 		    void *arg)
 {
 	struct dialog *d = arg;
 
-	if (d->echo && (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN ||
-			type == CURLINFO_HEADER_OUT))
-		fprintf(stderr, "%c %.*s", type == CURLINFO_HEADER_IN ? '<' :
-			type == CURLINFO_HEADER_OUT ? '>' : '*', (int)size, data);
+	if (type == CURLINFO_HEADER_OUT)
+		echo_out(d, data, size);
+	if (d->echo && (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN))
+		fprintf(stderr, "%c %.*s", type == CURLINFO_HEADER_IN ? '<' : '*',
+			(int)size, data);
+	if (type == CURLINFO_HEADER_IN)
+		d->in_auth = d->in_auth && size >= 3 && !memcmp(data, "334", 3);
 	if (type != CURLINFO_HEADER_IN || d->refused)
 		return 0;
 	/* One reply line a call; keep it printable and short. */
@@ -145,7 +179,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	struct curl_slist *to = NULL;
 	struct strbuf data = STRBUF_INIT, addr = STRBUF_INIT;
 	struct upload up;
-	struct dialog dlg = { STRBUF_INIT, false, false };
+	struct dialog dlg = { STRBUF_INIT, false, false, false };
 	CURL *curl = NULL;
 	CURLcode rc;
 	int ret;
