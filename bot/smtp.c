@@ -68,7 +68,7 @@ static int map_error(CURLcode rc, const char *url, const char *detail)
 	case CURLE_USE_SSL_FAILED:
 		/* Said before AUTH and MAIL: nothing, no password, went out. */
 		return error_code(WW_ENET, "SMTP server '%s' does not offer STARTTLS, "
-				  "which [smtp] starttls = required asks for: nothing sent", url);
+				  "which starttls = required or a password needs: nothing sent", url);
 	case CURLE_SSL_CACERT_BADFILE:
 		/* Our configuration, not the server, is at fault. */
 		return error("cannot use the CA bundle for SMTP server '%s': %s", url, why);
@@ -221,8 +221,11 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 30));
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
+	/* A password never crosses in clear text: with AUTH, "try" is
+	 * "required"; only an explicit starttls = no (a local MTA) allows it. */
 	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)
-		curl_easy_setopt(curl, CURLOPT_USE_SSL, o->starttls == SMTP_TLS_REQUIRED ?
+		curl_easy_setopt(curl, CURLOPT_USE_SSL,
+				 o->starttls == SMTP_TLS_REQUIRED || o->user ?
 				 (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
 	if (o->ca_file)
 		curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_file);

@@ -396,18 +396,33 @@ sessions plain "$n" "len(s) == 1 and s[0]['tls'] is None and
 	ok "... the server (which offers AUTH in clear text) got no AUTH and never saw the password" ||
 	not_ok "... the server's view: the password must not cross in clear text"
 
-# The same check does see a password in clear text: starttls = try
-# (documented: STARTTLS when offered) gives it to this server.
+# starttls = try (the default) with a password acts as required: the
+# password never crosses in clear text either.
 n=$(log_lines plain)
 conf tryplain "$URL_PLAIN" try "$PKI/ca.pem" "$TEST_DIR/password"
 send tryplain
 wait_log plain $((n + 1))
+if one_line tryplain "SMTP server '$URL_PLAIN' does not offer STARTTLS.*: nothing sent$" &&
+   [ "$(srv_mails plain)" -eq 0 ] &&
+   sessions plain "$n" "len(s) == 1 and not s[0]['auth'] and not s[0]['password_in_clear']"; then
+	ok "starttls = try with a password: refused like required, no AUTH in clear text"
+else
+	not_ok "starttls = try with a password against the plain server (rc $rc)"
+	show tryplain
+fi
+
+# The detector does see a password in clear text: starttls = no (the
+# explicit choice for a local MTA) gives it to this server.
+n=$(log_lines plain)
+conf noplain "$URL_PLAIN" no "$PKI/ca.pem" "$TEST_DIR/password"
+send noplain
+wait_log plain $((n + 1))
 if [ "$rc" -eq 0 ] && [ "$(srv_mails plain)" -eq 1 ] &&
    sessions plain "$n" "len(s) == 1 and s[0]['password_in_clear'] and s[0]['auth'][0]['ok']"; then
-	ok "control: with starttls = try the same server sees the password in clear text (why 'required')"
+	ok "control: with starttls = no the same server sees the password in clear text"
 else
-	not_ok "control: starttls = try against the plain server (rc $rc)"
-	show tryplain
+	not_ok "control: starttls = no against the plain server (rc $rc)"
+	show noplain
 fi
 
 # ---- a password file others can read ---------------------------------------------------------
