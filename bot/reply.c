@@ -482,29 +482,31 @@ static const char *guess_return(const struct series *s, const struct finding *f)
 	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len; p < end;) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *hit, *type;
+		const char *line = p, *eol = p + n, *hit, *type;
 		char *decl;
 
-		p += n + 1;
-		if (starts_with(line, "@@")) {
-			line = strstr(line + 2, "@@");
-			if (!line || line > p)
+		/* Everything below stays inside [line, eol): the diff need not
+		 * end in a NUL (fuzz-reply found a search running past it). */
+		p = eol + 1;
+		if (n >= 2 && line[0] == '@' && line[1] == '@') {
+			line = n > 2 ? memmem(line + 2, n - 2, "@@", 2) : NULL;
+			if (!line)
 				continue;
 			line += 2;
-			if (*line == ' ')
+			if (line < eol && *line == ' ')
 				line++;	/* "@@ ... @@ void foo(...)" */
-		} else if (*line == ' ' || *line == '+' || *line == '-') {
+		} else if (n && (*line == ' ' || *line == '+' || *line == '-')) {
 			line++;
 		} else {
 			continue;
 		}
-		if (*line == ' ' || *line == '\t')
+		if (line < eol && (*line == ' ' || *line == '\t'))
 			continue;	/* indented: not a definition */
-		hit = memmem(line, p - 1 - line, want.buf, want.len);
+		hit = memmem(line, eol - line, want.buf, want.len);
 		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_')))
 			continue;
 		type = line;
-		while (*type == ' ')
+		while (type < hit && *type == ' ')
 			type++;
 		decl = xstrndup(type, hit - type);
 		if (strchr(decl, '*'))
