@@ -321,6 +321,8 @@ static int check_template(const struct ctx *c, const char *key,
 {
 	const char *p;
 
+	if (!tmpl)		/* an optional key that is absent */
+		return 0;
 	for (p = tmpl; (p = strchr(p, '{')); p++) {
 		size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz");
 
