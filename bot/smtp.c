@@ -87,6 +87,9 @@ struct dialog {
 	bool refused;		/* `last` is a refusal: later answers (to QUIT) do not count */
 	bool echo;		/* WARNWATCH_SMTP_DEBUG: the dialogue on stderr */
 	bool in_auth;		/* after our AUTH, while the server says 334: credentials */
+	bool in_starttls;	/* after our STARTTLS, until its answer */
+	bool tls_required;	/* a refused STARTTLS ends the session */
+	bool starttls_refused;	/* `last` refused STARTTLS (454: no TLS now) */
 };
 
 static bool is_refusal(const char *reply)
@@ -124,8 +127,10 @@ static int debug_cb(CURL *curl, curl_infotype type, char *data, size_t size,
 {
 	struct dialog *d = arg;
 
-	if (type == CURLINFO_HEADER_OUT)
+	if (type == CURLINFO_HEADER_OUT) {
 		echo_out(d, data, size);
+		d->in_starttls = size >= 8 && !memcmp(data, "STARTTLS", 8);
+	}
 	if (d->echo && (type == CURLINFO_TEXT || type == CURLINFO_HEADER_IN))
 		fprintf(stderr, "%c %.*s", type == CURLINFO_HEADER_IN ? '<' : '*',
 			(int)size, data);
@@ -143,6 +148,12 @@ static int debug_cb(CURL *curl, curl_infotype type, char *data, size_t size,
 		strbuf_addch(&d->last, c >= ' ' && c < 0x7f ? c : '?');
 	}
 	d->refused = is_refusal(d->last.buf);
+	if (d->refused && d->in_starttls) {
+		/* Fatal only when TLS is required; with "try", libcurl goes on
+		 * in clear text and a later refusal is the one to quote. */
+		d->starttls_refused = d->tls_required;
+		d->refused = d->tls_required;
+	}
 	return 0;
 }
 
@@ -160,6 +171,11 @@ static int session_error(CURL *curl, CURLcode rc, const char *url,
 
 	if (rc == CURLE_LOGIN_DENIED && d->last.len)
 		return error("SMTP server '%s' refused the login: %s", url, d->last.buf);
+	if (d->starttls_refused)
+		/* Before AUTH and MAIL: nothing, no password, went out. */
+		return error_code(WW_ENET, "SMTP server '%s' refused STARTTLS (%s), which "
+				  "starttls = required or a password needs: nothing sent",
+				  url, d->last.buf);
 	if (rc != CURLE_OPERATION_TIMEDOUT && d->refused)
 		return error("SMTP server '%s' refused the message: %s", url, d->last.buf);
 	if ((rc == CURLE_SEND_ERROR || rc == CURLE_RECV_ERROR || rc == CURLE_GOT_NOTHING) &&
@@ -179,7 +195,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	struct curl_slist *to = NULL;
 	struct strbuf data = STRBUF_INIT, addr = STRBUF_INIT;
 	struct upload up;
-	struct dialog dlg = { STRBUF_INIT, false, false, false };
+	struct dialog dlg = { STRBUF_INIT, false, false, false, false, false, false };
 	CURL *curl = NULL;
 	CURLcode rc;
 	int ret;
@@ -223,9 +239,9 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
 	/* A password never crosses in clear text: with AUTH, "try" is
 	 * "required"; only an explicit starttls = no (a local MTA) allows it. */
+	dlg.tls_required = o->starttls == SMTP_TLS_REQUIRED || o->user;
 	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)
-		curl_easy_setopt(curl, CURLOPT_USE_SSL,
-				 o->starttls == SMTP_TLS_REQUIRED || o->user ?
+		curl_easy_setopt(curl, CURLOPT_USE_SSL, dlg.tls_required ?
 				 (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
 	if (o->ca_file)
 		curl_easy_setopt(curl, CURLOPT_CAINFO, o->ca_file);

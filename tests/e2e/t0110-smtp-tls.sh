@@ -99,7 +99,7 @@ tls_start() {
 }
 
 for spec in "starttls starttls server" "smtps smtps server LOGIN" "plain plain server" \
-	    "badname starttls elsewhere"; do
+	    "badname starttls elsewhere" "deny deny server"; do
 	set -- $spec
 	if tls_start "$@"; then
 		ok "tls-smtp.py ($2, ${4:-PLAIN,LOGIN}) listens on 127.0.0.1:${PORT[$1]}"
@@ -211,6 +211,7 @@ URL_STARTTLS=smtp://127.0.0.1:${PORT[starttls]}
 URL_SMTPS=smtps://127.0.0.1:${PORT[smtps]}
 URL_PLAIN=smtp://127.0.0.1:${PORT[plain]}
 URL_BADNAME=smtp://127.0.0.1:${PORT[badname]}
+URL_DENY=smtp://127.0.0.1:${PORT[deny]}
 
 conf starttls "$URL_STARTTLS" required "$PKI/ca.pem" "$TEST_DIR/password"
 send starttls
@@ -395,6 +396,32 @@ sessions plain "$n" "len(s) == 1 and s[0]['tls'] is None and
    not s[0]['auth'] and not s[0]['password_in_clear']" &&
 	ok "... the server (which offers AUTH in clear text) got no AUTH and never saw the password" ||
 	not_ok "... the server's view: the password must not cross in clear text"
+
+# STARTTLS offered but refused (454): said as such, and still no AUTH.
+n=$(log_lines deny)
+conf deny "$URL_DENY" required "$PKI/ca.pem" "$TEST_DIR/password"
+send deny
+wait_log deny $((n + 1))
+if one_line deny "SMTP server '$URL_DENY' refused STARTTLS (454 4.7.0 TLS not available.*), which .*: nothing sent$" &&
+   [ "$(srv_mails deny)" -eq 0 ] &&
+   sessions deny "$n" "len(s) == 1 and not s[0]['auth'] and not s[0]['password_in_clear']"; then
+	ok "STARTTLS answered 454: one line that says so, no AUTH in clear text: $(cat "$TEST_DIR/deny.err")"
+else
+	not_ok "STARTTLS answered 454 (rc $rc)"
+	show deny
+fi
+
+# Without a password, starttls = try goes on in clear text after the 454;
+# what this server refuses next (MAIL without AUTH) is the error quoted.
+conf denytry "$URL_DENY" try "$PKI/ca.pem" ""
+send denytry
+if one_line denytry "SMTP server '$URL_DENY' refused the message: 530 .*" &&
+   [ "$(srv_mails deny)" -eq 0 ]; then
+	ok "starttls = try, no password, STARTTLS refused: goes on, quotes the later refusal: $(cat "$TEST_DIR/denytry.err")"
+else
+	not_ok "starttls = try after a 454 (rc $rc)"
+	show denytry
+fi
 
 # starttls = try (the default) with a password acts as required: the
 # password never crosses in clear text either.

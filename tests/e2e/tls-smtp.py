@@ -10,6 +10,8 @@ python3-aiosmtpd's SMTP protocol, with a fixed login.  MODE is one of
                AUTH required before MAIL
     plain      no STARTTLS at all, and AUTH offered in clear text: the
                server a client must not give its password to
+    deny       STARTTLS offered, but answered "454 TLS not available";
+               AUTH offered in clear text
 MECHS is the AUTH mechanisms offered, "PLAIN,LOGIN" by default.
 
 The server binds a free port itself and writes it to PORTFILE once it
@@ -146,6 +148,12 @@ class LoggedSMTP(SMTP):
         if self.rec["tls"] is None:
             self.rec["clear"].append(verb)
 
+    async def smtp_STARTTLS(self, arg):
+        if mode == "deny":
+            await self.push("454 4.7.0 TLS not available due to temporary reason")
+            return
+        await super().smtp_STARTTLS(arg)
+
     async def smtp_AUTH(self, arg):
         self._raw_lines = True
         try:
@@ -174,7 +182,7 @@ class LoggedSMTP(SMTP):
 
 def main():
     ctx = None
-    if mode in ("starttls", "smtps"):
+    if mode in ("starttls", "smtps", "deny"):
         ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         ctx.minimum_version = ssl.TLSVersion.TLSv1_2
         ctx.load_cert_chain(cert, key)
@@ -189,7 +197,7 @@ def main():
 
     def factory():
         return LoggedSMTP(handler, hostname="tls-smtp.test", loop=loop,
-                          tls_context=ctx if mode == "starttls" else None,
+                          tls_context=ctx if mode in ("starttls", "deny") else None,
                           require_starttls=mode == "starttls",
                           auth_required=True,
                           auth_require_tls=mode == "starttls",
