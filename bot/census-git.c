@@ -204,7 +204,7 @@ static int scan_delta(struct git_ctx *g, git_diff *diff, size_t i)
 	git_patch *patch = NULL;
 	git_buf buf = GIT_BUF_INIT;
 	const char *path = d->new_file.path ? d->new_file.path : d->old_file.path;
-	double t0 = tarread_now();
+	double t0 = monotonic_now();
 	int ret = 0;
 
 	if (!is_source(path) && !(d->old_file.path && is_source(d->old_file.path)))
@@ -217,7 +217,7 @@ static int scan_delta(struct git_ctx *g, git_diff *diff, size_t i)
 		blob_defines(g, &d->new_file.id, path);
 	g->c->files++;
 	if (same_calls(g, d)) {
-		g->c->timing.count_scan += tarread_now() - t0;
+		g->c->timing.count_scan += monotonic_now() - t0;
 		return 0;
 	}
 	if (git_patch_from_diff(&patch, diff, i) < 0 || !patch ||
@@ -225,8 +225,8 @@ static int scan_delta(struct git_ctx *g, git_diff *diff, size_t i)
 		ret = git_fail("cannot diff", path);
 		goto out;
 	}
-	g->c->timing.count_read += tarread_now() - t0;
-	t0 = tarread_now();
+	g->c->timing.count_read += monotonic_now() - t0;
+	t0 = monotonic_now();
 	copts.rules = g->rs;
 	g->c->bytes += buf.size;
 	ret = check_diff(&r, buf.ptr, buf.size, 0, &copts);
@@ -235,7 +235,7 @@ static int scan_delta(struct git_ctx *g, git_diff *diff, size_t i)
 		goto out;
 	}
 	count_findings(g, &r);
-	g->c->timing.count_scan += tarread_now() - t0;
+	g->c->timing.count_scan += monotonic_now() - t0;
 out:
 	check_result_clear(&r);
 	git_buf_dispose(&buf);
@@ -267,7 +267,7 @@ static int scan_commit(struct git_ctx *g, git_commit *commit)
 	git_diff_find_options fopts;
 	char *specs[] = { "*.c", "*.h" };
 	char hex[GIT_OID_HEXSZ + 1];
-	double t0 = tarread_now();
+	double t0 = monotonic_now();
 	int ret = 0;
 
 	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
@@ -299,7 +299,7 @@ static int scan_commit(struct git_ctx *g, git_commit *commit)
 		ret = git_fail("cannot find renames in", hex);
 		goto out;
 	}
-	g->c->timing.count_read += tarread_now() - t0;
+	g->c->timing.count_read += monotonic_now() - t0;
 	for (size_t i = 0; i < git_diff_num_deltas(diff) && !ret; i++) {
 		ret = scan_delta(g, diff, i);
 		if (g->opts->progress && !(++g->seen % 500))
@@ -355,7 +355,7 @@ static int read_target_tree(struct git_ctx *g)
 	git_commit *to = NULL;
 	git_tree *tree = NULL;
 	git_oid oid;
-	double t0 = tarread_now();
+	double t0 = monotonic_now();
 	int ret = 0;
 
 	if (git_oid_fromstr(&oid, g->c->to_oid) < 0 ||
@@ -377,7 +377,7 @@ static int read_target_tree(struct git_ctx *g)
 		goto out;
 	}
 out:
-	g->c->timing.defines_scan = tarread_now() - t0;
+	g->c->timing.defines_scan = monotonic_now() - t0;
 	git_tree_free(tree);
 	git_commit_free(to);
 	return ret;
@@ -413,7 +413,7 @@ int census_git(struct census *out, const char *repo, const char *range,
 	git_revwalk *walk = NULL;
 	git_oid oid;
 	const char *dots;
-	double t0 = tarread_now();
+	double t0 = monotonic_now();
 	int ret;
 
 	if (!opts)
@@ -467,7 +467,7 @@ int census_git(struct census *out, const char *repo, const char *range,
 out:
 	if (ret < 0)
 		ret = error_prefix(ret, "'%s'", repo);
-	out->timing.total = tarread_now() - t0;
+	out->timing.total = monotonic_now() - t0;
 	git_revwalk_free(walk);
 	maintainers_release(&g.maint);
 	scan_result_clear(&g.res);

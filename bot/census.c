@@ -574,7 +574,7 @@ int census_tree(struct census *out, const char *tree, struct ruleset *rs,
 	struct census_opts defaults = CENSUS_OPTS_INIT;
 	struct walk_ctx w = { 0 };
 	struct tarread_stats st = { 0 };
-	double t0 = tarread_now(), t1;
+	double t0 = monotonic_now(), t1;
 	int ret;
 
 	if (!opts)
@@ -601,11 +601,11 @@ int census_tree(struct census *out, const char *tree, struct ruleset *rs,
 	out->timing.count_scan = st.visit_seconds;
 
 	census_parse_release(out, &((struct census_priv *)out->priv)->makefile);
-	t1 = tarread_now();
+	t1 = monotonic_now();
 	ret = attribute(out, opts->flags);
-	out->timing.attribute = tarread_now() - t1;
+	out->timing.attribute = monotonic_now() - t1;
 out:
-	out->timing.total = tarread_now() - t0;
+	out->timing.total = monotonic_now() - t0;
 	scan_result_clear(&w.res);
 	strvec_clear(&w.pending);
 	return ret;

@@ -29,14 +29,6 @@ void child_release(struct child *c)
 	strbuf_release(&c->err);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static bool env_matches(const char *entry, const char *name)
 {
 	size_t n = strcspn(name, "=");
@@ -220,7 +212,7 @@ static void pump(struct child *c, struct pipes *p, pid_t pid, double deadline)
 	for (;;) {
 		struct pollfd fds[3];
 		int nfds = 0, wait_ms;
-		double t = now();
+		double t = monotonic_now();
 
 		if (p->out[0] >= 0)
 			fds[nfds++] = (struct pollfd){ p->out[0], POLLIN, 0 };
@@ -272,7 +264,7 @@ int child_run(struct child *c)
 {
 	struct strvec envp = STRVEC_INIT;
 	struct pipes p;
-	double start = now();
+	double start = monotonic_now();
 	int status = 0, exec_errno = 0, ret = -1;
 	int out_fd, err_fd;
 	pid_t pid;
@@ -314,7 +306,7 @@ int child_run(struct child *c)
 		;
 	/* Leave nothing behind: stragglers in the child's group go too. */
 	kill(-pid, SIGKILL);
-	c->seconds = now() - start;
+	c->seconds = monotonic_now() - start;
 	if (WIFEXITED(status))
 		c->status = WEXITSTATUS(status);
 	else if (WIFSIGNALED(status))

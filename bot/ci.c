@@ -846,14 +846,6 @@ struct ci_ctx {
 	enum kboot_accel accel;
 };
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void progress(const struct ci_ctx *c, const char *fmt, ...)
 	WW_PRINTF(2, 3);
 static void progress(const struct ci_ctx *c, const char *fmt, ...)
@@ -862,7 +854,7 @@ static void progress(const struct ci_ctx *c, const char *fmt, ...)
 
 	if (!(c->opts->flags & CI_PROGRESS))
 		return;
-	fprintf(stderr, "warnwatch ci: [%4.0fs] ", now() - c->start);
+	fprintf(stderr, "warnwatch ci: [%4.0fs] ", monotonic_now() - c->start);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -1025,7 +1017,7 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct kbuild_result base = KBUILD_RESULT_INIT;
 	struct kboot_result res = KBOOT_RESULT_INIT;
-	double t0 = now();
+	double t0 = monotonic_now();
 	int ret;
 
 	strbuf_addf(&log, "%s/ci/base-%s-%s.log", c->cache.buf, t->version,
@@ -1056,7 +1048,7 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	}
 	ret = console_parse_file(out, log.buf);
 out:
-	v->t.base_boot = now() - t0;
+	v->t.base_boot = monotonic_now() - t0;
 	unlink(tmp.buf);
 	strbuf_release(&log);
 	strbuf_release(&tmp);
@@ -1089,13 +1081,13 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 			   struct kapply_result *ap, struct kbuild_result *kb)
 {
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
-	double t0 = now();
+	double t0 = monotonic_now();
 	int ret;
 
 	progress(c, "applying %zu patch%s to linux %s", s->nr,
 		 s->nr == 1 ? "" : "es", t->version);
 	ret = kapply_series(ap, t, s);
-	out->t.apply = now() - t0;
+	out->t.apply = monotonic_now() - t0;
 	if (ret == WW_EAPPLY) {
 		out->kind = CI_APPLY_FAILED;
 		out->failed_patch = ap->failed;
@@ -1109,11 +1101,11 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
 	progress(c, "building");
-	t0 = now();
+	t0 = monotonic_now();
 	bo.touched = &ap->touched;
 	bo.progress = c->opts->flags & CI_PROGRESS;
 	ret = kbuild_run(kb, t, &bo);
-	out->t.build = now() - t0;
+	out->t.build = monotonic_now() - t0;
 	for (size_t i = 0; i < kb->suites.nr; i++)
 		strvec_push(&out->enabled, kb->suites.v[i]);
 	for (size_t i = 0; i < kb->symbols.nr; i++)
@@ -1219,7 +1211,7 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, now(), KBOOT_ACCEL_AUTO };
+	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO };
 	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
@@ -1231,7 +1223,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 
 	out->nr_patches = (int)s->nr;
 	ret = static_findings(out, s, opts);
-	out->t.check = now() - c.start;
+	out->t.check = monotonic_now() - c.start;
 	if (ret < 0)
 		goto out;
 	ktree_cache_dir(&c.cache, opts->cache_dir);
@@ -1243,9 +1235,9 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ko.tarball = tarball.len ? tarball.buf : NULL;
 	ko.progress = opts->flags & CI_PROGRESS;
 	progress(&c, "opening the base tree (waits while another run uses it)");
-	t0 = now();
+	t0 = monotonic_now();
 	ret = ktree_open(&t, &ko);
-	out->t.tree = now() - t0;
+	out->t.tree = monotonic_now() - t0;
 	if (ret < 0)
 		goto out;
 	out->base = xstrdup(t.version);
@@ -1269,7 +1261,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	}
 	ret = 0;
 out:
-	out->t.total = now() - c.start;
+	out->t.total = monotonic_now() - c.start;
 	console_result_release(&base);
 	kbuild_result_release(&kb);
 	kapply_result_release(&ap);

@@ -230,14 +230,6 @@ static void print_summary(const struct ktree *t, const struct kapply_result *ar,
 	print_list("requested but not in .config", &br->dropped);
 }
 
-static double seconds_since(const struct timespec *a)
-{
-	struct timespec b;
-
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (b.tv_sec - a->tv_sec) + (b.tv_nsec - a->tv_nsec) / 1e9;
-}
-
 int cmd_kbuild(int argc, const char **argv)
 {
 	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, false, false, false };
@@ -249,7 +241,7 @@ int cmd_kbuild(int argc, const char **argv)
 	struct series s = SERIES_INIT;
 	struct mail_list mails;
 	struct strbuf text = STRBUF_INIT;
-	struct timespec t0;
+	double t0;
 	double apply_s = 0;
 	int ret, status = EXIT_USAGE;
 
@@ -275,9 +267,9 @@ int cmd_kbuild(int argc, const char **argv)
 	to.progress = !o.quiet && !o.json;
 	if (ktree_open(&t, &to) < 0)
 		goto out_error;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = monotonic_now();
 	ret = kapply_series(&ar, &t, &s);
-	apply_s = seconds_since(&t0);
+	apply_s = monotonic_now() - t0;
 	if (ret == WW_EAPPLY) {
 		status = print_failure(o.json, "apply-failed", &t, &ar, &br, apply_s);
 		goto out;

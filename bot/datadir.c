@@ -14,22 +14,33 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
-/* The checkout a binary at <top>/bot/warnwatch or <top>/build/warnwatch is in. */
-static bool checkout_top(char *exe, size_t size)
+bool datadir_exe_dir(char *buf, size_t size)
 {
-	ssize_t n = readlink("/proc/self/exe", exe, size - 1);
+	ssize_t n = readlink("/proc/self/exe", buf, size - 1);
+	char *slash;
 
 	if (n <= 0)
 		return false;
-	exe[n] = '\0';
-	/* Drop the binary's name, then its directory (bot/, build/). */
-	for (int level = 0; level < 2; level++) {
-		char *slash = strrchr(exe, '/');
+	buf[n] = '\0';
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return true;
+}
 
-		if (!slash)
-			return false;
-		*slash = '\0';
-	}
+/* The checkout a binary at <top>/bot/warnwatch or <top>/build/warnwatch is in. */
+static bool checkout_top(char *exe, size_t size)
+{
+	char *slash;
+
+	/* The binary's directory, then its parent (bot/, build/ dropped). */
+	if (!datadir_exe_dir(exe, size))
+		return false;
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
 	return true;
 }
 

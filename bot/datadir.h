@@ -17,4 +17,7 @@
 const char *datadir_find(char *buf, size_t size, const char *sub,
 			 const char *env, const char *env_sub);
 
+/* The directory this binary is in, into `buf`; false if unknown. */
+bool datadir_exe_dir(char *buf, size_t size);
+
 #endif

@@ -5,6 +5,8 @@
  * sandbox and the directory scheme.
  */
 #include "kbuild.h"
+#include "datadir.h"
+#include "mkdirs.h"
 #include "child.h"
 #include "kconfig.h"
 
@@ -21,14 +23,6 @@
 #define ERROR_CONTEXT_LINES 3
 #define COPY_TIMEOUT_S (10 * 60)
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
@@ -36,30 +30,11 @@ static bool file_exists(const char *path)
 
 void kbuild_config_dir(struct strbuf *out)
 {
-	const char *env = getenv("WARNWATCH_KERNEL_CI");
-	char exe[PATH_MAX];
-	ssize_t n;
+	char buf[PATH_MAX];
 
-	if (env && *env) {
-		strbuf_addstr(out, env);
-		return;
-	}
-	/* bot/warnwatch or build/warnwatch in a checkout: ../kernel-ci */
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		char *slash;
-
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			strbuf_addf(out, "%s/../kernel-ci", exe);
-			if (file_exists(out->buf))
-				return;
-			strbuf_reset(out);
-		}
-	}
-	strbuf_addstr(out, WW_DATADIR "/kernel-ci");
+	/* $WARNWATCH_KERNEL_CI, a checkout's kernel-ci/, the installed one. */
+	strbuf_addstr(out, datadir_find(buf, sizeof(buf), "kernel-ci",
+					"WARNWATCH_KERNEL_CI", NULL));
 }
 
 /* ---- first error ---- */
@@ -253,7 +228,7 @@ struct progress {
 
 static void progress_show(struct progress *p, bool force)
 {
-	double t = now();
+	double t = monotonic_now();
 	int secs = (int)(t - p->start);
 
 	if (!p->on || (!force && t - p->last < 0.25))
@@ -513,28 +488,15 @@ out:
 	return ret;
 }
 
-static int mkdir_one(const char *path)
-{
-	if (mkdir(path, 0755) < 0 && errno != EEXIST)
-		return error("cannot create '%s': %s", path, strerror(errno));
-	return 0;
-}
-
 /* build/<version>-<hash> (and its .tmp), created. */
 static int build_dir_for(struct strbuf *out, struct ktree *t, const char *hash)
 {
 	struct strbuf tmp = STRBUF_INIT;
 	int ret;
 
-	strbuf_addf(out, "%s/build", t->cache_dir);
-	if ((ret = mkdir_one(out->buf)) < 0)
-		goto out;
-	strbuf_addf(out, "/%s-%s", t->version, hash);
-	if ((ret = mkdir_one(out->buf)) < 0)
-		goto out;
+	strbuf_addf(out, "%s/build/%s-%s", t->cache_dir, t->version, hash);
 	strbuf_addf(&tmp, "%s/.tmp", out->buf);
-	ret = mkdir_one(tmp.buf);
-out:
+	ret = mkdirs(tmp.buf, 0755, WW_ERROR);
 	strbuf_release(&tmp);
 	return ret;
 }
@@ -786,7 +748,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	struct child c = CHILD_INIT;
 	unsigned int timeout_s = opts->timeout_s ? opts->timeout_s :
 				 KBUILD_DEFAULT_TIMEOUT_S;
-	double start = now(), deadline = start + timeout_s, t0;
+	double start = monotonic_now(), deadline = start + timeout_s, t0;
 	int ret;
 
 	prog.on = opts->progress && isatty(2);
@@ -794,7 +756,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	sb.jobs = opts->jobs ? opts->jobs : online_cpus();
 	sb.mem_mb = opts->mem_mb ? opts->mem_mb : KBUILD_DEFAULT_MEM_MB;
 	strbuf_addf(&ccache, "%s/ccache", t->cache_dir);
-	if ((ret = mkdir_one(ccache.buf)) < 0)
+	if ((ret = mkdirs(ccache.buf, 0755, WW_ERROR)) < 0)
 		goto out;
 	sb.ccache_dir = ccache.buf;
 
@@ -802,7 +764,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 				 &prog)) < 0)
 		goto out;
 	out->build_dir = xstrdup(dir.buf);
-	out->config_seconds = now() - start;
+	out->config_seconds = monotonic_now() - start;
 	/* A planned new config has no .config yet: nothing to check. */
 	if (opts->plan_only && !out->base_config) {
 		ret = 0;
@@ -810,9 +772,9 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	}
 	if ((ret = check_config(out, dir.buf, &frag)) < 0 || opts->plan_only)
 		goto out;
-	out->config_seconds = now() - start;
+	out->config_seconds = monotonic_now() - start;
 
-	t0 = now();
+	t0 = monotonic_now();
 	prog.stage = "build";
 	strbuf_addf(&path, "%s/vmlinux", dir.buf);
 	if (prog.on && !file_exists(path.buf))
@@ -822,7 +784,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 			   deadline > t0 + 1 ? (unsigned int)(deadline - t0) : 1,
 			   &prog);
 	progress_done(&prog);
-	out->build_seconds = now() - t0;
+	out->build_seconds = monotonic_now() - t0;
 	out->make_status = c.status;
 	if (write_log(dir.buf, &c.out, &out->log_path) < 0 && ret >= 0)
 		ret = WW_ERROR;

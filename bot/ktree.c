@@ -26,14 +26,6 @@ const char *ktree_git_error(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 void ktree_cache_dir(struct strbuf *out, const char *option)
 {
 	const char *env = getenv("WARNWATCH_CACHE");
@@ -145,7 +137,7 @@ static int take_lock(struct ktree *t, const char *name, unsigned int timeout_s,
 		     bool progress)
 {
 	struct strbuf path = STRBUF_INIT;
-	double deadline = now() + timeout_s;
+	double deadline = monotonic_now() + timeout_s;
 	bool said = false;
 	int ret = -1;
 
@@ -164,7 +156,7 @@ static int take_lock(struct ktree *t, const char *name, unsigned int timeout_s,
 				    strerror(errno));
 			goto out;
 		}
-		if (now() >= deadline) {
+		if (monotonic_now() >= deadline) {
 			ret = error_code(WW_ETIMEOUT,
 					 "'%s' is still locked by another warnwatch run after %u s",
 					 path.buf, timeout_s);
@@ -421,7 +413,7 @@ static int extract(struct ktree *t, const char *tarname, struct strbuf *top,
 {
 	struct strbuf tmp = STRBUF_INIT, makefile = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	double start = now();
+	double start = monotonic_now();
 	int ret = -1;
 
 	strbuf_addf(&tmp, "%s/work/.extract-%s", t->cache_dir, tarname);
@@ -443,7 +435,7 @@ static int extract(struct ktree *t, const char *tarname, struct strbuf *top,
 	strbuf_addf(&makefile, "%s/Makefile", top->buf);
 	if ((ret = ktree_read_version(version, makefile.buf)) < 0)
 		goto out;
-	t->extract_seconds = now() - start;
+	t->extract_seconds = monotonic_now() - start;
 	ret = 0;
 out:
 	child_release(&c);
@@ -479,10 +471,10 @@ static int create_tree(struct ktree *t, const char *tarname,
 		if (progress)
 			fprintf(stderr, "warnwatch: importing linux %s into git (once; about 40 s)\n",
 				t->version);
-		start = now();
+		start = monotonic_now();
 		if ((ret = import_tree(t, tarname, st)) < 0)
 			goto out;
-		t->import_seconds = now() - start;
+		t->import_seconds = monotonic_now() - start;
 	} else if (ret < 0) {
 		goto out;
 	}

@@ -4,6 +4,7 @@
  * See queue.h for the model; this file is the SQL behind it.
  */
 #include "queue.h"
+#include "mkdirs.h"
 #include "series.h"
 
 #include <ctype.h>
@@ -806,15 +807,8 @@ int queue_series_dir(struct strbuf *out, struct queue *q, long long id,
 		     bool create)
 {
 	strbuf_reset(out);
-	strbuf_addf(out, "%s/series", q->state_dir);
-	if (create && mkdir(out->buf, 0755) < 0 && errno != EEXIST)
-		return error_code(WW_ESTATE, "cannot create '%s': %s", out->buf,
-				  strerror(errno));
-	strbuf_addf(out, "/%lld", id);
-	if (create && mkdir(out->buf, 0755) < 0 && errno != EEXIST)
-		return error_code(WW_ESTATE, "cannot create '%s': %s", out->buf,
-				  strerror(errno));
-	return 0;
+	strbuf_addf(out, "%s/series/%lld", q->state_dir, id);
+	return create ? mkdirs(out->buf, 0755, WW_ESTATE) : 0;
 }
 
 void queue_artifact(struct strbuf *out, struct queue *q, long long id,

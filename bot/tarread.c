@@ -13,14 +13,6 @@
 #include "strbuf.h"
 #include "tarread.h"
 
-double tarread_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 struct walk {
 	const char *source;
 	tarread_want_fn want;
@@ -33,10 +25,10 @@ struct walk {
 static int visit_file(struct walk *w, const char *path)
 {
 	struct tarread_file f = { path, w->content.buf, w->content.len };
-	double t0 = tarread_now();
+	double t0 = monotonic_now();
 	int ret = w->visit(w->data, &f);
 
-	w->st.visit_seconds += tarread_now() - t0;
+	w->st.visit_seconds += monotonic_now() - t0;
 	w->st.files++;
 	w->st.bytes += w->content.len;
 	return ret;
@@ -195,7 +187,7 @@ static int walk_archive(struct walk *w)
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
-	t0 = tarread_now();
+	t0 = monotonic_now();
 	r = open_xz(a, w->source);
 	if (r > 0)
 		r = archive_read_open_filename(a, w->source, 1 << 20) == ARCHIVE_OK ? 0 : -1;
@@ -242,16 +234,16 @@ static int walk_archive(struct walk *w)
 			char *p = xstrdup(path);
 
 			ret = read_entry_data(w, a, p, size);
-			w->st.read_seconds += tarread_now() - t0;
+			w->st.read_seconds += monotonic_now() - t0;
 			if (!ret)
 				ret = visit_file(w, p);
 			free(p);
-			t0 = tarread_now();
+			t0 = monotonic_now();
 			if (ret < 0)
 				goto out;
 		}
 	}
-	w->st.read_seconds += tarread_now() - t0;
+	w->st.read_seconds += monotonic_now() - t0;
 out:
 	archive_read_free(a);
 	strbuf_release(&top);
@@ -298,7 +290,7 @@ static int walk_dir(struct walk *w, struct strbuf *rel, int depth)
 
 	for (size_t i = 0; i < nr && !ret; i++) {
 		struct stat st;
-		double t0 = tarread_now();
+		double t0 = monotonic_now();
 
 		strbuf_setlen(rel, base);
 		strbuf_addstr(rel, names[i]);
@@ -323,7 +315,7 @@ static int walk_dir(struct walk *w, struct strbuf *rel, int depth)
 		}
 		strbuf_reset(&w->content);
 		ret = strbuf_read_file(&w->content, abs.buf, TARREAD_MAX_FILE);
-		w->st.read_seconds += tarread_now() - t0;
+		w->st.read_seconds += monotonic_now() - t0;
 		if (!ret)
 			ret = visit_file(w, rel->buf);
 	}

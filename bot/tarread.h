@@ -44,7 +44,4 @@ int tarread_walk(const char *source, tarread_want_fn want,
 		 tarread_visit_fn visit, void *data,
 		 struct tarread_stats *stats);
 
-/* Monotonic clock in seconds, for callers splitting their own time. */
-double tarread_now(void);
-
 #endif

@@ -11,6 +11,7 @@
  * in-process), which `warnwatch` execs with the same arguments.
  */
 #include "builtin.h"
+#include "datadir.h"
 
 #include <limits.h>
 #include <unistd.h>
@@ -55,21 +56,14 @@ static int exec_all(const char **argv)
 {
 	const char *env = getenv("WARNWATCH_EXEC_PATH");
 	char exe[PATH_MAX], path[PATH_MAX + sizeof(ALL_NAME) + 1];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
 	if (env && *env) {
 		snprintf(path, sizeof(path), "%s/" ALL_NAME, env);
 		execv(path, (char *const *)argv);
 	} else {
-		if (n > 0) {
-			exe[n] = '\0';
-			slash = strrchr(exe, '/');
-			if (slash) {
-				*slash = '\0';
-				snprintf(path, sizeof(path), "%s/" ALL_NAME, exe);
-				execv(path, (char *const *)argv);
-			}
+		if (datadir_exe_dir(exe, sizeof(exe))) {
+			snprintf(path, sizeof(path), "%s/" ALL_NAME, exe);
+			execv(path, (char *const *)argv);
 		}
 		snprintf(path, sizeof(path), WW_LIBEXECDIR "/" ALL_NAME);
 		execv(path, (char *const *)argv);

@@ -1,8 +1,10 @@
 /*
  * Allocation wrappers: running out of memory is fatal, so callers do not
- * need an error path for every malloc.
+ * need an error path for every malloc.  And the one monotonic clock.
  */
 #include "ww.h"
+
+#include <time.h>
 
 static WW_NORETURN void oom(size_t n)
 {
@@ -70,4 +72,12 @@ bool ends_with(const char *s, const char *suffix)
 	size_t ls = strlen(s), lx = strlen(suffix);
 
 	return ls >= lx && !memcmp(s + ls - lx, suffix, lx);
+}
+
+double monotonic_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -32,6 +32,9 @@ char *xstrndup(const char *s, size_t n);
  * text from strangers, where a length kept next to the copy must hold. */
 char *xmemdupz(const void *p, size_t n);
 
+/* Seconds on the monotonic clock: for deadlines and timings only. */
+double monotonic_now(void);
+
 /* Grow an array `x` of `alloc` slots to hold at least `nr` (git's ALLOC_GROW);
  * afterwards `x` is never NULL, which static analysers can see. */
 #define ALLOC_GROW(x, nr, alloc) \
