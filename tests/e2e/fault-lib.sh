@@ -9,17 +9,6 @@ SERIES_DIR=$TEST_DIR/series
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit * 5; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 # make_series N FINDINGS_EVERY: N single-patch series in $SERIES_DIR/NNN.eml;
 # every FINDINGS_EVERY-th one adds a BUG_ON (it gets a reply), the others
 # fix a comment (nothing to say).  $SERIES_DIR/list holds "msgid findings".
@@ -151,10 +140,8 @@ all_settled() {
 	[ "${have:-0}" -ge "$want" ]
 }
 
-# How many messages in the Maildir answer MSGID.
-replies_to() {
-	grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | wc -l
-}
+# primed: the service has read the list's first feed (nothing before it is new).
+primed() { [ "$(db "SELECT primed FROM queue_inboxes WHERE name = 'test'" 2>/dev/null)" = 1 ]; }
 
 # check_outcome: every generated series known and replied exactly as it
 # should be -- one reply for a finding, none otherwise -- and the store's

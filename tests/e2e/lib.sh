@@ -13,6 +13,9 @@
 #       smtp_start              an aiosmtpd SMTP server storing into a
 #                               Maildir; sets SMTP_PORT, SMTP_URL, MAILDIR
 #       maildir_count, maildir_files
+#       replies_to MSGID        mails in $MAILDIR answering MSGID
+#       wait_for SECS CMD...    poll CMD every 0.2 s, at most SECS
+#       silent_server_start NAME  accepts, never answers; sets SILENT_PORT
 #       relay_start, relay_stop the list: mail to test@example.org in
 #                               $MAILDIR is delivered into inbox `test`
 #   - b4_env: the environment that points Debian's b4 at $PI_URL without
@@ -307,4 +310,37 @@ relay_start() {
 }
 relay_stop() {
 	touch "$TEST_DIR/relay.stop"
+}
+
+# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
+wait_for() {
+	local limit=$1 i
+	shift
+	for ((i = 0; i < limit * 5; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# replies_to MSGID: how many mails in $MAILDIR answer MSGID.
+replies_to() {
+	grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | wc -l
+}
+
+# silent_server_start NAME: a server on a free port that accepts
+# connections and never says a word (a stalled SMTP server or archive);
+# sets SILENT_PORT.
+silent_server_start() {
+	SILENT_PORT=$(free_port)
+	"$WW_PYTHON" -c '
+import socket, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+conns = []
+while True:
+    c, _ = s.accept(); conns.append(c)
+' "$SILENT_PORT" &
+	ww_track $! "$1"
+	wait_port "$SILENT_PORT"
 }

@@ -296,17 +296,8 @@ fi
 # An SMTP server that accepts and never answers holds warnwatch in the
 # middle of sending; it is then killed (SIGKILL: no cleanup).  The intent
 # row must block the next run, and --force must reuse its Message-ID.
-HOLD_PORT=$(free_port)
-"$WW_PYTHON" -c '
-import socket, sys
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-conns = []
-while True:
-    c, _ = s.accept(); conns.append(c)
-' "$HOLD_PORT" &
-ww_track $! holding-smtp-server
-wait_port "$HOLD_PORT"
+silent_server_start holding-smtp-server
+HOLD_PORT=$SILENT_PORT
 sed -e "s|^url = $SMTP_URL|url = smtp://127.0.0.1:$HOLD_PORT|" \
     -e "s|^dir = .*|dir = $TEST_DIR/state-crash|" "$CONF" >"$TEST_DIR/crash.conf"
 "$WARNWATCH" review --config "$TEST_DIR/crash.conf" -v 1 "$(v1 0)" --send \
@@ -393,17 +384,8 @@ WARNWATCH_B4=/nonexistent/b4 review "$(v1 0)" --send --force --out "$OUT"
 one_error "b4 missing" "is b4 installed?"
 
 # A server that accepts and never answers: b4 would wait forever.
-STALL_PORT=$(free_port)
-"$WW_PYTHON" -c '
-import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
-conns = []
-while True:
-    c, _ = s.accept(); conns.append(c)
-' "$STALL_PORT" &
-ww_track $! stalled-server
-wait_port "$STALL_PORT"
+silent_server_start stalled-server
+STALL_PORT=$SILENT_PORT
 sed -i "s|^url = $PI_URL/all/|url = http://127.0.0.1:$STALL_PORT/all/|; s|^timeout = 60|timeout = 2|" "$CONF"
 start=$(date +%s)
 review "$(v1 0)" --send --force

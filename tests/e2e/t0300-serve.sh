@@ -34,17 +34,6 @@ export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-# wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
-wait_for() {
-	local limit=$1 i
-	shift
-	for ((i = 0; i < limit * 5; i++)); do
-		"$@" >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	return 1
-}
-
 status_json() {
 	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
 }
@@ -71,11 +60,6 @@ series_known() {
 
 replies() {
 	maildir_count
-}
-
-# How many messages in the Maildir answer MSGID.
-replies_to() {
-	grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | wc -l
 }
 
 # Predicates for wait_for (evaluated at each try).

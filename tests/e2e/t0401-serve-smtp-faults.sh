@@ -24,7 +24,6 @@ relay_start
 make_series "$SERIES" 1
 write_conf "$PI_URL" "$SMTP_URL"
 
-primed() { [ "$(db "SELECT primed FROM queue_inboxes WHERE name = 'test'" 2>/dev/null)" = 1 ]; }
 start_serve
 wait_for 30 primed || not_ok "the service primed the list"
 pi_deliver test "$SERIES_DIR"/[0-9]*.eml

@@ -21,7 +21,6 @@ fault_http_start feed:ok,feed:500,feed:garbage,feed:503,feed:truncated,feed:dtd,
 make_series "$SERIES" 2
 write_conf "$FAULT_URL" "$SMTP_URL"
 
-primed() { [ "$(db "SELECT primed FROM queue_inboxes WHERE name = 'test'" 2>/dev/null)" = 1 ]; }
 start_serve
 wait_for 30 primed && ok "the list is primed through the stand-in" || not_ok "the list is primed"
 pi_deliver test "$SERIES_DIR"/[0-9]*.eml

