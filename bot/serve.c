@@ -470,6 +470,17 @@ static void say(struct serve *sv, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * A stage failed: record it and set the retry.  The delay counts from now,
+ * when the stage ended, not from the start of a stage that may have run a
+ * boot for minutes or waited out a timeout, and it is never cut short by
+ * the second already begun (t0401 once saw "retry in 1 s" come 0.3 s later).
+ */
+static int fail(struct serve *sv, long long id, const char *why, bool permanent)
+{
+	return queue_fail(&sv->q, id, why, permanent, time_ceil());
+}
+
 /* Test-only crash points (WARNWATCH_TEST_KILL_AT=NAME): die as kill -9
  * would, at the worst moments for exactly-once sending. */
 static void test_kill_point(const char *name)
@@ -525,6 +536,10 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 		}
 	}
 	if (ret < 0) {
+		/* The backoff counts from the failed answer, as fail()'s does,
+		 * not from before a request that may have waited out its
+		 * timeout. */
+		in->poll.next_at += time_ceil() - now;
 		strbuf_addstr(&err, error_last());
 		queue_log(&sv->q, 0, l->name, QL_ERROR, "%s", err.buf);
 		say(sv, "%s: %s", l->name, err.buf);
@@ -669,7 +684,7 @@ static int stage_fetch(struct serve *sv, const struct queue_series *s,
 	if (ret < 0) {
 		bool permanent = ret == WW_EINPUT;
 
-		ret = queue_fail(&sv->q, s->id, error_last(), permanent, now);
+		ret = fail(sv, s->id, error_last(), permanent);
 		goto out;
 	}
 	ret = same_as_known(sv, s, &bs, now);
@@ -792,13 +807,13 @@ static int stage_check(struct serve *sv, const struct queue_series *s,
 		return ret;
 	ret = load_series(&mails, &series, &raw, sv, s->id);
 	if (ret < 0) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	co.rules = &sv->rules;
 	ret = check_series(&res, &series, &co);
 	if (ret < 0) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
@@ -883,7 +898,7 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 
 	ret = load_series(&mails, &series, &raw, sv, s->id);
 	if (ret < 0) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	co.tree = *l->tree ? l->tree : NULL;
@@ -893,7 +908,7 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
 		/* No verdict: our machinery failed, not the series. */
-		ret = queue_fail(&sv->q, s->id, error_last(), false, now);
+		ret = fail(sv, s->id, error_last(), false);
 		goto out;
 	}
 	json = ci_verdict_json(&v);
@@ -1103,9 +1118,9 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    l->reply_to != REPLY_TO_AUTHOR ?
 			    "is not in the archive" : "was not copied to the list",
 			    s->id);
-		ret = queue_fail(&sv->q, s->id, what.buf, true, now);
+		ret = fail(sv, s->id, what.buf, true);
 	} else {
-		ret = queue_fail(&sv->q, s->id, error_last(), false, now);
+		ret = fail(sv, s->id, error_last(), false);
 	}
 	strbuf_release(&url);
 	strbuf_release(&body);
@@ -1245,7 +1260,7 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 
 	ret = smtp_from_config(&so, &password, &ca_file, sv->cfg->config);
 	if (ret) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	r.series = s->root_msgid;
@@ -1278,12 +1293,12 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 			ret = finish(sv, s, what.buf, now);
 	} else if (ret == WW_ETIMEOUT) {
 		/* Maybe delivered: leave the intent for confirm_unknown(). */
-		ret = queue_fail(&sv->q, s->id, error_last(), false, now);
+		ret = fail(sv, s->id, error_last(), false);
 	} else {
 		/* Refused, or no connection: certainly not delivered. */
 		strbuf_addstr(&what, error_last());
 		store_mark_failed(&sv->store, o->message_id, what.buf);
-		ret = queue_fail(&sv->q, s->id, what.buf, ret == WW_EINPUT, now);
+		ret = fail(sv, s->id, what.buf, ret == WW_EINPUT);
 	}
 out:
 	store_reply_release(&old);
@@ -1327,7 +1342,7 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 
 	ret = load_series(&mails, &series, &raw, sv, s->id);
 	if (ret < 0) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	/* Drafted once: a later attempt sends the same text and Message-ID. */
@@ -1339,13 +1354,13 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 			goto out;
 		}
 		if (ret < 0) {
-			ret = queue_fail(&sv->q, s->id, error_last(), false, now);
+			ret = fail(sv, s->id, error_last(), false);
 			goto out;
 		}
 	}
 	ret = outgoing_load(&o, sv, s->id);
 	if (ret < 0) {
-		ret = queue_fail(&sv->q, s->id, error_last(), true, now);
+		ret = fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	touched_paths(&paths, &series);
@@ -1395,8 +1410,7 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 		return ret;
 	l = serve_config_list(sv->cfg, s.inbox);
 	if (!l) {
-		ret = queue_fail(&sv->q, id, "its list is no longer configured",
-				 true, now);
+		ret = fail(sv, id, "its list is no longer configured", true);
 		goto out;
 	}
 	error_clear();
@@ -1427,7 +1441,7 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 		queue_log(&sv->q, id, l->name, QL_ERROR, "%s", error_last());
 		say(sv, "series %lld: %s", id, error_last());
 		if (ret != WW_ESTATE)
-			ret = queue_fail(&sv->q, id, error_last(), false, now);
+			ret = fail(sv, id, error_last(), false);
 	}
 out:
 	queue_series_release(&s);

@@ -34,6 +34,10 @@ char *xmemdupz(const void *p, size_t n);
 
 /* Seconds on the monotonic clock: for deadlines and timings only. */
 double monotonic_now(void);
+/* The wall clock rounded up to the next whole second: a delay of D s counted
+ * from it never comes due sooner than D s from now, as one counted from
+ * time(NULL), mid-second, can. */
+time_t time_ceil(void);
 
 /* Grow an array `x` of `alloc` slots to hold at least `nr` (git's ALLOC_GROW);
  * afterwards `x` is never NULL, which static analysers can see. */

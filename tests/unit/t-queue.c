@@ -297,6 +297,17 @@ static void test_dirs(void)
 	strbuf_release(&sb);
 }
 
+/* The clock serve counts retry delays from (t0401's "retry in 1 s" came
+ * 0.55 s later when they counted from time(NULL) at the stage's start). */
+static void test_time_ceil(void)
+{
+	time_t before = time(NULL), c = time_ceil(), after = time(NULL);
+
+	ok(c >= before && c <= after + 1,
+	   "time_ceil() is the current second or the next (%lld in %lld..%lld)",
+	   (long long)c, (long long)before, (long long)after + 1);
+}
+
 int main(void)
 {
 	struct queue_opts opts = QUEUE_OPTS_INIT;
@@ -315,6 +326,7 @@ int main(void)
 	test_stages();
 	test_inbox_state();
 	test_dirs();
+	test_time_ceil();
 	queue_release(&q);
 	store_close(&store);
 	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
