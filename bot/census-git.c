@@ -21,10 +21,7 @@
 
 static int git_fail(const char *what, const char *subject)
 {
-	const git_error *e = git_error_last();
-
-	return error_code(WW_EINPUT, "%s '%s': %s", what, subject,
-			  e && e->message ? e->message : "failed");
+	return error_code(WW_EINPUT, "%s '%s': %s", what, subject, gitlib_error());
 }
 
 static int cmp_strings(const void *a, const void *b)

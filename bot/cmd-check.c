@@ -284,9 +284,7 @@ static int check_one(struct check_cmd *cmd, const char *input)
 
 static int git_fail(const char *what)
 {
-	const git_error *e = git_error_last();
-
-	return error_code(WW_EINPUT, "%s: %s", what, e && e->message ? e->message : "failed");
+	return error_code(WW_EINPUT, "%s: %s", what, gitlib_error());
 }
 
 static int commit_diff(struct strbuf *out, git_repository *repo, git_commit *c)

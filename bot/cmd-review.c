@@ -533,40 +533,6 @@ out:
 	return ret;
 }
 
-/* `password` and `ca_file` hold what `o` points to: the caller's to release. */
-static int smtp_opts_from(struct smtp_opts *o, struct strbuf *password,
-			  struct strbuf *ca_file, struct review *rv)
-{
-	static const char *const tls[] = { "no", "try", "required", NULL };
-	struct strbuf pwfile = STRBUF_INIT;
-	unsigned long timeout;
-	int mode, ret;
-
-	o->url = config_get(&rv->cfg, "smtp", "url");
-	if (!o->url || !*o->url)
-		return error_code(WW_EINPUT, "no [smtp] url in the configuration");
-	ret = config_get_enum(&mode, &rv->cfg, "smtp", "starttls", tls, SMTP_TLS_TRY);
-	if (!ret)
-		ret = config_get_uint(&timeout, &rv->cfg, "smtp", "timeout", 120, 1, 3600);
-	if (ret)
-		return ret;
-	o->starttls = mode;
-	o->timeout_s = (unsigned int)timeout;
-	o->connect_timeout_s = timeout < 30 ? (unsigned int)timeout : 30;
-	o->user = config_get(&rv->cfg, "smtp", "user");
-	/* A path like the others: relative to the configuration file. */
-	if (!config_get_path(ca_file, &rv->cfg, "smtp", "ca-file"))
-		o->ca_file = ca_file->buf;
-	if (!config_get_path(&pwfile, &rv->cfg, "smtp", "password-file")) {
-		ret = smtp_read_password(password, pwfile.buf);
-		o->password = password->buf;
-	} else if (o->user) {
-		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
-	}
-	strbuf_release(&pwfile);
-	return ret;
-}
-
 static void recipients_line(struct strbuf *out, const struct reply *r)
 {
 	for (size_t i = 0; i < r->rcpt.nr; i++)
@@ -586,7 +552,7 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	struct reply r = REPLY_INIT;
 	int ret;
 
-	ret = smtp_opts_from(&so, &password, &ca_file, rv);
+	ret = smtp_opts_from_config(&so, &password, &ca_file, &rv->cfg);
 	if (ret)
 		goto out;
 	ret = store_find_reply(&prev, st, rv->series.message_id, rv->series.version);
@@ -698,7 +664,7 @@ static int early_checks(struct review *rv)
 	if (rv->out_dir && (stat(rv->out_dir, &st) < 0 || !S_ISDIR(st.st_mode)))
 		return error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
 	if (rv->send)
-		ret = smtp_opts_from(&so, &password, &ca_file, rv);
+		ret = smtp_opts_from_config(&so, &password, &ca_file, &rv->cfg);
 	strbuf_release(&password);
 	strbuf_release(&ca_file);
 	return ret;

@@ -313,14 +313,6 @@ static int check_line(const struct parser *p)
 }
 
 /* Fill the file's hunks and lines from libgit2's parse of `seg`. */
-/* libgit2's last error message; it does not always set one on failure. */
-static const char *git_msg(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "libgit2 cannot parse this diff";
-}
-
 static int fill_from_patch(struct parser *p, struct diff_file *df,
 			   git_patch *patch)
 {
@@ -335,7 +327,7 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 
 		if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
 			return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
-					  git_msg());
+					  gitlib_error());
 		total += nl;
 	}
 	ALLOC_GROW(p->hunks, nh, p->hunks_alloc);
@@ -378,7 +370,7 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 
 			if (git_patch_get_line_in_hunk(&gl, patch, h, l) < 0)
 				return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
-						  git_msg());
+						  gitlib_error());
 			if (gl->origin != GIT_DIFF_LINE_CONTEXT &&
 			    gl->origin != GIT_DIFF_LINE_ADDITION &&
 			    gl->origin != GIT_DIFF_LINE_DELETION) {
@@ -427,7 +419,7 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	/* Only now: a diff without anchors never needs libgit2 at all. */
 	gitlib_init();
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
-		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p), git_msg());
+		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p), gitlib_error());
 		goto out;
 	}
 	if (git_diff_num_deltas(diff) != 1 ||

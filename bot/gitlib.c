@@ -37,6 +37,13 @@ int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path
 	return 0;
 }
 
+const char *gitlib_error(void)
+{
+	const git_error *e = git_error_last();
+
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
 void gitlib_init(void)
 {
 	static bool started;

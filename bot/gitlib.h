@@ -12,4 +12,7 @@
 /* Start libgit2 (idempotent: libgit2 counts the calls, we call it once). */
 void gitlib_init(void);
 
+/* libgit2's last error message, for ours: it does not always set one. */
+const char *gitlib_error(void);
+
 #endif

@@ -10,6 +10,7 @@
  */
 #include "kapply.h"
 #include "diff.h"
+#include "gitlib.h"
 
 #include <time.h>
 
@@ -112,7 +113,7 @@ static int link_target(struct strbuf *out, git_diff *diff, size_t i)
 	int ret = -1;
 
 	if (git_patch_from_diff(&patch, diff, i) < 0)
-		return error("%s", ktree_git_error());
+		return error("%s", gitlib_error());
 	for (size_t h = 0; h < git_patch_num_hunks(patch); h++) {
 		int lines = git_patch_num_lines_in_hunk(patch, h);
 
@@ -234,7 +235,7 @@ static int make_signature(git_signature **out, const char *author,
 	strbuf_release(&email);
 	strbuf_release(&name);
 	return ret < 0 ? error("bad author '%s': %s", author ? author : "",
-			       ktree_git_error()) : 0;
+			       gitlib_error()) : 0;
 }
 
 /* Hunks libgit2 could not place and we moved: bounded per patch. */
@@ -476,7 +477,7 @@ static int parse_diff(git_diff **diff, const struct strbuf *text,
 	    git_diff_from_buffer(diff, norm.buf, norm.len) < 0) {
 		ret = error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
 				 what, *error_last() ? error_last() :
-				 ktree_git_error());
+				 gitlib_error());
 		goto out;
 	}
 	if (!git_diff_num_deltas(*diff))
@@ -510,7 +511,7 @@ static int apply_moving_hunks(git_index **index, struct ktree *t,
 		git_error_clear();
 		if (!git_apply_to_tree(index, t->repo, ptree, *diff, &ao))
 			return 0;
-		snprintf(why, sizeof(why), "%s", ktree_git_error());
+		snprintf(why, sizeof(why), "%s", gitlib_error());
 		if (tries >= KAPPLY_RELOCATE_MAX || !st.file || !st.hunk ||
 		    !starts_with(why, "hunk at line ") ||
 		    !find_offset(&offset, ptree, *diff, st.file, st.hunk - 1) ||
@@ -550,7 +551,7 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	if (git_commit_lookup(&pc, t->repo, parent) < 0 ||
 	    git_commit_tree(&ptree, pc) < 0) {
 		ret = error("cannot read commit %.12s: %s",
-			    git_oid_tostr_s(parent), ktree_git_error());
+			    git_oid_tostr_s(parent), gitlib_error());
 		goto out;
 	}
 	if ((ret = check_deltas(diff, ptree, what, t->version,
@@ -562,7 +563,7 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	if (git_index_write_tree_to(&tree_id, index, t->repo) < 0 ||
 	    git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
 		ret = error("%s: cannot write its tree: %s", what,
-			    ktree_git_error());
+			    gitlib_error());
 		goto out;
 	}
 	/* Dated like the parent: the same series gives the same commits. */
@@ -573,7 +574,7 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		    subject : what, what);
 	if (git_commit_create(out, t->repo, NULL, sig, sig, NULL, msg.buf,
 			      tree, 1, (const git_commit **)&pc) < 0) {
-		ret = error("%s: cannot commit: %s", what, ktree_git_error());
+		ret = error("%s: cannot commit: %s", what, gitlib_error());
 		goto out;
 	}
 	ret = 0;

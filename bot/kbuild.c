@@ -7,6 +7,7 @@
 #include "kbuild.h"
 #include "datadir.h"
 #include "mkdirs.h"
+#include "gitlib.h"
 #include "child.h"
 #include "kconfig.h"
 
@@ -413,7 +414,7 @@ static int head_commit(git_oid *out, struct ktree *t)
 {
 	if (git_reference_name_to_id(out, t->repo, "HEAD") < 0)
 		return error("cannot read HEAD of '%s': %s", t->gitdir,
-			     ktree_git_error());
+			     gitlib_error());
 	return 0;
 }
 

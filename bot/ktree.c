@@ -19,13 +19,6 @@
 /* Makefile lines we look at: VERSION etc. are in the first few. */
 #define MAKEFILE_HEAD_CAP (64u << 10)
 
-const char *ktree_git_error(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
 void ktree_cache_dir(struct strbuf *out, const char *option)
 {
 	const char *env = getenv("WARNWATCH_CACHE");
@@ -282,7 +275,7 @@ static int open_repo(struct ktree *t)
 	}
 	if (ret < 0 || git_repository_set_workdir(t->repo, t->worktree, 0) < 0) {
 		ret = error("cannot open '%s': %s", t->gitdir,
-			    ktree_git_error());
+			    gitlib_error());
 		goto out;
 	}
 	strbuf_addf(&ref, "refs/tags/%s^{commit}", t->tag);
@@ -340,7 +333,7 @@ static int add_dir(git_index *index, struct strbuf *abs, struct strbuf *rel,
 		else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) &&
 			 git_index_add_bypath(index, rel->buf) < 0)
 			ret = error("cannot add '%s': %s", rel->buf,
-				    ktree_git_error());
+				    gitlib_error());
 	}
 	closedir(d);
 	strbuf_setlen(abs, abs_len);
@@ -370,7 +363,7 @@ static int import_tree(struct ktree *t, const char *tarname,
 	if (git_repository_init_ext(&t->repo, t->gitdir, &init) < 0 ||
 	    git_repository_index(&index, t->repo) < 0) {
 		ret = error("cannot create '%s': %s", t->gitdir,
-			    ktree_git_error());
+			    gitlib_error());
 		goto out;
 	}
 	strbuf_addstr(&abs, t->worktree);
@@ -382,7 +375,7 @@ static int import_tree(struct ktree *t, const char *tarname,
 	    git_signature_new(&sig, "warnwatch", "warnwatch@localhost",
 			      st->st_mtime, 0) < 0) {
 		ret = error("cannot import '%s' into '%s': %s", t->worktree,
-			    t->gitdir, ktree_git_error());
+			    t->gitdir, gitlib_error());
 		goto out;
 	}
 	strbuf_addf(&msg, "linux %s from %s\n", t->version, tarname);
@@ -392,7 +385,7 @@ static int import_tree(struct ktree *t, const char *tarname,
 	    git_tag_create_lightweight(&tag_id, t->repo, t->tag,
 				       (git_object *)commit, 1) < 0) {
 		ret = error("cannot commit the import of '%s': %s",
-			    t->worktree, ktree_git_error());
+			    t->worktree, gitlib_error());
 		goto out;
 	}
 	ret = 0;
@@ -589,7 +582,7 @@ int ktree_checkout(struct ktree *t, const git_oid *commit)
 	    git_repository_set_head_detached(t->repo, commit) < 0) {
 		ret = error("cannot check out %.12s in '%s': %s",
 			    git_oid_tostr_s(commit), t->worktree,
-			    ktree_git_error());
+			    gitlib_error());
 		goto out;
 	}
 	ret = 0;

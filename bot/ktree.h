@@ -86,7 +86,4 @@ void ktree_cache_dir(struct strbuf *out, const char *option);
  * SUBLEVEL/EXTRAVERSION lines; WW_EINPUT when they are missing. */
 int ktree_read_version(struct strbuf *out, const char *makefile);
 
-/* libgit2's last error as a string (for messages). */
-const char *ktree_git_error(void);
-
 #endif

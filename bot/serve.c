@@ -506,12 +506,25 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	struct atom_feed feed = ATOM_FEED_INIT;
 	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, err = STRBUF_INIT;
 	size_t added = 0, fresh = 0;
-	bool skip = !in->primed && !l->backfill;
+	bool skip = !in->primed && !l->backfill, no_feed = false;
 	unsigned int failures;
 	int ret;
 
 	ao.interval = l->poll_interval;
 	strbuf_addf(&url, "%s/%s/new.atom", l->archive, l->inbox);
+	failures = in->poll.failures;
+	ret = archive_poll(&body, &in->poll, url.buf, &ao, now);
+	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED)) {
+		ret = ARCHIVE_UNCHANGED;	/* an inbox without mail yet */
+	} else if (ret == WW_ENOTFOUND) {
+		no_feed = true;
+	} else if (ret == ARCHIVE_CHANGED) {
+		ret = atom_parse(&feed, body.buf, body.len);
+		if (ret < 0) {
+			ret = error_prefix(ret, "'%s'", url.buf);
+			no_feed = true;
+		}
+	}
 	/*
 	 * archive_poll() counts any answer as the archive being up; an answer
 	 * that is no feed (an error page, half a feed, a 404) is a failure
@@ -519,21 +532,9 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	 * start again at one interval (found by t0402: a 500, then garbage,
 	 * then garbage again was polled every second).
 	 */
-	failures = in->poll.failures;
-	ret = archive_poll(&body, &in->poll, url.buf, &ao, now);
-	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED)) {
-		ret = ARCHIVE_UNCHANGED;	/* an inbox without mail yet */
-	} else if (ret == WW_ENOTFOUND) {
+	if (no_feed) {
 		in->poll.failures = failures;
 		archive_note_failure(&in->poll, &ao, now, 0);
-	}
-	if (ret == ARCHIVE_CHANGED) {
-		ret = atom_parse(&feed, body.buf, body.len);
-		if (ret < 0) {
-			ret = error_prefix(ret, "'%s'", url.buf);
-			in->poll.failures = failures;
-			archive_note_failure(&in->poll, &ao, now, 0);
-		}
 	}
 	if (ret < 0) {
 		/* The backoff counts from the failed answer, as fail()'s does,
@@ -1026,44 +1027,6 @@ static void touched_paths(struct strvec *out, const struct series *s)
 	}
 }
 
-/*
- * [smtp] of the configuration, read as `warnwatch review` reads it.
- * `password` and `ca_file` hold what `o` points to: the caller's to release.
- */
-static int smtp_from_config(struct smtp_opts *o, struct strbuf *password,
-			    struct strbuf *ca_file, const struct config *c)
-{
-	static const char *const tls[] = { "no", "try", "required", NULL };
-	struct strbuf path = STRBUF_INIT;
-	unsigned long t;
-	int v, ret;
-
-	o->url = config_get(c, "smtp", "url");
-	if (!o->url || !*o->url)
-		return error_code(WW_EINPUT, "no [smtp] url in the configuration "
-				  "(needed for reply = send)");
-	ret = config_get_enum(&v, c, "smtp", "starttls", tls, SMTP_TLS_TRY);
-	if (!ret)
-		ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
-	if (ret)
-		return ret;
-	o->starttls = v;
-	o->timeout_s = (unsigned int)t;
-	o->connect_timeout_s = t < 30 ? (unsigned int)t : 30;
-	o->user = config_get(c, "smtp", "user");
-	/* A path like the others: relative to the configuration file. */
-	if (!config_get_path(ca_file, c, "smtp", "ca-file"))
-		o->ca_file = ca_file->buf;
-	if (!config_get_path(&path, c, "smtp", "password-file")) {
-		ret = smtp_read_password(password, path.buf);
-		o->password = password->buf;
-	} else if (o->user) {
-		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
-	}
-	strbuf_release(&path);
-	return ret;
-}
-
 /* Nothing more to do for `s` but what the reply step recorded. */
 static int finish(struct serve *sv, const struct queue_series *s,
 		  const char *what, time_t now)
@@ -1258,7 +1221,7 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, what = STRBUF_INIT;
 	int ret;
 
-	ret = smtp_from_config(&so, &password, &ca_file, sv->cfg->config);
+	ret = smtp_opts_from_config(&so, &password, &ca_file, sv->cfg->config);
 	if (ret) {
 		ret = fail(sv, s->id, error_last(), true);
 		goto out;

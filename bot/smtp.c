@@ -2,6 +2,7 @@
  * SMTP submission through libcurl.  See smtp.h.
  */
 #include "smtp.h"
+#include "config.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -195,7 +196,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	struct curl_slist *to = NULL;
 	struct strbuf data = STRBUF_INIT, addr = STRBUF_INIT;
 	struct upload up;
-	struct dialog dlg = { STRBUF_INIT, false, false, false, false, false, false };
+	struct dialog dlg = { .last = STRBUF_INIT };
 	CURL *curl = NULL;
 	CURLcode rc;
 	int ret;
@@ -264,6 +265,40 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	strbuf_release(&data);
 	strbuf_release(&addr);
 	strbuf_release(&dlg.last);
+	return ret;
+}
+
+int smtp_opts_from_config(struct smtp_opts *o, struct strbuf *password,
+			  struct strbuf *ca_file, const struct config *c)
+{
+	static const char *const tls[] = { "no", "try", "required", NULL };
+	struct strbuf path = STRBUF_INIT;
+	unsigned long t;
+	int mode, ret;
+
+	o->url = config_get(c, "smtp", "url");
+	if (!o->url || !*o->url)
+		return error_code(WW_EINPUT, "no [smtp] url in the configuration "
+				  "(needed to send mail)");
+	ret = config_get_enum(&mode, c, "smtp", "starttls", tls, SMTP_TLS_TRY);
+	if (!ret)
+		ret = config_get_uint(&t, c, "smtp", "timeout", 120, 1, 3600);
+	if (ret)
+		return ret;
+	o->starttls = mode;
+	o->timeout_s = (unsigned int)t;
+	o->connect_timeout_s = t < 30 ? (unsigned int)t : 30;
+	o->user = config_get(c, "smtp", "user");
+	/* A path like the others: relative to the configuration file. */
+	if (!config_get_path(ca_file, c, "smtp", "ca-file"))
+		o->ca_file = ca_file->buf;
+	if (!config_get_path(&path, c, "smtp", "password-file")) {
+		ret = smtp_read_password(password, path.buf);
+		o->password = password->buf;
+	} else if (o->user) {
+		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
+	}
+	strbuf_release(&path);
 	return ret;
 }
 

@@ -9,6 +9,8 @@
 
 #include "mailhdr.h"
 
+struct config;
+
 enum smtp_tls {
 	SMTP_TLS_NO,		/* plain smtp:// (loopback, a local MTA) */
 	SMTP_TLS_TRY,		/* STARTTLS when offered */
@@ -38,6 +40,16 @@ struct smtp_opts {
  */
 int smtp_send(const struct smtp_opts *o, const char *from,
 	      const struct mail_addr_list *rcpt, const char *msg, size_t len);
+
+/*
+ * [smtp] of the configuration `c` (url, starttls, timeout, user,
+ * password-file, ca-file; paths relative to the configuration file) into
+ * `o`, for `warnwatch review --send` and the service alike.  `password`
+ * and `ca_file` hold what `o` points to: the caller's to release.
+ * WW_EINPUT without a url, or with a user but no password file.
+ */
+int smtp_opts_from_config(struct smtp_opts *o, struct strbuf *password,
+			  struct strbuf *ca_file, const struct config *c);
 
 /* Read a password file: first line, without its newline.  A file that
  * others can read is refused (WW_EINPUT), like ssh does with keys. */

@@ -130,6 +130,16 @@ for row in db.execute(sys.argv[2]):
 PY
 }
 
+# expect_event WHAT PATTERN: a line of $events (queue events, "series|message")
+# matches PATTERN: WHAT was recorded, with its reason.
+expect_event() {
+	if grep -qE "$2" "$events"; then
+		ok "$1 recorded: $(grep -m1 -oE "$2" "$events" | cut -c1-120)"
+	else
+		not_ok "$1 recorded"
+	fi
+}
+
 # The series still moving (not replied, skipped or failed).
 pending() {
 	db "SELECT count(*) FROM queue_series WHERE state NOT IN ('replied','skipped','failed')"

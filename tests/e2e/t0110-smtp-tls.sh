@@ -186,14 +186,8 @@ log_lines() { wc -l <"$TEST_DIR/srv-$1/log"; }
 
 # wait_log NAME N: until the server NAME has logged N sessions (it logs a
 # session when the connection is closed, maybe just after warnwatch exits).
-wait_log() {
-	local i
-	for ((i = 0; i < 50; i++)); do
-		[ "$(log_lines "$1")" -ge "$2" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}
+logged() { [ "$(log_lines "$1")" -ge "$2" ]; }
+wait_log() { wait_for 5 logged "$1" "$2"; }
 
 # store NAME SQL: a query on NAME's state database, one row a line, | between.
 store() {

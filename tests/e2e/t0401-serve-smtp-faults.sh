@@ -39,12 +39,9 @@ fi
 events=$TEST_DIR/events
 db "SELECT series_id, message FROM queue_events WHERE message LIKE 'attempt %' ORDER BY id" >"$events"
 sed 's/^/#   /' "$events" | cut -c1-220
-expect_reason() {	# expect_reason WHAT PATTERN
-	if grep -qE "$2" "$events"; then ok "$1 recorded: $(grep -m1 -oE "$2" "$events")"; else not_ok "$1 recorded"; fi
-}
-expect_reason "the refused greeting" "554[^|]*no service"
-expect_reason "the refused recipient" "550[^|]*no such user"
-expect_reason "the 451 after the data" "451[^|]*try again later"
+expect_event "the refused greeting" "554[^|]*no service"
+expect_event "the refused recipient" "550[^|]*no such user"
+expect_event "the 451 after the data" "451[^|]*try again later"
 
 # ---- retried with a doubling delay ------------------------------------------------
 # "attempt N at checked failed, retry in D s": per series, D doubles (1, 2,

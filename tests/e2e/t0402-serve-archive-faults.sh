@@ -37,13 +37,6 @@ relay_stop
 events=$TEST_DIR/events
 db "SELECT series_id, message FROM queue_events ORDER BY id" >"$events"
 sed 's/^/#   /' "$events" | cut -c1-200 | head -n 40
-expect_event() {	# expect_event WHAT PATTERN
-	if grep -qE "$2" "$events"; then
-		ok "$1 recorded: $(grep -m1 -oE "$2" "$events" | cut -c1-120)"
-	else
-		not_ok "$1 recorded"
-	fi
-}
 expect_event "the feed's 500" "^0\|.*new\.atom': HTTP 500"
 expect_event "the 503" "^0\|.*new\.atom': HTTP 503"
 expect_event "the error page instead of a feed" "^0\|.*new\.atom': line [0-9]+:[0-9]+: not an Atom feed"

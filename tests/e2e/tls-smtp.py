@@ -154,19 +154,19 @@ class LoggedSMTP(SMTP):
             return
         await super().smtp_STARTTLS(arg)
 
-    async def smtp_AUTH(self, arg):
+    async def _raw(self, command, arg):
+        """What the client sends inside `command` is no command to log."""
         self._raw_lines = True
         try:
-            await super().smtp_AUTH(arg)
+            await command(arg)
         finally:
             self._raw_lines = False
 
+    async def smtp_AUTH(self, arg):
+        await self._raw(super().smtp_AUTH, arg)
+
     async def smtp_DATA(self, arg):
-        self._raw_lines = True
-        try:
-            await super().smtp_DATA(arg)
-        finally:
-            self._raw_lines = False
+        await self._raw(super().smtp_DATA, arg)
 
     def connection_lost(self, error):
         if not getattr(self, "_logged", True):
