@@ -121,11 +121,13 @@ static void count_findings(struct git_ctx *g, const struct check_result *r)
 			continue;
 		class = f->rule->class;
 		if (f->rule->wraps) {
-			d = census_visible_def(p, f->rule->macro, f->file);
-			if (!d) {
+			size_t di = census_visible_def(p, f->rule->macro, f->file);
+
+			if (di == CENSUS_NO_DEF) {
 				c->out_of_scope++;
 				continue;
 			}
+			d = &p->defs[di];
 			class = d->class;
 		}
 		mi = census_macro_index(c, f->rule->macro, class, d ? d->root : NULL);

@@ -90,8 +90,11 @@ struct census_family {
 void census_priv_init(struct census *c, const char *source);
 size_t census_macro_index(struct census *c, const char *name,
 			  enum rule_class class, const char *wraps);
-const struct wrapper_def *census_visible_def(const struct census_priv *p,
-					     const char *name, const char *path);
+/* No definition visible: what census_visible_def() returns. */
+#define CENSUS_NO_DEF ((size_t)-1)
+/* An index in p->defs, not a pointer: census_add_def() grows p->defs. */
+size_t census_visible_def(const struct census_priv *p, const char *name,
+			  const char *path);
 bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 		    const char *like_name, const char *path);
 struct census_subsystem *census_subsystem_get(struct census *c,

@@ -138,11 +138,16 @@ static void define_scope(struct strbuf *out, enum def_scope *kind,
 		strbuf_add(out, path, slash + 1 - path);
 }
 
-/* The definition of wrapper `name` visible from `path` (most specific), or NULL. */
-const struct wrapper_def *census_visible_def(const struct census_priv *p,
-					     const char *name, const char *path)
+/*
+ * The index in p->defs of the definition of wrapper `name` visible from
+ * `path` (most specific), or CENSUS_NO_DEF.  An index, not a pointer:
+ * census_add_def() grows p->defs.
+ */
+size_t census_visible_def(const struct census_priv *p, const char *name,
+			  const char *path)
 {
 	size_t i = strmap_get(&p->def_ix, name);
+	size_t best_i = CENSUS_NO_DEF;
 	const struct wrapper_def *best = NULL;
 
 	for (; i != (size_t)-1; i = p->defs[i].next) {
@@ -162,10 +167,12 @@ const struct wrapper_def *census_visible_def(const struct census_priv *p,
 		if (!visible)
 			continue;
 		if (!best || d->kind < best->kind ||
-		    (d->kind == best->kind && strlen(d->scope) > strlen(best->scope)))
+		    (d->kind == best->kind && strlen(d->scope) > strlen(best->scope))) {
 			best = d;
+			best_i = i;
+		}
 	}
-	return best;
+	return best_i;
 }
 
 /*
@@ -177,7 +184,7 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 {
 	struct census_priv *p = c->priv;
 	const struct rule *like = rules_lookup(rs, like_name, strlen(like_name));
-	const struct wrapper_def *like_def;
+	size_t like_ix;
 	struct wrapper_def *d;
 	struct strbuf scope = STRBUF_INIT;
 	enum def_scope kind;
@@ -196,8 +203,9 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 	/* A wrapper of a wrapper ends in what the inner one wraps, if the
 	 * inner definition is visible here at all (a .c file's DUMP_REG()
 	 * means nothing in another file). */
-	like_def = like->wraps ? census_visible_def(p, like_name, path) : NULL;
-	if (like->wraps && !like_def)
+	like_ix = like->wraps ? census_visible_def(p, like_name, path) :
+				CENSUS_NO_DEF;
+	if (like->wraps && like_ix == CENSUS_NO_DEF)
 		return false;
 	define_scope(&scope, &kind, path);
 	head = strmap_get(&p->def_ix, name);
@@ -207,6 +215,7 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 			return false;	/* #ifdef'd alternatives of one definition */
 		}
 
+	/* Moves p->defs: the inner definition is read by index below. */
 	ALLOC_GROW(p->defs, p->nr_defs + 1, p->alloc_defs);
 	d = &p->defs[p->nr_defs];
 	memset(d, 0, sizeof(*d));
@@ -214,10 +223,12 @@ bool census_add_def(struct census *c, struct ruleset *rs, const char *name,
 	d->scope = strbuf_detach(&scope, NULL);
 	d->kind = kind;
 	d->class = like->class;
-	d->root = xstrdup(like_def ? like_def->root :
-			  like->wraps ? like->wraps : like->macro);
-	if (like_def)
-		d->class = like_def->class;
+	if (like_ix != CENSUS_NO_DEF) {
+		d->root = xstrdup(p->defs[like_ix].root);
+		d->class = p->defs[like_ix].class;
+	} else {
+		d->root = xstrdup(like->wraps ? like->wraps : like->macro);
+	}
 	d->next = head;
 	strmap_put(&p->def_ix, name, p->nr_defs);
 	p->nr_defs++;
@@ -330,17 +341,18 @@ static void count_hits(struct walk_ctx *w, const char *path)
 		const struct scan_hit *h = &w->res.v[i];
 		const struct wrapper_def *d = NULL;
 		enum rule_class class;
-		size_t mi, j;
+		size_t mi, j, di;
 
 		if (h->kind != HIT_CALL || !h->rule)
 			continue;
 		class = h->rule->class;
 		if (h->rule->wraps) {
-			d = census_visible_def(p, h->rule->macro, path);
-			if (!d) {
+			di = census_visible_def(p, h->rule->macro, path);
+			if (di == CENSUS_NO_DEF) {
 				c->out_of_scope++;
 				continue;
 			}
+			d = &p->defs[di];	/* p->defs does not grow in pass 2's count */
 			class = d->class;
 		}
 		mi = census_macro_index(c, h->rule->macro, class,

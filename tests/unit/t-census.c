@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "census.h"
+#include "census-priv.h"
 #include "child.h"
 #include "strbuf.h"
 #include "tap.h"
@@ -188,6 +189,47 @@ static void check_no_wrappers(const char *tree, const char *rules)
 	ruleset_release(&rs);
 }
 
+/*
+ * A chain of wrappers, each wrapping the one before, all in include/: every
+ * definition reads the inner one's root and class while p->defs grows past
+ * 16, 32, 64 slots (regression: a pointer kept across ALLOC_GROW, a
+ * heap-use-after-free under ASan).
+ */
+static void check_wrapper_chain(const char *rules)
+{
+	struct ruleset rs = RULESET_INIT;
+	struct census c = CENSUS_INIT;
+	struct census_priv *p;
+	struct strbuf name = STRBUF_INIT, like = STRBUF_INIT;
+	size_t i, bad = 0, di;
+
+	rules_load(&rs, rules);
+	census_priv_init(&c, "chain");
+	p = c.priv;
+	strbuf_addstr(&like, "WARN_ON");
+	for (i = 0; i < 100; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "CHAIN_WARN_%zu", i);
+		if (!census_add_def(&c, &rs, name.buf, like.buf,
+				    "include/linux/chain.h"))
+			bad++;
+		strbuf_reset(&like);
+		strbuf_addbuf(&like, &name);
+	}
+	is(bad, 0, "wrapper chain: 100 definitions added");
+	is(p->nr_defs, 100, "wrapper chain: 100 definitions kept");
+	di = census_visible_def(p, "CHAIN_WARN_99", "drivers/x.c");
+	ok(di != CENSUS_NO_DEF, "wrapper chain: the last one is visible everywhere");
+	for (i = bad = 0; i < p->nr_defs; i++)
+		if (strcmp(p->defs[i].root, "WARN_ON") || p->defs[i].class != RC_WARN)
+			bad++;
+	is(bad, 0, "wrapper chain: every definition ends in WARN_ON, class warn");
+	strbuf_release(&name);
+	strbuf_release(&like);
+	census_release(&c);
+	ruleset_release(&rs);
+}
+
 static void check_errors(const char *rules)
 {
 	struct ruleset rs = RULESET_INIT;
@@ -221,6 +263,7 @@ int main(void)
 	check_counts("directory", tree.buf, rules.buf);
 	check_counts("tarball", tar.buf, rules.buf);
 	check_no_wrappers(tree.buf, rules.buf);
+	check_wrapper_chain(rules.buf);
 	check_errors(rules.buf);
 
 	child_init(&rm);
