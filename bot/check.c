@@ -736,6 +736,23 @@ covered:
 	return v;
 }
 
+/* diff_opts.damaged: keep it, and go on. */
+static void add_damage(const char *file, int hunk, const char *reason,
+		       const char *message, void *data)
+{
+	struct checker *c = data;
+	struct check_result *r = c->out;
+	struct check_damage *d;
+
+	ALLOC_GROW(r->damaged, r->nr_damaged + 1, r->alloc_damaged);
+	d = &r->damaged[r->nr_damaged++];
+	d->patch = c->patch;
+	d->file = xstrdup(file);
+	d->hunk = hunk;
+	d->reason = xstrdup(reason);
+	d->message = xstrdup(message);
+}
+
 int check_diff(struct check_result *out, const char *diff, size_t len,
 	       int patch, const struct check_opts *opts)
 {
@@ -753,6 +770,8 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	dopts.want_file = want_file;
 	dopts.data = opts->rules;
 	dopts.anchors = make_anchors(opts->rules);
+	dopts.damaged = add_damage;
+	dopts.damaged_data = &c;
 	ret = diff_parse(diff, len, &dopts, check_file, &c);
 	if (ret >= 0) {
 		pair_findings(&c);
@@ -1088,6 +1107,12 @@ void check_result_clear(struct check_result *r)
 		free(r->notes[i].message);
 	}
 	free(r->notes);
+	for (size_t i = 0; i < r->nr_damaged; i++) {
+		free(r->damaged[i].file);
+		free(r->damaged[i].reason);
+		free(r->damaged[i].message);
+	}
+	free(r->damaged);
 	memset(r, 0, sizeof(*r));
 	r->worst = SEV_INFO;
 }

@@ -63,6 +63,19 @@ struct check_note {
 	char *message;
 };
 
+/*
+ * A hunk (or file header, hunk 0) of a patch that is damaged (cut short,
+ * wrapped, counts that lie: see diff_opts.damaged): skipped, the rest of
+ * the patch checked.
+ */
+struct check_damage {
+	int patch;		/* 1-based patch index; 0 for a bare diff */
+	char *file;
+	int hunk;		/* 1-based hunk in the file; 0: its header */
+	char *reason;		/* "is truncated at its line 47: ..." */
+	char *message;		/* the error line: "'FILE' hunk N ..." */
+};
+
 struct check_result {
 	struct finding *v;
 	size_t nr, alloc;
@@ -73,10 +86,12 @@ struct check_result {
 	int by_severity[SEV__NR]; /* findings per severity */
 	struct check_note *notes;
 	size_t nr_notes, alloc_notes;
+	struct check_damage *damaged;	/* damaged hunks, in patch order */
+	size_t nr_damaged, alloc_damaged;
 };
 
 #define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, \
-			    { 0 }, NULL, 0, 0 }
+			    { 0 }, NULL, 0, 0, NULL, 0, 0 }
 
 struct check_opts {
 	/*
@@ -89,7 +104,11 @@ struct check_opts {
 
 #define CHECK_OPTS_INIT { NULL, NULL }
 
-/* Findings of every patch of `s`, in series order. */
+/*
+ * Findings of every patch of `s`, in series order.  A damaged hunk does
+ * not stop the check: it lands in out->damaged, and the intact files and
+ * hunks of the patch are checked.
+ */
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts);
 

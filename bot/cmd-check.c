@@ -247,6 +247,25 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 	return r->worst >= SEV_ERROR ? EXIT_FOUND : EXIT_OK;
 }
 
+/*
+ * One error line per damaged hunk, as a refused patch would have had:
+ * the input is still bad (exit status 2), though the rest was checked.
+ */
+static int report_damaged(const char *input, const struct check_result *r,
+			  int status)
+{
+	for (size_t i = 0; i < r->nr_damaged; i++) {
+		const struct check_damage *d = &r->damaged[i];
+
+		if (d->patch)
+			fprintf(stderr, "warnwatch: '%s': patch %d: %s\n", input,
+				d->patch, d->message);
+		else
+			fprintf(stderr, "warnwatch: '%s': %s\n", input, d->message);
+	}
+	return r->nr_damaged ? EXIT_USAGE : status;
+}
+
 static int check_one(struct check_cmd *cmd, const char *input)
 {
 	struct strbuf buf = STRBUF_INIT;
@@ -272,6 +291,7 @@ static int check_one(struct check_cmd *cmd, const char *input)
 		ret = EXIT_USAGE;
 	} else {
 		ret = emit(cmd, input, &s, &r, NULL);
+		ret = report_damaged(input, &r, ret);
 	}
 	check_result_clear(&r);
 	series_release(&s);

@@ -27,6 +27,7 @@ enum state {
 	S_HUNK,			/* inside a hunk, counts not yet exhausted */
 	S_AFTER_HUNK,		/* a hunk's counts are exhausted */
 	S_BINARY,		/* skipping a "GIT binary patch" payload */
+	S_SKIP,			/* skipping a damaged hunk (opts->damaged) */
 };
 
 /*
@@ -52,6 +53,7 @@ struct cur_file {
 	int hunks_total;
 	int *sel;		/* file-relative index of each hunk in `seg` */
 	size_t sel_nr, sel_alloc;
+	bool header_damaged;	/* skip the whole file, not only a hunk */
 };
 
 struct parser {
@@ -76,6 +78,8 @@ struct parser {
 	long old_left, new_left;
 	int old_start, old_count, new_start, new_count;
 	size_t hunk_line;	/* 1-based line within the current hunk body */
+	int damaged_hunk;	/* -1, or the hunk (0: header) of the last error */
+	bool reparse;		/* that error's line starts what comes next */
 
 	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
 
@@ -124,6 +128,30 @@ static const char *cur_path(const struct parser *p)
 	if (p->f.new_path.len)
 		return p->f.new_path.buf;
 	return p->f.old_path.len ? p->f.old_path.buf : "(unnamed file)";
+}
+
+/*
+ * A damaged hunk (1-based) or, for hunk 0, file header: the error
+ * "'FILE' hunk N<tail>" or "'FILE'<tail>", where opts->damaged may take
+ * it and the parse go on (see run()).
+ */
+__attribute__((format(printf, 3, 4)))
+static int damage(struct parser *p, int hunk, const char *fmt, ...)
+{
+	struct strbuf tail = STRBUF_INIT;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&tail, fmt, ap);
+	va_end(ap);
+	if (hunk)
+		ret = error_code(WW_EINPUT, "'%s' hunk %d%s", cur_path(p), hunk, tail.buf);
+	else
+		ret = error_code(WW_EINPUT, "'%s'%s", cur_path(p), tail.buf);
+	p->damaged_hunk = hunk;
+	strbuf_release(&tail);
+	return ret;
 }
 
 /* Advance to the next line; false at the end of the input. */
@@ -280,6 +308,7 @@ static void file_reset(struct cur_file *f)
 	strbuf_reset(&f->new_path);
 	f->hunks_total = 0;
 	f->sel_nr = 0;
+	f->header_damaged = false;
 }
 
 static bool want_path(const struct parser *p, const char *path)
@@ -290,15 +319,15 @@ static bool want_path(const struct parser *p, const char *path)
 }
 
 /* A line of a file that libgit2 cannot take: too long, or with a NUL. */
-static int bad_line(const struct parser *p, const char *what)
+static int bad_line(struct parser *p, const char *what)
 {
 	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
-		return error_code(WW_EINPUT, "'%s' hunk %d, line %zu: %s",
-				  cur_path(p), p->f.hunks_total, p->hunk_line + 1, what);
-	return error_code(WW_EINPUT, "'%s': header line %s", cur_path(p), what);
+		return damage(p, p->f.hunks_total, ", line %zu: %s",
+			      p->hunk_line + 1, what);
+	return damage(p, 0, ": header line %s", what);
 }
 
-static int check_line(const struct parser *p)
+static int check_line(struct parser *p)
 {
 	char what[64];
 
@@ -903,10 +932,12 @@ static void add_hunk_header(struct parser *p)
 
 static int begin_hunk(struct parser *p)
 {
-	if (!parse_hunk_header(p))
-		return error_code(WW_EINPUT, "'%s' hunk %d: malformed hunk header '%.*s'",
-				  cur_path(p), p->f.hunks_total + 1,
-				  (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
+	if (!parse_hunk_header(p)) {
+		p->f.hunks_total++;	/* the next one is the hunk after it */
+		p->copying = false;
+		return damage(p, p->f.hunks_total, ": malformed hunk header '%.*s'",
+			      (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
+	}
 	p->f.hunks_total++;
 	p->old_left = p->old_count;
 	p->new_left = p->new_count;
@@ -946,11 +977,12 @@ static int hunk_line(struct parser *p)
 		p->hunk_line--;
 		break;
 	default:
-		return error_code(WW_EINPUT,
-				  "'%s' hunk %d is truncated at its line %zu: "
-				  "%ld old and %ld new lines missing",
-				  cur_path(p), p->f.hunks_total, p->hunk_line,
-				  p->old_left, p->new_left);
+		/* Not a diff line: it may start the next file (reparsed). */
+		p->reparse = true;
+		return damage(p, p->f.hunks_total,
+			      " is truncated at its line %zu: "
+			      "%ld old and %ld new lines missing",
+			      p->hunk_line, p->old_left, p->new_left);
 	}
 	if (p->copying) {
 		if (c == '\n')
@@ -962,12 +994,11 @@ static int hunk_line(struct parser *p)
 		p->state = S_AFTER_HUNK;
 	return 0;
 lie:
-	return error_code(WW_EINPUT,
-			  "'%s' hunk %d, line %zu: more %s lines than its header "
-			  "'@@ -%d,%d +%d,%d @@' says",
-			  cur_path(p), p->f.hunks_total, p->hunk_line,
-			  c == '+' ? "added" : c == '-' ? "removed" : "context",
-			  p->old_start, p->old_count, p->new_start, p->new_count);
+	return damage(p, p->f.hunks_total,
+		      ", line %zu: more %s lines than its header "
+		      "'@@ -%d,%d +%d,%d @@' says", p->hunk_line,
+		      c == '+' ? "added" : c == '-' ? "removed" : "context",
+		      p->old_start, p->old_count, p->new_start, p->new_count);
 }
 
 /*
@@ -1102,9 +1133,9 @@ static int git_header_line(struct parser *p)
 	    p->f.header_seen[ARRAY_SIZE(git_header_lines)])
 		return 1;	/* not a header line, or one after "--- " */
 	if (p->f.header_seen[kind])
-		return error_code(WW_EINPUT, "'%s': the file header has '%.*s' twice",
-				  cur_path(p), (int)strlen(git_header_lines[kind]) - 1,
-				  git_header_lines[kind]);
+		return damage(p, 0, ": the file header has '%.*s' twice",
+			      (int)strlen(git_header_lines[kind]) - 1,
+			      git_header_lines[kind]);
 	p->f.header_seen[kind] = true;
 	if (line_is(p, "new file mode ")) {
 		p->f.status = DIFF_ADDED;
@@ -1265,23 +1296,82 @@ static int after_hunk_line(struct parser *p)
 			seg_add_line(p);
 		return 0;
 	}
-	close_hunk(p);
-	if (line_is(p, "@@ -"))
+	if (line_is(p, "@@ -")) {
+		close_hunk(p);
 		return begin_hunk(p);
+	}
+	/* Before close_hunk(): a damaged hunk is dropped, not kept. */
 	if (stray_diff_line(p))
-		return error_code(WW_EINPUT,
-				  "'%s' hunk %d: lines past the end its header "
-				  "'@@ -%d,%d +%d,%d @@' gives",
-				  cur_path(p), p->f.hunks_total,
-				  p->old_start, p->old_count, p->new_start, p->new_count);
+		return damage(p, p->f.hunks_total,
+			      ": lines past the end its header "
+			      "'@@ -%d,%d +%d,%d @@' gives",
+			      p->old_start, p->old_count, p->new_start, p->new_count);
+	close_hunk(p);
 	return 1;
+}
+
+/*
+ * Skipping what is left of a damaged hunk (or a file whose header is
+ * damaged) up to the next hunk header or file.  Its "+"/"-" lines are
+ * the hunk's, not a new file, unless a "+++ " line follows a "--- ".
+ */
+static int skip_line(struct parser *p)
+{
+	const char *next;
+	size_t next_len;
+
+	if (line_is(p, "@@ -") && !p->f.header_damaged)
+		return begin_hunk(p);
+	if (line_is(p, "diff --git "))
+		return 1;
+	/* A damaged git header's own "---"/"+++" pair is still its. */
+	if (p->f.header_damaged && p->f.git)
+		return 0;
+	if (line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
+	    next_len >= 4 && !memcmp(next, "+++ ", 4))
+		return 1;
+	return 0;
+}
+
+/* Report the damage that `err` (from parse_line()) is, and skip past it. */
+static int recover(struct parser *p, int err)
+{
+	const char *msg = error_last();
+	const char *tail;
+	struct strbuf prefix = STRBUF_INIT;
+
+	if (err != WW_EINPUT || p->damaged_hunk < 0 || !p->opts ||
+	    !p->opts->damaged)
+		return err;
+	/* The reason is the message after "'FILE' hunk N" and its ": ". */
+	strbuf_addf(&prefix, "'%s'", cur_path(p));
+	if (p->damaged_hunk)
+		strbuf_addf(&prefix, " hunk %d", p->damaged_hunk);
+	tail = starts_with(msg, prefix.buf) ? msg + prefix.len : msg;
+	if (*tail == ':' || *tail == ',')
+		tail++;
+	tail += strspn(tail, " ");
+	p->opts->damaged(cur_path(p), p->damaged_hunk, tail, msg,
+			 p->opts->damaged_data);
+	strbuf_release(&prefix);
+	error_clear();
+	if (!p->damaged_hunk) {
+		p->f.header_damaged = true;
+		p->f.want = false;	/* nothing of it is delivered */
+	}
+	if (p->copying)
+		strbuf_setlen(&p->seg, p->hunk_start);
+	p->copying = false;
+	p->damaged_hunk = -1;
+	p->state = S_SKIP;
+	return 0;
 }
 
 static int parse_line(struct parser *p)
 {
 	int ret;
 
-	if (p->state != S_TEXT && p->state != S_BINARY) {
+	if (p->state != S_TEXT && p->state != S_BINARY && p->state != S_SKIP) {
 		ret = check_line(p);
 		if (ret < 0)
 			return ret;
@@ -1304,6 +1394,9 @@ static int parse_line(struct parser *p)
 		ret = line_is(p, "diff --git ") || line_is(p, "--- ") ||
 		      line_is(p, "-- ");
 		break;
+	case S_SKIP:
+		ret = skip_line(p);
+		break;
 	default:
 		BUG("diff parser in state %d", p->state);
 	}
@@ -1320,6 +1413,7 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 			const struct diff_opts *opts)
 {
 	memset(p, 0, sizeof(*p));
+	p->damaged_hunk = -1;
 	p->buf = buf;
 	p->len = len;
 	p->opts = opts;
@@ -1368,15 +1462,26 @@ static int run(struct parser *p)
 
 	p->crlf = detect_crlf(p->buf, p->len);
 	while (next_line(p)) {
+		p->reparse = false;
 		ret = parse_line(p);
+		if (ret < 0)
+			ret = recover(p, ret);
+		/* A truncated hunk's first foreign line: once more, skipping. */
+		if (!ret && p->reparse && p->state == S_SKIP)
+			ret = parse_line(p);
+		if (ret < 0)
+			ret = recover(p, ret);
 		if (ret < 0)
 			return ret;
 	}
-	if (p->state == S_HUNK)
-		return error_code(WW_EINPUT,
-				  "'%s' hunk %d is truncated: the diff ends with "
-				  "%ld old and %ld new lines missing",
-				  cur_path(p), p->f.hunks_total, p->old_left, p->new_left);
+	if (p->state == S_HUNK) {
+		ret = damage(p, p->f.hunks_total, " is truncated: the diff ends "
+			     "with %ld old and %ld new lines missing",
+			     p->old_left, p->new_left);
+		ret = recover(p, ret);
+		if (ret < 0)
+			return ret;
+	}
 	if (p->state == S_AFTER_HUNK)
 		close_hunk(p);
 	return finish_file(p);

@@ -81,15 +81,27 @@ struct diff_opts {
 	 * checked).  NULL: every hunk.
 	 */
 	const char *const *anchors;
+	/*
+	 * A damaged hunk (truncated, counts that lie, a malformed header,
+	 * an over-long line) or file header: with this set, it is reported
+	 * here and skipped, and the parse goes on at the next hunk or file
+	 * (`hunk` is 1-based, 0 for the file header; `message` is the whole
+	 * error as diff_parse() would return it, `reason` its tail).  NULL:
+	 * the first damage stops the parse with WW_EINPUT.
+	 */
+	void (*damaged)(const char *file, int hunk, const char *reason,
+			const char *message, void *data);
+	void *damaged_data;
 };
 
-#define DIFF_OPTS_INIT { NULL, NULL, NULL }
+#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Parse the unified diff in `buf` (prose before, between and after the
  * files is ignored, as "git apply" does).  A malformed diff (a hunk whose
  * counts lie, a truncated hunk, an over-long line) gives WW_EINPUT with a
- * message naming the file and the hunk.  `opts` may be NULL.
+ * message naming the file and the hunk, unless opts->damaged takes it.
+ * `opts` may be NULL.
  */
 int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	       diff_file_fn fn, void *data);

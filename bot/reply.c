@@ -1179,6 +1179,27 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	strbuf_release(&sb);
 }
 
+/* "damaged": the hunks check skipped, "patch 2, mm/a.c hunk 1; ...". */
+static void damaged_var(struct tmpl_vars *v, const struct check_result *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr_damaged; i++) {
+		const struct check_damage *d = &r->damaged[i];
+
+		if (sb.len)
+			strbuf_addstr(&sb, "; ");
+		if (d->patch)
+			strbuf_addf(&sb, "patch %d, ", d->patch);
+		if (d->hunk)
+			strbuf_addf(&sb, "%s hunk %d", d->file, d->hunk);
+		else
+			strbuf_addf(&sb, "the header of %s", d->file);
+	}
+	tmpl_set(v, "damaged", sb.len ? sb.buf : NULL);
+	strbuf_release(&sb);
+}
+
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
@@ -1233,6 +1254,7 @@ int reply_build(struct reply *out, const struct series *s,
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);
+	damaged_var(vars, r);
 	ret = template_render_file(&body, o->template_dir ? o->template_dir : "templates",
 				   o->template_name ? o->template_name : "reply.txt",
 				   vars, TEMPLATE_WIDTH);

@@ -130,6 +130,23 @@ static json_t *notes_json(const struct check_result *r)
 	return notes;
 }
 
+/* The damaged hunks, or NULL when there are none (the key is left out). */
+static json_t *damaged_json(const struct check_result *r)
+{
+	json_t *v;
+
+	if (!r->nr_damaged)
+		return NULL;
+	v = json_array();
+	for (size_t i = 0; i < r->nr_damaged; i++)
+		json_array_append_new(v, json_pack("{s:i, s:o, s:i, s:o}",
+			"patch", r->damaged[i].patch,
+			"file", jstr(r->damaged[i].file),
+			"hunk", r->damaged[i].hunk,
+			"reason", jstr(r->damaged[i].reason)));
+	return v;
+}
+
 static json_t *summary_json(const struct series *s, const struct check_result *r)
 {
 	return json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
@@ -146,16 +163,19 @@ static json_t *summary_json(const struct series *s, const struct check_result *r
 json_t *report_json(const char *input, const struct series *s,
 		    const struct check_result *r, const struct ruleset *rs)
 {
-	json_t *findings = json_array();
+	json_t *findings = json_array(), *doc, *damaged = damaged_json(r);
 
 	for (size_t i = 0; i < r->nr; i++)
 		json_array_append_new(findings, finding_json(&r->v[i], rs));
-	return json_pack("{s:o, s:o, s:o, s:o, s:o}",
-			 "input", jstr(input),
-			 "series", series_json(s, NULL),
-			 "findings", findings,
-			 "summary", summary_json(s, r),
-			 "notes", notes_json(r));
+	doc = json_pack("{s:o, s:o, s:o, s:o, s:o}",
+			"input", jstr(input),
+			"series", series_json(s, NULL),
+			"findings", findings,
+			"summary", summary_json(s, r),
+			"notes", notes_json(r));
+	if (damaged)
+		json_object_set_new(doc, "damaged", damaged);
+	return doc;
 }
 
 #define DUMP_FLAGS (JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
@@ -198,6 +218,10 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 	write_value(out, summary_json(s, r), depth + 1);
 	fprintf(out, ",\n%*s\"notes\": ", 2 * depth + 2, pad);
 	write_value(out, notes_json(r), depth + 1);
+	if (r->nr_damaged) {
+		fprintf(out, ",\n%*s\"damaged\": ", 2 * depth + 2, pad);
+		write_value(out, damaged_json(r), depth + 1);
+	}
 	fprintf(out, "\n%*s}", 2 * depth, pad);
 }
 

@@ -316,9 +316,17 @@ static void test_binary_and_errors(void)
 	se.patches[1].diff = bad;
 	se.patches[1].diff_len = strlen(bad);
 	o.rules = &rs;
-	is(check_series(&r, &se, &o), WW_EINPUT, "truncated hunk in patch 2: WW_EINPUT");
-	ok(starts_with(error_last(), "patch 2: 'mm/h.c' hunk 1 is truncated"),
-	   "the error names patch, file and hunk (%s)", error_last());
+	is(check_series(&r, &se, &o), 0, "truncated hunk in patch 2: the check goes on");
+	is((int)r.nr_damaged, 1, "truncated hunk in patch 2: one damaged hunk");
+	if (r.nr_damaged) {
+		is(r.damaged[0].patch, 2, "damaged: the patch");
+		is_str(r.damaged[0].file, "mm/h.c", "damaged: the file");
+		is(r.damaged[0].hunk, 1, "damaged: the hunk");
+		ok(starts_with(r.damaged[0].message, "'mm/h.c' hunk 1 is truncated"),
+		   "damaged: the error line names file and hunk (%s)", r.damaged[0].message);
+		ok(starts_with(r.damaged[0].reason, "is truncated: the diff ends"),
+		   "damaged: the reason (%s)", r.damaged[0].reason);
+	}
 	free(se.patches);
 	check_result_clear(&r);
 	strbuf_release(&s);

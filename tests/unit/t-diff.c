@@ -360,6 +360,83 @@ static void test_errors(void)
 }
 
 /* A new file of many functions: only the piece with an anchor is parsed. */
+static void note_damage(const char *file, int hunk, const char *reason,
+			const char *message, void *data)
+{
+	strbuf_addf(data, "%s %d: %s\n", file, hunk, reason);
+}
+
+/* With opts.damaged, a damaged hunk is reported and the rest is parsed. */
+static void test_damaged(void)
+{
+	struct seen s;
+	struct diff_opts o = DIFF_OPTS_INIT;
+	struct strbuf dmg = STRBUF_INIT;
+	static const char diff[] =
+		/* hunk 1 cut by a wrapped line, hunk 2 intact */
+		"diff --git a/mm/a.c b/mm/a.c\n"
+		"--- a/mm/a.c\n"
+		"+++ b/mm/a.c\n"
+		"@@ -1,3 +1,3 @@ f\n"
+		" a\n-b\n+pr_err(\"a long\n"
+		"line\");\n"
+		" c\n"
+		"@@ -10,2 +10,3 @@ g\n"
+		" x\n+BUG();\n y\n"
+		/* a hunk whose counts are too small */
+		"diff --git a/mm/b.c b/mm/b.c\n"
+		"--- a/mm/b.c\n"
+		"+++ b/mm/b.c\n"
+		"@@ -1,1 +1,1 @@\n"
+		"-a\n+b\n+WARN_ON(1);\n"
+		/* a malformed header, then an intact hunk */
+		"diff --git a/mm/c.c b/mm/c.c\n"
+		"--- a/mm/c.c\n"
+		"+++ b/mm/c.c\n"
+		"@@ -1,x +1,2 @@\n"
+		" a\n+b\n"
+		"@@ -5,1 +5,2 @@\n"
+		" e\n+f\n"
+		/* a damaged file header, then a file cut short by the end */
+		"diff --git a/mm/d.c b/mm/d.c\n"
+		"index 1..2 100644\n"
+		"index 1..2 100644\n"
+		"--- a/mm/d.c\n"
+		"+++ b/mm/d.c\n"
+		"@@ -1,1 +1,2 @@\n"
+		" a\n+BUG();\n"
+		"diff --git a/mm/e.c b/mm/e.c\n"
+		"--- a/mm/e.c\n"
+		"+++ b/mm/e.c\n"
+		"@@ -1,4 +1,4 @@\n"
+		" a\n";
+
+	o.damaged = note_damage;
+	o.damaged_data = &dmg;
+	is(parse(&s, diff, &o), 0, "damaged hunks: the parse goes on");
+	is_str(dmg.buf,
+	       "mm/a.c 1: is truncated at its line 4: 1 old and 1 new lines missing\n"
+	       "mm/b.c 1: lines past the end its header '@@ -1,1 +1,1 @@' gives\n"
+	       "mm/c.c 1: malformed hunk header '@@ -1,x +1,2 @@'\n"
+	       "mm/d.c 0: the file header has 'index' twice\n"
+	       "mm/e.c 1: is truncated: the diff ends with 3 old and 3 new lines missing\n",
+	       "damaged hunks: one report each, file, hunk and reason");
+	is_str(s.files.buf,
+	       "modified mm/a.c mm/a.c 1/2\n"
+	       "modified mm/b.c mm/b.c 0/1\n"
+	       "modified mm/c.c mm/c.c 1/2\n"
+	       "modified mm/e.c mm/e.c 0/1\n",
+	       "damaged hunks: the intact hunks of each file, the damaged header's file not at all");
+	is(s.nr_hunks, 2, "damaged hunks: two intact hunks delivered");
+	is(s.hunk_index[0], 2, "damaged hunks: a.c's second hunk keeps its number");
+	is(s.hunk_index[1], 2, "damaged hunks: c.c's second hunk keeps its number");
+	ok(strstr(s.lines.buf, "+ -1 11 BUG();") != NULL,
+	   "damaged hunks: the intact hunk's lines and numbers");
+	is_str(error_last(), "", "damaged hunks: no error left behind");
+	seen_release(&s);
+	strbuf_release(&dmg);
+}
+
 static void test_split(void)
 {
 	struct strbuf d = STRBUF_INIT;
@@ -529,6 +606,7 @@ int main(void)
 	test_binary_and_rename();
 	test_noprefix_crlf_blank();
 	test_errors();
+	test_damaged();
 	test_split();
 	test_long_context();
 	test_looks_like();
