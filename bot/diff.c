@@ -79,6 +79,8 @@ struct parser {
 	int old_start, old_count, new_start, new_count;
 	size_t hunk_line;	/* 1-based line within the current hunk body */
 	int damaged_hunk;	/* -1, or the hunk (0: header) of the last error */
+	bool hunk_tab;		/* the hunk has a tab somewhere */
+	int hunk_space_indent;	/* its pre-image lines indented with 8 spaces */
 	bool reparse;		/* that error's line starts what comes next */
 
 	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
@@ -939,6 +941,8 @@ static int begin_hunk(struct parser *p)
 			      (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
 	}
 	p->f.hunks_total++;
+	p->hunk_tab = false;
+	p->hunk_space_indent = 0;
 	p->old_left = p->old_count;
 	p->new_left = p->new_count;
 	p->hunk_line = 0;
@@ -948,6 +952,29 @@ static int begin_hunk(struct parser *p)
 		add_hunk_header(p);
 	p->state = p->old_left || p->new_left ? S_HUNK : S_AFTER_HUNK;
 	return 0;
+}
+
+/*
+ * A C hunk without a single tab whose pre-image (lines the author did not
+ * write) is indented with spaces: a mail client turned the tabs into
+ * spaces.  Its lines are still diff lines and its findings stand, but it
+ * would not apply: reported as damage, and kept.
+ */
+static void spaces_for_tabs(struct parser *p)
+{
+	const char *path = cur_path(p);
+	struct strbuf msg = STRBUF_INIT;
+	static const char reason[] =
+		"has its tabs turned to spaces: it would not apply "
+		"(its findings are kept)";
+
+	if (p->hunk_tab || p->hunk_space_indent < 2 || !p->opts ||
+	    !p->opts->damaged || !(ends_with(path, ".c") || ends_with(path, ".h")))
+		return;
+	strbuf_addf(&msg, "'%s' hunk %d %s", path, p->f.hunks_total, reason);
+	p->opts->damaged(path, p->f.hunks_total, reason, msg.buf,
+			 p->opts->damaged_data);
+	strbuf_release(&msg);
 }
 
 static int hunk_line(struct parser *p)
@@ -990,8 +1017,15 @@ static int hunk_line(struct parser *p)
 		else
 			seg_add_line(p);
 	}
-	if (!p->old_left && !p->new_left)
+	if (p->line_len && memchr(p->line, '\t', p->line_len))
+		p->hunk_tab = true;
+	else if ((c == ' ' || c == '-') && p->line_len > 8 &&
+		 !memcmp(p->line + 1, "        ", 8))
+		p->hunk_space_indent++;
+	if (!p->old_left && !p->new_left) {
 		p->state = S_AFTER_HUNK;
+		spaces_for_tabs(p);
+	}
 	return 0;
 lie:
 	return damage(p, p->f.hunks_total,

@@ -602,6 +602,8 @@ struct mime_info {
 	char charset[CHARSET_MAX];
 	char boundary[256];	/* RFC 2046 allows 70 */
 	enum cte cte;
+	bool flowed;		/* format=flowed (RFC 3676) */
+	bool delsp;		/* delsp=yes: a soft break's space is not text */
 };
 
 /* Copy a parameter value (token or quoted string) into `dst`. */
@@ -664,6 +666,16 @@ static void parse_content_type(struct mime_info *mi, const char *raw, size_t rn)
 			param_value(mi->charset, sizeof(mi->charset), p, end);
 		else if (mem_ieq(name, eq - name, "boundary"))
 			param_value(mi->boundary, sizeof(mi->boundary), p, end);
+		else if (mem_ieq(name, eq - name, "format") ||
+			 mem_ieq(name, eq - name, "delsp")) {
+			char val[16];
+
+			param_value(val, sizeof(val), p, end);
+			if (mem_ieq(name, eq - name, "format"))
+				mi->flowed = !strcasecmp(val, "flowed");
+			else
+				mi->delsp = !strcasecmp(val, "yes");
+		}
 	}
 	free(v);
 }
@@ -751,6 +763,35 @@ static void normalize_eol(struct strbuf *sb, size_t from)
 	strbuf_setlen(sb, w - sb->buf);
 }
 
+/*
+ * Undo format=flowed (RFC 3676) in out->buf from `start`, as git's
+ * mailinfo does: a leading space is stuffing, a line ending in a space
+ * (but the signature's "-- ") goes on in the next one.  A patch sent
+ * flowed by a careful client comes out whole again.
+ */
+static void unflow(struct strbuf *out, size_t start, bool delsp)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *p = out->buf + start, *end = out->buf + out->len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		bool soft;
+
+		if (n && *p == ' ')
+			p++, n--;
+		soft = n && p[n - 1] == ' ' && !(n == 3 && !memcmp(p, "-- ", 3));
+		strbuf_add(&tmp, p, soft && delsp ? n - 1 : n);
+		if (!soft && nl)
+			strbuf_addch(&tmp, '\n');
+		p += n + (nl ? 1 : 0);
+	}
+	strbuf_setlen(out, start);
+	strbuf_addbuf(out, &tmp);
+	strbuf_release(&tmp);
+}
+
 /* A text part, transfer-decoded and converted, appended to `out`. */
 static void decode_leaf(struct strbuf *out, const struct mime_info *mi,
 			const char *p, size_t n)
@@ -769,6 +810,8 @@ static void decode_leaf(struct strbuf *out, const struct mime_info *mi,
 	}
 	if (append_utf8(out, p, n, mi->charset) < 0)
 		strbuf_add(out, p, n);	/* unknown charset: keep the bytes */
+	if (mi->flowed)
+		unflow(out, start, mi->delsp);
 	if (out->len > start && out->buf[out->len - 1] != '\n')
 		strbuf_addch(out, '\n');
 	strbuf_release(&tmp);
@@ -1131,7 +1174,7 @@ static int finish_message(struct mbox_state *st)
 
 	parse_mime_headers(&mi, st->hdr.buf, st->hdr.len);
 	if (!starts_with(mi.type, "multipart/") && mi.cte == CTE_IDENTITY &&
-	    charset_is_utf8(mi.charset)) {
+	    charset_is_utf8(mi.charset) && !mi.flowed) {
 		/* the common case: the body is already what we want */
 		strbuf_swap(&body, &st->body);
 		ret = 0;
