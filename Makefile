@@ -2,7 +2,8 @@
 #
 #   make                 build bot/warnwatch
 #   make check           all tests (unit, data-driven cases, end-to-end)
-#   make check SANITIZE=1  the same under ASan+UBSan (objects in build-san/)
+#   make check SANITIZE=1  the same under ASan+UBSan+LSan (objects in build-san/)
+#   make check-ci        make check, then make check SANITIZE=1, one total (CI)
 #   make install PREFIX=/usr/local
 #   make bench | bench-ci | fuzz | checksrc | hostile | sanitize
 
@@ -108,6 +109,19 @@ check: all units
 check-fast: all units
 	WARNWATCH=$(CURDIR)/$(PROG) BUILD=$(CURDIR)/$(BUILD) WW_SKIP_SLOW=1 tests/run $(TESTS)
 
+# What CI runs (.ci/run, README): the plain suite, then the whole suite
+# again under the sanitizers even if the first failed, and one final
+# "N passed, N failed, N skipped" line adding both up.
+check-ci:
+	@rm -f build/check-totals build-san/check-totals; \
+	$(MAKE) check; plain=$$?; \
+	$(MAKE) check SANITIZE=1; san=$$?; \
+	set -- $$(cat build/check-totals 2>/dev/null || echo 0 1 0) \
+	       $$(cat build-san/check-totals 2>/dev/null || echo 0 1 0); \
+	echo "# make check: $$1 passed, $$2 failed, $$3 skipped; make check SANITIZE=1: $$4 passed, $$5 failed, $$6 skipped"; \
+	echo "$$(($$1 + $$4)) passed, $$(($$2 + $$5)) failed, $$(($$3 + $$6)) skipped"; \
+	test $$plain -eq 0 && test $$san -eq 0
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/rules \
 		$(DESTDIR)$(DATADIR)/templates $(DESTDIR)$(DATADIR)/kernel-ci \
@@ -128,7 +142,7 @@ deps:
 clean:
 	rm -rf build build-san bot/warnwatch bot/warnwatch-all
 
-.PHONY: all check check-fast units install clean deps
+.PHONY: all check check-fast check-ci units install clean deps
 
 # README's main job on the bundled example series: what `check` finds, and
 # the reply `review` drafts (offline, from the mbox; nothing is sent), for
