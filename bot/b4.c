@@ -6,9 +6,12 @@
 #include "b4.h"
 #include "config.h"
 #include "child.h"
+#include "ktree.h"
+#include "mkdirs.h"
 #include "msgid.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -114,20 +117,70 @@ struct b4_run {
 	const struct b4_opts *o;
 };
 
+static void remove_tree(const char *dir);
+
+/* Where b4's working directories go: $WARNWATCH_CACHE/b4-tmp. */
+static void work_root(struct strbuf *out)
+{
+	ktree_cache_dir(out, NULL);
+	strbuf_addstr(out, "/b4-tmp");
+}
+
+void b4_sweep(void)
+{
+	struct strbuf root = STRBUF_INIT, p = STRBUF_INIT;
+	DIR *d;
+	struct dirent *de;
+
+	work_root(&root);
+	d = opendir(root.buf);
+	while (d && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (pid <= 0 || *end != '.' || pid == (long)getpid())
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* its owner is alive (or not ours to ask) */
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", root.buf, de->d_name);
+		remove_tree(p.buf);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&root);
+	strbuf_release(&p);
+}
+
+/*
+ * A private directory <cache>/b4-tmp/<pid>.XXXXXX: the owner's pid in the
+ * name, so that b4_sweep() (run before the process's first one) can
+ * remove those a killed process left.
+ */
 static int run_init(struct b4_run *r, const struct b4_opts *o)
 {
-	const char *tmp = getenv("TMPDIR");
+	static bool swept;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	r->o = o;
+	r->dir = NULL;
 	strbuf_init(&r->config, 0);
-	strbuf_addf(&path, "%s/warnwatch-b4.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(path.buf)) {
-		ret = error("cannot create a temporary directory in '%s': %s",
-			    tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	if (!swept) {
+		b4_sweep();
+		swept = true;
+	}
+	work_root(&path);
+	ret = mkdirs(path.buf, 0700, WW_ERROR);
+	if (ret < 0) {
 		strbuf_release(&path);
-		r->dir = NULL;
+		return ret;
+	}
+	strbuf_addf(&path, "/%ld.XXXXXX", (long)getpid());
+	if (!mkdtemp(path.buf)) {
+		ret = error("cannot create a working directory '%s': %s",
+			    path.buf, strerror(errno));
+		strbuf_release(&path);
 		return ret;
 	}
 	r->dir = strbuf_detach(&path, NULL);

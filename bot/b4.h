@@ -58,6 +58,13 @@ struct b4_series {
  */
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o);
 
+/*
+ * Remove the working directories (under $WARNWATCH_CACHE/b4-tmp) of
+ * processes that are gone: a killed service or command leaves its own.
+ * Run by the service at start and before a process's first b4 run.
+ */
+void b4_sweep(void);
+
 /* The raw thread of `msgid` (b4 mbox) into `out`. */
 int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o);
 

@@ -1,6 +1,7 @@
 /*
  * warnwatch serve: run the review service (see serve.h, docs/serve.md).
  */
+#include "b4.h"
 #include "builtin.h"
 #include "config.h"
 #include "serve.h"
@@ -82,6 +83,7 @@ int cmd_serve(int argc, const char **argv)
 		goto out;
 	}
 	install_handlers();
+	b4_sweep();	/* what a killed predecessor left */
 	ret = serve_run(&cfg, flags);
 	if (ret) {
 		report_error("serve");

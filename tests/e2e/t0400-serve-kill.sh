@@ -15,6 +15,10 @@
 need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 git
 "$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
 . "$(dirname "$0")/fault-lib.sh"
+# b4's working directories belong under $WARNWATCH_CACHE/b4-tmp, never in
+# the system temporary directory: a private one shows any that escape.
+export TMPDIR=$TEST_DIR/tmp
+mkdir -p "$TMPDIR"
 
 SERIES=30
 KILLS=${WW_FAULT_KILLS:-24}
@@ -116,6 +120,15 @@ fi
 sleep 3	# a duplicate, if any, would be sent by now
 stop_serve
 relay_stop
+
+# Each restart swept what the killed service before it left.
+left=$(find "$WARNWATCH_CACHE/b4-tmp" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l)
+escaped=$(find "$TMPDIR" -maxdepth 1 -name 'warnwatch-b4.*' | wc -l)
+if [ "$left" -eq 0 ] && [ "$escaped" -eq 0 ]; then
+	ok "no b4 working directory left after the kills"
+else
+	not_ok "b4 working directories left: $left in the cache, $escaped in TMPDIR"
+fi
 
 check_outcome
 n_events=$(db "SELECT count(*) FROM queue_events")
