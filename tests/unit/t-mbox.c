@@ -304,6 +304,23 @@ static void test_bodies(void)
 		       "QP: soft breaks, =XX escapes, stray = kept");
 	mail_list_clear(&l);
 
+	/* format=flowed (RFC 3676): unstuffed, soft breaks joined, delsp. */
+	is(parse_str(&l, "From: a@x\nSubject: flowed\n"
+			 "Content-Type: text/plain; charset=utf-8; format=flowed; delsp=yes\n\n"
+			 "  \tint x;\n+\tpr_err(\"a wrapped  \nline\");\n"
+			 "plain \nflowed\n-- \nsig\n"), 0, "flowed body parses");
+	if (l.nr == 1)
+		is_str(l.v[0].body, " \tint x;\n+\tpr_err(\"a wrapped line\");\n"
+		       "plainflowed\n-- \nsig\n",
+		       "flowed: stuffing removed, soft breaks joined, delsp, signature kept");
+	mail_list_clear(&l);
+	is(parse_str(&l, "From: a@x\nSubject: flowed\n"
+			 "Content-Type: text/plain; format=flowed\n\n"
+			 "one \ntwo\n"), 0, "flowed without delsp parses");
+	if (l.nr == 1)
+		is_str(l.v[0].body, "one two\n", "flowed without delsp: the space stays");
+	mail_list_clear(&l);
+
 	is(parse_str(&l, "From: a@x\nSubject: b64\nContent-Transfer-Encoding: BASE64\n\n"
 			 "ZGlmZiAtLWdpdCBhL3ggYi94DQorCUJVR19PTih4KTsNCg==\n"), 0,
 	   "base64 body parses");
