@@ -24,11 +24,16 @@
 static const char usage_text[] =
 	"usage: warnwatch check [options] INPUT...\n"
 	"       warnwatch check [options] --git REPO RANGE\n"
+	"       warnwatch check [options] -g REV...\n"
+	"       warnwatch check [options]          (in a git work tree)\n"
 	"\n"
 	"INPUT is an mbox (git format-patch, b4 .mbx), a single saved message,\n"
 	"a unified diff (git, quilt, diff -u/-ruN), or - for stdin.\n"
 	"\n"
 	"  --git REPO RANGE   check the commits of RANGE (A..B, or one commit) in REPO\n"
+	"  -g, --git-revs     INPUTs are revisions of the repository around the current\n"
+	"                     directory (A..B, or one commit each), as checkpatch.pl -g\n"
+	"  no INPUT           check @{upstream}..HEAD (HEAD with no upstream) there\n"
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  --format FMT       text (default) or json\n"
@@ -41,6 +46,7 @@ static const char usage_text[] =
 struct check_cmd {
 	const char *git_repo;
 	const char *git_range;
+	bool git_revs;		/* -g: inputs are revisions */
 	const char *tree;
 	const char *rules_dir;
 	struct report_opts ropts;
@@ -110,6 +116,8 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 			if (!v)
 				return usage_error("--rules needs a directory", NULL);
 			cmd->rules_dir = v;
+		} else if (!strcmp(arg, "-g") || !strcmp(arg, "--git-revs")) {
+			cmd->git_revs = true;
 		} else if (!strcmp(arg, "--git")) {
 			if (i + 2 >= argc)
 				return usage_error("--git needs REPO and RANGE", NULL);
@@ -119,10 +127,12 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 			return usage_error("unknown option", arg);
 		}
 	}
-	if (!cmd->git_repo && !cmd->inputs.nr)
-		return usage_error("no INPUT given (see --help)", NULL);
 	if (cmd->git_repo && cmd->inputs.nr)
 		return usage_error("--git takes no other INPUT, got", cmd->inputs.v[0]);
+	if (cmd->git_repo && cmd->git_revs)
+		return usage_error("-g and --git do not go together", NULL);
+	if (cmd->git_revs && !cmd->inputs.nr)
+		return usage_error("-g needs at least one revision", NULL);
 	return 0;
 }
 
@@ -381,17 +391,15 @@ static void add_commit_patch(struct series *s, git_commit *c, const struct strbu
 	p->diff_len = diff->len;
 }
 
-/* The commits of `range`, oldest first: "A..B", or one revision. */
-static int walk_range(git_oid **out, size_t *nr, git_repository *repo, const char *range)
+/* Append the commits of `range`, oldest first: "A..B", or one revision. */
+static int walk_range(git_oid **out, size_t *nr, size_t *alloc, git_repository *repo,
+		      const char *range)
 {
 	git_revwalk *walk = NULL;
 	git_object *obj = NULL;
 	git_oid oid;
-	size_t alloc = 0;
 	int ret = 0;
 
-	*out = NULL;
-	*nr = 0;
 	if (!strstr(range, "..")) {
 		if (git_revparse_single(&obj, repo, range) < 0)
 			return git_fail("unknown revision");
@@ -402,9 +410,8 @@ static int walk_range(git_oid **out, size_t *nr, git_repository *repo, const cha
 			return error_code(WW_EINPUT, "'%s' is a %s, not a commit",
 					  range, git_object_type2string(type));
 		}
-		*out = xmalloc(sizeof(**out));
-		git_oid_cpy(*out, git_object_id(obj));
-		*nr = 1;
+		ALLOC_GROW(*out, *nr + 1, *alloc);
+		git_oid_cpy(&(*out)[(*nr)++], git_object_id(obj));
 		git_object_free(obj);
 		return 0;
 	}
@@ -416,7 +423,7 @@ static int walk_range(git_oid **out, size_t *nr, git_repository *repo, const cha
 		goto out;
 	}
 	while ((ret = git_revwalk_next(&oid, walk)) == 0) {
-		ALLOC_GROW(*out, *nr + 1, alloc);
+		ALLOC_GROW(*out, *nr + 1, *alloc);
 		git_oid_cpy(&(*out)[(*nr)++], &oid);
 	}
 	ret = ret == GIT_ITEROVER ? 0 : git_fail("cannot walk");
@@ -425,28 +432,72 @@ out:
 	return ret;
 }
 
+/*
+ * Which repository and which revisions: --git REPO RANGE; -g REV... in
+ * the repository around the current directory; or, with neither, the
+ * commits not yet upstream (@{upstream}..HEAD, or HEAD), as checkpatch -g.
+ */
+static int open_repo(git_repository **repo, struct strvec *ranges, struct check_cmd *cmd)
+{
+	git_object *up = NULL;
+
+	if (cmd->git_repo) {
+		strvec_push(ranges, cmd->git_range);
+		if (git_repository_open_ext(repo, cmd->git_repo,
+					    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+			return git_fail("not a git repository");
+		return 0;
+	}
+	if (git_repository_open_ext(repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
+		return git_fail("not in a git work tree");
+	if (cmd->git_revs) {
+		for (size_t i = 0; i < cmd->inputs.nr; i++)
+			strvec_push(ranges, cmd->inputs.v[i]);
+		return 0;
+	}
+	if (git_revparse_single(&up, *repo, "@{upstream}") == 0)
+		strvec_push(ranges, "@{upstream}..HEAD");
+	else
+		strvec_push(ranges, "HEAD");
+	git_object_free(up);
+	return 0;
+}
+
+/* Is the current directory inside a git work tree (not a bare repository)? */
+static bool in_work_tree(void)
+{
+	git_repository *repo = NULL;
+	bool yes;
+
+	gitlib_init();
+	if (git_repository_open_ext(&repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0)
+		return false;
+	yes = !git_repository_is_bare(repo);
+	git_repository_free(repo);
+	return yes;
+}
+
 static int check_git(struct check_cmd *cmd)
 {
 	git_repository *repo = NULL;
 	git_oid *oids = NULL;
-	size_t nr = 0;
-	struct strbuf *diffs = NULL, name = STRBUF_INIT;
+	size_t nr = 0, alloc = 0;
+	struct strbuf *diffs = NULL, name = STRBUF_INIT, revs = STRBUF_INIT;
 	struct series s = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
-	struct strvec commits = STRVEC_INIT;
+	struct strvec commits = STRVEC_INIT, ranges = STRVEC_INIT;
 	int ret;
 
 	gitlib_init();
-	strbuf_addf(&name, "%s %s", cmd->git_repo, cmd->git_range);
-	if (git_repository_open_ext(&repo, cmd->git_repo, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				    NULL) < 0) {
-		ret = git_fail("not a git repository");
-		goto out;
+	ret = open_repo(&repo, &ranges, cmd);
+	for (size_t i = 0; ret >= 0 && i < ranges.nr; i++) {
+		strbuf_addf(&revs, "%s%s", i ? " " : "", ranges.v[i]);
+		ret = walk_range(&oids, &nr, &alloc, repo, ranges.v[i]);
 	}
-	ret = walk_range(&oids, &nr, repo, cmd->git_range);
 	if (ret < 0)
 		goto out;
+	strbuf_addf(&name, "%s %s", cmd->git_repo ? cmd->git_repo : ".", revs.buf);
 	diffs = xcalloc(nr ? nr : 1, sizeof(*diffs));
 	for (size_t i = 0; i < nr; i++) {
 		git_commit *c;
@@ -467,7 +518,7 @@ static int check_git(struct check_cmd *cmd)
 	}
 	for (size_t i = 0; i < s.nr; i++)
 		s.patches[i].total = (int)s.nr;
-	s.subject = xstrdup(cmd->git_range);
+	s.subject = xstrdup(revs.buf);
 	s.message_id = xstrdup("");
 	opts.rules = &cmd->rules;
 	opts.tree = cmd->tree;
@@ -478,7 +529,7 @@ out:
 	if (ret < 0) {
 		struct strbuf prefix = STRBUF_INIT;
 
-		strbuf_addf(&prefix, "'%s'", cmd->git_repo);
+		strbuf_addf(&prefix, "'%s'", cmd->git_repo ? cmd->git_repo : ".");
 		report_error(prefix.buf);
 		strbuf_release(&prefix);
 		ret = EXIT_USAGE;
@@ -490,8 +541,10 @@ out:
 	free(diffs);
 	free(oids);
 	strvec_clear(&commits);
+	strvec_clear(&ranges);
 	git_repository_free(repo);
 	strbuf_release(&name);
+	strbuf_release(&revs);
 	return ret;
 }
 
@@ -514,8 +567,10 @@ int cmd_check(int argc, const char **argv)
 		status = report_error(NULL);
 		goto out;
 	}
-	cmd.ropts.name_input = cmd.inputs.nr > 1;
-	if (cmd.git_repo) {
+	cmd.ropts.name_input = cmd.inputs.nr > 1 && !cmd.git_revs;
+	if (!cmd.git_repo && !cmd.git_revs && !cmd.inputs.nr && !in_work_tree()) {
+		status = usage_error("no INPUT given (see --help)", NULL);
+	} else if (cmd.git_repo || cmd.git_revs || !cmd.inputs.nr) {
 		status = check_git(&cmd);
 	} else {
 		for (size_t i = 0; i < cmd.inputs.nr; i++) {

@@ -77,7 +77,8 @@ case("unreadable", "a file we may not read (run as nobody when root)",
 case("unknown-option", "an option check does not have",
      ["check", "--frobnicate", "@IN@"], 2, "warnwatch: check: unknown option '--frobnicate'", input=full)
 case("no-input", "check without an input",
-     ["check"], 2, "warnwatch: check: no INPUT given (see --help)")
+     ["check"], 2, "warnwatch: check: no INPUT given (see --help)",
+     env=["GIT_CEILING_DIRECTORIES=@TOP@"])
 case("bad-format", "an output format that does not exist",
      ["check", "--format", "xml", "@IN@"], 2, "warnwatch: check: --format wants text or json, not 'xml'", input=full)
 case("unknown-command", "a subcommand that does not exist",
