@@ -15,6 +15,7 @@
 #ifndef WW_REPLY_H
 #define WW_REPLY_H
 
+#include "advice.h"
 #include "check.h"
 #include "guide.h"
 #include "mailhdr.h"
@@ -74,6 +75,7 @@ struct reply_opts {
 	const struct guide *guide;	/* the tree's coding-style, or NULL */
 	const char *tree_name;		/* "linux-source-6.1", for the text */
 	const struct reply_verdict *verdict;	/* or NULL */
+	const struct advice *advice;	/* rules/advice.json; NULL: the default dir's */
 	const struct series *prev;	/* the previous version, or NULL */
 	const struct check_result *prev_result;
 	const char *contact;		/* how to reach a human */
@@ -82,7 +84,7 @@ struct reply_opts {
 };
 
 #define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, false, false, NULL, NULL, \
-			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 struct reply {
 	bool empty;			/* nothing to say: no mail */
@@ -111,6 +113,18 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o);
 
 void reply_release(struct reply *r);
+
+/*
+ * The statement that leaves the function of added call `f` (patch
+ * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
+ * void function, "return false;" for bool, "return NULL;" (or
+ * "return ERR_PTR(-EXXX);" when the code around does that) for a
+ * pointer, else "return -EXXX;" with the errno the code around the call
+ * returns, -EINVAL when it shows none.  The type comes from the
+ * function's definition in the patch (a hunk header or a line).  For
+ * `check --suggest` as well as the reply.
+ */
+void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f);
 
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.
