@@ -77,6 +77,92 @@ static void verdict_fired(struct reply_verdict *out, json_t *fired)
 	strbuf_release(&sb);
 }
 
+/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
+static void test_name(struct strbuf *out, const char *name)
+{
+	if (starts_with(name, "workload:"))
+		strbuf_addf(out, "the %s workload", name + 9);
+	else
+		strbuf_addstr(out, name);
+}
+
+/* kernel-ci's "tests": what ran, and what failed, in a few words. */
+static void verdict_tests(struct reply_verdict *out, json_t *tests)
+{
+	struct strbuf sb = STRBUF_INIT, failed = STRBUF_INIT;
+	size_t i, n = json_array_size(tests), nfail = 0;
+	json_t *t;
+
+	if (!n)
+		return;
+	json_array_foreach(tests, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		const char *res = json_string_value(json_object_get(t, "result"));
+
+		if (!name)
+			continue;
+		if (n <= 4) {
+			if (i)
+				strbuf_addstr(&sb, i + 1 == n ? " and " : ", ");
+			test_name(&sb, name);
+		}
+		if (res && (!strcmp(res, "fail") || !strcmp(res, "crashed"))) {
+			strbuf_addstr(&failed, nfail++ ? ", " : "");
+			test_name(&failed, name);
+		}
+	}
+	if (n > 4)
+		strbuf_addf(&sb, "%zu tests", n);
+	strbuf_addstr(&sb, " ran");
+	if (nfail)
+		strbuf_addf(&sb, ", and %s failed", failed.buf);
+	out->tests = strbuf_detach(&sb, NULL);
+	strbuf_release(&failed);
+}
+
+/* kernel-ci's "calls": per added call, whether it ran and fired. */
+static void verdict_calls(struct reply_verdict *out, json_t *calls)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(calls, i, c) {
+		const char *macro = json_string_value(json_object_get(c, "macro"));
+		const char *file = json_string_value(json_object_get(c, "file"));
+		const char *why = json_string_value(json_object_get(c, "reached_why"));
+		const char *suite = json_string_value(json_object_get(c, "suite"));
+		json_t *reached = json_object_get(c, "reached");
+		json_int_t line = json_integer_value(json_object_get(c, "line"));
+		struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
+
+		if (!macro || !file)
+			continue;
+		strbuf_addf(&at, "the %s() at %s:%lld", macro, file, (long long)line);
+		if (json_is_true(json_object_get(c, "fired"))) {
+			strbuf_addf(&sb, "%s fired", at.buf);
+			if (suite) {
+				strbuf_addstr(&sb, " during ");
+				test_name(&sb, suite);
+			}
+		} else if (json_is_integer(reached) && json_integer_value(reached) > 0) {
+			json_int_t n = json_integer_value(reached);
+
+			strbuf_addf(&sb, "%s ran %lld time%s and never fired", at.buf,
+				    (long long)n, n == 1 ? "" : "s");
+		} else if (json_is_integer(reached)) {
+			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
+				    at.buf);
+		} else {
+			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
+			if (why)
+				strbuf_addf(&sb, " (%s)", why);
+		}
+		strvec_push(&out->calls, sb.buf);
+		strbuf_release(&at);
+		strbuf_release(&sb);
+	}
+}
+
 int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			const char *name)
 {
@@ -133,6 +219,12 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 	v = json_object_get(root, "fired");
 	if (json_is_array(v))
 		verdict_fired(out, v);
+	v = json_object_get(root, "tests");
+	if (json_is_array(v))
+		verdict_tests(out, v);
+	v = json_object_get(root, "calls");
+	if (json_is_array(v))
+		verdict_calls(out, v);
 	/* kernel-ci's "reason" is a console line ("Kernel panic - not
 	 * syncing: ..."): it heads the quoted console lines. */
 	v = json_object_get(root, "reason");
@@ -167,6 +259,8 @@ void reply_verdict_release(struct reply_verdict *v)
 	free(v->first);
 	free(v->log);
 	free(v->url);
+	free(v->tests);
+	strvec_clear(&v->calls);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -918,20 +1012,24 @@ static bool said(struct builder *b, const char *key)
 	return false;
 }
 
-static void say(struct tmpl_vars *fv, struct builder *b, const char *text,
-		const struct subst *x)
+static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char *text,
+			     const struct subst *x)
 {
 	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
+	struct tmpl_vars *item = NULL;
 
 	expand(&sb, text, x->keys, x->vals, ARRAY_SIZE(x->keys));
 	sentence(&s, sb.buf);
 	/* No sentence twice in one reply. */
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "text:%s", s.buf);
-	if (s.len && !said(b, sb.buf))
-		tmpl_set(tmpl_add(fv, "say"), "text", s.buf);
+	if (s.len && !said(b, sb.buf)) {
+		item = tmpl_add(fv, "say");
+		tmpl_set(item, "text", s.buf);
+	}
 	strbuf_release(&sb);
 	strbuf_release(&s);
+	return item;
 }
 
 static bool replaced(const struct advice_hit *h, size_t nr, const char *id)
@@ -952,6 +1050,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	struct advice_hit hits[32];
 	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT;
 	const char *rewrite = NULL;
+	struct tmpl_vars *item;
 	struct subst x;
 	size_t nr = 0;
 
@@ -977,8 +1076,9 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 			strbuf_addstr(&sb, explain ? explain : f->message ? f->message : f->rule->message);
 			if (q.len && a->guide_intro)
 				strbuf_addf(&sb, " %s", a->guide_intro);
-			say(fv, b, sb.buf, &x);
-			set_block(fv, "guide", &q);
+			item = say(fv, b, sb.buf, &x);
+			if (item)
+				set_block(item, "guide", &q);
 			strbuf_release(&q);
 		}
 		strbuf_reset(&sb);
@@ -1117,7 +1217,10 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 		count_macros(&macros, p, IT_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
 		join(out, &macros);
-		functions_of(out, p, IT_ISSUE, false);
+		/* The quotes name the functions; the opening only when it is
+		 * one point for several calls. */
+		if (one_kind && p->issues > 1)
+			functions_of(out, p, IT_ISSUE, false);
 		if (one_kind && p->issues > 1)
 			strbuf_addf(out, ": one point covers all %s, made at the first, "
 				    "and each gets its rewrite below.", number(p->issues));
@@ -1226,24 +1329,15 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 		tmpl_set(v, "first", sb.buf);
 		strbuf_reset(&sb);
 	}
-	sentence(&sb, vd->summary);
-	tmpl_set(v, "summary", sb.len > 1 ? sb.buf : NULL);
-	strbuf_reset(&sb);
-	if (vd->log) {
-		const char *log = vd->log;
-
-		/* Console lines, indented: verbatim in the mail. */
-		for (const char *p = log; *p;) {
-			size_t n = strcspn(p, "\n");
-
-			strbuf_addstr(&sb, "    ");
-			template_clean(&sb, p, n);
-			strbuf_rtrim(&sb);
-			strbuf_addch(&sb, '\n');
-			p += n + (p[n] == '\n');
-		}
-		set_block(v, "log", &sb);
+	tmpl_set(v, "tests", vd->tests);
+	for (size_t i = 0; i < vd->calls.nr; i++) {
+		strbuf_reset(&sb);
+		sentence(&sb, vd->calls.v[i]);
+		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
+	strbuf_reset(&sb);
+	/* One paragraph: the console excerpt stays in the log (vd->log is
+	 * for callers that show it elsewhere). */
 	strbuf_release(&sb);
 }
 

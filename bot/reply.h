@@ -19,6 +19,7 @@
 #include "check.h"
 #include "guide.h"
 #include "mailhdr.h"
+#include "strvec.h"
 
 enum reply_policy {
 	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
@@ -53,9 +54,15 @@ struct reply_verdict {
 	char *log;
 	char *url;
 	bool panic_on_warn;
+	/* kernel-ci's "tests" and "calls" (docs/ci.md), in words: "three
+	 * KUnit suites and the ext4 workload ran", and per added call "the
+	 * BUG_ON() at foo.c:88 ran 41 times and never fired".  NULL / empty
+	 * for a verdict without them: then nothing is said about reach. */
+	char *tests;
+	struct strvec calls;
 };
 
-#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true }
+#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true, NULL, STRVEC_INIT }
 #define REPLY_VERDICT_MAX_BYTES (1u << 20)
 #define REPLY_VERDICT_LOG_LINES 12
 
