@@ -14,6 +14,7 @@
 #include "check.h"
 #include "config.h"
 #include "guide.h"
+#include "mailfile.h"
 #include "mbox.h"
 #include "msgid.h"
 #include "reply.h"
@@ -23,6 +24,7 @@
 
 #include <fnmatch.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define EXIT_ANSWERED 3
 
@@ -68,6 +70,7 @@ struct review {
 	struct strbuf identity;		/* "Name <addr>" */
 	struct b4_opts b4;
 	struct strbuf midmask, b4_cache;
+	struct strbuf mbox_copy;	/* --mbox normalised for b4, or empty */
 	struct ruleset rules;
 
 	/* this version */
@@ -229,6 +232,38 @@ static int setup_b4(struct review *rv)
 	rv->b4.version = rv->version;
 	rv->b4.mbox = rv->mbox;
 	return 0;
+}
+
+/*
+ * --mbox takes what `check` takes: a lone saved message (no From_ line)
+ * or a gzipped thread is turned into an mbox in a temporary file, since
+ * b4 reads only mboxes.  The reply's name for it stays the user's file.
+ */
+static int normalise_mbox(struct review *rv)
+{
+	struct mailfile mf = MAILFILE_INIT;
+	const char *tmp = getenv("TMPDIR");
+	int fd, ret;
+
+	if (!rv->mbox)
+		return 0;
+	ret = mailfile_read(&mf, rv->mbox);
+	if (ret || !mailfile_rewritten(&mf))
+		goto out;
+	strbuf_addf(&rv->mbox_copy, "%s/warnwatch-review-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(rv->mbox_copy.buf);
+	if (fd < 0) {
+		ret = error("cannot create '%s': %s", rv->mbox_copy.buf, strerror(errno));
+		strbuf_reset(&rv->mbox_copy);
+		goto out;
+	}
+	close(fd);
+	ret = strbuf_write_file(&mf.mbox, rv->mbox_copy.buf);
+	if (!ret)
+		rv->b4.mbox = rv->mbox_copy.buf;
+out:
+	mailfile_release(&mf);
+	return ret;
 }
 
 /* ---- the series ---------------------------------------------------------- */
@@ -698,6 +733,8 @@ static int run(struct review *rv, int *exit_status)
 	ret = setup_identity(rv);
 	if (!ret)
 		ret = setup_b4(rv);
+	if (!ret)
+		ret = normalise_mbox(rv);
 	if (!ret && rv->verdict_path) {
 		ret = reply_verdict_load(&rv->verdict, rv->verdict_path);
 		rv->have_verdict = !ret;
@@ -745,6 +782,9 @@ static void review_release(struct review *rv)
 	strbuf_release(&rv->identity);
 	strbuf_release(&rv->midmask);
 	strbuf_release(&rv->b4_cache);
+	if (rv->mbox_copy.len)
+		unlink(rv->mbox_copy.buf);
+	strbuf_release(&rv->mbox_copy);
 	ruleset_release(&rv->rules);
 	check_result_clear(&rv->result);
 	series_release(&rv->series);
@@ -766,7 +806,7 @@ int cmd_review(int argc, const char **argv)
 	struct review rv = {
 		.cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
 		.identity = STRBUF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
-		.b4_cache = STRBUF_INIT, .rules = RULESET_INIT,
+		.b4_cache = STRBUF_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
 		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
 		.series = SERIES_INIT, .result = CHECK_RESULT_INIT,
 		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,

@@ -4,6 +4,7 @@
  * template engine.  See reply.h.
  */
 #include "reply.h"
+#include "advice.h"
 #include "datadir.h"
 #include "msgid.h"
 #include "strvec.h"
@@ -76,6 +77,92 @@ static void verdict_fired(struct reply_verdict *out, json_t *fired)
 	strbuf_release(&sb);
 }
 
+/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
+static void test_name(struct strbuf *out, const char *name)
+{
+	if (starts_with(name, "workload:"))
+		strbuf_addf(out, "the %s workload", name + 9);
+	else
+		strbuf_addstr(out, name);
+}
+
+/* kernel-ci's "tests": what ran, and what failed, in a few words. */
+static void verdict_tests(struct reply_verdict *out, json_t *tests)
+{
+	struct strbuf sb = STRBUF_INIT, failed = STRBUF_INIT;
+	size_t i, n = json_array_size(tests), nfail = 0;
+	json_t *t;
+
+	if (!n)
+		return;
+	json_array_foreach(tests, i, t) {
+		const char *name = json_string_value(json_object_get(t, "name"));
+		const char *res = json_string_value(json_object_get(t, "result"));
+
+		if (!name)
+			continue;
+		if (n <= 4) {
+			if (i)
+				strbuf_addstr(&sb, i + 1 == n ? " and " : ", ");
+			test_name(&sb, name);
+		}
+		if (res && (!strcmp(res, "fail") || !strcmp(res, "crashed"))) {
+			strbuf_addstr(&failed, nfail++ ? ", " : "");
+			test_name(&failed, name);
+		}
+	}
+	if (n > 4)
+		strbuf_addf(&sb, "%zu tests", n);
+	strbuf_addstr(&sb, " ran");
+	if (nfail)
+		strbuf_addf(&sb, ", and %s failed", failed.buf);
+	out->tests = strbuf_detach(&sb, NULL);
+	strbuf_release(&failed);
+}
+
+/* kernel-ci's "calls": per added call, whether it ran and fired. */
+static void verdict_calls(struct reply_verdict *out, json_t *calls)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(calls, i, c) {
+		const char *macro = json_string_value(json_object_get(c, "macro"));
+		const char *file = json_string_value(json_object_get(c, "file"));
+		const char *why = json_string_value(json_object_get(c, "reached_why"));
+		const char *suite = json_string_value(json_object_get(c, "suite"));
+		json_t *reached = json_object_get(c, "reached");
+		json_int_t line = json_integer_value(json_object_get(c, "line"));
+		struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
+
+		if (!macro || !file)
+			continue;
+		strbuf_addf(&at, "the %s() at %s:%lld", macro, file, (long long)line);
+		if (json_is_true(json_object_get(c, "fired"))) {
+			strbuf_addf(&sb, "%s fired", at.buf);
+			if (suite) {
+				strbuf_addstr(&sb, " during ");
+				test_name(&sb, suite);
+			}
+		} else if (json_is_integer(reached) && json_integer_value(reached) > 0) {
+			json_int_t n = json_integer_value(reached);
+
+			strbuf_addf(&sb, "%s ran %lld time%s and never fired", at.buf,
+				    (long long)n, n == 1 ? "" : "s");
+		} else if (json_is_integer(reached)) {
+			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
+				    at.buf);
+		} else {
+			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
+			if (why)
+				strbuf_addf(&sb, " (%s)", why);
+		}
+		strvec_push(&out->calls, sb.buf);
+		strbuf_release(&at);
+		strbuf_release(&sb);
+	}
+}
+
 int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 			const char *name)
 {
@@ -132,6 +219,12 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 	v = json_object_get(root, "fired");
 	if (json_is_array(v))
 		verdict_fired(out, v);
+	v = json_object_get(root, "tests");
+	if (json_is_array(v))
+		verdict_tests(out, v);
+	v = json_object_get(root, "calls");
+	if (json_is_array(v))
+		verdict_calls(out, v);
 	/* kernel-ci's "reason" is a console line ("Kernel panic - not
 	 * syncing: ..."): it heads the quoted console lines. */
 	v = json_object_get(root, "reason");
@@ -166,6 +259,8 @@ void reply_verdict_release(struct reply_verdict *v)
 	free(v->first);
 	free(v->log);
 	free(v->url);
+	free(v->tests);
+	strvec_clear(&v->calls);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -374,17 +469,6 @@ static void functions_of(struct strbuf *out, const struct plan *p, enum item_typ
 	strvec_clear(&names);
 }
 
-static bool plan_has_class(const struct plan *p, enum item_type t, int harm_min,
-			   int harm_max)
-{
-	for (size_t i = 0; i < p->nr; i++)
-		if (p->v[i].type == t && p->v[i].f && p->v[i].f->kind != FINDING_DEFINE &&
-		    harm(p->v[i].f->rule->class) >= harm_min &&
-		    harm(p->v[i].f->rule->class) <= harm_max)
-			return true;
-	return false;
-}
-
 /* ---- quoting ------------------------------------------------------------ */
 
 /* The hunk lines around `f`, as "> " lines. */
@@ -447,37 +531,42 @@ static void finding_line(struct strbuf *out, const struct finding *f)
 
 /* ---- concrete suggestions ---------------------------------------------- */
 
-/* The arguments of the call in `source` ("BUG_ON(!x)" -> "!x"). */
-static bool call_args(struct strbuf *out, const char *source)
+/* The errno that the code around `f` returns ("-ENOMEM"), or NULL. */
+static char *nearby_errno(const struct finding *f, bool *err_ptr)
 {
-	const char *open = strchr(source, '('), *close;
+	const char *p = f->hunk ? f->hunk : "", *hit;
 
-	if (!open)
-		return false;
-	close = strrchr(open, ')');
-	if (!close)
-		return false;
-	strbuf_add(out, open + 1, close - open - 1);
-	strbuf_trim(out);
-	return true;
+	*err_ptr = false;
+	while ((hit = strstr(p, "-E"))) {
+		size_t n = 2 + strspn(hit + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+		const char *bol = hit;
+
+		p = hit + 2;
+		while (bol > f->hunk && bol[-1] != '\n')
+			bol--;
+		if (*bol == '-' || n < 4)
+			continue;	/* a removed line; "-E" alone */
+		if (!memmem(bol, hit - bol, "return", 6) && !memmem(bol, hit - bol, "= ", 2))
+			continue;
+		*err_ptr = hit >= bol + 8 && !strncmp(hit - 8, "ERR_PTR(", 8);
+		return xstrndup(hit, n);
+	}
+	return NULL;
 }
 
-/*
- * What the function returns, guessed from its definition in the patch
- * (hunk headers carry it): "return;", "return NULL;", "return false;",
- * "return -EINVAL;".
- */
-static const char *guess_return(const struct series *s, const struct finding *f)
+void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
 {
 	const struct series_patch *sp = NULL;
 	struct strbuf want = STRBUF_INIT;
-	const char *ret = "return -EINVAL;";
+	enum { R_INT, R_VOID, R_PTR, R_BOOL } kind = R_INT;
+	bool err_ptr;
+	char *err;
 
-	for (size_t i = 0; i < s->nr; i++)
+	for (size_t i = 0; s && i < s->nr; i++)
 		if (s->patches[i].index == f->patch)
 			sp = &s->patches[i];
 	if (!sp || !*f->function || !sp->diff)
-		goto out;
+		goto done;
 	strbuf_addf(&want, "%s(", f->function);
 	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len; p < end;) {
 		const char *nl = memchr(p, '\n', end - p);
@@ -510,87 +599,156 @@ static const char *guess_return(const struct series *s, const struct finding *f)
 			type++;
 		decl = xstrndup(type, hit - type);
 		if (strchr(decl, '*'))
-			ret = "return NULL;";
+			kind = R_PTR;
 		else if (strstr(decl, "void"))
-			ret = "return;";
+			kind = R_VOID;
 		else if (strstr(decl, "bool"))
-			ret = "return false;";
+			kind = R_BOOL;
 		free(decl);
 		break;
 	}
-out:
+done:
+	err = nearby_errno(f, &err_ptr);
+	switch (kind) {
+	case R_VOID:
+		strbuf_addstr(out, "return;");
+		break;
+	case R_BOOL:
+		strbuf_addstr(out, "return false;");
+		break;
+	case R_PTR:
+		if (err && err_ptr)
+			strbuf_addf(out, "return ERR_PTR(%s);", err);
+		else
+			strbuf_addstr(out, "return NULL;");
+		break;
+	case R_INT:
+		strbuf_addf(out, "return %s;", err ? err : "-EINVAL");
+		break;
+	}
+	free(err);
 	strbuf_release(&want);
-	return ret;
+}
+
+/* Replace {name} placeholders of `text` from `keys`/`vals`. */
+static void expand(struct strbuf *out, const char *text, const char *const *keys,
+		   const char *const *vals, size_t n)
+{
+	for (const char *p = text ? text : ""; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		size_t k = n;
+
+		if (close)
+			for (k = 0; k < n; k++)
+				if (strlen(keys[k]) == (size_t)(close - p - 1) &&
+				    !strncmp(p + 1, keys[k], close - p - 1))
+					break;
+		if (k < n) {
+			strbuf_addstr(out, vals[k] ? vals[k] : "");
+			p = close + 1;
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
+}
+
+/* The placeholders of advice texts for one call. */
+struct subst {
+	const char *keys[7];
+	const char *vals[7];
+	struct strbuf cond, ret, fn;
+};
+
+static void subst_init(struct subst *x, const struct series *s, const struct finding *f,
+		       const struct advice_hit *h)
+{
+	static const char *const keys[] = { "macro", "function", "cond", "ret", "repl",
+					    "arg", "fs" };
+
+	memcpy(x->keys, keys, sizeof(keys));
+	strbuf_init(&x->cond, 0);
+	strbuf_init(&x->ret, 0);
+	strbuf_init(&x->fn, 0);
+	advice_call_args(&x->cond, f->source);
+	reply_guess_return(&x->ret, s, f);
+	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
+	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
+	x->vals[1] = x->fn.buf;
+	x->vals[2] = x->cond.buf;
+	x->vals[3] = x->ret.buf;
+	x->vals[4] = f->rule->replacement ? f->rule->replacement : "WARN_ON_ONCE";
+	x->vals[5] = h ? h->arg : NULL;
+	x->vals[6] = h && h->fs ? h->fs->name : NULL;
+}
+
+static void subst_release(struct subst *x)
+{
+	strbuf_release(&x->cond);
+	strbuf_release(&x->ret);
+	strbuf_release(&x->fn);
+}
+
+/* Code lines into a mail block: each line starts with a TAB. */
+static void code_block(struct strbuf *out, const char *code)
+{
+	for (const char *p = code; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		strbuf_addf(out, "\t%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 }
 
 /*
- * A code example for an added BUG/WARN: the call with the rule's gentler
- * replacement, inside an if with a recovery when it was a bare statement.
- * Lines start with a TAB (verbatim in the filled text).  Empty when the
- * rule has no replacement.
+ * The default rewrite of an added BUG/WARN: the rule's gentler macro,
+ * inside an if with a way out when it was a bare statement.  Empty when
+ * the rule has no replacement.
  */
-static bool user_reachable(const char *fn);
-
-static void example(struct strbuf *out, const struct series *s, const struct finding *f)
+static void example(struct strbuf *out, const struct series *s, const struct finding *f,
+		    const struct advice *a)
 {
+	struct strbuf unlock = STRBUF_INIT;
 	const char *repl = f->rule->replacement;
-	struct strbuf args = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf args = STRBUF_INIT, line = STRBUF_INIT, ret = STRBUF_INIT;
 	const char *macro = f->rule->macro;
 
 	if (!repl || f->kind != FINDING_ADDED || !f->source ||
 	    (f->rule->class != RC_BUG && f->rule->class != RC_WARN))
 		goto out;
-	if (!call_args(&args, f->source))
+	if (!advice_call_args(&args, f->source))
 		goto out;
 	finding_line(&line, f);
+	reply_guess_return(&ret, s, f);
+	if (a)
+		advice_unlocks(&unlock, a, f);
 	if (starts_with(line.buf, macro) && f->source_lines <= 1 &&
 	    line.buf[strlen(macro)] == '(') {
-		/* A statement: make it a condition with a way out.  Where user
-		 * space can get the condition true, no WARN at all: an error. */
-		if (args.len && user_reachable(f->function) && !strchr(args.buf, ','))
-			strbuf_addf(out, "\tif (%s)\n\t\t%s\n", args.buf, guess_return(s, f));
-		else if (!args.len)
-			strbuf_addf(out, "\t%s(1);\n\t%s\n", repl, guess_return(s, f));
-		else
-			strbuf_addf(out, "\tif (%s(%s))\n\t\t%s\n", repl, args.buf,
-				    guess_return(s, f));
+		if (!args.len) {
+			strbuf_addf(out, "%s(1);\n%s%s", repl, unlock.buf, ret.buf);
+		} else if (!unlock.len) {
+			strbuf_addf(out, "if (%s(%s))\n\t%s", repl, args.buf, ret.buf);
+		} else {
+			/* Leave the way it came in: unlock first. */
+			strbuf_addf(out, "if (%s(%s)) {\n", repl, args.buf);
+			for (const char *u = unlock.buf; *u; u += strcspn(u, "\n") + 1)
+				strbuf_addf(out, "\t%.*s\n", (int)strcspn(u, "\n"), u);
+			strbuf_addf(out, "\t%s\n}", ret.buf);
+		}
 	} else {
 		/* Already a condition: only the macro changes. */
 		const char *at = strstr(line.buf, macro);
 
 		if (!at || f->source_lines > 1)
-			strbuf_addf(out, "\t%s(%s)\n", repl, args.buf);
+			strbuf_addf(out, "%s(%s)", repl, args.buf);
 		else
-			strbuf_addf(out, "\t%.*s%s%s\n", (int)(at - line.buf), line.buf,
+			strbuf_addf(out, "%.*s%s%s", (int)(at - line.buf), line.buf,
 				    repl, at + strlen(macro));
 	}
 out:
 	strbuf_release(&args);
 	strbuf_release(&line);
-}
-
-/*
- * Handlers user space calls directly: a condition in one of these is
- * likely reachable from outside the kernel, which is not WARN material.
- */
-static bool user_reachable(const char *fn)
-{
-	static const char *const suffixes[] = { "_ioctl", "_compat_ioctl", "_write",
-		"_read", "_store", "_show", "_open", "_release", "_mmap", "_poll",
-		"_setsockopt", "_getsockopt", "_sendmsg", "_recvmsg", "_write_iter",
-		"_read_iter", "_unlocked_ioctl", "_fault" };
-	static const char *const prefixes[] = { "sys_", "__do_sys_", "__se_sys_",
-		"__x64_sys_", "do_sys_", "ksys_", "SYSCALL_DEFINE", "COMPAT_SYSCALL_DEFINE" };
-
-	if (!fn || !*fn)
-		return false;
-	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (starts_with(fn, prefixes[i]))
-			return true;
-	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
-		if (ends_with(fn, suffixes[i]))
-			return true;
-	return false;
+	strbuf_release(&ret);
+	strbuf_release(&unlock);
 }
 
 /* "Sentence." from a rule text: first letter up, a full stop at the end. */
@@ -600,9 +758,12 @@ static void sentence(struct strbuf *out, const char *text)
 
 	strbuf_addstr(out, text ? text : "");
 	strbuf_trim(out);
-	if (out->len > start && islower((unsigned char)out->buf[start]))
+	/* "new BUG_ON()" -> "New BUG_ON()", but never "Foo_bar()". */
+	if (out->len > start && islower((unsigned char)out->buf[start]) &&
+	    strspn(out->buf + start, "abcdefghijklmnopqrstuvwxyz") ==
+	    strcspn(out->buf + start, " ,:;."))
 		out->buf[start] = toupper((unsigned char)out->buf[start]);
-	if (out->len > start && !strchr(".!?", out->buf[out->len - 1]))
+	if (out->len > start && !strchr(".!?:", out->buf[out->len - 1]))
 		strbuf_addch(out, '.');
 }
 
@@ -619,7 +780,8 @@ static void set_block(struct tmpl_vars *v, const char *name, struct strbuf *sb)
 struct builder {
 	const struct series *s;
 	const struct reply_opts *o;
-	struct strvec quoted;		/* sections already quoted */
+	const struct advice *advice;	/* o->advice, or loaded, or NULL */
+	struct strvec said;		/* what this reply said already */
 };
 
 static const struct series_patch *patch_of(const struct series *s, int index)
@@ -630,71 +792,361 @@ static const struct series_patch *patch_of(const struct series *s, int index)
 	return NULL;
 }
 
-static void location(struct strbuf *out, const struct finding *f)
+/* ---- inline comments ---------------------------------------------------- */
+
+/*
+ * A quote block: lines of one file of one patch, each with a sort key
+ * (twice its post-image line number; a removed line sorts just before
+ * the line that follows it), and the calls it is quoted for.
+ */
+struct qline {
+	long key;
+	char *text;
+};
+
+struct qblock {
+	const char *file;
+	int patch;
+	struct qline *v;
+	size_t nr, alloc;
+	const struct item *items[16];
+	size_t nr_items;
+};
+
+/* Context quoted with a call: before it, after it (at most 3 together). */
+#define QUOTE_CONTEXT 3
+
+static bool blank_line(const char *l)
 {
-	strbuf_addf(out, "%s:%d", f->file, f->line);
+	return !l[1 + strspn(l + 1, " \t")];
 }
 
-/* Quote the coding-style section `heading` once; later: a pointer back. */
-static void set_guide(struct tmpl_vars *v, struct builder *b, const char *heading)
+/* A function's first line ("+static void foo(...)" or "+{"): not indented. */
+static bool defines(const char *l)
 {
-	const struct guide_section *sec;
-	struct strbuf q = STRBUF_INIT;
-
-	if (!heading || !*heading)
-		return;
-	tmpl_set(v, "section", heading);
-	if (!b->o->guide || !(sec = guide_find(b->o->guide, heading)))
-		return;
-	tmpl_set(v, "section", sec->heading);
-	for (size_t i = 0; i < b->quoted.nr; i++)
-		if (!strcmp(b->quoted.v[i], sec->heading)) {
-			tmpl_set_bool(v, "guide_seen", true);
-			return;
-		}
-	strvec_push(&b->quoted, sec->heading);
-	guide_quote(&q, b->o->guide, sec, "  | ");
-	set_block(v, "guide", &q);
-	strbuf_release(&q);
+	return l[0] != '-' && l[1] && l[1] != ' ' && l[1] != '\t' && l[1] != '#' &&
+	       l[1] != '/' && l[1] != '*';
 }
 
-static void add_issue(struct tmpl_vars *list, struct builder *b, const struct item *it)
+static void qblock_of(struct qblock *out, const struct item *it)
 {
 	const struct finding *f = it->f;
-	struct tmpl_vars *v = tmpl_add(list, "findings");
+	struct strvec lines = STRVEC_INIT;
+	long *key;
+	size_t at = f->hunk_line, last, from, to, before = 2, after = 1;
+
+	memset(out, 0, sizeof(*out));
+	out->file = f->file;
+	out->patch = it->patch;
+	out->items[out->nr_items++] = it;
+	for (const char *p = f->hunk ? f->hunk : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		strvec_pushf(&lines, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (at >= lines.nr)
+		goto out;
+	last = at + (f->source_lines > 0 ? (size_t)f->source_lines : 1) - 1;
+	if (last >= lines.nr)
+		last = lines.nr - 1;
+	/* The line that names the function, when it is just above. */
+	for (size_t k = 1; k <= QUOTE_CONTEXT && k <= at; k++)
+		if (defines(lines.v[at - k]) && lines.v[at - k][1] != '{') {
+			before = k;
+			after = QUOTE_CONTEXT - k;
+			break;
+		}
+	from = at > before ? at - before : 0;
+	to = last + 1 + after;
+	if (to > lines.nr)
+		to = lines.nr;
+	while (from < at && blank_line(lines.v[from]))
+		from++;
+	while (to > last + 1 && blank_line(lines.v[to - 1]))
+		to--;
+	/* Keys: twice the post-image line number of the line, or of the
+	 * next kept line for a removed one, less one. */
+	key = xcalloc(lines.nr, sizeof(*key));
+	{
+		long post = f->line;
+
+		for (size_t i = at + 1; i < lines.nr; i++) {
+			key[i] = post + 1;
+			if (lines.v[i][0] != '-')
+				post++;
+		}
+		post = f->line;
+		key[at] = post;
+		for (size_t i = at; i-- > 0;) {
+			if (lines.v[i][0] != '-')
+				post--;
+			key[i] = post;
+		}
+		for (size_t i = 0; i < lines.nr; i++)
+			key[i] = 2 * key[i] - (lines.v[i][0] == '-');
+	}
+	for (size_t i = from; i < to; i++) {
+		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+		out->v[out->nr].key = key[i];
+		out->v[out->nr++].text = xstrdup(lines.v[i]);
+	}
+	free(key);
+out:
+	strvec_clear(&lines);
+}
+
+static void qblock_release(struct qblock *b)
+{
+	for (size_t i = 0; i < b->nr; i++)
+		free(b->v[i].text);
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Merge `b` into `a` when they overlap or touch; `b` is then empty. */
+static bool qblock_merge(struct qblock *a, struct qblock *b)
+{
+	long amax;
+
+	if (!a->nr || !b->nr || a->patch != b->patch || strcmp(a->file, b->file) ||
+	    a->nr_items >= ARRAY_SIZE(a->items))
+		return false;
+	amax = a->v[a->nr - 1].key;
+	if (b->v[0].key > amax + 2)
+		return false;
+	for (size_t i = 0; i < b->nr; i++) {
+		if (b->v[i].key <= amax)
+			continue;
+		ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+		a->v[a->nr++] = b->v[i];
+		b->v[i].text = NULL;
+	}
+	a->items[a->nr_items++] = b->items[0];
+	qblock_release(b);
+	return true;
+}
+
+static void qblock_text(struct strbuf *out, const struct qblock *b, bool new_file,
+			bool skipped)
+{
+	if (new_file)
+		strbuf_addf(out, "> +++ b/%s\n", b->file);
+	if (skipped)
+		strbuf_addstr(out, "> [...]\n");
+	for (size_t i = 0; i < b->nr; i++) {
+		size_t start = out->len;
+
+		strbuf_addf(out, "> %s", b->v[i].text);
+		while (out->len > start && isspace((unsigned char)out->buf[out->len - 1]))
+			strbuf_setlen(out, out->len - 1);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* The sentences of a coding-style section that start with `starts`,
+ * as "  | " lines filled at 70 columns.  Nothing when none is there. */
+static void guide_sentences(struct strbuf *out, const struct guide *g,
+			    const struct guide_section *sec, const struct strvec *starts)
+{
+	struct strbuf flat = STRBUF_INIT, pick = STRBUF_INIT;
+	const char *p, *end;
+	size_t col = 0;
+
+	/* The body after the heading and its underline, on one line. */
+	p = g->text + sec->start;
+	for (int k = 0; k < 2 && p < g->text + sec->end; k++)
+		p += strcspn(p, "\n") + 1;
+	end = g->text + sec->end;
+	for (; p < end; p++) {
+		if (isspace((unsigned char)*p)) {
+			if (flat.len && flat.buf[flat.len - 1] != ' ')
+				strbuf_addch(&flat, ' ');
+		} else {
+			strbuf_addch(&flat, *p);
+		}
+	}
+	for (size_t i = 0; i < starts->nr; i++) {
+		const char *s = strstr(flat.buf, starts->v[i]), *e;
+
+		if (!s)
+			continue;
+		for (e = s; *e; e++)
+			if ((e[0] == '.' || e[0] == '?') && (!e[1] || e[1] == ' '))
+				break;
+		if (*e)
+			e++;
+		if (pick.len)
+			strbuf_addch(&pick, ' ');
+		strbuf_add(&pick, s, e - s);
+	}
+	/* Fill at 70 columns behind "  | ". */
+	for (const char *w = pick.buf; *w;) {
+		size_t n = strcspn(w, " ");
+
+		if (col && col + 1 + n > 66) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		if (!col)
+			strbuf_addstr(out, "  | ");
+		else
+			strbuf_addch(out, ' ');
+		strbuf_add(out, w, n);
+		col += n + 1;
+		w += n;
+		w += strspn(w, " ");
+	}
+	if (col)
+		strbuf_addch(out, '\n');
+	strbuf_release(&flat);
+	strbuf_release(&pick);
+}
+
+static bool said(struct builder *b, const char *key)
+{
+	for (size_t i = 0; i < b->said.nr; i++)
+		if (!strcmp(b->said.v[i], key))
+			return true;
+	strvec_push(&b->said, key);
+	return false;
+}
+
+static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char *text,
+			     const struct subst *x)
+{
+	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
+	struct tmpl_vars *item = NULL;
+
+	expand(&sb, text, x->keys, x->vals, ARRAY_SIZE(x->keys));
+	sentence(&s, sb.buf);
+	/* No sentence twice in one reply. */
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "text:%s", s.buf);
+	if (s.len && !said(b, sb.buf)) {
+		item = tmpl_add(fv, "say");
+		tmpl_set(item, "text", s.buf);
+	}
+	strbuf_release(&sb);
+	strbuf_release(&s);
+	return item;
+}
+
+static bool replaced(const struct advice_hit *h, size_t nr, const char *id)
+{
+	for (size_t i = 0; i < nr; i++)
+		for (size_t k = 0; k < h[i].e->replaces.nr; k++)
+			if (!strcmp(h[i].e->replaces.v[k], id))
+				return true;
+	return false;
+}
+
+/* What to say under the quote of one call: what is new, and its rewrite. */
+static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct item *it)
+{
+	const struct finding *f = it->f;
+	const struct advice *a = b->advice;
+	struct tmpl_vars *fv = tmpl_add(bv, "findings");
+	struct advice_hit hits[32];
+	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT;
+	const char *rewrite = NULL;
+	struct tmpl_vars *item;
+	struct subst x;
+	size_t nr = 0;
+
+	if (a && a->nr <= ARRAY_SIZE(hits))
+		nr = advice_match(hits, a, f);
+	subst_init(&x, b->s, f, NULL);
+	tmpl_set(fv, "location", f->file);
+	if (!replaced(hits, nr, "explain")) {
+		const char *explain = a && f->kind != FINDING_DEFINE ?
+			a->explain[f->rule->class] : NULL;
+
+		strbuf_addf(&sb, "explain:%s", explain ? rule_class_name(f->rule->class) :
+			    f->rule->id);
+		if (!said(b, sb.buf)) {
+			const struct guide_section *sec = b->o->guide && f->rule->section ?
+				guide_find(b->o->guide, f->rule->section) : NULL;
+
+			struct strbuf q = STRBUF_INIT;
+
+			if (sec && a && a->guide[f->rule->class].nr)
+				guide_sentences(&q, b->o->guide, sec, &a->guide[f->rule->class]);
+			strbuf_reset(&sb);
+			strbuf_addstr(&sb, explain ? explain : f->message ? f->message : f->rule->message);
+			if (q.len && a->guide_intro)
+				strbuf_addf(&sb, " %s", a->guide_intro);
+			item = say(fv, b, sb.buf, &x);
+			if (item)
+				set_block(item, "guide", &q);
+			strbuf_release(&q);
+		}
+		strbuf_reset(&sb);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct advice_entry *e = hits[i].e;
+		struct subst y;
+
+		if (replaced(hits, nr, e->id))
+			continue;
+		subst_init(&y, b->s, f, &hits[i]);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "advice:%s", e->id);
+		if (!said(b, sb.buf))
+			say(fv, b, e->say, &y);
+		else if (e->again)
+			say(fv, b, e->again, &y);
+		if (!rewrite && (e->rewrite || hits[i].fs)) {
+			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
+			expand(&code, rewrite, y.keys, y.vals, ARRAY_SIZE(y.keys));
+		}
+		subst_release(&y);
+	}
+	if (!rewrite)
+		example(&code, b->s, f, a);
+	strbuf_reset(&sb);
+	if (code.len)
+		code_block(&sb, code.buf);
+	set_block(fv, "rewrite", &sb);
+	advice_hits_release(hits, nr);
+	subst_release(&x);
+	strbuf_release(&sb);
+	strbuf_release(&code);
+}
+
+/* The calls of patch `index`, quoted and commented in patch order. */
+static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan *p,
+		      int index)
+{
+	struct qblock *blocks = NULL;
+	const char *prev = NULL;
+	size_t nr = 0, alloc = 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	location(&sb, f);
-	tmpl_set(v, "location", sb.buf);
-	tmpl_set(v, "file", f->file);
-	tmpl_setf(v, "line", "%d", f->line);
-	tmpl_set(v, "function", *f->function ? f->function : NULL);
-	tmpl_set(v, "macro", f->kind == FINDING_DEFINE ? f->defined : f->rule->macro);
-	strbuf_reset(&sb);
-	quote_hunk(&sb, f);
-	set_block(v, "quote", &sb);
-	strbuf_reset(&sb);
-	{
-		/* "new BUG_ON() crashes..." -> "This new BUG_ON() crashes..." */
-		const char *msg = f->message ? f->message : f->rule->message;
-		struct strbuf m = STRBUF_INIT;
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct item *it = &p->v[i];
 
-		if (starts_with(msg, "new "))
-			strbuf_addstr(&m, "this ");
-		strbuf_addstr(&m, msg);
-		sentence(&sb, m.buf);
-		strbuf_release(&m);
+		if ((it->type != IT_ISSUE && it->type != IT_NOTE) || it->patch != index)
+			continue;
+		ALLOC_GROW(blocks, nr + 1, alloc);
+		qblock_of(&blocks[nr], it);
+		if (nr && qblock_merge(&blocks[nr - 1], &blocks[nr]))
+			continue;
+		nr++;
 	}
-	tmpl_set(v, "message", sb.buf);
-	set_guide(v, b, f->rule->section);
-	strbuf_reset(&sb);
-	sentence(&sb, f->rule->suggest);
-	tmpl_set(v, "suggest", sb.len > 1 ? sb.buf : NULL);
-	strbuf_reset(&sb);
-	example(&sb, b->s, f);
-	set_block(v, "example", &sb);
-	if (f->rule->class == RC_WARN || f->rule->class == RC_BUG)
-		tmpl_set_bool(v, "user_reachable", user_reachable(f->function));
+	for (size_t i = 0; i < nr; i++) {
+		struct tmpl_vars *bv = tmpl_add(pv, "blocks");
+		bool new_file = !prev || strcmp(prev, blocks[i].file);
+
+		prev = blocks[i].file;
+		strbuf_reset(&sb);
+		qblock_text(&sb, &blocks[i], new_file, !new_file);
+		set_block(bv, "quote", &sb);
+		for (size_t k = 0; k < blocks[i].nr_items; k++)
+			add_comment(bv, b, blocks[i].items[k]);
+		qblock_release(&blocks[i]);
+	}
+	free(blocks);
 	strbuf_release(&sb);
 }
 
@@ -725,37 +1177,22 @@ static void add_credit(struct tmpl_vars *top, const struct item *it, int version
 			strbuf_addf(&sb, " in %s()", old->function);
 		strbuf_addstr(&sb, " is gone.");
 	} else if (f->conversion && f->other) {
-		strbuf_addf(&sb, "%s:%d: %s() turned into %s()", f->file, f->line,
-			    f->rule->macro, f->other->macro);
+		strbuf_addf(&sb, "Thanks for turning the %s()", f->rule->macro);
 		if (*f->function)
 			strbuf_addf(&sb, " in %s()", f->function);
-		strbuf_addch(&sb, '.');
+		strbuf_addf(&sb, " into a %s().", f->other->macro);
 	} else {
-		strbuf_addf(&sb, "%s:%d: %s() removed", f->file, f->line, f->rule->macro);
+		strbuf_addf(&sb, "Thanks for removing the %s()", f->rule->macro);
 		if (*f->function)
-			strbuf_addf(&sb, " from %s()", f->function);
-		strbuf_addch(&sb, '.');
+			strbuf_addf(&sb, " from %s().", f->function);
+		else
+			strbuf_addf(&sb, " from %s.", f->file);
 	}
 	tmpl_set(v, "text", sb.buf);
 	strbuf_release(&sb);
 	strbuf_release(&line);
 }
 
-static void add_note(struct tmpl_vars *top, const struct item *it)
-{
-	const struct finding *f = it->f;
-	struct tmpl_vars *v = tmpl_add(top, "notes");
-	struct strbuf sb = STRBUF_INIT;
-
-	location(&sb, f);
-	tmpl_set(v, "location", sb.buf);
-	tmpl_set(v, "macro", f->rule->macro);
-	tmpl_set(v, "function", *f->function ? f->function : NULL);
-	strbuf_reset(&sb);
-	quote_hunk(&sb, f);
-	set_block(v, "quote", &sb);
-	strbuf_release(&sb);
-}
 
 /* The opening paragraph: what was found, in one or two sentences. */
 static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
@@ -765,21 +1202,30 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 	struct strvec macros = STRVEC_INIT;
 
 	if (p->issues) {
+		const char *rule = NULL;
+		bool one_kind = true;
+
+		for (size_t i = 0; i < p->nr; i++) {
+			const struct finding *f = p->v[i].f;
+
+			if (p->v[i].type != IT_ISSUE)
+				continue;
+			if (rule && strcmp(rule, f->rule->id))
+				one_kind = false;
+			rule = f->rule->id;
+		}
 		count_macros(&macros, p, IT_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
 		join(out, &macros);
-		functions_of(out, p, IT_ISSUE, false);
-		strbuf_addstr(out, ".");
-		if (plan_has_class(p, IT_ISSUE, 3, 3) && plan_has_class(p, IT_ISSUE, 1, 2))
-			strbuf_addstr(out, " A BUG_ON() stops the machine when its condition holds, "
-				      "and so does a WARN*() on the many machines booted with panic_on_warn=1.");
-		else if (plan_has_class(p, IT_ISSUE, 3, 3))
-			strbuf_addstr(out, " A BUG_ON() or panic() stops the machine when its condition holds.");
-		else if (plan_has_class(p, IT_ISSUE, 1, 2))
-			strbuf_addstr(out, " Every WARN*() that fires stops the machine where panic_on_warn=1 "
-				      "is set, as it is on Android and on many cloud hosts.");
-		strbuf_addstr(out, " Details below, each with what Documentation/process/coding-style.rst"
-			      " says about it and a suggestion.");
+		/* The quotes name the functions; the opening only when it is
+		 * one point for several calls. */
+		if (one_kind && p->issues > 1)
+			functions_of(out, p, IT_ISSUE, false);
+		if (one_kind && p->issues > 1)
+			strbuf_addf(out, ": one point covers all %s, made at the first, "
+				    "and each gets its rewrite below.", number(p->issues));
+		else
+			strbuf_addstr(out, "; comments inline.");
 	} else if (p->credits) {
 		bool xc = false;
 
@@ -883,24 +1329,15 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 		tmpl_set(v, "first", sb.buf);
 		strbuf_reset(&sb);
 	}
-	sentence(&sb, vd->summary);
-	tmpl_set(v, "summary", sb.len > 1 ? sb.buf : NULL);
-	strbuf_reset(&sb);
-	if (vd->log) {
-		const char *log = vd->log;
-
-		/* Console lines, indented: verbatim in the mail. */
-		for (const char *p = log; *p;) {
-			size_t n = strcspn(p, "\n");
-
-			strbuf_addstr(&sb, "    ");
-			template_clean(&sb, p, n);
-			strbuf_rtrim(&sb);
-			strbuf_addch(&sb, '\n');
-			p += n + (p[n] == '\n');
-		}
-		set_block(v, "log", &sb);
+	tmpl_set(v, "tests", vd->tests);
+	for (size_t i = 0; i < vd->calls.nr; i++) {
+		strbuf_reset(&sb);
+		sentence(&sb, vd->calls.v[i]);
+		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
+	strbuf_reset(&sb);
+	/* One paragraph: the console excerpt stays in the log (vd->log is
+	 * for callers that show it elsewhere). */
 	strbuf_release(&sb);
 }
 
@@ -1128,52 +1565,27 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	tmpl_set(top, "tree", b->o->tree_name);
 	tmpl_set_bool(top, "have_guide", b->o->guide != NULL);
 
-	/* Issues, grouped by patch in series order. */
+	/* Inline comments, grouped by patch in series order. */
 	for (size_t k = 0; k < s->nr; k++) {
 		const struct series_patch *sp = &s->patches[k];
-		struct tmpl_vars *pv = NULL;
+		bool any = false;
 
-		for (size_t i = 0; i < p->nr; i++) {
-			if (p->v[i].type != IT_ISSUE || p->v[i].patch != sp->index)
-				continue;
-			if (!pv) {
-				pv = tmpl_add(top, "patches");
-				tmpl_set(pv, "subject", sp->subject);
-				tmpl_set_bool(pv, "heading", !single);
-			}
-			add_issue(pv, b, &p->v[i]);
+		for (size_t i = 0; i < p->nr; i++)
+			any |= (p->v[i].type == IT_ISSUE || p->v[i].type == IT_NOTE) &&
+			       p->v[i].patch == sp->index;
+		if (any) {
+			struct tmpl_vars *pv = tmpl_add(top, "patches");
+
+			tmpl_set(pv, "subject", sp->subject);
+			tmpl_set_bool(pv, "heading", !single);
+			add_patch(pv, b, p, sp->index);
 		}
 	}
+	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
-		if (p->v[i].type == IT_CREDIT || p->v[i].type == IT_XCREDIT)
+		if (p->v[i].type == IT_CREDIT)
 			add_credit(top, &p->v[i], s->version);
 	tmpl_set_bool(top, "issues", p->issues > 0);
-	for (size_t i = 0; i < p->nr; i++)
-		if (p->v[i].type == IT_NOTE)
-			add_note(top, &p->v[i]);
-
-	/*
-	 * panic_on_warn: a note when the series adds a WARN of any kind, with
-	 * the tree's own section on the option when it has the one that says
-	 * what the option does (since 2024).  Older trees have "Do not worry
-	 * about panic_on_warn users" there, which is no support for a note
-	 * asking to avoid WARNs: it is not quoted.
-	 */
-	if (plan_has_class(p, IT_ISSUE, 1, 2) || p->notes || plan_has_class(p, IT_XCREDIT, 1, 2)) {
-		const struct guide_section *sec = b->o->guide ?
-			guide_find_exact(b->o->guide, REPLY_PANIC_ON_WARN_SECTION) : NULL;
-		bool seen = false;
-
-		tmpl_set_bool(top, "panic_note", true);
-		for (size_t i = 0; sec && i < b->quoted.nr; i++)
-			seen |= !strcmp(b->quoted.v[i], sec->heading);
-		if (sec && !seen) {
-			strbuf_reset(&sb);
-			guide_quote(&sb, b->o->guide, sec, "  | ");
-			set_block(top, "panic_on_warn", &sb);
-			strvec_push(&b->quoted, sec->heading);
-		}
-	}
 	verdict_vars(top, b->o->verdict);
 	tmpl_set(top, "contact", b->o->contact);
 	strbuf_release(&sb);
@@ -1204,7 +1616,8 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
 	struct plan p = { NULL, 0, 0, 0, 0, 0 };
-	struct builder b = { s, o, STRVEC_INIT };
+	struct builder b = { s, o, o->advice, STRVEC_INIT };
+	struct advice own = ADVICE_INIT;
 	struct strbuf body = STRBUF_INIT, id = STRBUF_INIT;
 	const struct series_patch *sp;
 	struct tmpl_vars *vars = NULL;
@@ -1251,6 +1664,10 @@ int reply_build(struct reply *out, const struct series *s,
 		goto out;
 	strbuf_addch(&out->text, '\n');
 
+	/* The service builds replies without loading the advice itself. */
+	if (!b.advice && !advice_load(&own, rules_default_dir()))
+		b.advice = &own;
+	error_clear();
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);
@@ -1263,7 +1680,8 @@ int reply_build(struct reply *out, const struct series *s,
 	strbuf_addbuf(&out->text, &body);
 out:
 	tmpl_vars_free(vars);
-	strvec_clear(&b.quoted);
+	strvec_clear(&b.said);
+	advice_release(&own);
 	strbuf_release(&body);
 	strbuf_release(&id);
 	free(p.v);

@@ -15,9 +15,11 @@
 #ifndef WW_REPLY_H
 #define WW_REPLY_H
 
+#include "advice.h"
 #include "check.h"
 #include "guide.h"
 #include "mailhdr.h"
+#include "strvec.h"
 
 enum reply_policy {
 	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
@@ -52,9 +54,15 @@ struct reply_verdict {
 	char *log;
 	char *url;
 	bool panic_on_warn;
+	/* kernel-ci's "tests" and "calls" (docs/ci.md), in words: "three
+	 * KUnit suites and the ext4 workload ran", and per added call "the
+	 * BUG_ON() at foo.c:88 ran 41 times and never fired".  NULL / empty
+	 * for a verdict without them: then nothing is said about reach. */
+	char *tests;
+	struct strvec calls;
 };
 
-#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true }
+#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true, NULL, STRVEC_INIT }
 #define REPLY_VERDICT_MAX_BYTES (1u << 20)
 #define REPLY_VERDICT_LOG_LINES 12
 
@@ -74,6 +82,7 @@ struct reply_opts {
 	const struct guide *guide;	/* the tree's coding-style, or NULL */
 	const char *tree_name;		/* "linux-source-6.1", for the text */
 	const struct reply_verdict *verdict;	/* or NULL */
+	const struct advice *advice;	/* rules/advice.json; NULL: the default dir's */
 	const struct series *prev;	/* the previous version, or NULL */
 	const struct check_result *prev_result;
 	const char *contact;		/* how to reach a human */
@@ -82,7 +91,7 @@ struct reply_opts {
 };
 
 #define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, false, false, NULL, NULL, \
-			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 struct reply {
 	bool empty;			/* nothing to say: no mail */
@@ -111,6 +120,18 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o);
 
 void reply_release(struct reply *r);
+
+/*
+ * The statement that leaves the function of added call `f` (patch
+ * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
+ * void function, "return false;" for bool, "return NULL;" (or
+ * "return ERR_PTR(-EXXX);" when the code around does that) for a
+ * pointer, else "return -EXXX;" with the errno the code around the call
+ * returns, -EINVAL when it shows none.  The type comes from the
+ * function's definition in the patch (a hunk header or a line).  For
+ * `check --suggest` as well as the reply.
+ */
+void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f);
 
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.

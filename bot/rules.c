@@ -689,8 +689,9 @@ static int load_guidance(struct ctx *c, json_t *g)
 
 static int load_doc(struct ctx *c, json_t *doc)
 {
+	/* "review" is the reply's advice (advice.h), not rules of check. */
 	static const char *const keys[] = { "guidance", "families", "ignore",
-					    "paths", "comment", NULL };
+					    "paths", "comment", "review", NULL };
 	json_t *v;
 	size_t i;
 	int ret;

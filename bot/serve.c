@@ -859,24 +859,16 @@ static int copy_file(struct serve *sv, long long id, const char *name,
  * The verdict as the reply module reads it (reply.h: verdict, summary,
  * kernel, first), next to kernel-ci's own ci.json.
  */
+/* The verdict the reply reads: ci_verdict_json(), the one schema that
+ * `warnwatch ci --format=json` writes and `review --verdict` reads. */
 static int put_reply_verdict(struct serve *sv, long long id,
 			     const struct ci_verdict *v)
 {
-	json_t *o = json_object();
+	json_t *o = ci_verdict_json(v);
 	char *text;
 	int ret;
 
-	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
-	if (v->reason)
-		json_object_set_new(o, "summary", json_string(v->reason));
-	if (v->base)
-		json_object_set_new(o, "kernel", json_string(v->base));
-	json_object_set_new(o, "panic_on_warn", json_true());
-	if (v->nr_fired && v->fired[0].message)
-		json_object_set_new(o, "first", json_string(v->fired[0].message));
-	else if (v->panic_message)
-		json_object_set_new(o, "first", json_string(v->panic_message));
-	text = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+	text = o ? json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	if (!text)
 		return error("cannot encode the verdict of series %lld", id);

@@ -1,0 +1,549 @@
+/*
+ * The reviewer's advice on added BUG/WARN calls, read from the "review"
+ * object of rules/advice.json.  The matchers are small and literal: they
+ * look at the call's condition and at a few lines of the hunk around it,
+ * the way a reviewer skims a patch; what to say is all in the data.
+ */
+#include "advice.h"
+
+#include <ctype.h>
+#include <jansson.h>
+
+#define ADVICE_FILE_MAX (256 * 1024)
+#define CONTEXT_BEFORE 6	/* hunk lines looked at above the call */
+#define CONTEXT_AFTER 3		/* ... and below it */
+
+static const char *const match_names[AM__NR] = {
+	[AM_ON_DISK] = "on-disk",
+	[AM_USER_INPUT] = "user-input",
+	[AM_LOCK_HELD] = "lock-held",
+	[AM_REFCOUNT] = "refcount",
+	[AM_AFTER_ALLOC] = "after-alloc",
+	[AM_DEREF_AFTER] = "deref-after",
+	[AM_OR_CONDITIONS] = "or-conditions",
+	[AM_BARE_STATEMENT] = "bare-statement",
+};
+
+/* ---- loading ------------------------------------------------------------ */
+
+static int bad(const char *name, const char *where, const char *what)
+{
+	return error_code(WW_EINPUT, "%s: review.%s: %s", name, where, what);
+}
+
+static int get_strs(struct strvec *out, json_t *arr, const char *name, const char *where)
+{
+	json_t *v;
+	size_t i;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return bad(name, where, "not an array of strings");
+	json_array_foreach(arr, i, v) {
+		if (!json_is_string(v))
+			return bad(name, where, "not an array of strings");
+		strvec_push(out, json_string_value(v));
+	}
+	return 0;
+}
+
+static char *opt_str(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
+{
+	struct advice_entry *ae;
+	struct strbuf where = STRBUF_INIT;
+	const char *m;
+	json_t *cl, *v;
+	size_t k;
+	int ret = 0;
+
+	strbuf_addf(&where, "advice[%zu]", i);
+	m = json_string_value(json_object_get(e, "match"));
+	if (!json_is_object(e) || !m || !json_is_string(json_object_get(e, "id")) ||
+	    !json_is_string(json_object_get(e, "say"))) {
+		ret = bad(name, where.buf, "needs \"id\", \"match\" and \"say\" strings");
+		goto out;
+	}
+	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+	ae = &a->v[a->nr];
+	memset(ae, 0, sizeof(*ae));
+	strvec_init(&ae->replaces);
+	for (k = 0; k < AM__NR && strcmp(match_names[k], m); k++)
+		;
+	if (k == AM__NR) {
+		ret = bad(name, where.buf, "unknown \"match\"");
+		goto out;
+	}
+	ae->match = k;
+	ae->id = opt_str(e, "id");
+	ae->say = opt_str(e, "say");
+	ae->again = opt_str(e, "again");
+	ae->rewrite = opt_str(e, "rewrite");
+	a->nr++;
+	cl = json_object_get(e, "classes");
+	if (!cl) {
+		ae->classes = ~0u;
+	} else {
+		json_array_foreach(cl, k, v) {
+			enum rule_class c;
+
+			if (!json_is_string(v) || rule_class_parse(&c, json_string_value(v))) {
+				ret = bad(name, where.buf, "bad \"classes\"");
+				goto out;
+			}
+			ae->classes |= 1u << c;
+		}
+	}
+	ret = get_strs(&ae->replaces, json_object_get(e, "replaces"), name, where.buf);
+out:
+	strbuf_release(&where);
+	return ret;
+}
+
+static int load_fs(struct advice *a, json_t *e, const char *name)
+{
+	struct advice_fs *fs;
+
+	if (!json_is_object(e) || !json_is_string(json_object_get(e, "path")) ||
+	    !json_is_string(json_object_get(e, "rewrite")))
+		return bad(name, "filesystems", "each needs \"path\" and \"rewrite\"");
+	ALLOC_GROW(a->fs, a->nr_fs + 1, a->alloc_fs);
+	fs = &a->fs[a->nr_fs++];
+	fs->path = opt_str(e, "path");
+	fs->name = opt_str(e, "name");
+	fs->rewrite = opt_str(e, "rewrite");
+	strvec_init(&fs->markers);
+	return get_strs(&fs->markers, json_object_get(e, "markers"), name, "filesystems");
+}
+
+int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *name)
+{
+	json_error_t jerr;
+	json_t *doc, *r, *v, *e;
+	const char *key;
+	size_t i;
+	int ret = 0;
+
+	doc = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc)
+		return error_code(WW_EINPUT, "%s:%d:%d: %s", name, jerr.line, jerr.column, jerr.text);
+	r = json_object_get(doc, "review");
+	if (!json_is_object(r)) {
+		ret = error_code(WW_EINPUT, "%s: no \"review\" object", name);
+		goto out;
+	}
+	v = json_object_get(r, "explain");
+	json_object_foreach(v, key, e) {
+		enum rule_class c;
+
+		if (rule_class_parse(&c, key) || !json_is_string(e)) {
+			ret = bad(name, "explain", "keys are classes, values strings");
+			goto out;
+		}
+		free(a->explain[c]);
+		a->explain[c] = xstrdup(json_string_value(e));
+	}
+	v = json_object_get(r, "guide");
+	json_object_foreach(v, key, e) {
+		enum rule_class c;
+
+		if (rule_class_parse(&c, key)) {
+			ret = bad(name, "guide", "keys are classes");
+			goto out;
+		}
+		if ((ret = get_strs(&a->guide[c], e, name, "guide")))
+			goto out;
+	}
+	json_array_foreach(json_object_get(r, "unlocks"), i, e) {
+		json_t *l = json_array_get(e, 0), *u = json_array_get(e, 1);
+
+		if (!json_is_string(l) || !json_is_string(u)) {
+			ret = bad(name, "unlocks", "pairs of strings");
+			goto out;
+		}
+		strvec_push(&a->locks, json_string_value(l));
+		strvec_push(&a->unlocks, json_string_value(u));
+	}
+	a->guide_intro = opt_str(r, "guide_intro");
+	json_array_foreach(json_object_get(r, "advice"), i, e)
+		if ((ret = load_entry(a, e, name, i)))
+			goto out;
+	json_array_foreach(json_object_get(r, "filesystems"), i, e)
+		if ((ret = load_fs(a, e, name)))
+			goto out;
+	if (!(ret = get_strs(&a->user_suffixes, json_object_get(r, "user_entry_suffixes"),
+			     name, "user_entry_suffixes")) &&
+	    !(ret = get_strs(&a->user_prefixes, json_object_get(r, "user_entry_prefixes"),
+			     name, "user_entry_prefixes")) &&
+	    !(ret = get_strs(&a->user_markers, json_object_get(r, "user_markers"),
+			     name, "user_markers")) &&
+	    !(ret = get_strs(&a->alloc_calls, json_object_get(r, "alloc_calls"),
+			     name, "alloc_calls")) &&
+	    !(ret = get_strs(&a->lock_tests, json_object_get(r, "lock_tests"),
+			     name, "lock_tests")))
+		ret = get_strs(&a->refcount_markers, json_object_get(r, "refcount_markers"),
+			       name, "refcount_markers");
+out:
+	json_decref(doc);
+	return ret;
+}
+
+int advice_load(struct advice *out, const char *dir)
+{
+	struct strbuf path = STRBUF_INIT, buf = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", dir, ADVICE_FILE);
+	ret = strbuf_read_file(&buf, path.buf, ADVICE_FILE_MAX);
+	if (!ret)
+		ret = advice_load_buf(out, buf.buf, buf.len, path.buf);
+	strbuf_release(&path);
+	strbuf_release(&buf);
+	return ret;
+}
+
+void advice_release(struct advice *a)
+{
+	for (size_t i = 0; i < RC__NR; i++) {
+		free(a->explain[i]);
+		strvec_clear(&a->guide[i]);
+	}
+	for (size_t i = 0; i < a->nr; i++) {
+		free(a->v[i].id);
+		free(a->v[i].say);
+		free(a->v[i].again);
+		free(a->v[i].rewrite);
+		strvec_clear(&a->v[i].replaces);
+	}
+	free(a->v);
+	for (size_t i = 0; i < a->nr_fs; i++) {
+		free(a->fs[i].path);
+		free(a->fs[i].name);
+		free(a->fs[i].rewrite);
+		strvec_clear(&a->fs[i].markers);
+	}
+	free(a->fs);
+	strvec_clear(&a->user_suffixes);
+	strvec_clear(&a->user_prefixes);
+	strvec_clear(&a->user_markers);
+	strvec_clear(&a->alloc_calls);
+	strvec_clear(&a->lock_tests);
+	strvec_clear(&a->refcount_markers);
+	strvec_clear(&a->locks);
+	strvec_clear(&a->unlocks);
+	free(a->guide_intro);
+	memset(a, 0, sizeof(*a));
+}
+
+/* ---- matching ----------------------------------------------------------- */
+
+bool advice_call_args(struct strbuf *out, const char *source)
+{
+	const char *open = source ? strchr(source, '(') : NULL, *close;
+
+	if (!open || !(close = strrchr(open, ')')))
+		return false;
+	strbuf_add(out, open + 1, close - open - 1);
+	strbuf_trim(out);
+	return true;
+}
+
+bool advice_user_entry(const struct advice *a, const char *fn)
+{
+	if (!fn || !*fn)
+		return false;
+	for (size_t i = 0; i < a->user_prefixes.nr; i++)
+		if (starts_with(fn, a->user_prefixes.v[i]))
+			return true;
+	for (size_t i = 0; i < a->user_suffixes.nr; i++)
+		if (ends_with(fn, a->user_suffixes.v[i]))
+			return true;
+	return false;
+}
+
+/* The hunk's lines (with their +/-/space), the call at `*at`. */
+static void split_hunk(struct strvec *out, const struct finding *f)
+{
+	for (const char *p = f->hunk ? f->hunk : ""; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		strvec_pushf(out, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static bool has_any(const char *text, const struct strvec *v)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (strstr(text, v->v[i]))
+			return true;
+	return false;
+}
+
+/* Lines [from, to) of the post-image (no '-' lines) contain one of `v`. */
+static bool lines_have(const struct strvec *lines, size_t from, size_t to,
+		       const struct strvec *v)
+{
+	for (size_t i = from; i < to && i < lines->nr; i++)
+		if (lines->v[i][0] != '-' && has_any(lines->v[i], v))
+			return true;
+	return false;
+}
+
+/* "!p" or "p == NULL" or "NULL == p": the pointer, else false. */
+static bool null_test(struct strbuf *out, const char *cond)
+{
+	const char *p = cond;
+	size_t n;
+
+	if (*p == '!') {
+		p++;
+		n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_->.");
+		if (!n || p[n])
+			return false;
+		strbuf_add(out, p, n);
+		return true;
+	}
+	n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_->.");
+	if (n && !strcmp(p + n, " == NULL")) {
+		strbuf_add(out, p, n);
+		return true;
+	}
+	return false;
+}
+
+static bool top_level_or(const char *cond)
+{
+	int depth = 0;
+
+	for (const char *p = cond; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (!depth && p[0] == '|' && p[1] == '|')
+			return true;
+	}
+	return false;
+}
+
+/* The statement form: the added line is `MACRO(...);` itself. */
+static bool is_statement(const struct finding *f, const struct strvec *lines)
+{
+	const char *l;
+	size_t n = strlen(f->rule->macro);
+
+	if ((size_t)f->hunk_line >= lines->nr)
+		return false;
+	l = lines->v[f->hunk_line] + 1;
+	l += strspn(l, " \t");
+	return !strncmp(l, f->rule->macro, n) && l[n] == '(';
+}
+
+/* The first non-blank post-image line after the call. */
+static const char *next_line(const struct finding *f, const struct strvec *lines)
+{
+	size_t i = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1);
+
+	for (; i < lines->nr; i++) {
+		const char *l = lines->v[i] + 1;
+
+		if (lines->v[i][0] == '-')
+			continue;
+		l += strspn(l, " \t");
+		if (*l)
+			return l;
+	}
+	return "";
+}
+
+static bool match_one(struct advice_hit *h, const struct advice *a,
+		      const struct advice_entry *e, const struct finding *f,
+		      const struct strvec *lines, const char *cond)
+{
+	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	size_t after = at + (f->source_lines > 0 ? f->source_lines : 1);
+	struct strbuf sb = STRBUF_INIT;
+	bool hit = false;
+
+	switch (e->match) {
+	case AM_ON_DISK:
+		for (size_t i = 0; i < a->nr_fs && !hit; i++) {
+			const struct advice_fs *fs = &a->fs[i];
+
+			if (!starts_with(f->file, fs->path))
+				continue;
+			hit = has_any(cond, &fs->markers) ||
+			      lines_have(lines, from, at, &fs->markers);
+			if (hit)
+				h->fs = fs;
+		}
+		break;
+	case AM_USER_INPUT:
+		hit = advice_user_entry(a, f->function) ||
+		      lines_have(lines, from, at, &a->user_markers);
+		break;
+	case AM_LOCK_HELD:
+		for (size_t i = 0; i < a->lock_tests.nr && !hit; i++) {
+			const char *t = a->lock_tests.v[i];
+			size_t n = strlen(t);
+
+			/* "!spin_is_locked(&x->lock)" -> "&x->lock" */
+			if (cond[0] == '!' && !strncmp(cond + 1, t, n) &&
+			    cond[1 + n] == '(' && cond[strlen(cond) - 1] == ')') {
+				strbuf_add(&sb, cond + 2 + n, strlen(cond) - 3 - n);
+				h->arg = strbuf_detach(&sb, NULL);
+				hit = true;
+			}
+		}
+		break;
+	case AM_REFCOUNT:
+		hit = has_any(cond, &a->refcount_markers);
+		break;
+	case AM_AFTER_ALLOC:
+		if (null_test(&sb, cond)) {
+			for (size_t i = from; i < at && !hit; i++) {
+				const char *l = lines->v[i] + 1;
+
+				l += strspn(l, " \t");
+				hit = lines->v[i][0] != '-' && starts_with(l, sb.buf) &&
+				      starts_with(l + sb.len, " = ") &&
+				      has_any(l + sb.len + 3, &a->alloc_calls);
+			}
+			if (hit)
+				h->arg = strbuf_detach(&sb, NULL);
+		}
+		break;
+	case AM_DEREF_AFTER:
+		if (is_statement(f, lines) && null_test(&sb, cond)) {
+			strbuf_addstr(&sb, "->");
+			for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
+				const char *l = lines->v[i] + 1;
+
+				l += strspn(l, " \t");
+				if (lines->v[i][0] == '-')
+					continue;
+				if (starts_with(l, "return") || starts_with(l, "goto"))
+					break;
+				if (strstr(l, sb.buf)) {
+					hit = true;
+					break;
+				}
+			}
+			strbuf_setlen(&sb, sb.len - 2);
+			if (hit)
+				h->arg = strbuf_detach(&sb, NULL);
+		}
+		break;
+	case AM_OR_CONDITIONS:
+		hit = top_level_or(cond);
+		break;
+	case AM_BARE_STATEMENT: {
+		const char *next = next_line(f, lines);
+
+		hit = is_statement(f, lines) && !starts_with(next, "return") &&
+		      !starts_with(next, "goto") && !starts_with(next, "break") &&
+		      !starts_with(next, "continue");
+		break;
+	}
+	case AM__NR:
+		break;
+	}
+	strbuf_release(&sb);
+	return hit;
+}
+
+size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f)
+{
+	struct strvec lines = STRVEC_INIT;
+	struct strbuf cond = STRBUF_INIT;
+	size_t n = 0;
+
+	if (f->kind != FINDING_ADDED || !f->rule)
+		return 0;
+	split_hunk(&lines, f);
+	advice_call_args(&cond, f->source);
+	for (size_t i = 0; i < a->nr && (size_t)f->hunk_line < lines.nr; i++) {
+		const struct advice_entry *e = &a->v[i];
+		struct advice_hit h = { e, NULL, NULL };
+
+		if (!(e->classes & (1u << f->rule->class)))
+			continue;
+		if (match_one(&h, a, e, f, &lines, cond.buf))
+			out[n++] = h;
+	}
+	strvec_clear(&lines);
+	strbuf_release(&cond);
+	return n;
+}
+
+void advice_hits_release(struct advice_hit *h, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(h[i].arg);
+		h[i].arg = NULL;
+	}
+}
+
+/* "spin_lock(&x->lock);" in `l` for lock k: its argument, into out. */
+static bool lock_arg(struct strbuf *out, const char *l, const char *call)
+{
+	const char *p = strstr(l, call), *e;
+
+	if (!p || (p > l && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+		return false;
+	p += strlen(call);
+	e = strrchr(p, ')');
+	if (!e)
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, p, e - p);
+	return true;
+}
+
+void advice_unlocks(struct strbuf *out, const struct advice *a, const struct finding *f)
+{
+	struct strvec lines = STRVEC_INIT, held = STRVEC_INIT;
+	struct strbuf arg = STRBUF_INIT;
+	size_t start = 0;
+
+	split_hunk(&lines, f);
+	/* From the function's first line the hunk shows, to the call. */
+	for (size_t i = 0; i < (size_t)f->hunk_line && i < lines.nr; i++)
+		if (lines.v[i][0] != '-' && lines.v[i][1] == '{')
+			start = i;
+	for (size_t i = start; i < (size_t)f->hunk_line && i < lines.nr; i++) {
+		if (lines.v[i][0] == '-')
+			continue;
+		for (size_t k = 0; k < a->locks.nr; k++) {
+			if (lock_arg(&arg, lines.v[i], a->locks.v[k])) {
+				strvec_pushf(&held, "%s%s);", a->unlocks.v[k], arg.buf);
+			} else if (lock_arg(&arg, lines.v[i], a->unlocks.v[k])) {
+				struct strbuf want = STRBUF_INIT;
+
+				strbuf_addf(&want, "%s%s);", a->unlocks.v[k], arg.buf);
+				for (size_t h = held.nr; h-- > 0;)
+					if (!strcmp(held.v[h], want.buf)) {
+						free((char *)held.v[h]);
+						memmove(&held.v[h], &held.v[h + 1],
+							(held.nr - h) * sizeof(*held.v));
+						held.nr--;
+						break;
+					}
+				strbuf_release(&want);
+			}
+		}
+	}
+	for (size_t h = held.nr; h-- > 0;)
+		strbuf_addf(out, "%s\n", held.v[h]);
+	strvec_clear(&lines);
+	strvec_clear(&held);
+	strbuf_release(&arg);
+}

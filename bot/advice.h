@@ -1,0 +1,101 @@
+/*
+ * What a reviewer on the kernel lists says about an added BUG/WARN, as
+ * data: the "review" object of rules/advice.json (format: docs/review.md).
+ * One explanation per class of macro, the coding-style sentences that
+ * back it, and advice entries, each a named matcher ("on-disk",
+ * "user-input", "lock-held", ...) that looks at the call, its condition
+ * and the lines around it, with the text to say once per reply and the
+ * rewrite to show under each matching call.
+ */
+#ifndef WW_ADVICE_H
+#define WW_ADVICE_H
+
+#include "check.h"
+#include "strvec.h"
+
+#define ADVICE_FILE "advice.json"
+
+struct advice_fs {
+	char *path;		/* "fs/ext4/" */
+	char *name;		/* "ext4" */
+	char *rewrite;		/* code, {cond} {ret} ... */
+	struct strvec markers;	/* on-disk reads in the condition/context */
+};
+
+enum advice_match {
+	AM_ON_DISK,		/* a filesystem checking what it read from disk */
+	AM_USER_INPUT,		/* user space can make the condition true */
+	AM_LOCK_HELD,		/* !spin_is_locked(x) and friends */
+	AM_REFCOUNT,		/* a reference count */
+	AM_AFTER_ALLOC,		/* !p right after p = kmalloc() */
+	AM_DEREF_AFTER,		/* WARN_ON(!p); then p-> anyway */
+	AM_OR_CONDITIONS,	/* one WARN over a || b */
+	AM_BARE_STATEMENT,	/* WARN_ON(c); and carry on */
+	AM__NR
+};
+
+struct advice_entry {
+	char *id;
+	enum advice_match match;
+	unsigned classes;	/* bit per enum rule_class */
+	char *say;		/* said once per reply */
+	char *again;		/* later matches: what differs, or NULL */
+	char *rewrite;		/* NULL: the default rewrite */
+	struct strvec replaces;	/* ids (or "explain") not said with this */
+};
+
+struct advice {
+	char *explain[RC__NR];		/* per class */
+	struct strvec guide[RC__NR];	/* coding-style sentence starts */
+	struct advice_entry *v;
+	size_t nr, alloc;
+	struct advice_fs *fs;
+	size_t nr_fs, alloc_fs;
+	struct strvec user_suffixes, user_prefixes, user_markers;
+	struct strvec alloc_calls;	/* "kmalloc(", ... */
+	struct strvec lock_tests;	/* "spin_is_locked", ... */
+	struct strvec refcount_markers;	/* "refcount_read(", ... */
+	struct strvec locks, unlocks;	/* "spin_lock(" and its "spin_unlock(" */
+	char *guide_intro;		/* before the coding-style quote */
+};
+
+#define ADVICE_INIT { { NULL }, { { NULL, 0, 0 } }, NULL, 0, 0, NULL, 0, 0, \
+		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, \
+		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL }
+
+/* Load DIR/advice.json.  WW_ENOTFOUND when absent, WW_EINPUT naming the key. */
+int advice_load(struct advice *out, const char *dir);
+int advice_load_buf(struct advice *out, const char *buf, size_t len, const char *name);
+
+/* What a match found, for the rewrite's placeholders. */
+struct advice_hit {
+	const struct advice_entry *e;
+	const struct advice_fs *fs;	/* AM_ON_DISK */
+	char *arg;			/* the lock (AM_LOCK_HELD), the pointer */
+};
+
+/*
+ * The entries that apply to added call `f` (in data order), into `out`
+ * (an array of at least a->nr).  Returns how many.  `out[i].arg` is the
+ * caller's to free (advice_hits_release()).
+ */
+size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f);
+void advice_hits_release(struct advice_hit *h, size_t nr);
+
+/* Whether `fn` is a handler user space calls (ioctl, sysfs store, syscall). */
+bool advice_user_entry(const struct advice *a, const char *fn);
+
+/* The condition of the call ("BUG_ON(!x)" -> "!x"); false without one. */
+bool advice_call_args(struct strbuf *out, const char *source);
+
+/*
+ * The unlock calls a way out of `f`'s function needs before it leaves:
+ * locks taken above the call in the function's lines the hunk shows and
+ * not released there ("spin_unlock(&inode->i_lock);"), innermost first,
+ * one per line, appended to `out`.
+ */
+void advice_unlocks(struct strbuf *out, const struct advice *a, const struct finding *f);
+
+void advice_release(struct advice *a);
+
+#endif
