@@ -1,10 +1,13 @@
 /*
- * The last error message: one static buffer, set where a failure is
- * detected, printed once by the command that gave up.
+ * The last error message, set where a failure is detected and printed
+ * once by the command that gave up.  One buffer per thread, as libgit2
+ * keeps its git_error_last(): libmicrohttpd serves the dashboard on its
+ * own thread (httpd.c), and a lookup failing there must neither
+ * overwrite nor read half of the message the main thread is building.
  */
 #include "ww.h"
 
-static char last[1024];
+static _Thread_local char last[1024];
 
 static void store(const char *fmt, va_list ap)
 {
