@@ -473,6 +473,5 @@ out:
 	strvec_clear(&g.pending);
 	strbuf_release(&g.path);
 	git_repository_free(g.repo);
-	git_libgit2_shutdown();
 	return ret;
 }

@@ -178,7 +178,6 @@ static void added_from_series(struct added_set *a, const struct series *s)
 		added_from_diff(a, s->patches[i].diff, s->patches[i].diff_len,
 				s->patches[i].index ? s->patches[i].index :
 				(int)i + 1);
-	git_libgit2_shutdown();
 }
 
 /* The console names files relative to the source tree, maybe with a

@@ -9,7 +9,15 @@
 
 #include "ww.h"
 
-/* Start libgit2 (idempotent: libgit2 counts the calls, we call it once). */
+/*
+ * Start libgit2 for the rest of the process (idempotent).  The process
+ * holds this one reference until exit and nothing shuts libgit2 down:
+ * `ci` checks out a tree and `serve` runs stage after stage in one
+ * process, and a module that dropped "its" reference when done left the
+ * next one on a shut-down library (census --git, then ci).  Restarting it
+ * would also read the CA bundle again (gitlib.c).  tests/checksrc allows
+ * git_libgit2_init() and git_libgit2_shutdown() only in gitlib.c.
+ */
 void gitlib_init(void);
 
 /* libgit2's last error message, for ours: it does not always set one. */

@@ -4,6 +4,8 @@
  */
 #include "tap.h"
 #include "gitlib.h"
+#include "census.h"
+#include "rules.h"
 
 #include <git2.h>
 #include <sys/stat.h>
@@ -36,5 +38,27 @@ int main(void)
 	   "libgit2 parses a diff after gitlib_init()");
 	is(diff ? (long long)git_diff_num_deltas(diff) : -1, 1, "one delta");
 	git_diff_free(diff);
+
+	/*
+	 * census --git, then ci, in one process (serve does both): a module
+	 * done with libgit2 must not shut it down under the next one.
+	 * git_libgit2_init() returns the new count: 1 would mean that the
+	 * library had been shut down in between.
+	 */
+	{
+		struct census c;
+		struct ruleset *rs = NULL;
+
+		memset(&c, 0, sizeof(c));
+		ok(census_git(&c, "/nonexistent/repo", "a..b", rs, NULL) < 0,
+		   "census_git on a missing repository fails");
+		census_release(&c);
+		ok(git_libgit2_init() > 1, "libgit2 is still started after census_git");
+		git_libgit2_shutdown();
+		diff = NULL;
+		is(git_diff_from_buffer(&diff, text, sizeof(text) - 1), 0,
+		   "and the next module's libgit2 call works");
+		git_diff_free(diff);
+	}
 	return done_testing();
 }
