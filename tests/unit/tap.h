@@ -1,7 +1,9 @@
 /*
  * A tiny TAP producer for the unit tests: ok()/is()/is_str() print one
- * "ok N - name" line each, done_testing() prints the plan and returns
- * the exit status (non-zero if anything failed).
+ * "ok N - name" line each, skip() an "ok N - name # SKIP reason" line,
+ * done_testing() prints the plan and returns the exit status (non-zero if
+ * anything failed).  A test that returns before done_testing() prints no
+ * plan, and tests/run fails it.
  */
 #ifndef WW_TAP_H
 #define WW_TAP_H
@@ -54,6 +56,23 @@ static inline int tap_ok(int pass, const char *file, int line,
 		   printf("#   got '%s'\n#  want '%s'\n", tap_g_ ? tap_g_ : "(null)", \
 			  tap_w_ ? tap_w_ : "(null)"); \
 	   tap_p_; })
+
+/* A test that cannot run here: "ok N - name # SKIP reason", counted as
+ * skipped by tests/run.  skip("no CA bundle", "libgit2 read it once"). */
+#define skip(reason, ...) tap_skip((reason), __VA_ARGS__)
+static inline void tap_skip(const char *reason, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static inline void tap_skip(const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	tap_n++;
+	printf("ok %d - ", tap_n);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # SKIP %s\n", reason);
+}
 
 static inline int done_testing(void)
 {
