@@ -407,20 +407,6 @@ static int run_mbox(struct strbuf *out, struct b4_run *r, const char *msgid,
 	return ret;
 }
 
-int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o)
-{
-	struct b4_run r;
-	int ret;
-
-	if (!msgid_valid(msgid))
-		return error_code(WW_EINPUT, "invalid message-id");
-	ret = run_init(&r, o);
-	if (!ret)
-		ret = run_mbox(out, &r, msgid, NULL);
-	run_release(&r);
-	return ret;
-}
-
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 {
 	struct strbuf first = STRBUF_INIT;

@@ -65,9 +65,6 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o);
  */
 void b4_sweep(void);
 
-/* The raw thread of `msgid` (b4 mbox) into `out`. */
-int b4_fetch_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o);
-
 struct config;
 
 /*

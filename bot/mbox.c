@@ -543,52 +543,6 @@ int mail_header(struct strbuf *out, const char *headers, size_t len,
 	return WW_ENOTFOUND;
 }
 
-/* ---- addresses ---- */
-
-void mail_addr_name(struct strbuf *out, const char *from)
-{
-	const char *lt = strrchr(from, '<'), *open, *close;
-	size_t start = out->len;
-
-	if (lt && strchr(lt, '>')) {
-		const char *p = from;
-
-		/* "Name" <addr>: unquote, undo backslash escapes */
-		for (; p < lt; p++) {
-			if (*p == '"')
-				continue;
-			if (*p == '\\' && p + 1 < lt)
-				p++;
-			strbuf_addch(out, *p);
-		}
-	} else if ((open = strchr(from, '(')) && (close = strrchr(open, ')'))) {
-		/* addr (Name) */
-		strbuf_add(out, open + 1, close - open - 1);
-	}
-	trim_from(out, start);
-}
-
-void mail_addr_email(struct strbuf *out, const char *from)
-{
-	const char *lt = strrchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-	const char *p, *e;
-
-	if (gt) {
-		for (p = lt + 1; p < gt && is_ws(*p); p++)
-			;
-		for (e = gt; e > p && is_ws(e[-1]); e--)
-			;
-		strbuf_add(out, p, e - p);
-		return;
-	}
-	/* bare "addr" or "addr (Name)" */
-	for (p = from; is_ws(*p); p++)
-		;
-	for (e = p; *e && !is_ws(*e) && *e != '('; e++)
-		;
-	strbuf_add(out, p, e - p);
-}
-
 /* ---- bodies ---- */
 
 enum cte {
@@ -1266,33 +1220,6 @@ out:
 	strbuf_release(&st.hdr);
 	strbuf_release(&st.body);
 	return ret < 0 ? ret : 0;
-}
-
-bool mbox_is_mail(const char *buf, size_t len)
-{
-	static const char *const mail_fields[] = {
-		"from", "subject", "date", "message-id", "to",
-	};
-	struct line_reader r;
-	struct line l;
-	size_t start = skip_preamble(buf, len), seen = 0;
-
-	if (len - start >= 5 && !memcmp(buf + start, "From ", 5))
-		return true;
-	reader_init(&r, buf, len, start);
-	while (reader_next(&r, &l) && seen++ < 200) {
-		const char *colon;
-
-		if (seen > 1 && l.len && is_ws(l.p[0]))
-			continue;
-		if (!is_field(l.p, l.len))
-			return false;
-		colon = memchr(l.p, ':', l.len);
-		for (size_t i = 0; i < ARRAY_SIZE(mail_fields); i++)
-			if (mem_ieq(l.p, colon - l.p, mail_fields[i]))
-				return true;
-	}
-	return false;
 }
 
 void mail_release(struct mail *m)

@@ -68,12 +68,6 @@ struct mail_list {
  */
 int mbox_parse(struct mail_list *out, const char *buf, size_t len);
 
-/*
- * Whether `buf` looks like mail (an mbox From_ line, or a header block
- * with at least one of From:/Subject:/Date:/Message-ID:/To:) rather than
- * a bare diff (which may start with a header-like "Index: " line).
- */
-bool mbox_is_mail(const char *buf, size_t len);
 
 /*
  * The value of the first header `name` (case-insensitive) in a raw header
@@ -93,13 +87,6 @@ int mail_header(struct strbuf *out, const char *headers, size_t len,
  */
 void mail_decode_words(struct strbuf *out, const char *in, size_t len);
 
-/*
- * The name part of a From: value ("Jane Doe <j@x>" -> "Jane Doe",
- * "\"Doe, Jane\" <j@x>" -> "Doe, Jane", "j@x (Jane Doe)" -> "Jane Doe";
- * nothing appended when there is no name), and the address ("j@x").
- */
-void mail_addr_name(struct strbuf *out, const char *from);
-void mail_addr_email(struct strbuf *out, const char *from);
 
 void mail_release(struct mail *m);
 void mail_list_clear(struct mail_list *l);

@@ -13,7 +13,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct series s = SERIES_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)mbox_is_mail((const char *)data, size);
 	(void)mbox_parse(&l, (const char *)data, size);
 	(void)series_from_mails(&s, &l);
 	for (size_t i = 0; i < l.nr; i++) {

@@ -544,18 +544,6 @@ static void test_header_api(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *h = "X-Mailer: git-send-email\nsubject: =?utf-8?q?caf=C3=A9?=\n  latte\nList-Id: <lkml>\n";
-	struct {
-		const char *from, *name, *email;
-	} a[] = {
-		{ "Jane Doe <jane@example.org>", "Jane Doe", "jane@example.org" },
-		{ "\"Doe, Jane\" <jane@example.org>", "Doe, Jane", "jane@example.org" },
-		{ "\"Jane \\\"JD\\\" Doe\" <jane@example.org>", "Jane \"JD\" Doe", "jane@example.org" },
-		{ "jane@example.org (Jane Doe)", "Jane Doe", "jane@example.org" },
-		{ "jane@example.org", "", "jane@example.org" },
-		{ "<jane@example.org>", "", "jane@example.org" },
-		{ "  Jane   <  jane@example.org  >  ", "Jane", "jane@example.org" },
-		{ "", "", "" },
-	};
 
 	is(mail_header(&sb, h, strlen(h), "Subject"), 0, "mail_header: found (case-insensitive)");
 	is_str(sb.buf, "caf\xc3\xa9 latte", "mail_header: unfolded and decoded");
@@ -566,36 +554,7 @@ static void test_header_api(void)
 	is(mail_header(&sb, h, strlen(h), "X-Missing"), WW_ENOTFOUND, "mail_header: absent");
 	is(mail_header(&sb, h, strlen(h), "X-Mail"), WW_ENOTFOUND, "mail_header: no prefix match");
 
-	for (size_t i = 0; i < ARRAY_SIZE(a); i++) {
-		strbuf_reset(&sb);
-		mail_addr_name(&sb, a[i].from);
-		is_str(sb.buf, a[i].name, "mail_addr_name('%s')", a[i].from);
-		strbuf_reset(&sb);
-		mail_addr_email(&sb, a[i].from);
-		is_str(sb.buf, a[i].email, "mail_addr_email('%s')", a[i].from);
-	}
 	strbuf_release(&sb);
-}
-
-static void test_is_mail(void)
-{
-	struct {
-		const char *s;
-		bool want;
-		const char *name;
-	} t[] = {
-		{ "From x Thu Jan  1 00:00:00 1970\n", true, "mbox" },
-		{ "Return-Path: <a@x>\nReceived: by x\nFrom: a@x\n\nb", true, "saved message" },
-		{ "\n\nSubject: x\n", true, "blank lines first" },
-		{ "diff --git a/x b/x\n", false, "git diff" },
-		{ "--- a/x\n+++ b/x\n", false, "diff -u" },
-		{ "Index: linux/mm/x.c\n=====\n--- a/x\n", false, "quilt diff" },
-		{ "Index: linux/mm/x.c\n--- linux.orig/mm/x.c\n", false, "quilt diff without =====" },
-		{ "", false, "empty" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		is(mbox_is_mail(t[i].s, strlen(t[i].s)), t[i].want, "mbox_is_mail: %s", t[i].name);
 }
 
 int main(void)
@@ -613,6 +572,5 @@ int main(void)
 	test_errors();
 	test_pathological();
 	test_header_api();
-	test_is_mail();
 	return done_testing();
 }
