@@ -633,6 +633,12 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	if (ret)
 		goto out;
 	ret = smtp_send(&so, r.from_addr, &r.rcpt, r.text.buf, r.text.len);
+	if (ret == WW_ETIMEOUT) {
+		/* Maybe delivered (smtp.c): the intent stays, so that the next
+		 * run says "maybe answered" instead of sending it again, as
+		 * serve does. */
+		goto out;
+	}
 	if (ret) {
 		struct strbuf why = STRBUF_INIT;
 
