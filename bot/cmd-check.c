@@ -36,7 +36,8 @@ static const char usage_text[] =
 	"  no INPUT           check @{upstream}..HEAD (HEAD with no upstream) there\n"
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
-	"  --format FMT       text (default) or json\n"
+	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
+	"                     for vim's quickfix, Emacs' compilation mode, VS Code)\n"
 	"  -q, --quiet        text: only warnings and errors, no summary\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -106,8 +107,10 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 				cmd->ropts.format = REPORT_JSON;
 			else if (v && !strcmp(v, "text"))
 				cmd->ropts.format = REPORT_TEXT;
+			else if (v && !strcmp(v, "gcc"))
+				cmd->ropts.format = REPORT_GCC;
 			else
-				return usage_error("--format wants text or json, not", v ? v : "");
+				return usage_error("--format wants text, json or gcc, not", v ? v : "");
 		} else if (opt_value(&v, "--tree", argc, argv, &i)) {
 			if (!v)
 				return usage_error("--tree needs a directory", NULL);
@@ -251,6 +254,8 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 		if (!json_array_out(cmd))
 			putchar('\n');
 		cmd->emitted++;
+	} else if (cmd->ropts.format == REPORT_GCC) {
+		report_gcc(stdout, s, r, &cmd->ropts);
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}

@@ -13,6 +13,7 @@
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_GCC,		/* FILE:LINE:COL: error: ..., for editors */
 };
 
 struct report_opts {
@@ -43,6 +44,18 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 /* The text report for one checked input, on `out`. */
 void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts);
+
+/*
+ * --format=gcc: one line per finding, "FILE:LINE:COL: error|warning|note:
+ * MESSAGE [RULE]", as compilers print them, for vim's quickfix, Emacs'
+ * compilation mode and VS Code's $gcc problem matcher.  FILE is relative
+ * to the repository root; LINE is the line after the whole series (a
+ * later patch's hunks followed, see linemap.h); COL is the 1-based byte
+ * column of the macro's name.  Credits and info are notes (not printed
+ * with opts->quiet).  Nothing else is printed: no headers, no total.
+ */
+void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
+		const struct report_opts *opts);
 
 /* "ERROR", "WARNING", "CREDIT", "INFO". */
 const char *report_severity_label(enum severity s);
