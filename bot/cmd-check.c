@@ -13,6 +13,7 @@
 #include "report.h"
 #include "series.h"
 #include "strvec.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -38,6 +39,10 @@ static const char usage_text[] =
 	"  --rules DIR        rule files (default: %s)\n"
 	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
 	"                     for vim's quickfix, Emacs' compilation mode, VS Code)\n"
+	"  --suggest          print, instead of the report, a patch (for git apply on\n"
+	"                     top of the series) that turns each new BUG_ON() into\n"
+	"                     if (WARN_ON_ONCE(...)) return ...; and WARN_ON() into\n"
+	"                     WARN_ON_ONCE(); never applied for you\n"
 	"  -q, --quiet        text: only warnings and errors, no summary\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -48,6 +53,7 @@ struct check_cmd {
 	const char *git_repo;
 	const char *git_range;
 	bool git_revs;		/* -g: inputs are revisions */
+	bool suggest;		/* --suggest: the gentler forms as a diff */
 	const char *tree;
 	const char *rules_dir;
 	struct report_opts ropts;
@@ -119,6 +125,8 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 			if (!v)
 				return usage_error("--rules needs a directory", NULL);
 			cmd->rules_dir = v;
+		} else if (!strcmp(arg, "--suggest")) {
+			cmd->suggest = true;
 		} else if (!strcmp(arg, "-g") || !strcmp(arg, "--git-revs")) {
 			cmd->git_revs = true;
 		} else if (!strcmp(arg, "--git")) {
@@ -246,7 +254,21 @@ static bool json_array_out(const struct check_cmd *cmd)
 static int emit(struct check_cmd *cmd, const char *input, const struct series *s,
 		const struct check_result *r, const char *const *commits)
 {
-	if (cmd->ropts.format == REPORT_JSON) {
+	if (cmd->suggest) {
+		struct strbuf diff = STRBUF_INIT, skipped = STRBUF_INIT;
+
+		suggest_series(&diff, &skipped, s, r);
+		if (diff.len)
+			printf("warnwatch check --suggest: gentler forms of the calls '%s' adds.\n"
+			       "Read each hunk before applying it (git apply); nothing is applied for you.\n\n%s",
+			       input, diff.buf);
+		for (char *p = skipped.buf, *nl; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			fprintf(stderr, "warnwatch: suggest: %.*s\n", (int)(nl - p), p);
+		}
+		strbuf_release(&diff);
+		strbuf_release(&skipped);
+	} else if (cmd->ropts.format == REPORT_JSON) {
 		if (json_array_out(cmd))
 			fputs(cmd->emitted ? ",\n  " : "[\n  ", stdout);
 		report_json_write(stdout, input, s, r, &cmd->rules, commits,
