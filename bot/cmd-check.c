@@ -38,7 +38,9 @@ static const char usage_text[] =
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
-	"                     for vim's quickfix, Emacs' compilation mode, VS Code)\n"
+	"                     for vim's quickfix, Emacs' compilation mode, VS Code), or\n"
+	"                     b4 (b4.prep-perpatch-check-cmd: one line per warning or\n"
+	"                     error, nothing when clean; no INPUT reads stdin)\n"
 	"  --suggest          print, instead of the report, a patch (for git apply on\n"
 	"                     top of the series) that turns each new BUG_ON() into\n"
 	"                     if (WARN_ON_ONCE(...)) return ...; and WARN_ON() into\n"
@@ -115,8 +117,10 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 				cmd->ropts.format = REPORT_TEXT;
 			else if (v && !strcmp(v, "gcc"))
 				cmd->ropts.format = REPORT_GCC;
+			else if (v && !strcmp(v, "b4"))
+				cmd->ropts.format = REPORT_B4;
 			else
-				return usage_error("--format wants text, json or gcc, not", v ? v : "");
+				return usage_error("--format wants text, json, gcc or b4, not", v ? v : "");
 		} else if (opt_value(&v, "--tree", argc, argv, &i)) {
 			if (!v)
 				return usage_error("--tree needs a directory", NULL);
@@ -278,6 +282,8 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 		cmd->emitted++;
 	} else if (cmd->ropts.format == REPORT_GCC) {
 		report_gcc(stdout, s, r, &cmd->ropts);
+	} else if (cmd->ropts.format == REPORT_B4) {
+		report_b4(stdout, r);
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}
@@ -594,6 +600,10 @@ int cmd_check(int argc, const char **argv)
 		status = report_error(NULL);
 		goto out;
 	}
+	/* b4 pipes each patch to the command and runs it in the work tree:
+	 * there, no INPUT means stdin, not the branch. */
+	if (cmd.ropts.format == REPORT_B4 && !cmd.inputs.nr && !cmd.git_repo)
+		strvec_push(&cmd.inputs, "-");
 	cmd.ropts.name_input = cmd.inputs.nr > 1 && !cmd.git_revs;
 	if (!cmd.git_repo && !cmd.git_revs && !cmd.inputs.nr && !in_work_tree()) {
 		status = usage_error("no INPUT given (see --help)", NULL);

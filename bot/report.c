@@ -399,3 +399,22 @@ void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 	strbuf_release(&title);
 	strbuf_release(&path);
 }
+
+/* --format=b4: see report.h. */
+void report_b4(FILE *out, const struct check_result *r)
+{
+	struct strbuf title = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
+			continue;
+		strbuf_reset(&title);
+		check_finding_title(&title, f);
+		fprintf(out, "%s:%d: %s: %s: %s [%s]\n", f->file, f->line,
+			report_severity_label(f->severity), title.buf, f->message,
+			f->rule->id ? f->rule->id : f->rule->macro);
+	}
+	strbuf_release(&title);
+}

@@ -14,6 +14,7 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
 	REPORT_GCC,		/* FILE:LINE:COL: error: ..., for editors */
+	REPORT_B4,		/* b4's per-patch check command protocol */
 };
 
 struct report_opts {
@@ -56,6 +57,18 @@ void report_text(FILE *out, const char *input, const struct series *s,
  */
 void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 		const struct report_opts *opts);
+
+/*
+ * --format=b4: what b4 (0.14 and later) reads from a
+ * b4.prep-perpatch-check-cmd / b4.am-perpatch-check-cmd, which it runs
+ * once per patch with the mail on stdin: each stdout line is one report
+ * item, a failure when it contains "ERROR:", a warning otherwise; no
+ * output at all is "passed all checks".  So: one line per added call at
+ * warning or error level, "FILE:LINE: ERROR|WARNING: MESSAGE [RULE]", as
+ * checkpatch --terse --showfile, and nothing else (no credits, notes,
+ * headers or total, which b4 would count as warnings).
+ */
+void report_b4(FILE *out, const struct check_result *r);
 
 /* "ERROR", "WARNING", "CREDIT", "INFO". */
 const char *report_severity_label(enum severity s);
