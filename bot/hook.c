@@ -291,7 +291,8 @@ static int read_siblings(struct strbuf *out, const char *path)
 		names[nr++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), cmp_str);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < nr && ret >= 0; i++) {
 		struct stat st;
 

@@ -237,7 +237,7 @@ static void suggest_one(struct suggestions *out, struct strbuf *skipped,
 	int new_n = 0, before = 0, after = 0, n;
 	struct suggestion *sg;
 
-	if (at >= nr || v[at].origin != '+') {
+	if (!v || at >= nr || v[at].origin != '+') {
 		one(f, skipped, "not found in its hunk");
 		goto out;
 	}
@@ -340,7 +340,6 @@ void suggest_series(struct strbuf *out, struct strbuf *skipped,
 		if (!file || strcmp(file, sg->path)) {
 			file = sg->path;
 			delta = 0;
-			end = 0;
 			strbuf_addf(out, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n",
 				    file, file, file, file);
 		} else if (sg->start < end) {
