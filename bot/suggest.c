@@ -13,12 +13,18 @@ struct hline {
 	int len;
 };
 
+/*
+ * One rewrite, in the series' result's line numbers: lines lo..hi of the
+ * file are known (text[i] is line lo + i, LF-terminated), of which
+ * first..first+old_n-1 are replaced by `repl` (new_n '+' lines).
+ */
 struct suggestion {
 	char *path;
-	int start;		/* first old line in the series' result */
-	int old_n, new_n;
+	int lo, hi;
+	int first, old_n, new_n;
+	char **text;
+	char *repl;
 	char *function;
-	char *body;		/* the hunk's lines, prefixed, LF-terminated */
 };
 
 struct suggestions {
@@ -282,23 +288,24 @@ static void suggest_one(struct suggestions *out, struct strbuf *skipped,
 		n++;
 		after++;
 	}
-	for (size_t k = lo; k < at; k++)
-		if (v[k].origin != '-')
-			strbuf_addf(&body, " %.*s\n", v[k].len, v[k].text);
-	for (size_t k = at; k <= last; k++)
-		strbuf_addf(&body, "-%.*s\n", v[k].len, v[k].text);
-	strbuf_addbuf(&body, &repl);
-	for (size_t k = last + 1; k < hi; k++)
-		if (v[k].origin != '-')
-			strbuf_addf(&body, " %.*s\n", v[k].len, v[k].text);
 	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 	sg = &out->v[out->nr++];
 	sg->path = strbuf_detach(&path, NULL);
-	sg->start = fin[at] - before;
-	sg->old_n = before + (int)(last - at) + 1 + after;
-	sg->new_n = before + new_n + after;
+	sg->first = fin[at];
+	sg->old_n = (int)(last - at) + 1;
+	sg->new_n = new_n;
+	sg->lo = fin[at] - before;
+	sg->hi = fin[at] + sg->old_n - 1 + after;
+	sg->text = xcalloc(sg->hi - sg->lo + 1, sizeof(*sg->text));
+	n = 0;
+	for (size_t k = lo; k < hi; k++)
+		if (v[k].origin != '-') {
+			strbuf_reset(&body);
+			strbuf_addf(&body, "%.*s\n", v[k].len, v[k].text);
+			sg->text[n++] = xstrdup(body.buf);
+		}
+	sg->repl = strbuf_detach(&repl, NULL);
 	sg->function = xstrdup(f->function ? f->function : "");
-	sg->body = strbuf_detach(&body, NULL);
 out:
 	free(v);
 	free(num);
@@ -314,7 +321,60 @@ static int cmp_suggestion(const void *a, const void *b)
 	const struct suggestion *x = a, *y = b;
 	int c = strcmp(x->path, y->path);
 
-	return c ? c : (x->start > y->start) - (x->start < y->start);
+	return c ? c : (x->first > y->first) - (x->first < y->first);
+}
+
+static void suggestion_release(struct suggestion *sg)
+{
+	for (int i = 0; sg->text && i <= sg->hi - sg->lo; i++)
+		free(sg->text[i]);
+	free(sg->text);
+	free(sg->path);
+	free(sg->repl);
+	free(sg->function);
+}
+
+/* The text of line `line` from whichever suggestion of v[0..nr) knows it. */
+static const char *known_line(const struct suggestion *v, size_t nr, int line)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (line >= v[i].lo && line <= v[i].hi && v[i].text[line - v[i].lo])
+			return v[i].text[line - v[i].lo];
+	return "\n";	/* cannot happen: the windows of a group are contiguous */
+}
+
+/*
+ * One hunk for suggestions v[0..nr) of one file whose windows touch or
+ * overlap (neighbouring calls share their context), `delta` lines after
+ * the hunks before it; returns the new delta.
+ */
+static int emit_group(struct strbuf *out, const struct suggestion *v, size_t nr, int delta)
+{
+	int lo = v[0].lo, hi = v[0].hi, old_n, new_n;
+	size_t next = 0;
+
+	for (size_t i = 1; i < nr; i++)
+		if (v[i].hi > hi)
+			hi = v[i].hi;
+	old_n = hi - lo + 1;
+	new_n = old_n;
+	for (size_t i = 0; i < nr; i++)
+		new_n += v[i].new_n - v[i].old_n;
+	strbuf_addf(out, "@@ -%d,%d +%d,%d @@%s%s\n", lo, old_n, lo + delta, new_n,
+		    *v[0].function ? " " : "", v[0].function);
+	for (int line = lo; line <= hi;) {
+		if (next < nr && line == v[next].first) {
+			for (int k = 0; k < v[next].old_n; k++)
+				strbuf_addf(out, "-%s", known_line(v, nr, line + k));
+			strbuf_addstr(out, v[next].repl);
+			line += v[next].old_n;
+			next++;
+			continue;
+		}
+		strbuf_addf(out, " %s", known_line(v, nr, line));
+		line++;
+	}
+	return delta + new_n - old_n;
 }
 
 void suggest_series(struct strbuf *out, struct strbuf *skipped,
@@ -322,7 +382,7 @@ void suggest_series(struct strbuf *out, struct strbuf *skipped,
 {
 	struct suggestions all = { NULL, 0, 0 };
 	const char *file = NULL;
-	int delta = 0, end = 0;
+	int delta = 0;
 
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
@@ -334,30 +394,36 @@ void suggest_series(struct strbuf *out, struct strbuf *skipped,
 	}
 	if (all.nr)
 		qsort(all.v, all.nr, sizeof(*all.v), cmp_suggestion);
-	for (size_t i = 0; i < all.nr; i++) {
-		struct suggestion *sg = &all.v[i];
+	for (size_t i = 0, j; i < all.nr; i = j) {
+		int hi = all.v[i].hi;
 
-		if (!file || strcmp(file, sg->path)) {
-			file = sg->path;
+		if (!file || strcmp(file, all.v[i].path)) {
+			file = all.v[i].path;
 			delta = 0;
 			strbuf_addf(out, "diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n",
 				    file, file, file, file);
-		} else if (sg->start < end) {
-			strbuf_addf(skipped, "%s:%d: next to another suggestion: left out\n",
-				    sg->path, sg->start);
-			continue;
 		}
-		strbuf_addf(out, "@@ -%d,%d +%d,%d @@%s%s\n", sg->start, sg->old_n,
-			    sg->start + delta, sg->new_n, *sg->function ? " " : "",
-			    sg->function);
-		strbuf_addstr(out, sg->body);
-		delta += sg->new_n - sg->old_n;
-		end = sg->start + sg->old_n;
+		/* The group: the next ones of the file whose windows reach it. */
+		for (j = i + 1; j < all.nr && !strcmp(all.v[j].path, file) &&
+			     all.v[j].lo <= hi + 1; j++) {
+			const struct suggestion *prev = &all.v[j - 1];
+
+			if (all.v[j].first < prev->first + prev->old_n) {
+				/* Two calls on one line: one rewrite at a time. */
+				strbuf_addf(skipped, "%s:%d: shares its line with another "
+					    "suggestion: left out\n", file, all.v[j].first);
+				suggestion_release(&all.v[j]);
+				memmove(&all.v[j], &all.v[j + 1], (all.nr - j - 1) * sizeof(*all.v));
+				all.nr--;
+				j--;
+				continue;
+			}
+			if (all.v[j].hi > hi)
+				hi = all.v[j].hi;
+		}
+		delta = emit_group(out, &all.v[i], j - i, delta);
 	}
-	for (size_t i = 0; i < all.nr; i++) {
-		free(all.v[i].path);
-		free(all.v[i].function);
-		free(all.v[i].body);
-	}
+	for (size_t i = 0; i < all.nr; i++)
+		suggestion_release(&all.v[i]);
 	free(all.v);
 }

@@ -57,7 +57,7 @@ p = sys.argv[1]; s = open(p).read()
 s = s.replace("\ty += 1;\n", "\tBUG_ON(x < 0 ||\n\t       x > 100);\n\ty += 1;\n")
 s = s.replace("\tp->b = 2;\n", "\tp->b = 2;\n\tWARN_ON(!p->a);\n")
 s = s.replace("\tdefault:\n\t\tbreak;", "\tdefault:\n\t\tBUG();")
-s = s.replace("\tp->c = 0;\n", "\tBUG_ON(!p);\n\tp->c = 0;\n")
+s = s.replace("\tp->c = 0;\n", "\tBUG_ON(!p);\n\tBUG_ON(p->c > 3);\n\tp->c = 0;\n")
 open(p, "w").write(s)
 PY
 git -C "$r" commit -q -am "mm: assert things"
@@ -80,7 +80,7 @@ case "$out" in
 *) not_ok "BUG() rewrite"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 case "$out" in
-*"+	if (WARN_ON_ONCE(!p))"$'\n'"+		return;"*) ok "BUG_ON in a void function: return;" ;;
+*"-	BUG_ON(!p);"$'\n'"+	if (WARN_ON_ONCE(!p))"$'\n'"+		return;"$'\n'"-	BUG_ON(p->c > 3);"$'\n'"+	if (WARN_ON_ONCE(p->c > 3))"$'\n'"+		return;"*) ok "two neighbouring BUG_ONs in a void function: one hunk, return;" ;;
 *) not_ok "void return"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 out=$(git -C "$r" apply --check -v "$TEST_DIR/suggest.diff" 2>&1) &&
