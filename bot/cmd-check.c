@@ -13,6 +13,7 @@
 #include "report.h"
 #include "series.h"
 #include "strvec.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -36,7 +37,14 @@ static const char usage_text[] =
 	"  no INPUT           check @{upstream}..HEAD (HEAD with no upstream) there\n"
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
-	"  --format FMT       text (default) or json\n"
+	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
+	"                     for vim's quickfix, Emacs' compilation mode, VS Code), or\n"
+	"                     b4 (b4.prep-perpatch-check-cmd: one line per warning or\n"
+	"                     error, nothing when clean; no INPUT reads stdin)\n"
+	"  --suggest          print, instead of the report, a patch (for git apply on\n"
+	"                     top of the series) that turns each new BUG_ON() into\n"
+	"                     if (WARN_ON_ONCE(...)) return ...; and WARN_ON() into\n"
+	"                     WARN_ON_ONCE(); never applied for you\n"
 	"  -q, --quiet        text: only warnings and errors, no summary\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -47,6 +55,7 @@ struct check_cmd {
 	const char *git_repo;
 	const char *git_range;
 	bool git_revs;		/* -g: inputs are revisions */
+	bool suggest;		/* --suggest: the gentler forms as a diff */
 	const char *tree;
 	const char *rules_dir;
 	struct report_opts ropts;
@@ -106,8 +115,12 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 				cmd->ropts.format = REPORT_JSON;
 			else if (v && !strcmp(v, "text"))
 				cmd->ropts.format = REPORT_TEXT;
+			else if (v && !strcmp(v, "gcc"))
+				cmd->ropts.format = REPORT_GCC;
+			else if (v && !strcmp(v, "b4"))
+				cmd->ropts.format = REPORT_B4;
 			else
-				return usage_error("--format wants text or json, not", v ? v : "");
+				return usage_error("--format wants text, json, gcc or b4, not", v ? v : "");
 		} else if (opt_value(&v, "--tree", argc, argv, &i)) {
 			if (!v)
 				return usage_error("--tree needs a directory", NULL);
@@ -116,6 +129,8 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 			if (!v)
 				return usage_error("--rules needs a directory", NULL);
 			cmd->rules_dir = v;
+		} else if (!strcmp(arg, "--suggest")) {
+			cmd->suggest = true;
 		} else if (!strcmp(arg, "-g") || !strcmp(arg, "--git-revs")) {
 			cmd->git_revs = true;
 		} else if (!strcmp(arg, "--git")) {
@@ -243,7 +258,21 @@ static bool json_array_out(const struct check_cmd *cmd)
 static int emit(struct check_cmd *cmd, const char *input, const struct series *s,
 		const struct check_result *r, const char *const *commits)
 {
-	if (cmd->ropts.format == REPORT_JSON) {
+	if (cmd->suggest) {
+		struct strbuf diff = STRBUF_INIT, skipped = STRBUF_INIT;
+
+		suggest_series(&diff, &skipped, s, r);
+		if (diff.len)
+			printf("warnwatch check --suggest: gentler forms of the calls '%s' adds.\n"
+			       "Read each hunk before applying it (git apply); nothing is applied for you.\n\n%s",
+			       input, diff.buf);
+		for (char *p = skipped.buf, *nl; *p; p = nl + 1) {
+			nl = strchr(p, '\n');
+			fprintf(stderr, "warnwatch: suggest: %.*s\n", (int)(nl - p), p);
+		}
+		strbuf_release(&diff);
+		strbuf_release(&skipped);
+	} else if (cmd->ropts.format == REPORT_JSON) {
 		if (json_array_out(cmd))
 			fputs(cmd->emitted ? ",\n  " : "[\n  ", stdout);
 		report_json_write(stdout, input, s, r, &cmd->rules, commits,
@@ -251,6 +280,10 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 		if (!json_array_out(cmd))
 			putchar('\n');
 		cmd->emitted++;
+	} else if (cmd->ropts.format == REPORT_GCC) {
+		report_gcc(stdout, s, r, &cmd->ropts);
+	} else if (cmd->ropts.format == REPORT_B4) {
+		report_b4(stdout, r);
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}
@@ -437,9 +470,54 @@ out:
  * the repository around the current directory; or, with neither, the
  * commits not yet upstream (@{upstream}..HEAD, or HEAD), as checkpatch -g.
  */
+/*
+ * The full name of the current branch's upstream, from branch.<name>.remote
+ * and .merge as git's default refspec maps them (refs/remotes/R/B, or the
+ * local branch for remote "."), when that ref exists; WW_ENOTFOUND else.
+ * Read from the config rather than with git_branch_upstream() or
+ * "@{upstream}": libgit2 1.5's remote lookup behind both leaks pcre2 match
+ * data at every call (LeakSanitizer, t0030).
+ */
+static int upstream_ref(struct strbuf *out, git_repository *repo)
+{
+	git_reference *head = NULL, *ref = NULL;
+	git_config *cfg = NULL;
+	struct strbuf key = STRBUF_INIT;
+	const char *branch, *remote, *merge, *name;
+	int ret = WW_ENOTFOUND;
+
+	if (git_repository_head(&head, repo) < 0 || !git_reference_is_branch(head) ||
+	    git_repository_config_snapshot(&cfg, repo) < 0)
+		goto out;
+	branch = git_reference_shorthand(head);
+	strbuf_addf(&key, "branch.%s.remote", branch);
+	if (git_config_get_string(&remote, cfg, key.buf) < 0)
+		goto out;
+	strbuf_reset(&key);
+	strbuf_addf(&key, "branch.%s.merge", branch);
+	if (git_config_get_string(&merge, cfg, key.buf) < 0)
+		goto out;
+	if (!strcmp(remote, "."))
+		strbuf_addstr(out, merge);
+	else if (skip_prefix(merge, "refs/heads/", &name))
+		strbuf_addf(out, "refs/remotes/%s/%s", remote, name);
+	else
+		goto out;
+	if (git_reference_lookup(&ref, repo, out->buf) == 0)
+		ret = 0;
+	else
+		strbuf_reset(out);
+out:
+	git_reference_free(ref);
+	git_reference_free(head);
+	git_config_free(cfg);
+	strbuf_release(&key);
+	return ret;
+}
+
 static int open_repo(git_repository **repo, struct strvec *ranges, struct check_cmd *cmd)
 {
-	git_object *up = NULL;
+	struct strbuf up = STRBUF_INIT;
 
 	if (cmd->git_repo) {
 		strvec_push(ranges, cmd->git_range);
@@ -455,11 +533,12 @@ static int open_repo(git_repository **repo, struct strvec *ranges, struct check_
 			strvec_push(ranges, cmd->inputs.v[i]);
 		return 0;
 	}
-	if (git_revparse_single(&up, *repo, "@{upstream}") == 0)
-		strvec_push(ranges, "@{upstream}..HEAD");
+	if (upstream_ref(&up, *repo) == 0)
+		strvec_pushf(ranges, "%s..HEAD", up.buf);
 	else
 		strvec_push(ranges, "HEAD");
-	git_object_free(up);
+	error_clear();
+	strbuf_release(&up);
 	return 0;
 }
 
@@ -567,6 +646,10 @@ int cmd_check(int argc, const char **argv)
 		status = report_error(NULL);
 		goto out;
 	}
+	/* b4 pipes each patch to the command and runs it in the work tree:
+	 * there, no INPUT means stdin, not the branch. */
+	if (cmd.ropts.format == REPORT_B4 && !cmd.inputs.nr && !cmd.git_repo)
+		strvec_push(&cmd.inputs, "-");
 	cmd.ropts.name_input = cmd.inputs.nr > 1 && !cmd.git_revs;
 	if (!cmd.git_repo && !cmd.git_revs && !cmd.inputs.nr && !in_work_tree()) {
 		status = usage_error("no INPUT given (see --help)", NULL);

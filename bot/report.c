@@ -7,6 +7,7 @@
  * every field a program may want.
  */
 #include "report.h"
+#include "linemap.h"
 
 const char *report_severity_label(enum severity s)
 {
@@ -309,4 +310,111 @@ void report_text(FILE *out, const char *input, const struct series *s,
 			s->nr);
 	}
 	strbuf_release(&sb);
+}
+
+/* --format=gcc: see report.h. */
+
+static const char *gcc_label(enum severity s)
+{
+	switch (s) {
+	case SEV_ERROR: return "error";
+	case SEV_WARNING: return "warning";
+	default: return "note";
+	}
+}
+
+/* 1-based byte column of the macro's name on the finding's line, or 1. */
+static int finding_column(const struct finding *f)
+{
+	const char *s = f->hunk, *nl, *at;
+	size_t n;
+
+	for (int i = 0; s && *s && i < f->hunk_line; i++) {
+		nl = strchr(s, '\n');
+		if (!nl)
+			return 1;
+		s = nl + 1;
+	}
+	if (!s || !*s)
+		return 1;
+	nl = strchr(s, '\n');
+	n = nl ? (size_t)(nl - s) : strlen(s);
+	at = memmem(s + 1, n ? n - 1 : 0, f->rule->macro, strlen(f->rule->macro));
+	return at ? (int)(at - (s + 1)) + 1 : 1;
+}
+
+/* Index in s->patches of patch number `index`, or s->nr. */
+static size_t patch_pos(const struct series *s, int index)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr && s->patches[i].index != index; i++)
+		;
+	return i;
+}
+
+static void print_gcc(FILE *out, const struct series *s, const struct finding *f,
+		      bool quiet, struct strbuf *title, struct strbuf *path)
+{
+	size_t pos = patch_pos(s, f->patch);
+	enum severity sev = f->severity;
+	int line = f->line;
+	const char *where = "";
+
+	strbuf_reset(path);
+	strbuf_addstr(path, f->file);
+	if (f->kind == FINDING_REMOVED) {
+		where = " (removed: the line before the patch)";
+	} else if (pos < s->nr &&
+		   linemap_to_result(&line, path, s, pos, f->file, f->line) < 0) {
+		error_clear();
+		line = f->line;
+	}
+	if (!line) {
+		/* Gone by the end of the series: nothing to jump to. */
+		line = f->line;
+		where = " (a later patch of the series removes it again)";
+		if (sev > SEV_CREDIT)
+			sev = SEV_INFO;
+	}
+	if (quiet && sev < SEV_WARNING)
+		return;
+	strbuf_reset(title);
+	check_finding_title(title, f);
+	fprintf(out, "%s:%d:%d: %s: %s%s: %s [%s",
+		path->buf, line, finding_column(f), gcc_label(sev), title->buf,
+		where, f->message, f->rule->id ? f->rule->id : f->rule->macro);
+	if (f->patch && s->nr > 1)
+		fprintf(out, ", patch %d/%zu", f->patch, s->nr);
+	fputs("]\n", out);
+}
+
+void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
+		const struct report_opts *opts)
+{
+	struct strbuf title = STRBUF_INIT, path = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr; i++)
+		print_gcc(out, s, &r->v[i], opts->quiet, &title, &path);
+	strbuf_release(&title);
+	strbuf_release(&path);
+}
+
+/* --format=b4: see report.h. */
+void report_b4(FILE *out, const struct check_result *r)
+{
+	struct strbuf title = STRBUF_INIT;
+
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
+			continue;
+		strbuf_reset(&title);
+		check_finding_title(&title, f);
+		fprintf(out, "%s:%d: %s: %s: %s [%s]\n", f->file, f->line,
+			report_severity_label(f->severity), title.buf, f->message,
+			f->rule->id ? f->rule->id : f->rule->macro);
+	}
+	strbuf_release(&title);
 }

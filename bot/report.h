@@ -13,6 +13,8 @@
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_GCC,		/* FILE:LINE:COL: error: ..., for editors */
+	REPORT_B4,		/* b4's per-patch check command protocol */
 };
 
 struct report_opts {
@@ -43,6 +45,30 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 /* The text report for one checked input, on `out`. */
 void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts);
+
+/*
+ * --format=gcc: one line per finding, "FILE:LINE:COL: error|warning|note:
+ * MESSAGE [RULE]", as compilers print them, for vim's quickfix, Emacs'
+ * compilation mode and VS Code's $gcc problem matcher.  FILE is relative
+ * to the repository root; LINE is the line after the whole series (a
+ * later patch's hunks followed, see linemap.h); COL is the 1-based byte
+ * column of the macro's name.  Credits and info are notes (not printed
+ * with opts->quiet).  Nothing else is printed: no headers, no total.
+ */
+void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
+		const struct report_opts *opts);
+
+/*
+ * --format=b4: what b4 (0.14 and later) reads from a
+ * b4.prep-perpatch-check-cmd / b4.am-perpatch-check-cmd, which it runs
+ * once per patch with the mail on stdin: each stdout line is one report
+ * item, a failure when it contains "ERROR:", a warning otherwise; no
+ * output at all is "passed all checks".  So: one line per added call at
+ * warning or error level, "FILE:LINE: ERROR|WARNING: MESSAGE [RULE]", as
+ * checkpatch --terse --showfile, and nothing else (no credits, notes,
+ * headers or total, which b4 would count as warnings).
+ */
+void report_b4(FILE *out, const struct check_result *r);
 
 /* "ERROR", "WARNING", "CREDIT", "INFO". */
 const char *report_severity_label(enum severity s);

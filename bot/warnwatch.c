@@ -37,6 +37,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
+	{ "hook", cmd_hook, "git send-email's sendemail-validate hook: install, uninstall" },
 	{ "census", HEAVY(cmd_census), "count BUG/WARN calls in a kernel tree, tarball or git range" },
 	{ "dashboard", HEAVY(cmd_dashboard), "write the static dashboard site (HTML, SVG charts, JSON)" },
 	{ "ci", HEAVY(cmd_ci), "build and boot a series with panic_on_warn=1: which WARN fires" },

@@ -37,6 +37,18 @@ case "$out" in
 *) not_ok "both commits above the upstream, oldest first"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 
+# a local upstream (branch.topic.remote = "."): topic's own commit only
+git -C "$w" checkout -q -b topic
+printf 'int g(int y)\n{\n\tBUG_ON(y < 0);\n\treturn y + 1;\n}\n' >"$w/mm/b.c"
+git -C "$w" commit -q -am "mm: check y"
+git -C "$w" branch -q --set-upstream-to=main topic
+out=$(cd "$w" && "$WARNWATCH" check 2>&1); rc=$?
+case "$rc:$out" in
+1:*"mm/b.c:3: ERROR: new BUG_ON() in g()"*"in 1 patches") ok "a local upstream (remote \".\"): main..HEAD, one commit" ;;
+*) not_ok "local upstream (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+git -C "$w" checkout -q main
+
 # no upstream: HEAD only (the clean commit) -> status 0
 git -C "$w" branch -q --unset-upstream
 out=$(cd "$w" && "$WARNWATCH" check 2>&1); rc=$?

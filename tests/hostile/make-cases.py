@@ -80,7 +80,7 @@ case("no-input", "check without an input",
      ["check"], 2, "warnwatch: check: no INPUT given (see --help)",
      env=["GIT_CEILING_DIRECTORIES=@TOP@"])
 case("bad-format", "an output format that does not exist",
-     ["check", "--format", "xml", "@IN@"], 2, "warnwatch: check: --format wants text or json, not 'xml'", input=full)
+     ["check", "--format", "xml", "@IN@"], 2, "warnwatch: check: --format wants text, json, gcc or b4, not 'xml'", input=full)
 case("unknown-command", "a subcommand that does not exist",
      ["frobnicate"], 2, "warnwatch: 'frobnicate' is not a warnwatch command (see 'warnwatch --help')")
 case("dev-zero", "an endless device: read up to the 256 MB cap, then refused",

@@ -1,0 +1,475 @@
+/*
+ * The sendemail-validate hook: see hook.h.
+ */
+#include "hook.h"
+#include "check.h"
+#include "datadir.h"
+#include "gitlib.h"
+#include "linemap.h"
+#include "mkdirs.h"
+#include "mbox.h"
+#include "report.h"
+#include "series.h"
+#include "template.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A format-patch file is at most this big; a directory at most this many. */
+#define HOOK_MAIL_MAX (64u << 20)
+#define HOOK_SIBLINGS_MAX 1000
+
+int hook_dir(struct strbuf *out, const char *repo_path)
+{
+	git_repository *repo = NULL;
+	git_config *cfg = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	const char *top;
+	int ret;
+
+	gitlib_init();
+	if (repo_path)
+		ret = git_repository_open_ext(&repo, repo_path, 0, NULL);
+	else
+		ret = git_repository_open_ext(&repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL);
+	if (ret < 0)
+		return error_code(WW_EINPUT, "not a git repository: %s", gitlib_error());
+	ret = git_repository_config_snapshot(&cfg, repo);
+	if (ret == 0 && git_config_get_path(&buf, cfg, "core.hooksPath") == 0 && buf.size) {
+		top = git_repository_workdir(repo);
+		if (!top)
+			top = git_repository_path(repo);
+		strbuf_reset(out);
+		if (buf.ptr[0] != '/')
+			strbuf_addstr(out, top);
+		strbuf_addstr(out, buf.ptr);
+	} else {
+		git_buf_dispose(&buf);
+		error_clear();
+		ret = git_repository_item_path(&buf, repo, GIT_REPOSITORY_ITEM_HOOKS);
+		if (ret < 0) {
+			ret = error_code(WW_EINPUT, "no hooks directory: %s", gitlib_error());
+			goto out;
+		}
+		strbuf_reset(out);
+		strbuf_addstr(out, buf.ptr);
+	}
+	strbuf_rtrim(out);
+	while (out->len > 1 && out->buf[out->len - 1] == '/')
+		strbuf_setlen(out, out->len - 1);
+	ret = 0;
+out:
+	git_buf_dispose(&buf);
+	git_config_free(cfg);
+	git_repository_free(repo);
+	return ret;
+}
+
+/* 'text' for sh, whatever it holds. */
+static void sh_quote(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(out, "'\\''");
+		else
+			strbuf_addch(out, *s);
+	}
+	strbuf_addch(out, '\'');
+}
+
+static bool is_ours(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool yes = false;
+
+	if (strbuf_read_file(&sb, path, 1 << 20) == 0)
+		yes = strstr(sb.buf, HOOK_MARKER) != NULL;
+	error_clear();
+	strbuf_release(&sb);
+	return yes;
+}
+
+static int render_hook(struct strbuf *out, const char *warnwatch, const char *chained,
+		       unsigned flags)
+{
+	char dir[PATH_MAX + 16];
+	struct tmpl_vars *v = tmpl_vars_new();
+	struct strbuf q = STRBUF_INIT;
+	int ret;
+
+	sh_quote(&q, warnwatch);
+	tmpl_set(v, "warnwatch", q.buf);
+	if (chained) {
+		strbuf_reset(&q);
+		sh_quote(&q, chained);
+		tmpl_set(v, "chained", q.buf);
+	}
+	tmpl_set_bool(v, "strict", flags & HOOK_STRICT);
+	ret = template_render_file(out, datadir_find(dir, sizeof(dir), "templates",
+						     "WARNWATCH_TEMPLATES", NULL),
+				   HOOK_NAME ".sh", v, 0);
+	if (ret >= 0 && !strstr(out->buf, HOOK_MARKER))
+		ret = error_code(WW_EINPUT, "template '" HOOK_NAME ".sh' lacks the line '%.*s'",
+				 (int)strlen(HOOK_MARKER) - 1, HOOK_MARKER);
+	tmpl_vars_free(v);
+	strbuf_release(&q);
+	return ret;
+}
+
+/* Write `text` as an executable `path`: never over a file unless `replace`. */
+static int write_exec(const char *path, const struct strbuf *text, bool replace)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	int ret = -1, fd;
+
+	strbuf_addf(&tmp, "%s.warnwatch-tmp.%ld", path, (long)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0755);
+	if (fd < 0) {
+		ret = error("cannot create '%s': %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (write(fd, text->buf, text->len) != (ssize_t)text->len || fsync(fd) < 0) {
+		ret = error("cannot write '%s': %s", tmp.buf, strerror(errno));
+		close(fd);
+		goto out_unlink;
+	}
+	close(fd);
+	if (replace ? rename(tmp.buf, path) : link(tmp.buf, path)) {
+		ret = error_code(errno == EEXIST ? WW_EDUP : WW_ERROR, "cannot create '%s': %s",
+				 path, strerror(errno));
+		goto out_unlink;
+	}
+	ret = 0;
+out_unlink:
+	unlink(tmp.buf);
+out:
+	strbuf_release(&tmp);
+	return ret;
+}
+
+int hook_install(struct strbuf *what, const char *dir, const char *warnwatch,
+		 unsigned flags)
+{
+	struct strbuf hook = STRBUF_INIT, chained = STRBUF_INIT, text = STRBUF_INIT;
+	struct stat st;
+	bool have_chained, have_hook, ours;
+	int ret;
+
+	strbuf_addf(&hook, "%s/" HOOK_NAME, dir);
+	strbuf_addf(&chained, "%s/" HOOK_CHAINED, dir);
+	have_hook = lstat(hook.buf, &st) == 0;
+	have_chained = lstat(chained.buf, &st) == 0;
+	ours = have_hook && is_ours(hook.buf);
+	if (ours && !(flags & HOOK_FORCE)) {
+		ret = error_code(WW_EDUP, "'%s' is already warnwatch's hook "
+				 "(--force writes it again)", hook.buf);
+		goto out;
+	}
+	if (have_hook && !ours && have_chained) {
+		ret = error_code(WW_EDUP, "'%s' is not warnwatch's, and '%s' is already taken: "
+				 "move one of them away first", hook.buf, chained.buf);
+		goto out;
+	}
+	ret = mkdirs(dir, 0755, WW_ERROR);
+	if (ret < 0)
+		goto out;
+	ret = render_hook(&text, warnwatch, have_hook || have_chained ? chained.buf : NULL,
+			  flags);
+	if (ret < 0)
+		goto out;
+	if (have_hook && !ours) {
+		/* Keep the old hook under the chained name: never lost. */
+		if (link(hook.buf, chained.buf) || unlink(hook.buf)) {
+			ret = error("cannot move '%s' to '%s': %s", hook.buf, chained.buf,
+				    strerror(errno));
+			goto out;
+		}
+	}
+	ret = write_exec(hook.buf, &text, ours);
+	if (ret < 0 && have_hook && !ours && rename(chained.buf, hook.buf) == 0)
+		goto out;	/* put back as it was */
+	if (ret < 0)
+		goto out;
+	strbuf_addf(what, "%s '%s'", ours ? "rewrote" : "installed", hook.buf);
+	if (have_hook && !ours)
+		strbuf_addf(what, "; the hook that was there is now '%s' and runs first",
+			    chained.buf);
+	else if (have_chained)
+		strbuf_addf(what, "; it runs '%s' first", chained.buf);
+	ret = 0;
+out:
+	strbuf_release(&hook);
+	strbuf_release(&chained);
+	strbuf_release(&text);
+	return ret;
+}
+
+int hook_uninstall(struct strbuf *what, const char *dir)
+{
+	struct strbuf hook = STRBUF_INIT, chained = STRBUF_INIT;
+	struct stat st;
+	int ret;
+
+	strbuf_addf(&hook, "%s/" HOOK_NAME, dir);
+	strbuf_addf(&chained, "%s/" HOOK_CHAINED, dir);
+	if (lstat(hook.buf, &st)) {
+		ret = error_code(WW_ENOTFOUND, "no hook '%s' to remove", hook.buf);
+		goto out;
+	}
+	if (!is_ours(hook.buf)) {
+		ret = error_code(WW_EINPUT, "'%s' is not warnwatch's hook: left alone", hook.buf);
+		goto out;
+	}
+	if (unlink(hook.buf)) {
+		ret = error("cannot remove '%s': %s", hook.buf, strerror(errno));
+		goto out;
+	}
+	strbuf_addf(what, "removed '%s'", hook.buf);
+	if (lstat(chained.buf, &st) == 0) {
+		if (rename(chained.buf, hook.buf)) {
+			ret = error("cannot move '%s' back to '%s': %s", chained.buf, hook.buf,
+				    strerror(errno));
+			goto out;
+		}
+		strbuf_addf(what, "; restored the hook it chained");
+	}
+	ret = 0;
+out:
+	strbuf_release(&hook);
+	strbuf_release(&chained);
+	return ret;
+}
+
+/* The series of the mails in `buf`; WW_ENOTFOUND when none has a patch. */
+static int parse_series(struct series *out, struct mail_list *mails,
+			const struct strbuf *buf)
+{
+	int ret = mbox_parse(mails, buf->buf, buf->len);
+
+	return ret < 0 ? ret : series_from_mails(out, mails);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The mails beside `path` in its directory, `path` included, in name
+ * order, as one mbox: git send-email REV... has format-patch write the
+ * whole series into one temporary directory, and `git send-email DIR/`
+ * sends the files of DIR.  Only files that start as format-patch output
+ * does ("From ") are read.
+ */
+static int read_siblings(struct strbuf *out, const char *path)
+{
+	struct strbuf dir = STRBUF_INIT, file = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	char **names = NULL;
+	size_t nr = 0, alloc = 0;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	if (slash)
+		strbuf_add(&dir, path, slash - path ? (size_t)(slash - path) : 1);
+	else
+		strbuf_addch(&dir, '.');
+	d = opendir(dir.buf);
+	if (!d) {
+		ret = error("cannot read directory '%s': %s", dir.buf, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d)) && nr < HOOK_SIBLINGS_MAX) {
+		if (de->d_name[0] == '.')
+			continue;
+		ALLOC_GROW(names, nr + 1, alloc);
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (nr)
+		qsort(names, nr, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < nr && ret >= 0; i++) {
+		struct stat st;
+
+		strbuf_reset(&file);
+		strbuf_addf(&file, "%s/%s", dir.buf, names[i]);
+		if (stat(file.buf, &st) || !S_ISREG(st.st_mode) ||
+		    (size_t)st.st_size > HOOK_MAIL_MAX || st.st_size < 5)
+			continue;
+		{
+			struct strbuf one = STRBUF_INIT;
+
+			if (strbuf_read_file(&one, file.buf, HOOK_MAIL_MAX) == 0 &&
+			    !memcmp(one.buf, "From ", 5)) {
+				strbuf_addbuf(out, &one);
+				if (one.buf[one.len - 1] != '\n')
+					strbuf_addch(out, '\n');
+			}
+			error_clear();
+			strbuf_release(&one);
+		}
+		if (out->len > MBOX_MAX_BYTES)
+			ret = error_code(WW_ETOOBIG, "too much mail beside '%s'", path);
+	}
+out:
+	for (size_t i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&dir);
+	strbuf_release(&file);
+	return ret;
+}
+
+/*
+ * The whole series the mail belongs to when its siblings hold all of it
+ * (same version, every patch of m/n), else NULL: then `one` alone.
+ */
+static const struct series *whole_series(struct series *all, struct mail_list *mails,
+					 struct strbuf *buf, const char *path,
+					 const struct series *one)
+{
+	const struct series_patch *p = &one->patches[0];
+
+	if (one->nr != 1 || p->total < 2)
+		return NULL;
+	if (read_siblings(buf, path) < 0 || parse_series(all, mails, buf) < 0) {
+		error_clear();
+		return NULL;
+	}
+	if (all->version != one->version || (int)all->nr != p->total ||
+	    !all->patches[0].total)
+		return NULL;
+	return all;
+}
+
+struct verdict {
+	struct check_result block;	/* borrowed findings (v only is ours) */
+	struct check_result warn;
+	int later;			/* blocking calls a later patch removes */
+};
+
+static void keep(struct check_result *r, const struct finding *f)
+{
+	ALLOC_GROW(r->v, r->nr + 1, r->alloc);
+	r->v[r->nr++] = *f;
+	r->by_severity[f->severity]++;
+}
+
+static void judge(struct verdict *out, const struct series *s, const struct check_result *r,
+		  int index, unsigned flags)
+{
+	enum severity stop = flags & HOOK_STRICT ? SEV_WARNING : SEV_ERROR;
+	struct strbuf path = STRBUF_INIT;
+	size_t pos;
+
+	for (pos = 0; pos < s->nr && s->patches[pos].index != index; pos++)
+		;
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+		int line = f->line;
+
+		if (f->patch != index || f->kind == FINDING_REMOVED ||
+		    f->severity < SEV_WARNING)
+			continue;
+		if (pos < s->nr && linemap_to_result(&line, &path, s, pos, f->file, f->line) < 0) {
+			error_clear();
+			line = f->line;
+		}
+		if (!line)
+			out->later++;
+		else if (f->severity >= stop)
+			keep(&out->block, f);
+		else
+			keep(&out->warn, f);
+	}
+	strbuf_release(&path);
+}
+
+int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned flags)
+{
+	struct strbuf buf = STRBUF_INIT, sib = STRBUF_INIT;
+	struct mail_list mails = MAIL_LIST_INIT, sib_mails = MAIL_LIST_INIT;
+	struct series one = SERIES_INIT, all = SERIES_INIT;
+	const struct series *s;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct check_opts opts = CHECK_OPTS_INIT;
+	struct report_opts ropts = REPORT_OPTS_INIT;
+	struct verdict v = { CHECK_RESULT_INIT, CHECK_RESULT_INIT, 0 };
+	const struct series_patch *p;
+	int ret;
+
+	ret = strbuf_read_file(&buf, path, HOOK_MAIL_MAX);
+	if (ret < 0) {
+		fprintf(err, "warnwatch: %s\n", error_last());
+		ret = 2;
+		goto out;
+	}
+	ret = parse_series(&one, &mails, &buf);
+	if (ret == WW_ENOTFOUND || (ret == 0 && one.nr == 0)) {
+		ret = 0;	/* a cover letter, or no patch at all: silence */
+		goto out;
+	}
+	if (ret < 0) {
+		fprintf(err, "warnwatch: '%s' not checked: %s\n", path, error_last());
+		ret = 0;
+		goto out;
+	}
+	p = &one.patches[0];
+	if (!p->diff_len) {
+		ret = 0;
+		goto out;
+	}
+	s = whole_series(&all, &sib_mails, &sib, path, &one);
+	if (!s)
+		s = &one;
+	opts.rules = rules;
+	ret = check_series(&r, s, &opts);
+	if (ret < 0) {
+		fprintf(err, "warnwatch: '%s' not checked: %s\n", path, error_last());
+		ret = 0;
+		goto out;
+	}
+	judge(&v, s, &r, p->index, flags);
+	ropts.quiet = true;
+	if (v.warn.nr) {
+		fprintf(err, "warnwatch: %s: %zu warning%s (not blocking%s):\n", p->subject,
+			v.warn.nr, v.warn.nr == 1 ? "" : "s",
+			flags & HOOK_STRICT ? "" : "; `warnwatch hook install --strict --force` blocks them");
+		report_text(err, path, s, &v.warn, &ropts);
+	}
+	if (v.later)
+		fprintf(err, "warnwatch: %s: %d call%s that a later patch of the series "
+			"removes again: not blocking\n", p->subject, v.later,
+			v.later == 1 ? "" : "s");
+	if (v.block.nr) {
+		fprintf(err, "warnwatch: %s: %zu new call%s at %s level; nothing is sent:\n",
+			p->subject, v.block.nr, v.block.nr == 1 ? "" : "s",
+			flags & HOOK_STRICT ? "warning or error" : "error");
+		report_text(err, path, s, &v.block, &ropts);
+		fprintf(err, "warnwatch: fix the patch (`warnwatch check --suggest` shows a gentler form)%s;\n"
+			"warnwatch: to send anyway: git send-email --no-validate ...\n",
+			s == &one && p->total > 1 ?
+			", or, if a later patch converts the call, send the whole series in one "
+			"`git send-email` run (REV range or the directory of all its patches) so "
+			"the later patches are read too" : "");
+		ret = 1;
+	} else {
+		ret = 0;
+	}
+out:
+	free(v.block.v);
+	free(v.warn.v);
+	check_result_clear(&r);
+	series_release(&one);
+	series_release(&all);
+	mail_list_clear(&mails);
+	mail_list_clear(&sib_mails);
+	strbuf_release(&buf);
+	strbuf_release(&sib);
+	return ret;
+}

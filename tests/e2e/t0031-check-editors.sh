@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+#
+# t0031: `warnwatch check --format=gcc` read by the editors a contributor
+# already has: a real vim quickfix list (`:compiler gcc`, `:cgetfile`,
+# `:cfirst`), Emacs' compilation mode in batch when Emacs is installed,
+# and the regex of VS Code's $gcc problem matcher (docs/check.md).  The
+# series is made here with real git; patch 2 moves patch 1's BUG_ON down
+# two lines, so the line printed must be the one after the series.
+set -u
+. "$(dirname "$0")/lib.sh"
+need_cmd git
+
+export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
+export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
+export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR
+export WARNWATCH_RULES="$WW_TOP/rules"
+r=$TEST_DIR/repo
+git init -q -b main "$r" || skip_all "git init failed"
+mkdir -p "$r/mm"
+printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" add . && git -C "$r" commit -q -m base
+printf 'int f(int x)\n{\n\tBUG_ON(x < 0);\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" commit -q -am "mm: check x"
+printf '/* a.c */\n\nint f(int x)\n{\n\tBUG_ON(x < 0);\n\tif (x > 5)\n\t\tWARN_ON(x > 9);\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" commit -q -am "mm: warn on big x"
+
+out=$(cd "$r/mm" && "$WARNWATCH" check --format=gcc -g HEAD~2..HEAD 2>&1); rc=$?
+printf '%s\n' "$out" >"$TEST_DIR/gcc.txt"
+exp1="mm/a.c:5:2: error: new BUG_ON() in f(): "
+exp2="mm/a.c:7:3: warning: new WARN_ON() in f(): "
+case "$rc:$out" in
+1:"$exp1"*"[new-bug, patch 1/2]"$'\n'"$exp2"*"[new-warn, patch 2/2]") ok "gcc format: FILE:LINE:COL from the repository root, lines after the series (status 1)" ;;
+*) not_ok "gcc format (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+
+# VS Code's $gcc problem matcher regex (documented in docs/check.md)
+n=$(grep -cE '^(.*):([0-9]+):([0-9]+):[[:space:]]+(fatal[[:space:]]+)?(warning|error|note):[[:space:]]+(.*)$' "$TEST_DIR/gcc.txt")
+[ "$n" = 2 ] && ok "every line matches the \$gcc problem matcher's regex" ||
+	not_ok "gcc regex matched $n lines, not 2"
+
+# a BUG_ON that a later patch converts is no error at the end: a note
+git -C "$r" checkout -q -b conv HEAD~1
+printf 'int f(int x)\n{\n\tif (WARN_ON_ONCE(x < 0))\n\t\treturn -EINVAL;\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" commit -q -am "mm: warn instead"
+out=$(cd "$r" && "$WARNWATCH" check --format=gcc -g HEAD~2..HEAD 2>&1); rc=$?
+case "$out" in
+*"mm/a.c:3:2: note: new BUG_ON() in f() (a later patch of the series removes it again)"*) ok "a BUG_ON converted by a later patch is a note, not an error" ;;
+*) not_ok "converted BUG_ON (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+out=$(cd "$r" && "$WARNWATCH" check --format=gcc -q -g HEAD~2..HEAD 2>&1)
+case "$out" in
+*note:*) not_ok "-q drops notes"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+*) ok "-q drops notes" ;;
+esac
+git -C "$r" checkout -q main
+
+if command -v vim >/dev/null 2>&1; then
+	res=$TEST_DIR/vim.res
+	(cd "$r" && timeout 30 vim -N -es -u NONE -i NONE -c 'compiler gcc' \
+		-c "cgetfile $TEST_DIR/gcc.txt" -c 'cfirst' \
+		-c "call writefile([expand('%'), line('.'), col('.'), getline('.'), len(getqflist()), getqflist()[0].type, getqflist()[1].type], '$res')" \
+		-c 'qa!' </dev/null >/dev/null 2>&1)
+	got=$(tr '\n' '|' <"$res" 2>/dev/null)
+	exp="mm/a.c|5|2|	BUG_ON(x < 0);|2|e|w|"
+	[ "$got" = "$exp" ] && ok "vim quickfix (:compiler gcc, :cfirst) lands on the BUG_ON, types e and w" ||
+		{ not_ok "vim quickfix"; diag "got: $got" "exp: $exp"; }
+else
+	skip "vim quickfix" "vim is not installed (make deps)"
+fi
+
+if command -v emacs >/dev/null 2>&1; then
+	res=$(cd "$r" && timeout 60 emacs --batch -Q --eval "(progn (require 'compile)
+	  (with-temp-buffer (insert-file-contents \"$TEST_DIR/gcc.txt\") (compilation-mode)
+	    (goto-char (point-min)) (compilation-next-error 1)
+	    (let* ((msg (get-text-property (point) 'compilation-message)) (loc (compilation--message->loc msg)))
+	      (princ (format \"%s:%s:%s\" (caar (compilation--loc->file-struct loc)) (compilation--loc->line loc) (compilation--loc->col loc))))))" 2>/dev/null)
+	[ "$res" = "mm/a.c:5:2" ] && ok "Emacs compilation-mode parses FILE:LINE:COL" ||
+		{ not_ok "Emacs compilation-mode"; diag "got: $res"; }
+else
+	skip "Emacs compilation-mode" "emacs is not installed (not in DEBIAN_PACKAGES: vim covers the format)"
+fi
+done_testing

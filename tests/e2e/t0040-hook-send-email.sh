@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+#
+# t0040: `warnwatch hook install` as git send-email's sendemail-validate
+# hook, with real git send-email (git 2.39) sending to the test's real
+# aiosmtpd on 127.0.0.1: a series with a new BUG_ON is refused with
+# warnwatch's message and nothing reaches the server; a clean series, a
+# series with only warnings and a series whose later patch converts the
+# BUG_ON all go through with their cover letters; a hook already there
+# is chained (it runs, it is never lost) and `hook uninstall` restores it
+# byte for byte; core.hooksPath is honoured.
+set -u
+. "$(dirname "$0")/lib.sh"
+need_cmd git
+git send-email -h >/dev/null 2>&1
+[ $? -le 129 ] && git send-email -h 2>&1 | grep -q -- --smtp-server ||
+	skip_all "git send-email is not installed (git-email, make deps)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed"
+
+export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
+export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
+export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR
+export WARNWATCH_RULES="$WW_TOP/rules"
+smtp_start
+
+r=$TEST_DIR/repo
+git init -q -b main "$r" || skip_all "git init failed"
+mkdir -p "$r/mm"
+printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
+printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$r/mm/b.c"
+git -C "$r" add . && git -C "$r" commit -q -m base
+# bug: patch 1 adds a BUG_ON, patch 2 is clean
+git -C "$r" checkout -q -b bug main
+printf 'int f(int x)\n{\n\tBUG_ON(x < 0);\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" commit -q -am "mm: check x"
+printf 'int g(int y)\n{\n\treturn y + 1;\n}\n' >"$r/mm/b.c"
+git -C "$r" commit -q -am "mm: bump y"
+# conv: patch 1 adds the BUG_ON, patch 2 converts it
+git -C "$r" checkout -q -b conv bug~1
+printf 'int f(int x)\n{\n\tif (WARN_ON_ONCE(x < 0))\n\t\treturn -EINVAL;\n\treturn x;\n}\n' >"$r/mm/a.c"
+git -C "$r" commit -q -am "mm: warn instead of crashing"
+# clean, and warn (a WARN_ON: a warning only)
+git -C "$r" checkout -q -b clean main
+printf 'int g(int y)\n{\n\treturn y + 2;\n}\n' >"$r/mm/b.c"
+git -C "$r" commit -q -am "mm: add two"
+git -C "$r" checkout -q -b warn main
+printf 'int g(int y)\n{\n\tWARN_ON(y > 9);\n\treturn y;\n}\n' >"$r/mm/b.c"
+git -C "$r" commit -q -am "mm: warn on big y"
+
+# A hook already there: it logs each call and lets the mail go.
+hooks=$r/.git/hooks
+mkdir -p "$hooks"
+printf '#!/bin/sh\necho "old hook: $1" >>"%s"\nexit 0\n' "$TEST_DIR/old.log" >"$hooks/sendemail-validate"
+chmod +x "$hooks/sendemail-validate"
+cp -p "$hooks/sendemail-validate" "$TEST_DIR/old-hook"
+
+out=$(cd "$r" && "$WARNWATCH" hook install 2>&1); rc=$?
+case "$rc:$out" in
+0:*"installed '$hooks/sendemail-validate'; the hook that was there is now"*) ok "install over an existing hook chains it, says so" ;;
+*) not_ok "install (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+cmp -s "$TEST_DIR/old-hook" "$hooks/sendemail-validate.warnwatch-chained" &&
+	ok "the old hook is kept, byte for byte" || not_ok "the old hook is kept"
+
+# send ARGS...: git send-email to the test's SMTP server (--force only gets
+# past git's own refusal of the cover letter's "*** SUBJECT HERE ***")
+send() {
+	(cd "$r" && timeout 120 git send-email --confirm=never --quiet \
+		--from="Dev <dev@example.org>" --to=list@example.org --suppress-cc=all \
+		--smtp-server=127.0.0.1 --smtp-server-port="$SMTP_PORT" \
+		"$@" </dev/null 2>&1)
+}
+
+before=$(maildir_count)
+out=$(send --cover-letter main..bug); rc=$?
+case "$rc:$out" in
+0:*) not_ok "a series with a new BUG_ON is refused"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+*"[PATCH 1/2] mm: check x: 1 new call at error level; nothing is sent"*"mm/a.c:3: ERROR: new BUG_ON() in f()"*"rejected by sendemail-validate hook"*)
+	ok "a series with a new BUG_ON is refused with warnwatch's message (status $rc)" ;;
+*) not_ok "refusal message (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+[ "$(maildir_count)" = "$before" ] && ok "nothing reached the SMTP server" ||
+	not_ok "mail was sent: $(maildir_count) messages"
+grep -q "old hook: .*0000-cover-letter.patch" "$TEST_DIR/old.log" 2>/dev/null &&
+	ok "the chained hook ran first" || not_ok "the chained hook did not run"
+
+out=$(send --force --cover-letter main..clean); rc=$?
+[ "$rc" = 0 ] && [ "$(maildir_count)" = $((before + 2)) ] && [ -z "$(printf '%s' "$out" | grep warnwatch)" ] &&
+	ok "a clean series and its cover letter go through, silently" ||
+	{ not_ok "clean series (rc $rc, $(maildir_count) mails)"; printf '%s\n' "$out" | sed 's/^/#   /'; }
+
+before=$(maildir_count)
+out=$(send main..warn); rc=$?
+case "$rc:$out" in
+0:*"1 warning (not blocking"*"new WARN_ON() in g()"*) [ "$(maildir_count)" = $((before + 1)) ] &&
+	ok "a WARN_ON is printed but sent" || not_ok "WARN_ON series not sent" ;;
+*) not_ok "warning series (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+
+before=$(maildir_count)
+out=$(send --force --cover-letter main..conv); rc=$?
+case "$rc:$out" in
+0:*"1 call that a later patch of the series removes again: not blocking"*) [ "$(maildir_count)" = $((before + 3)) ] &&
+	ok "a BUG_ON that patch 2 converts does not block patch 1 (siblings read)" || not_ok "conv series: $(maildir_count) mails" ;;
+*) not_ok "conv series (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+# the same patch 1 alone in a directory: refused, with how to proceed
+mkdir -p "$TEST_DIR/one"
+git -C "$r" format-patch -q -o "$TEST_DIR/one" main..conv && rm -f "$TEST_DIR/one"/0002-*
+before=$(maildir_count)
+out=$(send "$TEST_DIR/one"); rc=$?
+case "$rc:$out" in
+0:*) not_ok "patch 1 of 2 alone is refused" ;;
+*"send the whole series in one \`git send-email\` run"*) [ "$(maildir_count)" = "$before" ] &&
+	ok "patch 1/2 alone is refused, the message says to send the whole series" || not_ok "sent anyway" ;;
+*) not_ok "patch 1/2 alone (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+
+out=$(cd "$r" && "$WARNWATCH" hook install 2>&1); rc=$?
+case "$rc:$out" in
+2:*"already warnwatch's hook (--force writes it again)"*) ok "install twice: status 2, --force named" ;;
+*) not_ok "install twice (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+out=$(cd "$r" && "$WARNWATCH" hook install --strict --force 2>&1); rc=$?
+before=$(maildir_count)
+out=$(send main..warn); rc=$?
+case "$rc:$out" in
+0:*) not_ok "--strict: a WARN_ON blocks" ;;
+*"new call at warning or error level; nothing is sent"*) [ "$(maildir_count)" = "$before" ] &&
+	ok "--strict (--force reinstall): a WARN_ON blocks" || not_ok "--strict sent anyway" ;;
+*) not_ok "--strict (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+cmp -s "$TEST_DIR/old-hook" "$hooks/sendemail-validate.warnwatch-chained" &&
+	ok "--force kept the chained hook" || not_ok "--force lost the chained hook"
+
+out=$(cd "$r" && "$WARNWATCH" hook uninstall 2>&1); rc=$?
+[ "$rc" = 0 ] && cmp -s "$TEST_DIR/old-hook" "$hooks/sendemail-validate" &&
+	[ -x "$hooks/sendemail-validate" ] && [ ! -e "$hooks/sendemail-validate.warnwatch-chained" ] &&
+	ok "uninstall restores the old hook exactly, executable, nothing left behind" ||
+	{ not_ok "uninstall (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /'; ls -la "$hooks" | sed 's/^/#   /'; }
+out=$(cd "$r" && "$WARNWATCH" hook uninstall 2>&1); rc=$?
+case "$rc:$out" in
+2:*"is not warnwatch's hook: left alone"*) ok "uninstall leaves a foreign hook alone (status 2)" ;;
+*) not_ok "uninstall foreign (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+before=$(maildir_count)
+out=$(send main..bug); rc=$?
+[ "$rc" = 0 ] && [ "$(maildir_count)" = $((before + 2)) ] && ok "after uninstall, the BUG_ON series is sent again" ||
+	not_ok "after uninstall (rc $rc)"
+
+# a foreign hook with a chained one already beside it: refused, both kept
+cp -p "$TEST_DIR/old-hook" "$hooks/sendemail-validate.warnwatch-chained"
+out=$(cd "$r" && "$WARNWATCH" hook install --force 2>&1); rc=$?
+case "$rc:$out" in
+2:*"is already taken: move one of them away first"*) cmp -s "$TEST_DIR/old-hook" "$hooks/sendemail-validate" &&
+	ok "install refuses when the chained name is taken, even with --force" || not_ok "hook changed" ;;
+*) not_ok "taken chained name (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+rm -f "$hooks/sendemail-validate.warnwatch-chained" "$hooks/sendemail-validate"
+
+# core.hooksPath (relative: to the work tree's top), --repo from elsewhere
+git -C "$r" config core.hooksPath .githooks
+out=$("$WARNWATCH" hook install --repo "$r" 2>&1); rc=$?
+case "$rc:$out" in
+0:*"installed '$r/.githooks/sendemail-validate'"*) ok "core.hooksPath is honoured (--repo)" ;;
+*) not_ok "core.hooksPath (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+before=$(maildir_count)
+out=$(send main..bug); rc=$?
+[ "$rc" != 0 ] && [ "$(maildir_count)" = "$before" ] && ok "git send-email runs the hook from core.hooksPath" ||
+	not_ok "hook in core.hooksPath not run (rc $rc)"
+out=$("$WARNWATCH" hook uninstall --repo "$r" 2>&1); rc=$?
+[ "$rc" = 0 ] && [ -z "$(ls -A "$r/.githooks")" ] && ok "uninstall from core.hooksPath leaves it empty" ||
+	not_ok "uninstall core.hooksPath (rc $rc)"
+done_testing
