@@ -19,8 +19,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct subject_tags t;
 
 		series_parse_subject(&t, l.v[i].subject);
-		mail_addr_name(&sb, l.v[i].from);
-		mail_addr_email(&sb, l.v[i].from);
 		(void)mail_header(&sb, l.v[i].headers, l.v[i].headers_len, "x-mailer");
 	}
 	mail_decode_words(&sb, (const char *)data, size);
