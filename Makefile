@@ -21,9 +21,9 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
 	cpio ccache rsync bubblewrap busybox-static e2fsprogs public-inbox python3-aiosmtpd openssl \
 	libarchive-dev liblzma-dev chromium \
-	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy \
+	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy libpq-dev postgresql-15 \
 	vim git-email
-PKGS = libgit2 jansson libcurl sqlite3 libmicrohttpd libarchive liblzma expat
+PKGS = libgit2 jansson libcurl sqlite3 libpq libmicrohttpd libarchive liblzma expat
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # bot/warnwatch.c: `warnwatch` runs check with these alone and execs

@@ -20,7 +20,6 @@
 #include "svg.h"
 #include "template.h"
 
-#include <sqlite3.h>
 
 /* --- small helpers ---------------------------------------------------- */
 
@@ -346,8 +345,8 @@ static json_t *list_get(json_t *lists, const char *name)
 static int lists_from_state(json_t *model, const char *state_dir)
 {
 	struct store st = STORE_INIT;
+	struct store_rows *rows = NULL;
 	struct queue q;
-	sqlite3_stmt *stmt = NULL;
 	json_t *lists = json_array();
 	int ret, rc;
 
@@ -357,34 +356,27 @@ static int lists_from_state(json_t *model, const char *state_dir)
 	ret = queue_init(&q, &st, state_dir, NULL);
 	if (ret < 0)
 		goto out_store;
-	if (sqlite3_prepare_v2(q.db, "SELECT id FROM queue_series WHERE state != 'skipped' "
-			       "ORDER BY first_seen DESC, id DESC LIMIT ?", -1,
-			       &stmt, NULL) != SQLITE_OK) {
-		ret = error_code(WW_ESTATE, "'%s': cannot list series: %s", state_dir,
-				 sqlite3_errmsg(q.db));
-		goto out_queue;
-	}
-	sqlite3_bind_int(stmt, 1, DASHBOARD_MAX_SERIES);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	rc = store_query(&rows, &st, "SELECT id FROM queue_series WHERE state != 'skipped' "
+			 "ORDER BY first_seen DESC, id DESC LIMIT ?", "i",
+			 (long long)DASHBOARD_MAX_SERIES);
+	while (rc == 1 && (rc = store_rows_next(rows)) == 1) {
 		struct queue_series qs = QUEUE_SERIES_INIT;
 		json_t *list;
 
-		ret = queue_load(&qs, &q, sqlite3_column_int64(stmt, 0));
+		ret = queue_load(&qs, &q, store_rows_int(rows, 0));
 		if (ret < 0) {
 			queue_series_release(&qs);
-			goto out_stmt;
+			goto out_rows;
 		}
 		list = list_get(lists, qs.inbox);
 		json_array_append_new(json_object_get(list, "series"),
 				      series_from_queue(&qs, state_dir));
 		queue_series_release(&qs);
 	}
-	if (rc != SQLITE_DONE)
-		ret = error_code(WW_ESTATE, "'%s': cannot list series: %s", state_dir,
-				 sqlite3_errmsg(q.db));
-out_stmt:
-	sqlite3_finalize(stmt);
-out_queue:
+	if (rc < 0)
+		ret = error_prefix(rc, "'%s': cannot list series", state_dir);
+out_rows:
+	store_rows_free(rows);
 	queue_release(&q);
 out_store:
 	store_close(&st);

@@ -75,6 +75,30 @@ const char queue_schema_sql[] =
 	"	message TEXT NOT NULL\n"
 	");\n";
 
+/*
+ * Several workers (--role=worker) claim a series for one stage: the claim
+ * is a lease (lease_owner, lease_until) that the worker renews while the
+ * stage runs and that any other worker may take once it has expired.
+ * queue_workers is what `status` shows of them.  replies_once makes a
+ * second unforced reply to a series version impossible, whichever
+ * process or machine tries.
+ */
+const char queue_workers_sql[] =
+	"ALTER TABLE queue_series ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';\n"
+	"ALTER TABLE queue_series ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;\n"
+	"CREATE TABLE queue_workers (\n"
+	"	name TEXT PRIMARY KEY,\n"
+	"	host TEXT NOT NULL,\n"
+	"	pid INTEGER NOT NULL,\n"
+	"	role TEXT NOT NULL,\n"
+	"	started INTEGER NOT NULL,\n"
+	"	heartbeat INTEGER NOT NULL,\n"
+	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
+	"	stage TEXT NOT NULL DEFAULT ''\n"
+	");\n"
+	"CREATE UNIQUE INDEX replies_once ON replies (series, version)\n"
+	"	WHERE forced = 0 AND state IN ('intent', 'sent');\n";
+
 #define QUEUE_MAX_EVENTS 10000
 
 static const char *const state_names[QS__NR] = {
@@ -110,121 +134,50 @@ bool queue_state_active(enum queue_state s)
 
 /* ---- a few statement helpers ------------------------------------------ */
 
-/*
- * Prepare `sql` and bind arguments described by `types`: 's' a string
- * (NULL binds ""), 'i' a long long, 't' a time_t.
- */
-static int prep(sqlite3_stmt **out, struct queue *q, const char *sql,
-		const char *types, va_list ap)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
-	for (int i = 0; types[i]; i++) {
-		if (types[i] == 's') {
-			const char *s = va_arg(ap, const char *);
-
-			sqlite3_bind_text(st, i + 1, s ? s : "", -1, SQLITE_TRANSIENT);
-		} else if (types[i] == 'i') {
-			sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
-		} else if (types[i] == 't') {
-			sqlite3_bind_int64(st, i + 1, (long long)va_arg(ap, time_t));
-		} else {
-			BUG("bad bind type '%c'", types[i]);
-		}
-	}
-	*out = st;
-	return 0;
-}
-
-/* Prepare, bind and take the first step: SQLite's step result, or
- * negative (nothing to finalize) when preparing failed. */
-static int prep_step(sqlite3_stmt **st, struct queue *q, const char *sql,
-		     const char *types, va_list ap)
-{
-	int ret = prep(st, q, sql, types, ap);
-
-	return ret < 0 ? ret : sqlite3_step(*st);
-}
-
 /* Run a statement that returns no rows; the number of changed rows. */
 static int exec(struct queue *q, const char *sql, const char *types, ...)
 {
-	sqlite3_stmt *st = NULL;
 	va_list ap;
 	int ret;
 
 	va_start(ap, types);
-	ret = prep_step(&st, q, sql, types, ap);
+	ret = store_vexec(q->store, sql, types, ap);
 	va_end(ap);
-	if (ret < 0)
-		return ret;
-	if (ret != SQLITE_DONE && ret != SQLITE_ROW)
-		ret = error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
-	else
-		ret = sqlite3_changes(q->db);
-	sqlite3_finalize(st);
 	return ret;
 }
 
-/* Run a query; *out is the statement positioned on the first row.
- * Returns 1 (a row; finalize it), 0 (no row), or negative. */
-static int query(sqlite3_stmt **out, struct queue *q, const char *sql,
+/* Run a query; *out is positioned on the first row.
+ * Returns 1 (a row; free it), 0 (no row), or negative. */
+static int query(struct store_rows **out, struct queue *q, const char *sql,
 		 const char *types, ...)
 {
-	sqlite3_stmt *st = NULL;
 	va_list ap;
 	int ret;
 
 	va_start(ap, types);
-	ret = prep_step(&st, q, sql, types, ap);
+	ret = store_vquery(out, q->store, sql, types, ap);
 	va_end(ap);
-	if (ret < 0)
-		return ret;
-	if (ret == SQLITE_ROW) {
-		*out = st;
-		return 1;
-	}
-	if (ret != SQLITE_DONE)
-		ret = error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
-	else
-		ret = 0;
-	sqlite3_finalize(st);
 	return ret;
 }
 
-static char *col_str(sqlite3_stmt *st, int i)
+static char *col_str(struct store_rows *st, int i)
 {
-	const unsigned char *s = sqlite3_column_text(st, i);
-
-	return xstrdup(s ? (const char *)s : "");
+	return xstrdup(store_rows_text(st, i));
 }
 
 static int begin(struct queue *q)
 {
-	/* IMMEDIATE: `status` may read concurrently, but writers queue up
-	 * here rather than failing half-way with SQLITE_BUSY. */
-	if (sqlite3_exec(q->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
-	return 0;
+	return store_begin(q->store);
 }
 
 static int commit(struct queue *q)
 {
-	if (sqlite3_exec(q->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		int ret = error_code(WW_ESTATE, "state database: %s",
-				     sqlite3_errmsg(q->db));
-
-		sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
-		return ret;
-	}
-	return 0;
+	return store_commit(q->store);
 }
 
 static void rollback(struct queue *q)
 {
-	sqlite3_exec(q->db, "ROLLBACK", NULL, NULL, NULL);
+	store_rollback(q->store);
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -234,7 +187,7 @@ int queue_init(struct queue *q, struct store *store, const char *state_dir,
 {
 	struct queue_opts defaults = QUEUE_OPTS_INIT;
 
-	q->db = store->db;
+	q->store = store;
 	q->state_dir = xstrdup(state_dir);
 	q->opts = opts ? *opts : defaults;
 	if (!q->opts.max_attempts)
@@ -306,7 +259,7 @@ struct parent_info {
 static int load_parent(struct parent_info *out, struct queue *q,
 		       const char *inbox, const char *msgid)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	int ret;
 
 	if (!msgid || !*msgid)
@@ -316,26 +269,26 @@ static int load_parent(struct parent_info *out, struct queue *q,
 		    "ss", inbox, msgid);
 	if (ret <= 0)
 		return ret;
-	out->series_id = sqlite3_column_int64(st, 0);
-	out->is_patch = sqlite3_column_int(st, 1);
-	out->version = sqlite3_column_int(st, 2);
-	out->idx = sqlite3_column_int(st, 3);
-	out->total = sqlite3_column_int(st, 4);
-	sqlite3_finalize(st);
+	out->series_id = store_rows_int(st, 0);
+	out->is_patch = store_rows_int(st, 1);
+	out->version = store_rows_int(st, 2);
+	out->idx = store_rows_int(st, 3);
+	out->total = store_rows_int(st, 4);
+	store_rows_free(st);
 	return 1;
 }
 
 static int find_series(long long *out, struct queue *q, const char *inbox,
 		       const char *root)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	int ret;
 
 	ret = query(&st, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
 			    "root_msgid = ?", "ss", inbox, root);
 	if (ret == 1) {
-		*out = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		*out = store_rows_int(st, 0);
+		store_rows_free(st);
 	}
 	return ret;
 }
@@ -384,10 +337,12 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 {
 	int ret;
 
-	ret = exec(q, "INSERT INTO queue_series (inbox, root_msgid, title, "
+	struct store_rows *st;
+
+	ret = query(&st, q, "INSERT INTO queue_series (inbox, root_msgid, title, "
 		      "title_key, author, author_email, version, total, has_cover, "
 		      "state, error, next_at, first_seen, last_seen, updated) "
-		      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
 		   "ssssssiiisstttt", n->m->inbox, root, n->title,
 		   n->title_key.buf, n->author.buf, n->email.buf,
 		   (long long)n->tags.version, (long long)n->total,
@@ -395,9 +350,10 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 		   queue_state_name(skip ? QS_SKIPPED : QS_RECEIVED),
 		   skip ? "posted before the service watched this list" : "",
 		   now + q->opts.settle, now, now, now);
-	if (ret < 0)
-		return ret;
-	*out_id = sqlite3_last_insert_rowid(q->db);
+	if (ret <= 0)
+		return ret < 0 ? ret : error_code(WW_ESTATE, "no id for a new series");
+	*out_id = store_rows_int(st, 0);
+	store_rows_free(st);
 	return 0;
 }
 
@@ -452,7 +408,7 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 		      bool skip)
 {
 	struct new_msg n = { .m = m };
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	long long id = 0;
 	const char *root;
 	int ret;
@@ -467,7 +423,7 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 			    "msgid = ?", "ss", m->inbox, m->msgid);
 	if (ret) {
 		if (ret > 0)
-			sqlite3_finalize(st);
+			store_rows_free(st);
 		ret = ret > 0 ? QUEUE_KNOWN : ret;
 		goto out;
 	}
@@ -539,7 +495,7 @@ out_free:
 
 int queue_load(struct queue_series *out, struct queue *q, long long id)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	int ret;
 
 	ret = query(&st, q,
@@ -554,32 +510,32 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		return ret;
 	if (!ret)
 		return error_code(WW_ENOTFOUND, "no series %lld in the queue", id);
-	out->id = sqlite3_column_int64(st, 0);
+	out->id = store_rows_int(st, 0);
 	out->inbox = col_str(st, 1);
 	out->root_msgid = col_str(st, 2);
 	out->title = col_str(st, 3);
 	out->author = col_str(st, 4);
 	out->author_email = col_str(st, 5);
-	out->version = sqlite3_column_int(st, 6);
-	out->total = sqlite3_column_int(st, 7);
-	out->has_cover = sqlite3_column_int(st, 8);
-	out->prev_id = sqlite3_column_int64(st, 9);
-	if (queue_state_parse(&out->state, (const char *)sqlite3_column_text(st, 10)) < 0)
+	out->version = store_rows_int(st, 6);
+	out->total = store_rows_int(st, 7);
+	out->has_cover = store_rows_int(st, 8);
+	out->prev_id = store_rows_int(st, 9);
+	if (queue_state_parse(&out->state, store_rows_text(st, 10)) < 0)
 		out->state = QS_FAILED;
-	if (queue_state_parse(&out->failed_in, (const char *)sqlite3_column_text(st, 11)) < 0)
+	if (queue_state_parse(&out->failed_in, store_rows_text(st, 11)) < 0)
 		out->failed_in = QS_RECEIVED;
-	out->attempts = sqlite3_column_int(st, 12);
-	out->next_at = sqlite3_column_int64(st, 13);
-	out->first_seen = sqlite3_column_int64(st, 14);
-	out->last_seen = sqlite3_column_int64(st, 15);
-	out->updated = sqlite3_column_int64(st, 16);
+	out->attempts = store_rows_int(st, 12);
+	out->next_at = store_rows_int(st, 13);
+	out->first_seen = store_rows_int(st, 14);
+	out->last_seen = store_rows_int(st, 15);
+	out->updated = store_rows_int(st, 16);
 	out->error = col_str(st, 17);
 	out->verdict = col_str(st, 18);
-	out->findings = sqlite3_column_int(st, 19);
+	out->findings = store_rows_int(st, 19);
 	out->reply = col_str(st, 20);
-	out->force_reply = sqlite3_column_int(st, 21);
-	out->nr_seen = sqlite3_column_int(st, 22);
-	sqlite3_finalize(st);
+	out->force_reply = store_rows_int(st, 21);
+	out->nr_seen = store_rows_int(st, 22);
+	store_rows_free(st);
 	error_clear();
 	return 0;
 }
@@ -601,28 +557,28 @@ void queue_series_release(struct queue_series *s)
 
 int queue_next_due(long long *out_id, struct queue *q, time_t now)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	int ret;
 
 	ret = query(&st, q, "SELECT id FROM queue_series WHERE state IN "
 			    ACTIVE_STATES " AND next_at <= ? "
 			    "ORDER BY next_at, id LIMIT 1", "t", now);
 	if (ret == 1) {
-		*out_id = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		*out_id = store_rows_int(st, 0);
+		store_rows_free(st);
 	}
 	return ret;
 }
 
 time_t queue_next_wakeup(struct queue *q)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	time_t t = 0;
 
 	if (query(&st, q, "SELECT min(next_at) FROM queue_series WHERE state IN "
 			  ACTIVE_STATES, "") == 1) {
-		t = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		t = store_rows_int(st, 0);
+		store_rows_free(st);
 	}
 	return t;
 }
@@ -636,15 +592,105 @@ static int expect_one(int changed, long long id)
 	return 0;
 }
 
+/*
+ * The claim condition of the stage-ending transitions: with an owner, the
+ * row changes only while its lease is ours (a worker whose lease expired
+ * and was taken over must not overwrite the new owner's progress), and
+ * the change releases the lease.
+ */
+#define FENCE " AND (? = '' OR lease_owner = ?)"
+#define OWNER(q) ((q)->owner ? (q)->owner : "")
+
+static int expect_ours(int changed, struct queue *q, long long id)
+{
+	if (changed == 0 && q->owner)
+		return error_code(WW_ESTATE, "series %lld: the claim of '%s' "
+				  "expired and was taken over", id, q->owner);
+	return expect_one(changed, id);
+}
+
 int queue_advance(struct queue *q, long long id, enum queue_state state,
 		  time_t now)
 {
 	/* A forced reply is a one-off: done once the reply step is. */
-	return expect_one(exec(q, "UPDATE queue_series SET state = ?, attempts = 0, "
-				  "error = '', next_at = ?, updated = ?, force_reply = "
-				  "force_reply AND ? WHERE id = ?", "sttii",
-			       queue_state_name(state), now, now,
-			       (long long)(state != QS_REPLIED), id), id);
+	return expect_ours(exec(q, "UPDATE queue_series SET state = ?, attempts = 0, "
+				   "error = '', next_at = ?, updated = ?, force_reply = "
+				   "force_reply * ?, lease_until = 0 WHERE id = ?" FENCE,
+				"sttiiss", queue_state_name(state), now, now,
+				(long long)(state != QS_REPLIED), id, OWNER(q),
+				OWNER(q)), q, id);
+}
+
+int queue_claim(long long *out_id, struct queue *q, const char *owner,
+		unsigned int lease, time_t now)
+{
+	struct store_rows *st;
+	struct strbuf sql = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&sql, "SELECT id FROM queue_series WHERE state IN "
+		    ACTIVE_STATES " AND next_at <= ? AND lease_until <= ? "
+		    "ORDER BY next_at, id LIMIT 1%s", store_skip_locked(q->store));
+	ret = begin(q);
+	if (ret < 0)
+		goto out;
+	ret = query(&st, q, sql.buf, "tt", now, now);
+	if (ret == 1) {
+		*out_id = store_rows_int(st, 0);
+		store_rows_free(st);
+		ret = exec(q, "UPDATE queue_series SET lease_owner = ?, lease_until = ? "
+			      "WHERE id = ?", "sti", owner, now + (time_t)lease, *out_id);
+		ret = ret < 0 ? ret : 1;
+	}
+	if (ret < 0) {
+		rollback(q);
+	} else {
+		int c = commit(q);
+
+		if (c < 0)
+			ret = c;
+	}
+out:
+	strbuf_release(&sql);
+	return ret;
+}
+
+int queue_renew(struct queue *q, long long id, const char *owner,
+		unsigned int lease, time_t now)
+{
+	int ret = exec(q, "UPDATE queue_series SET lease_until = ? WHERE id = ? "
+			  "AND lease_owner = ? AND lease_until > 0", "tis",
+		       now + (time_t)lease, id, owner);
+
+	return ret < 0 ? ret : ret > 0;
+}
+
+int queue_unclaim(struct queue *q, long long id, const char *owner)
+{
+	int ret = exec(q, "UPDATE queue_series SET lease_until = 0 WHERE id = ? "
+			  "AND lease_owner = ?", "is", id, owner);
+
+	return ret < 0 ? ret : 0;
+}
+
+int queue_heartbeat(struct queue *q, const struct queue_worker *w, time_t now)
+{
+	int ret = exec(q, "INSERT INTO queue_workers (name, host, pid, role, started, "
+			  "heartbeat, series_id, stage) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+			  "ON CONFLICT (name) DO UPDATE SET heartbeat = excluded.heartbeat, "
+			  "role = excluded.role, series_id = excluded.series_id, "
+			  "stage = excluded.stage", "ssisttis", w->name, w->host,
+		       (long long)w->pid, w->role, w->started, now, w->series_id,
+		       w->stage);
+
+	return ret < 0 ? ret : 0;
+}
+
+int queue_worker_gone(struct queue *q, const char *name)
+{
+	int ret = exec(q, "DELETE FROM queue_workers WHERE name = ?", "s", name);
+
+	return ret < 0 ? ret : 0;
 }
 
 int queue_find(long long *out_id, struct queue *q, const char *inbox,
@@ -681,8 +727,9 @@ int queue_set_reply(struct queue *q, long long id, const char *what)
 
 int queue_defer(struct queue *q, long long id, time_t at)
 {
-	return expect_one(exec(q, "UPDATE queue_series SET next_at = ? WHERE id = ?",
-			       "ti", at, id), id);
+	return expect_ours(exec(q, "UPDATE queue_series SET next_at = ?, "
+				   "lease_until = 0 WHERE id = ?" FENCE, "tiss",
+				at, id, OWNER(q), OWNER(q)), q, id);
 }
 
 int queue_fail(struct queue *q, long long id, const char *reason, bool permanent,
@@ -703,10 +750,13 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 		goto out;
 	attempts = s.attempts + 1;
 	if (permanent || attempts >= (int)q->opts.max_attempts) {
-		ret = exec(q, "UPDATE queue_series SET state = 'failed', failed_in = ?, "
-			      "attempts = ?, error = ?, updated = ? WHERE id = ?",
-			   "sisti", queue_state_name(s.state), (long long)attempts,
-			   reason, now, id);
+		ret = expect_ours(exec(q, "UPDATE queue_series SET state = 'failed', "
+				       "failed_in = ?, attempts = ?, error = ?, updated = ?, "
+				       "lease_until = 0 WHERE id = ?" FENCE, "sistiss",
+				       queue_state_name(s.state), (long long)attempts,
+				       reason, now, id, OWNER(q), OWNER(q)), q, id);
+		if (ret < 0)
+			goto out;
 		queue_log(q, id, s.inbox, QL_ERROR, "%s failed%s: %s",
 			  queue_state_name(s.state),
 			  permanent ? "" : " for the last time", reason);
@@ -718,9 +768,12 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 		delay *= 2;
 	if (delay > q->opts.retry_max)
 		delay = q->opts.retry_max;
-	ret = exec(q, "UPDATE queue_series SET attempts = ?, error = ?, next_at = ?, "
-		      "updated = ? WHERE id = ?", "istti",
-		   (long long)attempts, reason, now + (time_t)delay, now, id);
+	ret = expect_ours(exec(q, "UPDATE queue_series SET attempts = ?, error = ?, "
+			       "next_at = ?, updated = ?, lease_until = 0 WHERE id = ?"
+			       FENCE, "isttiss", (long long)attempts, reason,
+			       now + (time_t)delay, now, id, OWNER(q), OWNER(q)), q, id);
+	if (ret < 0)
+		goto out;
 	queue_log(q, id, s.inbox, QL_WARN, "attempt %d at %s failed, retry in %lu s: %s",
 		  attempts, queue_state_name(s.state), delay, reason);
 	ret = ret < 0 ? ret : (int)s.state;
@@ -768,7 +821,7 @@ long long queue_prev_version(struct queue *q, long long id)
 {
 	struct queue_series s = QUEUE_SERIES_INIT;
 	struct strbuf key = STRBUF_INIT;
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	long long prev = 0;
 
 	if (queue_load(&s, q, id) < 0)
@@ -790,8 +843,8 @@ long long queue_prev_version(struct queue *q, long long id)
 		  "ORDER BY o.title_key = ? DESC, o.version DESC, o.id DESC LIMIT 1",
 		  "siisis", s.author_email, (long long)s.version, id, key.buf,
 		  id, key.buf) == 1) {
-		prev = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
+		prev = store_rows_int(st, 0);
+		store_rows_free(st);
 		exec(q, "UPDATE queue_series SET prev_id = ? WHERE id = ?", "ii",
 		     prev, id);
 	}
@@ -823,7 +876,7 @@ void queue_artifact(struct strbuf *out, struct queue *q, long long id,
 int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
 		     const char *inbox)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	int ret;
 
 	archive_inbox_release(out);
@@ -839,11 +892,11 @@ int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
 	}
 	out->etag = col_str(st, 0);
 	out->last_modified = col_str(st, 1);
-	out->failures = sqlite3_column_int(st, 2);
-	out->next_at = sqlite3_column_int64(st, 3);
-	out->last_ok = sqlite3_column_int64(st, 4);
-	*primed = sqlite3_column_int(st, 5);
-	sqlite3_finalize(st);
+	out->failures = store_rows_int(st, 2);
+	out->next_at = store_rows_int(st, 3);
+	out->last_ok = store_rows_int(st, 4);
+	*primed = store_rows_int(st, 5);
+	store_rows_free(st);
 	return 0;
 }
 
@@ -874,13 +927,13 @@ static const char *jstr_of(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
-static json_t *col_json(sqlite3_stmt *st, int i)
+static json_t *col_json(struct store_rows *st, int i)
 {
-	if (sqlite3_column_type(st, i) == SQLITE_INTEGER)
-		return json_integer(sqlite3_column_int64(st, i));
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (store_rows_is_int(st, i))
+		return json_integer(store_rows_int(st, i));
+	if (store_rows_is_null(st, i))
 		return json_null();
-	return json_string((const char *)sqlite3_column_text(st, i)) ?:
+	return json_string(store_rows_text(st, i)) ?:
 	       json_string("");	/* not UTF-8: jansson refuses it */
 }
 
@@ -888,25 +941,25 @@ static json_t *col_json(sqlite3_stmt *st, int i)
 static int rows_json(json_t *arr, struct queue *q, const char *sql,
 		     long long limit)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store_rows *st;
+	int ret;
 
-	if (sqlite3_prepare_v2(q->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
 	if (limit >= 0)
-		sqlite3_bind_int64(st, 1, limit);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		ret = query(&st, q, sql, "i", limit);
+	else
+		ret = query(&st, q, sql, "");
+	if (ret <= 0)
+		return ret;
+	while ((ret = store_rows_next(st)) == 1) {
 		json_t *o = json_object();
 
-		for (int i = 0; i < sqlite3_column_count(st); i++)
-			json_object_set_new(o, sqlite3_column_name(st, i),
+		for (int i = 0; i < store_rows_ncols(st); i++)
+			json_object_set_new(o, store_rows_name(st, i),
 					    col_json(st, i));
 		json_array_append_new(arr, o);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return error_code(WW_ESTATE, "state database: %s", sqlite3_errmsg(q->db));
-	return 0;
+	store_rows_free(st);
+	return ret;
 }
 
 static void add_artifacts(json_t *series, struct queue *q)
@@ -935,6 +988,7 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 {
 	json_t *o = json_object(), *lists = json_array(), *series = json_array();
 	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
+	json_t *workers = json_array();
 	size_t i;
 	json_t *row;
 	int ret;
@@ -951,8 +1005,13 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 			"queue_messages m WHERE m.series_id = s.id AND m.idx >= 1 AND "
 			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
 			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
-			"s.error, s.verdict, s.findings, s.reply FROM queue_series s "
+			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
+			"s.lease_until FROM queue_series s "
 			"ORDER BY s.id DESC LIMIT ?", (long long)limit);
+	if (!ret)
+		ret = rows_json(workers, q, "SELECT name, host, pid, role, started, "
+					    "heartbeat, series_id, stage FROM queue_workers "
+					    "ORDER BY name LIMIT ?", (long long)limit);
 	if (!ret)
 		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
 					   "level, message FROM queue_events "
@@ -964,6 +1023,7 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 		json_decref(events);
 		json_decref(counts);
 		json_decref(rows);
+		json_decref(workers);
 		return ret;
 	}
 	for (int s = 0; s < QS__NR; s++)
@@ -980,6 +1040,8 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 	json_object_set_new(o, "counts", counts);
 	json_object_set_new(o, "series", series);
 	json_object_set_new(o, "events", events);
+	json_object_set_new(o, "workers", workers);
+	json_object_set_new(o, "backend", json_string(store_backend_name(q->store)));
 	*out = o;
 	return 0;
 }

@@ -33,7 +33,6 @@
 #include "strvec.h"
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <time.h>
 
 enum queue_state {
@@ -67,9 +66,13 @@ struct queue_opts {
 #define QUEUE_OPTS_INIT { 120, 3600, 60, 3600, 5 }
 
 struct queue {
-	sqlite3 *db;		/* borrowed from the state store */
+	struct store *store;	/* borrowed: the state store */
 	char *state_dir;
 	struct queue_opts opts;
+	/* A worker's name ("host:pid") when series are claimed (queue_claim):
+	 * the stage-ending transitions then apply only while the claim is
+	 * ours, and release it.  NULL for the single-process service. */
+	const char *owner;
 };
 
 /* One series as stored.  Strings are owned, "" when unknown, never NULL. */
@@ -109,8 +112,9 @@ struct queue_msg {
 	const char *author_email;
 };
 
-/* The SQL that creates the queue's tables: one of the store's migrations. */
+/* The SQL that creates the queue's tables: store.c's migrations 2 and 3. */
 extern const char queue_schema_sql[];
+extern const char queue_workers_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -137,6 +141,38 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
  * into *out_id: 1 found, 0 none, negative on error.
  */
 int queue_next_due(long long *out_id, struct queue *q, time_t now);
+/*
+ * Claim the oldest due series whose lease is free (never taken, released,
+ * or expired) for `lease` seconds as `owner`, in one transaction that
+ * skips rows another worker is claiming at that moment (PostgreSQL's FOR
+ * UPDATE SKIP LOCKED; SQLite serialises writers anyway): 1 (into
+ * *out_id), 0 none, negative on error.
+ */
+int queue_claim(long long *out_id, struct queue *q, const char *owner,
+		unsigned int lease, time_t now);
+/* Extend `owner`'s lease on `id`: 1 still ours, 0 lost (released, or
+ * expired and taken), negative on error. */
+int queue_renew(struct queue *q, long long id, const char *owner,
+		unsigned int lease, time_t now);
+/* Give the claim up without a transition (a failed store, a stop). */
+int queue_unclaim(struct queue *q, long long id, const char *owner);
+
+/* One running serve process, as `status` shows it. */
+struct queue_worker {
+	const char *name;	/* "host:pid", unique */
+	const char *host;
+	long pid;
+	const char *role;	/* "poller", "worker", "all" */
+	time_t started;
+	long long series_id;	/* the series being worked on, 0 none */
+	const char *stage;	/* its stage, or "polling", "idle" */
+};
+
+/* Record that `w` is alive at `now` (and what it does); remove it at a
+ * clean stop. */
+int queue_heartbeat(struct queue *q, const struct queue_worker *w, time_t now);
+int queue_worker_gone(struct queue *q, const char *name);
+
 /* The earliest next_at of an active series, 0 when none (for sleeping). */
 time_t queue_next_wakeup(struct queue *q);
 
@@ -201,9 +237,10 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 
 /*
  * Everything `warnwatch status` and the dashboard show, as a new JSON
- * object: {"generated", "lists": [poll state], "counts": {STATE: N},
- * "series": [newest first, at most `limit`], "events": [newest first, at
- * most `limit`]}.  A series lists its artifacts as paths relative to the
+ * object: {"generated", "backend", "lists": [poll state], "counts":
+ * {STATE: N}, "series": [newest first, at most `limit`], "events": [newest
+ * first, at most `limit`], "workers": [name, host, pid, role, heartbeat,
+ * series_id, stage]}.  A series lists its artifacts as paths relative to the
  * state directory ("series/12/findings.json") when they exist.
  */
 int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now);

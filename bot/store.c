@@ -1,18 +1,22 @@
 /*
- * The SQLite state database: opening, migrations, and the replies table.
- * See store.h for the crash-safety argument.
+ * The state database, whatever the backend: migrations (the one place the
+ * schema lives), opening by directory or URL, the SQL entry points that
+ * dispatch to the backend (store-be.h), and the replies table.  See
+ * store.h for the crash-safety argument.
  */
-#include "store.h"
+#include "store-be.h"
 #include "mkdirs.h"
 #include "queue.h"
+#include "smtp.h"
 
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 /*
  * Migrations, applied in order, each in its own transaction; the array
  * index + 1 is the schema version it leads to.  Never edit a released
- * entry: add a new one.
+ * entry: add a new one.  Written in the dialect both backends accept;
+ * store-pg.c widens INTEGER to BIGINT and INTEGER PRIMARY KEY to an
+ * identity column.
  */
 static const char *const migrations[] = {
 	/* 1: replies sent (or about to be) per series version. */
@@ -33,13 +37,10 @@ static const char *const migrations[] = {
 	"CREATE INDEX replies_series ON replies (series, version);",
 	/* 2: the service's queue (queue.h). */
 	queue_schema_sql,
+	/* 3: several workers: leases and heartbeats (queue.h), and at most
+	 * one unforced reply in flight or sent per series version. */
+	queue_workers_sql,
 };
-
-static int db_error(struct store *s, const char *what)
-{
-	return error_code(WW_ESTATE, "%s: %s: %s", s->path ? s->path : "state",
-			  what, s->db ? sqlite3_errmsg(s->db) : "no database");
-}
 
 char *store_default_dir(void)
 {
@@ -53,65 +54,19 @@ char *store_default_dir(void)
 	return strbuf_detach(&sb, NULL);
 }
 
-static int exec_sql(struct store *s, const char *sql, const char *what)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		int ret = error_code(WW_ESTATE, "%s: %s: %s", s->path, what,
-				     msg ? msg : sqlite3_errmsg(s->db));
-
-		sqlite3_free(msg);
-		return ret;
-	}
-	return 0;
-}
-
 int store_schema_version(struct store *s)
 {
-	sqlite3_stmt *st;
-	int v = -1;
-
-	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return s->be ? s->be->schema_version(s) : -1;
 }
 
-static int migrate(struct store *s)
+static int open_be(struct store *s)
 {
-	int have, ret;
+	int ret = s->be->open(s);
 
-	/* IMMEDIATE: two processes opening a new database do not both migrate. */
-	ret = exec_sql(s, "BEGIN IMMEDIATE", "cannot lock for migration");
+	if (!ret)
+		ret = s->be->migrate(s, migrations, ARRAY_SIZE(migrations));
 	if (ret)
-		return ret;
-	have = store_schema_version(s);
-	if (have < 0) {
-		ret = db_error(s, "cannot read the schema version");
-		goto rollback;
-	}
-	if ((size_t)have > ARRAY_SIZE(migrations)) {
-		ret = error_code(WW_ESTATE, "%s: schema version %d is newer than this warnwatch (%zu)",
-				 s->path, have, ARRAY_SIZE(migrations));
-		goto rollback;
-	}
-	for (size_t i = have; i < ARRAY_SIZE(migrations); i++) {
-		char pragma[64];
-
-		ret = exec_sql(s, migrations[i], "migration failed");
-		if (ret)
-			goto rollback;
-		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %zu", i + 1);
-		ret = exec_sql(s, pragma, "cannot set the schema version");
-		if (ret)
-			goto rollback;
-	}
-	return exec_sql(s, "COMMIT", "cannot commit the migration");
-rollback:
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_close(s);
 	return ret;
 }
 
@@ -120,40 +75,212 @@ int store_open(struct store *out, const char *dir)
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	out->db = NULL;
+	memset(out, 0, sizeof(*out));
 	ret = mkdirs(dir, 0700, WW_ESTATE);
-	if (ret)
-		goto out;
+	if (ret) {
+		strbuf_release(&path);
+		return ret;
+	}
 	strbuf_addf(&path, "%s/%s", dir, STORE_FILE);
 	out->path = strbuf_detach(&path, NULL);
-	if (sqlite3_open_v2(out->path, &out->db, SQLITE_OPEN_READWRITE |
-			    SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-		ret = db_error(out, "cannot open");
-		goto out_close;
+	out->be = &store_be_sqlite;
+	return open_be(out);
+}
+
+static bool is_pg_url(const char *url)
+{
+	return starts_with(url, "postgresql://") || starts_with(url, "postgres://");
+}
+
+/* The URL without its password, for messages. */
+static char *url_for_messages(const char *url)
+{
+	const char *scheme = strstr(url, "://"), *at, *colon;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!scheme)
+		return xstrdup(url);
+	scheme += 3;
+	at = strchr(scheme, '@');
+	colon = at ? memchr(scheme, ':', at - scheme) : NULL;
+	if (!colon)
+		return xstrdup(url);
+	strbuf_add(&sb, url, colon - url);
+	strbuf_addstr(&sb, at);
+	return strbuf_detach(&sb, NULL);
+}
+
+int store_open_url(struct store *out, const char *url,
+		   const char *password_file)
+{
+	struct strbuf pw = STRBUF_INIT;
+	int ret;
+
+	if (!is_pg_url(url))
+		return store_open(out, url);
+	memset(out, 0, sizeof(*out));
+	if (password_file) {
+		ret = smtp_read_password(&pw, password_file);
+		if (ret) {
+			strbuf_release(&pw);
+			return ret;
+		}
+		out->password = strbuf_detach(&pw, NULL);
 	}
-	sqlite3_busy_timeout(out->db, STORE_BUSY_MS);
-	/* FULL: an intent that was committed survives a power cut too. */
-	ret = exec_sql(out, "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;"
-		       " PRAGMA foreign_keys = ON;", "cannot configure");
-	if (!ret)
-		ret = migrate(out);
-	if (!ret)
-		return 0;
-out_close:
-	store_close(out);
-out:
-	strbuf_release(&path);
-	return ret;
+	out->path = url_for_messages(url);
+	out->conninfo = xstrdup(url);
+	out->be = &store_be_pg;
+	return open_be(out);
 }
 
 void store_close(struct store *s)
 {
-	if (s->db)
-		sqlite3_close(s->db);
-	s->db = NULL;
+	if (s->be)
+		s->be->close(s);
 	free(s->path);
-	s->path = NULL;
+	/* Do not leave a password in freed memory. */
+	if (s->password)
+		memset(s->password, 0, strlen(s->password));
+	free(s->password);
+	free(s->conninfo);
+	memset(s, 0, sizeof(*s));
 }
+
+const char *store_backend_name(const struct store *s)
+{
+	return s->be ? s->be->name : "none";
+}
+
+bool store_is_shared(const struct store *s)
+{
+	return s->be == &store_be_pg;
+}
+
+/* ---- SQL, dispatched to the backend ---------------------------------- */
+
+int store_vexec(struct store *s, const char *sql, const char *types, va_list ap)
+{
+	return s->be->vexec(s, sql, types, ap);
+}
+
+int store_vquery(struct store_rows **out, struct store *s, const char *sql,
+		 const char *types, va_list ap)
+{
+	return s->be->vquery(out, s, sql, types, ap);
+}
+
+int store_exec(struct store *s, const char *sql, const char *types, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, types);
+	ret = s->be->vexec(s, sql, types, ap);
+	va_end(ap);
+	return ret;
+}
+
+int store_query(struct store_rows **out, struct store *s, const char *sql,
+		const char *types, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, types);
+	ret = s->be->vquery(out, s, sql, types, ap);
+	va_end(ap);
+	return ret;
+}
+
+int store_rows_next(struct store_rows *r)
+{
+	return r->ops->next(r);
+}
+
+int store_rows_ncols(struct store_rows *r)
+{
+	return r->ops->ncols(r);
+}
+
+const char *store_rows_name(struct store_rows *r, int col)
+{
+	return r->ops->name(r, col);
+}
+
+long long store_rows_int(struct store_rows *r, int col)
+{
+	return r->ops->integer(r, col);
+}
+
+const char *store_rows_text(struct store_rows *r, int col)
+{
+	return r->ops->text(r, col);
+}
+
+bool store_rows_is_null(struct store_rows *r, int col)
+{
+	return r->ops->is_null(r, col);
+}
+
+bool store_rows_is_int(struct store_rows *r, int col)
+{
+	return r->ops->is_int(r, col);
+}
+
+void store_rows_free(struct store_rows *r)
+{
+	if (r)
+		r->ops->free(r);
+}
+
+int store_begin(struct store *s)
+{
+	int ret;
+
+	if (s->txn)
+		BUG("nested state transaction");
+	ret = s->be->begin(s);
+
+	if (!ret)
+		s->txn = 1;
+	return ret;
+}
+
+int store_commit(struct store *s)
+{
+	int ret = s->be->commit(s);
+
+	s->txn = 0;
+	return ret;
+}
+
+void store_rollback(struct store *s)
+{
+	s->be->rollback(s);
+	s->txn = 0;
+}
+
+const char *store_skip_locked(const struct store *s)
+{
+	return s->be->skip_locked;
+}
+
+const char *store_for_update(const struct store *s)
+{
+	return s->be->for_update;
+}
+
+int store_try_lock(struct store *s, long long key)
+{
+	return s->be->try_lock(s, key);
+}
+
+int store_unlock(struct store *s, long long key)
+{
+	return s->be->unlock(s, key);
+}
+
+/* ---- replies ----------------------------------------------------------- */
 
 const char *reply_state_name(enum reply_state st)
 {
@@ -174,11 +301,9 @@ static enum reply_state parse_state(const char *s)
 	return REPLY_INTENT;
 }
 
-static char *col_str(sqlite3_stmt *st, int i)
+static char *col_str(struct store_rows *r, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? xstrdup((const char *)t) : NULL;
+	return store_rows_is_null(r, i) ? NULL : xstrdup(store_rows_text(r, i));
 }
 
 void store_reply_release(struct store_reply *r)
@@ -195,41 +320,33 @@ void store_reply_release(struct store_reply *r)
 static int find(struct store_reply *out, struct store *s, const char *series,
 		int version)
 {
-	static const char sql[] =
-		"SELECT series, version, message_id, in_reply_to, subject, recipients,"
-		" state, created, updated, error, forced FROM replies"
-		" WHERE series = ?1 AND version = ?2 ORDER BY id DESC LIMIT 1";
-	sqlite3_stmt *st;
-	int rc, ret;
+	struct store_rows *r;
+	int ret;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "cannot query replies");
-	sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, version);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		if (out) {
-			store_reply_release(out);
-			out->series = col_str(st, 0);
-			out->version = sqlite3_column_int(st, 1);
-			out->message_id = col_str(st, 2);
-			out->in_reply_to = col_str(st, 3);
-			out->subject = col_str(st, 4);
-			out->recipients = col_str(st, 5);
-			out->state = parse_state((const char *)sqlite3_column_text(st, 6));
-			out->created = sqlite3_column_int64(st, 7);
-			out->updated = sqlite3_column_int64(st, 8);
-			out->error = col_str(st, 9);
-			out->forced = sqlite3_column_int(st, 10);
-		}
-		ret = 0;
-	} else if (rc == SQLITE_DONE) {
-		ret = WW_ENOTFOUND;
-	} else {
-		ret = db_error(s, "cannot query replies");
+	ret = store_query(&r, s, "SELECT series, version, message_id, in_reply_to,"
+			  " subject, recipients, state, created, updated, error, forced"
+			  " FROM replies WHERE series = ? AND version = ?"
+			  " ORDER BY id DESC LIMIT 1", "si", series, (long long)version);
+	if (ret < 0)
+		return error_prefix(ret, "cannot query replies");
+	if (!ret)
+		return WW_ENOTFOUND;
+	if (out) {
+		store_reply_release(out);
+		out->series = col_str(r, 0);
+		out->version = store_rows_int(r, 1);
+		out->message_id = col_str(r, 2);
+		out->in_reply_to = col_str(r, 3);
+		out->subject = col_str(r, 4);
+		out->recipients = col_str(r, 5);
+		out->state = parse_state(store_rows_text(r, 6));
+		out->created = store_rows_int(r, 7);
+		out->updated = store_rows_int(r, 8);
+		out->error = col_str(r, 9);
+		out->forced = store_rows_int(r, 10);
 	}
-	sqlite3_finalize(st);
-	return ret;
+	store_rows_free(r);
+	return 0;
 }
 
 int store_find_reply(struct store_reply *out, struct store *s,
@@ -238,61 +355,72 @@ int store_find_reply(struct store_reply *out, struct store *s,
 	return find(out, s, series, version);
 }
 
+static int dup_error(struct store_reply *old, struct store_reply *existing)
+{
+	int ret = error_code(WW_EDUP, "series <%s> v%d already has a reply <%s> (%s)",
+			     old->series, old->version, old->message_id,
+			     reply_state_name(old->state));
+
+	if (existing) {
+		store_reply_release(existing);
+		*existing = *old;
+		memset(old, 0, sizeof(*old));
+	}
+	return ret;
+}
+
 int store_begin_reply(struct store *s, const struct store_reply *r,
 		      struct store_reply *existing)
 {
-	static const char sql[] =
-		"INSERT INTO replies (series, version, message_id, in_reply_to,"
-		" subject, recipients, state, created, updated, forced)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'intent', ?7, ?7, ?8)"
-		" ON CONFLICT (message_id) DO UPDATE SET state = 'intent',"
-		" updated = ?7, error = NULL, forced = ?8";
 	struct store_reply old = STORE_REPLY_INIT;
-	sqlite3_stmt *st = NULL;
+	time_t now = time(NULL);
 	int ret;
 
-	ret = exec_sql(s, "BEGIN IMMEDIATE", "cannot lock");
+	ret = store_begin(s);
 	if (ret)
-		return ret;
+		return error_prefix(ret, "cannot lock");
 	ret = find(&old, s, r->series, r->version);
 	if (ret && ret != WW_ENOTFOUND)
 		goto rollback;
 	if (!ret && old.state != REPLY_FAILED && !r->forced) {
-		ret = error_code(WW_EDUP, "series <%s> v%d already has a reply <%s> (%s)",
-				 r->series, r->version, old.message_id,
-				 reply_state_name(old.state));
-		if (existing) {
-			store_reply_release(existing);
-			*existing = old;
-			memset(&old, 0, sizeof(old));
-		}
+		ret = dup_error(&old, existing);
 		goto rollback;
 	}
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
-		ret = db_error(s, "cannot record the reply");
+	/* A row once forced stays forced when retried: it is the extra
+	 * reply a human asked for, outside the one-reply index. */
+	ret = store_exec(s, "INSERT INTO replies (series, version, message_id,"
+			 " in_reply_to, subject, recipients, state, created, updated,"
+			 " forced) VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?)"
+			 " ON CONFLICT (message_id) DO UPDATE SET state = 'intent',"
+			 " updated = excluded.updated, error = NULL, forced ="
+			 " CASE WHEN replies.forced = 1 THEN 1 ELSE excluded.forced END",
+			 "sisssstti", r->series, (long long)r->version, r->message_id,
+			 r->in_reply_to, r->subject, r->recipients, now, now,
+			 (long long)r->forced);
+	if (ret == WW_EDUP) {
+		/* Another process recorded its intent between our look and
+		 * our insert: the unique index said no.  Report theirs. */
+		store_rollback(s);
+		ret = find(&old, s, r->series, r->version);
+		if (!ret)
+			ret = dup_error(&old, existing);
+		else
+			ret = error_code(WW_EDUP, "series <%s> v%d already has a reply",
+					 r->series, r->version);
+		store_reply_release(&old);
+		return ret;
+	}
+	if (ret < 0) {
+		error_prefix(ret, "cannot record the reply");
 		goto rollback;
 	}
-	sqlite3_bind_text(st, 1, r->series, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, r->version);
-	sqlite3_bind_text(st, 3, r->message_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, r->in_reply_to ? r->in_reply_to : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, r->subject ? r->subject : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, r->recipients ? r->recipients : "", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 7, (sqlite3_int64)time(NULL));
-	sqlite3_bind_int(st, 8, r->forced);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		ret = db_error(s, "cannot record the reply");
-		goto rollback;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	ret = exec_sql(s, "COMMIT", "cannot commit the reply");
+	ret = store_commit(s);
+	if (ret)
+		error_prefix(ret, "cannot commit the reply");
 	store_reply_release(&old);
 	return ret;
 rollback:
-	if (st)
-		sqlite3_finalize(st);
-	sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	store_rollback(s);
 	store_reply_release(&old);
 	return ret;
 }
@@ -300,27 +428,22 @@ rollback:
 static int set_state(struct store *s, const char *message_id, const char *state,
 		     const char *why)
 {
-	static const char sql[] =
-		"UPDATE replies SET state = ?1, updated = ?2, error = ?3"
-		" WHERE message_id = ?4";
-	sqlite3_stmt *st;
-	int ret = 0;
+	int ret;
 
-	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_error(s, "cannot update the reply");
-	sqlite3_bind_text(st, 1, state, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
 	if (why)
-		sqlite3_bind_text(st, 3, why, -1, SQLITE_STATIC);
+		ret = store_exec(s, "UPDATE replies SET state = ?, updated = ?, error = ?"
+				 " WHERE message_id = ?", "stss", state, time(NULL),
+				 why, message_id);
 	else
-		sqlite3_bind_null(st, 3);
-	sqlite3_bind_text(st, 4, message_id, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		ret = db_error(s, "cannot update the reply");
-	else if (!sqlite3_changes(s->db))
-		ret = error_code(WW_ESTATE, "%s: no reply <%s> recorded", s->path, message_id);
-	sqlite3_finalize(st);
-	return ret;
+		ret = store_exec(s, "UPDATE replies SET state = ?, updated = ?,"
+				 " error = NULL WHERE message_id = ?", "sts", state,
+				 time(NULL), message_id);
+	if (ret < 0)
+		return error_prefix(ret, "cannot update the reply");
+	if (!ret)
+		return error_code(WW_ESTATE, "%s: no reply <%s> recorded", s->path,
+				  message_id);
+	return 0;
 }
 
 int store_mark_sent(struct store *s, const char *message_id)

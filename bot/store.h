@@ -1,8 +1,18 @@
 /*
- * warnwatch's state: one SQLite database file in the state directory
- * (libsqlite3), in WAL mode with a busy timeout so that several warnwatch
- * processes can share it, and a schema that grows by numbered migrations
- * (PRAGMA user_version says which have run).
+ * warnwatch's state: the replies table, the service's queue (queue.h) and
+ * the workers, in one database reached through one interface with two
+ * backends, as git reaches refs through files or reftable:
+ *
+ *   store-sqlite.c  one SQLite file in the state directory, in WAL mode
+ *                   with a busy timeout so that several warnwatch
+ *                   processes on one machine can share it (the default);
+ *   store-pg.c      a PostgreSQL database ([state] url), shared by
+ *                   pollers and workers on several machines.
+ *
+ * Callers write SQL once, in the dialect both accept (`?` placeholders,
+ * ON CONFLICT, RETURNING); the few places that differ ask the store
+ * (store_for_update(), store_try_lock()).  The schema grows by numbered
+ * migrations kept in store.c, the one place the schema lives.
  *
  * The replies table is what makes "never answer a series twice" hold even
  * across crashes: the intent to send is committed (synchronous=FULL)
@@ -10,6 +20,8 @@
  * intent state means "maybe sent": it blocks a new send until a human
  * says --force, and the retry reuses the same Message-ID so that archives
  * and mail readers de-duplicate it if the first attempt did get through.
+ * A unique index on (series, version) over unforced intent/sent rows makes
+ * a second reply impossible even for two machines racing.
  */
 #ifndef WW_STORE_H
 #define WW_STORE_H
@@ -22,13 +34,20 @@
 #define STORE_BUSY_MS 5000
 
 struct sqlite3;
+struct store_be;
+struct store_rows;
 
 struct store {
-	struct sqlite3 *db;
-	char *path;
+	const struct store_be *be;	/* the backend (store-be.h) */
+	struct sqlite3 *db;	/* SQLite backend: the handle (tests poke it) */
+	void *conn;		/* PostgreSQL backend: the PGconn */
+	char *path;		/* the file, or the URL without password: for messages */
+	char *conninfo;		/* PostgreSQL: the URL (libpq connection string) */
+	char *password;		/* PostgreSQL: from the password file, or NULL */
+	int txn;		/* open transactions (no nesting: 0 or 1) */
 };
 
-#define STORE_INIT { NULL, NULL }
+#define STORE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 enum reply_state {
 	REPLY_INTENT,		/* committed before sending: maybe sent */
@@ -58,7 +77,60 @@ char *store_default_dir(void);
 /* Open (creating dir 0700 and file) `dir`/warnwatch.db and migrate it.
  * Errors are WW_ESTATE naming the file. */
 int store_open(struct store *out, const char *dir);
+/*
+ * Open the state named by `url`: "postgresql://..." or "postgres://..."
+ * (a libpq connection string; `password_file`, if not NULL, is read as
+ * the SMTP password file is: a regular file only its owner may read),
+ * anything else being a directory for store_open().  Then migrate.
+ */
+int store_open_url(struct store *out, const char *url,
+		   const char *password_file);
 void store_close(struct store *s);
+/* "sqlite" or "postgresql". */
+const char *store_backend_name(const struct store *s);
+bool store_is_shared(const struct store *s);
+
+/*
+ * SQL in the common dialect.  `types` describes the arguments after it:
+ * 's' a string (NULL binds ""), 'i' a long long, 't' a time_t.
+ * store_exec() returns the number of changed rows or a negative code;
+ * store_query() returns 1 with *out on the first row (store_rows_free()
+ * it), 0 when there is no row, or a negative code.  Errors are WW_ESTATE;
+ * a unique constraint broken is WW_EDUP.
+ */
+int store_exec(struct store *s, const char *sql, const char *types, ...);
+int store_query(struct store_rows **out, struct store *s, const char *sql,
+		const char *types, ...);
+int store_vexec(struct store *s, const char *sql, const char *types,
+		va_list ap);
+int store_vquery(struct store_rows **out, struct store *s, const char *sql,
+		 const char *types, va_list ap);
+/* The next row: 1, 0 at the end, negative on error. */
+int store_rows_next(struct store_rows *r);
+int store_rows_ncols(struct store_rows *r);
+const char *store_rows_name(struct store_rows *r, int col);
+long long store_rows_int(struct store_rows *r, int col);
+/* Borrowed until the next store_rows_next(); "" for NULL. */
+const char *store_rows_text(struct store_rows *r, int col);
+bool store_rows_is_null(struct store_rows *r, int col);
+bool store_rows_is_int(struct store_rows *r, int col);
+void store_rows_free(struct store_rows *r);
+
+/* A write transaction that excludes other writers where the backend can
+ * (SQLite: BEGIN IMMEDIATE); no nesting. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+/* " FOR UPDATE SKIP LOCKED" where rows can be locked, else "". */
+const char *store_skip_locked(const struct store *s);
+const char *store_for_update(const struct store *s);
+/*
+ * A lock held by this connection until store_unlock() or the connection
+ * ends (PostgreSQL: a session advisory lock; SQLite: always granted, one
+ * machine): 1 taken, 0 held by someone else, negative on error.
+ */
+int store_try_lock(struct store *s, long long key);
+int store_unlock(struct store *s, long long key);
 
 /* The schema version after migrations (for tests and `--version`). */
 int store_schema_version(struct store *s);
