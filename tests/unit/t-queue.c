@@ -9,9 +9,11 @@
 #include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef T_QUEUE_PG
+#include "pg.h"
+#endif
 
 static struct queue q;
-static sqlite3 *db;
 static struct store store = STORE_INIT;
 static char tmpdir[] = "/tmp/t-queue.XXXXXX";
 
@@ -29,15 +31,14 @@ static int add(const char *mid, const char *parent, const char *subject,
 
 static long long series_of(const char *mid)
 {
-	sqlite3_stmt *st;
+	struct store_rows *st;
 	long long id = -1;
 
-	sqlite3_prepare_v2(db, "SELECT series_id FROM queue_messages WHERE msgid = ?",
-			   -1, &st, NULL);
-	sqlite3_bind_text(st, 1, mid, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (store_query(&st, &store, "SELECT series_id FROM queue_messages "
+			"WHERE msgid = ?", "s", mid) == 1) {
+		id = store_rows_int(st, 0);
+		store_rows_free(st);
+	}
 	return id;
 }
 
@@ -308,16 +309,37 @@ static void test_time_ceil(void)
 	   (long long)c, (long long)before, (long long)after + 1);
 }
 
-int main(void)
+/*
+ * t-queue-pg.c includes this file with T_QUEUE_PG defined: the same tests
+ * on the PostgreSQL backend, so that the SQL written once behaves the same.
+ */
+#ifdef T_QUEUE_PG
+static int open_store(char **argv)
+{
+	pg_test_env(argv);
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return store_open_url(&store, getenv("WW_TEST_PG_URL"),
+			      getenv("WW_TEST_PG_PWFILE"));
+}
+#else
+static int open_store(char **argv)
+{
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return store_open(&store, tmpdir);
+}
+#endif
+
+int main(int argc, char **argv)
 {
 	struct queue_opts opts = QUEUE_OPTS_INIT;
 
-	if (!mkdtemp(tmpdir) || store_open(&store, tmpdir) < 0) {
+	if (open_store(argv) < 0) {
 		printf("Bail out! setup: %s\n", error_last());
 		return 1;
 	}
 	ok(store_schema_version(&store) >= 2, "the store ran the queue's migration");
-	db = store.db;
 	queue_init(&q, &store, tmpdir, &opts);
 	test_grouping();
 	test_settle_caps();
