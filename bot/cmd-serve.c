@@ -9,13 +9,18 @@
 #include <signal.h>
 
 static const char usage_text[] =
-	"usage: warnwatch serve [--config FILE] [--once] [--verbose]\n"
+	"usage: warnwatch serve [--config FILE] [--role=all|poller|worker]\n"
+	"                       [--once] [--verbose]\n"
 	"\n"
 	"Watch the lists of the configuration's [list.NAME] sections, check\n"
 	"every new series, reply as configured, and serve the dashboard.\n"
 	"\n"
 	"  --config FILE  configuration (default $WARNWATCH_CONFIG or\n"
 	"                 ~/.config/warnwatch/warnwatch.conf)\n"
+	"  --role=ROLE    all: poll and work in this process (default);\n"
+	"                 poller: feed the queue (one active at a time, the\n"
+	"                 others stand by); worker: claim due series and run\n"
+	"                 their stages.  Several machines share [state] url.\n"
 	"  --once         poll once, process what is due, then exit\n"
 	"  -v, --verbose  one line per stage on stderr\n"
 	"\n"
@@ -53,6 +58,8 @@ int cmd_serve(int argc, const char **argv)
 	const char *path = NULL;
 	char *def = NULL;
 	unsigned int flags = 0;
+	enum serve_role role = SERVE_ROLE_ALL;
+	const char *v;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -60,6 +67,12 @@ int cmd_serve(int argc, const char **argv)
 			path = argv[++i];
 		} else if (skip_prefix(argv[i], "--config=", &path)) {
 			;
+		} else if (skip_prefix(argv[i], "--role=", &v)) {
+			if (serve_role_parse(&role, v)) {
+				fprintf(stderr, "warnwatch serve: %s\n%s",
+					error_last(), usage_text);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(argv[i], "--once")) {
 			flags |= SERVE_ONCE;
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
@@ -82,6 +95,7 @@ int cmd_serve(int argc, const char **argv)
 		ret = report_error("serve");
 		goto out;
 	}
+	cfg.role = role;
 	install_handlers();
 	b4_sweep();	/* what a killed predecessor left */
 	ret = serve_run(&cfg, flags);

@@ -148,6 +148,47 @@ static void print_series_line(const json_t *s, time_t now)
 	strbuf_release(&t);
 }
 
+#define STATUS_SILENT_AFTER 300	/* seconds: a worker that said nothing */
+
+/* Pollers and workers (--role), when there are any: who, where, alive
+ * when, doing what. */
+static void print_workers(const json_t *st, time_t now)
+{
+	const json_t *workers = json_object_get(st, "workers");
+	struct strbuf t = STRBUF_INIT, what = STRBUF_INIT;
+	json_t *w;
+	size_t i;
+
+	size_t silent = 0;
+
+	if (!json_array_size(workers))
+		return;
+	printf("workers:\n");
+	json_array_foreach(workers, i, w) {
+		/* Killed without a word: listed by --format=json only. */
+		if (jint(w, "heartbeat") < now - STATUS_SILENT_AFTER) {
+			silent++;
+			continue;
+		}
+		strbuf_reset(&t);
+		strbuf_reset(&what);
+		rel_time(&t, jint(w, "heartbeat"), now);
+		if (jint(w, "series_id"))
+			strbuf_addf(&what, "series #%lld %s", jint(w, "series_id"),
+				    jstr(w, "stage"));
+		else
+			strbuf_addstr(&what, jstr(w, "stage"));
+		printf("  %-24s %-6s pid %-7lld heartbeat %-8s %s\n",
+		       jstr(w, "host"), jstr(w, "role"), jint(w, "pid"), t.buf,
+		       what.buf);
+	}
+	if (silent)
+		printf("  (%zu more without a heartbeat for %d s: stopped or killed)\n",
+		       silent, STATUS_SILENT_AFTER);
+	strbuf_release(&t);
+	strbuf_release(&what);
+}
+
 static void print_status(const json_t *st, time_t now, bool *trouble)
 {
 	const json_t *counts = json_object_get(st, "counts");
@@ -164,6 +205,7 @@ static void print_status(const json_t *st, time_t now, bool *trouble)
 	printf("\n");
 	if (jint(counts, "failed"))
 		*trouble = true;
+	print_workers(st, now);
 
 	printf("in progress:\n");
 	json_array_foreach(json_object_get(st, "series"), i, s)

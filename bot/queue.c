@@ -100,6 +100,7 @@ const char queue_workers_sql[] =
 	"	WHERE forced = 0 AND state IN ('intent', 'sent');\n";
 
 #define QUEUE_MAX_EVENTS 10000
+#define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
 
 static const char *const state_names[QS__NR] = {
 	[QS_RECEIVED] = "received",
@@ -655,6 +656,17 @@ out:
 	return ret;
 }
 
+int queue_claim_id(struct queue *q, long long id, const char *owner,
+		   unsigned int lease, time_t now)
+{
+	int ret = exec(q, "UPDATE queue_series SET lease_owner = ?, lease_until = ? "
+			  "WHERE id = ? AND state IN " ACTIVE_STATES " AND next_at <= ? "
+			  "AND lease_until <= ?", "stitt", owner, now + (time_t)lease,
+		       id, now, now);
+
+	return ret < 0 ? ret : ret > 0;
+}
+
 int queue_renew(struct queue *q, long long id, const char *owner,
 		unsigned int lease, time_t now)
 {
@@ -683,6 +695,10 @@ int queue_heartbeat(struct queue *q, const struct queue_worker *w, time_t now)
 		       (long long)w->pid, w->role, w->started, now, w->series_id,
 		       w->stage);
 
+	/* Processes killed without a word leave their row: not for ever. */
+	if (ret >= 0)
+		ret = exec(q, "DELETE FROM queue_workers WHERE heartbeat < ?", "t",
+			   now - QUEUE_WORKER_FORGET);
 	return ret < 0 ? ret : 0;
 }
 

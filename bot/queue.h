@@ -150,6 +150,10 @@ int queue_next_due(long long *out_id, struct queue *q, time_t now);
  */
 int queue_claim(long long *out_id, struct queue *q, const char *owner,
 		unsigned int lease, time_t now);
+/* Claim `id` itself if it is due and free (a worker going on with the
+ * next stage of the series it just moved): 1 claimed, 0 not. */
+int queue_claim_id(struct queue *q, long long id, const char *owner,
+		   unsigned int lease, time_t now);
 /* Extend `owner`'s lease on `id`: 1 still ours, 0 lost (released, or
  * expired and taken), negative on error. */
 int queue_renew(struct queue *q, long long id, const char *owner,

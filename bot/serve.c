@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <fnmatch.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -50,7 +51,25 @@ static const char *const list_keys[] = {
 	"poll-interval", NULL
 };
 
-static const char *const state_keys[] = { "dir", NULL };
+static const char *const state_keys[] = {
+	"dir", "url", "password-file", "lease", NULL
+};
+static const char *const role_names[] = { "all", "poller", "worker", NULL };
+
+const char *serve_role_name(enum serve_role r)
+{
+	return r < ARRAY_SIZE(role_names) - 1 ? role_names[r] : "?";
+}
+
+int serve_role_parse(enum serve_role *out, const char *name)
+{
+	for (size_t i = 0; role_names[i]; i++)
+		if (!strcmp(name, role_names[i])) {
+			*out = i;
+			return 0;
+		}
+	return error_code(WW_EUSAGE, "unknown role '%s' (all, poller, worker)", name);
+}
 static const char *const reply_modes[] = { "none", "draft", "send", NULL };
 
 static int get_uint(unsigned int *out, const struct config *c, const char *sec,
@@ -222,6 +241,13 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	else
 		out->state_dir = store_default_dir();
 	strbuf_reset(&sb);
+	/* A shared database for several machines; artifacts stay in dir. */
+	v = config_get(c, "state", "url");
+	if (v && *v)
+		out->state_url = xstrdup(v);
+	if (!config_get_path(&sb, c, "state", "password-file"))
+		out->state_password_file = strbuf_detach(&sb, NULL);
+	strbuf_reset(&sb);
 	if (!config_get_path(&sb, c, "serve", "dashboard-dir")) {
 		out->dashboard_dir = strbuf_detach(&sb, NULL);
 	} else {
@@ -244,7 +270,8 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	    (ret = get_uint(&out->confirm_window, c, "serve", "confirm-window", 900, 0, 7 * 86400)) ||
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
-	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)))
+	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
+	    (ret = get_uint(&out->lease, c, "state", "lease", 60, 3, 86400)))
 		goto out;
 	if (*out->listen) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
@@ -302,6 +329,8 @@ void serve_config_release(struct serve_config *cfg)
 	free(cfg->lists);
 	strvec_clear(&cfg->census);
 	free(cfg->state_dir);
+	free(cfg->state_url);
+	free(cfg->state_password_file);
 	free(cfg->dashboard_dir);
 	free(cfg->listen);
 	memset(cfg, 0, sizeof(*cfg));
@@ -382,13 +411,15 @@ bool serve_allowed(const struct serve_list *l, const char *author_email,
 
 /* The state directory: --state-dir, else the configuration's, else the
  * default.  A configuration that was asked for must load. */
-static int find_state_dir(char **out, const char *config, const char *state_dir)
+static int find_state_dir(char **out, char **out_url, char **out_pw,
+			  const char *config, const char *state_dir)
 {
 	struct config c = CONFIG_INIT;
 	struct serve_config cfg = SERVE_CONFIG_INIT;
 	char *path = NULL;
 	int ret;
 
+	*out_url = *out_pw = NULL;
 	if (state_dir) {
 		*out = xstrdup(state_dir);
 		return 0;
@@ -400,8 +431,12 @@ static int find_state_dir(char **out, const char *config, const char *state_dir)
 		ret = 0;
 	} else if (!ret) {
 		ret = serve_config_load(&cfg, &c);
-		if (!ret)
+		if (!ret) {
 			*out = xstrdup(cfg.state_dir);
+			*out_url = cfg.state_url ? xstrdup(cfg.state_url) : NULL;
+			*out_pw = cfg.state_password_file ?
+				  xstrdup(cfg.state_password_file) : NULL;
+		}
 	}
 	serve_config_release(&cfg);
 	config_release(&c);
@@ -414,12 +449,18 @@ int serve_state_open(struct store *st, struct queue *q, const char *config,
 {
 	struct strbuf db = STRBUF_INIT;
 	struct stat sb;
-	char *dir = NULL;
+	char *dir = NULL, *url = NULL, *pw = NULL;
 	int ret;
 
-	ret = find_state_dir(&dir, config, state_dir);
+	ret = find_state_dir(&dir, &url, &pw, config, state_dir);
 	if (ret)
 		return ret;
+	if (url) {
+		ret = store_open_url(st, url, pw);
+		if (!ret)
+			queue_init(q, st, dir, NULL);
+		goto out;
+	}
 	strbuf_addf(&db, "%s/%s", dir, STORE_FILE);
 	if (stat(db.buf, &sb)) {
 		ret = error_code(WW_ENOTFOUND, "no state in '%s' (has the service run?)",
@@ -432,6 +473,8 @@ int serve_state_open(struct store *st, struct queue *q, const char *config,
 out:
 	strbuf_release(&db);
 	free(dir);
+	free(url);
+	free(pw);
 	return ret;
 }
 
@@ -444,11 +487,35 @@ struct serve_inbox {
 	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
 };
 
+/*
+ * Pollers and workers say they are alive, and workers keep their claim,
+ * from a thread of their own with its own connection: a stage may run a
+ * kernel boot for many minutes without returning to the loop.
+ */
+struct beat {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	bool running, stop;
+	struct store store;	/* the thread's own connection */
+	struct queue q;
+	struct queue_worker w;	/* strings borrowed from struct serve */
+	long long series_id;	/* under lock: what the loop works on */
+	char stage[32];
+	unsigned int interval;	/* seconds between beats */
+	unsigned int lease;	/* seconds each renewal extends the claim by */
+};
+
 struct serve {
 	const struct serve_config *cfg;
 	unsigned int flags;
 	struct store store;
 	struct queue q;
+	char name[320];		/* "host:pid": the worker, the lease owner */
+	char host[256];
+	struct beat beat;
+	bool polling;		/* a poller holding the poll lock */
+	unsigned int lock_epoch; /* store.epoch when it was taken */
+	time_t last_outputs;
 	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
 	struct ruleset rules;
 	bool rules_loaded;
@@ -1440,6 +1507,222 @@ static int write_outputs(struct serve *sv, time_t now)
 	return ret;
 }
 
+/* ---- roles: heartbeats, the poll lock, claims ------------------------ */
+
+/* The advisory lock only the active poller holds ("ww-poll"). */
+#define SERVE_POLL_LOCK 0x77772d706f6c6cLL
+/* A worker goes on with the next stage of its series at most this often
+ * before it looks at the rest of the queue. */
+#define SERVE_MAX_CHAIN 8
+/* Seconds between the dashboards a poller writes while workers work. */
+#define SERVE_OUTPUTS_EVERY 10
+
+static void beat_set(struct serve *sv, long long id, const char *stage)
+{
+	if (!sv->beat.running)
+		return;
+	pthread_mutex_lock(&sv->beat.lock);
+	sv->beat.series_id = id;
+	snprintf(sv->beat.stage, sizeof(sv->beat.stage), "%s", stage);
+	pthread_mutex_unlock(&sv->beat.lock);
+}
+
+static void *beat_main(void *arg)
+{
+	struct beat *b = arg;
+
+	for (;;) {
+		struct queue_worker w = b->w;
+		char stage[sizeof(b->stage)];
+		time_t now = time(NULL);
+		bool stop;
+
+		pthread_mutex_lock(&b->lock);
+		stop = b->stop;
+		w.series_id = b->series_id;
+		memcpy(stage, b->stage, sizeof(stage));
+		pthread_mutex_unlock(&b->lock);
+		if (stop)
+			break;
+		w.stage = stage;
+		/* Failures (the database restarting) wait for the next beat;
+		 * a lease lost meanwhile fences the stage's transitions. */
+		queue_heartbeat(&b->q, &w, now);
+		if (w.series_id)
+			queue_renew(&b->q, w.series_id, w.name, b->lease, now);
+		for (unsigned int i = 0; i < b->interval * 10; i++) {
+			struct timespec ts = { 0, 100 * 1000 * 1000 };
+
+			pthread_mutex_lock(&b->lock);
+			stop = b->stop;
+			pthread_mutex_unlock(&b->lock);
+			if (stop)
+				break;
+			nanosleep(&ts, NULL);
+		}
+	}
+	return NULL;
+}
+
+static int open_state(struct store *st, const struct serve_config *cfg)
+{
+	if (cfg->state_url)
+		return store_open_url(st, cfg->state_url, cfg->state_password_file);
+	return store_open(st, cfg->state_dir);
+}
+
+static int beat_start(struct serve *sv)
+{
+	struct beat *b = &sv->beat;
+	int ret;
+
+	ret = open_state(&b->store, sv->cfg);
+	if (ret)
+		return ret;
+	queue_init(&b->q, &b->store, sv->cfg->state_dir, NULL);
+	b->lease = sv->cfg->lease;
+	b->w.name = sv->name;
+	b->w.host = sv->host;
+	b->w.pid = getpid();
+	b->w.role = serve_role_name(sv->cfg->role);
+	b->w.started = time(NULL);
+	b->w.stage = "";
+	b->interval = sv->cfg->lease / 3 ? sv->cfg->lease / 3 : 1;
+	snprintf(b->stage, sizeof(b->stage), "%s",
+		 sv->cfg->role == SERVE_ROLE_POLLER ? "standby" : "idle");
+	pthread_mutex_init(&b->lock, NULL);
+	if (pthread_create(&b->thread, NULL, beat_main, b)) {
+		queue_release(&b->q);
+		store_close(&b->store);
+		return error_code(WW_ERROR, "cannot start the heartbeat thread");
+	}
+	b->running = true;
+	return 0;
+}
+
+static void beat_stop(struct serve *sv)
+{
+	struct beat *b = &sv->beat;
+
+	if (!b->running)
+		return;
+	pthread_mutex_lock(&b->lock);
+	b->stop = true;
+	pthread_mutex_unlock(&b->lock);
+	pthread_join(b->thread, NULL);
+	queue_worker_gone(&b->q, sv->name);
+	queue_release(&b->q);
+	store_close(&b->store);
+	pthread_mutex_destroy(&b->lock);
+	b->running = false;
+}
+
+/*
+ * The poller's turn: poll the due lists if this process holds the poll
+ * lock, else try to take it (the active poller died or lost its
+ * connection).  The lock comes with the lists' poll state, read afresh:
+ * the previous poller moved it on.  1 when something changed.
+ */
+static int poll_turn(struct serve *sv, time_t now)
+{
+	bool changed = false;
+	int ret;
+
+	if (sv->polling && sv->lock_epoch != sv->store.epoch)
+		sv->polling = false;	/* reconnected: the session lock went */
+	if (!sv->polling) {
+		ret = store_try_lock(&sv->store, SERVE_POLL_LOCK);
+		if (ret <= 0)
+			return ret;
+		sv->polling = true;
+		sv->lock_epoch = sv->store.epoch;
+		for (size_t i = 0; i < sv->cfg->nr_lists; i++) {
+			ret = queue_inbox_load(&sv->inboxes[i].poll,
+					       &sv->inboxes[i].primed, &sv->q,
+					       sv->cfg->lists[i].name);
+			if (ret < 0)
+				return ret;
+		}
+		beat_set(sv, 0, "polling");
+		fprintf(stderr, "warnwatch serve: %s is the active poller\n", sv->name);
+	}
+	for (size_t i = 0; i < sv->cfg->nr_lists && !serve_stopping(); i++) {
+		if (!archive_due(&sv->inboxes[i].poll, now))
+			continue;
+		ret = poll_list(sv, i, now);
+		if (ret < 0)
+			return ret;
+		changed |= ret;
+	}
+	if (changed || now >= sv->last_outputs + SERVE_OUTPUTS_EVERY) {
+		write_outputs(sv, now);
+		sv->last_outputs = now;
+	}
+	return changed;
+}
+
+/* A series' stage inputs are in the state directory of the machine that
+ * ran the stage before; on another machine, fetch again. */
+static bool inputs_here(struct serve *sv, const struct queue_series *s)
+{
+	struct strbuf path = STRBUF_INIT;
+	bool here;
+
+	if (s->state == QS_RECEIVED)
+		return true;
+	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
+	here = !access(path.buf, R_OK);
+	strbuf_release(&path);
+	return here;
+}
+
+/*
+ * The worker's turn: claim the series that is due first and take it as
+ * far as it goes now (its next stage is claimed again as soon as one
+ * ends, so a series usually stays on the machine that has its files).
+ * 1 when a stage ran, 0 when nothing was due, negative on a state error.
+ */
+static int work_turn(struct serve *sv)
+{
+	long long id;
+	int ret, n;
+
+	ret = queue_claim(&id, &sv->q, sv->name, sv->cfg->lease, time(NULL));
+	if (ret <= 0)
+		return ret;
+	for (n = 0; n < SERVE_MAX_CHAIN && !serve_stopping(); n++) {
+		struct queue_series s = QUEUE_SERIES_INIT;
+
+		if (n) {
+			ret = queue_claim_id(&sv->q, id, sv->name, sv->cfg->lease,
+					     time(NULL));
+			if (ret <= 0)
+				break;
+		}
+		ret = queue_load(&s, &sv->q, id);
+		if (ret < 0)
+			break;
+		beat_set(sv, id, queue_state_name(s.state));
+		if (!inputs_here(sv, &s)) {
+			queue_log(&sv->q, id, s.inbox, QL_INFO, "%s on %s: its files "
+				  "are elsewhere, fetching again",
+				  queue_state_name(s.state), sv->host);
+			ret = queue_advance(&sv->q, id, QS_RECEIVED, time(NULL));
+		} else {
+			say(sv, "%s: series %lld at %s", sv->name, id,
+			    queue_state_name(s.state));
+			ret = run_stage(sv, id, time(NULL));
+		}
+		queue_series_release(&s);
+		if (ret < 0)
+			break;
+	}
+	/* Whatever happened, the claim is not kept past the turn. */
+	queue_unclaim(&sv->q, id, sv->name);
+	beat_set(sv, 0, "idle");
+	return ret < 0 ? ret : 1;
+}
+
 /* ---- the loop ---------------------------------------------------------- */
 
 static int start(struct serve *sv, const struct serve_config *cfg,
@@ -1455,10 +1738,15 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ao.backoff_max = cfg->backoff_max;
 	ao.user_agent = "warnwatch-serve";
 	sv->http = ao;
-	ret = store_open(&sv->store, cfg->state_dir);
+	ret = open_state(&sv->store, cfg);
 	if (ret)
 		return ret;
 	queue_init(&sv->q, &sv->store, cfg->state_dir, &cfg->queue);
+	if (gethostname(sv->host, sizeof(sv->host) - 1))
+		snprintf(sv->host, sizeof(sv->host), "localhost");
+	snprintf(sv->name, sizeof(sv->name), "%s:%ld", sv->host, (long)getpid());
+	if (cfg->role == SERVE_ROLE_WORKER)
+		sv->q.owner = sv->name;	/* transitions fenced by the lease */
 	sv->inboxes = xcalloc(cfg->nr_lists, sizeof(*sv->inboxes));
 	for (size_t i = 0; i < cfg->nr_lists; i++) {
 		ret = queue_inbox_load(&sv->inboxes[i].poll, &sv->inboxes[i].primed,
@@ -1469,7 +1757,13 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ret = mkdirs(cfg->dashboard_dir, 0755, WW_ESTATE);
 	if (ret)
 		return ret;
-	if (*cfg->listen) {
+	if (cfg->role != SERVE_ROLE_ALL) {
+		ret = beat_start(sv);
+		if (ret)
+			return ret;
+	}
+	/* Workers serve no dashboard: the pollers do. */
+	if (*cfg->listen && cfg->role != SERVE_ROLE_WORKER) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
 		char *listen = xstrdup(cfg->listen);
 
@@ -1484,13 +1778,23 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 		if (ret)
 			return ret;
 	}
-	fprintf(stderr, "warnwatch serve: watching %zu list(s), state in %s\n",
-		cfg->nr_lists, cfg->state_dir);
+	if (cfg->role == SERVE_ROLE_ALL)
+		fprintf(stderr, "warnwatch serve: watching %zu list(s), state in %s\n",
+			cfg->nr_lists, cfg->state_dir);
+	else
+		fprintf(stderr, "warnwatch serve: %s %s, %zu list(s), state in %s\n",
+			serve_role_name(cfg->role), sv->name, cfg->nr_lists,
+			sv->store.path);
+	if (cfg->role == SERVE_ROLE_WORKER)
+		return 0;
 	return write_outputs(sv, time(NULL));
 }
 
 static void stop(struct serve *sv)
 {
+	beat_stop(sv);
+	if (sv->polling)
+		store_unlock(&sv->store, SERVE_POLL_LOCK);
 	httpd_stop(sv->httpd);
 	sv->httpd = NULL;
 	for (size_t i = 0; sv->inboxes && i < sv->cfg->nr_lists; i++) {
@@ -1547,6 +1851,11 @@ static int step(struct serve *sv, time_t now, bool poll)
 	long long id;
 	int ret;
 
+	if (sv->cfg->role == SERVE_ROLE_POLLER)
+		return poll ? poll_turn(sv, now) : 0;
+	if (sv->cfg->role == SERVE_ROLE_WORKER)
+		return serve_stopping() ? 0 : work_turn(sv);
+
 	for (size_t i = 0; poll && i < sv->cfg->nr_lists && !serve_stopping(); i++) {
 		if (!archive_due(&sv->inboxes[i].poll, now))
 			continue;
@@ -1597,11 +1906,15 @@ int serve_run(const struct serve_config *cfg, unsigned int flags)
 			break;
 		if (!ret && (flags & SERVE_ONCE))
 			break;
-		if (!ret)
+		if (!ret && cfg->role != SERVE_ROLE_ALL)
+			/* A standby poller tries the lock and an idle worker
+			 * the queue every second: takeover within seconds. */
+			nap(&sv, time(NULL) + 1);
+		else if (!ret)
 			nap(&sv, next_event(&sv));
 		ret = 0;
 	}
-	if (ret >= 0 && (flags & SERVE_ONCE))
+	if (ret >= 0 && (flags & SERVE_ONCE) && cfg->role != SERVE_ROLE_WORKER)
 		write_outputs(&sv, time(NULL));
 	if (sv.inboxes)
 		fprintf(stderr, "warnwatch serve: %s\n", ret < 0 ? "stopped on an "

@@ -50,8 +50,19 @@ struct serve_list {
 	unsigned int poll_interval;
 };
 
+/* What one `warnwatch serve` process does (--role). */
+enum serve_role {
+	SERVE_ROLE_ALL,		/* poll and work, one process (the default) */
+	SERVE_ROLE_POLLER,	/* feeds into the queue, one at a time by lock */
+	SERVE_ROLE_WORKER,	/* claims due series and runs their stages */
+};
+
 struct serve_config {
 	char *state_dir;	/* [state] dir, shared with `warnwatch review` */
+	char *state_url;	/* [state] url: postgresql://..., or NULL */
+	char *state_password_file; /* [state] password-file, or NULL */
+	unsigned int lease;	/* [state] lease: seconds a claim holds unrenewed */
+	enum serve_role role;	/* from the command line */
 	char *dashboard_dir;	/* default STATE_DIR/dashboard */
 	char *listen;		/* "127.0.0.1:8025"; "" when off */
 	unsigned int poll_interval;
@@ -93,14 +104,19 @@ enum serve_flags {
 	SERVE_VERBOSE = 1 << 1,	/* a line on stderr per stage */
 };
 
+/* "all", "poller", "worker"; serve_role_parse() is WW_EUSAGE otherwise. */
+const char *serve_role_name(enum serve_role r);
+int serve_role_parse(enum serve_role *out, const char *name);
+
 /* Run until serve_request_stop() (or, with SERVE_ONCE, until idle).
  * 0 on a clean stop, negative when the service could not start. */
 int serve_run(const struct serve_config *cfg, unsigned int flags);
 
 /*
  * For `warnwatch status` and `retry`: open the state of `state_dir`, else
- * of the configuration `config` ([serve] state-dir), else of the default
- * configuration or directory.  WW_ENOTFOUND when there is no state yet.
+ * of the configuration `config` ([state] url, else [state] dir), else of
+ * the default configuration or directory.  WW_ENOTFOUND when there is no
+ * state yet.
  */
 int serve_state_open(struct store *st, struct queue *q, const char *config,
 		     const char *state_dir);

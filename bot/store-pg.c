@@ -76,6 +76,7 @@ static int pg_connect(struct store *s)
 		PQfinish(s->conn);
 	c = PQconnectdbParams(keys, vals, 1);
 	s->conn = c;
+	s->epoch++;
 	if (!c)
 		return error_code(WW_ESTATE, "%s: out of memory", s->path);
 	if (PQstatus(c) != CONNECTION_OK)

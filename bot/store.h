@@ -45,9 +45,11 @@ struct store {
 	char *conninfo;		/* PostgreSQL: the URL (libpq connection string) */
 	char *password;		/* PostgreSQL: from the password file, or NULL */
 	int txn;		/* open transactions (no nesting: 0 or 1) */
+	unsigned int epoch;	/* connections made: a change means session
+				 * locks (store_try_lock) were lost */
 };
 
-#define STORE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+#define STORE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
 
 enum reply_state {
 	REPLY_INTENT,		/* committed before sending: maybe sent */

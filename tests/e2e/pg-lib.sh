@@ -76,8 +76,8 @@ pg_start() {
 		(cd "$PG_DIR" && exec setpriv --reuid="$PG_RUNAS" \
 			--regid="$(id -gn "$PG_RUNAS")" --clear-groups -- \
 			"$PG_BIN/postgres" -D "$PG_DIR/data" -h 127.0.0.1 -p "$PG_PORT" \
-			-k "$PG_DIR/sock" -c fsync=off -c max_connections=60 \
-			-c listen_addresses=127.0.0.1) >>"$PG_DIR/server.log" 2>&1 &
+			-k "$PG_DIR/sock" -c fsync=off -c max_connections=60) \
+			>>"$PG_DIR/server.log" 2>&1 &
 	else
 		(cd "$PG_DIR" && exec "$PG_BIN/postgres" -D "$PG_DIR/data" \
 			-h 127.0.0.1 -p "$PG_PORT" -k "$PG_DIR/sock" -c fsync=off \
@@ -85,13 +85,13 @@ pg_start() {
 	fi
 	PG_PID=$!
 	for ((i = 0; i < 150; i++)); do
-		if "$PG_BIN/pg_isready" -q -h "$PG_DIR/sock" -p "$PG_PORT" 2>/dev/null; then
+		if "$PG_BIN/pg_isready" -q -h "$PG_DIR/sock" -p "$PG_PORT" -U "$PG_USER" 2>/dev/null; then
 			break
 		fi
 		kill -0 "$PG_PID" 2>/dev/null || break
 		sleep 0.1
 	done
-	if ! "$PG_BIN/pg_isready" -q -h "$PG_DIR/sock" -p "$PG_PORT" 2>/dev/null; then
+	if ! "$PG_BIN/pg_isready" -q -h "$PG_DIR/sock" -p "$PG_PORT" -U "$PG_USER" 2>/dev/null; then
 		diag "postgres did not start:" "$(tail -n 5 "$PG_DIR/server.log")"
 		return 1
 	fi
