@@ -141,69 +141,12 @@ static int read_input(struct strbuf *out, const char *name)
 	return ret;
 }
 
-/*
- * A mail starts with a From_ line or a header ("Name: value"); anything
- * else that is not a diff header is taken as a diff with prose in front
- * (a quilt patch with its description).
- */
-static bool looks_like_mail(const char *buf, size_t len)
-{
-	size_t i = 0;
-
-	if (diff_looks_like(buf, len))
-		return false;
-	if (len >= 5 && !memcmp(buf, "From ", 5))
-		return true;
-	while (i < len && (buf[i] == '-' || (buf[i] >= '0' && buf[i] <= '9') ||
-			   (buf[i] >= 'A' && buf[i] <= 'Z') ||
-			   (buf[i] >= 'a' && buf[i] <= 'z')))
-		i++;
-	return i > 0 && i < len && buf[i] == ':';
-}
-
-static bool count_file(const char *path, void *data)
-{
-	(*(size_t *)data)++;
-	return false;
-}
-
-/* Does text that is neither mail nor a diff header hold a diff after all? */
-static bool holds_diff(const struct strbuf *buf)
-{
-	struct diff_opts opts = DIFF_OPTS_INIT;
-	size_t files = 0;
-
-	opts.want_file = count_file;
-	opts.data = &files;
-	diff_parse(buf->buf, buf->len, &opts, NULL, NULL);
-	error_clear();
-	return files > 0;
-}
-
 /* The series in one input; `mails` holds what it borrows. */
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
 {
-	size_t i;
-	int ret;
+	int ret = series_read(out, mails, buf->buf, buf->len, name);
 
-	/* Nothing to check is a mistake (an empty download, a wrong file),
-	 * not a clean bill of health. */
-	for (i = 0; i < buf->len && isspace((unsigned char)buf->buf[i]); i++)
-		;
-	if (i == buf->len)
-		return error_code(WW_EINPUT, "empty input");
-	if (!looks_like_mail(buf->buf, buf->len)) {
-		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */
-		if (!diff_looks_like(buf->buf, buf->len) && !holds_diff(buf))
-			return error_code(WW_EINPUT, "neither a mail, an mbox nor a diff");
-		series_from_diff(out, buf->buf, buf->len, name);
-		return 0;
-	}
-	ret = mbox_parse(mails, buf->buf, buf->len);
-	if (ret < 0)
-		return ret;
-	ret = series_from_mails(out, mails);
 	if (ret == WW_ENOTFOUND) {
 		/* Mail without patches (a review reply): nothing to find. */
 		series_release(out);
