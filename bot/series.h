@@ -79,6 +79,10 @@ int series_from_mails(struct series *out, const struct mail_list *mails);
 void series_from_diff(struct series *out, const char *diff, size_t len,
 		      const char *name);
 
+/* The "base-commit: <hex>" trailer of a mail body (a cover letter's), as
+ * a new string, or NULL. */
+char *series_base_commit(const char *body, size_t len);
+
 void series_release(struct series *s);
 
 #endif
