@@ -60,7 +60,12 @@ const char backfill_schema_sql[] =
 	"  conversion INTEGER NOT NULL,"
 	"  moved INTEGER NOT NULL"
 	");"
-	"CREATE INDEX backfill_calls_mail ON backfill_calls (mail);";
+	"CREATE INDEX backfill_calls_mail ON backfill_calls (mail);"
+	/* where each list's archive is on the web (for links to mails) */
+	"CREATE TABLE backfill_lists ("
+	"  name TEXT PRIMARY KEY,"
+	"  url TEXT NOT NULL"
+	");";
 
 /* ---- reading epochs ---- */
 
@@ -495,6 +500,22 @@ static char *inbox_name(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+static int save_url(struct ingest *in, const char *url)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(in->s->db, "INSERT OR REPLACE INTO backfill_lists (name, url) "
+			       "VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return db_error(in, "cannot record the list's URL");
+	bind_str(st, 1, in->list);
+	bind_str(st, 2, url);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		ret = db_error(in, "cannot record the list's URL");
+	sqlite3_finalize(st);
+	return ret;
+}
+
 static int prepare(struct ingest *in)
 {
 	if (sqlite3_prepare_v2(in->s->db,
@@ -523,7 +544,8 @@ int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
 	gitlib_init();
 	in.list = opts->list ? opts->list : name;
 	in.copts.rules = (struct ruleset *)opts->rules;
-	if ((ret = prepare(&in)) < 0 || (ret = list_epochs(&epochs, path)) < 0)
+	if ((ret = prepare(&in)) < 0 || (ret = list_epochs(&epochs, path)) < 0 ||
+	    (opts->url && (ret = save_url(&in, opts->url)) < 0))
 		goto out;
 	for (size_t i = 0; i < epochs.nr; i++) {
 		struct backfill_epoch_stats st = { 0 };
@@ -1125,6 +1147,30 @@ static void count_patch(struct rcycle *r, const struct rmail *m, bool mails)
 	}
 }
 
+/* The list's archive URL ("http://host/NAME/"): as recorded by --url,
+ * else lore's. */
+static json_t *list_url(struct store *s, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3_stmt *st = NULL;
+	json_t *j;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT url FROM backfill_lists WHERE name = ?", -1,
+			       &st, NULL) == SQLITE_OK) {
+		bind_str(st, 1, name);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			strbuf_addstr(&sb, (const char *)sqlite3_column_text(st, 0));
+	}
+	sqlite3_finalize(st);
+	if (!sb.len)
+		strbuf_addf(&sb, "https://lore.kernel.org/%s/", name);
+	if (sb.buf[sb.len - 1] != '/')
+		strbuf_addch(&sb, '/');
+	j = json_string(sb.buf);
+	strbuf_release(&sb);
+	return j;
+}
+
 static int list_report(json_t *lists, json_t *tot_added, json_t *tot_removed,
 		       struct store *s, const struct cycles *c, const char *name,
 		       long mails_total, bool mails)
@@ -1164,6 +1210,9 @@ static int list_report(json_t *lists, json_t *tot_added, json_t *tot_removed,
 					       "mails", (json_int_t)mails_total,
 					       "patch_mails", (json_int_t)patch_mails,
 					       "cycles", cycles_json(rc, c, mails)));
+	if (mails)
+		json_object_set_new(json_array_get(lists, json_array_size(lists) - 1), "url",
+				    list_url(s, name));
 out:
 	for (size_t i = 0; i < c->nr; i++) {
 		for (int k = 0; k < RC__NR; k++)

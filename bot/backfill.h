@@ -42,6 +42,7 @@ struct backfill_epoch_stats {
 
 struct backfill_opts {
 	const char *list;	/* the list's name; NULL: the inbox's directory name */
+	const char *url;	/* the archive's web address (for links), or NULL */
 	/* What to flag, as `check` (findings' rules are borrowed from it). */
 	const struct ruleset *rules;
 	/* Called after each epoch (may be NULL). */
@@ -50,7 +51,7 @@ struct backfill_opts {
 	void *data;
 };
 
-#define BACKFILL_OPTS_INIT { NULL, NULL, NULL, NULL }
+#define BACKFILL_OPTS_INIT { NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Read the public-inbox archive at `path` (a v2 inbox directory, a v1
@@ -65,7 +66,9 @@ enum backfill_report_flags {
 	/* Add, beside each number, the mails behind it (for the dashboard):
 	 * cycles[].mails = { "patches_adding": {class: [mail...]},
 	 * "calls_removed": [mail...], "conversions": [mail...] } with
-	 * mail = { "message_id", "subject", "date" }. */
+	 * mail = { "message_id", "subject", "date" }; cycles[].review_conversions
+	 * (the part of "conversions" made between versions); lists[].url, the
+	 * archive's address (--url, else lore.kernel.org/NAME/). */
 	BACKFILL_REPORT_MAILS = 1 << 0,
 };
 

@@ -16,6 +16,8 @@ static const char usage_text[] =
 	"only prints what the state holds.\n"
 	"\n"
 	"  --list=NAME          the list's name (default: the inbox directory's)\n"
+	"  --url=URL            the archive on the web, for the dashboard's links\n"
+	"                       (default: https://lore.kernel.org/NAME/)\n"
 	"  --format=text|json   the per-cycle table (default: text)\n"
 	"  --state=DIR          the state directory (default: %s)\n"
 	"  --releases=FILE      release dates (default: kernel-ci/releases.json)\n"
@@ -25,7 +27,7 @@ static const char usage_text[] =
 	"exit status: 0 read and printed, 2 usage or input error\n";
 
 struct backfill_args {
-	const char *list, *format, *state, *releases, *rules;
+	const char *list, *url, *format, *state, *releases, *rules;
 	const char **repos;
 	size_t nr_repos;
 	bool quiet;
@@ -41,6 +43,10 @@ static int parse_args(struct backfill_args *a, int argc, const char **argv)
 			if (!*v)
 				return error_code(WW_EUSAGE, "--list: empty name");
 			a->list = v;
+		} else if (skip_prefix(arg, "--url=", &v)) {
+			if (!starts_with(v, "http://") && !starts_with(v, "https://"))
+				return error_code(WW_EUSAGE, "--url: '%s' is not an http(s) URL", v);
+			a->url = v;
 		} else if (skip_prefix(arg, "--format=", &v)) {
 			if (strcmp(v, "text") && strcmp(v, "json"))
 				return error_code(WW_EUSAGE, "--format: '%s' is not text or json", v);
@@ -125,6 +131,7 @@ static int run(struct backfill_args *a)
 	if (!ret)
 		ret = store_open(&st, a->state ? a->state : dir);
 	opts.list = a->list;
+	opts.url = a->url;
 	opts.rules = &rs;
 	opts.progress = a->quiet ? NULL : progress;
 	for (size_t i = 0; !ret && i < a->nr_repos; i++) {
