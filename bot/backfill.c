@@ -1095,7 +1095,7 @@ static json_t *cycles_json(struct rcycle *rc, const struct cycles *c, bool mails
 			      "patches_adding", class_counts(r->adding),
 			      "calls_added", class_counts(r->added),
 			      "calls_removed", class_counts(r->removed),
-			      "conversions", (json_int_t)(r->conversions + r->review_conversions));
+			      "conversions", (json_int_t)r->conversions + r->review_conversions);
 		if (mails) {
 			json_t *m = json_object(), *ad = json_object();
 
