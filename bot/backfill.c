@@ -740,8 +740,8 @@ static int load_calls(struct rlist *l, struct store *s, const char *list)
 /*
  * The posting a mail belongs to: the first message it answers (References
  * in order, then In-Reply-To) that is a cover letter or a patch 1 of the
- * same version, else itself -- a v2 sent in reply to v1 is its own
- * posting.
+ * same version -- or, for a patch 2/n and later, any patch of the same
+ * version -- else itself.  A v2 sent in reply to v1 is its own posting.
  */
 static size_t find_anchor(const struct rlist *l, size_t i)
 {
@@ -776,8 +776,10 @@ static size_t find_anchor(const struct rlist *l, size_t i)
 			memcpy(id, lt, n);
 			id[n] = '\0';
 			j = find_mid(l, id);
+			/* a patch of the same version: its posting (resolved
+			 * by group_series: deep threading, 3 -> 2 -> 1) */
 			if (j >= 0 && (size_t)j != i && l->v[j].version == m->version &&
-			    (l->v[j].kind == RK_COVER || l->v[j].idx == 1))
+			    (m->idx > 1 || l->v[j].kind == RK_COVER || l->v[j].idx == 1))
 				return j;
 		}
 	}
@@ -1003,16 +1005,27 @@ static void review_conversions(struct rcycle *rc, const struct rlist *l,
 			       const size_t *order, size_t nr_order,
 			       const struct rseries *s, bool mails)
 {
-	for (size_t p = 0; p + 1 < s->nr_postings; p++) {
+	for (size_t p = 0, q; p + 1 < s->nr_postings; p = q) {
 		struct where_count *w = NULL;
 		size_t nw = 0;
+
+		/* the last posting of a version against the last of the next
+		 * one: a resend replaces what it resends */
+		if (l->v[s->postings[p]].version == l->v[s->postings[p + 1]].version) {
+			q = p + 1;
+			continue;
+		}
+		q = p + 1;
+		while (q + 1 < s->nr_postings &&
+		       l->v[s->postings[q]].version == l->v[s->postings[q + 1]].version)
+			q++;
 
 		for (size_t k = 0; k < nr_order; k++) {
 			const struct rmail *m = &l->v[order[k]];
 
 			if (m->anchor == s->postings[p])
 				count_where(&w, &nw, m, 0);
-			else if (m->anchor == s->postings[p + 1])
+			else if (m->anchor == s->postings[q])
 				count_where(&w, &nw, m, 1);
 		}
 		for (size_t j = 0; j < nw; j++) {
