@@ -1262,6 +1262,18 @@ static json_t *sorted_object(json_t *o)
 	return out;
 }
 
+bool backfill_is_empty(struct store *s)
+{
+	sqlite3_stmt *st = NULL;
+	bool empty = true;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM backfill_mails LIMIT 1", -1, &st,
+			       NULL) == SQLITE_OK)
+		empty = sqlite3_step(st) != SQLITE_ROW;
+	sqlite3_finalize(st);
+	return empty;
+}
+
 int backfill_report(json_t **out, struct store *s, const struct cycles *c,
 		    const char *list, unsigned int flags)
 {

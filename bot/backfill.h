@@ -84,6 +84,9 @@ enum backfill_report_flags {
 int backfill_report(json_t **out, struct store *s, const struct cycles *c,
 		    const char *list, unsigned int flags);
 
+/* Whether backfill has recorded no mail in `s` yet. */
+bool backfill_is_empty(struct store *s);
+
 void backfill_epoch_stats_release(struct backfill_epoch_stats *st);
 
 #endif

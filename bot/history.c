@@ -19,9 +19,11 @@ int history_model(json_t **out, const char *state_dir, const char *releases)
 	int ret;
 
 	*out = NULL;
+	/* no backfill, no history: the release dates are not even needed */
+	ret = store_open(&st, state_dir);
+	if (ret < 0 || backfill_is_empty(&st))
+		goto out;
 	ret = cycles_load(&cy, releases ? releases : cycles_default_path(path, sizeof(path)));
-	if (!ret)
-		ret = store_open(&st, state_dir);
 	if (!ret)
 		ret = backfill_report(&h, &st, &cy, NULL, BACKFILL_REPORT_MAILS);
 	if (ret < 0 || !json_array_size(json_object_get(h, "lists")))
