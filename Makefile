@@ -5,7 +5,7 @@
 #   make check SANITIZE=1  the same under ASan+UBSan+LSan (objects in build-san/)
 #   make check-ci        make check, then make check SANITIZE=1, one total (CI)
 #   make install PREFIX=/usr/local
-#   make bench | bench-ci | fuzz | checksrc | hostile | sanitize
+#   make bench | bench-backfill | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -167,6 +167,11 @@ example: all
 # Benchmarks print ratios against peers measured in the same run.
 bench: all
 	tests/bench/check-bench
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/backfill-bench
+
+# backfill of a generated 40,000-mail archive against git log -p (alone).
+bench-backfill: all
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/backfill-bench
 
 bench-ci: all
 	tests/bench/ci-bench
@@ -184,4 +189,4 @@ hostile: all
 sanitize:
 	tests/sanitize
 
-.PHONY: bench bench-ci fuzz checksrc hostile sanitize
+.PHONY: bench bench-backfill bench-ci fuzz checksrc hostile sanitize

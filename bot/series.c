@@ -710,3 +710,8 @@ void series_release(struct series *s)
 	memset(s, 0, sizeof(*s));
 	s->version = 1;
 }
+
+char *series_base_commit(const char *body, size_t len)
+{
+	return find_base_commit(body, len);
+}

@@ -93,6 +93,10 @@ void series_from_diff(struct series *out, const char *diff, size_t len,
 int series_read(struct series *out, struct mail_list *mails, const char *buf,
 		size_t len, const char *name);
 
+/* The "base-commit: <hex>" trailer of a mail body (a cover letter's), as
+ * a new string, or NULL. */
+char *series_base_commit(const char *body, size_t len);
+
 void series_release(struct series *s);
 
 #endif

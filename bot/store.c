@@ -5,6 +5,7 @@
 #include "store.h"
 #include "mkdirs.h"
 #include "queue.h"
+#include "backfill.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -33,6 +34,8 @@ static const char *const migrations[] = {
 	"CREATE INDEX replies_series ON replies (series, version);",
 	/* 2: the service's queue (queue.h). */
 	queue_schema_sql,
+	/* 3: list archives read by `warnwatch backfill` (backfill.h). */
+	backfill_schema_sql,
 };
 
 static int db_error(struct store *s, const char *what)
