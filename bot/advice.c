@@ -161,6 +161,24 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 		if ((ret = get_strs(&a->guide[c], e, name, "guide")))
 			goto out;
 	}
+	v = json_object_get(r, "guide_also");
+	json_object_foreach(v, key, e) {
+		enum rule_class c;
+		const char *sec;
+		json_t *starts;
+
+		if (rule_class_parse(&c, key) || !json_is_object(e) || json_object_size(e) != 1) {
+			ret = bad(name, "guide_also", "keys are classes, each with one "
+				  "{\"section heading\": [sentence starts]}");
+			goto out;
+		}
+		json_object_foreach(e, sec, starts) {
+			free(a->also_section[c]);
+			a->also_section[c] = xstrdup(sec);
+			if ((ret = get_strs(&a->also[c], starts, name, "guide_also")))
+				goto out;
+		}
+	}
 	json_array_foreach(json_object_get(r, "unlocks"), i, e) {
 		json_t *l = json_array_get(e, 0), *u = json_array_get(e, 1);
 
@@ -214,6 +232,8 @@ void advice_release(struct advice *a)
 	for (size_t i = 0; i < RC__NR; i++) {
 		free(a->explain[i]);
 		strvec_clear(&a->guide[i]);
+		free(a->also_section[i]);
+		strvec_clear(&a->also[i]);
 	}
 	for (size_t i = 0; i < a->nr; i++) {
 		free(a->v[i].id);

@@ -1032,6 +1032,29 @@ static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char
 	return item;
 }
 
+/*
+ * The second coding-style section advice.json names for `class`, when
+ * the tree under review has it under that exact heading (older trees say
+ * the opposite under another one), after what `out` holds.
+ */
+static void also_sentences(struct strbuf *out, struct builder *b, enum rule_class class)
+{
+	const struct advice *a = b->advice;
+	const struct guide_section *sec;
+	struct strbuf key = STRBUF_INIT;
+
+	if (!a || !b->o->guide || !a->also_section[class] || !a->also[class].nr)
+		return;
+	sec = guide_find_exact(b->o->guide, a->also_section[class]);
+	strbuf_addf(&key, "guide:%s", a->also_section[class]);
+	if (sec && !said(b, key.buf)) {
+		if (out->len)
+			strbuf_addstr(out, "  |\n");
+		guide_sentences(out, b->o->guide, sec, &a->also[class]);
+	}
+	strbuf_release(&key);
+}
+
 static bool replaced(const struct advice_hit *h, size_t nr, const char *id)
 {
 	for (size_t i = 0; i < nr; i++)
@@ -1072,10 +1095,16 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 
 			if (sec && a && a->guide[f->rule->class].nr)
 				guide_sentences(&q, b->o->guide, sec, &a->guide[f->rule->class]);
+			also_sentences(&q, b, f->rule->class);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, explain ? explain : f->message ? f->message : f->rule->message);
 			if (q.len && a->guide_intro)
 				strbuf_addf(&sb, " %s", a->guide_intro);
+			else if (!b->o->guide && f->rule->section)
+				/* No tree to quote from: name the section. */
+				strbuf_addf(&sb, "%s See \"%s\" in %s.",
+					    sb.len && sb.buf[sb.len - 1] == '.' ? "" : ".",
+					    f->rule->section, GUIDE_PATH);
 			item = say(fv, b, sb.buf, &x);
 			if (item)
 				set_block(item, "guide", &q);
@@ -1194,13 +1223,62 @@ static void add_credit(struct tmpl_vars *top, const struct item *it, int version
 }
 
 
+/* "Thanks for v2: the BUG_ON() that v1 added to foo() is now ...": what
+ * the previous version added and this one converted or dropped. */
+static void thank_version(struct strbuf *out, const struct plan *p, const struct series *s)
+{
+	struct strvec macros = STRVEC_INIT, now = STRVEC_INIT;
+	bool all_converted = true, all_recover = true, one;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct finding *f = p->v[i].f;
+		struct strbuf l = STRBUF_INIT;
+		bool dup = false;
+
+		if (p->v[i].type != IT_XCREDIT)
+			continue;
+		if (!f) {
+			all_converted = false;
+			continue;
+		}
+		finding_line(&l, f);
+		all_recover &= strstr(l.buf, "if (") != NULL;
+		strbuf_release(&l);
+		for (size_t k = 0; k < now.nr; k++)
+			dup |= !strcmp(now.v[k], f->rule->macro);
+		if (!dup)
+			strvec_push(&now, f->rule->macro);
+	}
+	count_macros(&macros, p, IT_XCREDIT, true);
+	one = macros.nr == 1 && !strstr(macros.v[0], " calls");
+	strbuf_addf(out, "Thanks for v%d: ", s->version);
+	join(out, &macros);
+	strbuf_addf(out, " that v%d added", s->version - 1);
+	functions_of(out, p, IT_XCREDIT, true);
+	if (all_converted && now.nr == 1) {
+		strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
+			    now.v[0]);
+		if (all_recover)
+			strbuf_addstr(out, one ? " with a recovery path" :
+				      " with recovery paths");
+	} else {
+		strbuf_addstr(out, one ? " is gone" : " are gone or gentler now");
+	}
+	strbuf_addstr(out, ", as Documentation/process/coding-style.rst asks.");
+	strvec_clear(&now);
+	strvec_clear(&macros);
+}
+
 /* The opening paragraph: what was found, in one or two sentences. */
 static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
 		    bool single, const struct reply_opts *o)
 {
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
+	bool xc = false;
 
+	for (size_t i = 0; i < p->nr; i++)
+		xc |= p->v[i].type == IT_XCREDIT;
 	if (p->issues) {
 		const char *rule = NULL;
 		bool one_kind = true;
@@ -1217,60 +1295,22 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 		count_macros(&macros, p, IT_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
 		join(out, &macros);
-		/* The quotes name the functions; the opening only when it is
-		 * one point for several calls. */
-		if (one_kind && p->issues > 1)
-			functions_of(out, p, IT_ISSUE, false);
+		/* A quote shows a function's name only when its first line is
+		 * near the call: the opening names them (up to three). */
+		functions_of(out, p, IT_ISSUE, false);
 		if (one_kind && p->issues > 1)
 			strbuf_addf(out, ": one point covers all %s, made at the first, "
 				    "and each gets its rewrite below.", number(p->issues));
 		else
 			strbuf_addstr(out, "; comments inline.");
-	} else if (p->credits) {
-		bool xc = false;
-
-		for (size_t i = 0; i < p->nr; i++)
-			xc |= p->v[i].type == IT_XCREDIT;
 		if (xc && s->version > 1) {
-			bool all_converted = true, all_recover = true, one;
-			struct strvec now = STRVEC_INIT;
-
-			for (size_t i = 0; i < p->nr; i++) {
-				const struct finding *f = p->v[i].f;
-				struct strbuf l = STRBUF_INIT;
-				bool dup = false;
-
-				if (p->v[i].type != IT_XCREDIT)
-					continue;
-				if (!f) {
-					all_converted = false;
-					continue;
-				}
-				finding_line(&l, f);
-				all_recover &= strstr(l.buf, "if (") != NULL;
-				strbuf_release(&l);
-				for (size_t k = 0; k < now.nr; k++)
-					dup |= !strcmp(now.v[k], f->rule->macro);
-				if (!dup)
-					strvec_push(&now, f->rule->macro);
-			}
-			count_macros(&macros, p, IT_XCREDIT, true);
-			one = macros.nr == 1 && !strstr(macros.v[0], " calls");
-			strbuf_addf(out, "Thanks for v%d: ", s->version);
-			join(out, &macros);
-			strbuf_addf(out, " that v%d added", s->version - 1);
-			functions_of(out, p, IT_XCREDIT, true);
-			if (all_converted && now.nr == 1) {
-				strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
-					    now.v[0]);
-				if (all_recover)
-					strbuf_addstr(out, one ? " with a recovery path" :
-						      " with recovery paths");
-			} else {
-				strbuf_addstr(out, one ? " is gone" : " are gone or gentler now");
-			}
-			strbuf_addstr(out, ", as Documentation/process/coding-style.rst asks.");
-			strvec_clear(&now);
+			/* What v(N-1) added and this one fixed: said here, once. */
+			strbuf_addch(out, ' ');
+			thank_version(out, p, s);
+		}
+	} else if (p->credits) {
+		if (xc && s->version > 1) {
+			thank_version(out, p, s);
 		} else {
 			strbuf_addf(out, "Thanks for this %s: it removes calls that can stop the machine.",
 				    single ? "patch" : "series");
@@ -1287,6 +1327,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	struct strbuf sb = STRBUF_INIT;
 	struct tmpl_vars *v;
 	const char *what;
+	bool failed = false;
 
 	if (!vd || !vd->verdict)
 		return;
@@ -1319,6 +1360,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 			if (!strcmp(what, outcomes[i][0]))
 				outcome = outcomes[i][1];
 		tmpl_set_bool(v, "failed", true);
+		failed = true;
 		if (outcome)
 			tmpl_set(v, "outcome", outcome);
 		else
@@ -1335,9 +1377,22 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 		sentence(&sb, vd->calls.v[i]);
 		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
+	/* When it went wrong, the console lines that say where (the panic
+	 * and the trace): the author needs them to reproduce it, and they
+	 * may not be anywhere else the author can read. */
 	strbuf_reset(&sb);
-	/* One paragraph: the console excerpt stays in the log (vd->log is
-	 * for callers that show it elsewhere). */
+	if (failed && vd->log) {
+		size_t n = 0;
+
+		for (const char *l = vd->log; *l && n < REPLY_VERDICT_LOG_LINES; n++) {
+			size_t len = strcspn(l, "\n");
+
+			if (len)
+				strbuf_addf(&sb, "    %.*s\n", (int)len, l);
+			l += len + (l[len] == '\n');
+		}
+		set_block(v, "log", &sb);
+	}
 	strbuf_release(&sb);
 }
 

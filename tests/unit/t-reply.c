@@ -110,6 +110,16 @@ static bool has(const struct reply *r, const char *s)
 	return strstr(r->text.buf, s) != NULL;
 }
 
+/* How many times `s` occurs in the reply. */
+static int count(const struct reply *r, const char *s)
+{
+	int n = 0;
+
+	for (const char *p = r->text.buf; (p = strstr(p, s)); p += strlen(s))
+		n++;
+	return n;
+}
+
 /* The same, with line breaks and indentation as one space: for prose
  * the filler wrapped. */
 static bool has_flat(const struct reply *r, const char *s)
@@ -149,11 +159,24 @@ int main(void)
 	struct reply_opts o = opts();
 	struct finding f[4];
 	struct reply_verdict vd = REPLY_VERDICT_INIT;
+	struct advice adv = ADVICE_INIT;
 	int ret;
 
 	if (mbox_parse(&mails, thread, strlen(thread)) || series_from_mails(&s, &mails)) {
 		printf("Bail out! cannot parse the test thread: %s\n", error_last());
 		return 1;
+	}
+	/* The real rules/advice.json: what the reply says is data. */
+	{
+		const char *top = getenv("WW_TOP");
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%s/rules", top && *top ? top : ".");
+		if (advice_load(&adv, dir)) {
+			printf("Bail out! %s\n", error_last());
+			return 1;
+		}
+		o.advice = &adv;
 	}
 	f[0] = finding(1, &bug_on, 11, "foo_probe", "BUG_ON(!dev)",
 		       " \tint ret;\n+\tBUG_ON(!dev);\n \tret = 0;\n", 1);
@@ -177,10 +200,14 @@ int main(void)
 	is(r.rcpt.nr, 2, "two envelope recipients");
 	ok(has(&r, "\nContent-Type: text/plain; charset=UTF-8\n"), "plain text UTF-8");
 	ok(!has(&r, "X-Patchwork-Hint"), "no patchwork hint unless asked");
-	ok(has(&r, "This patch adds a BUG_ON() to foo_probe()."), "opening: this patch");
-	ok(has(&r, "drivers/foo.c:11, in foo_probe():\n\n>  \tint ret;\n> +\tBUG_ON(!dev);\n>  \tret = 0;\n"),
-	   "location and quoted hunk");
-	ok(has(&r, "This new BUG_ON() crashes the kernel when it triggers."), "the rule's message");
+	/* The opening names the function: the quote below may not show it. */
+	ok(has(&r, "This patch adds a BUG_ON() to foo_probe(); comments inline."),
+	   "opening: this patch, the macro and its function");
+	/* Inline, as on the lists: the file, then the call with its context. */
+	ok(has(&r, "\n> +++ b/drivers/foo.c\n>  \tint ret;\n> +\tBUG_ON(!dev);\n>  \tret = 0;\n"),
+	   "location (file) and the quoted lines around the call");
+	ok(has_flat(&r, "A BUG_ON() takes the machine down to report one bad state"),
+	   "why: the explanation of its class (rules/advice.json)");
 	ok(has_flat(&r, "See \"Use WARN() rather than BUG()\" in Documentation/process/coding-style.rst."),
 	   "without a tree: the section is named, not quoted");
 	ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
@@ -194,12 +221,16 @@ int main(void)
 	ok(has(&r, "\nSubject: Re: [PATCH 0/2] foo: two things\n"), "Subject of the cover");
 	ok(has(&r, "\nIn-Reply-To: <cover@example.org>\nReferences: <cover@example.org>\n"),
 	   "threaded under the cover");
-	ok(has_flat(&r, "This series adds a BUG_ON() and a WARN_ON() to foo_probe() and foo_lookup()."),
+	ok(has_flat(&r, "This series adds a BUG_ON() and a WARN_ON() to foo_probe() and "
+		    "foo_lookup(); comments inline."),
 	   "opening: this series, both macros, both functions");
 	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
 	   "per-patch headings");
 	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
-	ok(has(&r, "One caveat: WARN_ON_ONCE() too stops"), "panic_on_warn caveat with a WARN");
+	ok(has_flat(&r, "Any WARN also stops panic_on_warn=1 machines") &&
+	   has_flat(&r, "pr_warn_ratelimited()"),
+	   "panic_on_warn caveat with a WARN, and what to use instead");
+	ok(count(&r, "panic_on_warn=1") == 1, "the caveat is said once");
 
 	/* In a handler user space calls, a condition it can cause is no WARN. */
 	{
@@ -207,7 +238,7 @@ int main(void)
 					   " \tstruct foo *f;\n+\tWARN_ON(id < 0);\n", 1);
 
 		build(&r, &s, &u, 1, &o);
-		ok(has_flat(&r, "foo_ioctl() looks like an entry point from user space") &&
+		ok(has_flat(&r, "foo_ioctl() is reached straight from user space") &&
 		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
 		   "user-space entry point: an error return, not a WARN");
 	}
@@ -241,7 +272,8 @@ int main(void)
 	f[3].severity = SEV_CREDIT;
 	ret = build(&r, &s, f + 3, 1, &o);
 	ok(!ret && !r.empty && r.credits == 1, "a removal is worth a thank-you");
-	ok(has(&r, "drivers/foo.c:12: BUG_ON() removed from foo_probe()."), "it says what was removed");
+	ok(has(&r, "Thanks for removing the BUG_ON() from foo_probe()."),
+	   "it says what was removed, and from where");
 
 	/* Previous version: v1 had the BUG_ON(), v2 a WARN_ON_ONCE() there. */
 	{
@@ -258,8 +290,19 @@ int main(void)
 		   "v2: the conversion is a credit, not a note");
 		ok(has_flat(&r, "Thanks for v2: the BUG_ON() that v1 added to foo_probe() is now a "
 			   "WARN_ON_ONCE() with a recovery path"), "v2 opening credits it");
-		ok(has_flat(&r, "WARN_ON_ONCE() with a recovery path instead of the BUG_ON() of v1."),
-		   "and details it");
+		/* Said once, in the opening: no second paragraph repeating it. */
+		ok(count(&r, "recovery path") == 1 && count(&r, "foo_probe()") == 1,
+		   "and says it once");
+		/* v2 fixed v1's call but adds another: both are said. */
+		{
+			struct finding both[2] = { f[2], f[1] };
+
+			ret = build(&r, &s2, both, 2, &o);
+			ok(!ret && r.issues == 1 && r.credits == 1 &&
+			   has_flat(&r, "adds a WARN_ON() to foo_lookup(); comments inline. Thanks for "
+				    "v2: the BUG_ON() that v1 added to foo_probe() is now a WARN_ON_ONCE()"),
+			   "v2 with a new finding: the thanks stays, in the opening");
+		}
 		o.prev = NULL;
 		o.prev_result = NULL;
 	}
@@ -316,7 +359,7 @@ int main(void)
 	is_str(vd.verdict, "panic", "status -> verdict");
 	o.verdict = &vd;
 	build(&r, &s, f, 1, &o);
-	ok(has(&r, "Boot test: kernel-ci built the series on 6.1.192") &&
+	ok(has(&r, "kernel-ci built the series on 6.1.192") &&
 	   has(&r, "\n    WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55\n"),
 	   "the verdict and its console lines are in the reply");
 	o.verdict = NULL;
@@ -348,6 +391,7 @@ int main(void)
 	reply_verdict_release(&vd);
 
 	reply_release(&r);
+	advice_release(&adv);
 	series_release(&s);
 	mail_list_clear(&mails);
 	return done_testing();
