@@ -554,7 +554,25 @@ static char *nearby_errno(const struct finding *f, bool *err_ptr)
 	return NULL;
 }
 
-void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
+/* Whether a line of the hunk that stays returns ERR_PTR(...). */
+static bool nearby_err_ptr(const struct finding *f)
+{
+	for (const char *p = f->hunk ? f->hunk : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		size_t n = strcspn(p, "\n");
+
+		if (*p != '-' && memmem(p, n, "ERR_PTR(", 8) && memmem(p, n, "return", 6))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * reply_guess_return(), with `want_err` ("-EFSCORRUPTED", or NULL) as the
+ * errno when the function returns one, instead of the one the code around
+ * uses.
+ */
+static void guess_return(struct strbuf *out, const struct series *s, const struct finding *f,
+			 const char *want_err)
 {
 	const struct series_patch *sp = NULL;
 	struct strbuf want = STRBUF_INIT;
@@ -568,7 +586,8 @@ void reply_guess_return(struct strbuf *out, const struct series *s, const struct
 	if (!sp || !*f->function || !sp->diff)
 		goto done;
 	strbuf_addf(&want, "%s(", f->function);
-	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len; p < end;) {
+	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len, *prev = NULL,
+	     *prev_eol = NULL; p < end;) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		const char *line = p, *eol = p + n, *hit, *type;
@@ -587,17 +606,29 @@ void reply_guess_return(struct strbuf *out, const struct series *s, const struct
 		} else if (n && (*line == ' ' || *line == '+' || *line == '-')) {
 			line++;
 		} else {
+			prev = NULL;
 			continue;
 		}
-		if (line < eol && (*line == ' ' || *line == '\t'))
+		if (line < eol && (*line == ' ' || *line == '\t')) {
+			prev = NULL;
 			continue;	/* indented: not a definition */
+		}
 		hit = memmem(line, eol - line, want.buf, want.len);
-		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_')))
+		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_'))) {
+			/* A hunk header's text is not the line above the next. */
+			prev = line == eol - n + 1 ? line : NULL;
+			prev_eol = eol;
 			continue;
+		}
 		type = line;
 		while (type < hit && *type == ' ')
 			type++;
-		decl = xstrndup(type, hit - type);
+		/* "static struct buffer_head *\next4_find_entry(...)": the type
+		 * is the line above. */
+		if (type == hit && prev)
+			decl = xstrndup(prev, prev_eol - prev);
+		else
+			decl = xstrndup(type, hit - type);
 		if (strchr(decl, '*'))
 			kind = R_PTR;
 		else if (strstr(decl, "void"))
@@ -617,17 +648,25 @@ done:
 		strbuf_addstr(out, "return false;");
 		break;
 	case R_PTR:
-		if (err && err_ptr)
-			strbuf_addf(out, "return ERR_PTR(%s);", err);
+		/* ERR_PTR() when the code around returns one, else NULL. */
+		err_ptr |= nearby_err_ptr(f);
+		if (err_ptr)
+			strbuf_addf(out, "return ERR_PTR(%s);",
+				    want_err ? want_err : err ? err : "-EINVAL");
 		else
 			strbuf_addstr(out, "return NULL;");
 		break;
 	case R_INT:
-		strbuf_addf(out, "return %s;", err ? err : "-EINVAL");
+		strbuf_addf(out, "return %s;", want_err ? want_err : err ? err : "-EINVAL");
 		break;
 	}
 	free(err);
 	strbuf_release(&want);
+}
+
+void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
+{
+	guess_return(out, s, f, NULL);
 }
 
 /* Replace {name} placeholders of `text` from `keys`/`vals`. */
@@ -657,7 +696,37 @@ struct subst {
 	const char *keys[7];
 	const char *vals[7];
 	struct strbuf cond, ret, fn;
+	const struct series *s;
+	const struct finding *f;
 };
+
+/*
+ * expand() with the call's placeholders, and "{ret:-EXXX}": the way out
+ * of the call's function with that errno where it returns one ("return
+ * ERR_PTR(-EXXX);" when the code around uses ERR_PTR(), "return;" in a
+ * void function).
+ */
+static void expand_call(struct strbuf *out, const char *text, const struct subst *x)
+{
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	const char *p = text ? text : "", *at;
+
+	while ((at = strstr(p, "{ret:"))) {
+		size_t n = strcspn(at + 5, "}");
+
+		if (!at[5 + n])
+			break;
+		strbuf_add(&sb, p, at - p);
+		strbuf_reset(&err);
+		strbuf_add(&err, at + 5, n);
+		guess_return(&sb, x->s, x->f, err.buf);
+		p = at + 5 + n + 1;
+	}
+	strbuf_addstr(&sb, p);
+	expand(out, sb.buf, x->keys, x->vals, ARRAY_SIZE(x->keys));
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
 
 static void subst_init(struct subst *x, const struct series *s, const struct finding *f,
 		       const struct advice_hit *h)
@@ -666,6 +735,8 @@ static void subst_init(struct subst *x, const struct series *s, const struct fin
 					    "arg", "fs" };
 
 	memcpy(x->keys, keys, sizeof(keys));
+	x->s = s;
+	x->f = f;
 	strbuf_init(&x->cond, 0);
 	strbuf_init(&x->ret, 0);
 	strbuf_init(&x->fn, 0);
@@ -688,15 +759,82 @@ static void subst_release(struct subst *x)
 	strbuf_release(&x->fn);
 }
 
+/* The column after `len` bytes of `s` (TABs to the next multiple of 8). */
+static size_t column(const char *s, size_t len)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < len; i++)
+		col = s[i] == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
+	return col;
+}
+
+/*
+ * One code line of a rewrite, as the kernel wraps it: over REWRITE_COLS
+ * columns, break after the last "|| ", "&& " or ", " that fits and
+ * align the rest under the first character inside the open parenthesis.
+ * A line with no such place stays long.
+ */
+#define REWRITE_COLS 80
+
+static void code_line(struct strbuf *out, const char *line, size_t len)
+{
+	struct strbuf l = STRBUF_INIT;
+
+	strbuf_add(&l, line, len);
+	while (column(l.buf, l.len) > REWRITE_COLS) {
+		size_t cut = 0, align = 0, opens[32], depth = 0;
+
+		for (size_t i = 0; i + 1 < l.len; i++) {
+			if (l.buf[i] == '(' && depth < ARRAY_SIZE(opens))
+				opens[depth++] = i;
+			else if (l.buf[i] == ')' && depth)
+				depth--;
+			if (!depth || l.buf[i + 1] != ' ' ||
+			    column(l.buf, i + 1) > REWRITE_COLS)
+				continue;
+			if (l.buf[i] == ',' || (i && ((l.buf[i] == '|' && l.buf[i - 1] == '|') ||
+						     (l.buf[i] == '&' && l.buf[i - 1] == '&')))) {
+				cut = i + 1;
+				align = column(l.buf, opens[depth - 1] + 1);
+			}
+		}
+		if (!cut)
+			break;
+		strbuf_add(out, l.buf, cut);
+		strbuf_addch(out, '\n');
+		{
+			struct strbuf rest = STRBUF_INIT;
+
+			for (size_t t = 0; t < align / 8; t++)
+				strbuf_addch(&rest, '\t');
+			for (size_t t = 0; t < align % 8; t++)
+				strbuf_addch(&rest, ' ');
+			strbuf_addstr(&rest, l.buf + cut + 1);
+			strbuf_reset(&l);
+			strbuf_addbuf(&l, &rest);
+			strbuf_release(&rest);
+		}
+	}
+	strbuf_addbuf(out, &l);
+	strbuf_addch(out, '\n');
+	strbuf_release(&l);
+}
+
 /* Code lines into a mail block: each line starts with a TAB. */
 static void code_block(struct strbuf *out, const char *code)
 {
+	struct strbuf l = STRBUF_INIT;
+
 	for (const char *p = code; *p;) {
 		size_t n = strcspn(p, "\n");
 
-		strbuf_addf(out, "\t%.*s\n", (int)n, p);
+		strbuf_reset(&l);
+		strbuf_addf(&l, "\t%.*s", (int)n, p);
+		code_line(out, l.buf, l.len);
 		p += n + (p[n] == '\n');
 	}
+	strbuf_release(&l);
 }
 
 /*
@@ -1018,7 +1156,7 @@ static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char
 	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
 	struct tmpl_vars *item = NULL;
 
-	expand(&sb, text, x->keys, x->vals, ARRAY_SIZE(x->keys));
+	expand_call(&sb, text, x);
 	sentence(&s, sb.buf);
 	/* No sentence twice in one reply. */
 	strbuf_reset(&sb);
@@ -1127,7 +1265,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 			say(fv, b, e->again, &y);
 		if (!rewrite && (e->rewrite || hits[i].fs)) {
 			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
-			expand(&code, rewrite, y.keys, y.vals, ARRAY_SIZE(y.keys));
+			expand_call(&code, rewrite, &y);
 		}
 		subst_release(&y);
 	}
@@ -1270,8 +1408,34 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 }
 
 /* The opening paragraph: what was found, in one or two sentences. */
+/*
+ * The main point made about `f`: its rule, and the advice entry that
+ * takes the place of the class's explanation ("fs-corruption",
+ * "user-input"), if any.  Calls with the same point are one thing to fix.
+ */
+static void point_of(struct strbuf *out, const struct advice *a, const struct finding *f)
+{
+	struct advice_hit hits[32];
+	size_t nr = 0;
+
+	strbuf_addstr(out, f->rule->id);
+	if (a && a->nr <= ARRAY_SIZE(hits))
+		nr = advice_match(hits, a, f);
+	for (size_t i = 0; i < nr; i++) {
+		bool main = false;
+
+		for (size_t k = 0; k < hits[i].e->replaces.nr; k++)
+			main |= !strcmp(hits[i].e->replaces.v[k], "explain");
+		if (main) {
+			strbuf_addf(out, "/%s", hits[i].e->id);
+			break;
+		}
+	}
+	advice_hits_release(hits, nr);
+}
+
 static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
-		    bool single, const struct reply_opts *o)
+		    bool single, const struct advice *a)
 {
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
@@ -1280,18 +1444,21 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 	for (size_t i = 0; i < p->nr; i++)
 		xc |= p->v[i].type == IT_XCREDIT;
 	if (p->issues) {
-		const char *rule = NULL;
+		struct strbuf first = STRBUF_INIT, point = STRBUF_INIT;
 		bool one_kind = true;
 
 		for (size_t i = 0; i < p->nr; i++) {
-			const struct finding *f = p->v[i].f;
-
 			if (p->v[i].type != IT_ISSUE)
 				continue;
-			if (rule && strcmp(rule, f->rule->id))
+			strbuf_reset(&point);
+			point_of(&point, a, p->v[i].f);
+			if (!first.len)
+				strbuf_addbuf(&first, &point);
+			else if (strcmp(first.buf, point.buf))
 				one_kind = false;
-			rule = f->rule->id;
 		}
+		strbuf_release(&first);
+		strbuf_release(&point);
 		count_macros(&macros, p, IT_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
 		join(out, &macros);
@@ -1299,8 +1466,9 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 		 * near the call: the opening names them (up to three). */
 		functions_of(out, p, IT_ISSUE, false);
 		if (one_kind && p->issues > 1)
-			strbuf_addf(out, ": one point covers all %s, made at the first, "
-				    "and each gets its rewrite below.", number(p->issues));
+			strbuf_addf(out, ": one point covers %s%s, made at the first, "
+				    "and each gets its rewrite below.", p->issues == 2 ? "both" : "all ",
+				    p->issues == 2 ? "" : number(p->issues));
 		else
 			strbuf_addstr(out, "; comments inline.");
 		if (xc && s->version > 1) {
@@ -1612,7 +1780,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	bool single = target != 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	opening(&sb, p, s, single, b->o);
+	opening(&sb, p, s, single, b->advice);
 	tmpl_set(top, "opening", sb.buf);
 	tmpl_set_bool(top, "single", single);
 	tmpl_setf(top, "version", "%d", s->version);

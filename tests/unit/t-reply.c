@@ -70,6 +70,36 @@ static const char thread[] =
 	" \tf = NULL;\n"
 	"-- \n2.39.2\n";
 
+/* Pointer-returning functions: ext4's ERR_PTR() style, and a type on the
+ * line above the name (no ERR_PTR() around: NULL). */
+static const char thread_ptr[] =
+	"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+	"From: Jane Doe <jane@example.org>\n"
+	"To: linux-ext4@vger.kernel.org\n"
+	"Subject: [PATCH] ext4: check rec_len\n"
+	"Message-ID: <ptr@example.org>\n"
+	"\n"
+	"Check.\n"
+	"---\n"
+	"diff --git a/fs/ext4/namei.c b/fs/ext4/namei.c\n"
+	"--- a/fs/ext4/namei.c\n"
+	"+++ b/fs/ext4/namei.c\n"
+	"@@ -1500,5 +1500,7 @@ static struct buffer_head *__ext4_find_entry(struct inode *dir,\n"
+	" \tif (namelen > EXT4_NAME_LEN)\n"
+	" \t\treturn NULL;\n"
+	"+\tBUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize);\n"
+	" \tif (!bh)\n"
+	" \t\treturn ERR_PTR(-EIO);\n"
+	"diff --git a/drivers/foo.c b/drivers/foo.c\n"
+	"--- a/drivers/foo.c\n"
+	"+++ b/drivers/foo.c\n"
+	"@@ -20,3 +20,4 @@\n"
+	" static struct foo *\n"
+	" foo_find(int id)\n"
+	" {\n"
+	"+\tBUG_ON(id < 0);\n"
+	"-- \n2.39.2\n";
+
 static struct finding finding(int patch, const struct rule *r, int line, const char *fn,
 			      const char *source, const char *hunk, int hunk_line)
 {
@@ -227,7 +257,7 @@ int main(void)
 	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
 	   "per-patch headings");
 	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
-	ok(has_flat(&r, "Any WARN also stops panic_on_warn=1 machines") &&
+	ok(has_flat(&r, "Any WARN stops panic_on_warn=1 machines") &&
 	   has_flat(&r, "pr_warn_ratelimited()"),
 	   "panic_on_warn caveat with a WARN, and what to use instead");
 	ok(count(&r, "panic_on_warn=1") == 1, "the caveat is said once");
@@ -305,6 +335,56 @@ int main(void)
 		}
 		o.prev = NULL;
 		o.prev_result = NULL;
+	}
+
+	/* Functions that return pointers; a long condition wrapped. */
+	{
+		struct mail_list pm = MAIL_LIST_INIT;
+		struct series ps = SERIES_INIT;
+		struct finding pf[2];
+		struct strbuf rb = STRBUF_INIT;
+		bool narrow = true;
+
+		if (mbox_parse(&pm, thread_ptr, strlen(thread_ptr)) || series_from_mails(&ps, &pm)) {
+			printf("Bail out! cannot parse the pointer thread: %s\n", error_last());
+			return 1;
+		}
+		pf[0] = finding(1, &bug_on, 1502, "__ext4_find_entry",
+				"BUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || "
+				"le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize)",
+				" \tif (namelen > EXT4_NAME_LEN)\n \t\treturn NULL;\n"
+				"+\tBUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || "
+				"le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize);\n"
+				" \tif (!bh)\n \t\treturn ERR_PTR(-EIO);\n", 2);
+		pf[0].file = (char *)"fs/ext4/namei.c";
+		pf[1] = finding(1, &bug_on, 23, "foo_find", "BUG_ON(id < 0)",
+				" static struct foo *\n foo_find(int id)\n {\n+\tBUG_ON(id < 0);\n", 3);
+		reply_guess_return(&rb, &ps, &pf[0]);
+		is_str(rb.buf, "return ERR_PTR(-EIO);", "a pointer function that returns ERR_PTR(): so does the rewrite");
+		strbuf_reset(&rb);
+		reply_guess_return(&rb, &ps, &pf[1]);
+		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
+		strbuf_release(&rb);
+		build(&r, &ps, pf, 2, &o);
+		ok(has(&r, "\t\tEXT4_ERROR_INODE(inode, \"...\");\n\t\treturn ERR_PTR(-EFSCORRUPTED);\n"),
+		   "ext4 on-disk check in a pointer function: ERR_PTR(-EFSCORRUPTED)");
+		ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n\t\treturn NULL;\n"), "and NULL where NULL is the style");
+		ok(has(&r, "\tif (le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) ||\n"
+			   "\t    le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize) {\n"),
+		   "a long condition is wrapped after ||, aligned inside the parenthesis");
+		/* What the reply writes; a quote of the patch is the author's. */
+		for (const char *l = r.text.buf; *l; l += strcspn(l, "\n") + !!l[strcspn(l, "\n")]) {
+			size_t col = 0, n = *l == '>' ? 0 : strcspn(l, "\n");
+
+			for (size_t i = 0; i < n; i++)
+				col = l[i] == '\t' ? (col + 8) / 8 * 8 : col + 1;
+			narrow &= col <= 80;
+		}
+		ok(narrow, "no line the reply writes is over 80 columns");
+		ok(has(&r, "This patch adds two BUG_ON() calls to __ext4_find_entry() and\nfoo_find(); comments inline."),
+		   "two points (on-disk corruption, a plain BUG_ON): not 'one point covers'");
+		series_release(&ps);
+		mail_list_clear(&pm);
 	}
 
 	/* Who gets it. */
