@@ -120,8 +120,12 @@ static void verdict_tests(struct reply_verdict *out, json_t *tests)
 	strbuf_release(&failed);
 }
 
-/* kernel-ci's "calls": per added call, whether it ran and fired. */
-static void verdict_calls(struct reply_verdict *out, json_t *calls)
+/*
+ * kernel-ci's "calls": per added call, whether it ran and fired.  `only`
+ * names the one test that ran, when there was one: where the count
+ * comes from ("ran 41 times during the ext4 workload").
+ */
+static void verdict_calls(struct reply_verdict *out, json_t *calls, const char *only)
 {
 	json_t *c;
 	size_t i;
@@ -147,8 +151,12 @@ static void verdict_calls(struct reply_verdict *out, json_t *calls)
 		} else if (json_is_integer(reached) && json_integer_value(reached) > 0) {
 			json_int_t n = json_integer_value(reached);
 
-			strbuf_addf(&sb, "%s ran %lld time%s and never fired", at.buf,
-				    (long long)n, n == 1 ? "" : "s");
+			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, (long long)n, n == 1 ? "" : "s");
+			if (only) {
+				strbuf_addstr(&sb, " during ");
+				test_name(&sb, only);
+			}
+			strbuf_addstr(&sb, " and never fired");
 		} else if (json_is_integer(reached)) {
 			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
 				    at.buf);
@@ -223,8 +231,13 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 	if (json_is_array(v))
 		verdict_tests(out, v);
 	v = json_object_get(root, "calls");
-	if (json_is_array(v))
-		verdict_calls(out, v);
+	if (json_is_array(v)) {
+		json_t *tests = json_object_get(root, "tests");
+		const char *only = json_array_size(tests) == 1 ?
+			json_string_value(json_object_get(json_array_get(tests, 0), "name")) : NULL;
+
+		verdict_calls(out, v, only);
+	}
 	/* kernel-ci's "reason" is a console line ("Kernel panic - not
 	 * syncing: ..."): it heads the quoted console lines. */
 	v = json_object_get(root, "reason");

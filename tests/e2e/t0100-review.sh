@@ -121,6 +121,31 @@ else
 	TREE_ARGS=()
 fi
 
+# --mbox takes one message as public-inbox's /raw serves it (this httpd
+# writes an mboxrd From_ line; a saved .eml without one is t0101's (a)),
+# patch 2/3 alone, as `check` does: fetched from the real httpd, answered
+# offline, to that patch.
+if "$WW_PYTHON" - "$PI_URL/test/$(v1 2)/raw" "$TEST_DIR/raw.eml" <<'PY'
+import sys, urllib.request
+with urllib.request.urlopen(sys.argv[1], timeout=20) as r, open(sys.argv[2], "wb") as f:
+    f.write(r.read())
+PY
+then
+	"$WARNWATCH" check "$TEST_DIR/raw.eml" >/dev/null 2>&1
+	check_rc=$?
+	review --mbox "$TEST_DIR/raw.eml"
+	if [ "$check_rc" -le 1 ] && [ "$rc" -eq 0 ] &&
+	   grep -q '^Subject: Re: \[PATCH 2/3\] time: warn about out-of-range offsets' "$TEST_DIR/stdout" &&
+	   grep -q "^In-Reply-To: <$(v1 2)>" "$TEST_DIR/stdout"; then
+		ok "review --mbox answers a public-inbox /raw message, which check reads too"
+	else
+		not_ok "review --mbox of a public-inbox /raw message (rc $rc)"
+		sed 's/^/#   /' "$TEST_DIR/stderr"
+	fi
+else
+	not_ok "fetching $PI_URL/test/$(v1 2)/raw"
+fi
+
 # ---- v1: one reply, to the cover letter, threaded, with the right words ---------
 
 # A kernel-ci verdict as `warnwatch ci --format=json` writes it (abridged).

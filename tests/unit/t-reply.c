@@ -465,6 +465,36 @@ int main(void)
 	}
 	reply_verdict_release(&vd);
 	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* The contract of issue 10: "tests" and "calls", one per added call. */
+		const char *json = "{\"verdict\": \"clean\", \"base\": \"6.12.9\", "
+			"\"tests\": [{\"name\": \"workload:ext4\", \"kind\": \"workload\", \"result\": \"pass\"}], "
+			"\"calls\": ["
+			"{\"file\": \"fs/ext4/namei.c\", \"line\": 2003, \"macro\": \"WARN_ON_ONCE\", "
+			"\"patch\": 1, \"reached\": 41, \"fired\": false},"
+			"{\"file\": \"drivers/foo.c\", \"line\": 88, \"macro\": \"BUG_ON\", "
+			"\"patch\": 1, \"reached\": 0, \"fired\": false},"
+			"{\"file\": \"drivers/foo.c\", \"line\": 95, \"macro\": \"WARN_ON\", "
+			"\"patch\": 2, \"reached\": null, \"reached_why\": \"no coverage data for drivers/foo.c\", "
+			"\"fired\": false}]}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "calls.json"), 0, "a verdict with calls parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "kernel-ci built the series on 6.12.9 and booted it in QEMU with "
+			    "panic_on_warn=1; the ext4 workload ran, and no WARN or BUG fired."),
+		   "clean: what was booted and what ran");
+		ok(has_flat(&r, "The WARN_ON_ONCE() at fs/ext4/namei.c:2003 ran 41 times during the "
+			    "ext4 workload and never fired."), "a call that ran: how often, during what");
+		ok(has_flat(&r, "No test reached the BUG_ON() at drivers/foo.c:88, so this boot says "
+			    "nothing about it."), "a call no test reached");
+		ok(has_flat(&r, "Whether the WARN_ON() at drivers/foo.c:95 ran could not be measured "
+			    "(no coverage data for drivers/foo.c)."), "a call that could not be measured: why");
+		ok(!has(&r, "\n    "), "clean: no console lines");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
 	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
 	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
 	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
