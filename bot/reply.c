@@ -19,11 +19,6 @@
 
 const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
 
-/* Lines of a hunk quoted around a finding: before it, and after the call. */
-#define QUOTE_BEFORE 3
-#define QUOTE_AFTER 2
-#define QUOTE_MAX 14
-
 /* ---- the kernel-ci verdict ---------------------------------------------- */
 
 static char *json_str(json_t *obj, const char *const *keys)
@@ -483,51 +478,6 @@ static void functions_of(struct strbuf *out, const struct plan *p, enum item_typ
 }
 
 /* ---- quoting ------------------------------------------------------------ */
-
-/* The hunk lines around `f`, as "> " lines. */
-static void quote_hunk(struct strbuf *out, const struct finding *f)
-{
-	struct strvec lines = STRVEC_INIT;
-	const char *p = f->hunk ? f->hunk : "";
-	size_t from, to, at = f->hunk_line, last;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		strvec_pushf(&lines, "%.*s", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	if (!lines.nr || at >= lines.nr)
-		goto out;
-	last = at + (f->source_lines > 0 ? (size_t)f->source_lines : 1) - 1;
-	if (last >= lines.nr)
-		last = lines.nr - 1;
-	from = at > QUOTE_BEFORE ? at - QUOTE_BEFORE : 0;
-	to = last + QUOTE_AFTER + 1;
-	if (to > lines.nr)
-		to = lines.nr;
-	/* Keep a block of added lines whole, if it is short. */
-	while (from > 0 && lines.v[from - 1][0] == '+' && to - from < QUOTE_MAX)
-		from--;
-	while (to < lines.nr && lines.v[to][0] == '+' && to - from < QUOTE_MAX)
-		to++;
-	/* Blank lines at the edges add nothing. */
-	while (from < at && !lines.v[from][1 + strspn(lines.v[from] + 1, " \t")])
-		from++;
-	while (to > last + 1 && !lines.v[to - 1][1 + strspn(lines.v[to - 1] + 1, " \t")])
-		to--;
-	for (size_t i = from; i < to; i++) {
-		struct strbuf l = STRBUF_INIT;
-
-		strbuf_addf(&l, "> %s", lines.v[i]);
-		strbuf_rtrim(&l);
-		strbuf_addbuf(out, &l);
-		strbuf_addch(out, '\n');
-		strbuf_release(&l);
-	}
-out:
-	strvec_clear(&lines);
-}
 
 /* The added line of the finding, without its '+' and indentation. */
 static void finding_line(struct strbuf *out, const struct finding *f)
@@ -1330,33 +1280,15 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 	strbuf_release(&sb);
 }
 
-static void add_credit(struct tmpl_vars *top, const struct item *it, int version)
+/* A removal or an in-patch conversion: one sentence of thanks.  What
+ * v(N-1) added and this version fixed is said in the opening. */
+static void add_credit(struct tmpl_vars *top, const struct item *it)
 {
-	const struct finding *f = it->f, *old = it->prev;
+	const struct finding *f = it->f;
 	struct tmpl_vars *v = tmpl_add(top, "credits");
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
-	if (it->type == IT_XCREDIT && f) {
-		/* Converted since the previous version. */
-		finding_line(&line, f);
-		strbuf_addf(&sb, "%s:%d", f->file, f->line);
-		if (*f->function)
-			strbuf_addf(&sb, ", in %s()", f->function);
-		strbuf_addf(&sb, ": %s()", f->rule->macro);
-		if (strstr(line.buf, "if (") || strstr(line.buf, "if("))
-			strbuf_addstr(&sb, " with a recovery path");
-		strbuf_addf(&sb, " instead of the %s() of v%d.", old->rule->macro,
-			    version - 1);
-		strbuf_reset(&line);
-		quote_hunk(&line, f);
-		set_block(v, "quote", &line);
-	} else if (it->type == IT_XCREDIT) {
-		/* Dropped since the previous version. */
-		strbuf_addf(&sb, "%s: the %s()", old->file, old->rule->macro);
-		if (*old->function)
-			strbuf_addf(&sb, " in %s()", old->function);
-		strbuf_addstr(&sb, " is gone.");
-	} else if (f->conversion && f->other) {
+	if (f->conversion && f->other) {
 		strbuf_addf(&sb, "Thanks for turning the %s()", f->rule->macro);
 		if (*f->function)
 			strbuf_addf(&sb, " in %s()", f->function);
@@ -1370,7 +1302,6 @@ static void add_credit(struct tmpl_vars *top, const struct item *it, int version
 	}
 	tmpl_set(v, "text", sb.buf);
 	strbuf_release(&sb);
-	strbuf_release(&line);
 }
 
 
@@ -1820,7 +1751,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->v[i].type == IT_CREDIT)
-			add_credit(top, &p->v[i], s->version);
+			add_credit(top, &p->v[i]);
 	tmpl_set_bool(top, "issues", p->issues > 0);
 	verdict_vars(top, b->o->verdict);
 	tmpl_set(top, "contact", b->o->contact);
