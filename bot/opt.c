@@ -29,7 +29,7 @@ static const struct opt *find_short(const struct opt *opts, char c)
 static bool takes_value(const struct opt *o)
 {
 	return o->kind == OPT_KIND_STRING || o->kind == OPT_KIND_ULONG ||
-	       o->kind == OPT_KIND_CHOICE;
+	       o->kind == OPT_KIND_CHOICE || o->kind == OPT_KIND_LIST;
 }
 
 /* How the option was written, for messages: "--tree" or "-C". */
@@ -71,6 +71,9 @@ static int set_value(const struct opt *o, const char *name, const char *v)
 		return 0;
 	case OPT_KIND_STRING:
 		*(const char **)o->value = v;
+		return 0;
+	case OPT_KIND_LIST:
+		strvec_push(o->value, v);
 		return 0;
 	case OPT_KIND_ULONG:
 		errno = 0;

@@ -31,6 +31,7 @@ enum opt_kind {
 	OPT_KIND_STRING,	/* const char **: the value (borrowed from argv) */
 	OPT_KIND_ULONG,		/* unsigned long *: a decimal number >= 1 */
 	OPT_KIND_CHOICE,	/* int *: index of the value in a NULL-ended list */
+	OPT_KIND_LIST,		/* struct strvec *: each value, in order (repeatable) */
 };
 
 struct opt {
@@ -48,6 +49,7 @@ struct opt {
 #define OPT_STRING(s, l, v, a) { OPT_KIND_STRING, (s), (l), (v), (a), 0, NULL }
 #define OPT_ULONG(s, l, v, a) { OPT_KIND_ULONG, (s), (l), (v), (a), 0, NULL }
 #define OPT_CHOICE(s, l, v, c) { OPT_KIND_CHOICE, (s), (l), (v), NULL, 0, (c) }
+#define OPT_LIST(s, l, v, a) { OPT_KIND_LIST, (s), (l), (v), (a), 0, NULL }
 #define OPT_END() { OPT_KIND_END, 0, NULL, NULL, NULL, 0, NULL }
 
 /* opt_parse() flags */

@@ -12,7 +12,7 @@ struct got {
 	const char *tree;
 	unsigned long top;
 	int format;
-	struct strvec rest;
+	struct strvec rest, list;
 };
 
 static int run(struct got *g, unsigned flags, ...)
@@ -28,10 +28,12 @@ static int run(struct got *g, unsigned flags, ...)
 		OPT_STRING('C', "tree", &g->tree, "DIR"),
 		OPT_ULONG(0, "top", &g->top, "N"),
 		OPT_CHOICE(0, "format", &g->format, formats),
+		OPT_LIST(0, "census", &g->list, "FILE"),
 		OPT_END(),
 	};
 
 	strvec_clear(&g->rest);
+	strvec_clear(&g->list);
 	g->quiet = g->force = false;
 	g->bits = 0;
 	g->tree = NULL;
@@ -47,7 +49,7 @@ static int run(struct got *g, unsigned flags, ...)
 
 int main(void)
 {
-	struct got g = { .rest = STRVEC_INIT };
+	struct got g = { .rest = STRVEC_INIT, .list = STRVEC_INIT };
 
 	is(run(&g, 0, "a", "-q", "--tree", "T", "b", "--format=json", NULL), 0,
 	   "options and arguments mixed");
@@ -103,6 +105,12 @@ int main(void)
 	is(run(&g, 0, "--top=99999999999999999999999", NULL), WW_EUSAGE, "overflow");
 	is(run(&g, 0, "--tre", "x", NULL), WW_EUSAGE, "no abbreviations");
 
+	is(run(&g, 0, "--census", "a.json", "x", "--census=b.json", NULL), 0, "a list option");
+	is(g.list.nr, 2, "repeated, each value kept");
+	is_str(g.list.v[1], "b.json", "in order");
+	is(g.rest.nr, 1, "the argument between is an argument");
+
 	strvec_clear(&g.rest);
+	strvec_clear(&g.list);
 	return done_testing();
 }
