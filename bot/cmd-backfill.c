@@ -5,6 +5,7 @@
  */
 #include "backfill.h"
 #include "builtin.h"
+#include "opt.h"
 #include "strbuf.h"
 
 static const char usage_text[] =
@@ -26,45 +27,37 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 read and printed, 2 usage or input error\n";
 
+static const char *const format_names[] = { "text", "json", NULL };
+
 struct backfill_args {
 	const char *list, *url, *format, *state, *releases, *rules;
-	const char **repos;
-	size_t nr_repos;
+	struct strvec repos;
 	bool quiet;
 };
 
+/* 0, OPT_HELP, or WW_EUSAGE with the message set. */
 static int parse_args(struct backfill_args *a, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
+	int format = 0, ret;
+	struct opt opts[] = {
+		OPT_STRING(0, "list", &a->list, "NAME"),
+		OPT_STRING(0, "url", &a->url, "URL"),
+		OPT_CHOICE(0, "format", &format, format_names),
+		OPT_STRING(0, "state", &a->state, "DIR"),
+		OPT_STRING(0, "releases", &a->releases, "FILE"),
+		OPT_STRING(0, "rules", &a->rules, "DIR"),
+		OPT_FLAG('q', "quiet", &a->quiet),
+		OPT_END(),
+	};
 
-		if (skip_prefix(arg, "--list=", &v) ||
-		    (!strcmp(arg, "--list") && i + 1 < argc && (v = argv[++i]))) {
-			if (!*v)
-				return error_code(WW_EUSAGE, "--list: empty name");
-			a->list = v;
-		} else if (skip_prefix(arg, "--url=", &v)) {
-			if (!starts_with(v, "http://") && !starts_with(v, "https://"))
-				return error_code(WW_EUSAGE, "--url: '%s' is not an http(s) URL", v);
-			a->url = v;
-		} else if (skip_prefix(arg, "--format=", &v)) {
-			if (strcmp(v, "text") && strcmp(v, "json"))
-				return error_code(WW_EUSAGE, "--format: '%s' is not text or json", v);
-			a->format = v;
-		} else if (skip_prefix(arg, "--state=", &v)) {
-			a->state = v;
-		} else if (skip_prefix(arg, "--releases=", &v)) {
-			a->releases = v;
-		} else if (skip_prefix(arg, "--rules=", &v)) {
-			a->rules = v;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			a->quiet = true;
-		} else if (arg[0] == '-' && arg[1]) {
-			return error_code(WW_EUSAGE, "unknown option '%s'", arg);
-		} else {
-			a->repos[a->nr_repos++] = arg;
-		}
-	}
+	ret = opt_parse(&a->repos, argc, argv, opts, 0);
+	if (ret)
+		return ret;
+	a->format = format_names[format];
+	if (a->list && !*a->list)
+		return error_code(WW_EUSAGE, "--list: empty name");
+	if (a->url && !starts_with(a->url, "http://") && !starts_with(a->url, "https://"))
+		return error_code(WW_EUSAGE, "--url: '%s' is not an http(s) URL", a->url);
 	return 0;
 }
 
@@ -134,10 +127,10 @@ static int run(struct backfill_args *a)
 	opts.url = a->url;
 	opts.rules = &rs;
 	opts.progress = a->quiet ? NULL : progress;
-	for (size_t i = 0; !ret && i < a->nr_repos; i++) {
+	for (size_t i = 0; !ret && i < a->repos.nr; i++) {
 		struct backfill_epoch_stats total = { 0 };
 
-		ret = backfill_inbox(&total, &st, a->repos[i], &opts);
+		ret = backfill_inbox(&total, &st, a->repos.v[i], &opts);
 		backfill_epoch_stats_release(&total);
 	}
 	if (!ret)
@@ -158,29 +151,26 @@ static int run(struct backfill_args *a)
 
 int cmd_backfill(int argc, const char **argv)
 {
-	struct backfill_args a = { 0 };
+	struct backfill_args a = { .repos = STRVEC_INIT };
 	char *dir;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			dir = store_default_dir();
-			printf(usage_text, dir);
-			free(dir);
-			return EXIT_OK;
-		}
-	}
-	a.repos = xcalloc(argc + 1, sizeof(*a.repos));
 	ret = parse_args(&a, argc, argv);
-	if (ret < 0) {
-		report_error(NULL);
+	if (ret) {
 		dir = store_default_dir();
-		fprintf(stderr, usage_text, dir);
+		if (ret == OPT_HELP) {
+			printf(usage_text, dir);
+			ret = EXIT_OK;
+		} else {
+			report_error(NULL);
+			fprintf(stderr, usage_text, dir);
+			ret = EXIT_USAGE;
+		}
 		free(dir);
-		free(a.repos);
-		return EXIT_USAGE;
+		strvec_clear(&a.repos);
+		return ret;
 	}
 	ret = run(&a);
-	free(a.repos);
+	strvec_clear(&a.repos);
 	return ret < 0 ? report_error("backfill") : EXIT_OK;
 }
