@@ -13,8 +13,11 @@
 #include "kbuild.h"
 #include "ktree.h"
 #include "gcov.h"
+#include "kbase.h"
+#include "kguest.h"
 
 #include <git2.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -727,6 +730,7 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(o, "base", json_str_or_null(v->base));
 	json_object_set_new(o, "base_why", json_str_or_null(v->base_why));
 	json_object_set_new(o, "user_space", json_boolean(v->user_space));
+	json_object_set_new(o, "user_space_error", json_str_or_null(v->guest_error));
 	json_object_set_new(o, "accel", json_str_or_null(v->accel));
 	json_object_set_new(o, "patches", json_integer(v->nr_patches));
 	a = json_array();
@@ -1246,6 +1250,7 @@ void ci_verdict_release(struct ci_verdict *v)
 	}
 	free(v->images);
 	strvec_clear(&v->not_built);
+	free(v->guest_error);
 	check_result_clear(&v->findings);
 	if (v->own_rules) {
 		ruleset_release(v->own_rules);
@@ -1262,6 +1267,9 @@ struct ci_ctx {
 	struct strbuf logdir;	/* where this run's console logs go */
 	double start;
 	enum kboot_accel accel;
+	struct kguest *guest;	/* the user space, or NULL: KUnit only */
+	struct strbuf no_gcov;	/* why the counters are missing; "" when read */
+	bool collected;		/* counters and fsck done after a boot */
 };
 
 static void progress(const struct ci_ctx *c, const char *fmt, ...)
@@ -1334,13 +1342,20 @@ static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
 
 	if (!panic_on_warn)
 		ko.max_console = CI_SECOND_BOOT_MAX_CONSOLE;
+	if (c->guest) {
+		ko.initrd = c->guest->initrd;
+		kguest_drives(&ko.drives, c->guest);
+		ko.timeout_s = c->opts->boot_timeout_s ? c->opts->boot_timeout_s :
+			       KGUEST_KUNIT_S + c->guest->deadline_s;
+	}
 
 	ko.kernel = kernel;
 	ko.console_path = console;
 	ko.accel = c->accel;
 	ko.cache_dir = c->cache.buf;
 	ko.panic_on_warn = panic_on_warn;
-	ko.timeout_s = c->opts->boot_timeout_s;
+	if (!ko.timeout_s)
+		ko.timeout_s = c->opts->boot_timeout_s;
 	progress(c, "booting with panic_on_warn=%d (%s), console: %s",
 		 panic_on_warn, kboot_accel_name(c->accel), console);
 	ret = kboot_run(res, &ko);
@@ -1435,6 +1450,7 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct kbuild_result base = KBUILD_RESULT_INIT;
 	struct kboot_result res = KBOOT_RESULT_INIT;
+	struct kguest *guest;
 	double t0 = monotonic_now();
 	int ret;
 
@@ -1457,7 +1473,10 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 		goto out;
 	}
 	strbuf_addf(&tmp, "%s.tmp", log.buf);
+	guest = c->guest;	/* the base boot is KUnit only */
+	c->guest = NULL;
 	ret = boot(c, &res, base.bzimage, tmp.buf, false);
+	c->guest = guest;
 	if (ret < 0)
 		goto out;
 	if (rename(tmp.buf, log.buf) < 0) {
@@ -1493,6 +1512,29 @@ static void mark_preexisting(struct ci_verdict *v, const struct console_result *
 	}
 }
 
+/*
+ * GCOV_PROFILE for the .c files the series adds calls to (kguest.h), as
+ * a commit on top of the series, checked out for the build.
+ */
+static int gcov_lines(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
+		      const struct kapply_result *ap)
+{
+	struct strvec files = STRVEC_INIT;
+	git_oid head;
+	int ret;
+
+	for (size_t i = 0; i < out->findings.nr; i++)
+		if (out->findings.v[i].kind == FINDING_ADDED)
+			strvec_push(&files, out->findings.v[i].file);
+	ret = kguest_gcov_commit(&head, t, &ap->head, &files);
+	if (!ret && !git_oid_equal(&head, &ap->head)) {
+		progress(c, "gcov for the touched objects");
+		ret = ktree_checkout(t, &head);
+	}
+	strvec_clear(&files);
+	return ret;
+}
+
 /* Apply, build: a verdict when either fails (returns 1), else 0. */
 static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 			   struct ktree *t, const struct series *s,
@@ -1518,6 +1560,9 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return ret;
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
+	ret = gcov_lines(c, out, t, ap);
+	if (ret < 0)
+		return ret;
 	progress(c, "building");
 	t0 = monotonic_now();
 	bo.touched = &ap->touched;
@@ -1542,6 +1587,59 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return 1;
 	}
 	return ret;
+}
+
+static void images_to_verdict(struct ci_verdict *out, const struct kguest *g)
+{
+	for (size_t i = 0; i < g->nr_images; i++) {
+		const struct kguest_image *im = &g->images[i];
+		struct ci_image *ci;
+
+		ALLOC_GROW(out->images, out->nr_images + 1, out->alloc_images);
+		ci = &out->images[out->nr_images++];
+		ci->name = xstrdup(im->name);
+		ci->features = xstrdup_or_null(im->features);
+		ci->clean = im->clean;
+		ci->fsck_output = im->clean ? NULL : xstrdup(im->fsck_output.buf);
+		if (!im->clean && out->kind == CI_CLEAN) {
+			out->kind = CI_FS_CORRUPTED;
+			set_reason(out, "e2fsck -fn finds image %s (%s) corrupted: %.*s",
+				   im->name, im->features ? im->features : "",
+				   (int)strcspn(im->fsck_output.buf, "\n"),
+				   im->fsck_output.buf);
+		}
+	}
+}
+
+/*
+ * After a boot whose /init finished: the .gcda files off the gcov disk,
+ * e2fsck on every image.  Only once: the first boot that finished.
+ */
+static int collect(struct ci_ctx *c, struct ci_verdict *out,
+		   const struct console_result *con)
+{
+	size_t nr = 0;
+	int ret;
+
+	if (!c->guest || c->collected || !con->init_done)
+		return 0;
+	c->collected = true;
+	strbuf_reset(&c->no_gcov);
+	if (!con->gcov_result || strcmp(con->gcov_result, "ok")) {
+		strbuf_addf(&c->no_gcov, "kernel-ci/init copied no gcov counters "
+			    "out of the guest (result=%s)",
+			    con->gcov_result ? con->gcov_result : "missing");
+	} else if (kguest_read_gcda(c->guest, &nr) < 0) {
+		strbuf_addstr(&c->no_gcov, error_last());
+		error_clear();
+	}
+	progress(c, "read %zu gcov counter file%s", nr, nr == 1 ? "" : "s");
+	ret = kguest_fsck(c->guest);
+	out->t.fsck = c->guest->fsck_seconds;
+	if (ret < 0)
+		return ret;
+	images_to_verdict(out, c->guest);
+	return 0;
 }
 
 /* Boot with panic_on_warn=1, and again with 0 when that panicked. */
@@ -1579,9 +1677,18 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 			   con.last_line ? con.last_line : "");
 	}
 	ci_attribute(out, &con, true, s, NULL);
+	ci_tests_from_console(out, &con);
 	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
+	ret = collect(c, out, &con);
+	if (ret < 0)
+		goto out;
 	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
 		goto out;
+	if (c->guest) {
+		ret = kguest_reset_disks(c->guest);
+		if (ret < 0)
+			goto out;
+	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/boot-panic_on_warn-0.log", c->logdir.buf);
 	out->console2 = xstrdup(path.buf);
@@ -1599,6 +1706,7 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 		goto out;
 	ci_attribute(out, &con2, false, s, NULL);
 	out->warn_flood = res2.flooded;
+	ret = collect(c, out, &con2);
 out:
 	strbuf_release(&path);
 	console_result_release(&con);
@@ -1626,16 +1734,147 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 	return check_series(&out->findings, s, &co);
 }
 
+/* The Debian source tarballs we have: "6.1", "6.12" (sorted by kbase). */
+static void available_bases(struct strvec *out)
+{
+	DIR *d = opendir("/usr/src");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		const char *v;
+		size_t n;
+
+		if (!skip_prefix(e->d_name, "linux-source-", &v))
+			continue;
+		n = strlen(v);
+		if (n > 7 && !strcmp(v + n - 7, ".tar.xz") &&
+		    strspn(v, "0123456789.") == n - 7)
+			strvec_pushf(out, "%.*s", (int)(n - 7), v);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* "v6.1.192" / "6.12-rc3" -> "6.1" / "6.12"; "" when not a release. */
+static void release_of(struct strbuf *out, const char *base_commit)
+{
+	const char *p = base_commit;
+	size_t n;
+
+	if (!p)
+		return;
+	if (*p == 'v')
+		p++;
+	n = strspn(p, "0123456789");
+	if (!n || p[n] != '.' || !strspn(p + n + 1, "0123456789"))
+		return;
+	n += 1 + strspn(p + n + 1, "0123456789");
+	strbuf_add(out, p, n);
+}
+
+/*
+ * The trees to try, in order (kbase.h), and whether only the first counts:
+ * --tree or $WARNWATCH_BASE_TARBALL name one; a base-commit: naming a
+ * release we have names one too (a series written for v6.1 that does not
+ * apply there is not tried on 6.12); otherwise newest first until one
+ * applies.
+ */
+static int pick_bases(struct strvec *out, bool *only_first, struct ci_verdict *v,
+		      const struct series *s, const struct ci_opts *opts)
+{
+	struct strvec avail = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT, rel = STRBUF_INIT;
+	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	int ret = 0;
+
+	*only_first = true;
+	if (opts->tree || (env && *env)) {
+		strvec_push(out, opts->tree ? opts->tree : env);
+		v->base_why = xstrdup(opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL");
+		goto out;
+	}
+	available_bases(&avail);
+	if (!avail.nr) {
+		strvec_push(out, "6.1");	/* ktree says what is missing */
+		v->base_why = xstrdup("no /usr/src/linux-source-*.tar.xz found");
+		goto out;
+	}
+	ret = kbase_order(out, s->base_commit, &avail, &why);
+	if (ret < 0)
+		goto out;
+	release_of(&rel, s->base_commit);
+	*only_first = rel.len && !strcmp(out->v[0], rel.buf);
+	v->base_why = strbuf_detach(&why, NULL);
+out:
+	strvec_clear(&avail);
+	strbuf_release(&why);
+	strbuf_release(&rel);
+	return ret;
+}
+
+/* Forget an apply failure before trying the next tree. */
+static void clear_apply_failure(struct ci_verdict *v, const char *base,
+				struct strbuf *tried)
+{
+	strbuf_addf(tried, "%sdoes not apply to linux %s (%s)",
+		    tried->len ? "; " : "", base, v->reason ? v->reason : "");
+	v->kind = CI_ERROR;
+	free(v->failed_file);
+	v->failed_file = NULL;
+	v->failed_patch = v->failed_hunk = 0;
+}
+
+/* The guest's user space, or a note why there is none. */
+static void prepare_guest(struct ci_ctx *c, struct ci_verdict *out,
+			  struct kguest *g, struct ktree *t,
+			  const struct kapply_result *ap,
+			  const struct kbuild_result *kb)
+{
+	struct kguest_opts go = KGUEST_OPTS_INIT;
+	struct strbuf dotconfig = STRBUF_INIT;
+
+	if (c->opts->flags & CI_NO_USER_SPACE) {
+		strbuf_addstr(&c->no_gcov, "booted without user space "
+			      "(--no-user-space): nothing copied the counters out");
+		return;
+	}
+	progress(c, "the guest's user space: kselftests, images, initramfs");
+	strbuf_addf(&dotconfig, "%s/.config", kb->build_dir);
+	go.cache_dir = c->cache.buf;
+	go.dotconfig = dotconfig.buf;
+	if (kguest_prepare(g, t, &ap->touched, c->logdir.buf, &go) < 0) {
+		out->guest_error = xstrdup(error_last());
+		strbuf_addf(&c->no_gcov, "the guest had no user space to copy the "
+			    "counters out (%s)", error_last());
+		error_clear();
+	} else {
+		c->guest = g;
+		out->user_space = true;
+		for (size_t i = 0; i < g->not_built.nr; i++)
+			strvec_push(&out->not_built, g->not_built.v[i]);
+		strbuf_addstr(&c->no_gcov, "the guest did not finish kernel-ci/init, "
+			      "so its gcov counters were not copied out");
+	}
+	out->t.kselftests = g->kselftest_seconds;
+	out->t.images = g->image_seconds;
+	out->t.initramfs = g->initramfs_seconds;
+	strbuf_release(&dotconfig);
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO };
+	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO,
+			     NULL, STRBUF_INIT, false };
 	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
 	struct console_result base = CONSOLE_RESULT_INIT;
-	struct strbuf tarball = STRBUF_INIT;
+	struct kguest guest = KGUEST_INIT;
+	struct strbuf tarball = STRBUF_INIT, tried = STRBUF_INIT;
+	struct strvec bases = STRVEC_INIT;
+	bool only_first;
 	double t0;
 	int ret;
 
@@ -1648,22 +1887,51 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;
-	tarball_for(&tarball, opts->tree);
-	ko.cache_dir = c.cache.buf;
-	ko.tarball = tarball.len ? tarball.buf : NULL;
-	ko.progress = opts->flags & CI_PROGRESS;
-	progress(&c, "opening the base tree (waits while another run uses it)");
-	t0 = monotonic_now();
-	ret = ktree_open(&t, &ko);
-	out->t.tree = monotonic_now() - t0;
+	ret = pick_bases(&bases, &only_first, out, s, opts);
 	if (ret < 0)
 		goto out;
-	out->base = xstrdup(t.version);
-	ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+	for (size_t i = 0; i < bases.nr; i++) {
+		bool last = only_first || i + 1 == bases.nr;
+
+		strbuf_reset(&tarball);
+		tarball_for(&tarball, bases.v[i]);
+		ko.cache_dir = c.cache.buf;
+		ko.tarball = tarball.buf;
+		ko.progress = opts->flags & CI_PROGRESS;
+		progress(&c, "opening the base tree %s (waits while another run "
+			 "uses it)", bases.v[i]);
+		t0 = monotonic_now();
+		ret = ktree_open(&t, &ko);
+		out->t.tree += monotonic_now() - t0;
+		if (ret < 0)
+			goto out;
+		free(out->base);
+		out->base = xstrdup(t.version);
+		ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+		if (ret <= 0 || out->kind != CI_APPLY_FAILED || last)
+			break;
+		clear_apply_failure(out, t.version, &tried);
+		kapply_result_release(&ap);
+		kbuild_result_release(&kb);
+		ktree_release(&t);
+	}
+	if (tried.len) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s; %s", out->base_why, tried.buf);
+		free(out->base_why);
+		out->base_why = strbuf_detach(&why, NULL);
+	}
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
-		goto out;
+		strbuf_addstr(&c.no_gcov, out->kind == CI_APPLY_FAILED ?
+			      "the series does not apply: nothing ran" :
+			      out->kind == CI_BUILD_FAILED ?
+			      "the patched kernel does not build: nothing ran" :
+			      "the build did not finish: nothing ran");
+		goto calls;
 	}
+	prepare_guest(&c, out, &guest, &t, &ap, &kb);
 	ret = boot_and_judge(&c, out, s, kb.bzimage);
 	if (ret < 0)
 		goto out;
@@ -1677,15 +1945,23 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 			mark_preexisting(out, &base);
 		}
 	}
+calls:
+	ci_calls(out, s, kb.build_dir ? kb.build_dir : "",
+		 guest.gcda_dir ? guest.gcda_dir : "",
+		 c.no_gcov.len ? c.no_gcov.buf : NULL);
 	ret = 0;
 out:
 	out->t.total = monotonic_now() - c.start;
 	console_result_release(&base);
 	kbuild_result_release(&kb);
 	kapply_result_release(&ap);
+	kguest_release(&guest);
 	ktree_release(&t);
 	strbuf_release(&tarball);
+	strbuf_release(&tried);
+	strvec_clear(&bases);
 	strbuf_release(&c.cache);
 	strbuf_release(&c.logdir);
+	strbuf_release(&c.no_gcov);
 	return ret;
 }

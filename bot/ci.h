@@ -132,13 +132,14 @@ struct ci_verdict {
 	size_t nr_images, alloc_images;
 	struct strvec not_built; /* "target: first error" of kselftests that
 				    did not (all) build */
+	char *guest_error;	/* why the guest had no user space, or NULL */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT }
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -148,6 +149,8 @@ enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
 	CI_NO_SECOND_BOOT = 1 << 1, /* skip the panic_on_warn=0 boot */
 	CI_NO_BASE_BOOT = 1 << 2, /* do not boot the base for comparison */
+	CI_NO_USER_SPACE = 1 << 3, /* KUnit only: no initramfs, kselftests,
+				      workloads or gcov counters */
 };
 
 struct ci_opts {

@@ -17,12 +17,14 @@
 static const char usage_text[] =
 	"usage: warnwatch ci MBOX|MSGID [options]\n"
 	"\n"
-	"  --tree VERSION|TARBALL  base kernel: \"6.1\" (default), \"6.12\" or a\n"
-	"                          linux-source tarball\n"
+	"  --tree VERSION|TARBALL  base kernel: \"6.1\", \"6.12\" or a linux-source\n"
+	"                          tarball (default: the release the series'\n"
+	"                          base-commit: names, else newest first)\n"
 	"  --cache DIR             cache directory (default $WARNWATCH_CACHE or\n"
 	"                          ~/.cache/warnwatch); console logs are kept there\n"
 	"  --format=text|json      output (json is quiet on stderr)\n"
-	"  --timeout S             deadline of each boot in seconds (default 300);\n"
+	"  --timeout S             deadline of each boot in seconds (default 300,\n"
+	"                          plus the bounds of the guest's tests);\n"
 	"                          a boot that passes it is the verdict \"hung\"\n"
 	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
 	"  --rules DIR             rules directory for the static findings\n"
@@ -33,8 +35,11 @@ static const char usage_text[] =
 	"                          panic_on_warn=0 to list every WARNING\n"
 	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
 	"                          pre-existing warnings\n"
+	"  --no-user-space         KUnit only: no initramfs, kselftests, workloads\n"
+	"                          or gcov counts\n"
 	"\n"
-	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/error,\n"
+	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/\n"
+	"fs-corrupted/error,\n"
 	"2 usage or input error\n";
 
 struct ci_args {
@@ -117,6 +122,8 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 			a->opts.flags |= CI_NO_SECOND_BOOT;
 		} else if (!strcmp(arg, "--no-base-boot")) {
 			a->opts.flags |= CI_NO_BASE_BOOT;
+		} else if (!strcmp(arg, "--no-user-space")) {
+			a->opts.flags |= CI_NO_USER_SPACE;
 		} else if (arg[0] == '-' && arg[1]) {
 			return bad_usage("unknown option", arg);
 		} else if (a->input) {
