@@ -384,6 +384,9 @@ int kguest_read_gcda(struct kguest *g, size_t *nr)
 		ret = error_code(*nr ? WW_EINPUT : WW_ENOTFOUND,
 				 "gcov disk '%s' holds no readable tar: %s",
 				 g->gcov_disk, archive_error_string(a));
+	else if (!ret && !*nr)
+		ret = error_code(WW_ENOTFOUND, "gcov disk '%s' holds no .gcda file",
+				 g->gcov_disk);
 out:
 	archive_read_free(a);
 	return ret;

@@ -93,7 +93,7 @@ int kguest_reset_disks(struct kguest *g);
 /*
  * Read the gcov disk's ustar into g->gcda_dir (only regular *.gcda files,
  * paths without ".." or a leading "/").  *nr gets how many.  WW_ENOTFOUND
- * when the disk holds no archive (/init never got that far).
+ * when the disk holds no archive or no .gcda (/init never got that far).
  */
 int kguest_read_gcda(struct kguest *g, size_t *nr);
 
