@@ -393,6 +393,86 @@ static void test_plan(const char *img)
 	strbuf_release(&init);
 }
 
+/*
+ * The real thing, when this machine has the extracted 6.1 tree: cgroup's
+ * selftests built statically into a temporary cache, packed, unpacked,
+ * and test_core run by /init in the busybox-only fake root (no cgroup2
+ * mount there, so it fails or skips: what counts is that a static binary
+ * ran and its KTAP came out between the markers).
+ */
+static void test_real(const struct initramfs_opts *base)
+{
+	struct kselftest_opts ko = KSELFTEST_OPTS_INIT;
+	struct kselftest_result ks = KSELFTEST_RESULT_INIT;
+	struct testmap_sel sel = TESTMAP_SEL_INIT;
+	struct initramfs_opts o = *base;
+	struct strvec targets = STRVEC_INIT;
+	struct strbuf tree = STRBUF_INIT, cache = STRBUF_INIT, img = STRBUF_INIT;
+	struct strbuf root = STRBUF_INIT, d = STRBUF_INIT;
+	struct child c = CHILD_INIT;
+	const char *home = getenv("HOME");
+	int ret;
+
+	if (getenv("WARNWATCH_CACHE"))
+		strbuf_addf(&tree, "%s/work/6.1.192", getenv("WARNWATCH_CACHE"));
+	else
+		strbuf_addf(&tree, "%s/.cache/warnwatch/work/6.1.192", home ? home : "/");
+	strbuf_addf(&d, "%s/tools/testing/selftests/cgroup/Makefile", tree.buf);
+	if (access(d.buf, R_OK) < 0) {
+		skip("no extracted 6.1 tree in the warnwatch cache", "real cgroup selftests in the initramfs");
+		goto out;
+	}
+	strbuf_addf(&cache, "%s/kcache", tmp);
+	ko.cache_dir = cache.buf;
+	ko.base = "6.1.192";
+	ko.jobs = 2;
+	strvec_push(&targets, "cgroup");
+	ret = kselftest_build(&ks, tree.buf, &targets, &ko);
+	if (!ok(ret == 0 && ks.nr == 1 && ks.v[0].complete,
+		"cgroup selftests build (%.1f s)", ks.seconds)) {
+		printf("# %s\n", error_last());
+		goto out;
+	}
+	add_test(&sel, "cgroup", "test_core", 30);
+	o.kselftests = &ks;
+	o.sel = &sel;
+	o.images = NULL;
+	o.nr_images = 0;
+	o.gcov_prefix = NULL;
+	strbuf_addf(&img, "%s/real.img", tmp);
+	ret = initramfs_write(img.buf, &o);
+	strbuf_reset(&d);
+	strbuf_read_file(&d, img.buf, 64u << 20);
+	ok(ret == 0, "initramfs with cgroup's selftests: %zu bytes gzipped", d.len);
+	strbuf_addf(&root, "%s/realroot", tmp);
+	mkdirs(root.buf, 0755, WW_ERROR);
+	if (ret || unpack(img.buf, root.buf) < 0)
+		goto out;
+	strvec_pushl(&c.args, "bwrap", "--unshare-all", "--die-with-parent",
+		     "--bind", root.buf, "/", "--proc", "/proc",
+		     "--dev", "/dev", "--tmpfs", "/tmp",
+		     "--setenv", "PATH", "/bin:/sbin:/usr/bin:/usr/sbin",
+		     "/init", "--test", NULL);
+	c.flags = CHILD_STDERR_TO_OUT;
+	c.timeout_ms = 120 * 1000;
+	ret = child_run(&c);
+	ok(ret == 0 && c.status == 0 &&
+	   in_order(c.out.buf, "warnwatch: begin cgroup:test_core\n", "1..",
+		    "warnwatch: end cgroup:test_core result=", "warnwatch: init done\n",
+		    NULL), "the static test_core runs in the busybox root, its KTAP between the markers");
+	printf("# %s", c.out.buf);
+out:
+	child_release(&c);
+	testmap_sel_release(&sel);
+	kselftest_result_release(&ks);
+	strvec_clear(&targets);
+	strbuf_release(&d);
+	strbuf_release(&root);
+	strbuf_release(&img);
+	strbuf_release(&cache);
+	strbuf_release(&tree);
+}
+
 static void test_config(void)
 {
 	struct strbuf p = STRBUF_INIT;
@@ -528,6 +608,7 @@ int main(void)
 	}
 	test_plan(a.buf);
 	test_config();
+	test_real(&o);
 	{
 		struct initramfs_opts m = o;
 
