@@ -1747,9 +1747,11 @@ static void available_bases(struct strvec *out)
 		if (!skip_prefix(e->d_name, "linux-source-", &v))
 			continue;
 		n = strlen(v);
-		if (n > 7 && !strcmp(v + n - 7, ".tar.xz") &&
-		    strspn(v, "0123456789.") == n - 7)
-			strvec_pushf(out, "%.*s", (int)(n - 7), v);
+		if (n <= 7 || strcmp(v + n - 7, ".tar.xz"))
+			continue;
+		n -= 7;
+		if (strspn(v, "0123456789.") >= n)
+			strvec_pushf(out, "%.*s", (int)n, v);
 	}
 	if (d)
 		closedir(d);
