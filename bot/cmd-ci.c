@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"  --cache DIR             cache directory (default $WARNWATCH_CACHE or\n"
 	"                          ~/.cache/warnwatch); console logs are kept there\n"
 	"  --format=text|json      output (json is quiet on stderr)\n"
+	"  --json-out FILE         also write the JSON verdict to FILE\n"
 	"  --timeout S             deadline of each boot in seconds (default 300,\n"
 	"                          plus the bounds of the guest's tests);\n"
 	"                          a boot that passes it is the verdict \"hung\"\n"
@@ -45,6 +46,7 @@ static const char usage_text[] =
 struct ci_args {
 	const char *input;
 	const char *format;
+	const char *json_out;	/* --json-out FILE, or NULL */
 	const char *rules_dir;
 	struct ci_opts opts;
 	const char *config_path;
@@ -112,6 +114,8 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 			a->opts.accel = v;
 		} else if ((v = opt_value("--rules", argc, argv, &i))) {
 			a->rules_dir = v;
+		} else if ((v = opt_value("--json-out", argc, argv, &i))) {
+			a->json_out = v;
 		} else if ((v = opt_value("--config", argc, argv, &i))) {
 			a->config_path = v;
 		} else if ((v = opt_value("-v", argc, argv, &i))) {
@@ -251,9 +255,21 @@ static void print_verdict(const struct ci_verdict *v, const struct series *s,
 	}
 }
 
+/* The same verdict as JSON into a file, next to the text on stdout. */
+static int write_json(const struct ci_verdict *v, const char *path)
+{
+	json_t *o = ci_verdict_json(v);
+	int ret = 0;
+
+	if (json_dump_file(o, path, JSON_INDENT(2)) < 0)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	json_decref(o);
+	return ret;
+}
+
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { NULL, "text", NULL, CI_OPTS_INIT, NULL, 0 };
+	struct ci_args a = { NULL, "text", NULL, NULL, CI_OPTS_INIT, NULL, 0 };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -285,6 +301,8 @@ int cmd_ci(int argc, const char **argv)
 	}
 	print_verdict(&v, &s, json);
 	ret = v.kind == CI_CLEAN ? EXIT_OK : EXIT_FOUND;
+	if (a.json_out && write_json(&v, a.json_out) < 0)
+		ret = report_error(NULL);
 out:
 	ci_verdict_release(&v);
 	series_release(&s);
