@@ -906,7 +906,9 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 		strbuf_addf(out, ": %s", v->panic_message ? v->panic_message : "");
 	}
 	strbuf_addstr(out, ".\n");
-	if (f && f->test)
+	if (f && f->test && f->suite && starts_with(f->suite, "workload:"))
+		strbuf_addf(out, "The workload was running on image %s.\n", f->test);
+	else if (f && f->test)
 		strbuf_addf(out, "The test case was %s.\n", f->test);
 	if (f && f->trace) {
 		strbuf_addstr(out, "\n");
@@ -923,9 +925,10 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 			    others ? "; the others:" : ".");
 	} else if (v->console2) {
 		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
-			    "fired (counted on the console: without user space "
-			    "the guest's /sys/kernel/warn_count cannot be read)%s\n",
+			    "fired (counted on the console%s)%s\n",
 			    v->warn_count, v->warn_count == 1 ? "" : "s",
+			    v->user_space ? "" : ": without user space the "
+			    "guest's /sys/kernel/warn_count cannot be read",
 			    others ? "; the others:" : ".");
 	}
 	if (v->console2) {
