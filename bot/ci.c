@@ -1709,6 +1709,13 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 		goto out;
 	ci_attribute(out, &con2, false, s, NULL);
 	out->warn_flood = res2.flooded;
+	if (res2.flooded && c->guest && !c->collected) {
+		strbuf_reset(&c->no_gcov);
+		strbuf_addf(&c->no_gcov, "the boot with panic_on_warn=0 was stopped "
+			    "after %u MB of console output (WARNINGs in a loop) "
+			    "before kernel-ci/init could copy the counters out",
+			    CI_SECOND_BOOT_MAX_CONSOLE >> 20);
+	}
 	ret = collect(c, out, &con2);
 out:
 	strbuf_release(&path);
