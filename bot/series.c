@@ -8,6 +8,8 @@
 #include "series.h"
 #include "diff.h"
 
+#include <ctype.h>
+
 /* n/m numbers above this are not patch numbers (and would overflow). */
 #define SERIES_MAX_NUMBER 100000
 
@@ -298,7 +300,8 @@ static bool find_diff(const char *body, size_t len, const char **out,
 	return true;
 }
 
-/* "base-commit: <hex>" anywhere in a body, as a new string, or NULL. */
+/* "base-commit: <hex>" (or a release tag, "v6.1", "v6.12-rc3": see
+ * kbase.h) anywhere in a body, as a new string, or NULL. */
 static char *find_base_commit(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
@@ -312,6 +315,15 @@ static char *find_base_commit(const char *body, size_t len)
 
 			while (e < p + n && is_ws(*e))
 				h++, e++;
+			if (e + 1 < p + n && *e == 'v' && e[1] >= '0' && e[1] <= '9') {
+				e++;
+				while (e < p + n && (isalnum((unsigned char)*e) ||
+						     *e == '.' || *e == '-'))
+					e++;
+				if (e - h <= 32)
+					return xstrndup(h, e - h);
+				return NULL;
+			}
 			while (e < p + n && ((*e >= '0' && *e <= '9') ||
 					     (*e >= 'a' && *e <= 'f')))
 				e++;

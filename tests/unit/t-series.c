@@ -437,6 +437,13 @@ static void test_diff_styles(void)
 	fixture_release(&f);
 
 	is(fixture_build(&f, NULL,
+			 HDR("[PATCH] base tag") "\nFix.\n---\n" DIFF "\nbase-commit: v6.1\n-- \n2.40\n"), 0,
+	   "patch with a release tag as base-commit");
+	if (f.s.nr == 1)
+		is_str(f.s.base_commit, "v6.1", "base-commit: v6.1 (a release, for kbase)");
+	fixture_release(&f);
+
+	is(fixture_build(&f, NULL,
 			 HDR("[PATCH] commit message mentions --- and +++") "\n"
 			 "The --- line\n+++ is here\n---\n" DIFF), 0, "'---' text in the commit message");
 	if (f.s.nr == 1) {
