@@ -205,20 +205,14 @@ static bool word_ok(const char *s)
 	return n <= WORD_MAX && !strstr(s - n, "..");
 }
 
-static int check_words(const char *what, ...)
+static int check_words(const char *what, const char *const *words, size_t n)
 {
-	va_list ap;
-	const char *w;
-	int ret = 0;
-
-	va_start(ap, what);
-	while (!ret && (w = va_arg(ap, const char *)))
-		if (!word_ok(w))
-			ret = error_code(WW_EINPUT,
-					 "%s: '%s' cannot go into the guest's run-config",
-					 what, w);
-	va_end(ap);
-	return ret;
+	for (size_t i = 0; i < n; i++)
+		if (!word_ok(words[i]))
+			return error_code(WW_EINPUT,
+					  "%s: '%s' cannot go into the guest's run-config",
+					  what, words[i] ? words[i] : "");
+	return 0;
 }
 
 /* The install directory holding DIR/BIN, or NULL. */
@@ -248,7 +242,7 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 				  o->nr_images, INITRAMFS_MAX_IMAGES);
 	strbuf_addstr(out, "# warnwatch run-config, read by /init (bot/initramfs.c)\n");
 	if (o->gcov_prefix) {
-		ret = check_words("gcov prefix", o->gcov_prefix, NULL);
+		ret = check_words("gcov prefix", &o->gcov_prefix, 1);
 		if (ret < 0)
 			return ret;
 		strbuf_addf(out, "out %s\ngcov %s\n", INITRAMFS_OUT_DEV,
@@ -257,8 +251,9 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 	for (size_t i = 0; sel && i < sel->nr_tests; i++) {
 		const struct testmap_test *t = &sel->tests[i];
 		const char *name = sel->test_names.v[i];
+		const char *words[] = { name, t->target, t->name };
 
-		ret = check_words("kselftest", name, t->target, t->name, NULL);
+		ret = check_words("kselftest", words, ARRAY_SIZE(words));
 		if (ret < 0)
 			return ret;
 		if (find_binary(o->kselftests, t->target, t->name))
@@ -271,8 +266,9 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 	}
 	for (size_t i = 0; i < o->nr_images; i++) {
 		const struct initramfs_image *im = &o->images[i];
+		const char *words[] = { im->workload, im->name };
 
-		ret = check_words("image", im->workload, im->name, NULL);
+		ret = check_words("image", words, ARRAY_SIZE(words));
 		if (ret < 0)
 			return ret;
 		strbuf_addf(out, "workload workload:%s %s.sh /dev/vd%c %s %u\n",

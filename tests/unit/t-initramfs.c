@@ -55,6 +55,17 @@ static void add_test(struct testmap_sel *sel, const char *target,
 	strvec_pushf(&sel->test_names, "%s:%s", target, name);
 }
 
+/* Every line of `text` as a TAP diagnostic. */
+static void diag(const char *text)
+{
+	while (*text) {
+		const char *nl = strchrnul(text, '\n');
+
+		printf("# %.*s\n", (int)(nl - text), text);
+		text = *nl ? nl + 1 : nl;
+	}
+}
+
 struct entry {
 	char *name;
 	mode_t mode;
@@ -239,7 +250,7 @@ static void test_guest(const char *img)
 	if (!ok(ret == 0 && c.status == 0,
 		"/init --test runs to its end (%.1f s, status %d)", c.seconds,
 		c.status)) {
-		printf("# %s\n", c.out.buf);
+		diag(c.out.buf);
 		goto out;
 	}
 	ok(in_order(c.out.buf, "# mount -t proc proc", "# mount -t cgroup2 cgroup2",
@@ -327,7 +338,7 @@ static void test_contents(const char *img, const struct initramfs_opts *o)
 	   strstr(e->data.buf, "\nworkload workload:ext4 ext4.sh /dev/vdb ext4-test 120\n"),
 	   "the run-config lists tests, missing ones, the workload disk, gcov");
 	if (e)
-		printf("# %s", e->data.buf);
+		diag(e->data.buf);
 	e = find(&l, "kselftest/cgroup/test_core", NULL);
 	ok(e && S_ISREG(e->mode) && (e->mode & 0777) == 0755, "/kselftest/cgroup/test_core, 0755");
 	e = find(&l, "kselftest/cgroup/config", NULL);
@@ -418,6 +429,10 @@ static void test_real(const struct initramfs_opts *base)
 	else
 		strbuf_addf(&tree, "%s/.cache/warnwatch/work/6.1.192", home ? home : "/");
 	strbuf_addf(&d, "%s/tools/testing/selftests/cgroup/Makefile", tree.buf);
+	if (getenv("WW_SKIP_SLOW")) {
+		skip("WW_SKIP_SLOW (make check-fast)", "real cgroup selftests in the initramfs");
+		goto out;
+	}
 	if (access(d.buf, R_OK) < 0) {
 		skip("no extracted 6.1 tree in the warnwatch cache", "real cgroup selftests in the initramfs");
 		goto out;
@@ -460,7 +475,7 @@ static void test_real(const struct initramfs_opts *base)
 	   in_order(c.out.buf, "warnwatch: begin cgroup:test_core\n", "1..",
 		    "warnwatch: end cgroup:test_core result=", "warnwatch: init done\n",
 		    NULL), "the static test_core runs in the busybox root, its KTAP between the markers");
-	printf("# %s", c.out.buf);
+	diag(c.out.buf);
 out:
 	child_release(&c);
 	testmap_sel_release(&sel);
