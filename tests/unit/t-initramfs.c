@@ -211,6 +211,90 @@ static bool in_order(const char *out, ...)
 	return ok;
 }
 
+/* `tar` at the start of a 1 MiB zero-filled "disk", as QEMU leaves it. */
+static void make_disk(const char *disk, const char *tar)
+{
+	struct strbuf d = STRBUF_INIT;
+
+	if (tar)
+		strbuf_read_file(&d, tar, 1u << 20);
+	if (d.len < (1u << 20))
+		strbuf_addchars(&d, 0, (1u << 20) - d.len);
+	strbuf_write_file(&d, disk);
+	strbuf_release(&d);
+}
+
+static void evil_tar(const char *path)
+{
+	struct archive *a = archive_write_new();
+	const char *names[] = { "../evil.gcda", "/tmp/abs.gcda", "ok/x.gcda",
+				"ok/notes.gcno" };
+
+	archive_write_set_format_ustar(a);
+	archive_write_open_filename(a, path);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, names[i]);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		archive_entry_set_size(e, 2);
+		archive_write_header(a, e);
+		archive_write_data(a, "x\n", 2);
+		archive_entry_free(e);
+	}
+	{
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, "ok/link.gcda");
+		archive_entry_set_filetype(e, AE_IFLNK);
+		archive_entry_set_perm(e, 0777);
+		archive_entry_set_symlink(e, "/etc/passwd");
+		archive_write_header(a, e);
+		archive_entry_free(e);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+}
+
+static void test_unpack(const char *tar)
+{
+	struct strbuf disk = STRBUF_INIT, dir = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf d = STRBUF_INIT;
+	size_t nr = 0, refused = 0;
+	int ret;
+
+	strbuf_addf(&disk, "%s/vda.raw", tmp);
+	strbuf_addf(&dir, "%s/gcda", tmp);
+	make_disk(disk.buf, tar);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	strbuf_addf(&p, "%s/fs/ext4/namei.gcda", dir.buf);
+	ok(ret == 0 && nr == 2 && refused == 0 &&
+	   strbuf_read_file(&d, p.buf, 4096) >= 0 && !strcmp(d.buf, "namei counters\n"),
+	   "the disk unpacks: %zu files, dir/fs/ext4/namei.gcda", nr);
+
+	make_disk(disk.buf, NULL);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	ok(ret == WW_ENOTFOUND && nr == 0, "a disk of zeros: no archive (%s)", error_last());
+
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/evil.tar", tmp);
+	evil_tar(p.buf);
+	make_disk(disk.buf, p.buf);
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/evil/in", tmp);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/evil/evil.gcda", tmp);
+	ok(ret == 0 && nr == 1 && refused == 4 && access(p.buf, F_OK) < 0 &&
+	   access("/tmp/abs.gcda", F_OK) < 0,
+	   "a hostile tar: '..', absolute, non-.gcda and symlink entries refused (%zu)", refused);
+	strbuf_release(&d);
+	strbuf_release(&p);
+	strbuf_release(&dir);
+	strbuf_release(&disk);
+}
+
 static void test_guest(const char *img)
 {
 	struct strbuf root = STRBUF_INIT, outdir = STRBUF_INIT, p = STRBUF_INIT;
@@ -294,6 +378,7 @@ static void test_guest(const char *img)
 	ok(e && !strcmp(e->data.buf, "cgroup counters\n"),
 	   "kernel/cgroup/cgroup.gcda");
 	ok(!find(&tar, "kernel/cgroup/cgroup.gcno", NULL), "no .gcno in the tar");
+	test_unpack(p.buf);
 out:
 	listing_release(&tar);
 	child_release(&c);
