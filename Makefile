@@ -19,7 +19,7 @@ CC ?= cc
 DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	libjansson-dev libsqlite3-dev libmicrohttpd-dev b4 git python3 \
 	linux-source-6.1 linux-source-6.12 time qemu-system-x86 bc flex bison libelf-dev libssl-dev \
-	cpio ccache rsync bubblewrap busybox-static e2fsprogs public-inbox python3-aiosmtpd openssl \
+	cpio ccache rsync bubblewrap busybox-static libcap-dev e2fsprogs public-inbox python3-aiosmtpd openssl \
 	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy \
 	vim git-email

@@ -23,6 +23,9 @@ void bwrap_argv(struct strvec *args, const struct bwrap_opts *o)
 		     "--bind", o->build, BWRAP_BUILD, NULL);
 	if (o->ccache)
 		strvec_pushl(args, "--bind", o->ccache, BWRAP_CCACHE, NULL);
+	for (size_t i = 0; o->binds && i + 1 < o->binds->nr; i += 2)
+		strvec_pushl(args, "--bind", o->binds->v[i], o->binds->v[i + 1],
+			     NULL);
 	/* An empty, read-only /tmp: writes there fail loudly. */
 	strvec_pushl(args, "--dir", "/tmp", "--remount-ro", "/",
 		     "--chdir", BWRAP_BUILD, NULL);

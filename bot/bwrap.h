@@ -27,9 +27,13 @@ struct bwrap_opts {
 	const char *build;	/* host directory, writable at BWRAP_BUILD */
 	const char *ccache;	/* host directory, writable at BWRAP_CCACHE, or NULL */
 	unsigned int mem_mb;	/* RLIMIT_AS per process */
+	/* More writable binds, mounted over the source: pairs of host
+	 * directory and sandbox path (which must exist in the source), or
+	 * NULL.  For Makefiles that write into their own directory. */
+	const struct strvec *binds;
 };
 
-#define BWRAP_OPTS_INIT { NULL, NULL, NULL, 4096 }
+#define BWRAP_OPTS_INIT { NULL, NULL, NULL, 4096, NULL }
 
 /* Push "prlimit ... -- bwrap ... --chdir BWRAP_BUILD" onto `args`; the
  * command to run in the sandbox follows. */

@@ -4,6 +4,7 @@
 #include "initramfs.h"
 #include "child.h"
 #include "kbuild.h"
+#include "mkdirs.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -205,20 +206,14 @@ static bool word_ok(const char *s)
 	return n <= WORD_MAX && !strstr(s - n, "..");
 }
 
-static int check_words(const char *what, ...)
+static int check_words(const char *what, const char *const *words, size_t n)
 {
-	va_list ap;
-	const char *w;
-	int ret = 0;
-
-	va_start(ap, what);
-	while (!ret && (w = va_arg(ap, const char *)))
-		if (!word_ok(w))
-			ret = error_code(WW_EINPUT,
-					 "%s: '%s' cannot go into the guest's run-config",
-					 what, w);
-	va_end(ap);
-	return ret;
+	for (size_t i = 0; i < n; i++)
+		if (!word_ok(words[i]))
+			return error_code(WW_EINPUT,
+					  "%s: '%s' cannot go into the guest's run-config",
+					  what, words[i] ? words[i] : "");
+	return 0;
 }
 
 /* The install directory holding DIR/BIN, or NULL. */
@@ -248,7 +243,7 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 				  o->nr_images, INITRAMFS_MAX_IMAGES);
 	strbuf_addstr(out, "# warnwatch run-config, read by /init (bot/initramfs.c)\n");
 	if (o->gcov_prefix) {
-		ret = check_words("gcov prefix", o->gcov_prefix, NULL);
+		ret = check_words("gcov prefix", &o->gcov_prefix, 1);
 		if (ret < 0)
 			return ret;
 		strbuf_addf(out, "out %s\ngcov %s\n", INITRAMFS_OUT_DEV,
@@ -257,8 +252,9 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 	for (size_t i = 0; sel && i < sel->nr_tests; i++) {
 		const struct testmap_test *t = &sel->tests[i];
 		const char *name = sel->test_names.v[i];
+		const char *words[] = { name, t->target, t->name };
 
-		ret = check_words("kselftest", name, t->target, t->name, NULL);
+		ret = check_words("kselftest", words, ARRAY_SIZE(words));
 		if (ret < 0)
 			return ret;
 		if (find_binary(o->kselftests, t->target, t->name))
@@ -271,8 +267,9 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 	}
 	for (size_t i = 0; i < o->nr_images; i++) {
 		const struct initramfs_image *im = &o->images[i];
+		const char *words[] = { im->workload, im->name };
 
-		ret = check_words("image", im->workload, im->name, NULL);
+		ret = check_words("image", words, ARRAY_SIZE(words));
 		if (ret < 0)
 			return ret;
 		strbuf_addf(out, "workload workload:%s %s.sh /dev/vd%c %s %u\n",
@@ -447,4 +444,87 @@ unsigned int initramfs_deadline_s(const struct initramfs_opts *o)
 					     : INITRAMFS_DEFAULT_WORKLOAD_S) +
 		     INITRAMFS_KILL_GRACE_S;
 	return s;
+}
+
+/* A path from the guest's tar that may be written under our directory. */
+static bool gcda_path(const char *p)
+{
+	if (!*p || *p == '/' || strstr(p, "..") || strstr(p, "//") ||
+	    !ends_with(p, ".gcda") || strlen(p) > 1024)
+		return false;
+	for (; *p; p++)
+		if (!(isalnum((unsigned char)*p) || strchr("._+-/", *p)))
+			return false;
+	return true;
+}
+
+static int gcda_write(struct archive *a, const char *dir, const char *name)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	char buf[65536];
+	la_ssize_t n;
+	char *slash;
+	int ret = 0;
+
+	while ((n = archive_read_data(a, buf, sizeof(buf))) > 0)
+		strbuf_add(&data, buf, (size_t)n);
+	if (n < 0) {
+		ret = error("gcov archive: '%s': %s", name,
+			    archive_error_string(a));
+		goto out;
+	}
+	strbuf_addf(&path, "%s/%s", dir, name);
+	slash = strrchr(path.buf, '/');
+	*slash = '\0';
+	ret = mkdirs(path.buf, 0755, WW_ERROR);
+	*slash = '/';
+	if (!ret && strbuf_write_file(&data, path.buf) < 0)
+		ret = error("cannot write '%s': %s", path.buf, strerror(errno));
+out:
+	strbuf_release(&data);
+	strbuf_release(&path);
+	return ret;
+}
+
+int initramfs_gcda_unpack(size_t *nr, size_t *refused, const char *disk,
+			  const char *dir)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *e;
+	int ret = 0, r;
+
+	*nr = *refused = 0;
+	archive_read_support_format_tar(a);
+	if (archive_read_open_filename(a, disk, 10240) != ARCHIVE_OK) {
+		ret = error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				 "cannot read '%s': %s", disk,
+				 archive_error_string(a));
+		goto out;
+	}
+	while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
+		const char *name = archive_entry_pathname(e);
+
+		if (AE_IFDIR == archive_entry_filetype(e))
+			continue;
+		if (archive_entry_filetype(e) != AE_IFREG || !name ||
+		    !gcda_path(name) ||
+		    archive_entry_size(e) > (la_int64_t)INITRAMFS_GCDA_MAX_SIZE ||
+		    *nr >= INITRAMFS_GCDA_MAX_FILES) {
+			++*refused;
+			continue;
+		}
+		ret = gcda_write(a, dir, name);
+		if (ret < 0)
+			goto out;
+		++*nr;
+	}
+	/* A disk of zeros is an empty archive or no archive at all. */
+	if (!*nr && !*refused)
+		ret = error_code(WW_ENOTFOUND, "no gcov archive on '%s'", disk);
+	else if (r != ARCHIVE_EOF)
+		ret = error("gcov archive on '%s': %s", disk,
+			    archive_error_string(a));
+out:
+	archive_read_free(a);
+	return ret;
 }

@@ -86,4 +86,20 @@ enum initramfs_compress initramfs_compress_for(const char *dotconfig);
  * margin for the boot (INITRAMFS_FIXED_S).  For QEMU's deadline. */
 unsigned int initramfs_deadline_s(const struct initramfs_opts *o);
 
+/*
+ * The other end of /init's gcov step: unpack the tar it wrote from offset
+ * 0 of the raw disk image `disk` (the file behind /dev/vda) into `dir`,
+ * as gcov_line_counts() wants it (dir/fs/ext4/namei.gcda).  The guest is
+ * untrusted: only regular files named *.gcda with plain relative paths
+ * ([A-Za-z0-9._+-/], no "..") are written, at most
+ * INITRAMFS_GCDA_MAX_FILES of INITRAMFS_GCDA_MAX_SIZE bytes each; other
+ * entries are counted in *refused and skipped.  WW_ENOTFOUND when the disk
+ * holds no archive (still zeros: /init never got there, or had no
+ * counters); WW_ERROR for I/O.
+ */
+#define INITRAMFS_GCDA_MAX_FILES 20000
+#define INITRAMFS_GCDA_MAX_SIZE (16u << 20)
+int initramfs_gcda_unpack(size_t *nr, size_t *refused, const char *disk,
+			  const char *dir);
+
 #endif

@@ -5,8 +5,13 @@
  * One make per target, in the build sandbox (bwrap.h: the tree read-only
  * at /ww/src, only the build directory writable, no network):
  *
- *   make -C /ww/src/tools/testing/selftests O=/ww/build TARGETS=cgroup
+ *   make -k -C /ww/src/tools/testing/selftests O=/ww/build TARGETS=cgroup
  *        LDFLAGS=-static KSFT_INSTALL_PATH=/ww/build/install -jN install
+ *
+ * (-k: a binary that does not build does not stop the others).  The
+ * target's own directory is a writable copy mounted over the read-only
+ * tree: 6.12's mm Makefile writes local_config.h there (check_config.sh),
+ * and without it builds nothing but two binaries.
  *
  * The headers come from the system's /usr/include (linux-libc-dev): the
  * build does not run headers_install, because O=/ww/build/usr/include does

@@ -12,6 +12,8 @@
 static char tmp[] = "/tmp/t-bwrap.XXXXXX";
 
 /* Run argv (NULL-terminated) in the sandbox; its exit status, or -1. */
+static const struct strvec *extra_binds;
+
 static int in_sandbox(struct strbuf *out, const char *src, const char *build,
 		      ...)
 {
@@ -24,6 +26,7 @@ static int in_sandbox(struct strbuf *out, const char *src, const char *build,
 	o.src = src;
 	o.build = build;
 	o.mem_mb = 1024;
+	o.binds = extra_binds;
 	bwrap_argv(&c.args, &o);
 	va_start(ap, build);
 	while ((arg = va_arg(ap, const char *)))
@@ -100,6 +103,26 @@ int main(void)
 	ok(in_sandbox(&out, src.buf, build.buf, "cat", "/proc/net/dev", NULL) == 0 &&
 	   strstr(out.buf, "lo:") && !strstr(out.buf, "eth"),
 	   "no network interface but loopback");
+	{
+		struct strvec binds = STRVEC_INIT;
+		struct strbuf sub = STRBUF_INIT, copy = STRBUF_INIT;
+
+		strbuf_addf(&sub, "%s/sub", src.buf);
+		strbuf_addf(&copy, "%s/copy", tmp);
+		mkdirs(sub.buf, 0755, WW_ERROR);
+		mkdirs(copy.buf, 0777, WW_ERROR);
+		strvec_pushl(&binds, copy.buf, BWRAP_SRC "/sub", NULL);
+		extra_binds = &binds;
+		ok(in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_SRC "/sub/x", NULL) == 0 &&
+		   in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_SRC "/y", NULL) > 0,
+		   "an extra bind makes one directory of the source writable, only that one");
+		strbuf_addstr(&copy, "/x");
+		ok(access(copy.buf, F_OK) == 0, "the write lands in the copy");
+		extra_binds = NULL;
+		strvec_clear(&binds);
+		strbuf_release(&copy);
+		strbuf_release(&sub);
+	}
 out:
 	child_release(&c);
 	strvec_clear(&args);

@@ -55,6 +55,17 @@ static void add_test(struct testmap_sel *sel, const char *target,
 	strvec_pushf(&sel->test_names, "%s:%s", target, name);
 }
 
+/* Every line of `text` as a TAP diagnostic. */
+static void diag(const char *text)
+{
+	while (*text) {
+		const char *nl = strchrnul(text, '\n');
+
+		printf("# %.*s\n", (int)(nl - text), text);
+		text = *nl ? nl + 1 : nl;
+	}
+}
+
 struct entry {
 	char *name;
 	mode_t mode;
@@ -200,6 +211,90 @@ static bool in_order(const char *out, ...)
 	return ok;
 }
 
+/* `tar` at the start of a 1 MiB zero-filled "disk", as QEMU leaves it. */
+static void make_disk(const char *disk, const char *tar)
+{
+	struct strbuf d = STRBUF_INIT;
+
+	if (tar)
+		strbuf_read_file(&d, tar, 1u << 20);
+	if (d.len < (1u << 20))
+		strbuf_addchars(&d, 0, (1u << 20) - d.len);
+	strbuf_write_file(&d, disk);
+	strbuf_release(&d);
+}
+
+static void evil_tar(const char *path)
+{
+	struct archive *a = archive_write_new();
+	const char *names[] = { "../evil.gcda", "/tmp/abs.gcda", "ok/x.gcda",
+				"ok/notes.gcno" };
+
+	archive_write_set_format_ustar(a);
+	archive_write_open_filename(a, path);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, names[i]);
+		archive_entry_set_filetype(e, AE_IFREG);
+		archive_entry_set_perm(e, 0644);
+		archive_entry_set_size(e, 2);
+		archive_write_header(a, e);
+		archive_write_data(a, "x\n", 2);
+		archive_entry_free(e);
+	}
+	{
+		struct archive_entry *e = archive_entry_new();
+
+		archive_entry_set_pathname(e, "ok/link.gcda");
+		archive_entry_set_filetype(e, AE_IFLNK);
+		archive_entry_set_perm(e, 0777);
+		archive_entry_set_symlink(e, "/etc/passwd");
+		archive_write_header(a, e);
+		archive_entry_free(e);
+	}
+	archive_write_close(a);
+	archive_write_free(a);
+}
+
+static void test_unpack(const char *tar)
+{
+	struct strbuf disk = STRBUF_INIT, dir = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf d = STRBUF_INIT;
+	size_t nr = 0, refused = 0;
+	int ret;
+
+	strbuf_addf(&disk, "%s/vda.raw", tmp);
+	strbuf_addf(&dir, "%s/gcda", tmp);
+	make_disk(disk.buf, tar);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	strbuf_addf(&p, "%s/fs/ext4/namei.gcda", dir.buf);
+	ok(ret == 0 && nr == 2 && refused == 0 &&
+	   strbuf_read_file(&d, p.buf, 4096) >= 0 && !strcmp(d.buf, "namei counters\n"),
+	   "the disk unpacks: %zu files, dir/fs/ext4/namei.gcda", nr);
+
+	make_disk(disk.buf, NULL);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	ok(ret == WW_ENOTFOUND && nr == 0, "a disk of zeros: no archive (%s)", error_last());
+
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/evil.tar", tmp);
+	evil_tar(p.buf);
+	make_disk(disk.buf, p.buf);
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/evil/in", tmp);
+	ret = initramfs_gcda_unpack(&nr, &refused, disk.buf, dir.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/evil/evil.gcda", tmp);
+	ok(ret == 0 && nr == 1 && refused == 4 && access(p.buf, F_OK) < 0 &&
+	   access("/tmp/abs.gcda", F_OK) < 0,
+	   "a hostile tar: '..', absolute, non-.gcda and symlink entries refused (%zu)", refused);
+	strbuf_release(&d);
+	strbuf_release(&p);
+	strbuf_release(&dir);
+	strbuf_release(&disk);
+}
+
 static void test_guest(const char *img)
 {
 	struct strbuf root = STRBUF_INIT, outdir = STRBUF_INIT, p = STRBUF_INIT;
@@ -239,7 +334,7 @@ static void test_guest(const char *img)
 	if (!ok(ret == 0 && c.status == 0,
 		"/init --test runs to its end (%.1f s, status %d)", c.seconds,
 		c.status)) {
-		printf("# %s\n", c.out.buf);
+		diag(c.out.buf);
 		goto out;
 	}
 	ok(in_order(c.out.buf, "# mount -t proc proc", "# mount -t cgroup2 cgroup2",
@@ -283,6 +378,7 @@ static void test_guest(const char *img)
 	ok(e && !strcmp(e->data.buf, "cgroup counters\n"),
 	   "kernel/cgroup/cgroup.gcda");
 	ok(!find(&tar, "kernel/cgroup/cgroup.gcno", NULL), "no .gcno in the tar");
+	test_unpack(p.buf);
 out:
 	listing_release(&tar);
 	child_release(&c);
@@ -327,7 +423,7 @@ static void test_contents(const char *img, const struct initramfs_opts *o)
 	   strstr(e->data.buf, "\nworkload workload:ext4 ext4.sh /dev/vdb ext4-test 120\n"),
 	   "the run-config lists tests, missing ones, the workload disk, gcov");
 	if (e)
-		printf("# %s", e->data.buf);
+		diag(e->data.buf);
 	e = find(&l, "kselftest/cgroup/test_core", NULL);
 	ok(e && S_ISREG(e->mode) && (e->mode & 0777) == 0755, "/kselftest/cgroup/test_core, 0755");
 	e = find(&l, "kselftest/cgroup/config", NULL);
@@ -418,6 +514,10 @@ static void test_real(const struct initramfs_opts *base)
 	else
 		strbuf_addf(&tree, "%s/.cache/warnwatch/work/6.1.192", home ? home : "/");
 	strbuf_addf(&d, "%s/tools/testing/selftests/cgroup/Makefile", tree.buf);
+	if (getenv("WW_SKIP_SLOW")) {
+		skip("WW_SKIP_SLOW (make check-fast)", "real cgroup selftests in the initramfs");
+		goto out;
+	}
 	if (access(d.buf, R_OK) < 0) {
 		skip("no extracted 6.1 tree in the warnwatch cache", "real cgroup selftests in the initramfs");
 		goto out;
@@ -460,7 +560,7 @@ static void test_real(const struct initramfs_opts *base)
 	   in_order(c.out.buf, "warnwatch: begin cgroup:test_core\n", "1..",
 		    "warnwatch: end cgroup:test_core result=", "warnwatch: init done\n",
 		    NULL), "the static test_core runs in the busybox root, its KTAP between the markers");
-	printf("# %s", c.out.buf);
+	diag(c.out.buf);
 out:
 	child_release(&c);
 	testmap_sel_release(&sel);
