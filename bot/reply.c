@@ -1465,6 +1465,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 			{ "hung", "the boot did not finish in time" },
 			{ "timeout", "the boot did not finish in time" },
 			{ "boot-failed", "the kernel did not boot" },
+			{ "fs-corrupted", "the file system was corrupted (e2fsck -fn on the images after the boot)" },
 		};
 		const char *outcome = NULL;
 

@@ -495,6 +495,19 @@ int main(void)
 	}
 	reply_verdict_release(&vd);
 	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
+		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "fs.json"), 0, "fs-corrupted parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "the file system was corrupted"), "fs-corrupted said in words");
+		ok(!has(&r, "the result was 'fs-corrupted'"), "not as a raw verdict name");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
 	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
 	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
 	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
