@@ -31,6 +31,53 @@ static int bad(const char *name, const char *where, const char *what)
 	return error_code(WW_EINPUT, "%s: review.%s: %s", name, where, what);
 }
 
+/* Keys of `obj` not in `known`: the first one is an error naming it. */
+static int known_keys(json_t *obj, const char *const *known, const char *name,
+		      const char *where)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		const char *const *k = known;
+
+		while (*k && strcmp(*k, key))
+			k++;
+		if (!*k)
+			return error_code(WW_EINPUT, "%s: review%s%s.%s: unknown key", name,
+					  *where ? "." : "", where, key);
+	}
+	return 0;
+}
+
+/* A text's {placeholders} are ones the reply fills. */
+static int known_placeholders(const char *text, const char *name, const char *where)
+{
+	static const char *const keys[] = { "macro", "function", "cond", "ret", "repl",
+					    "arg", "fs", NULL };
+
+	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		size_t n = strcspn(p + 1, "}:\n");
+		const char *const *k = keys;
+
+		/* C braces ("{\n", "{ ") are code, not placeholders. */
+		if (!n || p[1 + n] == '\n' || !p[1 + n] || memchr(p + 1, ' ', n))
+			continue;
+		if (p[1 + n] == ':' && !strncmp(p + 1, "ret", n) && n == 3) {
+			if (p[5] != '-' || p[6] != 'E')
+				return error_code(WW_EINPUT, "%s: review.%s: {ret:...} takes an "
+						  "errno such as -EINVAL", name, where);
+			continue;
+		}
+		while (*k && (strlen(*k) != n || strncmp(*k, p + 1, n)))
+			k++;
+		if (!*k)
+			return error_code(WW_EINPUT, "%s: review.%s: unknown placeholder {%.*s}",
+					  name, where, (int)n, p + 1);
+	}
+	return 0;
+}
+
 static int get_strs(struct strvec *out, json_t *arr, const char *name, const char *where)
 {
 	json_t *v;
@@ -64,12 +111,28 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	size_t k;
 	int ret = 0;
 
+	static const char *const keys[] = { "id", "match", "classes", "say", "again",
+					    "rewrite", "replaces", "comment", NULL };
+	static const char *const texts[] = { "say", "again", "rewrite", NULL };
+
 	strbuf_addf(&where, "advice[%zu]", i);
 	m = json_string_value(json_object_get(e, "match"));
 	if (!json_is_object(e) || !m || !json_is_string(json_object_get(e, "id")) ||
 	    !json_is_string(json_object_get(e, "say"))) {
 		ret = bad(name, where.buf, "needs \"id\", \"match\" and \"say\" strings");
 		goto out;
+	}
+	if ((ret = known_keys(e, keys, name, where.buf)))
+		goto out;
+	for (const char *const *t = texts; *t; t++) {
+		v = json_object_get(e, *t);
+		if (v && !json_is_string(v)) {
+			ret = error_code(WW_EINPUT, "%s: review.%s.%s: not a string", name,
+					 where.buf, *t);
+			goto out;
+		}
+		if (v && (ret = known_placeholders(json_string_value(v), name, where.buf)))
+			goto out;
 	}
 	ALLOC_GROW(a->v, a->nr + 1, a->alloc);
 	ae = &a->v[a->nr];
@@ -90,6 +153,9 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	cl = json_object_get(e, "classes");
 	if (!cl) {
 		ae->classes = ~0u;
+	} else if (!json_is_array(cl)) {
+		ret = bad(name, where.buf, "\"classes\" is not an array of class names");
+		goto out;
 	} else {
 		json_array_foreach(cl, k, v) {
 			enum rule_class c;
@@ -109,11 +175,22 @@ out:
 
 static int load_fs(struct advice *a, json_t *e, const char *name)
 {
+	static const char *const keys[] = { "path", "name", "rewrite", "markers", "comment",
+					    NULL };
 	struct advice_fs *fs;
+	json_t *n;
+	int ret;
 
 	if (!json_is_object(e) || !json_is_string(json_object_get(e, "path")) ||
 	    !json_is_string(json_object_get(e, "rewrite")))
 		return bad(name, "filesystems", "each needs \"path\" and \"rewrite\"");
+	n = json_object_get(e, "name");
+	if (n && !json_is_string(n))
+		return bad(name, "filesystems", "\"name\" is not a string");
+	if ((ret = known_keys(e, keys, name, "filesystems")) ||
+	    (ret = known_placeholders(json_string_value(json_object_get(e, "rewrite")),
+				      name, "filesystems")))
+		return ret;
 	ALLOC_GROW(a->fs, a->nr_fs + 1, a->alloc_fs);
 	fs = &a->fs[a->nr_fs++];
 	fs->path = opt_str(e, "path");
@@ -125,6 +202,12 @@ static int load_fs(struct advice *a, json_t *e, const char *name)
 
 int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *name)
 {
+	static const char *const top_keys[] = { "comment", "explain", "guide_intro", "guide",
+		"guide_also", "unlocks", "advice", "filesystems", "user_entry_suffixes",
+		"user_entry_prefixes", "user_markers", "alloc_calls", "lock_tests",
+		"refcount_markers", NULL };
+	static const char *const object_keys[] = { "explain", "guide", "guide_also", NULL };
+	static const char *const array_keys[] = { "unlocks", "advice", "filesystems", NULL };
 	json_error_t jerr;
 	json_t *doc, *r, *v, *e;
 	const char *key;
@@ -139,6 +222,22 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 		ret = error_code(WW_EINPUT, "%s: no \"review\" object", name);
 		goto out;
 	}
+	if ((ret = known_keys(r, top_keys, name, "")))
+		goto out;
+	for (const char *const *k = object_keys; *k; k++)
+		if ((v = json_object_get(r, *k)) && !json_is_object(v)) {
+			ret = bad(name, *k, "not an object");
+			goto out;
+		}
+	for (const char *const *k = array_keys; *k; k++)
+		if ((v = json_object_get(r, *k)) && !json_is_array(v)) {
+			ret = bad(name, *k, "not an array");
+			goto out;
+		}
+	if ((v = json_object_get(r, "guide_intro")) && !json_is_string(v)) {
+		ret = bad(name, "guide_intro", "not a string");
+		goto out;
+	}
 	v = json_object_get(r, "explain");
 	json_object_foreach(v, key, e) {
 		enum rule_class c;
@@ -147,6 +246,8 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 			ret = bad(name, "explain", "keys are classes, values strings");
 			goto out;
 		}
+		if ((ret = known_placeholders(json_string_value(e), name, "explain")))
+			goto out;
 		free(a->explain[c]);
 		a->explain[c] = xstrdup(json_string_value(e));
 	}
@@ -160,6 +261,24 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 		}
 		if ((ret = get_strs(&a->guide[c], e, name, "guide")))
 			goto out;
+	}
+	v = json_object_get(r, "guide_also");
+	json_object_foreach(v, key, e) {
+		enum rule_class c;
+		const char *sec;
+		json_t *starts;
+
+		if (rule_class_parse(&c, key) || !json_is_object(e) || json_object_size(e) != 1) {
+			ret = bad(name, "guide_also", "keys are classes, each with one "
+				  "{\"section heading\": [sentence starts]}");
+			goto out;
+		}
+		json_object_foreach(e, sec, starts) {
+			free(a->also_section[c]);
+			a->also_section[c] = xstrdup(sec);
+			if ((ret = get_strs(&a->also[c], starts, name, "guide_also")))
+				goto out;
+		}
 	}
 	json_array_foreach(json_object_get(r, "unlocks"), i, e) {
 		json_t *l = json_array_get(e, 0), *u = json_array_get(e, 1);
@@ -175,6 +294,21 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 	json_array_foreach(json_object_get(r, "advice"), i, e)
 		if ((ret = load_entry(a, e, name, i)))
 			goto out;
+	/* "replaces" names "explain" or an entry: a typo would silently
+	 * say both. */
+	for (i = 0; i < a->nr; i++)
+		for (size_t k = 0; k < a->v[i].replaces.nr; k++) {
+			const char *id = a->v[i].replaces.v[k];
+			bool found = !strcmp(id, "explain");
+
+			for (size_t j = 0; j < a->nr && !found; j++)
+				found = !strcmp(a->v[j].id, id);
+			if (!found) {
+				ret = error_code(WW_EINPUT, "%s: review.advice[%zu].replaces: no "
+						 "entry '%s'", name, i, id);
+				goto out;
+			}
+		}
 	json_array_foreach(json_object_get(r, "filesystems"), i, e)
 		if ((ret = load_fs(a, e, name)))
 			goto out;
@@ -214,6 +348,8 @@ void advice_release(struct advice *a)
 	for (size_t i = 0; i < RC__NR; i++) {
 		free(a->explain[i]);
 		strvec_clear(&a->guide[i]);
+		free(a->also_section[i]);
+		strvec_clear(&a->also[i]);
 	}
 	for (size_t i = 0; i < a->nr; i++) {
 		free(a->v[i].id);

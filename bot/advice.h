@@ -47,6 +47,10 @@ struct advice_entry {
 struct advice {
 	char *explain[RC__NR];		/* per class */
 	struct strvec guide[RC__NR];	/* coding-style sentence starts */
+	/* A second coding-style section quoted for a class when the tree has
+	 * it ("The panic_on_warn kernel option" for WARNs), and its sentences. */
+	char *also_section[RC__NR];
+	struct strvec also[RC__NR];
 	struct advice_entry *v;
 	size_t nr, alloc;
 	struct advice_fs *fs;
@@ -59,7 +63,8 @@ struct advice {
 	char *guide_intro;		/* before the coding-style quote */
 };
 
-#define ADVICE_INIT { { NULL }, { { NULL, 0, 0 } }, NULL, 0, 0, NULL, 0, 0, \
+#define ADVICE_INIT { { NULL }, { { NULL, 0, 0 } }, { NULL }, { { NULL, 0, 0 } }, \
+		      NULL, 0, 0, NULL, 0, 0, \
 		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, \
 		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL }
 

@@ -370,7 +370,11 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	}
 	if (ret)
 		goto out;
-	if (strstr(c.err.buf, "Thread incomplete") || strstr(c.err.buf, "ERROR: missing [")) {
+	/* A saved file holds what its owner saved: one patch of a series
+	 * alone is reviewed as it is (series_from_mails() says what else is
+	 * missing); an archive is expected to have the whole series. */
+	if (!o->mbox &&
+	    (strstr(c.err.buf, "Thread incomplete") || strstr(c.err.buf, "ERROR: missing ["))) {
 		struct strbuf parts = STRBUF_INIT;
 
 		missing_parts(&parts, c.err.buf);

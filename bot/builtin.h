@@ -18,6 +18,7 @@ enum exit_status {
 int cmd_check(int argc, const char **argv);
 int cmd_hook(int argc, const char **argv);
 int cmd_census(int argc, const char **argv);
+int cmd_backfill(int argc, const char **argv);
 int cmd_dashboard(int argc, const char **argv);
 int cmd_ci(int argc, const char **argv);
 int cmd_serve(int argc, const char **argv);

@@ -12,8 +12,12 @@
 #include "kboot.h"
 #include "kbuild.h"
 #include "ktree.h"
+#include "gcov.h"
+#include "kbase.h"
+#include "kguest.h"
 
 #include <git2.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,6 +31,7 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 	case CI_APPLY_FAILED: return "apply-failed";
 	case CI_HUNG: return "hung";
 	case CI_ERROR: return "error";
+	case CI_FS_CORRUPTED: return "fs-corrupted";
 	}
 	return "?";
 }
@@ -360,6 +365,174 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 	added_set_release(&added);
 }
 
+/* ---- what ran in the guest, and did each added call run ---- */
+
+static const char *utest_kind(const char *name)
+{
+	return starts_with(name, "workload:") ? "workload" : "kselftest";
+}
+
+/* /init's result words to the verdict's: timeout is a failure with a
+ * detail, a binary that did not build a skip. */
+static const char *utest_result(const struct console_utest *u, const char **detail)
+{
+	*detail = NULL;
+	if (!u->result)
+		return "crashed";
+	if (!strcmp(u->result, "pass"))
+		return "pass";
+	if (!strcmp(u->result, "skip"))
+		return "skip";
+	if (!strcmp(u->result, "missing")) {
+		*detail = "did not build";
+		return "skip";
+	}
+	if (!strcmp(u->result, "timeout")) {
+		*detail = "timeout";
+		return "fail";
+	}
+	return "fail";
+}
+
+static struct ci_test *add_test(struct ci_verdict *v, const char *name,
+				const char *kind, const char *result)
+{
+	struct ci_test *t;
+
+	ALLOC_GROW(v->tests, v->nr_tests + 1, v->alloc_tests);
+	t = &v->tests[v->nr_tests++];
+	memset(t, 0, sizeof(*t));
+	t->name = xstrdup(name);
+	t->kind = kind;
+	t->result = result;
+	return t;
+}
+
+void ci_tests_from_console(struct ci_verdict *out,
+			   const struct console_result *boot)
+{
+	for (size_t i = 0; i < out->nr_tests; i++) {
+		free(out->tests[i].name);
+		free(out->tests[i].image);
+		free(out->tests[i].detail);
+	}
+	out->nr_tests = 0;
+	for (size_t i = 0; i < boot->nr_suites; i++)
+		add_test(out, boot->suites[i].name, "kunit",
+			 ktap_result_name(boot->suites[i].result));
+	for (size_t i = 0; i < boot->nr_utests; i++) {
+		const struct console_utest *u = &boot->utests[i];
+		const char *detail;
+		const char *res = utest_result(u, &detail);
+		struct ci_test *t = add_test(out, u->name, utest_kind(u->name), res);
+
+		t->image = xstrdup_or_null(u->image);
+		t->detail = xstrdup_or_null(detail);
+	}
+}
+
+/* Where the finding's call is in the final tree (later patches move it). */
+static bool call_site(const struct added_set *a, const struct finding *f,
+		      const char **file, int *line)
+{
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct added_line *al = &a->v[i];
+
+		if (al->patch == f->patch && al->orig_line == f->line &&
+		    !strcmp(al->orig_file, f->file)) {
+			if (al->line <= 0)
+				return false;	/* a later patch removed it */
+			*file = al->file;
+			*line = al->line;
+			return true;
+		}
+	}
+	*file = f->file;	/* not a git diff: the patch's own numbers */
+	*line = f->line;
+	return true;
+}
+
+static bool is_c_file(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 2 && !strcmp(path + n - 2, ".c");
+}
+
+/* The count of the call's first line with code: a call split over lines
+ * has its code on any of them. */
+static void measure_call(struct ci_call *c, const char *build_dir,
+			 const char *gcda_dir, const char *no_gcov)
+{
+	struct gcov_counts gc = GCOV_COUNTS_INIT;
+	struct strbuf why = STRBUF_INIT;
+
+	if (no_gcov) {
+		strbuf_addstr(&why, no_gcov);
+	} else if (!is_c_file(c->file)) {
+		strbuf_addstr(&why, "the call is in a header: its code is compiled "
+			      "into the objects that include it, which are not "
+			      "instrumented");
+	} else if (gcov_line_counts(&gc, build_dir, gcda_dir, c->file) < 0) {
+		strbuf_addstr(&why, error_last());
+		error_clear();
+	} else {
+		for (int k = 0; k <= CALL_SPAN; k++) {
+			long long n = gcov_line(&gc, (unsigned long)(c->line + k));
+
+			if (n != GCOV_NO_DATA) {
+				c->reached = n;
+				break;
+			}
+		}
+		if (c->reached < 0)
+			strbuf_addf(&why, "gcov has no code at %s:%d (the compiler "
+				    "removed the call?)", c->file, c->line);
+	}
+	if (c->reached < 0)
+		c->reached_why = strbuf_detach(&why, NULL);
+	strbuf_release(&why);
+	gcov_counts_release(&gc);
+}
+
+void ci_calls(struct ci_verdict *out, const struct series *s,
+	      const char *build_dir, const char *gcda_dir, const char *no_gcov)
+{
+	struct added_set added = { NULL, 0, 0 };
+
+	added_from_series(&added, s);
+	for (size_t i = 0; i < out->findings.nr; i++) {
+		const struct finding *f = &out->findings.v[i];
+		const char *file;
+		struct ci_call *c;
+		int line;
+
+		if (f->kind != FINDING_ADDED || !call_site(&added, f, &file, &line))
+			continue;
+		ALLOC_GROW(out->calls, out->nr_calls + 1, out->alloc_calls);
+		c = &out->calls[out->nr_calls++];
+		memset(c, 0, sizeof(*c));
+		c->file = xstrdup(file);
+		c->line = line;
+		c->macro = xstrdup(f->rule && f->rule->macro ? f->rule->macro : "?");
+		c->patch = f->patch;
+		c->reached = -1;
+		for (size_t j = 0; j < out->nr_fired; j++) {
+			const struct ci_fired *fd = &out->fired[j];
+
+			if (!fd->added_by_series || fd->patch != f->patch ||
+			    !fd->file || strcmp(fd->file, file) ||
+			    fd->line < line || fd->line > line + CALL_SPAN)
+				continue;
+			c->fired = true;
+			if (!c->suite && fd->suite)
+				c->suite = xstrdup(fd->suite);
+		}
+		measure_call(c, build_dir, gcda_dir, no_gcov);
+	}
+	added_set_release(&added);
+}
+
 /* ---- the verdict ---- */
 
 static void set_reason(struct ci_verdict *v, const char *fmt, ...)
@@ -416,6 +589,12 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		set_reason(out, "the kernel did not reboot after its tests "
 			   "(kunit_shutdown=reboot ignored?) and panicked: %s",
 			   boot->panic_message);
+	} else if (boot->panicked && !reports &&
+		   starts_with(boot->panic_message, "Attempted to kill init")) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the guest's /init exited instead of rebooting "
+			   "(kernel-ci/init failed?); last console line: %s",
+			   boot->last_line ? boot->last_line : "");
 	} else if (boot->panicked) {
 		out->kind = CI_PANICKED;
 		set_reason(out, "Kernel panic - not syncing: %s", boot->panic_message);
@@ -432,6 +611,15 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		set_reason(out, "QEMU stopped before the KUnit suites finished, "
 			   "without a panic message; last console line: %s",
 			   boot->last_line ? boot->last_line : "");
+	} else if (out->user_space && !boot->init_done) {
+		out->kind = CI_ERROR;
+		set_reason(out, "the guest stopped before kernel-ci/init finished "
+			   "its tests, without a panic message; last console "
+			   "line: %s", boot->last_line ? boot->last_line : "");
+	} else if (out->user_space) {
+		out->kind = CI_CLEAN;
+		set_reason(out, "%zu KUnit suites and %zu user-space tests ran, no "
+			   "WARNING or BUG fired", boot->nr_suites, boot->nr_utests);
 	} else {
 		out->kind = CI_CLEAN;
 		set_reason(out, "%zu KUnit suites ran, no WARNING or BUG fired",
@@ -501,6 +689,38 @@ static json_t *finding_json(const struct finding *f)
 	return o;
 }
 
+static json_t *test_json(const struct ci_test *t)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(t->name));
+	json_object_set_new(o, "kind", json_string(t->kind));
+	json_object_set_new(o, "result", json_string(t->result));
+	if (t->image)
+		json_object_set_new(o, "image", json_string(t->image));
+	if (t->detail)
+		json_object_set_new(o, "detail", json_string(t->detail));
+	return o;
+}
+
+static json_t *call_json(const struct ci_call *c)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "file", json_string(c->file));
+	json_object_set_new(o, "line", json_integer(c->line));
+	json_object_set_new(o, "macro", json_string(c->macro));
+	json_object_set_new(o, "patch", json_integer(c->patch));
+	json_object_set_new(o, "reached", c->reached >= 0 ?
+			    json_integer(c->reached) : json_null());
+	if (c->reached < 0)
+		json_object_set_new(o, "reached_why", json_str_or_null(c->reached_why));
+	json_object_set_new(o, "fired", json_boolean(c->fired));
+	if (c->fired)
+		json_object_set_new(o, "suite", json_str_or_null(c->suite));
+	return o;
+}
+
 json_t *ci_verdict_json(const struct ci_verdict *v)
 {
 	json_t *o = json_object(), *a, *t;
@@ -508,6 +728,9 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
 	json_object_set_new(o, "reason", json_str_or_null(v->reason));
 	json_object_set_new(o, "base", json_str_or_null(v->base));
+	json_object_set_new(o, "base_why", json_str_or_null(v->base_why));
+	json_object_set_new(o, "user_space", json_boolean(v->user_space));
+	json_object_set_new(o, "user_space_error", json_str_or_null(v->guest_error));
 	json_object_set_new(o, "accel", json_str_or_null(v->accel));
 	json_object_set_new(o, "patches", json_integer(v->nr_patches));
 	a = json_array();
@@ -537,6 +760,30 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	for (size_t i = 0; i < v->nr_fired; i++)
 		json_array_append_new(a, fired_json(&v->fired[i]));
 	json_object_set_new(o, "fired", a);
+	a = json_array();
+	for (size_t i = 0; i < v->nr_tests; i++)
+		json_array_append_new(a, test_json(&v->tests[i]));
+	json_object_set_new(o, "tests", a);
+	a = json_array();
+	for (size_t i = 0; i < v->nr_calls; i++)
+		json_array_append_new(a, call_json(&v->calls[i]));
+	json_object_set_new(o, "calls", a);
+	a = json_array();
+	for (size_t i = 0; i < v->nr_images; i++) {
+		const struct ci_image *im = &v->images[i];
+
+		t = json_object();
+		json_object_set_new(t, "name", json_string(im->name));
+		json_object_set_new(t, "features", json_str_or_null(im->features));
+		json_object_set_new(t, "fsck", json_string(im->clean ? "clean" : "corrupted"));
+		json_object_set_new(t, "fsck_output", json_str_or_null(im->fsck_output));
+		json_array_append_new(a, t);
+	}
+	json_object_set_new(o, "images", a);
+	a = json_array();
+	for (size_t i = 0; i < v->not_built.nr; i++)
+		json_array_append_new(a, json_string(v->not_built.v[i]));
+	json_object_set_new(o, "kselftests_not_built", a);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
 	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
 	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
@@ -566,12 +813,18 @@ json_t *ci_verdict_json(const struct ci_verdict *v)
 	json_object_set_new(t, "boot", json_real(v->t.boot));
 	json_object_set_new(t, "boot_panic_on_warn_0", json_real(v->t.boot2));
 	json_object_set_new(t, "base_boot", json_real(v->t.base_boot));
+	json_object_set_new(t, "kselftests", json_real(v->t.kselftests));
+	json_object_set_new(t, "images", json_real(v->t.images));
+	json_object_set_new(t, "initramfs", json_real(v->t.initramfs));
+	json_object_set_new(t, "fsck", json_real(v->t.fsck));
 	json_object_set_new(t, "total", json_real(v->t.total));
 	json_object_set_new(o, "seconds", t);
 	return o;
 }
 
 /* ---- text ---- */
+
+static void test_phrase(struct strbuf *out, const char *name);
 
 static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
 {
@@ -637,13 +890,15 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	const struct ci_fired *f = first_fired(v);
 	size_t others = 0;
 
+	const char *during = v->panic_suite ? v->panic_suite : f ? f->suite : NULL;
+
 	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel panicked");
-	if (v->panic_suite)
-		strbuf_addf(out, " while running KUnit suite %s", v->panic_suite);
-	else if (f && f->suite)
-		strbuf_addf(out, " while running KUnit suite %s", f->suite);
-	else
-		strbuf_addstr(out, " during boot, outside any KUnit suite");
+	if (during) {
+		strbuf_addstr(out, " while running ");
+		test_phrase(out, during);
+	} else {
+		strbuf_addstr(out, " during boot, outside any test");
+	}
 	if (f) {
 		strbuf_addstr(out, ": ");
 		fired_sentence(out, v, f);
@@ -651,7 +906,9 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 		strbuf_addf(out, ": %s", v->panic_message ? v->panic_message : "");
 	}
 	strbuf_addstr(out, ".\n");
-	if (f && f->test)
+	if (f && f->test && f->suite && starts_with(f->suite, "workload:"))
+		strbuf_addf(out, "The workload was running on image %s.\n", f->test);
+	else if (f && f->test)
 		strbuf_addf(out, "The test case was %s.\n", f->test);
 	if (f && f->trace) {
 		strbuf_addstr(out, "\n");
@@ -668,9 +925,10 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 			    others ? "; the others:" : ".");
 	} else if (v->console2) {
 		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
-			    "fired (counted on the console: without user space "
-			    "the guest's /sys/kernel/warn_count cannot be read)%s\n",
+			    "fired (counted on the console%s)%s\n",
 			    v->warn_count, v->warn_count == 1 ? "" : "s",
+			    v->user_space ? "" : ": without user space the "
+			    "guest's /sys/kernel/warn_count cannot be read",
 			    others ? "; the others:" : ".");
 	}
 	if (v->console2) {
@@ -725,7 +983,7 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 		const struct finding *f = &v->findings.v[i];
 		const char *macro = f->rule ? f->rule->macro : "call";
 
-		if (f->kind == FINDING_ADDED) {
+		if (f->kind == FINDING_ADDED && !v->nr_calls) {
 			strbuf_addf(out, "The %s() that ", macro);
 			patch_name(out, v, f->patch);
 			strbuf_addf(out, " adds at %s:%d did not fire during the "
@@ -741,6 +999,138 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 	}
 }
 
+/* "KUnit suite time_test_cases", "kselftest cgroup:test_core", "the ext4 workload" */
+static void test_phrase(struct strbuf *out, const char *name)
+{
+	const char *w;
+
+	if (skip_prefix(name, "workload:", &w))
+		strbuf_addf(out, "the %s workload", w);
+	else if (strchr(name, ':'))
+		strbuf_addf(out, "kselftest %s", name);
+	else
+		strbuf_addf(out, "KUnit suite %s", name);
+}
+
+/* What ran, for "ran N times during ...": the boot, its KUnit suites,
+ * the kselftest targets and the workloads, each named once. */
+static void ran_phrase(struct strbuf *out, const struct ci_verdict *v)
+{
+	struct strvec parts = STRVEC_INIT, seen = STRVEC_INIT;
+	bool kunit = false;
+
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *t = &v->tests[i];
+		struct strbuf key = STRBUF_INIT;
+		const char *w;
+		bool dup = false;
+
+		if (!strcmp(t->kind, "kunit")) {
+			kunit = true;
+			continue;
+		}
+		if (skip_prefix(t->name, "workload:", &w))
+			strbuf_addf(&key, "the %s workload", w);
+		else
+			strbuf_addf(&key, "the %.*s kselftests",
+				    (int)strcspn(t->name, ":"), t->name);
+		for (size_t j = 0; j < seen.nr; j++)
+			dup = dup || !strcmp(seen.v[j], key.buf);
+		if (!dup)
+			strvec_push(&seen, key.buf);
+		strbuf_release(&key);
+	}
+	strvec_push(&parts, "the boot");
+	if (kunit)
+		strvec_push(&parts, "its KUnit suites");
+	for (size_t i = 0; i < seen.nr; i++)
+		strvec_push(&parts, seen.v[i]);
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(out, "%s%s", i == 0 ? "" : i + 1 == parts.nr ?
+			    " and " : ", ", parts.v[i]);
+	strvec_clear(&parts);
+	strvec_clear(&seen);
+}
+
+/* Per added call, in words: did it run, how often, did it fire. */
+static void text_calls(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_calls; i++) {
+		const struct ci_call *c = &v->calls[i];
+
+		if (c->fired) {
+			strbuf_addf(out, "The %s() at %s:%d (", c->macro, c->file, c->line);
+			patch_name(out, v, c->patch);
+			strbuf_addstr(out, ") fired");
+			if (c->suite) {
+				strbuf_addstr(out, " during ");
+				test_phrase(out, c->suite);
+			}
+			if (c->reached > 0)
+				strbuf_addf(out, "; it ran %lld time%s in the boot with "
+					    "panic_on_warn=0", c->reached,
+					    c->reached == 1 ? "" : "s");
+			strbuf_addstr(out, ".\n");
+		} else if (c->reached > 0) {
+			strbuf_addf(out, "The %s() at %s:%d (", c->macro, c->file, c->line);
+			patch_name(out, v, c->patch);
+			strbuf_addf(out, ") ran %lld time%s during ", c->reached,
+				    c->reached == 1 ? "" : "s");
+			ran_phrase(out, v);
+			strbuf_addstr(out, ", and never fired.\n");
+		} else if (c->reached == 0) {
+			strbuf_addf(out, "No test reached the %s() at %s:%d (",
+				    c->macro, c->file, c->line);
+			patch_name(out, v, c->patch);
+			strbuf_addstr(out, "), so this boot says nothing about it: "
+				      "the line never ran during ");
+			ran_phrase(out, v);
+			strbuf_addstr(out, ".\n");
+		} else {
+			strbuf_addf(out, "Whether the %s() at %s:%d (", c->macro,
+				    c->file, c->line);
+			patch_name(out, v, c->patch);
+			strbuf_addf(out, ") ran could not be measured (%s); it did "
+				    "not fire.\n", c->reached_why ? c->reached_why : "?");
+		}
+	}
+}
+
+/* The user-space tests and the images, briefly. */
+static void text_tests(struct strbuf *out, const struct ci_verdict *v)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *t = &v->tests[i];
+
+		if (!strcmp(t->kind, "kunit"))
+			continue;
+		strbuf_addf(out, "%s %s%s%s%s: %s%s%s%s\n", t->kind, t->name,
+			    t->image ? " (image " : "", t->image ? t->image : "",
+			    t->image ? ")" : "", t->result,
+			    t->detail ? " (" : "", t->detail ? t->detail : "",
+			    t->detail ? ")" : "");
+	}
+	for (size_t i = 0; i < v->not_built.nr; i++)
+		strbuf_addf(out, "kselftests not (all) built: %s\n", v->not_built.v[i]);
+	for (size_t i = 0; i < v->nr_images; i++)
+		if (!v->images[i].clean)
+			bad++;
+	if (v->nr_images && !bad)
+		strbuf_addf(out, "e2fsck -fn after the workload: all %zu images clean.\n",
+			    v->nr_images);
+	for (size_t i = 0; i < v->nr_images; i++) {
+		const struct ci_image *im = &v->images[i];
+
+		if (im->clean)
+			continue;
+		strbuf_addf(out, "e2fsck -fn after the workload: image %s (%s) is "
+			    "corrupted:\n", im->name, im->features ? im->features : "");
+		indent_trace(out, im->fsck_output);
+	}
+}
+
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s)
 {
@@ -750,9 +1140,17 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		break;
 	case CI_CLEAN:
 		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
-			    "booted and ran its KUnit suites without any WARNING "
-			    "or BUG firing.\n", v->base ? v->base : "?");
+			    "booted and ran its %s without any WARNING "
+			    "or BUG firing.\n", v->base ? v->base : "?",
+			    v->user_space ? "tests" : "KUnit suites");
 		text_clean_findings(out, v);
+		break;
+	case CI_FS_CORRUPTED:
+		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
+			    "ran its tests without any WARNING or BUG firing, but "
+			    "afterwards e2fsck -fn finds a file system the workload "
+			    "used corrupted: %s\n", v->base ? v->base : "?",
+			    v->reason ? v->reason : "");
 		break;
 	case CI_BUILD_FAILED:
 		strbuf_addf(out, "The patched kernel (linux %s) does not build",
@@ -775,8 +1173,15 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			    v->reason ? v->reason : "");
 		break;
 	}
-	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN)
+	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
+	    v->kind == CI_FS_CORRUPTED) {
+		text_calls(out, v);
 		text_suites(out, v);
+		text_tests(out, v);
+	}
+	if (v->base_why)
+		strbuf_addf(out, "Base: linux %s (%s).\n", v->base ? v->base : "?",
+			    v->base_why);
 	if (v->enabled.nr) {
 		strbuf_addstr(out, "Suites enabled for the files the series touches:");
 		for (size_t i = 0; i < v->enabled.nr; i++)
@@ -827,6 +1232,28 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->apply_note);
 	free(v->base_error);
 	free(v->failed_file);
+	free(v->base_why);
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		free(v->tests[i].name);
+		free(v->tests[i].image);
+		free(v->tests[i].detail);
+	}
+	free(v->tests);
+	for (size_t i = 0; i < v->nr_calls; i++) {
+		free(v->calls[i].file);
+		free(v->calls[i].macro);
+		free(v->calls[i].reached_why);
+		free(v->calls[i].suite);
+	}
+	free(v->calls);
+	for (size_t i = 0; i < v->nr_images; i++) {
+		free(v->images[i].name);
+		free(v->images[i].features);
+		free(v->images[i].fsck_output);
+	}
+	free(v->images);
+	strvec_clear(&v->not_built);
+	free(v->guest_error);
 	check_result_clear(&v->findings);
 	if (v->own_rules) {
 		ruleset_release(v->own_rules);
@@ -843,6 +1270,9 @@ struct ci_ctx {
 	struct strbuf logdir;	/* where this run's console logs go */
 	double start;
 	enum kboot_accel accel;
+	struct kguest *guest;	/* the user space, or NULL: KUnit only */
+	struct strbuf no_gcov;	/* why the counters are missing; "" when read */
+	bool collected;		/* counters and fsck done after a boot */
 };
 
 static void progress(const struct ci_ctx *c, const char *fmt, ...)
@@ -915,13 +1345,20 @@ static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
 
 	if (!panic_on_warn)
 		ko.max_console = CI_SECOND_BOOT_MAX_CONSOLE;
+	if (c->guest) {
+		ko.initrd = c->guest->initrd;
+		kguest_drives(&ko.drives, c->guest);
+		ko.timeout_s = c->opts->boot_timeout_s ? c->opts->boot_timeout_s :
+			       KGUEST_KUNIT_S + c->guest->deadline_s;
+	}
 
 	ko.kernel = kernel;
 	ko.console_path = console;
 	ko.accel = c->accel;
 	ko.cache_dir = c->cache.buf;
 	ko.panic_on_warn = panic_on_warn;
-	ko.timeout_s = c->opts->boot_timeout_s;
+	if (!ko.timeout_s)
+		ko.timeout_s = c->opts->boot_timeout_s;
 	progress(c, "booting with panic_on_warn=%d (%s), console: %s",
 		 panic_on_warn, kboot_accel_name(c->accel), console);
 	ret = kboot_run(res, &ko);
@@ -1016,6 +1453,7 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct kbuild_result base = KBUILD_RESULT_INIT;
 	struct kboot_result res = KBOOT_RESULT_INIT;
+	struct kguest *guest;
 	double t0 = monotonic_now();
 	int ret;
 
@@ -1038,7 +1476,10 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 		goto out;
 	}
 	strbuf_addf(&tmp, "%s.tmp", log.buf);
+	guest = c->guest;	/* the base boot is KUnit only */
+	c->guest = NULL;
 	ret = boot(c, &res, base.bzimage, tmp.buf, false);
+	c->guest = guest;
 	if (ret < 0)
 		goto out;
 	if (rename(tmp.buf, log.buf) < 0) {
@@ -1074,6 +1515,29 @@ static void mark_preexisting(struct ci_verdict *v, const struct console_result *
 	}
 }
 
+/*
+ * GCOV_PROFILE for the .c files the series adds calls to (kguest.h), as
+ * a commit on top of the series, checked out for the build.
+ */
+static int gcov_lines(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
+		      const struct kapply_result *ap)
+{
+	struct strvec files = STRVEC_INIT;
+	git_oid head;
+	int ret;
+
+	for (size_t i = 0; i < out->findings.nr; i++)
+		if (out->findings.v[i].kind == FINDING_ADDED)
+			strvec_push(&files, out->findings.v[i].file);
+	ret = kguest_gcov_commit(&head, t, &ap->head, &files);
+	if (!ret && !git_oid_equal(&head, &ap->head)) {
+		progress(c, "gcov for the touched objects");
+		ret = ktree_checkout(t, &head);
+	}
+	strvec_clear(&files);
+	return ret;
+}
+
 /* Apply, build: a verdict when either fails (returns 1), else 0. */
 static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 			   struct ktree *t, const struct series *s,
@@ -1099,6 +1563,9 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return ret;
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
+	ret = gcov_lines(c, out, t, ap);
+	if (ret < 0)
+		return ret;
 	progress(c, "building");
 	t0 = monotonic_now();
 	bo.touched = &ap->touched;
@@ -1123,6 +1590,59 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return 1;
 	}
 	return ret;
+}
+
+static void images_to_verdict(struct ci_verdict *out, const struct kguest *g)
+{
+	for (size_t i = 0; i < g->nr_images; i++) {
+		const struct kguest_image *im = &g->images[i];
+		struct ci_image *ci;
+
+		ALLOC_GROW(out->images, out->nr_images + 1, out->alloc_images);
+		ci = &out->images[out->nr_images++];
+		ci->name = xstrdup(im->name);
+		ci->features = xstrdup_or_null(im->features);
+		ci->clean = im->clean;
+		ci->fsck_output = im->clean ? NULL : xstrdup(im->fsck_output.buf);
+		if (!im->clean && out->kind == CI_CLEAN) {
+			out->kind = CI_FS_CORRUPTED;
+			set_reason(out, "e2fsck -fn finds image %s (%s) corrupted: %.*s",
+				   im->name, im->features ? im->features : "",
+				   (int)strcspn(im->fsck_output.buf, "\n"),
+				   im->fsck_output.buf);
+		}
+	}
+}
+
+/*
+ * After a boot whose /init finished: the .gcda files off the gcov disk,
+ * e2fsck on every image.  Only once: the first boot that finished.
+ */
+static int collect(struct ci_ctx *c, struct ci_verdict *out,
+		   const struct console_result *con)
+{
+	size_t nr = 0;
+	int ret;
+
+	if (!c->guest || c->collected || !con->init_done)
+		return 0;
+	c->collected = true;
+	strbuf_reset(&c->no_gcov);
+	if (!con->gcov_result || strcmp(con->gcov_result, "ok")) {
+		strbuf_addf(&c->no_gcov, "kernel-ci/init copied no gcov counters "
+			    "out of the guest (result=%s)",
+			    con->gcov_result ? con->gcov_result : "missing");
+	} else if (kguest_read_gcda(c->guest, &nr) < 0) {
+		strbuf_addstr(&c->no_gcov, error_last());
+		error_clear();
+	}
+	progress(c, "read %zu gcov counter file%s", nr, nr == 1 ? "" : "s");
+	ret = kguest_fsck(c->guest);
+	out->t.fsck = c->guest->fsck_seconds;
+	if (ret < 0)
+		return ret;
+	images_to_verdict(out, c->guest);
+	return 0;
 }
 
 /* Boot with panic_on_warn=1, and again with 0 when that panicked. */
@@ -1160,9 +1680,18 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 			   con.last_line ? con.last_line : "");
 	}
 	ci_attribute(out, &con, true, s, NULL);
+	ci_tests_from_console(out, &con);
 	progress(c, "%s after %.1f s", ci_verdict_name(out->kind), res.seconds);
+	ret = collect(c, out, &con);
+	if (ret < 0)
+		goto out;
 	if (out->kind != CI_PANICKED || (c->opts->flags & CI_NO_SECOND_BOOT))
 		goto out;
+	if (c->guest) {
+		ret = kguest_reset_disks(c->guest);
+		if (ret < 0)
+			goto out;
+	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/boot-panic_on_warn-0.log", c->logdir.buf);
 	out->console2 = xstrdup(path.buf);
@@ -1180,6 +1709,14 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 		goto out;
 	ci_attribute(out, &con2, false, s, NULL);
 	out->warn_flood = res2.flooded;
+	if (res2.flooded && c->guest && !c->collected) {
+		strbuf_reset(&c->no_gcov);
+		strbuf_addf(&c->no_gcov, "the boot with panic_on_warn=0 was stopped "
+			    "after %u MB of console output (WARNINGs in a loop) "
+			    "before kernel-ci/init could copy the counters out",
+			    CI_SECOND_BOOT_MAX_CONSOLE >> 20);
+	}
+	ret = collect(c, out, &con2);
 out:
 	strbuf_release(&path);
 	console_result_release(&con);
@@ -1207,16 +1744,149 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 	return check_series(&out->findings, s, &co);
 }
 
+/* The Debian source tarballs we have: "6.1", "6.12" (sorted by kbase). */
+static void available_bases(struct strvec *out)
+{
+	DIR *d = opendir("/usr/src");
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		const char *v;
+		size_t n;
+
+		if (!skip_prefix(e->d_name, "linux-source-", &v))
+			continue;
+		n = strlen(v);
+		if (n <= 7 || strcmp(v + n - 7, ".tar.xz"))
+			continue;
+		n -= 7;
+		if (strspn(v, "0123456789.") >= n)
+			strvec_pushf(out, "%.*s", (int)n, v);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* "v6.1.192" / "6.12-rc3" -> "6.1" / "6.12"; "" when not a release. */
+static void release_of(struct strbuf *out, const char *base_commit)
+{
+	const char *p = base_commit;
+	size_t n;
+
+	if (!p)
+		return;
+	if (*p == 'v')
+		p++;
+	n = strspn(p, "0123456789");
+	if (!n || p[n] != '.' || !strspn(p + n + 1, "0123456789"))
+		return;
+	n += 1 + strspn(p + n + 1, "0123456789");
+	strbuf_add(out, p, n);
+}
+
+/*
+ * The trees to try, in order (kbase.h), and whether only the first counts:
+ * --tree or $WARNWATCH_BASE_TARBALL name one; a base-commit: naming a
+ * release we have names one too (a series written for v6.1 that does not
+ * apply there is not tried on 6.12); otherwise newest first until one
+ * applies.
+ */
+static int pick_bases(struct strvec *out, bool *only_first, struct ci_verdict *v,
+		      const struct series *s, const struct ci_opts *opts)
+{
+	struct strvec avail = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT, rel = STRBUF_INIT;
+	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	int ret = 0;
+
+	*only_first = true;
+	if (opts->tree || (env && *env)) {
+		strvec_push(out, opts->tree ? opts->tree : env);
+		v->base_why = xstrdup(opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL");
+		goto out;
+	}
+	available_bases(&avail);
+	if (!avail.nr) {
+		strvec_push(out, "6.1");	/* ktree says what is missing */
+		v->base_why = xstrdup("no /usr/src/linux-source-*.tar.xz found");
+		goto out;
+	}
+	ret = kbase_order(out, s->base_commit, &avail, &why);
+	if (ret < 0)
+		goto out;
+	release_of(&rel, s->base_commit);
+	*only_first = rel.len && !strcmp(out->v[0], rel.buf);
+	v->base_why = strbuf_detach(&why, NULL);
+out:
+	strvec_clear(&avail);
+	strbuf_release(&why);
+	strbuf_release(&rel);
+	return ret;
+}
+
+/* Forget an apply failure before trying the next tree. */
+static void clear_apply_failure(struct ci_verdict *v, const char *base,
+				struct strbuf *tried)
+{
+	strbuf_addf(tried, "%sdoes not apply to linux %s (%s)",
+		    tried->len ? "; " : "", base, v->reason ? v->reason : "");
+	v->kind = CI_ERROR;
+	free(v->failed_file);
+	v->failed_file = NULL;
+	v->failed_patch = v->failed_hunk = 0;
+}
+
+/* The guest's user space, or a note why there is none. */
+static void prepare_guest(struct ci_ctx *c, struct ci_verdict *out,
+			  struct kguest *g, struct ktree *t,
+			  const struct kapply_result *ap,
+			  const struct kbuild_result *kb)
+{
+	struct kguest_opts go = KGUEST_OPTS_INIT;
+	struct strbuf dotconfig = STRBUF_INIT;
+
+	if (c->opts->flags & CI_NO_USER_SPACE) {
+		strbuf_addstr(&c->no_gcov, "booted without user space "
+			      "(--no-user-space): nothing copied the counters out");
+		return;
+	}
+	progress(c, "the guest's user space: kselftests, images, initramfs");
+	strbuf_addf(&dotconfig, "%s/.config", kb->build_dir);
+	go.cache_dir = c->cache.buf;
+	go.dotconfig = dotconfig.buf;
+	if (kguest_prepare(g, t, &ap->touched, c->logdir.buf, &go) < 0) {
+		out->guest_error = xstrdup(error_last());
+		strbuf_addf(&c->no_gcov, "the guest had no user space to copy the "
+			    "counters out (%s)", error_last());
+		error_clear();
+	} else {
+		c->guest = g;
+		out->user_space = true;
+		for (size_t i = 0; i < g->not_built.nr; i++)
+			strvec_push(&out->not_built, g->not_built.v[i]);
+		strbuf_addstr(&c->no_gcov, "the guest did not finish kernel-ci/init, "
+			      "so its gcov counters were not copied out");
+	}
+	out->t.kselftests = g->kselftest_seconds;
+	out->t.images = g->image_seconds;
+	out->t.initramfs = g->initramfs_seconds;
+	strbuf_release(&dotconfig);
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO };
+	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO,
+			     NULL, STRBUF_INIT, false };
 	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
 	struct console_result base = CONSOLE_RESULT_INIT;
-	struct strbuf tarball = STRBUF_INIT;
+	struct kguest guest = KGUEST_INIT;
+	struct strbuf tarball = STRBUF_INIT, tried = STRBUF_INIT;
+	struct strvec bases = STRVEC_INIT;
+	bool only_first;
 	double t0;
 	int ret;
 
@@ -1229,22 +1899,51 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;
-	tarball_for(&tarball, opts->tree);
-	ko.cache_dir = c.cache.buf;
-	ko.tarball = tarball.len ? tarball.buf : NULL;
-	ko.progress = opts->flags & CI_PROGRESS;
-	progress(&c, "opening the base tree (waits while another run uses it)");
-	t0 = monotonic_now();
-	ret = ktree_open(&t, &ko);
-	out->t.tree = monotonic_now() - t0;
+	ret = pick_bases(&bases, &only_first, out, s, opts);
 	if (ret < 0)
 		goto out;
-	out->base = xstrdup(t.version);
-	ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+	for (size_t i = 0; i < bases.nr; i++) {
+		bool last = only_first || i + 1 == bases.nr;
+
+		strbuf_reset(&tarball);
+		tarball_for(&tarball, bases.v[i]);
+		ko.cache_dir = c.cache.buf;
+		ko.tarball = tarball.buf;
+		ko.progress = opts->flags & CI_PROGRESS;
+		progress(&c, "opening the base tree %s (waits while another run "
+			 "uses it)", bases.v[i]);
+		t0 = monotonic_now();
+		ret = ktree_open(&t, &ko);
+		out->t.tree += monotonic_now() - t0;
+		if (ret < 0)
+			goto out;
+		free(out->base);
+		out->base = xstrdup(t.version);
+		ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+		if (ret <= 0 || out->kind != CI_APPLY_FAILED || last)
+			break;
+		clear_apply_failure(out, t.version, &tried);
+		kapply_result_release(&ap);
+		kbuild_result_release(&kb);
+		ktree_release(&t);
+	}
+	if (tried.len) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s; %s", out->base_why, tried.buf);
+		free(out->base_why);
+		out->base_why = strbuf_detach(&why, NULL);
+	}
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
-		goto out;
+		strbuf_addstr(&c.no_gcov, out->kind == CI_APPLY_FAILED ?
+			      "the series does not apply: nothing ran" :
+			      out->kind == CI_BUILD_FAILED ?
+			      "the patched kernel does not build: nothing ran" :
+			      "the build did not finish: nothing ran");
+		goto calls;
 	}
+	prepare_guest(&c, out, &guest, &t, &ap, &kb);
 	ret = boot_and_judge(&c, out, s, kb.bzimage);
 	if (ret < 0)
 		goto out;
@@ -1258,15 +1957,23 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 			mark_preexisting(out, &base);
 		}
 	}
+calls:
+	ci_calls(out, s, kb.build_dir ? kb.build_dir : "",
+		 guest.gcda_dir ? guest.gcda_dir : "",
+		 c.no_gcov.len ? c.no_gcov.buf : NULL);
 	ret = 0;
 out:
 	out->t.total = monotonic_now() - c.start;
 	console_result_release(&base);
 	kbuild_result_release(&kb);
 	kapply_result_release(&ap);
+	kguest_release(&guest);
 	ktree_release(&t);
 	strbuf_release(&tarball);
+	strbuf_release(&tried);
+	strvec_clear(&bases);
 	strbuf_release(&c.cache);
 	strbuf_release(&c.logdir);
+	strbuf_release(&c.no_gcov);
 	return ret;
 }

@@ -29,6 +29,37 @@ enum ci_verdict_kind {
 	CI_APPLY_FAILED,
 	CI_HUNG,		/* the boot deadline passed */
 	CI_ERROR,		/* QEMU or the machinery failed: no verdict */
+	CI_FS_CORRUPTED,	/* booted clean, but e2fsck -fn finds a workload's
+				   file system corrupted afterwards */
+};
+
+/* A test that ran in the guest: a KUnit suite, a kselftest, a workload. */
+struct ci_test {
+	char *name;		/* "time_test_cases", "cgroup:test_core", "workload:ext4" */
+	const char *kind;	/* "kunit", "kselftest", "workload" (static) */
+	const char *result;	/* "pass", "fail", "skip", "crashed" (static) */
+	char *image;		/* a workload's image, or NULL */
+	char *detail;		/* "timeout", "did not build", or NULL */
+};
+
+/* A BUG/WARN-family call the series adds: did it run, did it fire. */
+struct ci_call {
+	char *file;		/* in the final tree */
+	int line;		/* in the final tree */
+	char *macro;		/* "WARN_ON_ONCE" */
+	int patch;
+	long long reached;	/* execution count, -1: not measured */
+	char *reached_why;	/* why not measured, when reached < 0 */
+	bool fired;
+	char *suite;		/* the test running when it fired, or NULL */
+};
+
+/* A workload's file system image, checked with e2fsck -fn after the boot. */
+struct ci_image {
+	char *name;		/* "ext4-4k-default" */
+	char *features;		/* mke2fs -O */
+	bool clean;
+	char *fsck_output;	/* corrupted: e2fsck's first lines */
 };
 
 /* One WARNING/BUG that fired, and whose fault it is. */
@@ -58,6 +89,7 @@ struct ci_timings {
 	double check;		/* static findings */
 	double tree;		/* opening the base tree: lock wait, first extract */
 	double apply, build, boot, boot2, base_boot, total;
+	double kselftests, images, initramfs, fsck; /* the guest's user space */
 };
 
 struct ci_verdict {
@@ -89,12 +121,25 @@ struct ci_verdict {
 	struct check_result findings; /* static findings (check) */
 	struct ruleset *own_rules; /* rules ci_run loaded: findings point into them */
 	struct ci_timings t;
+	/* Issue 10: the guest's user space (fields past the INIT macro). */
+	char *base_why;		/* why this base tree ("base-commit names v6.1") */
+	bool user_space;	/* booted with kernel-ci/init and an initramfs */
+	struct ci_test *tests;	/* every test that ran, in console order */
+	size_t nr_tests, alloc_tests;
+	struct ci_call *calls;	/* one per added BUG/WARN-family call */
+	size_t nr_calls, alloc_calls;
+	struct ci_image *images;
+	size_t nr_images, alloc_images;
+	struct strvec not_built; /* "target: first error" of kselftests that
+				    did not (all) build */
+	char *guest_error;	/* why the guest had no user space, or NULL */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0 } }
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -104,6 +149,8 @@ enum ci_flags {
 	CI_PROGRESS = 1 << 0,	/* stage + elapsed time on stderr */
 	CI_NO_SECOND_BOOT = 1 << 1, /* skip the panic_on_warn=0 boot */
 	CI_NO_BASE_BOOT = 1 << 2, /* do not boot the base for comparison */
+	CI_NO_USER_SPACE = 1 << 3, /* KUnit only: no initramfs, kselftests,
+				      workloads or gcov counters */
 };
 
 struct ci_opts {
@@ -139,6 +186,19 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 /* Decide out->kind and out->reason from the panic_on_warn=1 boot. */
 void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 	       bool timed_out);
+
+/*
+ * Fill out->tests from a parsed console (KUnit suites, then the user-space
+ * tests in console order) and out->calls from out->findings: each added
+ * call's final-tree line, whether it fired (out->fired), and how often it
+ * ran: `gcda_dir` holds the guest's .gcda files and `build_dir` the .gcno
+ * (gcov.h); `no_gcov` (when not NULL) says why nothing could be measured.
+ * Exposed for tests.
+ */
+void ci_tests_from_console(struct ci_verdict *out,
+			   const struct console_result *boot);
+void ci_calls(struct ci_verdict *out, const struct series *s,
+	      const char *build_dir, const char *gcda_dir, const char *no_gcov);
 
 /* The verdict as JSON (a new reference) and as text for people. */
 json_t *ci_verdict_json(const struct ci_verdict *v);

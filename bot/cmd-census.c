@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "opt.h"
 #include "census.h"
 #include "strbuf.h"
 
@@ -41,48 +42,40 @@ static void progress(void *data, const char *what, size_t files)
 	fflush(stderr);
 }
 
-static int parse_args(struct census_args *a, int argc, const char **argv)
+static const char *const format_names[] = { "table", "json", NULL };
+
+/*
+ * 0, OPT_HELP, or WW_EUSAGE with the message set.  a->target points into
+ * `args`, which the caller clears.
+ */
+static int parse_args(struct census_args *a, struct strvec *args, int argc,
+		      const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
+	unsigned long top = a->top;
+	int format = 0, ret;
+	struct opt opts[] = {
+		OPT_CHOICE(0, "format", &format, format_names),
+		OPT_STRING(0, "output", &a->output, "FILE"),
+		OPT_STRING(0, "rules", &a->rules, "DIR"),
+		OPT_ULONG(0, "top", &top, "N"),
+		OPT_STRING(0, "git", &a->git, "REPO"),
+		OPT_BIT(0, "no-wrappers", &a->flags, CENSUS_NO_WRAPPERS),
+		OPT_BIT(0, "no-regex", &a->flags, CENSUS_NO_REGEX),
+		OPT_FLAG('q', "quiet", &a->quiet),
+		OPT_END(),
+	};
 
-		if (skip_prefix(arg, "--format=", &v)) {
-			a->format = v;
-		} else if (skip_prefix(arg, "--output=", &v)) {
-			a->output = v;
-		} else if (skip_prefix(arg, "--rules=", &v)) {
-			a->rules = v;
-		} else if (skip_prefix(arg, "--top=", &v)) {
-			char *end;
-			long n = strtol(v, &end, 10);
-
-			if (*end || n < 1)
-				return error_code(WW_EUSAGE, "--top: '%s' is not a positive number", v);
-			a->top = n;
-		} else if (!strcmp(arg, "--git") && i + 1 < argc) {
-			a->git = argv[++i];
-		} else if (skip_prefix(arg, "--git=", &v)) {
-			a->git = v;
-		} else if (!strcmp(arg, "--no-wrappers")) {
-			a->flags |= CENSUS_NO_WRAPPERS;
-		} else if (!strcmp(arg, "--no-regex")) {
-			a->flags |= CENSUS_NO_REGEX;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			a->quiet = true;
-		} else if (arg[0] == '-' && arg[1]) {
-			return error_code(WW_EUSAGE, "unknown option '%s'", arg);
-		} else if (!a->target) {
-			a->target = arg;
-		} else {
-			return error_code(WW_EUSAGE, "unexpected argument '%s'", arg);
-		}
-	}
-	if (!a->target)
+	ret = opt_parse(args, argc, argv, opts, 0);
+	if (ret)
+		return ret;
+	a->format = format_names[format];
+	a->top = top;
+	if (args->nr > 1)
+		return error_code(WW_EUSAGE, "unexpected argument '%s'", args->v[1]);
+	if (!args->nr)
 		return error_code(WW_EUSAGE, a->git ? "--git needs a range A..B" :
 				  "no tree given");
-	if (strcmp(a->format, "table") != 0 && strcmp(a->format, "json") != 0)
-		return error_code(WW_EUSAGE, "--format: '%s' is not table or json",
-				  a->format);
+	a->target = args->v[0];
 	return 0;
 }
 
@@ -116,14 +109,16 @@ int cmd_census(int argc, const char **argv)
 	struct census_opts opts = CENSUS_OPTS_INIT;
 	struct ruleset rs = RULESET_INIT;
 	struct census c = CENSUS_INIT;
+	struct strvec args = STRVEC_INIT;
 	int ret;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	ret = parse_args(&a, &args, argc, argv);
+	if (ret) {
+		strvec_clear(&args);
+		if (ret == OPT_HELP) {
 			fputs(usage_text, stdout);
 			return EXIT_OK;
 		}
-	if (parse_args(&a, argc, argv) < 0) {
 		report_error(NULL);
 		fputs(usage_text, stderr);
 		return EXIT_USAGE;
@@ -147,6 +142,7 @@ int cmd_census(int argc, const char **argv)
 out:
 	census_release(&c);
 	ruleset_release(&rs);
+	strvec_clear(&args);
 	if (ret < 0)
 		return report_error("census");
 	return EXIT_OK;

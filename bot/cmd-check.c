@@ -10,6 +10,7 @@
 #include "check.h"
 #include "diff.h"
 #include "mbox.h"
+#include "opt.h"
 #include "report.h"
 #include "series.h"
 #include "strvec.h"
@@ -71,79 +72,42 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* "--opt VALUE" or "--opt=VALUE"; advances *i past what it used. */
-static bool opt_value(const char **out, const char *name, int argc,
-		      const char **argv, int *i)
-{
-	const char *arg = argv[*i], *v;
-
-	if (!skip_prefix(arg, name, &v))
-		return false;
-	if (*v == '=') {
-		*out = v + 1;
-		return true;
-	}
-	if (*v)
-		return false;
-	if (*i + 1 >= argc) {
-		*out = NULL;
-		return true;
-	}
-	*out = argv[++*i];
-	return true;
-}
+static const char *const format_names[] = { "text", "json", "gcc", "b4", NULL };
+static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_GCC, REPORT_B4 };
 
 /* 0: go on; 1: done (--help); EXIT_USAGE: bad command line. */
 static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 {
-	bool dashdash = false;
+	int format = -1, ret;
+	struct opt opts[] = {
+		OPT_FLAG('q', "quiet", &cmd->ropts.quiet),
+		OPT_CHOICE(0, "format", &format, format_names),
+		OPT_STRING(0, "tree", &cmd->tree, "a directory"),
+		OPT_STRING(0, "rules", &cmd->rules_dir, "a directory"),
+		OPT_FLAG(0, "suggest", &cmd->suggest),
+		OPT_FLAG('g', "git-revs", &cmd->git_revs),
+		OPT_STRING(0, "git", &cmd->git_repo, "REPO and RANGE"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v = NULL;
-
-		if (dashdash || arg[0] != '-' || !strcmp(arg, "-")) {
-			strvec_push(&cmd->inputs, arg);
-		} else if (!strcmp(arg, "--")) {
-			dashdash = true;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			printf(usage_text, rules_default_dir());
-			return 1;
-		} else if (!strcmp(arg, "-q") || !strcmp(arg, "--quiet")) {
-			cmd->ropts.quiet = true;
-		} else if (opt_value(&v, "--format", argc, argv, &i)) {
-			if (v && !strcmp(v, "json"))
-				cmd->ropts.format = REPORT_JSON;
-			else if (v && !strcmp(v, "text"))
-				cmd->ropts.format = REPORT_TEXT;
-			else if (v && !strcmp(v, "gcc"))
-				cmd->ropts.format = REPORT_GCC;
-			else if (v && !strcmp(v, "b4"))
-				cmd->ropts.format = REPORT_B4;
-			else
-				return usage_error("--format wants text, json, gcc or b4, not", v ? v : "");
-		} else if (opt_value(&v, "--tree", argc, argv, &i)) {
-			if (!v)
-				return usage_error("--tree needs a directory", NULL);
-			cmd->tree = v;
-		} else if (opt_value(&v, "--rules", argc, argv, &i)) {
-			if (!v)
-				return usage_error("--rules needs a directory", NULL);
-			cmd->rules_dir = v;
-		} else if (!strcmp(arg, "--suggest")) {
-			cmd->suggest = true;
-		} else if (!strcmp(arg, "-g") || !strcmp(arg, "--git-revs")) {
-			cmd->git_revs = true;
-		} else if (!strcmp(arg, "--git")) {
-			if (i + 2 >= argc)
-				return usage_error("--git needs REPO and RANGE", NULL);
-			cmd->git_repo = argv[++i];
-			cmd->git_range = argv[++i];
-		} else {
-			return usage_error("unknown option", arg);
-		}
+	ret = opt_parse(&cmd->inputs, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		printf(usage_text, rules_default_dir());
+		return 1;
 	}
-	if (cmd->git_repo && cmd->inputs.nr)
-		return usage_error("--git takes no other INPUT, got", cmd->inputs.v[0]);
+	if (ret < 0)
+		return usage_error(error_last(), NULL);
+	if (format >= 0)
+		cmd->ropts.format = formats[format];
+	if (cmd->git_repo) {
+		/* --git REPO RANGE: the range is the one argument */
+		if (!cmd->inputs.nr)
+			return usage_error("--git needs REPO and RANGE", NULL);
+		if (cmd->inputs.nr > 1)
+			return usage_error("--git takes no other INPUT, got",
+					   cmd->inputs.v[1]);
+		cmd->git_range = cmd->inputs.v[0];
+	}
 	if (cmd->git_repo && cmd->git_revs)
 		return usage_error("-g and --git do not go together", NULL);
 	if (cmd->git_revs && !cmd->inputs.nr)
@@ -177,69 +141,12 @@ static int read_input(struct strbuf *out, const char *name)
 	return ret;
 }
 
-/*
- * A mail starts with a From_ line or a header ("Name: value"); anything
- * else that is not a diff header is taken as a diff with prose in front
- * (a quilt patch with its description).
- */
-static bool looks_like_mail(const char *buf, size_t len)
-{
-	size_t i = 0;
-
-	if (diff_looks_like(buf, len))
-		return false;
-	if (len >= 5 && !memcmp(buf, "From ", 5))
-		return true;
-	while (i < len && (buf[i] == '-' || (buf[i] >= '0' && buf[i] <= '9') ||
-			   (buf[i] >= 'A' && buf[i] <= 'Z') ||
-			   (buf[i] >= 'a' && buf[i] <= 'z')))
-		i++;
-	return i > 0 && i < len && buf[i] == ':';
-}
-
-static bool count_file(const char *path, void *data)
-{
-	(*(size_t *)data)++;
-	return false;
-}
-
-/* Does text that is neither mail nor a diff header hold a diff after all? */
-static bool holds_diff(const struct strbuf *buf)
-{
-	struct diff_opts opts = DIFF_OPTS_INIT;
-	size_t files = 0;
-
-	opts.want_file = count_file;
-	opts.data = &files;
-	diff_parse(buf->buf, buf->len, &opts, NULL, NULL);
-	error_clear();
-	return files > 0;
-}
-
 /* The series in one input; `mails` holds what it borrows. */
 static int read_series(struct series *out, struct mail_list *mails,
 		       const struct strbuf *buf, const char *name)
 {
-	size_t i;
-	int ret;
+	int ret = series_read(out, mails, buf->buf, buf->len, name);
 
-	/* Nothing to check is a mistake (an empty download, a wrong file),
-	 * not a clean bill of health. */
-	for (i = 0; i < buf->len && isspace((unsigned char)buf->buf[i]); i++)
-		;
-	if (i == buf->len)
-		return error_code(WW_EINPUT, "empty input");
-	if (!looks_like_mail(buf->buf, buf->len)) {
-		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */
-		if (!diff_looks_like(buf->buf, buf->len) && !holds_diff(buf))
-			return error_code(WW_EINPUT, "neither a mail, an mbox nor a diff");
-		series_from_diff(out, buf->buf, buf->len, name);
-		return 0;
-	}
-	ret = mbox_parse(mails, buf->buf, buf->len);
-	if (ret < 0)
-		return ret;
-	ret = series_from_mails(out, mails);
 	if (ret == WW_ENOTFOUND) {
 		/* Mail without patches (a review reply): nothing to find. */
 		series_release(out);

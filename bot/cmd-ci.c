@@ -17,12 +17,15 @@
 static const char usage_text[] =
 	"usage: warnwatch ci MBOX|MSGID [options]\n"
 	"\n"
-	"  --tree VERSION|TARBALL  base kernel: \"6.1\" (default), \"6.12\" or a\n"
-	"                          linux-source tarball\n"
+	"  --tree VERSION|TARBALL  base kernel: \"6.1\", \"6.12\" or a linux-source\n"
+	"                          tarball (default: the release the series'\n"
+	"                          base-commit: names, else newest first)\n"
 	"  --cache DIR             cache directory (default $WARNWATCH_CACHE or\n"
 	"                          ~/.cache/warnwatch); console logs are kept there\n"
 	"  --format=text|json      output (json is quiet on stderr)\n"
-	"  --timeout S             deadline of each boot in seconds (default 300);\n"
+	"  --json-out FILE         also write the JSON verdict to FILE\n"
+	"  --timeout S             deadline of each boot in seconds (default 300,\n"
+	"                          plus the bounds of the guest's tests);\n"
 	"                          a boot that passes it is the verdict \"hung\"\n"
 	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
 	"  --rules DIR             rules directory for the static findings\n"
@@ -33,13 +36,17 @@ static const char usage_text[] =
 	"                          panic_on_warn=0 to list every WARNING\n"
 	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
 	"                          pre-existing warnings\n"
+	"  --no-user-space         KUnit only: no initramfs, kselftests, workloads\n"
+	"                          or gcov counts\n"
 	"\n"
-	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/error,\n"
+	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/\n"
+	"fs-corrupted/error,\n"
 	"2 usage or input error\n";
 
 struct ci_args {
 	const char *input;
 	const char *format;
+	const char *json_out;	/* --json-out FILE, or NULL */
 	const char *rules_dir;
 	struct ci_opts opts;
 	const char *config_path;
@@ -107,6 +114,8 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 			a->opts.accel = v;
 		} else if ((v = opt_value("--rules", argc, argv, &i))) {
 			a->rules_dir = v;
+		} else if ((v = opt_value("--json-out", argc, argv, &i))) {
+			a->json_out = v;
 		} else if ((v = opt_value("--config", argc, argv, &i))) {
 			a->config_path = v;
 		} else if ((v = opt_value("-v", argc, argv, &i))) {
@@ -117,6 +126,8 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 			a->opts.flags |= CI_NO_SECOND_BOOT;
 		} else if (!strcmp(arg, "--no-base-boot")) {
 			a->opts.flags |= CI_NO_BASE_BOOT;
+		} else if (!strcmp(arg, "--no-user-space")) {
+			a->opts.flags |= CI_NO_USER_SPACE;
 		} else if (arg[0] == '-' && arg[1]) {
 			return bad_usage("unknown option", arg);
 		} else if (a->input) {
@@ -244,9 +255,21 @@ static void print_verdict(const struct ci_verdict *v, const struct series *s,
 	}
 }
 
+/* The same verdict as JSON into a file, next to the text on stdout. */
+static int write_json(const struct ci_verdict *v, const char *path)
+{
+	json_t *o = ci_verdict_json(v);
+	int ret = 0;
+
+	if (json_dump_file(o, path, JSON_INDENT(2)) < 0)
+		ret = error("cannot write '%s': %s", path, strerror(errno));
+	json_decref(o);
+	return ret;
+}
+
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { NULL, "text", NULL, CI_OPTS_INIT, NULL, 0 };
+	struct ci_args a = { NULL, "text", NULL, NULL, CI_OPTS_INIT, NULL, 0 };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -278,6 +301,8 @@ int cmd_ci(int argc, const char **argv)
 	}
 	print_verdict(&v, &s, json);
 	ret = v.kind == CI_CLEAN ? EXIT_OK : EXIT_FOUND;
+	if (a.json_out && write_json(&v, a.json_out) < 0)
+		ret = report_error(NULL);
 out:
 	ci_verdict_release(&v);
 	series_release(&s);

@@ -2,6 +2,7 @@
  * warnwatch dashboard: write the static site (see dashboard.h).
  */
 #include "builtin.h"
+#include "opt.h"
 #include "dashboard.h"
 
 static const char usage_text[] =
@@ -19,77 +20,52 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 written, 2 usage or input error\n";
 
-/* "--name=value" or "--name value": the value, advancing *i. */
-static const char *opt_value(int argc, const char **argv, int *i,
-			     const char *name)
-{
-	const char *v;
-	size_t n = strlen(name);
-
-	if (!argv[*i])
-		return NULL;
-	if (!strncmp(argv[*i], name, n) && argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (!strcmp(argv[*i], name) && *i + 1 < argc) {
-		v = argv[++*i];
-		return v;
-	}
-	return NULL;
-}
-
 int cmd_dashboard(int argc, const char **argv)
 {
 	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
-	const char **census = xcalloc(argc + 1, sizeof(*census));
-	int ret = 0;
+	struct strvec census = STRVEC_INIT, args = STRVEC_INIT;
+	unsigned long recent = 0;
+	int ret;
+	struct opt o[] = {
+		OPT_STRING(0, "out", &opts.out_dir, "DIR"),
+		OPT_STRING(0, "state", &opts.state_dir, "DIR"),
+		OPT_STRING(0, "lists", &opts.lists_file, "FILE"),
+		OPT_LIST(0, "census", &census, "FILE"),
+		OPT_STRING(0, "title", &opts.title, "TEXT"),
+		OPT_STRING(0, "templates", &opts.templates, "DIR"),
+		OPT_ULONG(0, "recent", &recent, "N"),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		const char *v;
-
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			free(census);
-			return EXIT_OK;
-		} else if ((v = opt_value(argc, argv, &i, "--out"))) {
-			opts.out_dir = v;
-		} else if ((v = opt_value(argc, argv, &i, "--state"))) {
-			opts.state_dir = v;
-		} else if ((v = opt_value(argc, argv, &i, "--lists"))) {
-			opts.lists_file = v;
-		} else if ((v = opt_value(argc, argv, &i, "--census"))) {
-			census[opts.nr_census++] = v;
-		} else if ((v = opt_value(argc, argv, &i, "--title"))) {
-			opts.title = v;
-		} else if ((v = opt_value(argc, argv, &i, "--templates"))) {
-			opts.templates = v;
-		} else if ((v = opt_value(argc, argv, &i, "--recent"))) {
-			char *end;
-			long n = strtol(v, &end, 10);
-
-			if (*end || n < 1 || n > 10000) {
-				ret = error_code(WW_EUSAGE, "--recent: '%s' is not a number from 1 to 10000", v);
-				break;
-			}
-			opts.recent = n;
-		} else {
-			ret = error_code(WW_EUSAGE, "unknown argument '%s'", argv[i]);
-			break;
-		}
+	ret = opt_parse(&args, argc, argv, o, 0);
+	if (ret == OPT_HELP) {
+		fputs(usage_text, stdout);
+		ret = EXIT_OK;
+		goto out;
 	}
+	if (!ret && args.nr)
+		ret = error_code(WW_EUSAGE, "unknown argument '%s'", args.v[0]);
+	if (!ret && recent > 10000)
+		ret = error_code(WW_EUSAGE, "--recent: '%lu' is not a number from 1 to 10000",
+				 recent);
+	if (recent)
+		opts.recent = recent;
 	if (!ret && !opts.out_dir)
 		ret = error_code(WW_EUSAGE, "--out DIR is required");
 	if (!ret && opts.state_dir && opts.lists_file)
 		ret = error_code(WW_EUSAGE, "--state and --lists exclude each other");
 	if (ret < 0) {
-		free(census);
 		report_error(NULL);
 		fputs(usage_text, stderr);
-		return EXIT_USAGE;
+		ret = EXIT_USAGE;
+		goto out;
 	}
-	opts.census = census;
+	opts.census = census.v;
+	opts.nr_census = census.nr;
 	ret = dashboard_write(&opts);
-	free(census);
-	if (ret < 0)
-		return report_error("dashboard");
-	return EXIT_OK;
+	ret = ret < 0 ? report_error("dashboard") : EXIT_OK;
+out:
+	strvec_clear(&census);
+	strvec_clear(&args);
+	return ret;
 }

@@ -6,6 +6,7 @@
  */
 #include "builtin.h"
 #include "hook.h"
+#include "opt.h"
 
 #include <limits.h>
 #include <unistd.h>
@@ -65,36 +66,44 @@ int cmd_hook(int argc, const char **argv)
 	const char *repo = NULL, *rules_dir = NULL, *verb;
 	unsigned flags = 0;
 	struct strbuf dir = STRBUF_INIT, what = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
 	char self[PATH_MAX];
-	int i, ret;
+	int ret;
+	struct opt opts[] = {
+		OPT_BIT(0, "strict", &flags, HOOK_STRICT),
+		OPT_BIT(0, "force", &flags, HOOK_FORCE),
+		OPT_STRING(0, "repo", &repo, "DIR"),
+		OPT_STRING(0, "rules", &rules_dir, "DIR"),
+		OPT_END(),
+	};
 
 	if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		fputs(usage_text, argc < 2 ? stderr : stdout);
 		return argc < 2 ? EXIT_USAGE : EXIT_OK;
 	}
 	verb = argv[1];
-	for (i = 2; i < argc && argv[i][0] == '-'; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "--strict")) {
-			flags |= HOOK_STRICT;
-		} else if (!strcmp(argv[i], "--force")) {
-			flags |= HOOK_FORCE;
-		} else if (!strcmp(argv[i], "--repo") && i + 1 < argc) {
-			repo = argv[++i];
-		} else if (!strcmp(argv[i], "--rules") && i + 1 < argc) {
-			rules_dir = argv[++i];
-		} else {
-			return usage_error("unknown option", argv[i]);
-		}
+	ret = opt_parse(&args, argc - 1, argv + 1, opts, 0);
+	if (ret == OPT_HELP) {
+		fputs(usage_text, stdout);
+		ret = EXIT_OK;
+		goto out;
 	}
-	if (!strcmp(verb, "run"))
-		return run(argc - i, argv + i, flags, rules_dir);
-	if (i < argc)
-		return usage_error("unexpected argument", argv[i]);
-	if (strcmp(verb, "install") && strcmp(verb, "uninstall"))
-		return usage_error("wants install, uninstall or run, not", verb);
+	if (ret < 0) {
+		ret = usage_error(error_last(), NULL);
+		goto out;
+	}
+	if (!strcmp(verb, "run")) {
+		ret = run((int)args.nr, args.v, flags, rules_dir);
+		goto out;
+	}
+	if (args.nr) {
+		ret = usage_error("unexpected argument", args.v[0]);
+		goto out;
+	}
+	if (strcmp(verb, "install") && strcmp(verb, "uninstall")) {
+		ret = usage_error("wants install, uninstall or run, not", verb);
+		goto out;
+	}
 	ret = hook_dir(&dir, repo);
 	if (ret >= 0 && !strcmp(verb, "install")) {
 		ret = self_path(self, sizeof(self));
@@ -107,6 +116,8 @@ int cmd_hook(int argc, const char **argv)
 		ret = report_error("hook");
 	else
 		printf("warnwatch: %s\n", what.buf);
+out:
+	strvec_clear(&args);
 	strbuf_release(&dir);
 	strbuf_release(&what);
 	return ret;

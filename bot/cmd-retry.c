@@ -2,6 +2,7 @@
  * warnwatch retry ID...: requeue failed series (queue_retry()).
  */
 #include "builtin.h"
+#include "opt.h"
 #include "queue.h"
 #include "serve.h"
 
@@ -18,32 +19,29 @@ int cmd_retry(int argc, const char **argv)
 	struct strvec ids = STRVEC_INIT;
 	struct store st = STORE_INIT;
 	struct queue q = { 0 };
-	const char *config = NULL, *state_dir = NULL, *v;
+	const char *config = NULL, *state_dir = NULL;
 	bool force = false, opened = false;
 	int ret = 0;
+	struct opt opts[] = {
+		OPT_STRING(0, "config", &config, "FILE"),
+		OPT_STRING(0, "state-dir", &state_dir, "DIR"),
+		OPT_FLAG(0, "force", &force),
+		OPT_END(),
+	};
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--config") && i + 1 < argc) {
-			config = argv[++i];
-		} else if (skip_prefix(argv[i], "--config=", &v)) {
-			config = v;
-		} else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc) {
-			state_dir = argv[++i];
-		} else if (skip_prefix(argv[i], "--state-dir=", &v)) {
-			state_dir = v;
-		} else if (!strcmp(argv[i], "--force")) {
-			force = true;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(retry_usage, stdout);
-			goto out;
-		} else if (*argv[i] && strspn(argv[i], "0123456789") == strlen(argv[i])) {
-			strvec_push(&ids, argv[i]);
-		} else {
-			fprintf(stderr, "warnwatch: unknown argument '%s'\n%s",
-				argv[i], retry_usage);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+	ret = opt_parse(&ids, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		fputs(retry_usage, stdout);
+		ret = 0;
+		goto out;
+	}
+	for (size_t i = 0; !ret && i < ids.nr; i++)
+		if (!*ids.v[i] || strspn(ids.v[i], "0123456789") != strlen(ids.v[i]))
+			ret = error_code(WW_EUSAGE, "unknown argument '%s'", ids.v[i]);
+	if (ret < 0) {
+		fprintf(stderr, "warnwatch: %s\n%s", error_last(), retry_usage);
+		ret = EXIT_USAGE;
+		goto out;
 	}
 	if (!ids.nr)
 		ret = error_code(WW_EUSAGE, "which series? (see 'warnwatch status')");

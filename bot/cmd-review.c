@@ -10,6 +10,7 @@
  * (nothing sent; the line names the earlier reply's Message-ID).
  */
 #include "builtin.h"
+#include "opt.h"
 #include "b4.h"
 #include "check.h"
 #include "config.h"
@@ -54,6 +55,7 @@ static const char usage_text[] =
 
 struct review {
 	/* command line */
+	struct strvec args;	/* the arguments that are not options */
 	const char *msgid_arg;
 	const char *mbox;
 	const char *config_path;
@@ -100,68 +102,45 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* "--opt VALUE" or "--opt=VALUE". */
-static bool opt_value(const char **out, const char *name, int argc,
-		      const char **argv, int *i)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n) != 0)
-		return false;
-	if (a[n] == '=') {
-		*out = a + n + 1;
-		return true;
-	}
-	if (a[n] || *i + 1 >= argc)
-		return false;
-	*out = argv[++*i];
-	return true;
-}
-
+/* 0: go on; OPT_HELP: usage printed; EXIT_USAGE: bad command line. */
 static int parse_args(struct review *rv, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
+	const char *version = NULL;
+	int ret;
+	struct opt opts[] = {
+		OPT_FLAG(0, "send", &rv->send),
+		OPT_FLAG(0, "force", &rv->force),
+		OPT_FLAG(0, "always", &rv->always),
+		OPT_STRING('v', NULL, &version, "a version number"),
+		OPT_STRING(0, "mbox", &rv->mbox, "FILE"),
+		OPT_STRING(0, "config", &rv->config_path, "FILE"),
+		OPT_STRING(0, "out", &rv->out_dir, "DIR"),
+		OPT_STRING(0, "tree", &rv->tree, "DIR"),
+		OPT_STRING(0, "verdict", &rv->verdict_path, "FILE"),
+		OPT_STRING(0, "rules", &rv->rules_dir, "DIR"),
+		OPT_END(),
+	};
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			printf(usage_text, rules_default_dir());
-			exit(0);
-		} else if (!strcmp(a, "--send")) {
-			rv->send = true;
-		} else if (!strcmp(a, "--force")) {
-			rv->force = true;
-		} else if (!strcmp(a, "--always")) {
-			rv->always = true;
-		} else if (!strcmp(a, "-v") || starts_with(a, "-v")) {
-			char *end;
-			long n;
-
-			v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : "");
-			n = strtol(v, &end, 10);
-			if (!*v || *end || n < 1 || n > 99)
-				return usage_error("-v wants a version number from 1 to 99, not", v);
-			rv->version = (int)n;
-		} else if (opt_value(&rv->mbox, "--mbox", argc, argv, &i) ||
-			   opt_value(&rv->config_path, "--config", argc, argv, &i) ||
-			   opt_value(&rv->out_dir, "--out", argc, argv, &i) ||
-			   opt_value(&rv->tree, "--tree", argc, argv, &i) ||
-			   opt_value(&rv->verdict_path, "--verdict", argc, argv, &i) ||
-			   opt_value(&rv->rules_dir, "--rules", argc, argv, &i)) {
-			continue;
-		} else if (!strcmp(a, "--")) {
-			if (i + 1 < argc && !rv->msgid_arg)
-				rv->msgid_arg = argv[++i];
-			if (i + 1 < argc)
-				return usage_error("too many arguments:", argv[i + 1]);
-		} else if (a[0] == '-' && a[1]) {
-			return usage_error("unknown option", a);
-		} else if (!rv->msgid_arg) {
-			rv->msgid_arg = a;
-		} else {
-			return usage_error("too many arguments:", a);
-		}
+	ret = opt_parse(&rv->args, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		printf(usage_text, rules_default_dir());
+		return OPT_HELP;
 	}
+	if (ret < 0)
+		return usage_error(error_last(), NULL);
+	if (version) {
+		char *end;
+		long n = strtol(version, &end, 10);
+
+		if (!*version || *end || n < 1 || n > 99)
+			return usage_error("-v wants a version number from 1 to 99, not",
+					   version);
+		rv->version = (int)n;
+	}
+	if (rv->args.nr > 1)
+		return usage_error("too many arguments:", rv->args.v[1]);
+	if (rv->args.nr)
+		rv->msgid_arg = rv->args.v[0];
 	if (!rv->msgid_arg && !rv->mbox) {
 		fprintf(stderr, usage_text, rules_default_dir());
 		return EXIT_USAGE;
@@ -782,6 +761,7 @@ static int run(struct review *rv, int *exit_status)
 
 static void review_release(struct review *rv)
 {
+	strvec_clear(&rv->args);
 	config_release(&rv->cfg);
 	strbuf_release(&rv->msgid);
 	strbuf_release(&rv->cache);
@@ -810,7 +790,7 @@ static void review_release(struct review *rv)
 int cmd_review(int argc, const char **argv)
 {
 	struct review rv = {
-		.cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
+		.args = STRVEC_INIT, .cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
 		.identity = STRBUF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
 		.b4_cache = STRBUF_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
 		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
@@ -825,7 +805,7 @@ int cmd_review(int argc, const char **argv)
 	ret = parse_args(&rv, argc, argv);
 	if (ret) {
 		review_release(&rv);
-		return ret;
+		return ret == OPT_HELP ? EXIT_OK : ret;
 	}
 	ret = run(&rv, &status);
 	if (ret) {

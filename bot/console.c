@@ -27,7 +27,10 @@ struct parser {
 	size_t *cases_at;	/* per fired: cases of its suite at that time */
 	size_t alloc_cases_at;
 	struct strbuf pending;	/* WARN()'s text after "cut here" */
+	long open_utest;	/* index in r->utests between begin and end, -1 */
 };
+
+#define MARKER "warnwatch: "
 
 const char *ktap_result_name(enum ktap_result r)
 {
@@ -130,7 +133,14 @@ static struct fired *add_fired(struct parser *p, enum fired_kind kind)
 	memset(f, 0, sizeof(*f));
 	f->kind = kind;
 	f->console_line = p->lineno;
-	if (p->open_suite >= 0) {
+	if (p->open_utest >= 0) {
+		const struct console_utest *u = &r->utests[p->open_utest];
+
+		f->suite = xstrdup(u->name);
+		if (u->image)
+			f->test = xstrdup(u->image);
+		p->cases_at[r->nr_fired] = 0;
+	} else if (p->open_suite >= 0) {
 		struct ktap_suite *su = &r->suites[p->open_suite];
 
 		f->suite = xstrdup(su->name);
@@ -475,6 +485,73 @@ static void set_last_line(struct console_result *r, const char *msg)
 	r->last_line = xstrdup(msg);
 }
 
+/* The value of " key=VALUE" in a marker line, or NULL (caller frees). */
+static char *marker_value(const char *s, const char *key)
+{
+	size_t klen = strlen(key);
+
+	for (const char *q = strchr(s, ' '); q; q = strchr(q + 1, ' ')) {
+		if (!strncmp(q + 1, key, klen) && q[1 + klen] == '=') {
+			const char *v = q + 2 + klen;
+
+			return xstrndup(v, strcspn(v, " "));
+		}
+	}
+	return NULL;
+}
+
+/* kernel-ci/init's markers (console.h); true when `msg` was one. */
+static bool marker_line(struct parser *p, const char *msg)
+{
+	struct console_result *r = p->r;
+	const char *s = strstr(msg, MARKER), *rest;
+
+	if (!s)
+		return false;
+	s += strlen(MARKER);
+	if (!strcmp(s, "init start")) {
+		r->init_started = true;
+	} else if (!strcmp(s, "init done")) {
+		r->init_done = true;
+	} else if (skip_prefix(s, "begin ", &rest) && *rest) {
+		struct console_utest *u;
+
+		ALLOC_GROW(r->utests, r->nr_utests + 1, r->alloc_utests);
+		u = &r->utests[r->nr_utests];
+		memset(u, 0, sizeof(*u));
+		u->name = xstrndup(rest, strcspn(rest, " "));
+		u->image = marker_value(rest, "image");
+		u->rc = -1;
+		u->line = p->lineno;
+		p->open_utest = r->nr_utests++;
+	} else if (skip_prefix(s, "end ", &rest) && *rest) {
+		size_t n = strcspn(rest, " ");
+		char *rc = marker_value(rest, "rc");
+		struct console_utest *u;
+
+		if (p->open_utest < 0)
+			goto out_rc;
+		u = &r->utests[p->open_utest];
+		if (strlen(u->name) != n || strncmp(u->name, rest, n))
+			goto out_rc;
+		free(u->result);
+		u->result = marker_value(rest, "result");
+		if (rc)
+			u->rc = atoi(rc);
+		p->open_utest = -1;
+out_rc:
+		free(rc);
+	} else if (skip_prefix(s, "gcov", &rest) && (*rest == ' ' || !*rest)) {
+		char *files = marker_value(rest, "files");
+
+		free(r->gcov_result);
+		r->gcov_result = marker_value(rest, "result");
+		r->gcov_files = files ? atoi(files) : 0;
+		free(files);
+	}
+	return true;
+}
+
 static void parse_line(struct parser *p, const char *msg)
 {
 	struct console_result *r = p->r;
@@ -486,7 +563,11 @@ static void parse_line(struct parser *p, const char *msg)
 		strbuf_reset(&p->pending);
 		return;
 	}
-	if (ktap_line(p, msg))
+	if (marker_line(p, msg))
+		return;
+	/* After /init started, KTAP lines are user space's (kselftests,
+	 * workloads): the KUnit run is over. */
+	if (!r->init_started && ktap_line(p, msg))
 		return;
 	if (starts_with(msg, "Linux version ")) {
 		r->booted = true;
@@ -500,7 +581,9 @@ static void parse_line(struct parser *p, const char *msg)
 		if (!r->panicked) {
 			r->panicked = true;
 			r->panic_message = xstrdup(rest);
-			if (p->open_suite >= 0)
+			if (p->open_utest >= 0)
+				r->panic_suite = xstrdup(r->utests[p->open_utest].name);
+			else if (p->open_suite >= 0)
 				r->panic_suite = xstrdup(r->suites[p->open_suite].name);
 		}
 		p->trace_for = -1;
@@ -562,7 +645,7 @@ static void finish(struct parser *p)
 void console_parse(struct console_result *out, const char *buf, size_t len)
 {
 	struct parser p = { out, 0, 0, -1, NULL, -1, false, 0, 0, NULL, 0,
-			    STRBUF_INIT };
+			    STRBUF_INIT, -1 };
 	struct strbuf line = STRBUF_INIT;
 	size_t pos = 0;
 
@@ -641,6 +724,13 @@ void console_result_release(struct console_result *r)
 		free(f->trace);
 	}
 	free(r->fired);
+	for (size_t i = 0; i < r->nr_utests; i++) {
+		free(r->utests[i].name);
+		free(r->utests[i].image);
+		free(r->utests[i].result);
+	}
+	free(r->utests);
+	free(r->gcov_result);
 	free(r->panic_message);
 	free(r->panic_suite);
 	free(r->last_line);

@@ -53,10 +53,28 @@ struct fired {
 	int line;		/* 0 when unknown */
 	char *function;		/* "time64_to_tm" (no +0x offsets), or NULL */
 	char *message;		/* WARN()'s own text, or the BUG:/Oops line */
-	char *suite;		/* KUnit suite running when it fired, or NULL */
-	char *test;		/* its test case when known, or NULL */
+	char *suite;		/* KUnit suite or user-space test ("cgroup:test_core",
+				   "workload:ext4") running when it fired, or NULL */
+	char *test;		/* its test case (a workload's image) when known, or NULL */
 	char *trace;		/* trimmed call trace, one frame a line */
 	size_t console_line;	/* 1-based line of the WARNING/BUG line */
+};
+
+/*
+ * A user-space test run by kernel-ci/init, framed by its console markers
+ * (written to /dev/kmsg, so ordered with the kernel's reports):
+ *   warnwatch: begin cgroup:test_core
+ *   warnwatch: end cgroup:test_core result=pass rc=0
+ *   warnwatch: begin workload:ext4 image=ext4-4k-default dev=/dev/vdb
+ *   warnwatch: end workload:ext4 image=ext4-4k-default result=fail rc=1
+ */
+struct console_utest {
+	char *name;		/* "cgroup:test_core", "workload:ext4" */
+	char *image;		/* a workload's image, or NULL */
+	char *result;		/* "pass", "fail", "skip", "timeout", "missing";
+				   NULL: no end marker (the kernel died in it) */
+	int rc;			/* exit status, -1 when unknown */
+	size_t line;		/* 1-based console line of its begin marker */
 };
 
 struct console_result {
@@ -66,13 +84,21 @@ struct console_result {
 	bool rebooted;		/* "reboot: Restarting system" (kunit_shutdown) */
 	bool panicked;
 	char *panic_message;	/* text after "Kernel panic - not syncing: " */
-	char *panic_suite;	/* KUnit suite running at the panic, or NULL */
+	char *panic_suite;	/* KUnit suite or user-space test running at the
+				   panic, or NULL */
 	int planned_suites;	/* top-level "1..N", -1 when absent */
 	struct ktap_suite *suites;
 	size_t nr_suites, alloc_suites;
 	struct fired *fired;	/* in console order */
 	size_t nr_fired, alloc_fired;
 	int warn_count;		/* WARNING blocks seen (the guest's warn_count) */
+	/* kernel-ci/init: "warnwatch: init start" ... "warnwatch: init done" */
+	bool init_started, init_done;
+	struct console_utest *utests; /* in console order */
+	size_t nr_utests, alloc_utests;
+	/* "warnwatch: gcov files=N dev=/dev/vda result=ok|none|fail" */
+	char *gcov_result;	/* NULL: no such line */
+	int gcov_files;
 	size_t nr_lines;
 	char *last_line;	/* the last non-empty message, for "printed nothing" */
 };

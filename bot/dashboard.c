@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dashboard.h"
+#include "history.h"
 #include "datadir.h"
 #include "queue.h"
 #include "rules.h"
@@ -426,8 +427,15 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 	json_object_set_new(m, "title", json_string(opts->title ? opts->title :
 						      "warnwatch"));
 	ret = load_census(m, opts);
-	if (!ret && opts->state_dir)
+	if (!ret && opts->state_dir) {
+		json_t *h = NULL;
+
 		ret = lists_from_state(m, opts->state_dir);
+		if (!ret)
+			ret = history_model(&h, opts->state_dir, NULL);
+		if (h)
+			json_object_set_new(m, "history", h);
+	}
 	else if (!ret && opts->lists_file)
 		ret = lists_from_file(m, opts->lists_file);
 	else if (!ret)
@@ -1195,6 +1203,13 @@ int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
 	set_text(v, "generated", jstr(model, "generated"));
 	tmpl_set(v, "data_link", "dashboard.json");
 	render_releases(v, model);
+	if (json_object_get(model, "history")) {
+		tmpl_set(v, "history_link", "history/index.html");
+		ret = history_render(json_object_get(model, "history"), opts->out_dir, rc.tdir,
+				     rc.site_title, jstr(model, "generated"));
+		if (ret < 0)
+			goto out;
+	}
 	json_array_foreach(json_object_get(model, "lists"), i, l) {
 		ret = render_list(&rc, v, l);
 		if (ret < 0)

@@ -36,7 +36,10 @@ static const char *qemu_prog(const struct kboot_opts *opts)
 
 static void kernel_cmdline(struct strbuf *out, const struct kboot_opts *opts)
 {
-	strbuf_addstr(out, "console=ttyS0 panic=-1 kunit_shutdown=reboot");
+	if (opts->initrd)
+		strbuf_addstr(out, "console=ttyS0 panic=-1 rdinit=/init printk.devkmsg=on");
+	else
+		strbuf_addstr(out, "console=ttyS0 panic=-1 kunit_shutdown=reboot");
 	/*
 	 * A fleet that panics on WARN panics on an oops too; the second boot
 	 * keeps going through both so that every report gets printed.
@@ -71,6 +74,13 @@ void kboot_argv(struct strvec *out, struct strbuf *cmdline,
 		strvec_push(out, bios);
 	}
 	strvec_pushl(out, "-kernel", opts->kernel, "-append", cmdline->buf, NULL);
+	if (opts->initrd)
+		strvec_pushl(out, "-initrd", opts->initrd, NULL);
+	/* Paths come from our cache (kboot_run refuses a ',' in them). */
+	for (size_t i = 0; i < opts->drives.nr; i++) {
+		strvec_push(out, "-drive");
+		strvec_pushf(out, "file=%s,format=raw,if=virtio", opts->drives.v[i]);
+	}
 }
 
 /* Counting console bytes; past the limit, "quit" on QEMU's monitor. */
@@ -341,6 +351,14 @@ int kboot_run(struct kboot_result *out, const struct kboot_opts *opts)
 				  opts->kernel ? opts->kernel : "");
 	if (!opts->console_path)
 		BUG("kboot_run without a console path");
+	for (size_t i = 0; i < opts->drives.nr; i++)
+		if (strchr(opts->drives.v[i], ','))
+			return error_code(WW_EINPUT, "disk image path '%s' has a ',' "
+					  "(QEMU's -drive cannot take it)",
+					  opts->drives.v[i]);
+	if (opts->initrd && access(opts->initrd, R_OK))
+		return error_code(WW_ENOTFOUND, "initramfs '%s' not found",
+				  opts->initrd);
 	ret = kboot_probe_accel(&accel, NULL, opts);
 	if (ret < 0)
 		return ret;
@@ -351,6 +369,7 @@ int kboot_run(struct kboot_result *out, const struct kboot_opts *opts)
 void kboot_opts_release(struct kboot_opts *opts)
 {
 	strvec_clear(&opts->append);
+	strvec_clear(&opts->drives);
 }
 
 void kboot_result_release(struct kboot_result *r)

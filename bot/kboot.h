@@ -45,13 +45,22 @@ struct kboot_opts {
 	 * does not panic.  0: KBOOT_DEFAULT_MAX_CONSOLE.
 	 */
 	size_t max_console;
+	/*
+	 * A user space (kernel-ci/init, initramfs.h): with `initrd` set the
+	 * kernel runs its KUnit suites and then /init (no kunit_shutdown;
+	 * /init ends the guest with reboot -f), and the markers /init writes
+	 * to /dev/kmsg reach the console (printk.devkmsg=on).  `drives` are
+	 * raw disk images attached as virtio disks in order: /dev/vda, vdb...
+	 */
+	const char *initrd;
+	struct strvec drives;
 };
 
 /* A whole clean 6.1 KUnit boot prints about 25 KB. */
 #define KBOOT_DEFAULT_MAX_CONSOLE (32u << 20)
 
 #define KBOOT_OPTS_INIT { NULL, NULL, NULL, NULL, KBOOT_ACCEL_AUTO, NULL, \
-			  true, NULL, STRVEC_INIT, 0, 0, 0 }
+			  true, NULL, STRVEC_INIT, 0, 0, 0, NULL, STRVEC_INIT }
 
 struct kboot_result {
 	enum kboot_accel accel;	/* what was used */

@@ -25,6 +25,7 @@
 #define WW_KTREE_H
 
 #include "strbuf.h"
+#include "strvec.h"
 
 #include <git2.h>
 
@@ -75,6 +76,16 @@ void ktree_release(struct ktree *t);
  * incremental; files the current HEAD has and `commit` lacks are removed.
  */
 int ktree_checkout(struct ktree *t, const git_oid *commit);
+
+/*
+ * Commit on top of `parent` a change of warnwatch's own (not the
+ * series'): files[i] gets contents[i] (tree-relative paths of existing or
+ * new regular files).  Not checked out: ktree_checkout() the result.
+ * Used for the gcov lines kbuild's objects need (ci.c).
+ */
+int ktree_commit_files(git_oid *out, struct ktree *t, const git_oid *parent,
+		       const struct strvec *files, const struct strvec *contents,
+		       const char *message);
 
 /*
  * The cache directory: `option` (from --cache) if set, else

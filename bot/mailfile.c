@@ -10,6 +10,8 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #define FROM_LINE "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
 
@@ -112,8 +114,15 @@ out:
 int mailfile_read(struct mailfile *out, const char *path)
 {
 	struct strbuf raw = STRBUF_INIT;
-	int ret = strbuf_read_file(&raw, path, MBOX_MAX_BYTES);
+	int fd, ret;
 
+	/* One message naming the file once: strbuf_read_file() would add its own. */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "cannot read '%s': %s", path, strerror(errno));
+	ret = strbuf_read_fd(&raw, fd, MBOX_MAX_BYTES);
+	close(fd);
 	if (ret)
 		ret = error_prefix(ret, "cannot read '%s'", path);
 	else

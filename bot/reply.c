@@ -19,11 +19,6 @@
 
 const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
 
-/* Lines of a hunk quoted around a finding: before it, and after the call. */
-#define QUOTE_BEFORE 3
-#define QUOTE_AFTER 2
-#define QUOTE_MAX 14
-
 /* ---- the kernel-ci verdict ---------------------------------------------- */
 
 static char *json_str(json_t *obj, const char *const *keys)
@@ -120,8 +115,12 @@ static void verdict_tests(struct reply_verdict *out, json_t *tests)
 	strbuf_release(&failed);
 }
 
-/* kernel-ci's "calls": per added call, whether it ran and fired. */
-static void verdict_calls(struct reply_verdict *out, json_t *calls)
+/*
+ * kernel-ci's "calls": per added call, whether it ran and fired.  `only`
+ * names the one test that ran, when there was one: where the count
+ * comes from ("ran 41 times during the ext4 workload").
+ */
+static void verdict_calls(struct reply_verdict *out, json_t *calls, const char *only)
 {
 	json_t *c;
 	size_t i;
@@ -147,8 +146,12 @@ static void verdict_calls(struct reply_verdict *out, json_t *calls)
 		} else if (json_is_integer(reached) && json_integer_value(reached) > 0) {
 			json_int_t n = json_integer_value(reached);
 
-			strbuf_addf(&sb, "%s ran %lld time%s and never fired", at.buf,
-				    (long long)n, n == 1 ? "" : "s");
+			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, (long long)n, n == 1 ? "" : "s");
+			if (only) {
+				strbuf_addstr(&sb, " during ");
+				test_name(&sb, only);
+			}
+			strbuf_addstr(&sb, " and never fired");
 		} else if (json_is_integer(reached)) {
 			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
 				    at.buf);
@@ -223,8 +226,13 @@ int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
 	if (json_is_array(v))
 		verdict_tests(out, v);
 	v = json_object_get(root, "calls");
-	if (json_is_array(v))
-		verdict_calls(out, v);
+	if (json_is_array(v)) {
+		json_t *tests = json_object_get(root, "tests");
+		const char *only = json_array_size(tests) == 1 ?
+			json_string_value(json_object_get(json_array_get(tests, 0), "name")) : NULL;
+
+		verdict_calls(out, v, only);
+	}
 	/* kernel-ci's "reason" is a console line ("Kernel panic - not
 	 * syncing: ..."): it heads the quoted console lines. */
 	v = json_object_get(root, "reason");
@@ -471,51 +479,6 @@ static void functions_of(struct strbuf *out, const struct plan *p, enum item_typ
 
 /* ---- quoting ------------------------------------------------------------ */
 
-/* The hunk lines around `f`, as "> " lines. */
-static void quote_hunk(struct strbuf *out, const struct finding *f)
-{
-	struct strvec lines = STRVEC_INIT;
-	const char *p = f->hunk ? f->hunk : "";
-	size_t from, to, at = f->hunk_line, last;
-
-	while (*p) {
-		size_t n = strcspn(p, "\n");
-
-		strvec_pushf(&lines, "%.*s", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	if (!lines.nr || at >= lines.nr)
-		goto out;
-	last = at + (f->source_lines > 0 ? (size_t)f->source_lines : 1) - 1;
-	if (last >= lines.nr)
-		last = lines.nr - 1;
-	from = at > QUOTE_BEFORE ? at - QUOTE_BEFORE : 0;
-	to = last + QUOTE_AFTER + 1;
-	if (to > lines.nr)
-		to = lines.nr;
-	/* Keep a block of added lines whole, if it is short. */
-	while (from > 0 && lines.v[from - 1][0] == '+' && to - from < QUOTE_MAX)
-		from--;
-	while (to < lines.nr && lines.v[to][0] == '+' && to - from < QUOTE_MAX)
-		to++;
-	/* Blank lines at the edges add nothing. */
-	while (from < at && !lines.v[from][1 + strspn(lines.v[from] + 1, " \t")])
-		from++;
-	while (to > last + 1 && !lines.v[to - 1][1 + strspn(lines.v[to - 1] + 1, " \t")])
-		to--;
-	for (size_t i = from; i < to; i++) {
-		struct strbuf l = STRBUF_INIT;
-
-		strbuf_addf(&l, "> %s", lines.v[i]);
-		strbuf_rtrim(&l);
-		strbuf_addbuf(out, &l);
-		strbuf_addch(out, '\n');
-		strbuf_release(&l);
-	}
-out:
-	strvec_clear(&lines);
-}
-
 /* The added line of the finding, without its '+' and indentation. */
 static void finding_line(struct strbuf *out, const struct finding *f)
 {
@@ -554,7 +517,25 @@ static char *nearby_errno(const struct finding *f, bool *err_ptr)
 	return NULL;
 }
 
-void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
+/* Whether a line of the hunk that stays returns ERR_PTR(...). */
+static bool nearby_err_ptr(const struct finding *f)
+{
+	for (const char *p = f->hunk ? f->hunk : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		size_t n = strcspn(p, "\n");
+
+		if (*p != '-' && memmem(p, n, "ERR_PTR(", 8) && memmem(p, n, "return", 6))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * reply_guess_return(), with `want_err` ("-EFSCORRUPTED", or NULL) as the
+ * errno when the function returns one, instead of the one the code around
+ * uses.
+ */
+static void guess_return(struct strbuf *out, const struct series *s, const struct finding *f,
+			 const char *want_err)
 {
 	const struct series_patch *sp = NULL;
 	struct strbuf want = STRBUF_INIT;
@@ -568,7 +549,8 @@ void reply_guess_return(struct strbuf *out, const struct series *s, const struct
 	if (!sp || !*f->function || !sp->diff)
 		goto done;
 	strbuf_addf(&want, "%s(", f->function);
-	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len; p < end;) {
+	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len, *prev = NULL,
+	     *prev_eol = NULL; p < end;) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		const char *line = p, *eol = p + n, *hit, *type;
@@ -587,17 +569,29 @@ void reply_guess_return(struct strbuf *out, const struct series *s, const struct
 		} else if (n && (*line == ' ' || *line == '+' || *line == '-')) {
 			line++;
 		} else {
+			prev = NULL;
 			continue;
 		}
-		if (line < eol && (*line == ' ' || *line == '\t'))
+		if (line < eol && (*line == ' ' || *line == '\t')) {
+			prev = NULL;
 			continue;	/* indented: not a definition */
+		}
 		hit = memmem(line, eol - line, want.buf, want.len);
-		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_')))
+		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_'))) {
+			/* A hunk header's text is not the line above the next. */
+			prev = line == eol - n + 1 ? line : NULL;
+			prev_eol = eol;
 			continue;
+		}
 		type = line;
 		while (type < hit && *type == ' ')
 			type++;
-		decl = xstrndup(type, hit - type);
+		/* "static struct buffer_head *\next4_find_entry(...)": the type
+		 * is the line above. */
+		if (type == hit && prev)
+			decl = xstrndup(prev, prev_eol - prev);
+		else
+			decl = xstrndup(type, hit - type);
 		if (strchr(decl, '*'))
 			kind = R_PTR;
 		else if (strstr(decl, "void"))
@@ -617,17 +611,25 @@ done:
 		strbuf_addstr(out, "return false;");
 		break;
 	case R_PTR:
-		if (err && err_ptr)
-			strbuf_addf(out, "return ERR_PTR(%s);", err);
+		/* ERR_PTR() when the code around returns one, else NULL. */
+		err_ptr |= nearby_err_ptr(f);
+		if (err_ptr)
+			strbuf_addf(out, "return ERR_PTR(%s);",
+				    want_err ? want_err : err ? err : "-EINVAL");
 		else
 			strbuf_addstr(out, "return NULL;");
 		break;
 	case R_INT:
-		strbuf_addf(out, "return %s;", err ? err : "-EINVAL");
+		strbuf_addf(out, "return %s;", want_err ? want_err : err ? err : "-EINVAL");
 		break;
 	}
 	free(err);
 	strbuf_release(&want);
+}
+
+void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
+{
+	guess_return(out, s, f, NULL);
 }
 
 /* Replace {name} placeholders of `text` from `keys`/`vals`. */
@@ -657,7 +659,37 @@ struct subst {
 	const char *keys[7];
 	const char *vals[7];
 	struct strbuf cond, ret, fn;
+	const struct series *s;
+	const struct finding *f;
 };
+
+/*
+ * expand() with the call's placeholders, and "{ret:-EXXX}": the way out
+ * of the call's function with that errno where it returns one ("return
+ * ERR_PTR(-EXXX);" when the code around uses ERR_PTR(), "return;" in a
+ * void function).
+ */
+static void expand_call(struct strbuf *out, const char *text, const struct subst *x)
+{
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	const char *p = text ? text : "", *at;
+
+	while ((at = strstr(p, "{ret:"))) {
+		size_t n = strcspn(at + 5, "}");
+
+		if (!at[5 + n])
+			break;
+		strbuf_add(&sb, p, at - p);
+		strbuf_reset(&err);
+		strbuf_add(&err, at + 5, n);
+		guess_return(&sb, x->s, x->f, err.buf);
+		p = at + 5 + n + 1;
+	}
+	strbuf_addstr(&sb, p);
+	expand(out, sb.buf, x->keys, x->vals, ARRAY_SIZE(x->keys));
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
 
 static void subst_init(struct subst *x, const struct series *s, const struct finding *f,
 		       const struct advice_hit *h)
@@ -666,6 +698,8 @@ static void subst_init(struct subst *x, const struct series *s, const struct fin
 					    "arg", "fs" };
 
 	memcpy(x->keys, keys, sizeof(keys));
+	x->s = s;
+	x->f = f;
 	strbuf_init(&x->cond, 0);
 	strbuf_init(&x->ret, 0);
 	strbuf_init(&x->fn, 0);
@@ -688,15 +722,82 @@ static void subst_release(struct subst *x)
 	strbuf_release(&x->fn);
 }
 
+/* The column after `len` bytes of `s` (TABs to the next multiple of 8). */
+static size_t column(const char *s, size_t len)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < len; i++)
+		col = s[i] == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
+	return col;
+}
+
+/*
+ * One code line of a rewrite, as the kernel wraps it: over REWRITE_COLS
+ * columns, break after the last "|| ", "&& " or ", " that fits and
+ * align the rest under the first character inside the open parenthesis.
+ * A line with no such place stays long.
+ */
+#define REWRITE_COLS 80
+
+static void code_line(struct strbuf *out, const char *line, size_t len)
+{
+	struct strbuf l = STRBUF_INIT;
+
+	strbuf_add(&l, line, len);
+	while (column(l.buf, l.len) > REWRITE_COLS) {
+		size_t cut = 0, align = 0, opens[32], depth = 0;
+
+		for (size_t i = 0; i + 1 < l.len; i++) {
+			if (l.buf[i] == '(' && depth < ARRAY_SIZE(opens))
+				opens[depth++] = i;
+			else if (l.buf[i] == ')' && depth)
+				depth--;
+			if (!depth || l.buf[i + 1] != ' ' ||
+			    column(l.buf, i + 1) > REWRITE_COLS)
+				continue;
+			if (l.buf[i] == ',' || (i && ((l.buf[i] == '|' && l.buf[i - 1] == '|') ||
+						     (l.buf[i] == '&' && l.buf[i - 1] == '&')))) {
+				cut = i + 1;
+				align = column(l.buf, opens[depth - 1] + 1);
+			}
+		}
+		if (!cut)
+			break;
+		strbuf_add(out, l.buf, cut);
+		strbuf_addch(out, '\n');
+		{
+			struct strbuf rest = STRBUF_INIT;
+
+			for (size_t t = 0; t < align / 8; t++)
+				strbuf_addch(&rest, '\t');
+			for (size_t t = 0; t < align % 8; t++)
+				strbuf_addch(&rest, ' ');
+			strbuf_addstr(&rest, l.buf + cut + 1);
+			strbuf_reset(&l);
+			strbuf_addbuf(&l, &rest);
+			strbuf_release(&rest);
+		}
+	}
+	strbuf_addbuf(out, &l);
+	strbuf_addch(out, '\n');
+	strbuf_release(&l);
+}
+
 /* Code lines into a mail block: each line starts with a TAB. */
 static void code_block(struct strbuf *out, const char *code)
 {
+	struct strbuf l = STRBUF_INIT;
+
 	for (const char *p = code; *p;) {
 		size_t n = strcspn(p, "\n");
 
-		strbuf_addf(out, "\t%.*s\n", (int)n, p);
+		strbuf_reset(&l);
+		strbuf_addf(&l, "\t%.*s", (int)n, p);
+		code_line(out, l.buf, l.len);
 		p += n + (p[n] == '\n');
 	}
+	strbuf_release(&l);
 }
 
 /*
@@ -1018,7 +1119,7 @@ static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char
 	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
 	struct tmpl_vars *item = NULL;
 
-	expand(&sb, text, x->keys, x->vals, ARRAY_SIZE(x->keys));
+	expand_call(&sb, text, x);
 	sentence(&s, sb.buf);
 	/* No sentence twice in one reply. */
 	strbuf_reset(&sb);
@@ -1030,6 +1131,29 @@ static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char
 	strbuf_release(&sb);
 	strbuf_release(&s);
 	return item;
+}
+
+/*
+ * The second coding-style section advice.json names for `class`, when
+ * the tree under review has it under that exact heading (older trees say
+ * the opposite under another one), after what `out` holds.
+ */
+static void also_sentences(struct strbuf *out, struct builder *b, enum rule_class class)
+{
+	const struct advice *a = b->advice;
+	const struct guide_section *sec;
+	struct strbuf key = STRBUF_INIT;
+
+	if (!a || !b->o->guide || !a->also_section[class] || !a->also[class].nr)
+		return;
+	sec = guide_find_exact(b->o->guide, a->also_section[class]);
+	strbuf_addf(&key, "guide:%s", a->also_section[class]);
+	if (sec && !said(b, key.buf)) {
+		if (out->len)
+			strbuf_addstr(out, "  |\n");
+		guide_sentences(out, b->o->guide, sec, &a->also[class]);
+	}
+	strbuf_release(&key);
 }
 
 static bool replaced(const struct advice_hit *h, size_t nr, const char *id)
@@ -1072,10 +1196,16 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 
 			if (sec && a && a->guide[f->rule->class].nr)
 				guide_sentences(&q, b->o->guide, sec, &a->guide[f->rule->class]);
+			also_sentences(&q, b, f->rule->class);
 			strbuf_reset(&sb);
 			strbuf_addstr(&sb, explain ? explain : f->message ? f->message : f->rule->message);
 			if (q.len && a->guide_intro)
 				strbuf_addf(&sb, " %s", a->guide_intro);
+			else if (!b->o->guide && f->rule->section)
+				/* No tree to quote from: name the section. */
+				strbuf_addf(&sb, "%s See \"%s\" in %s.",
+					    sb.len && sb.buf[sb.len - 1] == '.' ? "" : ".",
+					    f->rule->section, GUIDE_PATH);
 			item = say(fv, b, sb.buf, &x);
 			if (item)
 				set_block(item, "guide", &q);
@@ -1098,7 +1228,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 			say(fv, b, e->again, &y);
 		if (!rewrite && (e->rewrite || hits[i].fs)) {
 			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
-			expand(&code, rewrite, y.keys, y.vals, ARRAY_SIZE(y.keys));
+			expand_call(&code, rewrite, &y);
 		}
 		subst_release(&y);
 	}
@@ -1150,33 +1280,15 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 	strbuf_release(&sb);
 }
 
-static void add_credit(struct tmpl_vars *top, const struct item *it, int version)
+/* A removal or an in-patch conversion: one sentence of thanks.  What
+ * v(N-1) added and this version fixed is said in the opening. */
+static void add_credit(struct tmpl_vars *top, const struct item *it)
 {
-	const struct finding *f = it->f, *old = it->prev;
+	const struct finding *f = it->f;
 	struct tmpl_vars *v = tmpl_add(top, "credits");
-	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
-	if (it->type == IT_XCREDIT && f) {
-		/* Converted since the previous version. */
-		finding_line(&line, f);
-		strbuf_addf(&sb, "%s:%d", f->file, f->line);
-		if (*f->function)
-			strbuf_addf(&sb, ", in %s()", f->function);
-		strbuf_addf(&sb, ": %s()", f->rule->macro);
-		if (strstr(line.buf, "if (") || strstr(line.buf, "if("))
-			strbuf_addstr(&sb, " with a recovery path");
-		strbuf_addf(&sb, " instead of the %s() of v%d.", old->rule->macro,
-			    version - 1);
-		strbuf_reset(&line);
-		quote_hunk(&line, f);
-		set_block(v, "quote", &line);
-	} else if (it->type == IT_XCREDIT) {
-		/* Dropped since the previous version. */
-		strbuf_addf(&sb, "%s: the %s()", old->file, old->rule->macro);
-		if (*old->function)
-			strbuf_addf(&sb, " in %s()", old->function);
-		strbuf_addstr(&sb, " is gone.");
-	} else if (f->conversion && f->other) {
+	if (f->conversion && f->other) {
 		strbuf_addf(&sb, "Thanks for turning the %s()", f->rule->macro);
 		if (*f->function)
 			strbuf_addf(&sb, " in %s()", f->function);
@@ -1190,87 +1302,127 @@ static void add_credit(struct tmpl_vars *top, const struct item *it, int version
 	}
 	tmpl_set(v, "text", sb.buf);
 	strbuf_release(&sb);
-	strbuf_release(&line);
 }
 
 
+/* "Thanks for v2: the BUG_ON() that v1 added to foo() is now ...": what
+ * the previous version added and this one converted or dropped. */
+static void thank_version(struct strbuf *out, const struct plan *p, const struct series *s)
+{
+	struct strvec macros = STRVEC_INIT, now = STRVEC_INIT;
+	bool all_converted = true, all_recover = true, one;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct finding *f = p->v[i].f;
+		struct strbuf l = STRBUF_INIT;
+		bool dup = false;
+
+		if (p->v[i].type != IT_XCREDIT)
+			continue;
+		if (!f) {
+			all_converted = false;
+			continue;
+		}
+		finding_line(&l, f);
+		all_recover &= strstr(l.buf, "if (") != NULL;
+		strbuf_release(&l);
+		for (size_t k = 0; k < now.nr; k++)
+			dup |= !strcmp(now.v[k], f->rule->macro);
+		if (!dup)
+			strvec_push(&now, f->rule->macro);
+	}
+	count_macros(&macros, p, IT_XCREDIT, true);
+	one = macros.nr == 1 && !strstr(macros.v[0], " calls");
+	strbuf_addf(out, "Thanks for v%d: ", s->version);
+	join(out, &macros);
+	strbuf_addf(out, " that v%d added", s->version - 1);
+	functions_of(out, p, IT_XCREDIT, true);
+	if (all_converted && now.nr == 1) {
+		strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
+			    now.v[0]);
+		if (all_recover)
+			strbuf_addstr(out, one ? " with a recovery path" :
+				      " with recovery paths");
+	} else {
+		strbuf_addstr(out, one ? " is gone" : " are gone or gentler now");
+	}
+	strbuf_addstr(out, ", as Documentation/process/coding-style.rst asks.");
+	strvec_clear(&now);
+	strvec_clear(&macros);
+}
+
 /* The opening paragraph: what was found, in one or two sentences. */
+/*
+ * The main point made about `f`: its rule, and the advice entry that
+ * takes the place of the class's explanation ("fs-corruption",
+ * "user-input"), if any.  Calls with the same point are one thing to fix.
+ */
+static void point_of(struct strbuf *out, const struct advice *a, const struct finding *f)
+{
+	struct advice_hit hits[32];
+	size_t nr = 0;
+
+	strbuf_addstr(out, f->rule->id);
+	if (a && a->nr <= ARRAY_SIZE(hits))
+		nr = advice_match(hits, a, f);
+	for (size_t i = 0; i < nr; i++) {
+		bool main = false;
+
+		for (size_t k = 0; k < hits[i].e->replaces.nr; k++)
+			main |= !strcmp(hits[i].e->replaces.v[k], "explain");
+		if (main) {
+			strbuf_addf(out, "/%s", hits[i].e->id);
+			break;
+		}
+	}
+	advice_hits_release(hits, nr);
+}
+
 static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
-		    bool single, const struct reply_opts *o)
+		    bool single, const struct advice *a)
 {
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
+	bool xc = false;
 
+	for (size_t i = 0; i < p->nr; i++)
+		xc |= p->v[i].type == IT_XCREDIT;
 	if (p->issues) {
-		const char *rule = NULL;
+		struct strbuf first = STRBUF_INIT, point = STRBUF_INIT;
 		bool one_kind = true;
 
 		for (size_t i = 0; i < p->nr; i++) {
-			const struct finding *f = p->v[i].f;
-
 			if (p->v[i].type != IT_ISSUE)
 				continue;
-			if (rule && strcmp(rule, f->rule->id))
+			strbuf_reset(&point);
+			point_of(&point, a, p->v[i].f);
+			if (!first.len)
+				strbuf_addbuf(&first, &point);
+			else if (strcmp(first.buf, point.buf))
 				one_kind = false;
-			rule = f->rule->id;
 		}
+		strbuf_release(&first);
+		strbuf_release(&point);
 		count_macros(&macros, p, IT_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
 		join(out, &macros);
-		/* The quotes name the functions; the opening only when it is
-		 * one point for several calls. */
+		/* A quote shows a function's name only when its first line is
+		 * near the call: the opening names them (up to three). */
+		functions_of(out, p, IT_ISSUE, false);
 		if (one_kind && p->issues > 1)
-			functions_of(out, p, IT_ISSUE, false);
-		if (one_kind && p->issues > 1)
-			strbuf_addf(out, ": one point covers all %s, made at the first, "
-				    "and each gets its rewrite below.", number(p->issues));
+			strbuf_addf(out, ": one point covers %s%s, made at the first, "
+				    "and each gets its rewrite below.", p->issues == 2 ? "both" : "all ",
+				    p->issues == 2 ? "" : number(p->issues));
 		else
 			strbuf_addstr(out, "; comments inline.");
-	} else if (p->credits) {
-		bool xc = false;
-
-		for (size_t i = 0; i < p->nr; i++)
-			xc |= p->v[i].type == IT_XCREDIT;
 		if (xc && s->version > 1) {
-			bool all_converted = true, all_recover = true, one;
-			struct strvec now = STRVEC_INIT;
-
-			for (size_t i = 0; i < p->nr; i++) {
-				const struct finding *f = p->v[i].f;
-				struct strbuf l = STRBUF_INIT;
-				bool dup = false;
-
-				if (p->v[i].type != IT_XCREDIT)
-					continue;
-				if (!f) {
-					all_converted = false;
-					continue;
-				}
-				finding_line(&l, f);
-				all_recover &= strstr(l.buf, "if (") != NULL;
-				strbuf_release(&l);
-				for (size_t k = 0; k < now.nr; k++)
-					dup |= !strcmp(now.v[k], f->rule->macro);
-				if (!dup)
-					strvec_push(&now, f->rule->macro);
-			}
-			count_macros(&macros, p, IT_XCREDIT, true);
-			one = macros.nr == 1 && !strstr(macros.v[0], " calls");
-			strbuf_addf(out, "Thanks for v%d: ", s->version);
-			join(out, &macros);
-			strbuf_addf(out, " that v%d added", s->version - 1);
-			functions_of(out, p, IT_XCREDIT, true);
-			if (all_converted && now.nr == 1) {
-				strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
-					    now.v[0]);
-				if (all_recover)
-					strbuf_addstr(out, one ? " with a recovery path" :
-						      " with recovery paths");
-			} else {
-				strbuf_addstr(out, one ? " is gone" : " are gone or gentler now");
-			}
-			strbuf_addstr(out, ", as Documentation/process/coding-style.rst asks.");
-			strvec_clear(&now);
+			/* What v(N-1) added and this one fixed: said here, once. */
+			strbuf_addch(out, ' ');
+			thank_version(out, p, s);
+		}
+	} else if (p->credits) {
+		if (xc && s->version > 1) {
+			thank_version(out, p, s);
 		} else {
 			strbuf_addf(out, "Thanks for this %s: it removes calls that can stop the machine.",
 				    single ? "patch" : "series");
@@ -1287,6 +1439,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 	struct strbuf sb = STRBUF_INIT;
 	struct tmpl_vars *v;
 	const char *what;
+	bool failed = false;
 
 	if (!vd || !vd->verdict)
 		return;
@@ -1312,6 +1465,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 			{ "hung", "the boot did not finish in time" },
 			{ "timeout", "the boot did not finish in time" },
 			{ "boot-failed", "the kernel did not boot" },
+			{ "fs-corrupted", "the file system was corrupted (e2fsck -fn on the images after the boot)" },
 		};
 		const char *outcome = NULL;
 
@@ -1319,6 +1473,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 			if (!strcmp(what, outcomes[i][0]))
 				outcome = outcomes[i][1];
 		tmpl_set_bool(v, "failed", true);
+		failed = true;
 		if (outcome)
 			tmpl_set(v, "outcome", outcome);
 		else
@@ -1335,9 +1490,22 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 		sentence(&sb, vd->calls.v[i]);
 		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
+	/* When it went wrong, the console lines that say where (the panic
+	 * and the trace): the author needs them to reproduce it, and they
+	 * may not be anywhere else the author can read. */
 	strbuf_reset(&sb);
-	/* One paragraph: the console excerpt stays in the log (vd->log is
-	 * for callers that show it elsewhere). */
+	if (failed && vd->log) {
+		size_t n = 0;
+
+		for (const char *l = vd->log; *l && n < REPLY_VERDICT_LOG_LINES; n++) {
+			size_t len = strcspn(l, "\n");
+
+			if (len)
+				strbuf_addf(&sb, "    %.*s\n", (int)len, l);
+			l += len + (l[len] == '\n');
+		}
+		set_block(v, "log", &sb);
+	}
 	strbuf_release(&sb);
 }
 
@@ -1557,7 +1725,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	bool single = target != 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	opening(&sb, p, s, single, b->o);
+	opening(&sb, p, s, single, b->advice);
 	tmpl_set(top, "opening", sb.buf);
 	tmpl_set_bool(top, "single", single);
 	tmpl_setf(top, "version", "%d", s->version);
@@ -1584,7 +1752,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->v[i].type == IT_CREDIT)
-			add_credit(top, &p->v[i], s->version);
+			add_credit(top, &p->v[i]);
 	tmpl_set_bool(top, "issues", p->issues > 0);
 	verdict_vars(top, b->o->verdict);
 	tmpl_set(top, "contact", b->o->contact);

@@ -9,6 +9,7 @@
  * before it is hashed.
  */
 #include "rules.h"
+#include "advice.h"
 #include "datadir.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -735,6 +736,14 @@ int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 	c.origin = c.ix->origins.nr;
 	strvec_push(&c.ix->origins, name);
 	ret = load_doc(&c, doc);
+	/* The reply's advice is checked here too, so that `check` and a
+	 * rules change fail on a broken "review" object, naming the file. */
+	if (!ret && json_is_object(doc) && json_object_get(doc, "review")) {
+		struct advice a = ADVICE_INIT;
+
+		ret = advice_load_buf(&a, buf, len, name);
+		advice_release(&a);
+	}
 	json_decref(doc);
 	return ret;
 }

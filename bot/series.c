@@ -6,6 +6,9 @@
  * that quotes a patch ("> +	BUG_ON(x);") holds no diff and is no patch.
  */
 #include "series.h"
+#include "diff.h"
+
+#include <ctype.h>
 
 /* n/m numbers above this are not patch numbers (and would overflow). */
 #define SERIES_MAX_NUMBER 100000
@@ -297,7 +300,8 @@ static bool find_diff(const char *body, size_t len, const char **out,
 	return true;
 }
 
-/* "base-commit: <hex>" anywhere in a body, as a new string, or NULL. */
+/* "base-commit: <hex>" (or a release tag, "v6.1", "v6.12-rc3": see
+ * kbase.h) anywhere in a body, as a new string, or NULL. */
 static char *find_base_commit(const char *body, size_t len)
 {
 	const char *p = body, *end = body + len;
@@ -311,6 +315,15 @@ static char *find_base_commit(const char *body, size_t len)
 
 			while (e < p + n && is_ws(*e))
 				h++, e++;
+			if (e + 1 < p + n && *e == 'v' && e[1] >= '0' && e[1] <= '9') {
+				e++;
+				while (e < p + n && (isalnum((unsigned char)*e) ||
+						     *e == '.' || *e == '-'))
+					e++;
+				if (e - h <= 32)
+					return xstrndup(h, e - h);
+				return NULL;
+			}
 			while (e < p + n && ((*e >= '0' && *e <= '9') ||
 					     (*e >= 'a' && *e <= 'f')))
 				e++;
@@ -627,6 +640,71 @@ void series_from_diff(struct series *out, const char *diff, size_t len,
 		out->message_id = xstrdup("");
 }
 
+/*
+ * A mail starts with a From_ line or a header ("Name: value"); anything
+ * else that is not a diff header is taken as a diff with prose in front
+ * (a quilt patch with its description).
+ */
+static bool looks_like_mail(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (diff_looks_like(buf, len))
+		return false;
+	if (len >= 5 && !memcmp(buf, "From ", 5))
+		return true;
+	while (i < len && (buf[i] == '-' || is_digit(buf[i]) ||
+			   (lower(buf[i]) >= 'a' && lower(buf[i]) <= 'z')))
+		i++;
+	return i > 0 && i < len && buf[i] == ':';
+}
+
+static bool count_file(const char *path, void *data)
+{
+	(void)path;
+	(*(size_t *)data)++;
+	return false;
+}
+
+/* Does text that is neither mail nor a diff header hold a diff after all? */
+static bool holds_diff(const char *buf, size_t len)
+{
+	struct diff_opts opts = DIFF_OPTS_INIT;
+	size_t files = 0;
+
+	opts.want_file = count_file;
+	opts.data = &files;
+	diff_parse(buf, len, &opts, NULL, NULL);
+	error_clear();
+	return files > 0;
+}
+
+int series_read(struct series *out, struct mail_list *mails, const char *buf,
+		size_t len, const char *name)
+{
+	size_t i;
+	int ret;
+
+	/* Nothing to check is a mistake (an empty download, a wrong file),
+	 * not a clean bill of health. */
+	for (i = 0; i < len && (is_ws(buf[i]) || buf[i] == '\n' || buf[i] == '\r' ||
+				buf[i] == '\f' || buf[i] == '\v'); i++)
+		;
+	if (i == len)
+		return error_code(WW_EINPUT, "empty input");
+	if (!looks_like_mail(buf, len)) {
+		/* Prose then a diff (a quilt patch) is fine; prose alone is not. */
+		if (!diff_looks_like(buf, len) && !holds_diff(buf, len))
+			return error_code(WW_EINPUT, "neither a mail, an mbox nor a diff");
+		series_from_diff(out, buf, len, name);
+		return 0;
+	}
+	ret = mbox_parse(mails, buf, len);
+	if (ret < 0)
+		return ret;
+	return series_from_mails(out, mails);
+}
+
 void series_release(struct series *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {
@@ -643,4 +721,9 @@ void series_release(struct series *s)
 	free(s->versions);
 	memset(s, 0, sizeof(*s));
 	s->version = 1;
+}
+
+char *series_base_commit(const char *body, size_t len)
+{
+	return find_base_commit(body, len);
 }

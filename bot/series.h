@@ -79,6 +79,24 @@ int series_from_mails(struct series *out, const struct mail_list *mails);
 void series_from_diff(struct series *out, const char *diff, size_t len,
 		      const char *name);
 
+/*
+ * The one way into a series from bytes (a file, stdin, b4's output): an
+ * mbox, a single saved message (no From_ line: a mail client's "save",
+ * public-inbox's /raw), or a diff (git, quilt with prose in front,
+ * diff -u).  `name` names the input in the series of a bare diff.
+ * Empty input or prose without a diff: WW_EINPUT.  Mail that carries no
+ * patch (a review reply): WW_ENOTFOUND ("no patches found"), which a
+ * caller that only looks for problems may take as nothing to report.
+ * `mails` holds what the series borrows and must outlive it; both are
+ * released by the caller, on success and failure.
+ */
+int series_read(struct series *out, struct mail_list *mails, const char *buf,
+		size_t len, const char *name);
+
+/* The "base-commit: <hex>" trailer of a mail body (a cover letter's), as
+ * a new string, or NULL. */
+char *series_base_commit(const char *body, size_t len);
+
 void series_release(struct series *s);
 
 #endif

@@ -7,6 +7,7 @@
 #include "store-be.h"
 #include "mkdirs.h"
 #include "queue.h"
+#include "backfill.h"
 #include "smtp.h"
 
 #include <sys/stat.h>
@@ -37,7 +38,9 @@ static const char *const migrations[] = {
 	"CREATE INDEX replies_series ON replies (series, version);",
 	/* 2: the service's queue (queue.h). */
 	queue_schema_sql,
-	/* 3: several workers: leases and heartbeats (queue.h), and at most
+	/* 3: list archives read by `warnwatch backfill` (backfill.h). */
+	backfill_schema_sql,
+	/* 4: several workers: leases and heartbeats (queue.h), and at most
 	 * one unforced reply in flight or sent per series version. */
 	queue_workers_sql,
 };

@@ -39,6 +39,7 @@ static const struct cmd commands[] = {
 	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
 	{ "hook", cmd_hook, "git send-email's sendemail-validate hook: install, uninstall" },
 	{ "census", HEAVY(cmd_census), "count BUG/WARN calls in a kernel tree, tarball or git range" },
+	{ "backfill", HEAVY(cmd_backfill), "read list archives (public-inbox): BUG/WARN calls per release cycle" },
 	{ "dashboard", HEAVY(cmd_dashboard), "write the static dashboard site (HTML, SVG charts, JSON)" },
 	{ "ci", HEAVY(cmd_ci), "build and boot a series with panic_on_warn=1: which WARN fires" },
 	{ "serve", HEAVY(cmd_serve), "the review service: watch lists, check, reply, dashboard" },

@@ -96,7 +96,9 @@ links() {
 do_sync() { sync; }
 remount() {
 	mount -o remount,ro "$MNT"
-	if : >"$MNT/ro-write" 2>/dev/null; then exit 1; fi
+	# touch, not ': >': a failed redirection on a special builtin ends
+	# the whole (set -e) shell in busybox ash, "if" or not
+	if touch "$MNT/ro-write" 2>/dev/null; then exit 1; fi
 	mount -o remount,rw "$MNT"
 	: >"$MNT/rw-write"
 }

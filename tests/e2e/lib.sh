@@ -74,6 +74,21 @@ need_cmd() {
 	done
 }
 
+# A contributor's repository, made by the test with real git: a private
+# identity and configuration (nothing of the machine's), then in DIR a
+# "base" commit of mm/a.c (f) and mm/b.c (g) on branch main.
+git_test_repo() {	# git_test_repo DIR
+	export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
+	export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
+	export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR XDG_CONFIG_HOME=$TEST_DIR/.config
+	export WARNWATCH_RULES="$WW_TOP/rules"
+	git init -q -b main "$1" || skip_all "git init failed"
+	mkdir -p "$1/mm"
+	printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$1/mm/a.c"
+	printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$1/mm/b.c"
+	git -C "$1" add . && git -C "$1" commit -q -m base
+}
+
 # Record a pid to stop on exit.
 ww_track() { _ww_pids+=("$1:$2"); }
 

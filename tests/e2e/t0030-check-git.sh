@@ -8,16 +8,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd git
 
-export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
-export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR
-export WARNWATCH_RULES="$WW_TOP/rules"
 r=$TEST_DIR/repo
-git init -q -b main "$r" || skip_all "git init failed"
-mkdir -p "$r/mm"
-printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
-printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$r/mm/b.c"
-git -C "$r" add . && git -C "$r" commit -q -m base
+git_test_repo "$r"
 git -C "$r" clone -q "$r" "$TEST_DIR/work" 2>/dev/null
 w=$TEST_DIR/work
 # patch 1: a new BUG_ON; patch 2: clean

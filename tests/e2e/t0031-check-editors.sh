@@ -10,15 +10,8 @@ set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd git
 
-export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
-export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR
-export WARNWATCH_RULES="$WW_TOP/rules"
 r=$TEST_DIR/repo
-git init -q -b main "$r" || skip_all "git init failed"
-mkdir -p "$r/mm"
-printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
-git -C "$r" add . && git -C "$r" commit -q -m base
+git_test_repo "$r"
 printf 'int f(int x)\n{\n\tBUG_ON(x < 0);\n\treturn x;\n}\n' >"$r/mm/a.c"
 git -C "$r" commit -q -am "mm: check x"
 printf '/* a.c */\n\nint f(int x)\n{\n\tBUG_ON(x < 0);\n\tif (x > 5)\n\t\tWARN_ON(x > 9);\n\treturn x;\n}\n' >"$r/mm/a.c"

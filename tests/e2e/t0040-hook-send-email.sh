@@ -16,18 +16,10 @@ git send-email -h >/dev/null 2>&1
 	skip_all "git send-email is not installed (git-email, make deps)"
 "$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed"
 
-export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
-export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR
-export WARNWATCH_RULES="$WW_TOP/rules"
 smtp_start
 
 r=$TEST_DIR/repo
-git init -q -b main "$r" || skip_all "git init failed"
-mkdir -p "$r/mm"
-printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
-printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$r/mm/b.c"
-git -C "$r" add . && git -C "$r" commit -q -m base
+git_test_repo "$r"
 # bug: patch 1 adds a BUG_ON, patch 2 is clean
 git -C "$r" checkout -q -b bug main
 printf 'int f(int x)\n{\n\tBUG_ON(x < 0);\n\treturn x;\n}\n' >"$r/mm/a.c"

@@ -13,17 +13,9 @@ set -u
 need_cmd git
 "$WW_PYTHON" -c 'import b4' 2>/dev/null || skip_all "b4 is not installed (make deps)"
 
-export GIT_AUTHOR_NAME=Dev GIT_AUTHOR_EMAIL=dev@example.org
-export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
-export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR XDG_CONFIG_HOME=$TEST_DIR/.config
-export WARNWATCH_RULES="$WW_TOP/rules"
 data=$WW_TOP/tests/e2e/data/b4
 r=$TEST_DIR/repo
-git init -q -b main "$r" || skip_all "git init failed"
-mkdir -p "$r/mm"
-printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$r/mm/a.c"
-printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$r/mm/b.c"
-git -C "$r" add . && git -C "$r" commit -q -m base
+git_test_repo "$r"
 printf 'int f(int x)\n{\n\tBUG_ON(x < 0);\n\treturn x;\n}\n' >"$r/mm/a.c"
 git -C "$r" commit -q -am "mm: check x"
 printf 'int g(int y)\n{\n\tWARN_ON(y > 9);\n\treturn y;\n}\n' >"$r/mm/b.c"

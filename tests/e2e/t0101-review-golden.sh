@@ -44,6 +44,18 @@ else
 	not_ok "--mbox with text that is no mail: $(cat "$TEST_DIR/notmail.err")"
 fi
 
+# (e) One patch of a series, saved alone by a mail client (no From_ line,
+# CRLF line ends): answered as it is, like `check` reads it.
+tr -d '\r' <"$DATA/inbox/03-v1-2.eml" | sed 's/$/\r/' >"$TEST_DIR/p2-crlf.eml"
+if "$WARNWATCH" review --config "$DATA/example.conf" --mbox "$TEST_DIR/p2-crlf.eml" \
+	>"$TEST_DIR/p2.out" 2>"$TEST_DIR/p2.err" &&
+   grep -q '^In-Reply-To: <20240502091500.4711-2-zoe@example.org>$' "$TEST_DIR/p2.out" &&
+   grep -q '^> +.WARN_ON(offset' "$TEST_DIR/p2.out"; then
+	ok "--mbox with patch 2/3 alone, a CRLF .eml: a reply to that patch"
+else
+	not_ok "--mbox with patch 2/3 alone, a CRLF .eml: $(cat "$TEST_DIR/p2.err")"
+fi
+
 CACHE=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
 if [ ! -f /usr/src/linux-source-6.1.tar.xz ] &&
    [ ! -f "$CACHE/guide/linux-source-6.1/Documentation/process/coding-style.rst" ]; then
@@ -147,6 +159,24 @@ count reply-v2.eml "> +" 0
 golden reply-verdict.eml 2 "$DATA/example-v1.mbox" --verdict "$IN/f-verdict.json"
 count reply-verdict.eml "ran 41 times and never fired" 1
 golden reply-verdict-fired.eml 2 "$DATA/example-v1.mbox" --verdict "$IN/f-verdict-fired.json"
+# The README shows the body of reply (a) as the tool prints it now.
+if python3 - "$WW_TOP/README.md" "$GOLDEN/reply-a-three-bug-ons.eml" <<'PY'
+import sys
+readme = open(sys.argv[1], encoding="utf-8").read()
+start = readme.index("<!-- example reply:")
+start = readme.index("\n", start) + 1
+block = readme[start:readme.index("<!-- end of example reply -->")].strip("\n")
+shown = "\n".join(l[4:] for l in block.split("\n"))
+golden = open(sys.argv[2], encoding="utf-8").read()
+body = golden.split("\n\n", 1)[1].split("\n-- \n", 1)[0].strip("\n")
+sys.exit(0 if shown == body else 1)
+PY
+then
+	ok "README's example reply is reply-a-three-bug-ons.eml as printed now"
+else
+	not_ok "README's example reply differs from tests/golden/reply-a-three-bug-ons.eml"
+fi
+
 # An old verdict without "calls": nothing about reach, nothing "clean" proves.
 printf '{"verdict": "clean", "base": "6.1.192"}\n' >"$TEST_DIR/old.json"
 "$WARNWATCH" review --config "$DATA/example.conf" --mbox "$DATA/example-v1.mbox" \

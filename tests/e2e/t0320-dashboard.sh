@@ -7,7 +7,11 @@
 # the charts and the numbers must be, and takes a screenshot (kept in
 # tests/out/dashboard/).  Also: mail text is escaped, artifact links
 # cannot leave the lists' directory, the site has no script and needs no
-# network.
+# network.  Then the history pages (backfill's tables): a public-inbox v2
+# archive of the backfill fixture (t0330's mails) served by a real
+# public-inbox-httpd, `backfill --url` on it, `dashboard --state`: the
+# numbers, the links resolve to the mails on the archive, a screenshot
+# (tests/out/dashboard/history.png, shown in the README).
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -137,6 +141,55 @@ else
 	not_ok "a JSON file that is no census: exit 2 naming it"; sed 's/^/#   /' "$TEST_DIR/err"
 fi
 
+# --- the history pages (backfill) ----------------------------------------------
+hsite=$TEST_DIR/hsite
+hstate=$TEST_DIR/hstate
+history=
+if command -v public-inbox-init >/dev/null && command -v perl >/dev/null &&
+   python3 "$WW_TOP/tests/e2e/data/backfill/mails.py" "$TEST_DIR/hmails" && pi_init linux-mm &&
+   _pi_env perl "$WW_TOP/tests/e2e/data/backfill/v2-import.pl" linux-mm \
+	"$TEST_DIR"/hmails/0*.eml "$TEST_DIR"/hmails/epoch1/*.eml && pi_httpd_start; then
+	history=1
+	"$WARNWATCH" backfill -q --state="$hstate" --url="$PI_URL/linux-mm/" "$PI_DIR/linux-mm" \
+		>/dev/null 2>"$TEST_DIR/err" || { cat "$TEST_DIR/err"; history=; }
+fi
+if [ -z "$history" ]; then
+	skip "history pages" "public-inbox could not be set up (make deps)"
+else
+	if "$WARNWATCH" dashboard --out "$hsite" --state "$hstate" --title "warnwatch test" \
+		--census "$data/census-6.12.json" --census "$data/census-6.1.json" 2>"$TEST_DIR/err" &&
+	   [ -s "$hsite/history/index.html" ] && [ -s "$hsite/history/linux-mm.html" ]; then
+		ok "dashboard --state writes history/index.html and history/linux-mm.html"
+	else
+		not_ok "dashboard --state writes the history pages"; sed 's/^/#   /' "$TEST_DIR/err"
+	fi
+	test_expect "the front page links the history" grep -q 'href="history/index.html"' "$hsite/index.html"
+	test_expect "history pages: no script, no remote resource but the archive, no author named" \
+		python3 - "$hsite/history" "$PI_URL" <<'EOF'
+import os, re, sys
+for f in os.listdir(sys.argv[1]):
+    t = open(os.path.join(sys.argv[1], f)).read()
+    assert "<script" not in t, f
+    for m in re.finditer(r'(?:src|href)="(https?:[^"]*)"', t):
+        assert m.group(1).startswith(sys.argv[2] + "/linux-mm/"), (f, m.group(1))
+    assert not re.search(r'src="(https?:|//)', t), f
+    # no ranking of people: no author appears
+    for who in ("Jane Doe", "Bob <", "Carol <", "Eve <", "jane@example.org", "Reviewer"):
+        assert who not in t, (f, who)
+EOF
+	test_expect "every link to a mail resolves on the real public-inbox-httpd" \
+		python3 - "$hsite/history/linux-mm.html" "$PI_URL" <<'EOF'
+import re, sys, urllib.request
+t = open(sys.argv[1]).read()
+links = sorted(set(re.findall(r'href="(%s/linux-mm/[^"]+/)"' % re.escape(sys.argv[2]), t)))
+assert len(links) == 6, links
+for u in links:
+    body = urllib.request.urlopen(u, timeout=20).read().decode("utf-8", "replace")
+    mid = u.rstrip("/").rsplit("/", 1)[1]
+    assert mid in body, u
+EOF
+fi
+
 # --- the rendered page ---------------------------------------------------------
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
@@ -199,5 +252,39 @@ for s in ("mm/slub.c:42", "VM_WARN_ON_ONCE", "<em>conversion</em>", '>clean</spa
           "Thanks for converting it.", 'href="../42/index.html"'):
     assert s in t, s
 EOF
+
+if [ -n "$history" ]; then
+	chrome --dump-dom "file://$hsite/history/linux-mm.html" >"$out/history.dom.html"
+	test_expect "rendered history page: charts, the cycle table, links to each mail" \
+		python3 - "$out/history.dom.html" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+for sid in ("added-chart", "removed-chart"):
+    assert 'aria-labelledby="%s-t %s-d"' % (sid, sid) in t, sid
+rows = re.findall(r'<tr><th scope="row">([^<]*)</th><td class="date">([^<]*)</td>(.*?)</tr>', t)
+got = {r[0]: (r[1], re.findall(r'<td>(?:<a href="([^"]*)">)?([0-9,]+)', r[2])) for r in rows}
+assert list(got) == ["v6.13", "v6.14", "v6.19", "unknown"], list(got)
+# v6.13: bug 1, panic 0, warn 1, warn-once 1, debug-only 0, warn-like 0; added 3, removed 0, conversions 1
+assert [n for _, n in got["v6.13"][1]] == ["1", "0", "1", "1", "0", "0", "3", "0", "1"], got["v6.13"]
+assert got["v6.13"][0] == "2024-09-15 to 2024-11-17", got["v6.13"][0]
+assert [n for _, n in got["v6.14"][1]][-2:] == ["2", "1"], got["v6.14"]
+assert got["unknown"][0] == "no date"
+href = got["v6.13"][1][8][0]
+assert href.startswith("#m0-conversions"), href
+sec = t[t.index('id="%s"' % href[1:]):]
+sec = sec[:sec.index("</section>")]
+assert "[PATCH v2 1/2] mm/slub: check the slab" in sec, sec
+EOF
+	chrome --window-size=1200,1500 --screenshot="$out/history.png" "file://$hsite/history/linux-mm.html" >/dev/null
+	if [ -s "$out/history.png" ] && [ "$(stat -c %s "$out/history.png")" -gt 30000 ]; then
+		ok "history screenshot taken ($out/history.png, $(stat -c %s "$out/history.png") bytes)"
+	else
+		not_ok "history screenshot taken"; tail -n 5 "$TEST_DIR/chrome.log" | sed 's/^/#   /'
+	fi
+	chrome --dump-dom "file://$hsite/history/index.html" >"$out/history-index.dom.html"
+	test_expect "rendered overview: every list summed, a row per list linking its page" \
+		grep -q '<a href="linux-mm.html">linux-mm</a></th><td>12</td><td>8</td><td>6</td><td>2</td><td>2</td>' \
+		"$out/history-index.dom.html"
+fi
 
 done_testing

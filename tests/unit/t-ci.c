@@ -222,11 +222,83 @@ static void test_decide(void)
 	ci_verdict_release(&v);
 }
 
+/* calls[]: one per added call, reached null with the reason, then in words. */
+static void test_calls_02(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	json_t *j, *c;
+
+	if (load(&f, "02-warn-unreached") < 0) {
+		ok(0, "load 02-warn-unreached: %s", error_last());
+		return;
+	}
+	findings(&v, &f);
+	v.user_space = true;
+	con(&r, "Linux version 6.1.192\n" SUITE("time_test_cases")
+	    "    ok 1 t\nok 1 time_test_cases\n"
+	    "warnwatch: init start\nwarnwatch: begin timers:nanosleep\n"
+	    "warnwatch: end timers:nanosleep result=pass rc=0\n"
+	    "warnwatch: begin workload:ext4 image=ext4-4k-default dev=/dev/vdb\n"
+	    "warnwatch: end workload:ext4 image=ext4-4k-default result=fail rc=1\n"
+	    "warnwatch: init done\nreboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	ci_attribute(&v, &r, true, &f.s, NULL);
+	ci_tests_from_console(&v, &r);
+	is(v.kind, CI_CLEAN, "02 with user space: clean");
+	is(v.nr_tests, 3, "tests: one KUnit suite, a kselftest, a workload");
+	is_str(v.tests[1].kind, "kselftest", "kind kselftest");
+	is_str(v.tests[2].kind, "workload", "kind workload");
+	is_str(v.tests[2].result, "fail", "workload result");
+	is_str(v.tests[2].image, "ext4-4k-default", "workload image");
+	ci_calls(&v, &f.s, "/nonexistent", "/nonexistent", "no gcov here");
+	is(v.nr_calls, 1, "one added call");
+	is_str(v.calls[0].file, "kernel/time/time.c", "call file");
+	is(v.calls[0].line, 186, "call line");
+	is_str(v.calls[0].macro, "WARN_ON_ONCE", "call macro");
+	ok(v.calls[0].reached < 0 && !strcmp(v.calls[0].reached_why, "no gcov here"),
+	   "reached null, with the reason");
+	j = ci_verdict_json(&v);
+	c = json_array_get(json_object_get(j, "calls"), 0);
+	ok(json_is_null(json_object_get(c, "reached")), "json reached null");
+	is_str(json_string_value(json_object_get(c, "reached_why")), "no gcov here",
+	       "json reached_why");
+	ok(json_is_false(json_object_get(c, "fired")), "json fired false");
+	is(json_array_size(json_object_get(j, "tests")), 3, "json tests");
+	json_decref(j);
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "Whether the WARN_ON_ONCE() at kernel/time/time.c:186 "
+		  "(patch 1/1) ran could not be measured (no gcov here)") != NULL,
+	   "text: not measured");
+	v.calls[0].reached = 0;
+	strbuf_reset(&text);
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "No test reached the WARN_ON_ONCE() at kernel/time/time.c:186 "
+		  "(patch 1/1), so this boot says nothing about it") != NULL,
+	   "text: never reached");
+	v.calls[0].reached = 41;
+	strbuf_reset(&text);
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "The WARN_ON_ONCE() at kernel/time/time.c:186 (patch 1/1) "
+		  "ran 41 times during the boot, its KUnit suites, the timers "
+		  "kselftests and the ext4 workload, and never fired.") != NULL,
+	   "text: ran 41 times and never fired");
+	if (!strstr(text.buf, "ran 41 times"))
+		printf("# %s", text.buf);
+	strbuf_release(&text);
+	console_result_release(&r);
+	ci_verdict_release(&v);
+	unload(&f);
+}
+
 int main(void)
 {
 	test_panicked_01();
 	test_carried_lines_04();
 	test_preexisting();
 	test_decide();
+	test_calls_02();
 	return done_testing();
 }

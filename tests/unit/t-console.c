@@ -251,6 +251,60 @@ static int real(struct console_result *r, const char *name)
 
 static void test_real_logs(void);
 
+/* kernel-ci/init's markers: user-space tests, what fired in them, and
+ * user space's own KTAP not mistaken for KUnit suites. */
+static void test_user_space(void)
+{
+	struct console_result r = CONSOLE_RESULT_INIT;
+
+	parse(&r,
+	      "[    0.000000] Linux version 6.1.192 (x@y) #1\r\n"
+	      T "KTAP version 1\r\n"
+	      T "1..1\r\n"
+	      T "    KTAP version 1\r\n"
+	      T "    # Subtest: time_test_cases\r\n"
+	      T "    1..1\r\n"
+	      T "    ok 1 time64_to_tm_test_date_range\r\n"
+	      T "ok 1 time_test_cases\r\n"
+	      "[    1.000000] warnwatch: init start\r\n"
+	      "[    1.100000] warnwatch: begin cgroup:test_core\r\n"
+	      "TAP version 13\r\n"
+	      "1..2\r\n"
+	      "ok 1 test_cgcore_internal_process_constraint\r\n"
+	      "ok 2 test_cgcore_populated\r\n"
+	      "[    2.000000] warnwatch: end cgroup:test_core result=pass rc=0\r\n"
+	      "[    2.100000] warnwatch: begin cgroup:test_kill\r\n"
+	      "[    2.200000] warnwatch: end cgroup:test_kill result=timeout rc=124\r\n"
+	      "[    2.300000] warnwatch: begin workload:ext4 image=ext4-1k-default dev=/dev/vdb\r\n"
+	      "KTAP version 1\r\n"
+	      "1..13\r\n"
+	      "ok 1 mount\r\n"
+	      T "------------[ cut here ]------------\r\n"
+	      T "WARNING: CPU: 0 PID: 77 at fs/ext4/namei.c:2003 do_split+0x1e0/0x1f0\r\n"
+	      T "Kernel panic - not syncing: kernel: panic_on_warn set ...\r\n");
+	is(r.nr_suites, 1, "user space's TAP is not a KUnit suite");
+	ok(r.tests_finished, "KUnit finished");
+	ok(r.init_started && !r.init_done, "init started, never done");
+	is(r.nr_utests, 3, "three user-space tests");
+	is_str(r.utests[0].name, "cgroup:test_core", "first: cgroup:test_core");
+	is_str(r.utests[0].result, "pass", "... passed");
+	is(r.utests[0].rc, 0, "... rc 0");
+	is_str(r.utests[1].result, "timeout", "test_kill timed out");
+	is(r.utests[1].rc, 124, "... rc 124");
+	is_str(r.utests[2].image, "ext4-1k-default", "workload image");
+	ok(r.utests[2].result == NULL, "the workload never ended");
+	is(r.nr_fired, 1, "one WARNING");
+	is_str(r.fired[0].suite, "workload:ext4", "it fired in the workload");
+	is_str(r.fired[0].test, "ext4-1k-default", "... on that image");
+	is_str(r.panic_suite, "workload:ext4", "the panic names the workload");
+	parse(&r, "warnwatch: init start\nwarnwatch: gcov files=2 dev=/dev/vda result=ok\n"
+	      "warnwatch: init done\n");
+	ok(r.init_done, "init done");
+	is_str(r.gcov_result, "ok", "gcov result");
+	is(r.gcov_files, 2, "gcov files");
+	console_result_release(&r);
+}
+
 int main(void)
 {
 	test_ktap();
@@ -260,6 +314,7 @@ int main(void)
 	test_second_boot_case();
 	test_empty();
 	test_real_logs();
+	test_user_space();
 	return done_testing();
 }
 

@@ -50,6 +50,18 @@ static void test_argv(void)
 	ok(strstr(cmdline.buf, "panic_on_warn=0") && !strstr(cmdline.buf, "oops=panic"),
 	   "second boot: panic_on_warn=0, no oops=panic");
 	strvec_clear(&argv);
+	o.initrd = "/l/initramfs.cpio.gz";
+	strvec_push(&o.drives, "/l/gcov.raw");
+	strvec_push(&o.drives, "/l/images/ext4-4k-default.img");
+	kboot_argv(&argv, &cmdline, &o, KBOOT_ACCEL_TCG);
+	ok(has(&argv, "-initrd", "/l/initramfs.cpio.gz"), "user space: -initrd");
+	ok(starts_with(cmdline.buf, "console=ttyS0 panic=-1 rdinit=/init printk.devkmsg=on ") &&
+	   !strstr(cmdline.buf, "kunit_shutdown"),
+	   "user space: rdinit=/init, /dev/kmsg markers, no kunit_shutdown");
+	ok(has(&argv, "-drive", "file=/l/gcov.raw,format=raw,if=virtio") &&
+	   has(&argv, "-drive", "file=/l/images/ext4-4k-default.img,format=raw,if=virtio"),
+	   "disks: gcov first (vda), then the images");
+	strvec_clear(&argv);
 	strbuf_release(&cmdline);
 	kboot_opts_release(&o);
 }

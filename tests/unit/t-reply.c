@@ -70,6 +70,36 @@ static const char thread[] =
 	" \tf = NULL;\n"
 	"-- \n2.39.2\n";
 
+/* Pointer-returning functions: ext4's ERR_PTR() style, and a type on the
+ * line above the name (no ERR_PTR() around: NULL). */
+static const char thread_ptr[] =
+	"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+	"From: Jane Doe <jane@example.org>\n"
+	"To: linux-ext4@vger.kernel.org\n"
+	"Subject: [PATCH] ext4: check rec_len\n"
+	"Message-ID: <ptr@example.org>\n"
+	"\n"
+	"Check.\n"
+	"---\n"
+	"diff --git a/fs/ext4/namei.c b/fs/ext4/namei.c\n"
+	"--- a/fs/ext4/namei.c\n"
+	"+++ b/fs/ext4/namei.c\n"
+	"@@ -1500,5 +1500,7 @@ static struct buffer_head *__ext4_find_entry(struct inode *dir,\n"
+	" \tif (namelen > EXT4_NAME_LEN)\n"
+	" \t\treturn NULL;\n"
+	"+\tBUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize);\n"
+	" \tif (!bh)\n"
+	" \t\treturn ERR_PTR(-EIO);\n"
+	"diff --git a/drivers/foo.c b/drivers/foo.c\n"
+	"--- a/drivers/foo.c\n"
+	"+++ b/drivers/foo.c\n"
+	"@@ -20,3 +20,4 @@\n"
+	" static struct foo *\n"
+	" foo_find(int id)\n"
+	" {\n"
+	"+\tBUG_ON(id < 0);\n"
+	"-- \n2.39.2\n";
+
 static struct finding finding(int patch, const struct rule *r, int line, const char *fn,
 			      const char *source, const char *hunk, int hunk_line)
 {
@@ -108,6 +138,16 @@ static struct reply_opts opts(void)
 static bool has(const struct reply *r, const char *s)
 {
 	return strstr(r->text.buf, s) != NULL;
+}
+
+/* How many times `s` occurs in the reply. */
+static int count(const struct reply *r, const char *s)
+{
+	int n = 0;
+
+	for (const char *p = r->text.buf; (p = strstr(p, s)); p += strlen(s))
+		n++;
+	return n;
 }
 
 /* The same, with line breaks and indentation as one space: for prose
@@ -149,11 +189,24 @@ int main(void)
 	struct reply_opts o = opts();
 	struct finding f[4];
 	struct reply_verdict vd = REPLY_VERDICT_INIT;
+	struct advice adv = ADVICE_INIT;
 	int ret;
 
 	if (mbox_parse(&mails, thread, strlen(thread)) || series_from_mails(&s, &mails)) {
 		printf("Bail out! cannot parse the test thread: %s\n", error_last());
 		return 1;
+	}
+	/* The real rules/advice.json: what the reply says is data. */
+	{
+		const char *top = getenv("WW_TOP");
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%s/rules", top && *top ? top : ".");
+		if (advice_load(&adv, dir)) {
+			printf("Bail out! %s\n", error_last());
+			return 1;
+		}
+		o.advice = &adv;
 	}
 	f[0] = finding(1, &bug_on, 11, "foo_probe", "BUG_ON(!dev)",
 		       " \tint ret;\n+\tBUG_ON(!dev);\n \tret = 0;\n", 1);
@@ -177,10 +230,14 @@ int main(void)
 	is(r.rcpt.nr, 2, "two envelope recipients");
 	ok(has(&r, "\nContent-Type: text/plain; charset=UTF-8\n"), "plain text UTF-8");
 	ok(!has(&r, "X-Patchwork-Hint"), "no patchwork hint unless asked");
-	ok(has(&r, "This patch adds a BUG_ON() to foo_probe()."), "opening: this patch");
-	ok(has(&r, "drivers/foo.c:11, in foo_probe():\n\n>  \tint ret;\n> +\tBUG_ON(!dev);\n>  \tret = 0;\n"),
-	   "location and quoted hunk");
-	ok(has(&r, "This new BUG_ON() crashes the kernel when it triggers."), "the rule's message");
+	/* The opening names the function: the quote below may not show it. */
+	ok(has(&r, "This patch adds a BUG_ON() to foo_probe(); comments inline."),
+	   "opening: this patch, the macro and its function");
+	/* Inline, as on the lists: the file, then the call with its context. */
+	ok(has(&r, "\n> +++ b/drivers/foo.c\n>  \tint ret;\n> +\tBUG_ON(!dev);\n>  \tret = 0;\n"),
+	   "location (file) and the quoted lines around the call");
+	ok(has_flat(&r, "A BUG_ON() takes the machine down to report one bad state"),
+	   "why: the explanation of its class (rules/advice.json)");
 	ok(has_flat(&r, "See \"Use WARN() rather than BUG()\" in Documentation/process/coding-style.rst."),
 	   "without a tree: the section is named, not quoted");
 	ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
@@ -194,12 +251,16 @@ int main(void)
 	ok(has(&r, "\nSubject: Re: [PATCH 0/2] foo: two things\n"), "Subject of the cover");
 	ok(has(&r, "\nIn-Reply-To: <cover@example.org>\nReferences: <cover@example.org>\n"),
 	   "threaded under the cover");
-	ok(has_flat(&r, "This series adds a BUG_ON() and a WARN_ON() to foo_probe() and foo_lookup()."),
+	ok(has_flat(&r, "This series adds a BUG_ON() and a WARN_ON() to foo_probe() and "
+		    "foo_lookup(); comments inline."),
 	   "opening: this series, both macros, both functions");
 	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
 	   "per-patch headings");
 	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
-	ok(has(&r, "One caveat: WARN_ON_ONCE() too stops"), "panic_on_warn caveat with a WARN");
+	ok(has_flat(&r, "Any WARN stops panic_on_warn=1 machines") &&
+	   has_flat(&r, "pr_warn_ratelimited()"),
+	   "panic_on_warn caveat with a WARN, and what to use instead");
+	ok(count(&r, "panic_on_warn=1") == 1, "the caveat is said once");
 
 	/* In a handler user space calls, a condition it can cause is no WARN. */
 	{
@@ -207,7 +268,7 @@ int main(void)
 					   " \tstruct foo *f;\n+\tWARN_ON(id < 0);\n", 1);
 
 		build(&r, &s, &u, 1, &o);
-		ok(has_flat(&r, "foo_ioctl() looks like an entry point from user space") &&
+		ok(has_flat(&r, "foo_ioctl() is reached straight from user space") &&
 		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
 		   "user-space entry point: an error return, not a WARN");
 	}
@@ -241,7 +302,8 @@ int main(void)
 	f[3].severity = SEV_CREDIT;
 	ret = build(&r, &s, f + 3, 1, &o);
 	ok(!ret && !r.empty && r.credits == 1, "a removal is worth a thank-you");
-	ok(has(&r, "drivers/foo.c:12: BUG_ON() removed from foo_probe()."), "it says what was removed");
+	ok(has(&r, "Thanks for removing the BUG_ON() from foo_probe()."),
+	   "it says what was removed, and from where");
 
 	/* Previous version: v1 had the BUG_ON(), v2 a WARN_ON_ONCE() there. */
 	{
@@ -258,10 +320,71 @@ int main(void)
 		   "v2: the conversion is a credit, not a note");
 		ok(has_flat(&r, "Thanks for v2: the BUG_ON() that v1 added to foo_probe() is now a "
 			   "WARN_ON_ONCE() with a recovery path"), "v2 opening credits it");
-		ok(has_flat(&r, "WARN_ON_ONCE() with a recovery path instead of the BUG_ON() of v1."),
-		   "and details it");
+		/* Said once, in the opening: no second paragraph repeating it. */
+		ok(count(&r, "recovery path") == 1 && count(&r, "foo_probe()") == 1,
+		   "and says it once");
+		/* v2 fixed v1's call but adds another: both are said. */
+		{
+			struct finding both[2] = { f[2], f[1] };
+
+			ret = build(&r, &s2, both, 2, &o);
+			ok(!ret && r.issues == 1 && r.credits == 1 &&
+			   has_flat(&r, "adds a WARN_ON() to foo_lookup(); comments inline. Thanks for "
+				    "v2: the BUG_ON() that v1 added to foo_probe() is now a WARN_ON_ONCE()"),
+			   "v2 with a new finding: the thanks stays, in the opening");
+		}
 		o.prev = NULL;
 		o.prev_result = NULL;
+	}
+
+	/* Functions that return pointers; a long condition wrapped. */
+	{
+		struct mail_list pm = MAIL_LIST_INIT;
+		struct series ps = SERIES_INIT;
+		struct finding pf[2];
+		struct strbuf rb = STRBUF_INIT;
+		bool narrow = true;
+
+		if (mbox_parse(&pm, thread_ptr, strlen(thread_ptr)) || series_from_mails(&ps, &pm)) {
+			printf("Bail out! cannot parse the pointer thread: %s\n", error_last());
+			return 1;
+		}
+		pf[0] = finding(1, &bug_on, 1502, "__ext4_find_entry",
+				"BUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || "
+				"le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize)",
+				" \tif (namelen > EXT4_NAME_LEN)\n \t\treturn NULL;\n"
+				"+\tBUG_ON(le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) || "
+				"le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize);\n"
+				" \tif (!bh)\n \t\treturn ERR_PTR(-EIO);\n", 2);
+		pf[0].file = (char *)"fs/ext4/namei.c";
+		pf[1] = finding(1, &bug_on, 23, "foo_find", "BUG_ON(id < 0)",
+				" static struct foo *\n foo_find(int id)\n {\n+\tBUG_ON(id < 0);\n", 3);
+		reply_guess_return(&rb, &ps, &pf[0]);
+		is_str(rb.buf, "return ERR_PTR(-EIO);", "a pointer function that returns ERR_PTR(): so does the rewrite");
+		strbuf_reset(&rb);
+		reply_guess_return(&rb, &ps, &pf[1]);
+		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
+		strbuf_release(&rb);
+		build(&r, &ps, pf, 2, &o);
+		ok(has(&r, "\t\tEXT4_ERROR_INODE(inode, \"...\");\n\t\treturn ERR_PTR(-EFSCORRUPTED);\n"),
+		   "ext4 on-disk check in a pointer function: ERR_PTR(-EFSCORRUPTED)");
+		ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n\t\treturn NULL;\n"), "and NULL where NULL is the style");
+		ok(has(&r, "\tif (le16_to_cpu(de->rec_len) < EXT4_DIR_REC_LEN(1) ||\n"
+			   "\t    le16_to_cpu(de->rec_len) > dir->i_sb->s_blocksize) {\n"),
+		   "a long condition is wrapped after ||, aligned inside the parenthesis");
+		/* What the reply writes; a quote of the patch is the author's. */
+		for (const char *l = r.text.buf; *l; l += strcspn(l, "\n") + !!l[strcspn(l, "\n")]) {
+			size_t col = 0, n = *l == '>' ? 0 : strcspn(l, "\n");
+
+			for (size_t i = 0; i < n; i++)
+				col = l[i] == '\t' ? (col + 8) / 8 * 8 : col + 1;
+			narrow &= col <= 80;
+		}
+		ok(narrow, "no line the reply writes is over 80 columns");
+		ok(has(&r, "This patch adds two BUG_ON() calls to __ext4_find_entry() and\nfoo_find(); comments inline."),
+		   "two points (on-disk corruption, a plain BUG_ON): not 'one point covers'");
+		series_release(&ps);
+		mail_list_clear(&pm);
 	}
 
 	/* Who gets it. */
@@ -316,7 +439,7 @@ int main(void)
 	is_str(vd.verdict, "panic", "status -> verdict");
 	o.verdict = &vd;
 	build(&r, &s, f, 1, &o);
-	ok(has(&r, "Boot test: kernel-ci built the series on 6.1.192") &&
+	ok(has(&r, "kernel-ci built the series on 6.1.192") &&
 	   has(&r, "\n    WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55\n"),
 	   "the verdict and its console lines are in the reply");
 	o.verdict = NULL;
@@ -342,12 +465,56 @@ int main(void)
 	}
 	reply_verdict_release(&vd);
 	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* The contract of issue 10: "tests" and "calls", one per added call. */
+		const char *json = "{\"verdict\": \"clean\", \"base\": \"6.12.9\", "
+			"\"tests\": [{\"name\": \"workload:ext4\", \"kind\": \"workload\", \"result\": \"pass\"}], "
+			"\"calls\": ["
+			"{\"file\": \"fs/ext4/namei.c\", \"line\": 2003, \"macro\": \"WARN_ON_ONCE\", "
+			"\"patch\": 1, \"reached\": 41, \"fired\": false},"
+			"{\"file\": \"drivers/foo.c\", \"line\": 88, \"macro\": \"BUG_ON\", "
+			"\"patch\": 1, \"reached\": 0, \"fired\": false},"
+			"{\"file\": \"drivers/foo.c\", \"line\": 95, \"macro\": \"WARN_ON\", "
+			"\"patch\": 2, \"reached\": null, \"reached_why\": \"no coverage data for drivers/foo.c\", "
+			"\"fired\": false}]}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "calls.json"), 0, "a verdict with calls parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "kernel-ci built the series on 6.12.9 and booted it in QEMU with "
+			    "panic_on_warn=1; the ext4 workload ran, and no WARN or BUG fired."),
+		   "clean: what was booted and what ran");
+		ok(has_flat(&r, "The WARN_ON_ONCE() at fs/ext4/namei.c:2003 ran 41 times during the "
+			    "ext4 workload and never fired."), "a call that ran: how often, during what");
+		ok(has_flat(&r, "No test reached the BUG_ON() at drivers/foo.c:88, so this boot says "
+			    "nothing about it."), "a call no test reached");
+		ok(has_flat(&r, "Whether the WARN_ON() at drivers/foo.c:95 ran could not be measured "
+			    "(no coverage data for drivers/foo.c)."), "a call that could not be measured: why");
+		ok(!has(&r, "\n    "), "clean: no console lines");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	{
+		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
+		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
+
+		is(reply_verdict_parse(&vd, json, strlen(json), "fs.json"), 0, "fs-corrupted parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(has_flat(&r, "the file system was corrupted"), "fs-corrupted said in words");
+		ok(!has(&r, "the result was 'fs-corrupted'"), "not as a raw verdict name");
+		o.verdict = NULL;
+	}
+	reply_verdict_release(&vd);
+	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
 	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
 	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
 	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
 	reply_verdict_release(&vd);
 
 	reply_release(&r);
+	advice_release(&adv);
 	series_release(&s);
 	mail_list_clear(&mails);
 	return done_testing();

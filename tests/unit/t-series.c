@@ -437,6 +437,13 @@ static void test_diff_styles(void)
 	fixture_release(&f);
 
 	is(fixture_build(&f, NULL,
+			 HDR("[PATCH] base tag") "\nFix.\n---\n" DIFF "\nbase-commit: v6.1\n-- \n2.40\n"), 0,
+	   "patch with a release tag as base-commit");
+	if (f.s.nr == 1)
+		is_str(f.s.base_commit, "v6.1", "base-commit: v6.1 (a release, for kbase)");
+	fixture_release(&f);
+
+	is(fixture_build(&f, NULL,
 			 HDR("[PATCH] commit message mentions --- and +++") "\n"
 			 "The --- line\n+++ is here\n---\n" DIFF), 0, "'---' text in the commit message");
 	if (f.s.nr == 1) {
@@ -491,6 +498,57 @@ static void test_bare_diff(void)
 	is(s.nr, 0, "series_release empties");
 }
 
+/* series_read(): every shape of input, sniffed in one place. */
+static int read_str(struct series *s, struct mail_list *l, const char *in)
+{
+	struct series init = SERIES_INIT;
+	struct mail_list linit = MAIL_LIST_INIT;
+
+	*s = init;
+	*l = linit;
+	return series_read(s, l, in, strlen(in), "in.patch");
+}
+
+static void read_done(struct series *s, struct mail_list *l)
+{
+	series_release(s);
+	mail_list_clear(l);
+}
+
+static void test_read(void)
+{
+	struct series s;
+	struct mail_list l;
+	static const char saved[] =	/* a mail client's save: no From_ line */
+		"From: A <a@example.org>\nSubject: [PATCH] x: y\n"
+		"Message-ID: <r1@x>\n\n" DIFF;
+	static const char quilt[] = "Fix the frob.\n\nSigned-off-by: A <a@x>\n---\n"
+		"--- a/x.c\n+++ b/x.c\n@@ -1 +1,2 @@\n a\n+\tBUG_ON(x);\n";
+	static const char reply[] = "From: B <b@x>\nSubject: Re: [PATCH] x: y\n"
+		"In-Reply-To: <r1@x>\n\n> +\tBUG_ON(x);\n\nNo.\n";
+
+	is(read_str(&s, &l, " \n\t\r\n"), WW_EINPUT, "read: blank input is an error");
+	is_str(error_last(), "empty input", "read: says empty");
+	read_done(&s, &l);
+	is(read_str(&s, &l, "just some prose\nand more\n"), WW_EINPUT,
+	   "read: prose without a diff is an error");
+	read_done(&s, &l);
+	is(read_str(&s, &l, DIFF), 0, "read: a git diff");
+	ok(s.nr == 1 && s.patches[0].index == 0, "read: a diff is one patch, index 0");
+	is_str(s.subject, "in.patch", "read: named after the input");
+	read_done(&s, &l);
+	is(read_str(&s, &l, quilt), 0, "read: prose then a diff (quilt)");
+	is(s.nr, 1, "read: quilt patch is one patch");
+	read_done(&s, &l);
+	is(read_str(&s, &l, saved), 0, "read: a saved message without a From_ line");
+	ok(s.nr == 1 && s.patches[0].mail, "read: it is a mail patch");
+	is_str(s.patches[0].message_id, "r1@x", "read: its Message-ID");
+	read_done(&s, &l);
+	is(read_str(&s, &l, reply), WW_ENOTFOUND, "read: a reply quoting a patch holds none");
+	read_done(&s, &l);
+	error_clear();
+}
+
 int main(void)
 {
 	test_subjects();
@@ -503,5 +561,6 @@ int main(void)
 	test_numbers();
 	test_diff_styles();
 	test_bare_diff();
+	test_read();
 	return done_testing();
 }

@@ -1,0 +1,203 @@
+/*
+ * Unit tests for bot/advice.c: loading the "review" object of
+ * rules/advice.json (the real file, and broken ones that must be refused
+ * with a message naming the file), each matcher on the kind of hunk a
+ * reviewer would answer with it, and the helpers the reply uses (the
+ * call's condition, user-space entry points, the unlocks a way out needs).
+ */
+#include "advice.h"
+#include "rules.h"
+#include "tap.h"
+
+static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SEV_ERROR,
+	.id = "new-bug", .message = "new BUG_ON()", .replacement = "WARN_ON_ONCE" };
+static struct rule warn_on = { .macro = "WARN_ON", .class = RC_WARN, .severity = SEV_WARNING,
+	.id = "new-warn", .message = "new WARN_ON()", .replacement = "WARN_ON_ONCE" };
+
+/* A finding for the call on line `at` (0-based) of `hunk`. */
+static struct finding call(const struct rule *r, const char *file, const char *fn,
+			   const char *source, const char *hunk, int at)
+{
+	struct finding f = { 0 };
+
+	f.patch = 1;
+	f.kind = FINDING_ADDED;
+	f.file = (char *)file;
+	f.function = (char *)fn;
+	f.rule = r;
+	f.severity = r->severity;
+	f.source = (char *)source;
+	f.hunk = (char *)hunk;
+	f.hunk_line = at;
+	f.source_lines = 1;
+	f.line = 10;
+	return f;
+}
+
+/* The ids advice_match() finds for `f`, " "-separated; `arg` the first arg. */
+static void matched(struct strbuf *out, struct strbuf *arg, const struct advice *a,
+		    const struct finding *f)
+{
+	struct advice_hit h[32];
+	size_t n = advice_match(h, a, f);
+
+	strbuf_reset(out);
+	strbuf_reset(arg);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(out, "%s%s", i ? " " : "", h[i].e->id);
+		if (h[i].arg && !arg->len)
+			strbuf_addstr(arg, h[i].arg);
+		if (h[i].fs && !arg->len)
+			strbuf_addstr(arg, h[i].fs->name);
+	}
+	advice_hits_release(h, n);
+}
+
+/* advice_load_buf() of `json` fails, with `want` in the message. */
+static void refused(const char *json, const char *want, const char *name)
+{
+	struct advice a = ADVICE_INIT;
+	int ret = advice_load_buf(&a, json, strlen(json), "bad.json");
+
+	ok(ret == WW_EINPUT && strstr(error_last(), "bad.json") &&
+	   strstr(error_last(), want), "refused: %s (%s)", name, error_last());
+	advice_release(&a);
+}
+
+int main(void)
+{
+	struct advice a = ADVICE_INIT;
+	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *top = getenv("WW_TOP");
+	char dir[4096];
+	struct finding f;
+
+	snprintf(dir, sizeof(dir), "%s/rules", top && *top ? top : ".");
+	if (advice_load(&a, dir)) {
+		printf("Bail out! %s\n", error_last());
+		return 1;
+	}
+	ok(a.explain[RC_BUG] && a.explain[RC_WARN], "rules/advice.json loads: an explanation per class");
+	ok(a.guide[RC_BUG].nr && a.also_section[RC_WARN] &&
+	   !strcmp(a.also_section[RC_WARN], "The panic_on_warn kernel option"),
+	   "coding-style sentences, and the panic_on_warn section for WARNs");
+
+	/* ---- broken files are refused, naming the file and the key ---- */
+	refused("{\"review\": {\"explan\": {}}}", "review.explan: unknown key", "a misspelt key");
+	refused("{\"review\": {\"guide_intro\": 3}}", "guide_intro: not a string", "a number for a text");
+	refused("{\"review\": {\"advice\": {}}}", "advice: not an array", "an object for a list");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+		"\"say\": \"s\", \"sya\": \"t\"}]}}", "advice[0].sya: unknown key", "an entry's unknown key");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-dsk\", \"say\": \"s\"}]}}",
+		"unknown \"match\"", "an unknown matcher");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+		"\"say\": \"{fucntion}() reads it\"}]}}", "unknown placeholder {fucntion}",
+		"a misspelt placeholder");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", \"say\": \"s\", "
+		"\"replaces\": [\"explian\"]}]}}", "no entry 'explian'", "replaces names nothing");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", \"say\": \"s\", "
+		"\"rewrite\": \"if ({cond})\\n\\t{ret:EINVAL}\"}]}}", "{ret:...} takes an errno",
+		"{ret:} without an errno");
+	refused("{\"review\": {\"filesystems\": [{\"path\": \"fs/x/\", \"rewrite\": \"r\", "
+		"\"errno\": \"-EIO\"}]}}", "filesystems.errno: unknown key", "a filesystem's unknown key");
+	refused("{\"review\": {\"explain\": {\"bug\": \"{macro} and {cnd}\"}}}",
+		"unknown placeholder {cnd}", "a placeholder in an explanation");
+	{
+		/* check reads the same object through rules.c, and says the same. */
+		struct ruleset rs = RULESET_INIT;
+		const char *j = "{\"review\": {\"explain\": {\"bug\": 1}}}";
+
+		ok(rules_load_buf(&rs, j, strlen(j), "rules/advice.json") == WW_EINPUT &&
+		   strstr(error_last(), "rules/advice.json: review.explain"),
+		   "rules.c refuses a broken review object too: %s", error_last());
+		ruleset_release(&rs);
+	}
+	{
+		struct advice ok_code = ADVICE_INIT;
+		const char *j = "{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+			"\"say\": \"s\", \"rewrite\": \"if ({cond}) {\\n\\t{ret:-EIO}\\n}\"}]}}";
+
+		is(advice_load_buf(&ok_code, j, strlen(j), "good.json"), 0,
+		   "C braces in a rewrite are code, not placeholders");
+		advice_release(&ok_code);
+	}
+
+	/* ---- matchers ---- */
+	f = call(&bug_on, "fs/ext4/namei.c", "ext4_check",
+		 "BUG_ON(le16_to_cpu(de->rec_len) < 12)",
+		 " \tstruct ext4_dir_entry_2 *de = buf;\n+\tBUG_ON(le16_to_cpu(de->rec_len) < 12);\n", 1);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "fs-corruption") && !strcmp(arg.buf, "ext4"),
+	   "on-disk: ext4 reading a little-endian field (%s, %s)", ids.buf, arg.buf);
+	f.file = (char *)"drivers/foo.c";
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "fs-corruption"), "on-disk: not outside the filesystem's directory");
+
+	f = call(&warn_on, "drivers/foo.c", "foo_ioctl", "WARN_ON(arg > 4)",
+		 " \tint ret;\n+\tWARN_ON(arg > 4);\n \tret = 0;\n", 1);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "user-input") != NULL, "user-input: an ioctl handler (%s)", ids.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_set", "WARN_ON(v.n > 4)",
+		 " \tif (copy_from_user(&v, p, sizeof(v)))\n \t\treturn -EFAULT;\n"
+		 "+\tWARN_ON(v.n > 4);\n", 2);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "user-input") != NULL, "user-input: a value just copied from user space");
+	ok(advice_user_entry(&a, "foo_ioctl") && advice_user_entry(&a, "__do_sys_foo") &&
+	   !advice_user_entry(&a, "foo_probe") && !advice_user_entry(&a, ""),
+	   "user entry points by name");
+
+	f = call(&bug_on, "kernel/foo.c", "foo_del", "BUG_ON(!spin_is_locked(&foo->lock))",
+		 "+\tBUG_ON(!spin_is_locked(&foo->lock));\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "lock-held") && !strcmp(arg.buf, "&foo->lock"),
+	   "lock-held: the lock is the argument (%s)", arg.buf);
+
+	f = call(&warn_on, "drivers/foo.c", "foo_new", "WARN_ON(!p)",
+		 " \tp = kzalloc(sizeof(*p), GFP_KERNEL);\n+\tif (WARN_ON(!p))\n \t\treturn -ENOMEM;\n", 1);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "after-alloc") && !strcmp(arg.buf, "p"),
+	   "after-alloc: a NULL check right after kzalloc() (%s)", ids.buf);
+
+	f = call(&warn_on, "drivers/foo.c", "foo_use", "WARN_ON(!dev)",
+		 "+\tWARN_ON(!dev);\n \tdev->count++;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	/* Both match; the reply says only deref-after, which replaces the other. */
+	ok(strstr(ids.buf, "deref-after") && !strcmp(arg.buf, "dev"),
+	   "deref-after: dereferenced anyway (%s)", ids.buf);
+
+	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
+		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo();\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "or-conditions") && strstr(ids.buf, "bare-statement"),
+	   "or-conditions and bare-statement: two conditions, carries on (%s)", ids.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(f(a || b))",
+		 "+\tif (WARN_ON(f(a || b)))\n \t\treturn;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "or-conditions") && !strstr(ids.buf, "bare-statement"),
+	   "not for || inside a call, nor for a WARN that bails out (%s)", ids.buf);
+
+	f = call(&bug_on, "kernel/foo.c", "foo_put", "BUG_ON(refcount_read(&f->ref) == 0)",
+		 "+\tBUG_ON(refcount_read(&f->ref) == 0);\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "refcount") != NULL, "refcount: a reference count read (%s)", ids.buf);
+
+	/* ---- helpers ---- */
+	ok(advice_call_args(&sb, "BUG_ON(!(inode->i_state & I_FREEING))") &&
+	   !strcmp(sb.buf, "!(inode->i_state & I_FREEING)"), "the condition of a call");
+	strbuf_reset(&sb);
+	ok(!advice_call_args(&sb, "BUG_ON"), "no parenthesis: no condition");
+	strbuf_reset(&sb);
+	f = call(&bug_on, "fs/inode.c", "inode_unpin",
+		 "BUG_ON(!(inode->i_state & I_LRU))",
+		 "+{\n+\tspin_lock(&inode->i_lock);\n+\tmutex_lock(&m);\n+\tmutex_unlock(&m);\n"
+		 "+\tBUG_ON(!(inode->i_state & I_LRU));\n", 4);
+	advice_unlocks(&sb, &a, &f);
+	is_str(sb.buf, "spin_unlock(&inode->i_lock);\n",
+	       "a way out unlocks what the function still holds, not what it released");
+
+	strbuf_release(&ids);
+	strbuf_release(&arg);
+	strbuf_release(&sb);
+	advice_release(&a);
+	return done_testing();
+}

@@ -1,0 +1,140 @@
+/*
+ * Unit tests for bot/bwrap.c with the real bubblewrap: inside the sandbox
+ * the build directory is writable, the source, /tmp and the root are not,
+ * the user is 65534, and there is no network interface but loopback.
+ */
+#include "bwrap.h"
+#include "mkdirs.h"
+#include "tap.h"
+
+#include <unistd.h>
+
+static char tmp[] = "/tmp/t-bwrap.XXXXXX";
+
+/* Run argv (NULL-terminated) in the sandbox; its exit status, or -1. */
+static const struct strvec *extra_binds;
+
+static int in_sandbox(struct strbuf *out, const char *src, const char *build,
+		      ...)
+{
+	struct bwrap_opts o = BWRAP_OPTS_INIT;
+	struct child c = CHILD_INIT;
+	va_list ap;
+	const char *arg;
+	int ret;
+
+	o.src = src;
+	o.build = build;
+	o.mem_mb = 1024;
+	o.binds = extra_binds;
+	bwrap_argv(&c.args, &o);
+	va_start(ap, build);
+	while ((arg = va_arg(ap, const char *)))
+		strvec_push(&c.args, arg);
+	va_end(ap);
+	bwrap_env(&c.env, false);
+	c.flags = CHILD_CLEAN_ENV | CHILD_STDERR_TO_OUT;
+	c.timeout_ms = 30000;
+	ret = child_run(&c);
+	if (out)
+		strbuf_addbuf(out, &c.out);
+	if (!ret && bwrap_failed(&c))
+		ret = -1;
+	else if (!ret)
+		ret = c.status;
+	else
+		ret = -1;
+	child_release(&c);
+	return ret;
+}
+
+int main(void)
+{
+	struct strbuf src = STRBUF_INIT, build = STRBUF_INIT, out = STRBUF_INIT;
+	struct strvec args = STRVEC_INIT;
+	struct bwrap_opts o = BWRAP_OPTS_INIT;
+	struct child c = CHILD_INIT;
+
+	if (!mkdtemp(tmp)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	strbuf_addf(&src, "%s/src", tmp);
+	strbuf_addf(&build, "%s/build", tmp);
+	mkdirs(src.buf, 0755, WW_ERROR);
+	mkdirs(build.buf, 0777, WW_ERROR);
+
+	o.src = "/S";
+	o.build = "/B";
+	bwrap_argv(&args, &o);
+	ok(!strcmp(args.v[0], "prlimit") && !strcmp(args.v[1], "--as=4294967296"),
+	   "prlimit sets the address-space limit");
+	{
+		bool ro = false, rw = false, cc = false;
+
+		for (size_t i = 0; i + 2 < args.nr; i++) {
+			ro |= !strcmp(args.v[i], "--ro-bind") && !strcmp(args.v[i + 1], "/S") &&
+			      !strcmp(args.v[i + 2], BWRAP_SRC);
+			rw |= !strcmp(args.v[i], "--bind") && !strcmp(args.v[i + 1], "/B") &&
+			      !strcmp(args.v[i + 2], BWRAP_BUILD);
+			cc |= !strcmp(args.v[i + 2], BWRAP_CCACHE);
+		}
+		ok(ro && rw && !cc, "source read-only, build writable, no ccache unless asked");
+	}
+
+	strvec_pushl(&c.args, "bwrap", "--version", NULL);
+	if (child_run(&c) < 0 || c.status) {
+		skip("bwrap cannot run here", "sandbox behaviour");
+		goto out;
+	}
+	ok(in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_BUILD "/x", NULL) == 0,
+	   "the build directory is writable");
+	strbuf_addstr(&out, build.buf);
+	strbuf_addstr(&out, "/x");
+	ok(access(out.buf, F_OK) == 0, "and it is the host's build directory");
+	ok(in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_SRC "/x", NULL) > 0,
+	   "the source is read-only");
+	ok(in_sandbox(NULL, src.buf, build.buf, "touch", "/tmp/x", NULL) > 0,
+	   "/tmp is read-only");
+	strbuf_reset(&out);
+	ok(in_sandbox(&out, src.buf, build.buf, "id", "-u", NULL) == 0 &&
+	   !strcmp(out.buf, "65534\n"), "runs as uid 65534");
+	strbuf_reset(&out);
+	ok(in_sandbox(&out, src.buf, build.buf, "cat", "/proc/net/dev", NULL) == 0 &&
+	   strstr(out.buf, "lo:") && !strstr(out.buf, "eth"),
+	   "no network interface but loopback");
+	{
+		struct strvec binds = STRVEC_INIT;
+		struct strbuf sub = STRBUF_INIT, copy = STRBUF_INIT;
+
+		strbuf_addf(&sub, "%s/sub", src.buf);
+		strbuf_addf(&copy, "%s/copy", tmp);
+		mkdirs(sub.buf, 0755, WW_ERROR);
+		mkdirs(copy.buf, 0777, WW_ERROR);
+		strvec_pushl(&binds, copy.buf, BWRAP_SRC "/sub", NULL);
+		extra_binds = &binds;
+		ok(in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_SRC "/sub/x", NULL) == 0 &&
+		   in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_SRC "/y", NULL) > 0,
+		   "an extra bind makes one directory of the source writable, only that one");
+		strbuf_addstr(&copy, "/x");
+		ok(access(copy.buf, F_OK) == 0, "the write lands in the copy");
+		extra_binds = NULL;
+		strvec_clear(&binds);
+		strbuf_release(&copy);
+		strbuf_release(&sub);
+	}
+out:
+	child_release(&c);
+	strvec_clear(&args);
+	strbuf_release(&out);
+	strbuf_release(&build);
+	strbuf_release(&src);
+	{
+		struct child rm = CHILD_INIT;
+
+		strvec_pushl(&rm.args, "rm", "-rf", "--", tmp, NULL);
+		child_run(&rm);
+		child_release(&rm);
+	}
+	return done_testing();
+}
