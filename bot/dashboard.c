@@ -13,6 +13,7 @@
 
 #include "dashboard.h"
 #include "history.h"
+#include "dashboard-priv.h"
 #include "datadir.h"
 #include "queue.h"
 #include "rules.h"
@@ -24,14 +25,14 @@
 
 /* --- small helpers ---------------------------------------------------- */
 
-static const char *jstr(const json_t *o, const char *key)
+const char *dash_jstr(const json_t *o, const char *key)
 {
 	const char *s = json_string_value(json_object_get(o, key));
 
 	return s ? s : "";
 }
 
-static long jint(const json_t *o, const char *key)
+long dash_jint(const json_t *o, const char *key)
 {
 	json_t *v = json_object_get(o, key);
 
@@ -43,7 +44,7 @@ static long jint(const json_t *o, const char *key)
 }
 
 /* Sum of the integer members of an object ({"bug": 1, "warn": 2} -> 3). */
-static long jsum(const json_t *o)
+long dash_jsum(const json_t *o)
 {
 	const char *k;
 	json_t *v;
@@ -55,7 +56,7 @@ static long jsum(const json_t *o)
 	return n;
 }
 
-static void set_text(struct tmpl_vars *v, const char *name, const char *s)
+void dash_set_text(struct tmpl_vars *v, const char *name, const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -64,7 +65,7 @@ static void set_text(struct tmpl_vars *v, const char *name, const char *s)
 	strbuf_release(&sb);
 }
 
-static void set_num(struct tmpl_vars *v, const char *name, double n)
+void dash_set_num(struct tmpl_vars *v, const char *name, double n)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -171,9 +172,9 @@ static int load_json_file(json_t **out, const char *path)
 
 static const char *release_name(const json_t *census)
 {
-	const char *r = jstr(census, "release");
+	const char *r = dash_jstr(census, "release");
 
-	return *r ? r : jstr(census, "source");
+	return *r ? r : dash_jstr(census, "source");
 }
 
 static int cmp_release_json(const void *a, const void *b)
@@ -255,7 +256,7 @@ static void summarize_findings(json_t *s, const json_t *findings)
 			continue;
 		n++;
 		if (json_is_true(json_object_get(f, "conversion")) &&
-		    !strcmp(jstr(f, "kind"), "removed"))
+		    !strcmp(dash_jstr(f, "kind"), "removed"))
 			conversions++;
 	}
 	json_object_set_new(s, "findings", json_integer(n));
@@ -309,10 +310,10 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_CI);
 	if ((j = read_artifact_json(path.buf))) {
-		if (*jstr(j, "verdict"))
-			json_object_set_new(s, "verdict", json_string(jstr(j, "verdict")));
-		if (*jstr(j, "reason"))
-			json_object_set_new(s, "reason", json_string(jstr(j, "reason")));
+		if (*dash_jstr(j, "verdict"))
+			json_object_set_new(s, "verdict", json_string(dash_jstr(j, "verdict")));
+		if (*dash_jstr(j, "reason"))
+			json_object_set_new(s, "reason", json_string(dash_jstr(j, "reason")));
 		json_decref(j);
 	}
 	add_link(links, "findings", state_dir, qs->id, QUEUE_FINDINGS);
@@ -331,7 +332,7 @@ static json_t *list_get(json_t *lists, const char *name)
 	size_t i;
 
 	json_array_foreach(lists, i, l)
-		if (!strcmp(jstr(l, "name"), name))
+		if (!strcmp(dash_jstr(l, "name"), name))
 			return l;
 	l = json_pack("{s:s, s:[]}", "name", name, "series");
 	json_array_append_new(lists, l);
@@ -453,7 +454,7 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 
 static long class_count(const json_t *census, int k)
 {
-	return jint(json_object_get(census, "classes"), rule_class_name(k));
+	return dash_jint(json_object_get(census, "classes"), rule_class_name(k));
 }
 
 static long warn_family(const json_t *census)
@@ -468,13 +469,13 @@ static void release_card(struct tmpl_vars *v, const char *label, long now,
 	struct tmpl_vars *card = tmpl_add(v, "cards");
 	struct strbuf note = STRBUF_INIT;
 
-	set_text(card, "label", label);
-	set_num(card, "value", now);
+	dash_set_text(card, "label", label);
+	dash_set_num(card, "value", now);
 	tmpl_setf(card, "raw", "%ld", now);
 	if (prev_census) {
 		set_change(card, "note", "trend", prev, now);
 		strbuf_addf(&note, "%s since %s", tmpl_get(card, "note"), prev_name);
-		set_text(card, "note", note.buf);
+		dash_set_text(card, "note", note.buf);
 	}
 	strbuf_release(&note);
 }
@@ -487,23 +488,23 @@ static void render_release_table(struct tmpl_vars *v, const json_t *releases)
 	for (int k = 0; k < RC__NR; k++) {
 		struct tmpl_vars *h = tmpl_add(v, "class_heads");
 
-		set_text(h, "name", rule_class_name(k));
+		dash_set_text(h, "name", rule_class_name(k));
 	}
 	json_array_foreach(releases, i, c) {
 		struct tmpl_vars *row = tmpl_add(v, "rows");
 		const json_t *tot = json_object_get(c, "totals");
-		long total = jint(tot, "calls");
+		long total = dash_jint(tot, "calls");
 
-		set_text(row, "release", release_name(c));
-		set_num(row, "files", jint(c, "files"));
+		dash_set_text(row, "release", release_name(c));
+		dash_set_num(row, "files", dash_jint(c, "files"));
 		for (int k = 0; k < RC__NR; k++) {
-			set_num(tmpl_add(row, "classes"), "n", class_count(c, k));
+			dash_set_num(tmpl_add(row, "classes"), "n", class_count(c, k));
 		}
-		set_num(row, "bug_on_family", jint(tot, "bug_on_family"));
-		set_num(row, "total", total);
+		dash_set_num(row, "bug_on_family", dash_jint(tot, "bug_on_family"));
+		dash_set_num(row, "total", total);
 		if (prev)
 			set_change(row, "change", "trend",
-				   jint(json_object_get(prev, "totals"), "calls"), total);
+				   dash_jint(json_object_get(prev, "totals"), "calls"), total);
 		else
 			tmpl_set(row, "change", "\xe2\x80\x94");
 		prev = c;
@@ -538,7 +539,7 @@ static void render_release_charts(struct tmpl_vars *v, const json_t *releases)
 			items[k * nr + i].cls = rule_class_name(k);
 		}
 		strbuf_addf(&desc, " %s %ld calls;", release_name(c),
-			    jint(json_object_get(c, "totals"), "calls"));
+			    dash_jint(json_object_get(c, "totals"), "calls"));
 	}
 	ch.desc = desc.buf;
 	svg_stacked_columns(&sb, &ch, cats, RC__NR, cols, nr);
@@ -555,7 +556,7 @@ static void render_release_charts(struct tmpl_vars *v, const json_t *releases)
 	ch.desc = "One small chart per class, one column per release, each with its own scale";
 	svg_small_multiples(&sb, &ch, panels, RC__NR, 3);
 	tmpl_set(v, "classes_svg", sb.buf);
-	set_text(v, "classes_lead", "One panel per class of macro, one column per release; "
+	dash_set_text(v, "classes_lead", "One panel per class of macro, one column per release; "
 		 "each panel has its own scale, so compare shapes, and read the numbers.");
 	strbuf_release(&sb);
 	strbuf_release(&desc);
@@ -603,24 +604,24 @@ static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t 
 	/* Every subsystem of either release; a missing side counts 0. */
 	json_array_foreach(ls, i, s) {
 		ALLOC_GROW(m, nr + 1, alloc);
-		m[nr].name = jstr(s, "name");
-		m[nr].now = jint(s, "total");
-		m[nr].bug = jint(json_object_get(s, "classes"), rule_class_name(RC_BUG));
+		m[nr].name = dash_jstr(s, "name");
+		m[nr].now = dash_jint(s, "total");
+		m[nr].bug = dash_jint(json_object_get(s, "classes"), rule_class_name(RC_BUG));
 		m[nr++].prev = 0;
 	}
 	json_array_foreach(ps, i, s) {
 		size_t j;
 
 		for (j = 0; j < nr; j++)
-			if (!strcmp(m[j].name, jstr(s, "name")))
+			if (!strcmp(m[j].name, dash_jstr(s, "name")))
 				break;
 		if (j == nr) {
 			ALLOC_GROW(m, nr + 1, alloc);
-			m[nr].name = jstr(s, "name");
+			m[nr].name = dash_jstr(s, "name");
 			m[nr].now = m[nr].bug = 0;
 			nr++;
 		}
-		m[j].prev = jint(s, "total");
+		m[j].prev = dash_jint(s, "total");
 	}
 	shown = nr < 16 ? nr : 16;
 	if (nr) {
@@ -633,10 +634,10 @@ static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t 
 
 		items[i].label = m[i].name;
 		items[i].value = m[i].now - m[i].prev;
-		set_text(row, "name", m[i].name);
-		set_num(row, "prev", m[i].prev);
-		set_num(row, "now", m[i].now);
-		set_num(row, "bug", m[i].bug);
+		dash_set_text(row, "name", m[i].name);
+		dash_set_num(row, "prev", m[i].prev);
+		dash_set_num(row, "now", m[i].now);
+		dash_set_num(row, "bug", m[i].bug);
 		set_change(row, "change", "trend", m[i].prev, m[i].now);
 	}
 	strbuf_addf(&title, "Largest changes from %s to %s, per subsystem",
@@ -646,11 +647,11 @@ static void render_movers(struct tmpl_vars *v, const json_t *prev, const json_t 
 		  "red bars grew, green bars shrank";
 	svg_hbars(&sb, &ch, items, shown);
 	tmpl_set(v, "movers_svg", sb.buf);
-	set_text(v, "movers_lead", "The sections whose call count moved most between the last two "
+	dash_set_text(v, "movers_lead", "The sections whose call count moved most between the last two "
 		 "releases (net: calls in the new tree minus calls in the old one). A section "
 		 "renamed in MAINTAINERS shows up as one removal and one addition.");
-	set_text(v, "movers_caption", title.buf);
-	set_text(v, "prev_release", release_name(prev));
+	dash_set_text(v, "movers_caption", title.buf);
+	dash_set_text(v, "prev_release", release_name(prev));
 	free(items);
 	free(m);
 	strbuf_release(&sb);
@@ -675,8 +676,8 @@ static void render_top(struct tmpl_vars *v, const json_t *last)
 	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
 
 	json_array_foreach(subs, i, s) {
-		items[i].label = jstr(s, "name");
-		items[i].value = jint(s, "total");
+		items[i].label = dash_jstr(s, "name");
+		items[i].value = dash_jint(s, "total");
 		items[i].cls = "total";
 	}
 	qsort(items, nr, sizeof(*items), cmp_item_value);
@@ -706,32 +707,32 @@ static void render_changes(struct tmpl_vars *v, const json_t *changes)
 		struct svg_chart ch = { NULL, NULL, NULL, "calls", 0 };
 		size_t n = 0;
 
-		strbuf_addf(&t, "Added and removed from %s to %s", jstr(c, "from"),
-			    jstr(c, "to"));
-		set_text(cv, "title", t.buf);
+		strbuf_addf(&t, "Added and removed from %s to %s", dash_jstr(c, "from"),
+			    dash_jstr(c, "to"));
+		dash_set_text(cv, "title", t.buf);
 		strbuf_reset(&sb);
-		svg_number(&sb, jint(c, "commits"));
-		strbuf_addstr(&sb, jint(c, "commits") == 1 ? " non-merge commit" :
+		svg_number(&sb, dash_jint(c, "commits"));
+		strbuf_addstr(&sb, dash_jint(c, "commits") == 1 ? " non-merge commit" :
 			      " non-merge commits");
 		strbuf_addstr(&sb, " changed ");
-		svg_number(&sb, jint(c, "files"));
+		svg_number(&sb, dash_jint(c, "files"));
 		strbuf_addstr(&sb, " .c/.h files: ");
-		svg_number(&sb, jint(json_object_get(c, "totals"), "added"));
+		svg_number(&sb, dash_jint(json_object_get(c, "totals"), "added"));
 		strbuf_addstr(&sb, " calls added, ");
-		svg_number(&sb, jint(json_object_get(c, "totals"), "removed"));
+		svg_number(&sb, dash_jint(json_object_get(c, "totals"), "removed"));
 		strbuf_addstr(&sb, " removed, as warnwatch check counts a patch (moved code is neither).");
-		set_text(cv, "lead", sb.buf);
+		dash_set_text(cv, "lead", sb.buf);
 		for (int k = 0; k < RC__NR; k++) {
 			strbuf_init(&labels[n], 0);
 			strbuf_addf(&labels[n], "%s added", rule_class_name(k));
 			items[n].label = labels[n].buf;
-			items[n].value = jint(ca, rule_class_name(k));
+			items[n].value = dash_jint(ca, rule_class_name(k));
 			items[n].cls = rule_class_name(k);
 			items[n++].href = NULL;
 			strbuf_init(&labels[n], 0);
 			strbuf_addf(&labels[n], "%s removed", rule_class_name(k));
 			items[n].label = labels[n].buf;
-			items[n].value = -jint(cr, rule_class_name(k));
+			items[n].value = -dash_jint(cr, rule_class_name(k));
 			items[n].cls = "down";
 			items[n++].href = NULL;
 		}
@@ -772,10 +773,10 @@ static void render_releases(struct tmpl_vars *v, const json_t *model)
 		struct strbuf label = STRBUF_INIT;
 
 		strbuf_addf(&label, "Calls in %s", release_name(last));
-		release_card(r, label.buf, jint(lt, "calls"), prev, jint(pt, "calls"),
+		release_card(r, label.buf, dash_jint(lt, "calls"), prev, dash_jint(pt, "calls"),
 			     prev ? release_name(prev) : NULL);
-		release_card(r, "BUG_ON family", jint(lt, "bug_on_family"), prev,
-			     jint(pt, "bug_on_family"), prev ? release_name(prev) : NULL);
+		release_card(r, "BUG_ON family", dash_jint(lt, "bug_on_family"), prev,
+			     dash_jint(pt, "bug_on_family"), prev ? release_name(prev) : NULL);
 		release_card(r, "WARN family", warn_family(last), prev,
 			     prev ? warn_family(prev) : 0, prev ? release_name(prev) : NULL);
 		release_card(r, "panic()", class_count(last, RC_PANIC), prev,
@@ -785,7 +786,7 @@ static void render_releases(struct tmpl_vars *v, const json_t *model)
 	}
 	render_release_table(r, releases);
 	render_release_charts(r, releases);
-	set_text(r, "last_release", release_name(last));
+	dash_set_text(r, "last_release", release_name(last));
 	if (prev)
 		render_movers(r, prev, last);
 	render_changes(r, json_object_get(model, "changes"));
@@ -811,7 +812,7 @@ static const struct verdict_kind verdict_kinds[] = {
 
 static size_t verdict_of(const json_t *s)
 {
-	const char *v = jstr(s, "verdict"), *st = jstr(s, "state");
+	const char *v = dash_jstr(s, "verdict"), *st = dash_jstr(s, "state");
 
 	for (size_t i = 0; i < ARRAY_SIZE(verdict_kinds); i++)
 		if (!strcmp(v, verdict_kinds[i].cls))
@@ -828,7 +829,7 @@ static size_t verdict_of(const json_t *s)
 
 static bool reviewed(const json_t *s)
 {
-	const char *st = jstr(s, "state");
+	const char *st = dash_jstr(s, "state");
 
 	return !*st || !strcmp(st, "checked") || !strcmp(st, "booted") ||
 	       !strcmp(st, "replied");
@@ -867,7 +868,7 @@ struct render_ctx {
 static int copy_artifact(struct strbuf *out, struct render_ctx *rc,
 			 const json_t *links, const char *key, const char *sid)
 {
-	const char *link = jstr(links, key), *name;
+	const char *link = dash_jstr(links, key), *name;
 	struct strbuf src = STRBUF_INIT, dst = STRBUF_INIT, data = STRBUF_INIT;
 	int ret = 0;
 
@@ -907,15 +908,15 @@ static void series_finding_vars(struct tmpl_vars *pv, const json_t *findings)
 		if (json_is_true(json_object_get(f, "moved")))
 			continue;
 		fv = tmpl_add(pv, "findings");
-		snprintf(line, sizeof(line), "%ld", jint(f, "line"));
-		set_text(fv, "severity", jstr(f, "severity"));
-		set_text(fv, "file", jstr(f, "file"));
+		snprintf(line, sizeof(line), "%ld", dash_jint(f, "line"));
+		dash_set_text(fv, "severity", dash_jstr(f, "severity"));
+		dash_set_text(fv, "file", dash_jstr(f, "file"));
 		tmpl_set(fv, "line", line);
-		set_text(fv, "function", jstr(f, "function"));
-		set_text(fv, "kind", jstr(f, "kind"));
-		set_text(fv, "macro", jstr(f, "macro"));
-		set_text(fv, "message", jstr(f, "message"));
-		set_text(fv, "source", jstr(f, "source"));
+		dash_set_text(fv, "function", dash_jstr(f, "function"));
+		dash_set_text(fv, "kind", dash_jstr(f, "kind"));
+		dash_set_text(fv, "macro", dash_jstr(f, "macro"));
+		dash_set_text(fv, "message", dash_jstr(f, "message"));
+		dash_set_text(fv, "source", dash_jstr(f, "source"));
 		tmpl_set_bool(fv, "conversion",
 			      json_is_true(json_object_get(f, "conversion")));
 	}
@@ -933,22 +934,22 @@ static int write_series_page(struct render_ctx *rc, const json_t *list,
 	json_t *findings = NULL;
 	int ret;
 
-	safe_name(&anchor, jstr(list, "name"));
-	set_text(pv, "site_title", rc->site_title);
-	set_text(pv, "list", jstr(list, "name"));
+	safe_name(&anchor, dash_jstr(list, "name"));
+	dash_set_text(pv, "site_title", rc->site_title);
+	dash_set_text(pv, "list", dash_jstr(list, "name"));
 	tmpl_set(pv, "list_anchor", anchor.buf);
-	set_text(pv, "subject", *jstr(s, "subject") ? jstr(s, "subject") : "(no subject)");
-	set_text(pv, "author", jstr(s, "author"));
-	set_text(pv, "date", jstr(s, "date"));
-	set_text(pv, "message_id", jstr(s, "message_id"));
-	if (jint(s, "version") > 1)
-		tmpl_setf(pv, "version", "%ld", jint(s, "version"));
+	dash_set_text(pv, "subject", *dash_jstr(s, "subject") ? dash_jstr(s, "subject") : "(no subject)");
+	dash_set_text(pv, "author", dash_jstr(s, "author"));
+	dash_set_text(pv, "date", dash_jstr(s, "date"));
+	dash_set_text(pv, "message_id", dash_jstr(s, "message_id"));
+	if (dash_jint(s, "version") > 1)
+		tmpl_setf(pv, "version", "%ld", dash_jint(s, "version"));
 	tmpl_set(pv, "verdict_class", verdict_kinds[vk].cls);
-	set_text(pv, "verdict", verdict_kinds[vk].label);
-	set_text(pv, "reason", *jstr(s, "reason") ? jstr(s, "reason") : jstr(s, "error"));
+	dash_set_text(pv, "verdict", verdict_kinds[vk].label);
+	dash_set_text(pv, "reason", *dash_jstr(s, "reason") ? dash_jstr(s, "reason") : dash_jstr(s, "error"));
 	if (prev_sid) {
 		tmpl_set(pv, "previous", prev_sid);
-		set_text(pv, "previous_version", prev_version);
+		dash_set_text(pv, "previous_version", prev_version);
 	}
 	/* Links from series/ID/index.html to series/ID/x: just the name. */
 	{
@@ -957,7 +958,7 @@ static int write_series_page(struct render_ctx *rc, const json_t *list,
 
 		for (int k = 0; k < 4; k++)
 			if (links[k].len)
-				set_text(pv, keys[k], strrchr(links[k].buf, '/') + 1);
+				dash_set_text(pv, keys[k], strrchr(links[k].buf, '/') + 1);
 	}
 	if (links[0].len) {
 		strbuf_addf(&tmp, "%s/%s", rc->opts->out_dir, links[0].buf);
@@ -969,7 +970,7 @@ static int write_series_page(struct render_ctx *rc, const json_t *list,
 		strbuf_reset(&tmp);
 		strbuf_addf(&tmp, "%s/%s", rc->opts->out_dir, links[2].buf);
 		if (!strbuf_read_file(&reply, tmp.buf, 1u << 20))
-			set_text(pv, "reply_text", reply.buf);
+			dash_set_text(pv, "reply_text", reply.buf);
 		error_clear();
 	}
 	ret = template_render_file(&html, rc->tdir, "series.html", pv, 0);
@@ -1034,50 +1035,50 @@ static int render_series_row(struct render_ctx *rc, struct tmpl_vars *lv,
 		goto out;
 
 	/* "2026-12-03T09:00:00Z" -> "2026-12-03 09:00" */
-	strbuf_addstr(&date, jstr(s, "date"));
+	strbuf_addstr(&date, dash_jstr(s, "date"));
 	if (date.len >= 16 && date.buf[10] == 'T') {
 		date.buf[10] = ' ';
 		strbuf_setlen(&date, 16);
 	}
-	set_text(row, "date", date.buf);
-	set_text(row, "subject", *jstr(s, "subject") ? jstr(s, "subject") : "(no subject)");
+	dash_set_text(row, "date", date.buf);
+	dash_set_text(row, "subject", *dash_jstr(s, "subject") ? dash_jstr(s, "subject") : "(no subject)");
 	{
 		/* The name alone: addresses are for mail, not for a page. */
-		const char *a = jstr(s, "author"), *lt = strchr(a, '<');
+		const char *a = dash_jstr(s, "author"), *lt = strchr(a, '<');
 		struct strbuf name = STRBUF_INIT;
 
 		strbuf_add(&name, a, lt ? (size_t)(lt - a) : strlen(a));
 		strbuf_trim(&name);
 		if (!name.len && lt)
 			strbuf_addstr(&name, "(no name)");
-		set_text(row, "author", name.buf);
+		dash_set_text(row, "author", name.buf);
 		strbuf_release(&name);
 	}
-	set_num(row, "findings", jint(s, "findings"));
-	set_num(row, "added", jsum(json_object_get(s, "added")));
-	set_num(row, "removed", jsum(json_object_get(s, "removed")));
+	dash_set_num(row, "findings", dash_jint(s, "findings"));
+	dash_set_num(row, "added", dash_jsum(json_object_get(s, "added")));
+	dash_set_num(row, "removed", dash_jsum(json_object_get(s, "removed")));
 	tmpl_set(row, "verdict_class", verdict_kinds[vk].cls);
-	set_text(row, "verdict", verdict_kinds[vk].label);
+	dash_set_text(row, "verdict", verdict_kinds[vk].label);
 	strbuf_addf(&dir, "/index.html");
 	{
 		struct strbuf page = STRBUF_INIT;
 
 		strbuf_addf(&page, "series/%s/index.html", sid.buf);
-		set_text(row, "page", page.buf);
+		dash_set_text(row, "page", page.buf);
 		strbuf_release(&page);
 	}
 	for (int k = 0; link_vars[k]; k++)
 		if (links[k].len)
-			set_text(row, link_vars[k], links[k].buf);
+			dash_set_text(row, link_vars[k], links[k].buf);
 	if (prev) {
 		id_string(&prev_sid, json_object_get(prev, "id"));
-		strbuf_addf(&prev_version, "%ld", jint(prev, "version") ?
-			    jint(prev, "version") : 1);
+		strbuf_addf(&prev_version, "%ld", dash_jint(prev, "version") ?
+			    dash_jint(prev, "version") : 1);
 		tmpl_set(row, "previous", "1");
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "series/%s/index.html", prev_sid.buf);
-		set_text(row, "previous_page", dir.buf);
-		set_text(row, "previous_version", prev_version.buf);
+		dash_set_text(row, "previous_page", dir.buf);
+		dash_set_text(row, "previous_version", prev_version.buf);
 	}
 	ret = write_series_page(rc, list, s, sid.buf, links,
 				prev ? prev_sid.buf : NULL, prev_version.buf);
@@ -1097,10 +1098,10 @@ static void list_card(struct tmpl_vars *lv, const char *label, double value,
 {
 	struct tmpl_vars *card = tmpl_add(lv, "cards");
 
-	set_text(card, "label", label);
-	set_num(card, "value", value);
+	dash_set_text(card, "label", label);
+	dash_set_num(card, "value", value);
 	tmpl_setf(card, "raw", "%g", value);
-	set_text(card, "note", note);
+	dash_set_text(card, "note", note);
 }
 
 static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
@@ -1117,21 +1118,21 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	size_t recent = rc->opts->recent ? rc->opts->recent : DASHBOARD_RECENT;
 	int ret = 0;
 
-	safe_name(&anchor, jstr(list, "name"));
-	set_text(lv, "name", jstr(list, "name"));
+	safe_name(&anchor, dash_jstr(list, "name"));
+	dash_set_text(lv, "name", dash_jstr(list, "name"));
 	tmpl_set(lv, "anchor", anchor.buf);
-	if (*jstr(list, "url"))
-		set_text(lv, "url", jstr(list, "url"));
+	if (*dash_jstr(list, "url"))
+		dash_set_text(lv, "url", dash_jstr(list, "url"));
 	json_array_foreach(series, i, s) {
-		if (!strcmp(jstr(s, "state"), "skipped"))
+		if (!strcmp(dash_jstr(s, "state"), "skipped"))
 			continue;
 		verdicts[verdict_of(s)]++;
 		if (reviewed(s)) {
 			nr_reviewed++;
-			findings += jint(s, "findings");
+			findings += dash_jint(s, "findings");
 		}
-		bug_added += jint(json_object_get(s, "added"), rule_class_name(RC_BUG));
-		conversions += jint(s, "conversions");
+		bug_added += dash_jint(json_object_get(s, "added"), rule_class_name(RC_BUG));
+		conversions += dash_jint(s, "conversions");
 		if (shown < recent) {
 			ret = render_series_row(rc, lv, list, s);
 			if (ret < 0)
@@ -1191,22 +1192,22 @@ int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
 	int ret;
 
 	rc.tdir = opts->templates ? opts->templates : dashboard_templates_dir();
-	rc.base = jstr(model, "lists_base");
-	rc.site_title = jstr(model, "title");
+	rc.base = dash_jstr(model, "lists_base");
+	rc.site_title = dash_jstr(model, "title");
 	if ((ret = make_dir(opts->out_dir)) < 0)
 		goto out;
 	strbuf_addf(&path, "%s/series", opts->out_dir);
 	if ((ret = make_dir(path.buf)) < 0)
 		goto out;
 
-	set_text(v, "title", rc.site_title);
-	set_text(v, "generated", jstr(model, "generated"));
+	dash_set_text(v, "title", rc.site_title);
+	dash_set_text(v, "generated", dash_jstr(model, "generated"));
 	tmpl_set(v, "data_link", "dashboard.json");
 	render_releases(v, model);
 	if (json_object_get(model, "history")) {
 		tmpl_set(v, "history_link", "history/index.html");
 		ret = history_render(json_object_get(model, "history"), opts->out_dir, rc.tdir,
-				     rc.site_title, jstr(model, "generated"));
+				     rc.site_title, dash_jstr(model, "generated"));
 		if (ret < 0)
 			goto out;
 	}

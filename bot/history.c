@@ -2,6 +2,7 @@
  * The dashboard's history pages (see history.h).
  */
 #include "history.h"
+#include "dashboard-priv.h"
 #include "backfill.h"
 #include "svg.h"
 #include "template.h"
@@ -75,47 +76,6 @@ out:
 
 /* ---- rendering ---- */
 
-static const char *jstr(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-static long jint(const json_t *o, const char *key)
-{
-	return (long)json_integer_value(json_object_get(o, key));
-}
-
-static long jsum(const json_t *o)
-{
-	const char *k;
-	json_t *v;
-	long n = 0;
-
-	json_object_foreach((json_t *)o, k, v)
-		n += json_integer_value(v);
-	return n;
-}
-
-static void set_text(struct tmpl_vars *v, const char *name, const char *s)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	svg_escape(&sb, s);
-	tmpl_set(v, name, sb.buf);
-	strbuf_release(&sb);
-}
-
-static void set_num(struct tmpl_vars *v, const char *name, long n)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	svg_number(&sb, n);
-	tmpl_set(v, name, sb.buf);
-	strbuf_release(&sb);
-}
-
 /* A list's name as a file name: [A-Za-z0-9._-], others '_', no leading '.'. */
 static void page_name(struct strbuf *out, const char *name)
 {
@@ -160,14 +120,14 @@ static void render_charts(struct tmpl_vars *v, const json_t *cycles, const char 
 	json_array_foreach(cycles, i, c) {
 		const json_t *added = json_object_get(c, "calls_added");
 
-		cols[i].label = rcols[i].label = jstr(c, "release");
+		cols[i].label = rcols[i].label = dash_jstr(c, "release");
 		cols[i].values = &vals[i * RC__NR];
 		rcols[i].values = &rvals[i * 2];
 		for (int k = 0; k < RC__NR; k++)
-			vals[i * RC__NR + k] = jint(added, rule_class_name(k));
-		rvals[i * 2] = jsum(json_object_get(c, "calls_removed"));
-		rvals[i * 2 + 1] = jint(c, "conversions");
-		strbuf_addf(&desc, " %s %ld;", jstr(c, "release"), jsum(added));
+			vals[i * RC__NR + k] = dash_jint(added, rule_class_name(k));
+		rvals[i * 2] = dash_jsum(json_object_get(c, "calls_removed"));
+		rvals[i * 2 + 1] = dash_jint(c, "conversions");
+		strbuf_addf(&desc, " %s %ld;", dash_jstr(c, "release"), dash_jsum(added));
 	}
 	strbuf_addf(&title, "BUG/WARN calls added by the patches posted to %s, per release cycle",
 		    what);
@@ -198,7 +158,7 @@ static void add_cell(struct tmpl_vars *row, long n, const char *anchor)
 {
 	struct tmpl_vars *cell = tmpl_add(row, "cells");
 
-	set_num(cell, "n", n);
+	dash_set_num(cell, "n", n);
 	if (n && anchor)
 		tmpl_set(cell, "href", anchor);
 }
@@ -216,15 +176,15 @@ static void add_mailset(struct tmpl_vars *v, const char *id, const char *heading
 		return;
 	ms = tmpl_add(v, "mailsets");
 	tmpl_set(ms, "id", id);
-	set_text(ms, "heading", heading);
+	dash_set_text(ms, "heading", heading);
 	json_array_foreach(mails, i, m) {
 		struct tmpl_vars *mv = tmpl_add(ms, "mails");
 
 		strbuf_reset(&url);
-		mid_url(&url, base, jstr(m, "message_id"));
-		set_text(mv, "href", url.buf);
-		set_text(mv, "subject", jstr(m, "subject"));
-		set_text(mv, "date", *jstr(m, "date") ? jstr(m, "date") : "no date");
+		mid_url(&url, base, dash_jstr(m, "message_id"));
+		dash_set_text(mv, "href", url.buf);
+		dash_set_text(mv, "subject", dash_jstr(m, "subject"));
+		dash_set_text(mv, "date", *dash_jstr(m, "date") ? dash_jstr(m, "date") : "no date");
 	}
 	strbuf_release(&url);
 }
@@ -235,17 +195,17 @@ static void cycle_row(struct tmpl_vars *v, const json_t *c, size_t idx, const ch
 	const json_t *mails = json_object_get(c, "mails");
 	struct strbuf id = STRBUF_INIT, href = STRBUF_INIT, head = STRBUF_INIT;
 
-	set_text(row, "release", jstr(c, "release"));
+	dash_set_text(row, "release", dash_jstr(c, "release"));
 	/* "2024-09-15 to 2024-11-17", "before 2015-04-12", "from 2025-11-30" */
-	if (*jstr(c, "from") && *jstr(c, "to"))
-		strbuf_addf(&head, "%s to %s", jstr(c, "from"), jstr(c, "to"));
-	else if (*jstr(c, "to"))
-		strbuf_addf(&head, "before %s", jstr(c, "to"));
-	else if (*jstr(c, "from"))
-		strbuf_addf(&head, "from %s", jstr(c, "from"));
+	if (*dash_jstr(c, "from") && *dash_jstr(c, "to"))
+		strbuf_addf(&head, "%s to %s", dash_jstr(c, "from"), dash_jstr(c, "to"));
+	else if (*dash_jstr(c, "to"))
+		strbuf_addf(&head, "before %s", dash_jstr(c, "to"));
+	else if (*dash_jstr(c, "from"))
+		strbuf_addf(&head, "from %s", dash_jstr(c, "from"));
 	else
 		strbuf_addstr(&head, "no date");
-	set_text(row, "posted", head.buf);
+	dash_set_text(row, "posted", head.buf);
 	for (int k = 0; k < RC__NR; k++) {
 		const char *cls = rule_class_name(k);
 
@@ -253,36 +213,36 @@ static void cycle_row(struct tmpl_vars *v, const json_t *c, size_t idx, const ch
 		strbuf_addf(&id, "m%zu-adding-%s", idx, cls);
 		strbuf_reset(&href);
 		strbuf_addf(&href, "#%s", id.buf);
-		add_cell(row, jint(json_object_get(c, "patches_adding"), cls),
+		add_cell(row, dash_jint(json_object_get(c, "patches_adding"), cls),
 			 base ? href.buf : NULL);
 		if (base) {
 			strbuf_reset(&head);
-			strbuf_addf(&head, "%s: patches adding %s calls", jstr(c, "release"), cls);
+			strbuf_addf(&head, "%s: patches adding %s calls", dash_jstr(c, "release"), cls);
 			add_mailset(v, id.buf, head.buf,
 				    json_object_get(json_object_get(mails, "patches_adding"), cls),
 				    base);
 		}
 	}
-	add_cell(row, jsum(json_object_get(c, "calls_added")), NULL);
+	add_cell(row, dash_jsum(json_object_get(c, "calls_added")), NULL);
 	strbuf_reset(&id);
 	strbuf_addf(&id, "m%zu-removed", idx);
 	strbuf_reset(&href);
 	strbuf_addf(&href, "#%s", id.buf);
-	add_cell(row, jsum(json_object_get(c, "calls_removed")), base ? href.buf : NULL);
+	add_cell(row, dash_jsum(json_object_get(c, "calls_removed")), base ? href.buf : NULL);
 	if (base) {
 		strbuf_reset(&head);
-		strbuf_addf(&head, "%s: patches removing calls", jstr(c, "release"));
+		strbuf_addf(&head, "%s: patches removing calls", dash_jstr(c, "release"));
 		add_mailset(v, id.buf, head.buf, json_object_get(mails, "calls_removed"), base);
 	}
 	strbuf_reset(&id);
 	strbuf_addf(&id, "m%zu-conversions", idx);
 	strbuf_reset(&href);
 	strbuf_addf(&href, "#%s", id.buf);
-	add_cell(row, jint(c, "conversions"), base ? href.buf : NULL);
+	add_cell(row, dash_jint(c, "conversions"), base ? href.buf : NULL);
 	if (base) {
 		strbuf_reset(&head);
 		strbuf_addf(&head, "%s: conversions (in a patch, or between versions)",
-			    jstr(c, "release"));
+			    dash_jstr(c, "release"));
 		add_mailset(v, id.buf, head.buf, json_object_get(mails, "conversions"), base);
 	}
 	strbuf_release(&id);
@@ -293,7 +253,7 @@ static void cycle_row(struct tmpl_vars *v, const json_t *c, size_t idx, const ch
 static void class_heads(struct tmpl_vars *v)
 {
 	for (int k = 0; k < RC__NR; k++)
-		set_text(tmpl_add(v, "class_heads"), "name", rule_class_name(k));
+		dash_set_text(tmpl_add(v, "class_heads"), "name", rule_class_name(k));
 }
 
 static int write_page(const char *tdir, const char *tmpl, struct tmpl_vars *v,
@@ -321,17 +281,17 @@ static int render_list_page(const json_t *l, const char *dir, const char *tdir,
 	size_t i;
 	int ret;
 
-	set_text(v, "title", tmpl_get(common, "title_raw"));
+	dash_set_text(v, "title", tmpl_get(common, "title_raw"));
 	tmpl_set(v, "generated", tmpl_get(common, "generated"));
-	set_text(v, "name", jstr(l, "name"));
-	set_text(v, "url", jstr(l, "url"));
-	set_num(v, "mails", jint(l, "mails"));
-	set_num(v, "patch_mails", jint(l, "patch_mails"));
+	dash_set_text(v, "name", dash_jstr(l, "name"));
+	dash_set_text(v, "url", dash_jstr(l, "url"));
+	dash_set_num(v, "mails", dash_jint(l, "mails"));
+	dash_set_num(v, "patch_mails", dash_jint(l, "patch_mails"));
 	class_heads(v);
-	render_charts(v, json_object_get(l, "cycles"), jstr(l, "name"));
+	render_charts(v, json_object_get(l, "cycles"), dash_jstr(l, "name"));
 	json_array_foreach(json_object_get(l, "cycles"), i, c)
-		cycle_row(v, c, i, jstr(l, "url"));
-	page_name(&file, jstr(l, "name"));
+		cycle_row(v, c, i, dash_jstr(l, "url"));
+	page_name(&file, dash_jstr(l, "name"));
 	ret = write_page(tdir, "history-list.html", v, dir, file.buf);
 	strbuf_release(&file);
 	tmpl_vars_free(v);
@@ -353,8 +313,8 @@ int history_render(const json_t *history, const char *out_dir, const char *tdir,
 		goto out;
 	}
 	tmpl_set(v, "title_raw", site_title);
-	set_text(v, "title", site_title);
-	set_text(v, "generated", generated);
+	dash_set_text(v, "title", site_title);
+	dash_set_text(v, "generated", generated);
 	class_heads(v);
 	render_charts(v, json_object_get(json_object_get(history, "overall"), "cycles"),
 		      "every list");
@@ -366,19 +326,19 @@ int history_render(const json_t *history, const char *out_dir, const char *tdir,
 		size_t j;
 
 		json_array_foreach(json_object_get(l, "cycles"), j, c) {
-			added += jsum(json_object_get(c, "calls_added"));
-			removed += jsum(json_object_get(c, "calls_removed"));
-			conv += jint(c, "conversions");
+			added += dash_jsum(json_object_get(c, "calls_added"));
+			removed += dash_jsum(json_object_get(c, "calls_removed"));
+			conv += dash_jint(c, "conversions");
 		}
 		strbuf_reset(&file);
-		page_name(&file, jstr(l, "name"));
-		set_text(lv, "href", file.buf);
-		set_text(lv, "name", jstr(l, "name"));
-		set_num(lv, "mails", jint(l, "mails"));
-		set_num(lv, "patch_mails", jint(l, "patch_mails"));
-		set_num(lv, "added", added);
-		set_num(lv, "removed", removed);
-		set_num(lv, "conversions", conv);
+		page_name(&file, dash_jstr(l, "name"));
+		dash_set_text(lv, "href", file.buf);
+		dash_set_text(lv, "name", dash_jstr(l, "name"));
+		dash_set_num(lv, "mails", dash_jint(l, "mails"));
+		dash_set_num(lv, "patch_mails", dash_jint(l, "patch_mails"));
+		dash_set_num(lv, "added", added);
+		dash_set_num(lv, "removed", removed);
+		dash_set_num(lv, "conversions", conv);
 		if ((ret = render_list_page(l, dir.buf, tdir, v)) < 0)
 			goto out;
 	}

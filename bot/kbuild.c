@@ -5,6 +5,7 @@
  * sandbox and the directory scheme.
  */
 #include "kbuild.h"
+#include "bwrap.h"
 #include "datadir.h"
 #include "mkdirs.h"
 #include "gitlib.h"
@@ -169,54 +170,16 @@ struct sandbox {
 	unsigned int mem_mb;
 };
 
-/*
- * prlimit(1) sets RLIMIT_AS for everything below it; bwrap then builds
- * the sandbox.  Only /usr (and the /etc bits a compiler needs) are visible,
- * read-only; the root is remounted read-only at the end, so nothing outside
- * the build and ccache directories can be written.
- */
+/* The kernel build's sandbox is the shared one (bwrap.h), with ccache. */
 static void sandbox_argv(struct strvec *args, const struct sandbox *sb)
 {
-	strvec_pushl(args, "prlimit", NULL);
-	strvec_pushf(args, "--as=%llu",
-		     (unsigned long long)sb->mem_mb << 20);
-	strvec_pushl(args, "--core=0", "--",
-		     "bwrap", "--unshare-all", "--die-with-parent",
-		     "--new-session", "--uid", "65534", "--gid", "65534",
-		     "--hostname", "warnwatch",
-		     "--ro-bind", "/usr", "/usr",
-		     "--symlink", "usr/bin", "/bin",
-		     "--symlink", "usr/sbin", "/sbin",
-		     "--symlink", "usr/lib", "/lib",
-		     "--symlink", "usr/lib64", "/lib64",
-		     "--ro-bind", "/etc/alternatives", "/etc/alternatives",
-		     "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache",
-		     "--proc", "/proc", "--dev", "/dev",
-		     "--ro-bind", sb->worktree, KBUILD_SRC,
-		     "--bind", sb->build_dir, KBUILD_OBJ,
-		     "--bind", sb->ccache_dir, KBUILD_CCACHE,
-		     /* An empty, read-only /tmp: writes there fail loudly. */
-		     "--dir", "/tmp",
-		     "--remount-ro", "/",
-		     "--chdir", KBUILD_OBJ, NULL);
-}
+	struct bwrap_opts o = BWRAP_OPTS_INIT;
 
-static void sandbox_env(struct strvec *env)
-{
-	strvec_pushl(env,
-		     "PATH=/usr/lib/ccache:/usr/bin:/bin",
-		     "HOME=" KBUILD_OBJ "/.tmp",
-		     "TMPDIR=" KBUILD_OBJ "/.tmp",
-		     "LANG=C.UTF-8", "LC_ALL=C.UTF-8",
-		     "CCACHE_DIR=" KBUILD_CCACHE,
-		     "CCACHE_BASEDIR=/ww",
-		     "CCACHE_MAXSIZE=2G",
-		     /* Same bytes every time: no relink for a new date. */
-		     "KBUILD_BUILD_USER=warnwatch",
-		     "KBUILD_BUILD_HOST=sandbox",
-		     "KBUILD_BUILD_TIMESTAMP=warnwatch",
-		     "KBUILD_BUILD_VERSION=1",
-		     "LOCALVERSION=", NULL);
+	o.src = sb->worktree;
+	o.build = sb->build_dir;
+	o.ccache = sb->ccache_dir;
+	o.mem_mb = sb->mem_mb;
+	bwrap_argv(args, &o);
 }
 
 struct progress {
@@ -341,7 +304,7 @@ static int sandbox_make(struct child *c, const struct sandbox *sb,
 		     "ARCH=" KBUILD_ARCH, NULL);
 	strvec_pushf(&c->args, "-j%u", sb->jobs);
 	strvec_push(&c->args, target);
-	sandbox_env(&c->env);
+	bwrap_env(&c->env, true);
 	c->flags = CHILD_CLEAN_ENV | CHILD_STDERR_TO_OUT;
 	c->timeout_ms = timeout_s * 1000;
 	if (prog && prog->on) {
@@ -349,12 +312,6 @@ static int sandbox_make(struct child *c, const struct sandbox *sb,
 		c->data = prog;
 	}
 	return child_run(c);
-}
-
-/* bwrap's own failure (no user namespaces, ...) is not a build verdict. */
-static bool sandbox_failed(const struct child *c)
-{
-	return c->status && starts_with(c->out.buf, "bwrap: ");
 }
 
 static int write_log(const char *build_dir, const struct strbuf *log,
@@ -459,7 +416,7 @@ static int configure(struct kbuild_result *out, struct ktree *t,
 	ret = sandbox_make(&c, sb, "olddefconfig", timeout_s, prog);
 	if (ret < 0 || c.status) {
 		if (ret >= 0)
-			ret = error_code(sandbox_failed(&c) ? WW_ECHILD : WW_EBUILD,
+			ret = error_code(bwrap_failed(&c) ? WW_ECHILD : WW_EBUILD,
 					 "make olddefconfig failed: %s",
 					 c.out.len ? c.out.buf : "no output");
 		write_log(sb->build_dir, &c.out, &out->log_path);
@@ -795,7 +752,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	}
 	if (ret < 0)
 		goto out;
-	if (sandbox_failed(&c)) {
+	if (bwrap_failed(&c)) {
 		struct strbuf last = STRBUF_INIT;
 
 		child_last_line(&last, &c.out);

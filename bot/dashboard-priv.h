@@ -1,0 +1,23 @@
+/*
+ * Helpers the dashboard's pages share (dashboard.c, history.c): reading
+ * the JSON model and setting template variables escaped for HTML/SVG.
+ */
+#ifndef WW_DASHBOARD_PRIV_H
+#define WW_DASHBOARD_PRIV_H
+
+#include "template.h"
+
+#include <jansson.h>
+
+/* A string member, "" when missing or not a string. */
+const char *dash_jstr(const json_t *o, const char *key);
+/* A number member as a long, 0 when missing. */
+long dash_jint(const json_t *o, const char *key);
+/* Sum of the integer members of an object ({"bug": 1, "warn": 2} -> 3). */
+long dash_jsum(const json_t *o);
+/* Set `name` to `s`, escaped for HTML and SVG. */
+void dash_set_text(struct tmpl_vars *v, const char *name, const char *s);
+/* Set `name` to `n` written with thousands separators. */
+void dash_set_num(struct tmpl_vars *v, const char *name, double n);
+
+#endif
