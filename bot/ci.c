@@ -4,7 +4,7 @@
  * the verdict and its JSON and text forms, and the pipeline that applies,
  * builds and boots (ci_run, at the end).
  */
-#include "ci.h"
+#include "ci-json.h"
 #include "mkdirs.h"
 #include "gitlib.h"
 
@@ -21,20 +21,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-const char *ci_verdict_name(enum ci_verdict_kind k)
-{
-	switch (k) {
-	case CI_CLEAN: return "clean";
-	case CI_PANICKED: return "panicked";
-	case CI_BUILD_FAILED: return "build-failed";
-	case CI_APPLY_FAILED: return "apply-failed";
-	case CI_HUNG: return "hung";
-	case CI_ERROR: return "error";
-	case CI_FS_CORRUPTED: return "fs-corrupted";
-	}
-	return "?";
-}
 
 void ci_cache_dir(struct strbuf *out)
 {
@@ -625,201 +611,6 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 		set_reason(out, "%zu KUnit suites ran, no WARNING or BUG fired",
 			   boot->nr_suites);
 	}
-}
-
-/* ---- JSON ---- */
-
-static json_t *json_str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *trace_json(const char *trace)
-{
-	json_t *a = json_array();
-	const char *p = trace;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
-		json_array_append_new(a, json_stringn(p, n));
-		p += n;
-		if (*p)
-			p++;
-	}
-	return a;
-}
-
-static json_t *fired_json(const struct ci_fired *f)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "kind", json_string(fired_kind_name(f->kind)));
-	json_object_set_new(o, "file", json_str_or_null(f->file));
-	json_object_set_new(o, "line", f->line > 0 ? json_integer(f->line) : json_null());
-	json_object_set_new(o, "function", json_str_or_null(f->function));
-	json_object_set_new(o, "suite", json_str_or_null(f->suite));
-	json_object_set_new(o, "test", json_str_or_null(f->test));
-	json_object_set_new(o, "patch", f->patch ? json_integer(f->patch) : json_null());
-	json_object_set_new(o, "added_by_series", json_boolean(f->added_by_series));
-	json_object_set_new(o, "preexisting", json_boolean(f->preexisting));
-	json_object_set_new(o, "panic_on_warn_boot", json_boolean(f->in_first_boot));
-	json_object_set_new(o, "source", json_str_or_null(f->source));
-	json_object_set_new(o, "message", json_str_or_null(f->message));
-	json_object_set_new(o, "trace", trace_json(f->trace));
-	return o;
-}
-
-/* The static findings, briefly: `warnwatch check` has the full form. */
-static json_t *finding_json(const struct finding *f)
-{
-	json_t *o = json_object();
-	const char *kind = f->kind == FINDING_ADDED ? "added" :
-			   f->kind == FINDING_REMOVED ? "removed" : "define";
-
-	json_object_set_new(o, "patch", json_integer(f->patch));
-	json_object_set_new(o, "kind", json_string(kind));
-	json_object_set_new(o, "file", json_str_or_null(f->file));
-	json_object_set_new(o, "line", json_integer(f->line));
-	json_object_set_new(o, "function", json_str_or_null(f->function));
-	json_object_set_new(o, "macro", json_str_or_null(f->rule ? f->rule->macro : NULL));
-	json_object_set_new(o, "severity", json_string(severity_name(f->severity)));
-	json_object_set_new(o, "conversion", json_boolean(f->conversion));
-	json_object_set_new(o, "source", json_str_or_null(f->source));
-	return o;
-}
-
-static json_t *test_json(const struct ci_test *t)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "name", json_string(t->name));
-	json_object_set_new(o, "kind", json_string(t->kind));
-	json_object_set_new(o, "result", json_string(t->result));
-	if (t->image)
-		json_object_set_new(o, "image", json_string(t->image));
-	if (t->detail)
-		json_object_set_new(o, "detail", json_string(t->detail));
-	return o;
-}
-
-static json_t *call_json(const struct ci_call *c)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "file", json_string(c->file));
-	json_object_set_new(o, "line", json_integer(c->line));
-	json_object_set_new(o, "macro", json_string(c->macro));
-	json_object_set_new(o, "patch", json_integer(c->patch));
-	json_object_set_new(o, "reached", c->reached >= 0 ?
-			    json_integer(c->reached) : json_null());
-	if (c->reached < 0)
-		json_object_set_new(o, "reached_why", json_str_or_null(c->reached_why));
-	json_object_set_new(o, "fired", json_boolean(c->fired));
-	if (c->fired)
-		json_object_set_new(o, "suite", json_str_or_null(c->suite));
-	return o;
-}
-
-json_t *ci_verdict_json(const struct ci_verdict *v)
-{
-	json_t *o = json_object(), *a, *t;
-
-	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
-	json_object_set_new(o, "reason", json_str_or_null(v->reason));
-	json_object_set_new(o, "base", json_str_or_null(v->base));
-	json_object_set_new(o, "base_why", json_str_or_null(v->base_why));
-	json_object_set_new(o, "user_space", json_boolean(v->user_space));
-	json_object_set_new(o, "user_space_error", json_str_or_null(v->guest_error));
-	json_object_set_new(o, "accel", json_str_or_null(v->accel));
-	json_object_set_new(o, "patches", json_integer(v->nr_patches));
-	a = json_array();
-	for (size_t i = 0; i < v->nr_suites; i++) {
-		const struct ci_suite *su = &v->suites[i];
-		json_t *s = json_object();
-
-		json_object_set_new(s, "name", json_string(su->name));
-		json_object_set_new(s, "result", json_string(ktap_result_name(su->result)));
-		json_object_set_new(s, "pass", json_integer(su->pass));
-		json_object_set_new(s, "fail", json_integer(su->fail));
-		json_object_set_new(s, "skip", json_integer(su->skip));
-		json_array_append_new(a, s);
-	}
-	json_object_set_new(o, "suites", a);
-	json_object_set_new(o, "planned_suites", v->planned_suites >= 0 ?
-			    json_integer(v->planned_suites) : json_null());
-	a = json_array();
-	for (size_t i = 0; i < v->enabled.nr; i++)
-		json_array_append_new(a, json_string(v->enabled.v[i]));
-	json_object_set_new(o, "enabled_suites", a);
-	a = json_array();
-	for (size_t i = 0; i < v->config_added.nr; i++)
-		json_array_append_new(a, json_string(v->config_added.v[i]));
-	json_object_set_new(o, "config_added", a);
-	a = json_array();
-	for (size_t i = 0; i < v->nr_fired; i++)
-		json_array_append_new(a, fired_json(&v->fired[i]));
-	json_object_set_new(o, "fired", a);
-	a = json_array();
-	for (size_t i = 0; i < v->nr_tests; i++)
-		json_array_append_new(a, test_json(&v->tests[i]));
-	json_object_set_new(o, "tests", a);
-	a = json_array();
-	for (size_t i = 0; i < v->nr_calls; i++)
-		json_array_append_new(a, call_json(&v->calls[i]));
-	json_object_set_new(o, "calls", a);
-	a = json_array();
-	for (size_t i = 0; i < v->nr_images; i++) {
-		const struct ci_image *im = &v->images[i];
-
-		t = json_object();
-		json_object_set_new(t, "name", json_string(im->name));
-		json_object_set_new(t, "features", json_str_or_null(im->features));
-		json_object_set_new(t, "fsck", json_string(im->clean ? "clean" : "corrupted"));
-		json_object_set_new(t, "fsck_output", json_str_or_null(im->fsck_output));
-		json_array_append_new(a, t);
-	}
-	json_object_set_new(o, "images", a);
-	a = json_array();
-	for (size_t i = 0; i < v->not_built.nr; i++)
-		json_array_append_new(a, json_string(v->not_built.v[i]));
-	json_object_set_new(o, "kselftests_not_built", a);
-	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
-	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
-	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
-	json_object_set_new(o, "panic_suite", json_str_or_null(v->panic_suite));
-	json_object_set_new(o, "console", json_str_or_null(v->console));
-	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
-	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
-	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
-	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
-	if (v->kind == CI_APPLY_FAILED) {
-		t = json_object();
-		json_object_set_new(t, "patch", json_integer(v->failed_patch));
-		json_object_set_new(t, "file", json_str_or_null(v->failed_file));
-		json_object_set_new(t, "hunk", v->failed_hunk ?
-				    json_integer(v->failed_hunk) : json_null());
-		json_object_set_new(o, "apply_error", t);
-	}
-	a = json_array();
-	for (size_t i = 0; i < v->findings.nr; i++)
-		json_array_append_new(a, finding_json(&v->findings.v[i]));
-	json_object_set_new(o, "findings", a);
-	t = json_object();
-	json_object_set_new(t, "check", json_real(v->t.check));
-	json_object_set_new(t, "tree", json_real(v->t.tree));
-	json_object_set_new(t, "apply", json_real(v->t.apply));
-	json_object_set_new(t, "build", json_real(v->t.build));
-	json_object_set_new(t, "boot", json_real(v->t.boot));
-	json_object_set_new(t, "boot_panic_on_warn_0", json_real(v->t.boot2));
-	json_object_set_new(t, "base_boot", json_real(v->t.base_boot));
-	json_object_set_new(t, "kselftests", json_real(v->t.kselftests));
-	json_object_set_new(t, "images", json_real(v->t.images));
-	json_object_set_new(t, "initramfs", json_real(v->t.initramfs));
-	json_object_set_new(t, "fsck", json_real(v->t.fsck));
-	json_object_set_new(t, "total", json_real(v->t.total));
-	json_object_set_new(o, "seconds", t);
-	return o;
 }
 
 /* ---- text ---- */
@@ -1733,6 +1524,7 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 	int ret;
 
 	co.rules = opts->rules;
+	out->rules = co.rules;
 	if (!co.rules) {
 		/* The findings borrow their rules: the verdict keeps them. */
 		out->own_rules = xcalloc(1, sizeof(*out->own_rules));
@@ -1740,6 +1532,7 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 		if (ret < 0)
 			return ret;
 		co.rules = out->own_rules;
+		out->rules = out->own_rules;
 	}
 	return check_series(&out->findings, s, &co);
 }

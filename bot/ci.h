@@ -9,8 +9,8 @@
  * added lines (post-image of the final tree) and to the unpatched base
  * boot (cached once per config) -> verdict.
  *
- * `warnwatch review` calls ci_run() and renders the verdict with
- * ci_verdict_text(); the service stores ci_verdict_json().
+ * `warnwatch ci` prints the verdict with ci_verdict_text(); its JSON
+ * form (ci.json, the one verdict schema) is ci-json.h's.
  */
 #ifndef WW_CI_H
 #define WW_CI_H
@@ -19,8 +19,6 @@
 #include "console.h"
 #include "series.h"
 #include "strvec.h"
-
-#include <jansson.h>
 
 enum ci_verdict_kind {
 	CI_CLEAN,		/* booted, ran the suites, nothing fired */
@@ -133,13 +131,14 @@ struct ci_verdict {
 	struct strvec not_built; /* "target: first error" of kselftests that
 				    did not (all) build */
 	char *guest_error;	/* why the guest had no user space, or NULL */
+	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules) */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL }
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -200,12 +199,10 @@ void ci_tests_from_console(struct ci_verdict *out,
 void ci_calls(struct ci_verdict *out, const struct series *s,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov);
 
-/* The verdict as JSON (a new reference) and as text for people. */
-json_t *ci_verdict_json(const struct ci_verdict *v);
+/* The verdict as text for people (as JSON: ci-json.h). */
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s);
 
-const char *ci_verdict_name(enum ci_verdict_kind k); /* "panicked"... */
 void ci_verdict_release(struct ci_verdict *v);
 
 /* The cache directory (ktree_cache_dir() without --cache). */

@@ -6,7 +6,7 @@
 #include "builtin.h"
 
 #include "b4.h"
-#include "ci.h"
+#include "ci-json.h"
 #include "config.h"
 #include "mbox.h"
 #include "msgid.h"
@@ -239,7 +239,7 @@ static void print_verdict(const struct ci_verdict *v, const struct series *s,
 			  bool json)
 {
 	if (json) {
-		json_t *o = ci_verdict_json(v);
+		json_t *o = ci_verdict_to_json(v);
 		char *text = json_dumps(o, JSON_INDENT(2));
 
 		if (text)
@@ -258,7 +258,7 @@ static void print_verdict(const struct ci_verdict *v, const struct series *s,
 /* The same verdict as JSON into a file, next to the text on stdout. */
 static int write_json(const struct ci_verdict *v, const char *path)
 {
-	json_t *o = ci_verdict_json(v);
+	json_t *o = ci_verdict_to_json(v);
 	int ret = 0;
 
 	if (json_dump_file(o, path, JSON_INDENT(2)) < 0)

@@ -18,6 +18,7 @@
 #include "mailfile.h"
 #include "mbox.h"
 #include "msgid.h"
+#include "ci-json.h"
 #include "reply.h"
 #include "series.h"
 #include "smtp.h"
@@ -91,7 +92,7 @@ struct review {
 	struct guide guide;
 	bool have_guide;
 	struct strbuf tree_name;
-	struct reply_verdict verdict;
+	struct ci_verdict verdict;
 	bool have_verdict;
 };
 
@@ -721,7 +722,7 @@ static int run(struct review *rv, int *exit_status)
 	if (!ret)
 		ret = normalise_mbox(rv);
 	if (!ret && rv->verdict_path) {
-		ret = reply_verdict_load(&rv->verdict, rv->verdict_path);
+		ret = ci_verdict_load(&rv->verdict, rv->verdict_path);
 		rv->have_verdict = !ret;
 	}
 	if (ret)
@@ -784,7 +785,7 @@ static void review_release(struct review *rv)
 	b4_series_release(&rv->prev_fetched);
 	guide_release(&rv->guide);
 	strbuf_release(&rv->tree_name);
-	reply_verdict_release(&rv->verdict);
+	ci_verdict_release(&rv->verdict);
 }
 
 int cmd_review(int argc, const char **argv)
@@ -798,7 +799,7 @@ int cmd_review(int argc, const char **argv)
 		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,
 		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT,
 		.prev_result = CHECK_RESULT_INIT, .guide = GUIDE_INIT,
-		.tree_name = STRBUF_INIT, .verdict = REPLY_VERDICT_INIT,
+		.tree_name = STRBUF_INIT, .verdict = CI_VERDICT_INIT,
 	};
 	int status = EXIT_OK, ret;
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dashboard.h"
+#include "ci-json.h"
 #include "history.h"
 #include "dashboard-priv.h"
 #include "datadir.h"
@@ -239,6 +240,23 @@ static json_t *read_artifact_json(const char *path)
 	return j;
 }
 
+/* The verdict and its reason from kernel-ci's ci.json, when it reads. */
+static void verdict_summary(json_t *s, const char *path)
+{
+	struct ci_verdict v = CI_VERDICT_INIT;
+
+	if (access(path, R_OK))
+		return;
+	if (ci_verdict_load(&v, path) < 0) {
+		error_clear();
+	} else {
+		json_object_set_new(s, "verdict", json_string(ci_verdict_name(v.kind)));
+		if (v.reason && *v.reason)
+			json_object_set_new(s, "reason", json_string(v.reason));
+	}
+	ci_verdict_release(&v);
+}
+
 /* Counts from check's findings.json: per-class added/removed, conversions. */
 static void summarize_findings(json_t *s, const json_t *findings)
 {
@@ -309,13 +327,7 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_CI);
-	if ((j = read_artifact_json(path.buf))) {
-		if (*dash_jstr(j, "verdict"))
-			json_object_set_new(s, "verdict", json_string(dash_jstr(j, "verdict")));
-		if (*dash_jstr(j, "reason"))
-			json_object_set_new(s, "reason", json_string(dash_jstr(j, "reason")));
-		json_decref(j);
-	}
+	verdict_summary(s, path.buf);
 	add_link(links, "findings", state_dir, qs->id, QUEUE_FINDINGS);
 	add_link(links, "console", state_dir, qs->id, QUEUE_CONSOLE);
 	add_link(links, "reply", state_dir, qs->id, QUEUE_REPLY);

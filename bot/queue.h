@@ -51,7 +51,6 @@ enum queue_state {
 #define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
-#define QUEUE_VERDICT "verdict.json"	/* the same, for the reply (reply.h) */
 #define QUEUE_CONSOLE "console.log"
 #define QUEUE_REPLY "reply.eml"
 

@@ -5,6 +5,7 @@
  */
 #include "reply.h"
 #include "advice.h"
+#include "ci-json.h"
 #include "datadir.h"
 #include "msgid.h"
 #include "strvec.h"
@@ -12,64 +13,51 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
-#include <jansson.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
 
-/* ---- the kernel-ci verdict ---------------------------------------------- */
+/* ---- the kernel-ci verdict, in words ------------------------------------ */
 
-static char *json_str(json_t *obj, const char *const *keys)
+/* What the verdict paragraph says besides the verdict itself. */
+struct verdict_words {
+	struct strbuf first;	/* the first WARN/BUG that fired, or empty */
+	struct strbuf log;	/* console lines to quote */
+	bool has_log;
+	struct strbuf tests;	/* "three suites ran", or empty */
+	struct strvec calls;	/* per added call: did it run, did it fire */
+};
+
+/* The first WARN/BUG, in words, and its trace (when no log yet). */
+static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 {
-	for (; *keys; keys++) {
-		json_t *v = json_object_get(obj, *keys);
+	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
+	size_t n = 0;
 
-		if (json_is_string(v))
-			return xstrdup(json_string_value(v));
-	}
-	return NULL;
-}
-
-/* kernel-ci's "fired" list: the first WARN/BUG, in words, and its trace. */
-static void verdict_fired(struct reply_verdict *out, json_t *fired)
-{
-	static const char *const k_source[] = { "source", "kind", NULL };
-	json_t *f = json_array_get(fired, 0), *trace, *line;
-	struct strbuf sb = STRBUF_INIT;
-	char *source, *file, *suite;
-	json_t *lineno;
-	size_t i;
-
-	if (!json_is_object(f))
+	if (!f)
 		return;
-	source = json_str(f, k_source);
-	file = json_str(f, (const char *const[]){ "file", NULL });
-	suite = json_str(f, (const char *const[]){ "suite", NULL });
-	lineno = json_object_get(f, "line");
-	if (source && file) {
+	if (f->file) {
 		/* In backquotes: the filler never breaks code apart. */
-		strbuf_addf(&sb, "`%s` at %s", source, file);
-		if (json_is_integer(lineno))
-			strbuf_addf(&sb, ":%lld", (long long)json_integer_value(lineno));
-		strbuf_addstr(&sb, " fired");
-		if (suite)
-			strbuf_addf(&sb, " in KUnit suite %s", suite);
-		free(out->first);
-		out->first = strbuf_detach(&sb, NULL);
+		strbuf_addf(&w->first, "`%s` at %s",
+			    f->source ? f->source : fired_kind_name(f->kind), f->file);
+		if (f->line > 0)
+			strbuf_addf(&w->first, ":%d", f->line);
+		strbuf_addstr(&w->first, " fired");
+		if (f->suite)
+			strbuf_addf(&w->first, " in KUnit suite %s", f->suite);
 	}
-	trace = json_object_get(f, "trace");
-	if (json_is_array(trace) && !out->log) {
-		json_array_foreach(trace, i, line)
-			if (json_is_string(line) && i < REPLY_VERDICT_LOG_LINES)
-				strbuf_addf(&sb, "%s\n", json_string_value(line));
-		out->log = strbuf_detach(&sb, NULL);
+	if (w->has_log)
+		return;
+	w->has_log = true;
+	for (const char *p = f->trace; p && *p && n < REPLY_VERDICT_LOG_LINES; n++) {
+		size_t len = strcspn(p, "\n");
+
+		strbuf_add(&w->log, p, len);
+		strbuf_addch(&w->log, '\n');
+		p += len + (p[len] == '\n');
 	}
-	free(source);
-	free(file);
-	free(suite);
-	strbuf_release(&sb);
 }
 
 /* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
@@ -81,195 +69,109 @@ static void test_name(struct strbuf *out, const char *name)
 		strbuf_addstr(out, name);
 }
 
-/* kernel-ci's "tests": what ran, and what failed, in a few words. */
-static void verdict_tests(struct reply_verdict *out, json_t *tests)
+/* What ran, and what failed, in a few words. */
+static void words_tests(struct verdict_words *w, const struct ci_verdict *v)
 {
-	struct strbuf sb = STRBUF_INIT, failed = STRBUF_INIT;
-	size_t i, n = json_array_size(tests), nfail = 0;
-	json_t *t;
+	struct strbuf failed = STRBUF_INIT;
+	size_t n = v->nr_tests, nfail = 0;
 
 	if (!n)
 		return;
-	json_array_foreach(tests, i, t) {
-		const char *name = json_string_value(json_object_get(t, "name"));
-		const char *res = json_string_value(json_object_get(t, "result"));
+	for (size_t i = 0; i < n; i++) {
+		const struct ci_test *t = &v->tests[i];
 
-		if (!name)
-			continue;
 		if (n <= 4) {
 			if (i)
-				strbuf_addstr(&sb, i + 1 == n ? " and " : ", ");
-			test_name(&sb, name);
+				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
+			test_name(&w->tests, t->name);
 		}
-		if (res && (!strcmp(res, "fail") || !strcmp(res, "crashed"))) {
+		if (!strcmp(t->result, "fail") || !strcmp(t->result, "crashed")) {
 			strbuf_addstr(&failed, nfail++ ? ", " : "");
-			test_name(&failed, name);
+			test_name(&failed, t->name);
 		}
 	}
 	if (n > 4)
-		strbuf_addf(&sb, "%zu tests", n);
-	strbuf_addstr(&sb, " ran");
+		strbuf_addf(&w->tests, "%zu tests", n);
+	strbuf_addstr(&w->tests, " ran");
 	if (nfail)
-		strbuf_addf(&sb, ", and %s failed", failed.buf);
-	out->tests = strbuf_detach(&sb, NULL);
+		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
 	strbuf_release(&failed);
 }
 
 /*
- * kernel-ci's "calls": per added call, whether it ran and fired.  `only`
- * names the one test that ran, when there was one: where the count
- * comes from ("ran 41 times during the ext4 workload").
+ * Per added call, whether it ran and fired.  When one test ran, it is
+ * where the count comes from ("ran 41 times during the ext4 workload").
  */
-static void verdict_calls(struct reply_verdict *out, json_t *calls, const char *only)
+static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 {
-	json_t *c;
-	size_t i;
+	const char *only = v->nr_tests == 1 ? v->tests[0].name : NULL;
+	struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
 
-	json_array_foreach(calls, i, c) {
-		const char *macro = json_string_value(json_object_get(c, "macro"));
-		const char *file = json_string_value(json_object_get(c, "file"));
-		const char *why = json_string_value(json_object_get(c, "reached_why"));
-		const char *suite = json_string_value(json_object_get(c, "suite"));
-		json_t *reached = json_object_get(c, "reached");
-		json_int_t line = json_integer_value(json_object_get(c, "line"));
-		struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
+	for (size_t i = 0; i < v->nr_calls; i++) {
+		const struct ci_call *c = &v->calls[i];
 
-		if (!macro || !file)
-			continue;
-		strbuf_addf(&at, "the %s() at %s:%lld", macro, file, (long long)line);
-		if (json_is_true(json_object_get(c, "fired"))) {
+		strbuf_reset(&at);
+		strbuf_reset(&sb);
+		strbuf_addf(&at, "the %s() at %s:%d", c->macro, c->file, c->line);
+		if (c->fired) {
 			strbuf_addf(&sb, "%s fired", at.buf);
-			if (suite) {
+			if (c->suite) {
 				strbuf_addstr(&sb, " during ");
-				test_name(&sb, suite);
+				test_name(&sb, c->suite);
 			}
-		} else if (json_is_integer(reached) && json_integer_value(reached) > 0) {
-			json_int_t n = json_integer_value(reached);
-
-			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, (long long)n, n == 1 ? "" : "s");
+		} else if (c->reached > 0) {
+			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, c->reached,
+				    c->reached == 1 ? "" : "s");
 			if (only) {
 				strbuf_addstr(&sb, " during ");
 				test_name(&sb, only);
 			}
 			strbuf_addstr(&sb, " and never fired");
-		} else if (json_is_integer(reached)) {
+		} else if (c->reached == 0) {
 			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
 				    at.buf);
 		} else {
 			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
-			if (why)
-				strbuf_addf(&sb, " (%s)", why);
+			if (c->reached_why)
+				strbuf_addf(&sb, " (%s)", c->reached_why);
 		}
-		strvec_push(&out->calls, sb.buf);
-		strbuf_release(&at);
-		strbuf_release(&sb);
+		strvec_push(&w->calls, sb.buf);
 	}
-}
-
-int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
-			const char *name)
-{
-	static const char *const k_verdict[] = { "verdict", "status", "result", NULL };
-	static const char *const k_summary[] = { "summary", "message", NULL };
-	static const char *const k_kernel[] = { "kernel", "kernel_version", "base", NULL };
-	static const char *const k_first[] = { "first", "first_warning", "oops", NULL };
-	static const char *const k_url[] = { "url", "link", NULL };
-	static const char *const k_log[] = { "log", "excerpt", "log_excerpt", "build_error",
-		"apply_error", NULL };
-	json_error_t jerr;
-	json_t *root, *v;
-	int ret = 0;
-
-	root = json_loadb(json, len, 0, &jerr);
-	if (!root)
-		return error_code(WW_EINPUT, "kernel-ci verdict '%s' line %d: %s", name, jerr.line, jerr.text);
-	if (!json_is_object(root)) {
-		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': not a JSON object", name);
-		goto out;
-	}
-	/* It may be nested: { "verdict": { "verdict": ... } } */
-	v = json_object_get(root, "verdict");
-	if (json_is_object(v))
-		json_object_update(root, v);
-	out->verdict = json_str(root, k_verdict);
-	if (!out->verdict) {
-		ret = error_code(WW_EINPUT, "kernel-ci verdict '%s': no \"verdict\" string", name);
-		goto out;
-	}
-	out->summary = json_str(root, k_summary);
-	out->kernel = json_str(root, k_kernel);
-	out->first = json_str(root, k_first);
-	out->url = json_str(root, k_url);
-	v = json_object_get(root, "panic_on_warn");
-	out->panic_on_warn = !json_is_false(v);
-	out->log = json_str(root, k_log);
-	for (const char *const *k = k_log; !out->log && *k; k++) {
-		json_t *arr = json_object_get(root, *k);
-		struct strbuf sb = STRBUF_INIT;
-		size_t i, n = 0;
-		json_t *line;
-
-		if (!json_is_array(arr))
-			continue;
-		json_array_foreach(arr, i, line) {
-			if (!json_is_string(line) || n++ >= REPLY_VERDICT_LOG_LINES)
-				continue;
-			strbuf_addstr(&sb, json_string_value(line));
-			strbuf_addch(&sb, '\n');
-		}
-		out->log = strbuf_detach(&sb, NULL);
-	}
-	v = json_object_get(root, "fired");
-	if (json_is_array(v))
-		verdict_fired(out, v);
-	v = json_object_get(root, "tests");
-	if (json_is_array(v))
-		verdict_tests(out, v);
-	v = json_object_get(root, "calls");
-	if (json_is_array(v)) {
-		json_t *tests = json_object_get(root, "tests");
-		const char *only = json_array_size(tests) == 1 ?
-			json_string_value(json_object_get(json_array_get(tests, 0), "name")) : NULL;
-
-		verdict_calls(out, v, only);
-	}
-	/* kernel-ci's "reason" is a console line ("Kernel panic - not
-	 * syncing: ..."): it heads the quoted console lines. */
-	v = json_object_get(root, "reason");
-	if (json_is_string(v)) {
-		struct strbuf sb = STRBUF_INIT;
-
-		strbuf_addf(&sb, "%s\n%s", json_string_value(v), out->log ? out->log : "");
-		free(out->log);
-		out->log = strbuf_detach(&sb, NULL);
-	}
-out:
-	json_decref(root);
-	return ret;
-}
-
-int reply_verdict_load(struct reply_verdict *out, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = strbuf_read_file(&sb, path, REPLY_VERDICT_MAX_BYTES);
-
-	if (!ret)
-		ret = reply_verdict_parse(out, sb.buf, sb.len, path);
+	strbuf_release(&at);
 	strbuf_release(&sb);
-	return ret;
 }
 
-void reply_verdict_release(struct reply_verdict *v)
+/*
+ * The console lines to quote: the compiler's error, else the first
+ * WARN/BUG's trace, headed by the reason (a console line such as
+ * "Kernel panic - not syncing: ...").
+ */
+static void words_of(struct verdict_words *w, const struct ci_verdict *v)
 {
-	free(v->verdict);
-	free(v->summary);
-	free(v->kernel);
-	free(v->first);
-	free(v->log);
-	free(v->url);
-	free(v->tests);
-	strvec_clear(&v->calls);
-	memset(v, 0, sizeof(*v));
+	if (v->build_error) {
+		strbuf_addstr(&w->log, v->build_error);
+		w->has_log = true;
+	}
+	words_fired(w, v);
+	words_tests(w, v);
+	words_calls(w, v);
+	if (v->reason) {
+		struct strbuf head = STRBUF_INIT;
+
+		strbuf_addf(&head, "%s\n", v->reason);
+		strbuf_addbuf(&head, &w->log);
+		strbuf_release(&w->log);
+		w->log = head;
+		w->has_log = true;
+	}
+}
+
+static void words_release(struct verdict_words *w)
+{
+	strbuf_release(&w->first);
+	strbuf_release(&w->log);
+	strbuf_release(&w->tests);
+	strvec_clear(&w->calls);
 }
 
 /* ---- what to say ------------------------------------------------------- */
@@ -1434,70 +1336,64 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 	strvec_clear(&macros);
 }
 
-static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
+/* What went wrong, in words, for each verdict that is not clean. */
+static const char *outcome_of(enum ci_verdict_kind k)
 {
+	switch (k) {
+	case CI_PANICKED: return "the kernel panicked";
+	case CI_BUILD_FAILED: return "the kernel did not build";
+	case CI_APPLY_FAILED: return "the series did not apply";
+	case CI_HUNG: return "the boot did not finish in time";
+	case CI_FS_CORRUPTED:
+		return "the file system was corrupted (e2fsck -fn on the images after the boot)";
+	default: return NULL;
+	}
+}
+
+static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
+{
+	struct verdict_words w = { STRBUF_INIT, STRBUF_INIT, false, STRBUF_INIT, STRVEC_INIT };
 	struct strbuf sb = STRBUF_INIT;
 	struct tmpl_vars *v;
-	const char *what;
 	bool failed = false;
 
-	if (!vd || !vd->verdict)
+	if (!vd)
 		return;
-	what = vd->verdict;
+	words_of(&w, vd);
 	v = tmpl_add(top, "verdict");
-	tmpl_set(v, "verdict", vd->verdict);
-	tmpl_set(v, "kernel", vd->kernel);
-	tmpl_set(v, "url", vd->url);
-	tmpl_set_bool(v, "panic_on_warn", vd->panic_on_warn);
-	if (!strcmp(what, "clean") || !strcmp(what, "pass") || !strcmp(what, "ok")) {
+	tmpl_set(v, "verdict", ci_verdict_name(vd->kind));
+	tmpl_set(v, "kernel", vd->base);
+	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
+	tmpl_set_bool(v, "panic_on_warn", true);
+	if (vd->kind == CI_CLEAN) {
 		tmpl_set_bool(v, "clean", true);
-	} else if (!strcmp(what, "skipped") || !strcmp(what, "skip") || !strcmp(what, "error")) {
-		/* "error": kernel-ci itself failed; not the series' fault. */
+	} else if (vd->kind == CI_ERROR) {
+		/* kernel-ci itself failed; not the series' fault. */
 		tmpl_set_bool(v, "skipped", true);
 	} else {
-		static const char *const outcomes[][2] = {
-			{ "panicked", "the kernel panicked" },
-			{ "panic", "the kernel panicked" },
-			{ "bug", "a BUG() fired" },
-			{ "warn", "a WARN fired" },
-			{ "build-failed", "the kernel did not build" },
-			{ "apply-failed", "the series did not apply" },
-			{ "hung", "the boot did not finish in time" },
-			{ "timeout", "the boot did not finish in time" },
-			{ "boot-failed", "the kernel did not boot" },
-			{ "fs-corrupted", "the file system was corrupted (e2fsck -fn on the images after the boot)" },
-		};
-		const char *outcome = NULL;
-
-		for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
-			if (!strcmp(what, outcomes[i][0]))
-				outcome = outcomes[i][1];
 		tmpl_set_bool(v, "failed", true);
 		failed = true;
-		if (outcome)
-			tmpl_set(v, "outcome", outcome);
-		else
-			tmpl_setf(v, "outcome", "the result was '%s'", what);
+		tmpl_set(v, "outcome", outcome_of(vd->kind));
 	}
-	if (vd->first) {
-		sentence(&sb, vd->first);
+	if (w.first.len) {
+		sentence(&sb, w.first.buf);
 		tmpl_set(v, "first", sb.buf);
 		strbuf_reset(&sb);
 	}
-	tmpl_set(v, "tests", vd->tests);
-	for (size_t i = 0; i < vd->calls.nr; i++) {
+	tmpl_set(v, "tests", w.tests.len ? w.tests.buf : NULL);
+	for (size_t i = 0; i < w.calls.nr; i++) {
 		strbuf_reset(&sb);
-		sentence(&sb, vd->calls.v[i]);
+		sentence(&sb, w.calls.v[i]);
 		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
 	/* When it went wrong, the console lines that say where (the panic
 	 * and the trace): the author needs them to reproduce it, and they
 	 * may not be anywhere else the author can read. */
 	strbuf_reset(&sb);
-	if (failed && vd->log) {
+	if (failed) {
 		size_t n = 0;
 
-		for (const char *l = vd->log; *l && n < REPLY_VERDICT_LOG_LINES; n++) {
+		for (const char *l = w.log.buf; *l && n < REPLY_VERDICT_LOG_LINES; n++) {
 			size_t len = strcspn(l, "\n");
 
 			if (len)
@@ -1507,6 +1403,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct reply_verdict *vd)
 		set_block(v, "log", &sb);
 	}
 	strbuf_release(&sb);
+	words_release(&w);
 }
 
 /* ---- headers ------------------------------------------------------------ */

@@ -37,39 +37,10 @@ extern const char *const reply_policy_names[];
 /* Addresses that are mailing lists unless configured otherwise. */
 #define REPLY_DEFAULT_LISTS "*@vger.kernel.org *@lists.* *@kvack.org *@ozlabs.org *@googlegroups.com"
 
-/*
- * A boot verdict from kernel-ci, read from JSON (docs/review.md):
- *   { "verdict": "clean|warn|bug|panic|build-failed|boot-failed|timeout|skipped",
- *     "summary": "...", "kernel": "6.1.192", "panic_on_warn": true,
- *     "first": "WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55 ...",
- *     "log": ["console line", ...] or "text", "url": "..." }
- * ("status"/"result" are accepted for "verdict", "message" for "summary",
- * "first_warning"/"oops" for "first", "excerpt"/"log_excerpt" for "log".)
- */
-struct reply_verdict {
-	char *verdict;
-	char *summary;
-	char *kernel;
-	char *first;
-	char *log;
-	char *url;
-	bool panic_on_warn;
-	/* kernel-ci's "tests" and "calls" (docs/ci.md), in words: "three
-	 * KUnit suites and the ext4 workload ran", and per added call "the
-	 * BUG_ON() at foo.c:88 ran 41 times and never fired".  NULL / empty
-	 * for a verdict without them: then nothing is said about reach. */
-	char *tests;
-	struct strvec calls;
-};
-
-#define REPLY_VERDICT_INIT { NULL, NULL, NULL, NULL, NULL, NULL, true, NULL, STRVEC_INIT }
-#define REPLY_VERDICT_MAX_BYTES (1u << 20)
+/* The kernel-ci paragraph quotes at most this many console lines. */
 #define REPLY_VERDICT_LOG_LINES 12
 
-int reply_verdict_load(struct reply_verdict *out, const char *path);
-int reply_verdict_parse(struct reply_verdict *out, const char *json, size_t len,
-			const char *name);
-void reply_verdict_release(struct reply_verdict *v);
+struct ci_verdict;
 
 struct reply_opts {
 	const char *from;		/* "warnwatch <bot@example.org>" */
@@ -81,7 +52,7 @@ struct reply_opts {
 	const char *template_name;	/* NULL: "reply.txt" */
 	const struct guide *guide;	/* the tree's coding-style, or NULL */
 	const char *tree_name;		/* "linux-source-6.1", for the text */
-	const struct reply_verdict *verdict;	/* or NULL */
+	const struct ci_verdict *verdict;	/* kernel-ci's (ci.h), or NULL */
 	const struct advice *advice;	/* rules/advice.json; NULL: the default dir's */
 	const struct series *prev;	/* the previous version, or NULL */
 	const struct check_result *prev_result;

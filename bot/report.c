@@ -7,6 +7,7 @@
  * every field a program may want.
  */
 #include "report.h"
+#include "jsonval.h"
 #include "linemap.h"
 
 const char *report_severity_label(enum severity s)
@@ -79,7 +80,7 @@ static json_t *series_json(const struct series *s, const char *const *commits)
 			 "patches", patches);
 }
 
-static json_t *finding_json(const struct finding *f, const struct ruleset *rs)
+json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 {
 	const struct rule *r = f->rule;
 	json_t *o = json_pack("{s:i, s:s, s:o, s:i, s:o, s:s, s:s, s:s, s:o, s:o}",
@@ -95,7 +96,7 @@ static json_t *finding_json(const struct finding *f, const struct ruleset *rs)
 		"message", jstr(f->message));
 
 	json_object_set_new(o, "guidance", json_pack("{s:o, s:o}",
-		"file", str_or_null(rs->guidance_file),
+		"file", str_or_null(guidance_file),
 		"section", str_or_null(r->section)));
 	json_object_set_new(o, "source", jstr(f->source));
 	json_object_set_new(o, "conversion", json_boolean(f->conversion));
@@ -131,14 +132,10 @@ static json_t *notes_json(const struct check_result *r)
 	return notes;
 }
 
-/* The damaged hunks, or NULL when there are none (the key is left out). */
-static json_t *damaged_json(const struct check_result *r)
+json_t *report_damaged_json(const struct check_result *r)
 {
-	json_t *v;
+	json_t *v = json_array();
 
-	if (!r->nr_damaged)
-		return NULL;
-	v = json_array();
 	for (size_t i = 0; i < r->nr_damaged; i++)
 		json_array_append_new(v, json_pack("{s:i, s:o, s:i, s:o}",
 			"patch", r->damaged[i].patch,
@@ -146,6 +143,121 @@ static json_t *damaged_json(const struct check_result *r)
 			"hunk", r->damaged[i].hunk,
 			"reason", jstr(r->damaged[i].reason)));
 	return v;
+}
+
+/* ---- and back: see report.h ---- */
+
+static int kind_parse(enum finding_kind *out, const char *name, const char *what)
+{
+	for (int k = FINDING_ADDED; k <= FINDING_DEFINE; k++)
+		if (name && !strcmp(name, kind_name(k))) {
+			*out = k;
+			return 0;
+		}
+	return error_code(WW_EINPUT, "%s: unknown \"kind\" '%s'", what, name ? name : "");
+}
+
+/* A required string: "" and a missing key are not the same. */
+static int need_str(char **out, const json_t *o, const char *key, const char *what)
+{
+	int ret = jsonval_str(out, o, key, what);
+
+	if (!ret && !*out)
+		ret = error_code(WW_EINPUT, "%s: no \"%s\"", what, key);
+	return ret;
+}
+
+int report_finding_from_json(struct finding *out, struct rule *rule, struct rule *other,
+			     char **guidance_file, const json_t *j, const char *what)
+{
+	const json_t *g = NULL, *o = NULL;
+	char *s = NULL;
+	int ret;
+
+	if (!json_is_object(j))
+		return error_code(WW_EINPUT, "%s: not an object", what);
+	ret = jsonval_int(&out->patch, j, "patch", 0, what);
+	if (!ret)
+		ret = jsonval_str(&s, j, "kind", what);
+	if (!ret)
+		ret = kind_parse(&out->kind, s, what);
+	free(s);
+	s = NULL;
+	if (!ret)
+		ret = need_str(&out->file, j, "file", what);
+	if (!ret)
+		ret = jsonval_int(&out->line, j, "line", 0, what);
+	if (!ret)
+		ret = jsonval_str(&out->function, j, "function", what);
+	if (!ret)
+		ret = need_str(&rule->macro, j, "macro", what);
+	if (!ret)
+		ret = jsonval_str(&s, j, "class", what);
+	if (!ret && s && (ret = rule_class_parse(&rule->class, s)) < 0)
+		ret = error_prefix(ret, "%s", what);
+	free(s);
+	s = NULL;
+	if (!ret)
+		ret = need_str(&s, j, "severity", what);
+	if (!ret && (ret = severity_parse(&out->severity, s)) < 0)
+		ret = error_prefix(ret, "%s", what);
+	free(s);
+	rule->severity = out->severity;
+	if (!ret)
+		ret = jsonval_str(&rule->id, j, "rule", what);
+	if (!ret)
+		ret = jsonval_str(&out->message, j, "message", what);
+	if (!ret)
+		ret = jsonval_object(&g, j, "guidance", what);
+	if (!ret && g)
+		ret = jsonval_str(&rule->section, g, "section", what);
+	if (!ret && g && !*guidance_file)
+		ret = jsonval_str(guidance_file, g, "file", what);
+	if (!ret)
+		ret = jsonval_str(&out->source, j, "source", what);
+	if (!ret)
+		ret = jsonval_bool(&out->conversion, j, "conversion", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->moved, j, "moved", false, what);
+	if (!ret)
+		ret = jsonval_str(&out->defined, j, "defined", what);
+	if (!ret)
+		ret = jsonval_bool(&out->in_body, j, "in_body", false, what);
+	if (!ret)
+		ret = jsonval_str(&rule->wraps, j, "wraps", what);
+	if (!ret)
+		ret = jsonval_object(&o, j, "other", what);
+	if (!ret && o) {
+		ret = need_str(&other->macro, o, "macro", what);
+		if (!ret)
+			ret = jsonval_int(&out->other_line, o, "line", 0, what);
+		out->other = other;
+	}
+	out->rule = rule;
+	/* check never leaves these NULL: nor does its JSON, read back. */
+	if (!out->function)
+		out->function = xstrdup("");
+	if (!out->source)
+		out->source = xstrdup("");
+	if (!out->message)
+		out->message = xstrdup("");
+	return ret;
+}
+
+int report_damaged_from_json(struct check_damage *out, const json_t *j, const char *what)
+{
+	int ret;
+
+	if (!json_is_object(j))
+		return error_code(WW_EINPUT, "%s: not an object", what);
+	ret = jsonval_int(&out->patch, j, "patch", 0, what);
+	if (!ret)
+		ret = need_str(&out->file, j, "file", what);
+	if (!ret)
+		ret = jsonval_int(&out->hunk, j, "hunk", 0, what);
+	if (!ret)
+		ret = need_str(&out->reason, j, "reason", what);
+	return ret;
 }
 
 static json_t *summary_json(const struct series *s, const struct check_result *r)
@@ -164,18 +276,19 @@ static json_t *summary_json(const struct series *s, const struct check_result *r
 json_t *report_json(const char *input, const struct series *s,
 		    const struct check_result *r, const struct ruleset *rs)
 {
-	json_t *findings = json_array(), *doc, *damaged = damaged_json(r);
+	json_t *findings = json_array(), *doc;
 
 	for (size_t i = 0; i < r->nr; i++)
-		json_array_append_new(findings, finding_json(&r->v[i], rs));
+		json_array_append_new(findings, report_finding_json(&r->v[i], rs->guidance_file));
 	doc = json_pack("{s:o, s:o, s:o, s:o, s:o}",
 			"input", jstr(input),
 			"series", series_json(s, NULL),
 			"findings", findings,
 			"summary", summary_json(s, r),
 			"notes", notes_json(r));
-	if (damaged)
-		json_object_set_new(doc, "damaged", damaged);
+	/* The key is left out when nothing is damaged. */
+	if (r->nr_damaged)
+		json_object_set_new(doc, "damaged", report_damaged_json(r));
 	return doc;
 }
 
@@ -211,7 +324,7 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 	/* One finding at a time: the document never sits whole in memory. */
 	for (size_t i = 0; i < r->nr; i++) {
 		fprintf(out, "%s\n%*s", i ? "," : "", 2 * depth + 4, pad);
-		write_value(out, finding_json(&r->v[i], rs), depth + 2);
+		write_value(out, report_finding_json(&r->v[i], rs->guidance_file), depth + 2);
 	}
 	if (r->nr)
 		fprintf(out, "\n%*s", 2 * depth + 2, pad);
@@ -221,7 +334,7 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 	write_value(out, notes_json(r), depth + 1);
 	if (r->nr_damaged) {
 		fprintf(out, ",\n%*s\"damaged\": ", 2 * depth + 2, pad);
-		write_value(out, damaged_json(r), depth + 1);
+		write_value(out, report_damaged_json(r), depth + 1);
 	}
 	fprintf(out, "\n%*s}", 2 * depth, pad);
 }

@@ -7,7 +7,7 @@
 #include "mkdirs.h"
 #include "atom.h"
 #include "b4.h"
-#include "ci.h"
+#include "ci-json.h"
 #include "dashboard.h"
 #include "guide.h"
 #include "httpd.h"
@@ -922,28 +922,6 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 	return ret;
 }
 
-/*
- * The verdict as the reply module reads it (reply.h: verdict, summary,
- * kernel, first), next to kernel-ci's own ci.json.
- */
-/* The verdict the reply reads: ci_verdict_json(), the one schema that
- * `warnwatch ci --format=json` writes and `review --verdict` reads. */
-static int put_reply_verdict(struct serve *sv, long long id,
-			     const struct ci_verdict *v)
-{
-	json_t *o = ci_verdict_json(v);
-	char *text;
-	int ret;
-
-	text = o ? json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-	json_decref(o);
-	if (!text)
-		return error("cannot encode the verdict of series %lld", id);
-	ret = put_artifact(sv, id, QUEUE_VERDICT, text, strlen(text));
-	free(text);
-	return ret;
-}
-
 static int stage_boot(struct serve *sv, const struct queue_series *s,
 		      const struct serve_list *l, time_t now)
 {
@@ -971,12 +949,10 @@ static int stage_boot(struct serve *sv, const struct queue_series *s,
 		ret = fail(sv, s->id, error_last(), false);
 		goto out;
 	}
-	json = ci_verdict_json(&v);
+	json = ci_verdict_to_json(&v);
 	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	ret = text ? put_artifact(sv, s->id, QUEUE_CI, text, strlen(text)) :
 		     error("cannot encode the verdict of series %lld", s->id);
-	if (!ret)
-		ret = put_reply_verdict(sv, s->id, &v);
 	if (!ret && v.console)
 		ret = copy_file(sv, s->id, QUEUE_CONSOLE, v.console);
 	if (!ret)
@@ -1214,7 +1190,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	const struct config *c = sv->cfg->config;
 	struct reply_opts ro = REPLY_OPTS_INIT;
 	struct reply r = REPLY_INIT;
-	struct reply_verdict v = REPLY_VERDICT_INIT;
+	struct ci_verdict v = CI_VERDICT_INIT;
 	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
 	struct series prev = SERIES_INIT;
@@ -1237,8 +1213,9 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	if (config_get_path(&templates, c, "review", "templates"))
 		strbuf_addstr(&templates, reply_default_templates());
-	queue_artifact(&path, &sv->q, s->id, QUEUE_VERDICT);
-	if (!access(path.buf, F_OK) && reply_verdict_load(&v, path.buf) == 0)
+	/* ci.json: a state written before verdict.json went away has it too. */
+	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
+	if (!access(path.buf, F_OK) && ci_verdict_load(&v, path.buf) == 0)
 		ro.verdict = &v;
 	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
 		ro.prev = &prev;
@@ -1259,7 +1236,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		ret = put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
 out:
 	reply_release(&r);
-	reply_verdict_release(&v);
+	ci_verdict_release(&v);
 	check_result_clear(&cur);
 	check_result_clear(&prev_res);
 	series_release(&prev);

@@ -4,7 +4,7 @@
  * pre-existing warnings, the verdict from a console, and its JSON and
  * text forms.
  */
-#include "ci.h"
+#include "ci-json.h"
 #include "mbox.h"
 #include "tap.h"
 
@@ -112,7 +112,7 @@ static void test_panicked_01(void)
 		printf("# %s", text.buf);
 	ok(strstr(text.buf, "    time64_to_tm_test_date_range+0xbe/0x370\n") != NULL,
 	   "01: the trimmed trace follows");
-	j = ci_verdict_json(&v);
+	j = ci_verdict_to_json(&v);
 	is_str(json_string_value(json_object_get(j, "verdict")), "panicked", "json verdict");
 	is(json_integer_value(json_object_get(json_array_get(json_object_get(j, "fired"), 0),
 					      "line")), 55, "json fired line");
@@ -260,7 +260,7 @@ static void test_calls_02(void)
 	is_str(v.calls[0].macro, "WARN_ON_ONCE", "call macro");
 	ok(v.calls[0].reached < 0 && !strcmp(v.calls[0].reached_why, "no gcov here"),
 	   "reached null, with the reason");
-	j = ci_verdict_json(&v);
+	j = ci_verdict_to_json(&v);
 	c = json_array_get(json_object_get(j, "calls"), 0);
 	ok(json_is_null(json_object_get(c, "reached")), "json reached null");
 	is_str(json_string_value(json_object_get(c, "reached_why")), "no gcov here",

@@ -6,7 +6,7 @@
  * in bounded time with the verdict or the one error ci reports.  Without
  * qemu-system-x86_64 every test is a SKIP.
  */
-#include "ci.h"
+#include "ci-json.h"
 #include "console.h"
 #include "kboot.h"
 #include "tap.h"

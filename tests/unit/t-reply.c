@@ -5,6 +5,7 @@
  * kernel-ci verdict, and "nothing to say".  Findings are built by hand
  * here (check.c has its own tests); the templates are the real ones.
  */
+#include "ci-json.h"
 #include "reply.h"
 #include "tap.h"
 
@@ -188,7 +189,7 @@ int main(void)
 	struct reply r = REPLY_INIT;
 	struct reply_opts o = opts();
 	struct finding f[4];
-	struct reply_verdict vd = REPLY_VERDICT_INIT;
+	struct ci_verdict vd = CI_VERDICT_INIT;
 	struct advice adv = ADVICE_INIT;
 	int ret;
 
@@ -427,24 +428,32 @@ int main(void)
 		m->from = from;
 	}
 
-	/* The kernel-ci verdict. */
+	/* The kernel-ci verdict: ci-json.h reads it, the reply takes the struct. */
 	{
+		/* The keys of other CI systems are not kernel-ci's (one schema). */
 		const char *json = "{\"status\": \"panic\", \"message\": \"WARN in time64_to_tm\","
-			" \"kernel\": \"6.1.192\", \"log\": [\"WARNING: CPU: 0 PID: 20 at "
-			"kernel/time/timeconv.c:55\", \"Kernel panic - not syncing\"]}";
+			" \"kernel\": \"6.1.192\"}";
 
-		is(reply_verdict_parse(&vd, json, strlen(json), "v.json"), 0,
-		   "verdict with alias keys parses");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "v.json"), WW_EINPUT,
+		   "a verdict in other keys is refused");
+		ok(strstr(error_last(), "'v.json': no \"verdict\"") != NULL, "and says why: %s",
+		   error_last());
 	}
-	is_str(vd.verdict, "panic", "status -> verdict");
+	ci_verdict_release(&vd);
+	{
+		const char *json = "{\"verdict\": \"build-failed\", \"base\": \"6.1.192\", "
+			"\"build_error\": \"kernel/time/timeconv.c:55:2: error: expected ';'\"}";
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "b.json"), 0, "build-failed parses");
+	}
 	o.verdict = &vd;
 	build(&r, &s, f, 1, &o);
-	ok(has(&r, "kernel-ci built the series on 6.1.192") &&
-	   has(&r, "\n    WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55\n"),
+	ok(has_flat(&r, "kernel-ci built the series on 6.1.192 and booted it in QEMU with "
+		    "panic_on_warn=1, and the kernel did not build.") &&
+	   has(&r, "\n    kernel/time/timeconv.c:55:2: error: expected ';'\n"),
 	   "the verdict and its console lines are in the reply");
 	o.verdict = NULL;
-	reply_verdict_release(&vd);
-	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	ci_verdict_release(&vd);
 	{
 		/* What kernel-ci's `warnwatch ci --format=json` writes (abridged). */
 		const char *json = "{\"verdict\": \"panicked\", \"reason\": \"Kernel panic - not syncing: "
@@ -453,7 +462,7 @@ int main(void)
 			"\"time64_to_tm\", \"suite\": \"time_test_cases\", \"source\": \"WARN_ON(totalsecs < 0)\", "
 			"\"trace\": [\"time64_to_tm_test_date_range+0x7c/0x1b0\", \"kunit_try_run_case+0x51/0x90\"]}]}";
 
-		is(reply_verdict_parse(&vd, json, strlen(json), "ci.json"), 0, "kernel-ci's JSON parses");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "ci.json"), 0, "kernel-ci's JSON parses");
 		o.verdict = &vd;
 		build(&r, &s, f, 1, &o);
 		ok(has_flat(&r, "booted it in QEMU with panic_on_warn=1, and the kernel panicked.") &&
@@ -463,8 +472,7 @@ int main(void)
 		   "a panic: what fired, where, and the trace");
 		o.verdict = NULL;
 	}
-	reply_verdict_release(&vd);
-	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	ci_verdict_release(&vd);
 	{
 		/* The contract of issue 10: "tests" and "calls", one per added call. */
 		const char *json = "{\"verdict\": \"clean\", \"base\": \"6.12.9\", "
@@ -478,7 +486,7 @@ int main(void)
 			"\"patch\": 2, \"reached\": null, \"reached_why\": \"no coverage data for drivers/foo.c\", "
 			"\"fired\": false}]}";
 
-		is(reply_verdict_parse(&vd, json, strlen(json), "calls.json"), 0, "a verdict with calls parses");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "calls.json"), 0, "a verdict with calls parses");
 		o.verdict = &vd;
 		build(&r, &s, f, 1, &o);
 		ok(has_flat(&r, "kernel-ci built the series on 6.12.9 and booted it in QEMU with "
@@ -493,25 +501,27 @@ int main(void)
 		ok(!has(&r, "\n    "), "clean: no console lines");
 		o.verdict = NULL;
 	}
-	reply_verdict_release(&vd);
-	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
+	ci_verdict_release(&vd);
 	{
 		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
 		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
 
-		is(reply_verdict_parse(&vd, json, strlen(json), "fs.json"), 0, "fs-corrupted parses");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "fs.json"), 0, "fs-corrupted parses");
 		o.verdict = &vd;
 		build(&r, &s, f, 1, &o);
 		ok(has_flat(&r, "the file system was corrupted"), "fs-corrupted said in words");
 		ok(!has(&r, "the result was 'fs-corrupted'"), "not as a raw verdict name");
 		o.verdict = NULL;
 	}
-	reply_verdict_release(&vd);
-	vd = (struct reply_verdict)REPLY_VERDICT_INIT;
-	is(reply_verdict_parse(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
+	ci_verdict_release(&vd);
+	is(ci_verdict_from_json(&vd, "{\"verdict\": ", 12, "bad.json"), WW_EINPUT, "bad JSON");
 	ok(strstr(error_last(), "verdict 'bad.json' line 1") != NULL, "names the file and line: %s", error_last());
-	is(reply_verdict_parse(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
-	reply_verdict_release(&vd);
+	ci_verdict_release(&vd);
+	is(ci_verdict_from_json(&vd, "{}", 2, "e.json"), WW_EINPUT, "a verdict needs \"verdict\"");
+	ci_verdict_release(&vd);
+	is(ci_verdict_from_json(&vd, "{\"verdict\": \"warn\"}", 18, "w.json"), WW_EINPUT,
+	   "a verdict kernel-ci never gives is refused");
+	ci_verdict_release(&vd);
 
 	reply_release(&r);
 	advice_release(&adv);

@@ -1,0 +1,41 @@
+/*
+ * The kernel-ci verdict as JSON: the one schema (docs/ci.md) that
+ * `warnwatch ci --format=json` prints, the service stores as ci.json,
+ * `review --verdict` reads and the dashboard reads back.  Everything that
+ * reads a verdict reads it here, into a struct ci_verdict; nobody parses
+ * the JSON on their own.
+ */
+#ifndef WW_CI_JSON_H
+#define WW_CI_JSON_H
+
+#include "ci.h"
+
+#include <jansson.h>
+
+/* A verdict file is refused above this (findings and traces included). */
+#define CI_VERDICT_MAX_BYTES (64u << 20)
+
+/* The verdict's name in the JSON ("panicked", "fs-corrupted"...). */
+const char *ci_verdict_name(enum ci_verdict_kind k);
+
+/* The verdict as JSON: a new reference. */
+json_t *ci_verdict_to_json(const struct ci_verdict *v);
+
+/*
+ * The reverse: `json` (`len` bytes; `name` says where it came from in
+ * errors) into `out` (CI_VERDICT_INIT; ci_verdict_release() it, also
+ * after an error).  ci_verdict_to_json() of the result is the document
+ * again, key for key.  A key that is missing takes its default (older
+ * ci.json files lack newer keys); only "verdict" is required, and it is
+ * one of ci_verdict_name()'s names.  Unknown keys are ignored.  The
+ * findings' rules are made from the JSON into out->own_rules.
+ * Errors: WW_EINPUT ("kernel-ci verdict 'NAME' line L: ..." for bad
+ * JSON, or naming the key).
+ */
+int ci_verdict_from_json(struct ci_verdict *out, const char *json, size_t len,
+			 const char *name);
+
+/* ci_verdict_from_json() of file `path` (at most CI_VERDICT_MAX_BYTES). */
+int ci_verdict_load(struct ci_verdict *out, const char *path);
+
+#endif
