@@ -197,9 +197,10 @@ int report_finding_from_json(struct finding *out, struct rule *rule, struct rule
 		ret = error_prefix(ret, "%s", what);
 	free(s);
 	s = NULL;
+	out->severity = SEV_INFO;
 	if (!ret)
-		ret = need_str(&s, j, "severity", what);
-	if (!ret && (ret = severity_parse(&out->severity, s)) < 0)
+		ret = jsonval_str(&s, j, "severity", what);
+	if (!ret && s && (ret = severity_parse(&out->severity, s)) < 0)
 		ret = error_prefix(ret, "%s", what);
 	free(s);
 	rule->severity = out->severity;

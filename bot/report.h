@@ -60,8 +60,8 @@ json_t *report_damaged_json(const struct check_result *r);
  * out->other point at them, so the caller keeps them as long as `out`
  * (a ruleset of their own).  The guidance file goes into *guidance_file
  * unless it is set already.  What the JSON does not carry (the hunk
- * quote, the rule's advice) stays zero.  Required: "kind", "file",
- * "macro", "severity"; the rest may be missing, as in the brief form
+ * quote, the rule's advice) stays zero.  Required: "kind", "file" and
+ * "macro"; the rest may be missing ("severity": info), as in the brief form
  * ci.json had before it took this one (no "class", "rule", "message",
  * "guidance", "moved", "defined", "wraps"; "function" null).  WW_EINPUT
  * naming `what` for a missing required key or one of the wrong type;

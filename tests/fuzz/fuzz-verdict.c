@@ -1,16 +1,18 @@
 /*
- * libFuzzer harness for kernel-ci verdicts as review reads them (JSON,
- * possibly from another machine): reply_verdict_parse().
+ * libFuzzer harness for kernel-ci verdicts as review, serve and the
+ * dashboard read them (JSON, possibly from another machine):
+ * ci_verdict_from_json(), and the JSON again from what it read.
  */
-#include "reply.h"
+#include "ci-json.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct reply_verdict v = REPLY_VERDICT_INIT;
+	struct ci_verdict v = CI_VERDICT_INIT;
 
-	(void)reply_verdict_parse(&v, (const char *)data, size, "verdict.json");
-	reply_verdict_release(&v);
+	if (!ci_verdict_from_json(&v, (const char *)data, size, "ci.json"))
+		json_decref(ci_verdict_to_json(&v));
+	ci_verdict_release(&v);
 	error_clear();
 	return 0;
 }
