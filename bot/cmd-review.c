@@ -47,7 +47,7 @@ static const char usage_text[] =
 	"  --always           reply even when there is nothing to say\n"
 	"  --tree DIR         the kernel tree under review (coding-style quotes,\n"
 	"                     wrapper macros)\n"
-	"  --verdict FILE     a kernel-ci verdict (JSON) to include\n"
+	"  --verdict FILE     kernel-ci's verdict to include (ci.json, docs/ci.md)\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  -h, --help         this text\n"
 	"\n"
