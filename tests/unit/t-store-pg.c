@@ -357,6 +357,35 @@ static void test_cut(void)
 	store_close(&b);
 }
 
+/* A statement that fails inside a transaction aborts it on PostgreSQL:
+ * the commit that follows must say so, not report the writes before it
+ * as committed. */
+static void test_aborted_commit(void)
+{
+	struct store s = STORE_INIT;
+	struct store_rows *rows;
+	int ret;
+
+	open_pg(&s);
+	is(store_begin(&s), 0, "a transaction begins");
+	is(store_exec(&s, "INSERT INTO queue_events (at, level, message) "
+		      "VALUES (?, 'info', 'lost with the transaction')", "t",
+		      (time_t)1), 1, "  a row is written");
+	ok(store_exec(&s, "INSERT INTO no_such_table VALUES (1)", "") == WW_ESTATE,
+	   "  a statement fails (its error ignored by the caller)");
+	ret = store_commit(&s);
+	is(ret, WW_ESTATE, "the commit fails: the server rolled back");
+	ok(strstr(error_last(), "rolled back"), "  saying so: %s", error_last());
+	ret = store_query(&rows, &s, "SELECT 1 FROM queue_events WHERE message = "
+			  "'lost with the transaction'", "");
+	is(ret, 0, "the first row is not in the database");
+	if (ret == 1)
+		store_rows_free(rows);
+	is(store_exec(&s, "UPDATE queue_workers SET heartbeat = 0 WHERE 1 = 0", ""), 0,
+	   "the connection works on");
+	store_close(&s);
+}
+
 int main(int argc, char **argv)
 {
 	pg_test_env(argv);
@@ -369,5 +398,6 @@ int main(int argc, char **argv)
 	test_killed_worker();
 	test_poll_lock();
 	test_cut();
+	test_aborted_commit();
 	return done_testing();
 }
