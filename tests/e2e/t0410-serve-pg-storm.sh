@@ -199,25 +199,25 @@ for s in "${slots[@]}"; do
 		proc_start "$s" "${ROLE[$s]}"
 	fi
 done
-# settle_wait STALL CAP: until every series settled, as long as one settles
-# at least every STALL seconds, CAP seconds at most.  A machine several
-# times slower than usual (b4 took 32 s a fetch at load 25 on 2 cores,
-# and SQLite's single process fetches 60 in a row) still finishes; a
-# queue that stopped moving fails after STALL seconds.
+# settle_wait STALL CAP: until every series settled, as long as some
+# series moves on a stage at least every STALL seconds, CAP seconds at
+# most.  A machine several times slower than usual (b4 took 32 s a fetch
+# at load 25 on 2 cores, and SQLite's single process fetches 60 in a row)
+# still finishes; a queue that stopped moving fails after STALL seconds.
 settle_wait() {
-	local stall=$1 cap=$2 t0=$SECONDS last=-1 last_t=$SECONDS n
+	local stall=$1 cap=$2 t0=$SECONDS last= last_t=$SECONDS now
 	while [ $((SECONDS - t0)) -lt "$cap" ]; do
 		all_settled "$SERIES" && return 0
-		n=$(db "SELECT count(*) FROM queue_series WHERE state IN ('replied','skipped','failed')" 2>/dev/null)
-		if [ "${n:-0}" != "$last" ]; then
-			last=${n:-0} last_t=$SECONDS
+		now=$(db "SELECT state, count(*) FROM queue_series GROUP BY state ORDER BY state" 2>/dev/null | tr '\n' ' ')
+		if [ "$now" != "$last" ]; then
+			last=$now last_t=$SECONDS
 		elif [ $((SECONDS - last_t)) -ge "$stall" ]; then
-			diag "no series settled for $stall s ($last of $SERIES settled)"
+			diag "no series moved for $stall s: $last"
 			return 1
 		fi
 		sleep 1
 	done
-	diag "still not settled after $cap s ($last of $SERIES settled)"
+	diag "still not settled after $cap s: $last"
 	return 1
 }
 t0=$SECONDS
