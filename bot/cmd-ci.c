@@ -10,6 +10,7 @@
 #include "config.h"
 #include "mbox.h"
 #include "msgid.h"
+#include "opt.h"
 #include "rules.h"
 
 #include <unistd.h>
@@ -44,7 +45,8 @@ static const char usage_text[] =
 	"2 usage or input error\n";
 
 struct ci_args {
-	const char *input;
+	struct strvec args;	/* the arguments that are not options */
+	const char *input;	/* the one of them: the series */
 	const char *format;
 	const char *json_out;	/* --json-out FILE, or NULL */
 	const char *rules_dir;
@@ -53,27 +55,13 @@ struct ci_args {
 	int version;
 };
 
-static int bad_usage(const char *what, const char *arg)
+/* Print a usage error (the message is error_last()); exit status 2. */
+static int usage_error(void)
 {
-	fprintf(stderr, "warnwatch ci: %s '%s'\n"
+	fprintf(stderr, "warnwatch ci: %s\n"
 		"usage: warnwatch ci MBOX|MSGID [options] (see --help)\n",
-		what, arg);
-	return -1;
-}
-
-/* "--name=value" or "--name value": the value, or NULL when absent. */
-static const char *opt_value(const char *name, int argc, const char **argv,
-			     int *i)
-{
-	const char *rest;
-
-	if (!skip_prefix(argv[*i], name, &rest))
-		return NULL;
-	if (*rest == '=')
-		return rest + 1;
-	if (*rest || *i + 1 >= argc || !argv[*i + 1])
-		return NULL;	/* (the NULL test tells the analyzer i moves only on a value) */
-	return argv[++*i];
+		error_last());
+	return EXIT_USAGE;
 }
 
 static int parse_timeout(unsigned int *out, const char *s)
@@ -84,60 +72,66 @@ static int parse_timeout(unsigned int *out, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v <= 0 || v > 24 * 3600)
-		return -1;
+		return error_code(WW_EUSAGE, "bad --timeout (seconds) '%s'", s);
 	*out = (unsigned int)v;
 	return 0;
 }
 
+/* The values opt_parse() cannot check itself, in the words t0211 expects. */
+static int check_values(struct ci_args *a, const char *timeout,
+			const char *version)
+{
+	if (strcmp(a->format, "text") && strcmp(a->format, "json"))
+		return error_code(WW_EUSAGE, "unknown format '%s'", a->format);
+	if (timeout && parse_timeout(&a->opts.boot_timeout_s, timeout) < 0)
+		return WW_EUSAGE;
+	if (a->opts.accel && strcmp(a->opts.accel, "auto") &&
+	    strcmp(a->opts.accel, "kvm") && strcmp(a->opts.accel, "tcg"))
+		return error_code(WW_EUSAGE, "unknown accelerator '%s'", a->opts.accel);
+	if (version) {
+		a->version = atoi(version);
+		if (a->version <= 0 || a->version > 999)
+			return error_code(WW_EUSAGE, "bad version '%s'", version);
+	}
+	return 0;
+}
+
+/* 0: go on; 1: done (--help); EXIT_USAGE: bad command line, reported. */
 static int parse_args(struct ci_args *a, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
+	const char *timeout = NULL, *version = NULL;
+	struct opt opts[] = {
+		OPT_STRING(0, "tree", &a->opts.tree, "VERSION|TARBALL"),
+		OPT_STRING(0, "cache", &a->opts.cache_dir, "DIR"),
+		OPT_STRING(0, "format", &a->format, "text|json"),
+		OPT_STRING(0, "timeout", &timeout, "S"),
+		OPT_STRING(0, "accel", &a->opts.accel, "auto|kvm|tcg"),
+		OPT_STRING(0, "rules", &a->rules_dir, "DIR"),
+		OPT_STRING(0, "json-out", &a->json_out, "FILE"),
+		OPT_STRING(0, "config", &a->config_path, "FILE"),
+		OPT_STRING('v', NULL, &version, "N"),
+		OPT_BIT(0, "no-second-boot", &a->opts.flags, CI_NO_SECOND_BOOT),
+		OPT_BIT(0, "no-base-boot", &a->opts.flags, CI_NO_BASE_BOOT),
+		OPT_BIT(0, "no-user-space", &a->opts.flags, CI_NO_USER_SPACE),
+		OPT_END(),
+	};
+	int ret;
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if ((v = opt_value("--tree", argc, argv, &i))) {
-			a->opts.tree = v;
-		} else if ((v = opt_value("--cache", argc, argv, &i))) {
-			a->opts.cache_dir = v;
-		} else if ((v = opt_value("--format", argc, argv, &i))) {
-			if (strcmp(v, "text") && strcmp(v, "json"))
-				return bad_usage("unknown format", v);
-			a->format = v;
-		} else if ((v = opt_value("--timeout", argc, argv, &i))) {
-			if (parse_timeout(&a->opts.boot_timeout_s, v) < 0)
-				return bad_usage("bad --timeout (seconds)", v);
-		} else if ((v = opt_value("--accel", argc, argv, &i))) {
-			if (strcmp(v, "auto") && strcmp(v, "kvm") && strcmp(v, "tcg"))
-				return bad_usage("unknown accelerator", v);
-			a->opts.accel = v;
-		} else if ((v = opt_value("--rules", argc, argv, &i))) {
-			a->rules_dir = v;
-		} else if ((v = opt_value("--json-out", argc, argv, &i))) {
-			a->json_out = v;
-		} else if ((v = opt_value("--config", argc, argv, &i))) {
-			a->config_path = v;
-		} else if ((v = opt_value("-v", argc, argv, &i))) {
-			a->version = atoi(v);
-			if (a->version <= 0 || a->version > 999)
-				return bad_usage("bad version", v);
-		} else if (!strcmp(arg, "--no-second-boot")) {
-			a->opts.flags |= CI_NO_SECOND_BOOT;
-		} else if (!strcmp(arg, "--no-base-boot")) {
-			a->opts.flags |= CI_NO_BASE_BOOT;
-		} else if (!strcmp(arg, "--no-user-space")) {
-			a->opts.flags |= CI_NO_USER_SPACE;
-		} else if (arg[0] == '-' && arg[1]) {
-			return bad_usage("unknown option", arg);
-		} else if (a->input) {
-			return bad_usage("more than one series given:", arg);
-		} else {
-			a->input = arg;
-		}
+	ret = opt_parse(&a->args, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		fputs(usage_text, stdout);
+		return 1;
 	}
-	if (!a->input)
-		return bad_usage("no series given", "MBOX|MSGID");
+	if (!ret)
+		ret = check_values(a, timeout, version);
+	if (!ret && a->args.nr > 1)
+		ret = error_code(WW_EUSAGE, "more than one series given: '%s'",
+				 a->args.v[1]);
+	if (!ret && !a->args.nr)
+		ret = error_code(WW_EUSAGE, "no series given 'MBOX|MSGID'");
+	if (ret < 0)
+		return usage_error();
+	a->input = a->args.v[0];
 	return 0;
 }
 
@@ -269,7 +263,8 @@ static int write_json(const struct ci_verdict *v, const char *path)
 
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { NULL, "text", NULL, NULL, CI_OPTS_INIT, NULL, 0 };
+	struct ci_args a = { STRVEC_INIT, NULL, "text", NULL, NULL, CI_OPTS_INIT,
+			     NULL, 0 };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -279,8 +274,10 @@ int cmd_ci(int argc, const char **argv)
 	int ret;
 
 	ret = parse_args(&a, argc, argv);
-	if (ret)
-		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (ret) {
+		ret = ret == 1 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
 	json = !strcmp(a.format, "json");
 	if (read_series(&s, &mails, &buf, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
@@ -309,5 +306,6 @@ out:
 	mail_list_clear(&mails);
 	ruleset_release(&rules);
 	strbuf_release(&buf);
+	strvec_clear(&a.args);
 	return ret;
 }
