@@ -135,37 +135,13 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 	return 0;
 }
 
-static bool looks_like_msgid(const char *s)
-{
-	return strchr(s, '@') && !strchr(s, '/') && access(s, F_OK);
-}
-
-/* The series of an mbox text, or of a bare git diff; `name` for errors. */
-static int parse_series(struct series *out, struct mail_list *mails,
-			const struct strbuf *buf, const char *name)
-{
-	int ret = mbox_parse(mails, buf->buf, buf->len);
-
-	if (ret < 0)
-		return error_prefix(ret, "'%s'", name);
-	ret = series_from_mails(out, mails);
-	if (ret == WW_ENOTFOUND && (starts_with(buf->buf, "diff --git ") ||
-				    strstr(buf->buf, "\ndiff --git "))) {
-		error_clear();
-		series_from_diff(out, buf->buf, buf->len, name);
-		return 0;
-	}
-	if (ret < 0)
-		return error_prefix(ret, "'%s'", name);
-	return 0;
-}
-
 /*
  * The series a message-id belongs to, fetched with b4 from the archive
  * named in warnwatch's configuration (as `warnwatch review` does).
  */
-static int fetch_series(struct strbuf *out, const struct ci_args *a)
+static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 {
+	const struct ci_args *a = data;
 	struct config cfg = CONFIG_INIT;
 	struct b4_opts o = B4_OPTS_INIT;
 	struct b4_series bs = B4_SERIES_INIT;
@@ -173,11 +149,11 @@ static int fetch_series(struct strbuf *out, const struct ci_args *a)
 	char *path = a->config_path ? xstrdup(a->config_path) : config_default_path();
 	int ret;
 
-	ret = msgid_normalize(&id, a->input);
+	ret = msgid_normalize(&id, msgid);
 	if (ret < 0) {
 		struct strbuf q = STRBUF_INIT;
 
-		msgid_quote(&q, a->input);
+		msgid_quote(&q, msgid);
 		error_prefix(ret, "'%s'", q.buf);
 		strbuf_release(&q);
 		goto out;
@@ -212,21 +188,6 @@ out:
 	strbuf_release(&id);
 	free(path);
 	return ret;
-}
-
-/* The series of `a->input`: an mbox/diff file, or a message-id. */
-static int read_series(struct series *out, struct mail_list *mails,
-		       struct strbuf *buf, const struct ci_args *a)
-{
-	int ret;
-
-	if (looks_like_msgid(a->input))
-		ret = fetch_series(buf, a);
-	else
-		ret = strbuf_read_file(buf, a->input, MBOX_MAX_BYTES);
-	if (ret < 0)
-		return ret;
-	return parse_series(out, mails, buf, a->input);
 }
 
 static void print_verdict(const struct ci_verdict *v, const struct series *s,
@@ -279,7 +240,8 @@ int cmd_ci(int argc, const char **argv)
 		goto out;
 	}
 	json = !strcmp(a.format, "json");
-	if (read_series(&s, &mails, &buf, &a) < 0 ||
+	/* an mbox, a saved message or a diff; a Message-ID is fetched */
+	if (series_load(&s, &mails, &buf, a.input, 0, fetch_series, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
 		ret = report_error(NULL);
 		goto out;

@@ -7,7 +7,6 @@
  * (a verdict), 2 usage or machinery error.
  */
 #include "builtin.h"
-#include "diff.h"
 #include "kapply.h"
 #include "kbuild.h"
 #include "mbox.h"
@@ -17,9 +16,6 @@
 #include <jansson.h>
 #include <time.h>
 #include <unistd.h>
-
-/* An mbox from a stranger: the same cap as the rest of warnwatch. */
-#define KBUILD_INPUT_CAP (64u << 20)
 
 static const char usage_text[] =
 	"usage: warnwatch kbuild [options] [MBOX|PATCH]\n"
@@ -92,22 +88,6 @@ static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
 	if (o->args.nr + (series != NULL) > 1)
 		return error_code(WW_EUSAGE, "only one MBOX or PATCH");
 	o->input = series ? series : o->args.nr ? o->args.v[0] : NULL;
-	return 0;
-}
-
-/* The series in `text`: an mbox of patches, or a bare diff. */
-static int load_series(struct series *s, struct mail_list *mails,
-		       const struct strbuf *text, const char *name)
-{
-	int ret;
-
-	if (diff_looks_like(text->buf, text->len)) {
-		series_from_diff(s, text->buf, text->len, name);
-		return 0;
-	}
-	if ((ret = mbox_parse(mails, text->buf, text->len)) < 0 ||
-	    (ret = series_from_mails(s, mails)) < 0)
-		return error_prefix(ret, "'%s'", name);
 	return 0;
 }
 
@@ -210,14 +190,13 @@ int cmd_kbuild(int argc, const char **argv)
 	struct kapply_result ar = KAPPLY_RESULT_INIT;
 	struct kbuild_result br = KBUILD_RESULT_INIT;
 	struct series s = SERIES_INIT;
-	struct mail_list mails;
+	struct mail_list mails = MAIL_LIST_INIT;
 	struct strbuf text = STRBUF_INIT;
 	double t0;
 	double apply_s = 0;
 	int ret, status = EXIT_USAGE;
 	bool json = false;
 
-	memset(&mails, 0, sizeof(mails));
 	ret = parse_args(&o, argc, argv);
 	if (ret) {
 		if (ret > 0) {
@@ -229,14 +208,8 @@ int cmd_kbuild(int argc, const char **argv)
 		goto out;
 	}
 	json = o.format == FORMAT_JSON;
-	if (o.input) {
-		if (strbuf_read_file(&text, o.input, KBUILD_INPUT_CAP) < 0) {
-			error("cannot read '%s': %s", o.input, strerror(errno));
-			goto out_error;
-		}
-		if (load_series(&s, &mails, &text, o.input) < 0)
-			goto out_error;
-	}
+	if (o.input && series_load(&s, &mails, &text, o.input, 0, NULL, NULL) < 0)
+		goto out_error;
 	to.cache_dir = o.cache;
 	to.tarball = o.tarball;
 	to.progress = !o.quiet && !json;
