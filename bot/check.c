@@ -753,8 +753,10 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	d->message = xstrdup(message);
 }
 
-int check_diff(struct check_result *out, const char *diff, size_t len,
-	       int patch, const struct check_opts *opts)
+/* Findings of one diff, its hunks chosen by `anchors` (made ready by the caller). */
+static int check_patch(struct check_result *out, const char *diff, size_t len,
+		       int patch, const struct check_opts *opts,
+		       const struct diff_anchors *anchors)
 {
 	struct checker c = { 0 };
 	struct diff_opts dopts = DIFF_OPTS_INIT;
@@ -769,7 +771,7 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	strbuf_init(&c.sb, 0);
 	dopts.want_file = want_file;
 	dopts.data = opts->rules;
-	dopts.anchors = make_anchors(opts->rules);
+	dopts.anchor_set = anchors;
 	dopts.damaged = add_damage;
 	dopts.damaged_data = &c;
 	ret = diff_parse(diff, len, &dopts, check_file, &c);
@@ -778,11 +780,30 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 		count_findings(out, c.first);
 	}
 	free(c.where);
-	free((void *)dopts.anchors);
 	image_release(&c.pre);
 	image_release(&c.post);
 	scan_result_clear(&c.hits);
 	strbuf_release(&c.sb);
+	return ret;
+}
+
+/* The hunk filter of a ruleset, ready to search (diff_anchors_free() it). */
+static struct diff_anchors *ruleset_anchors(const struct ruleset *rs)
+{
+	const char **names = make_anchors(rs);
+	struct diff_anchors *a = diff_anchors_new(names);
+
+	free(names);
+	return a;
+}
+
+int check_diff(struct check_result *out, const char *diff, size_t len,
+	       int patch, const struct check_opts *opts)
+{
+	struct diff_anchors *anchors = ruleset_anchors(opts->rules);
+	int ret = check_patch(out, diff, len, patch, opts, anchors);
+
+	diff_anchors_free(anchors);
 	return ret;
 }
 
@@ -814,6 +835,7 @@ static int series_paths(struct strvec *out, const struct series *s)
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts)
 {
+	struct diff_anchors *anchors;
 	int ret = 0;
 
 	if (opts->tree) {
@@ -826,17 +848,20 @@ int check_series(struct check_result *out, const struct series *s,
 		if (ret < 0)
 			return ret;
 	}
+	/* once for the series: the rules do not change from patch to patch */
+	anchors = ruleset_anchors(opts->rules);
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
 
-		ret = check_diff(out, p->diff, p->diff_len, p->index, opts);
+		ret = check_patch(out, p->diff, p->diff_len, p->index, opts, anchors);
 		if (ret < 0) {
 			if (p->index)
-				return error_prefix(ret, "patch %d", p->index);
-			return ret;
+				ret = error_prefix(ret, "patch %d", p->index);
+			break;
 		}
 	}
-	return 0;
+	diff_anchors_free(anchors);
+	return ret < 0 ? ret : 0;
 }
 
 /* --tree: wrapper resolution. */

@@ -83,7 +83,8 @@ struct parser {
 	int hunk_space_indent;	/* its pre-image lines indented with 8 spaces */
 	bool reparse;		/* that error's line starts what comes next */
 
-	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
+	const struct diff_anchors *anchors;	/* ready to search, or NULL */
+	struct diff_anchors *own_anchors;	/* made from opts->anchors */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -646,10 +647,18 @@ static inline uint32_t anchor_hash(const char *s)
 static struct teddy *teddy_new(const struct diff_anchors *a);
 #endif
 
+static _Thread_local struct diff_counts counts;
+
+void diff_counts(struct diff_counts *out)
+{
+	*out = counts;
+}
+
 struct diff_anchors *diff_anchors_new(const char *const *v)
 {
 	struct diff_anchors *a = xcalloc(1, sizeof(*a));
 
+	counts.anchor_sets++;
 	while (v[a->nr])
 		a->nr++;
 	a->v = xcalloc(a->nr + 1, sizeof(*a->v));
@@ -900,7 +909,7 @@ static void close_hunk(struct parser *p)
 	if (!p->copying)
 		return;
 	p->copying = false;
-	if (!p->opts || !p->opts->anchors) {
+	if (!p->anchors) {
 		select_hunk(p);
 		return;
 	}
@@ -1455,8 +1464,10 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->f.new_path, 0);
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
-	if (opts && opts->anchors)
-		p->anchors = diff_anchors_new(opts->anchors);
+	if (opts && opts->anchor_set)
+		p->anchors = opts->anchor_set;
+	else if (opts && opts->anchors)
+		p->anchors = p->own_anchors = diff_anchors_new(opts->anchors);
 }
 
 static void parser_release(struct parser *p)
@@ -1466,7 +1477,7 @@ static void parser_release(struct parser *p)
 	free(p->f.sel);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
-	diff_anchors_free(p->anchors);
+	diff_anchors_free(p->own_anchors);
 	free(p->hunks);
 	free(p->lines);
 }
@@ -1527,6 +1538,7 @@ int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	struct parser p;
 	int ret;
 
+	counts.parses++;
 	parser_init(&p, buf, len, opts);
 	p.fn = fn;
 	p.data = data;

@@ -67,6 +67,8 @@ struct diff_file {
  */
 typedef int (*diff_file_fn)(const struct diff_file *f, void *data);
 
+struct diff_anchors;
+
 struct diff_opts {
 	/*
 	 * Files whose post-image path (pre-image for deletions) this
@@ -82,6 +84,12 @@ struct diff_opts {
 	 */
 	const char *const *anchors;
 	/*
+	 * The same strings made ready once with diff_anchors_new(), for a
+	 * caller that parses many diffs with one set (a series, a census):
+	 * used instead of `anchors`, and left to the caller to free.
+	 */
+	const struct diff_anchors *anchor_set;
+	/*
 	 * A damaged hunk (truncated, counts that lie, a malformed header,
 	 * an over-long line) or file header: with this set, it is reported
 	 * here and skipped, and the parse goes on at the next hunk or file
@@ -94,7 +102,7 @@ struct diff_opts {
 	void *damaged_data;
 };
 
-#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, NULL }
+#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, NULL, NULL }
 
 /*
  * Parse the unified diff in `buf` (prose before, between and after the
@@ -105,6 +113,17 @@ struct diff_opts {
  */
 int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	       diff_file_fn fn, void *data);
+
+/*
+ * How many times this thread called diff_parse() and diff_anchors_new():
+ * for tests that hold a check to one parse per patch and one anchor set
+ * per series.
+ */
+struct diff_counts {
+	unsigned long parses;
+	unsigned long anchor_sets;
+};
+void diff_counts(struct diff_counts *out);
 
 /*
  * The git-dialect text diff_parse() hands to libgit2, for every file and
@@ -120,7 +139,6 @@ bool diff_looks_like(const char *buf, size_t len);
  * diff_opts.anchors, open for other filters): about a nanosecond a byte
  * whatever the number of strings.  The strings are copied.
  */
-struct diff_anchors;
 struct diff_anchors *diff_anchors_new(const char *const *v);
 /* Does `s` (`n` bytes) contain one of the strings? */
 bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n);

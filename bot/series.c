@@ -663,24 +663,17 @@ static bool looks_like_mail(const char *buf, size_t len)
 	return i > 0 && i < len && buf[i] == ':';
 }
 
-static bool count_file(const char *path, void *data)
-{
-	(void)path;
-	(*(size_t *)data)++;
-	return false;
-}
-
-/* Does text that is neither mail nor a diff header hold a diff after all? */
+/*
+ * Does text that is neither mail nor a diff header hold a diff after all?
+ * The line test that finds the diff in a mail body, not a parse: the
+ * check that follows parses the patch, once.
+ */
 static bool holds_diff(const char *buf, size_t len)
 {
-	struct diff_opts opts = DIFF_OPTS_INIT;
-	size_t files = 0;
+	const char *diff;
+	size_t diff_len;
 
-	opts.want_file = count_file;
-	opts.data = &files;
-	diff_parse(buf, len, &opts, NULL, NULL);
-	error_clear();
-	return files > 0;
+	return find_diff(buf, len, &diff, &diff_len);
 }
 
 int series_read(struct series *out, struct mail_list *mails, const char *buf,
