@@ -54,6 +54,8 @@ struct cur_file {
 	int *sel;		/* file-relative index of each hunk in `seg` */
 	size_t sel_nr, sel_alloc;
 	bool header_damaged;	/* skip the whole file, not only a hunk */
+	struct diff_range *ranges;	/* every hunk header read */
+	size_t ranges_nr, ranges_alloc;
 };
 
 struct parser {
@@ -312,6 +314,7 @@ static void file_reset(struct cur_file *f)
 	f->hunks_total = 0;
 	f->sel_nr = 0;
 	f->header_damaged = false;
+	f->ranges_nr = 0;
 }
 
 static bool want_path(const struct parser *p, const char *path)
@@ -495,7 +498,8 @@ static int finish_file(struct parser *p)
 	if (p->state == S_GIT_HEADER || p->state == S_PLAIN_HEADER)
 		p->f.want = want_path(p, cur_path(p));	/* a file without hunks */
 	p->state = S_TEXT;
-	if (!p->f.want && !p->f.binary)
+	if (!p->f.want && !p->f.binary &&
+	    (!p->fn || p->normalised || !p->opts || !p->opts->every_file))
 		return 0;
 	if (p->normalised) {
 		if (p->f.binary)
@@ -509,7 +513,10 @@ static int finish_file(struct parser *p)
 	df.binary = p->f.binary;
 	df.git = p->f.git;
 	df.hunks_total = p->f.hunks_total;
-	if (p->f.sel_nr && !p->f.binary)
+	df.ranges = p->f.ranges;
+	df.ranges_nr = p->f.ranges_nr;
+	df.wanted = p->f.want;
+	if (p->f.want && p->f.sel_nr && !p->f.binary)
 		ret = deliver_parsed(p, &df);
 	else if (p->fn)
 		ret = p->fn(&df, p->data);
@@ -950,6 +957,9 @@ static int begin_hunk(struct parser *p)
 			      (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
 	}
 	p->f.hunks_total++;
+	ALLOC_GROW(p->f.ranges, p->f.ranges_nr + 1, p->f.ranges_alloc);
+	p->f.ranges[p->f.ranges_nr++] = (struct diff_range){
+		p->old_start, p->old_count, p->new_start, p->new_count };
 	p->hunk_tab = false;
 	p->hunk_space_indent = 0;
 	p->old_left = p->old_count;
@@ -969,19 +979,19 @@ static int begin_hunk(struct parser *p)
  * spaces.  Its lines are still diff lines and its findings stand, but it
  * would not apply: reported as damage, and kept.
  */
+const char diff_reason_tabs[] =
+	"has its tabs turned to spaces: it would not apply (its findings are kept)";
+
 static void spaces_for_tabs(struct parser *p)
 {
 	const char *path = cur_path(p);
 	struct strbuf msg = STRBUF_INIT;
-	static const char reason[] =
-		"has its tabs turned to spaces: it would not apply "
-		"(its findings are kept)";
 
 	if (p->hunk_tab || p->hunk_space_indent < 2 || !p->opts ||
 	    !p->opts->damaged || !(ends_with(path, ".c") || ends_with(path, ".h")))
 		return;
-	strbuf_addf(&msg, "'%s' hunk %d %s", path, p->f.hunks_total, reason);
-	p->opts->damaged(path, p->f.hunks_total, reason, msg.buf,
+	strbuf_addf(&msg, "'%s' hunk %d %s", path, p->f.hunks_total, diff_reason_tabs);
+	p->opts->damaged(path, p->f.hunks_total, diff_reason_tabs, msg.buf,
 			 p->opts->damaged_data);
 	strbuf_release(&msg);
 }
@@ -1475,6 +1485,7 @@ static void parser_release(struct parser *p)
 	strbuf_release(&p->f.old_path);
 	strbuf_release(&p->f.new_path);
 	free(p->f.sel);
+	free(p->f.ranges);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
 	diff_anchors_free(p->own_anchors);

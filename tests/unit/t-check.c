@@ -424,7 +424,7 @@ static void test_tree_wrappers(void)
 	"-- \n2.43.0\n\n"
 
 static const char three_patches[] =
-	PATCH_MAIL(1, 0, 0, 10) PATCH_MAIL(2, 0, 0, 20) PATCH_MAIL(3, 0, 0, 30);
+	PATCH_MAIL(1, 0, 0, 10) PATCH_MAIL(2, 0, 0, 20) PATCH_MAIL(3, 0, 0, 5);
 
 /*
  * One check of a series parses each patch once and makes the hunk filter
@@ -451,6 +451,28 @@ static void test_parse_once(void)
 	is(r.nr, 3, "parse once: a finding per patch");
 	is(after.parses - before.parses, 3, "parse once: three patches, three parses");
 	is(after.anchor_sets - before.anchor_sets, 1, "parse once: one anchor set per series");
+
+	/* Where each finding lands after the series (what --format=gcc,
+	 * --suggest and the hook print) comes from the same parse. */
+	ok(r.map && r.map->nr == 3, "parse once: the line map of the series");
+	for (size_t i = 0; r.map && i < r.nr; i++) {
+		static const int want[] = { 12, 22, 6 };
+		struct strbuf path = STRBUF_INIT, path2 = STRBUF_INIT;
+		int line = -1, reparsed = -1;
+
+		diff_counts(&before);
+		is(linemap_final(&line, &path, r.map, &s, i, r.v[i].file, r.v[i].line), 0,
+		   "parse once: patch %zu's finding followed", i + 1);
+		diff_counts(&after);
+		is(after.parses - before.parses, 0, "parse once: ... without a parse");
+		is(line, want[i], "parse once: ... to line %d of the result", want[i]);
+		is_str(path.buf, "mm/a.c", "parse once: ... in its file");
+		is(linemap_to_result(&reparsed, &path2, &s, i, r.v[i].file, r.v[i].line), 0,
+		   "parse once: the reparse agrees");
+		is(reparsed, line, "parse once: ... on the line");
+		strbuf_release(&path);
+		strbuf_release(&path2);
+	}
 out:
 	check_result_clear(&r);
 	series_release(&s);
