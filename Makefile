@@ -5,7 +5,7 @@
 #   make check SANITIZE=1  the same under ASan+UBSan+LSan (objects in build-san/)
 #   make check-ci        make check, then make check SANITIZE=1, one total (CI)
 #   make install PREFIX=/usr/local
-#   make bench | bench-backfill | bench-ci | fuzz | checksrc | hostile | sanitize
+#   make bench | bench-backfill | bench-serve | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -186,6 +186,12 @@ example: all
 bench: all
 	tests/bench/check-bench
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/backfill-bench
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
+
+# check+review series per minute: serve --role=all on SQLite, and 1, 2, 4
+# workers on one PostgreSQL queue (alone).
+bench-serve: all
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
 
 # backfill of a generated 40,000-mail archive against git log -p (alone).
 bench-backfill: all
@@ -207,4 +213,4 @@ hostile: all
 sanitize:
 	tests/sanitize
 
-.PHONY: bench bench-backfill bench-ci fuzz checksrc hostile sanitize
+.PHONY: bench bench-backfill bench-serve bench-ci fuzz checksrc hostile sanitize
