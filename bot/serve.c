@@ -15,6 +15,7 @@
 #include "mbox.h"
 #include "report.h"
 #include "smtp.h"
+#include "review.h"
 #include "store.h"
 
 #include <arpa/inet.h>
@@ -548,16 +549,6 @@ static int fail(struct serve *sv, long long id, const char *why, bool permanent)
 	return queue_fail(&sv->q, id, why, permanent, time_ceil());
 }
 
-/* Test-only crash points (WARNWATCH_TEST_KILL_AT=NAME): die as kill -9
- * would, at the worst moments for exactly-once sending. */
-static void test_kill_point(const char *name)
-{
-	const char *at = getenv("WARNWATCH_TEST_KILL_AT");
-
-	if (at && !strcmp(at, name))
-		raise(SIGKILL);
-}
-
 /* ---- polling ----------------------------------------------------------- */
 
 /* public-inbox answers 404 with this body for an inbox without mail. */
@@ -780,14 +771,6 @@ out:
 	return ret;
 }
 
-static bool has_msgid(const struct mail_list *l, const char *msgid)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].message_id, msgid))
-			return true;
-	return false;
-}
-
 /*
  * The series of `id` as b4 chose it, but with each message as the list
  * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
@@ -807,22 +790,10 @@ static int load_series(struct mail_list *mails, struct series *series,
 		ret = read_artifact(raw, sv, id, QUEUE_THREAD);
 	if (!ret)
 		ret = mbox_parse(&thread, raw->buf, raw->len);
-	if (ret < 0)
-		goto out;
-	for (size_t i = 0; i < thread.nr; i++) {
-		if (!has_msgid(&chosen, thread.v[i].message_id) ||
-		    has_msgid(mails, thread.v[i].message_id))
-			continue;
-		ALLOC_GROW(mails->v, mails->nr + 1, mails->alloc);
-		mails->v[mails->nr++] = thread.v[i];
-		memset(&thread.v[i], 0, sizeof(thread.v[i]));
-	}
-	if (mails->nr < chosen.nr)
-		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose are "
-				 "not in the thread", chosen.nr - mails->nr, chosen.nr);
+	if (!ret)
+		ret = review_choose_mails(mails, &thread, &chosen, NULL);
 	if (!ret)
 		ret = series_from_mails(series, mails);
-out:
 	mail_list_clear(&thread);	/* moved entries were zeroed */
 	mail_list_clear(&chosen);
 	strbuf_release(&mbx);
@@ -1107,15 +1078,11 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			   const struct serve_list *l,
 			   const struct store_reply *rec, time_t now)
 {
-	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, what = STRBUF_INIT;
-	long status;
+	struct strbuf what = STRBUF_INIT;
 	int ret;
 
-	strbuf_addf(&url, "%s/%s/", l->archive, l->inbox);
-	archive_escape_msgid(&url, rec->message_id);
-	strbuf_addstr(&url, "/raw");
-	ret = archive_get(&body, &status, url.buf, &sv->http);
-	if (!ret) {
+	ret = review_archived(l->archive, l->inbox, rec->message_id, &sv->http);
+	if (ret == 1) {
 		queue_log(&sv->q, s->id, l->name, QL_INFO, "reply <%s> found in the "
 			  "archive: it was sent", rec->message_id);
 		ret = store_mark_sent(&sv->store, rec->message_id);
@@ -1123,7 +1090,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 			    rec->message_id);
 		if (!ret)
 			ret = finish(sv, s, what.buf, now);
-	} else if (ret == WW_ENOTFOUND && l->reply_to != REPLY_TO_AUTHOR &&
+	} else if (!ret && l->reply_to != REPLY_TO_AUTHOR &&
 		   now < rec->updated + (time_t)sv->cfg->confirm_window) {
 		/* The list may simply not have archived it yet. */
 		strbuf_addf(&what, "outcome unknown: looking for <%s> in the archive",
@@ -1132,7 +1099,7 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 		if (!ret)
 			ret = queue_defer(&sv->q, s->id, now +
 					  (l->poll_interval < 30 ? l->poll_interval : 30));
-	} else if (ret == WW_ENOTFOUND) {
+	} else if (!ret) {
 		strbuf_addf(&what, "the reply <%s> may have been sent (the SMTP "
 			    "session did not finish) and %s; check, then 'warnwatch "
 			    "retry --force %lld' sends it again under the same "
@@ -1144,8 +1111,6 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 	} else {
 		ret = fail(sv, s->id, error_last(), false);
 	}
-	strbuf_release(&url);
-	strbuf_release(&body);
 	strbuf_release(&what);
 	return ret < 0 ? ret : 0;
 }
@@ -1213,30 +1178,23 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 {
 	const struct config *c = sv->cfg->config;
 	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct review_conf keep = REVIEW_CONF_INIT;
 	struct reply r = REPLY_INIT;
 	struct reply_verdict v = REPLY_VERDICT_INIT;
 	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
 	struct series prev = SERIES_INIT;
 	struct mail_list prev_mails = MAIL_LIST_INIT;
-	struct strbuf prev_raw = STRBUF_INIT, from = STRBUF_INIT;
-	struct strbuf templates = STRBUF_INIT, path = STRBUF_INIT;
-	const char *name = config_get(c, "identity", "name");
-	const char *email = config_get(c, "identity", "email");
-	bool hint = false;
+	struct strbuf prev_raw = STRBUF_INIT, path = STRBUF_INIT;
 	int ret;
 
 	co.rules = &sv->rules;
 	ret = check_series(&cur, series, &co);
 	if (ret < 0)
 		goto out;
-	strbuf_addf(&from, "%s <%s>", name && *name ? name : "warnwatch",
-		    email && *email ? email : "warnwatch@localhost");
-	ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
+	ret = review_reply_opts(&ro, &keep, c, 0);
 	if (ret < 0)
 		goto out;
-	if (config_get_path(&templates, c, "review", "templates"))
-		strbuf_addstr(&templates, reply_default_templates());
 	queue_artifact(&path, &sv->q, s->id, QUEUE_VERDICT);
 	if (!access(path.buf, F_OK) && reply_verdict_load(&v, path.buf) == 0)
 		ro.verdict = &v;
@@ -1244,14 +1202,12 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		ro.prev = &prev;
 		ro.prev_result = &prev_res;
 	}
-	ro.from = from.buf;
+	/* The list's own policy and address before [review]'s. */
 	ro.policy = l->reply_to;
-	ro.lists = *l->address ? l->address : config_get(c, "review", "lists");
-	ro.patchwork_hint = hint;
-	ro.template_dir = templates.buf;
+	if (*l->address)
+		ro.lists = l->address;
 	ro.guide = list_guide(sv, l);
 	ro.tree_name = *l->tree ? l->tree : NULL;
-	ro.contact = config_get(c, "review", "contact");
 	ret = reply_build(&r, series, &cur, &ro);
 	if (!ret && r.empty)
 		ret = 1;
@@ -1265,8 +1221,7 @@ out:
 	series_release(&prev);
 	mail_list_clear(&prev_mails);
 	strbuf_release(&prev_raw);
-	strbuf_release(&from);
-	strbuf_release(&templates);
+	review_conf_release(&keep);
 	strbuf_release(&path);
 	return ret;
 }
@@ -1292,35 +1247,25 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 	r.subject = o->subject;
 	r.recipients = o->rcpt_text.buf;
 	r.forced = s->force_reply;
-	/* The intent is committed before the first byte goes out. */
-	ret = store_begin_reply(&sv->store, &r, &old);
-	if (ret == WW_EDUP && old.state == REPLY_SENT) {
+	ret = review_send(&old, &sv->store, &so, &r, o->from.buf, &o->rcpt,
+			  o->text.buf, o->text.len);
+	if (ret == REVIEW_ANSWERED) {
 		strbuf_addf(&what, "sent <%s>", old.message_id);
 		ret = finish(sv, s, what.buf, now);
-		goto out;
-	}
-	if (ret == WW_EDUP) {
+	} else if (ret == REVIEW_MAYBE_SENT) {
 		ret = confirm_unknown(sv, s, l, &old, now);
-		goto out;
-	}
-	if (ret)
-		goto out;
-	test_kill_point("before-smtp");
-	ret = smtp_send(&so, o->from.buf, &o->rcpt, o->text.buf, o->text.len);
-	test_kill_point("after-smtp");
-	if (!ret) {
-		ret = store_mark_sent(&sv->store, o->message_id);
+	} else if (ret == REVIEW_UNRECORDED) {
+		/* Sent; the intent left reads as "maybe sent" next time. */
+		ret = WW_ESTATE;
+	} else if (!ret) {
 		strbuf_addf(&what, "sent <%s> to %s", o->message_id, o->rcpt_text.buf);
-		if (!ret)
-			ret = finish(sv, s, what.buf, now);
+		ret = finish(sv, s, what.buf, now);
 	} else if (ret == WW_ETIMEOUT) {
 		/* Maybe delivered: leave the intent for confirm_unknown(). */
 		ret = fail(sv, s->id, error_last(), false);
-	} else {
+	} else if (ret != WW_ESTATE) {
 		/* Refused, or no connection: certainly not delivered. */
-		strbuf_addstr(&what, error_last());
-		store_mark_failed(&sv->store, o->message_id, what.buf);
-		ret = fail(sv, s->id, what.buf, ret == WW_EINPUT);
+		ret = fail(sv, s->id, error_last(), ret == WW_EINPUT);
 	}
 out:
 	store_reply_release(&old);
@@ -1349,17 +1294,17 @@ static int stage_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	/* Answered already: by us before a crash, or by `warnwatch review`. */
-	ret = store_find_reply(&rec, &sv->store, s->root_msgid, s->version);
-	if (!ret && rec.state == REPLY_SENT) {
+	ret = review_known(&rec, &sv->store, s->root_msgid, s->version);
+	if (ret == REVIEW_ANSWERED) {
 		strbuf_addf(&what, "sent <%s>", rec.message_id);
 		ret = finish(sv, s, what.buf, now);
 		goto out;
 	}
-	if (!ret && rec.state == REPLY_INTENT && !s->force_reply) {
+	if (ret == REVIEW_MAYBE_SENT && !s->force_reply) {
 		ret = confirm_unknown(sv, s, l, &rec, now);
 		goto out;
 	}
-	if (ret && ret != WW_ENOTFOUND)
+	if (ret < 0)
 		goto out;
 
 	ret = load_series(&mails, &series, &raw, sv, s->id);
