@@ -159,7 +159,9 @@ static const char *const smtp_keys[] = { "url", "user", "password-file",
 	"starttls", "timeout", "ca-file", NULL };
 static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
 	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
-static const char *const state_keys[] = { "dir", "url", "password-file", NULL };
+/* The service's [state] (docs/serve.md); `lease` is the service's only. */
+static const char *const state_keys[] = { "dir", "url", "password-file", "lease",
+	NULL };
 
 static int load_config(struct review *rv)
 {
