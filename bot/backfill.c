@@ -13,7 +13,6 @@
 #include <dirent.h>
 #include <git2.h>
 #include <limits.h>
-#include <sqlite3.h>
 #include <sys/stat.h>
 
 const char backfill_schema_sql[] =
@@ -73,31 +72,15 @@ struct ingest {
 	struct store *s;
 	const struct backfill_opts *opts;
 	const char *list;
-	sqlite3_stmt *ins_mail, *ins_call;
 	struct check_opts copts;
 	struct backfill_epoch_stats *st;
 	struct strbuf sb;
 };
 
-static int db_error(struct ingest *in, const char *what)
+/* A store error (its message names the database), with what we did. */
+static int db_error(struct ingest *in, int ret, const char *what)
 {
-	return error_code(WW_ESTATE, "%s: %s: %s", in->s->path, what,
-			  sqlite3_errmsg(in->s->db));
-}
-
-static int exec_sql(struct ingest *in, const char *sql)
-{
-	if (sqlite3_exec(in->s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(in, sql);
-	return 0;
-}
-
-static void bind_str(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(st, i);
+	return error_prefix(ret, "%s", what);
 }
 
 /* "Jane Doe <Jane@Example.org>" -> "jane@example.org" */
@@ -115,27 +98,25 @@ static void author_email(struct strbuf *out, const char *from)
 		out->buf[i] = tolower((unsigned char)out->buf[i]);
 }
 
-static int record_calls(struct ingest *in, sqlite3_int64 mail,
+static int record_calls(struct ingest *in, long long mail,
 			const struct check_result *r)
 {
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
-		sqlite3_stmt *st = in->ins_call;
+		int ret;
 
 		if (f->kind == FINDING_DEFINE)
 			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, mail);
-		bind_str(st, 2, f->kind == FINDING_ADDED ? "added" : "removed");
-		bind_str(st, 3, f->rule->macro);
-		bind_str(st, 4, rule_class_name(f->rule->class));
-		bind_str(st, 5, f->file ? f->file : "");
-		sqlite3_bind_int(st, 6, f->line);
-		bind_str(st, 7, f->function ? f->function : "");
-		sqlite3_bind_int(st, 8, f->conversion);
-		sqlite3_bind_int(st, 9, f->moved);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return db_error(in, "cannot record a call");
+		ret = store_exec(in->s, "INSERT INTO backfill_calls (mail, kind, macro,"
+				 " class, file, line, function, conversion, moved)"
+				 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", "issssisii", mail,
+				 f->kind == FINDING_ADDED ? "added" : "removed",
+				 f->rule->macro, rule_class_name(f->rule->class),
+				 f->file ? f->file : "", (long long)f->line,
+				 f->function ? f->function : "",
+				 (long long)f->conversion, (long long)f->moved);
+		if (ret < 0)
+			return db_error(in, ret, "cannot record a call");
 	}
 	return 0;
 }
@@ -161,7 +142,7 @@ static int record_mail(struct ingest *in, const char *commit,
 	struct check_result res = CHECK_RESULT_INIT;
 	struct subject_tags tags;
 	const struct mail *m;
-	sqlite3_stmt *st = in->ins_mail;
+	struct store_rows *row = NULL;
 	const char *kind = "other";
 	char *base = NULL, *prefix;
 	time_t date = 0;
@@ -198,40 +179,35 @@ static int record_mail(struct ingest *in, const char *commit,
 	author_email(&in->sb, m->from);
 	prefix = xstrndup(m->subject, tags.title_off);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	bind_str(st, 1, in->list);
-	bind_str(st, 2, m->message_id);
-	bind_str(st, 3, commit);
-	if (date)
-		sqlite3_bind_int64(st, 4, date);
-	bind_str(st, 5, kind);
-	bind_str(st, 6, m->subject);
-	bind_str(st, 7, m->subject + tags.title_off);
-	bind_str(st, 8, prefix);
-	sqlite3_bind_int(st, 9, tags.version);
-	sqlite3_bind_int(st, 10, tags.index);
-	sqlite3_bind_int(st, 11, tags.total);
-	bind_str(st, 12, m->from);
-	bind_str(st, 13, in->sb.buf);
-	bind_str(st, 14, m->in_reply_to);
-	bind_str(st, 15, m->references);
-	bind_str(st, 16, base);
+	/* NULLIF: no readable date and no base-commit are NULL, as the
+	 * report reads them; no row back: a Message-ID seen before. */
+	ret = store_query(&row, in->s, "INSERT INTO backfill_mails (list, message_id,"
+			  " commit_id, date, kind, subject, title, prefix, version, idx,"
+			  " total, author, email, in_reply_to, refs, base_commit)"
+			  " VALUES (?, ?, ?, NULLIF(CAST(? AS BIGINT), 0), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+			  " NULLIF(?, '')) ON CONFLICT (list, message_id) DO NOTHING"
+			  " RETURNING id", "ssstssssiiisssss", in->list, m->message_id,
+			  commit, date, kind, m->subject, m->subject + tags.title_off,
+			  prefix, (long long)tags.version, (long long)tags.index,
+			  (long long)tags.total, m->from, in->sb.buf, m->in_reply_to,
+			  m->references, base);
 	free(prefix);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		ret = db_error(in, "cannot record a mail");
+	if (ret < 0) {
+		ret = db_error(in, ret, "cannot record a mail");
 		goto out;
 	}
-	if (!sqlite3_changes(in->s->db)) {
+	if (!ret) {
 		in->st->skipped++;	/* a Message-ID seen before */
 		goto out;
 	}
 	in->st->mails++;
+	ret = 0;
 	if (checked) {
 		in->st->patches++;
-		ret = record_calls(in, sqlite3_last_insert_rowid(in->s->db), &res);
+		ret = record_calls(in, store_rows_int(row, 0), &res);
 	}
 out:
+	store_rows_free(row);
 	free(base);
 	check_result_clear(&res);
 	series_release(&ser);
@@ -320,48 +296,34 @@ out:
 
 static int last_commit(struct ingest *in, const char *repo, git_oid *out, bool *have)
 {
-	sqlite3_stmt *st = NULL;
-	int ret = 0, rc;
+	struct store_rows *row = NULL;
+	int ret;
 
 	*have = false;
-	if (sqlite3_prepare_v2(in->s->db, "SELECT last_commit FROM backfill_epochs "
-			       "WHERE list = ? AND repo = ?", -1, &st, NULL) != SQLITE_OK)
-		return db_error(in, "cannot read the epochs");
-	bind_str(st, 1, in->list);
-	bind_str(st, 2, repo);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*have = !git_oid_fromstr(out, (const char *)sqlite3_column_text(st, 0));
-	else if (rc != SQLITE_DONE)
-		ret = db_error(in, "cannot read the epochs");
-	sqlite3_finalize(st);
-	return ret;
+	ret = store_query(&row, in->s, "SELECT last_commit FROM backfill_epochs"
+			  " WHERE list = ? AND repo = ?", "ss", in->list, repo);
+	if (ret < 0)
+		return db_error(in, ret, "cannot read the epochs");
+	if (ret)
+		*have = !git_oid_fromstr(out, store_rows_text(row, 0));
+	store_rows_free(row);
+	return 0;
 }
 
 static int save_epoch(struct ingest *in, const char *repo, const git_oid *head,
 		      size_t commits)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	sqlite3_stmt *st = NULL;
-	int ret = 0;
+	int ret;
 
 	git_oid_tostr(hex, sizeof(hex), head);
-	if (sqlite3_prepare_v2(in->s->db,
-			       "INSERT INTO backfill_epochs (list, repo, last_commit, commits, updated) "
-			       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (list, repo) DO UPDATE SET "
-			       "last_commit = excluded.last_commit, "
-			       "commits = commits + excluded.commits, updated = excluded.updated",
-			       -1, &st, NULL) != SQLITE_OK)
-		return db_error(in, "cannot record the epoch");
-	bind_str(st, 1, in->list);
-	bind_str(st, 2, repo);
-	bind_str(st, 3, hex);
-	sqlite3_bind_int64(st, 4, commits);
-	sqlite3_bind_int64(st, 5, time(NULL));
-	if (sqlite3_step(st) != SQLITE_DONE)
-		ret = db_error(in, "cannot record the epoch");
-	sqlite3_finalize(st);
-	return ret;
+	ret = store_exec(in->s, "INSERT INTO backfill_epochs (list, repo, last_commit,"
+			 " commits, updated) VALUES (?, ?, ?, ?, ?) ON CONFLICT (list, repo)"
+			 " DO UPDATE SET last_commit = excluded.last_commit,"
+			 " commits = backfill_epochs.commits + excluded.commits,"
+			 " updated = excluded.updated", "sssit", in->list, repo, hex,
+			 (long long)commits, time(NULL));
+	return ret < 0 ? db_error(in, ret, "cannot record the epoch") : 0;
 }
 
 /* One epoch repository, in one transaction. */
@@ -399,7 +361,7 @@ static int read_epoch(struct ingest *in, const char *path)
 	 * all again; the Message-IDs already recorded are skipped */
 	if (have_last && git_revwalk_hide(walk, &last) < 0)
 		error_clear();
-	if ((ret = exec_sql(in, "BEGIN IMMEDIATE")) < 0)
+	if ((ret = store_begin(in->s)) < 0)
 		goto out;
 	while (!(rc = git_revwalk_next(&oid, walk))) {
 		in->st->commits++;
@@ -411,9 +373,9 @@ static int read_epoch(struct ingest *in, const char *path)
 	if (!ret)
 		ret = save_epoch(in, real, &head, in->st->commits);
 	if (!ret)
-		ret = exec_sql(in, "COMMIT");
+		ret = store_commit(in->s);
 	else
-		sqlite3_exec(in->s->db, "ROLLBACK", NULL, NULL, NULL);
+		store_rollback(in->s);
 	if (ret < 0)
 		error_prefix(ret, "%s", path);
 out:
@@ -502,35 +464,11 @@ static char *inbox_name(const char *path)
 
 static int save_url(struct ingest *in, const char *url)
 {
-	sqlite3_stmt *st = NULL;
-	int ret = 0;
+	int ret = store_exec(in->s, "INSERT INTO backfill_lists (name, url)"
+			     " VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET"
+			     " url = excluded.url", "ss", in->list, url);
 
-	if (sqlite3_prepare_v2(in->s->db, "INSERT OR REPLACE INTO backfill_lists (name, url) "
-			       "VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
-		return db_error(in, "cannot record the list's URL");
-	bind_str(st, 1, in->list);
-	bind_str(st, 2, url);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		ret = db_error(in, "cannot record the list's URL");
-	sqlite3_finalize(st);
-	return ret;
-}
-
-static int prepare(struct ingest *in)
-{
-	if (sqlite3_prepare_v2(in->s->db,
-			       "INSERT OR IGNORE INTO backfill_mails (list, message_id, commit_id, "
-			       "date, kind, subject, title, prefix, version, idx, total, author, "
-			       "email, in_reply_to, refs, base_commit) "
-			       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &in->ins_mail, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(in->s->db,
-			       "INSERT INTO backfill_calls (mail, kind, macro, class, file, "
-			       "line, function, conversion, moved) "
-			       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &in->ins_call, NULL) != SQLITE_OK)
-		return db_error(in, "cannot prepare");
-	return 0;
+	return ret < 0 ? db_error(in, ret, "cannot record the list's URL") : 0;
 }
 
 int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
@@ -544,7 +482,7 @@ int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
 	gitlib_init();
 	in.list = opts->list ? opts->list : name;
 	in.copts.rules = (struct ruleset *)opts->rules;
-	if ((ret = prepare(&in)) < 0 || (ret = list_epochs(&epochs, path)) < 0 ||
+	if ((ret = list_epochs(&epochs, path)) < 0 ||
 	    (opts->url && (ret = save_url(&in, opts->url)) < 0))
 		goto out;
 	for (size_t i = 0; i < epochs.nr; i++) {
@@ -564,8 +502,6 @@ int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
 			break;
 	}
 out:
-	sqlite3_finalize(in.ins_mail);
-	sqlite3_finalize(in.ins_call);
 	strvec_clear(&epochs);
 	strbuf_release(&in.sb);
 	free(name);
@@ -591,7 +527,7 @@ struct rcall {
 };
 
 struct rmail {
-	sqlite3_int64 id;
+	long long id;
 	enum rkind kind;
 	char *mid, *irt, *refs, *email, *title, *subject, *base;
 	int version, idx;
@@ -616,11 +552,9 @@ struct rlist {
 	size_t nr_series;
 };
 
-static char *col(sqlite3_stmt *st, int i)
+static char *col(struct store_rows *r, int i)
 {
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
+	return xstrdup(store_rows_text(r, i));
 }
 
 static const struct rmail *sort_base;
@@ -650,17 +584,13 @@ static long find_mid(const struct rlist *l, const char *mid)
 
 static int load_list(struct rlist *l, struct store *s, const char *list)
 {
-	sqlite3_stmt *st = NULL;
-	int rc, ret = 0;
+	struct store_rows *st = NULL;
+	int rc;
 
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT id, kind, message_id, in_reply_to, refs, email, title, "
-			       "subject, base_commit, version, idx, date FROM backfill_mails "
-			       "WHERE list = ? AND kind IN ('patch', 'cover') ORDER BY id",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	bind_str(st, 1, list);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	rc = store_query(&st, s, "SELECT id, kind, message_id, in_reply_to, refs, email,"
+			 " title, subject, base_commit, version, idx, date FROM backfill_mails"
+			 " WHERE list = ? AND kind IN ('patch', 'cover') ORDER BY id", "s", list);
+	while (rc == 1 && (rc = store_rows_next(st)) == 1) {
 		struct rmail *m;
 
 		if (l->nr == l->alloc) {
@@ -669,43 +599,39 @@ static int load_list(struct rlist *l, struct store *s, const char *list)
 		}
 		m = &l->v[l->nr++];
 		memset(m, 0, sizeof(*m));
-		m->id = sqlite3_column_int64(st, 0);
-		m->kind = !strcmp((const char *)sqlite3_column_text(st, 1), "cover") ?
-			  RK_COVER : RK_PATCH;
+		m->id = store_rows_int(st, 0);
+		m->kind = !strcmp(store_rows_text(st, 1), "cover") ? RK_COVER : RK_PATCH;
 		m->mid = col(st, 2);
 		m->irt = col(st, 3);
 		m->refs = col(st, 4);
 		m->email = col(st, 5);
 		m->title = col(st, 6);
 		m->subject = col(st, 7);
-		m->base = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col(st, 8);
-		m->version = sqlite3_column_int(st, 9);
-		m->idx = sqlite3_column_int(st, 10);
-		m->date = sqlite3_column_int64(st, 11);
+		m->base = store_rows_is_null(st, 8) ? NULL : col(st, 8);
+		m->version = store_rows_int(st, 9);
+		m->idx = store_rows_int(st, 10);
+		m->date = store_rows_int(st, 11);
 	}
-	if (rc != SQLITE_DONE)
-		ret = error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
-	return ret;
+	store_rows_free(st);
+	return rc < 0 ? error_prefix(rc, "cannot read the mails of '%s'", list) : 0;
 }
 
 static int load_calls(struct rlist *l, struct store *s, const char *list)
 {
-	sqlite3_stmt *st = NULL;
+	struct store_rows *st = NULL;
+	struct strbuf sql = STRBUF_INIT;
 	size_t j = 0;
-	int rc, ret = 0;
+	int rc;
 
-	/* both in id order: one merge pass */
-	if (sqlite3_prepare_v2(s->db,
-			       "SELECT c.mail, c.kind, c.macro, c.class, c.file, c.function, "
-			       "c.conversion FROM backfill_calls c JOIN backfill_mails m "
-			       "ON m.id = c.mail WHERE m.list = ? AND m.kind = 'patch' "
-			       "AND c.moved = 0 ORDER BY c.mail, c.rowid",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	bind_str(st, 1, list);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 id = sqlite3_column_int64(st, 0);
+	/* both in id order: one merge pass; a mail's calls as recorded */
+	strbuf_addf(&sql, "SELECT c.mail, c.kind, c.macro, c.class, c.file, c.function,"
+		    " c.conversion FROM backfill_calls c JOIN backfill_mails m"
+		    " ON m.id = c.mail WHERE m.list = ? AND m.kind = 'patch'"
+		    " AND c.moved = 0 ORDER BY c.mail, c.%s", store_insert_order(s));
+	rc = store_query(&st, s, sql.buf, "s", list);
+	strbuf_release(&sql);
+	while (rc == 1 && (rc = store_rows_next(st)) == 1) {
+		long long id = store_rows_int(st, 0);
 		struct rmail *m;
 		struct rcall *c;
 		struct strbuf where = STRBUF_INIT;
@@ -720,21 +646,19 @@ static int load_calls(struct rlist *l, struct store *s, const char *list)
 			m->calls = xrealloc(m->calls, m->alloc_calls * sizeof(*m->calls));
 		}
 		c = &m->calls[m->nr_calls++];
-		c->added = !strcmp((const char *)sqlite3_column_text(st, 1), "added");
+		c->added = !strcmp(store_rows_text(st, 1), "added");
 		c->macro = col(st, 2);
-		if (rule_class_parse(&c->class, (const char *)sqlite3_column_text(st, 3)) < 0) {
+		if (rule_class_parse(&c->class, store_rows_text(st, 3)) < 0) {
 			error_clear();
 			c->class = RC_WARN;
 		}
-		strbuf_addf(&where, "%s\n%s", sqlite3_column_text(st, 4),
-			    sqlite3_column_text(st, 5));
+		strbuf_addf(&where, "%s\n", store_rows_text(st, 4));
+		strbuf_addstr(&where, store_rows_text(st, 5));
 		c->where = strbuf_detach(&where, NULL);
-		c->conversion = sqlite3_column_int(st, 6);
+		c->conversion = store_rows_int(st, 6);
 	}
-	if (rc != SQLITE_DONE)
-		ret = error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
-	sqlite3_finalize(st);
-	return ret;
+	store_rows_free(st);
+	return rc < 0 ? error_prefix(rc, "cannot read the calls of '%s'", list) : 0;
 }
 
 /*
@@ -1165,16 +1089,15 @@ static void count_patch(struct rcycle *r, const struct rmail *m, bool mails)
 static json_t *list_url(struct store *s, const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
-	sqlite3_stmt *st = NULL;
+	struct store_rows *st = NULL;
 	json_t *j;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT url FROM backfill_lists WHERE name = ?", -1,
-			       &st, NULL) == SQLITE_OK) {
-		bind_str(st, 1, name);
-		if (sqlite3_step(st) == SQLITE_ROW)
-			strbuf_addstr(&sb, (const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
+	if (store_query(&st, s, "SELECT url FROM backfill_lists WHERE name = ?", "s",
+			name) == 1)
+		strbuf_addstr(&sb, store_rows_text(st, 0));
+	else
+		error_clear();	/* no URL recorded: lore's */
+	store_rows_free(st);
 	if (!sb.len)
 		strbuf_addf(&sb, "https://lore.kernel.org/%s/", name);
 	if (sb.buf[sb.len - 1] != '/')
@@ -1264,13 +1187,11 @@ static json_t *sorted_object(json_t *o)
 
 bool backfill_is_empty(struct store *s)
 {
-	sqlite3_stmt *st = NULL;
-	bool empty = true;
+	struct store_rows *st = NULL;
+	bool empty = store_query(&st, s, "SELECT 1 FROM backfill_mails LIMIT 1", "") != 1;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM backfill_mails LIMIT 1", -1, &st,
-			       NULL) == SQLITE_OK)
-		empty = sqlite3_step(st) != SQLITE_ROW;
-	sqlite3_finalize(st);
+	store_rows_free(st);
+	error_clear();
 	return empty;
 }
 
@@ -1278,28 +1199,25 @@ int backfill_report(json_t **out, struct store *s, const struct cycles *c,
 		    const char *list, unsigned int flags)
 {
 	json_t *lists = json_array(), *added = json_object(), *removed = json_object();
-	sqlite3_stmt *st = NULL;
+	struct store_rows *st = NULL;
 	int rc, ret = 0;
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(s->db, "SELECT list, count(*) FROM backfill_mails "
-			       "WHERE ?1 IS NULL OR list = ?1 GROUP BY list ORDER BY list",
-			       -1, &st, NULL) != SQLITE_OK) {
-		ret = error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
-		goto out;
-	}
-	bind_str(st, 1, list);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	/* all lists when `list` is NULL ("" binds as no list) */
+	rc = store_query(&st, s, "SELECT list, count(*) FROM backfill_mails"
+			 " WHERE ? = '' OR list = ? GROUP BY list ORDER BY list", "ss",
+			 list, list);
+	while (rc == 1 && (rc = store_rows_next(st)) == 1) {
 		char *name = col(st, 0);
 
 		ret = list_report(lists, added, removed, s, c, name,
-				  sqlite3_column_int64(st, 1), flags & BACKFILL_REPORT_MAILS);
+				  store_rows_int(st, 1), flags & BACKFILL_REPORT_MAILS);
 		free(name);
 		if (ret < 0)
 			goto out;
 	}
-	if (rc != SQLITE_DONE) {
-		ret = error_code(WW_ESTATE, "%s: %s", s->path, sqlite3_errmsg(s->db));
+	if (rc < 0) {
+		ret = error_prefix(rc, "cannot read the lists");
 		goto out;
 	}
 	*out = json_pack("{s:o, s:{s:o, s:o}}", "lists", lists, "totals",
@@ -1307,7 +1225,7 @@ int backfill_report(json_t **out, struct store *s, const struct cycles *c,
 			 "calls_removed", sorted_object(removed));
 	lists = added = removed = NULL;
 out:
-	sqlite3_finalize(st);
+	store_rows_free(st);
 	json_decref(lists);
 	json_decref(added);
 	json_decref(removed);

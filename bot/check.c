@@ -55,6 +55,8 @@ struct checker {
 	struct image pre, post;
 	struct scan_result hits;
 	struct strbuf sb;
+	struct linemap *map;	/* record every file here, or NULL */
+	size_t map_patch;	/* as patch `map_patch` of the map */
 };
 
 /* Only what the rules say is scanned (C sources and headers, not Documentation/). */
@@ -448,6 +450,8 @@ static int check_file(const struct diff_file *df, void *data)
 {
 	struct checker *c = data;
 
+	if (c->map)
+		linemap_add_file(c->map, c->map_patch, df);
 	if (df->binary) {
 		struct check_note *n;
 
@@ -458,6 +462,8 @@ static int check_file(const struct diff_file *df, void *data)
 		n->message = xstrdup("binary change: not scanned");
 		return 0;
 	}
+	if (!df->wanted)
+		return 0;	/* delivered for the map only */
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct diff_hunk *h = &df->hunks[i];
 		size_t first = c->out->nr;
@@ -744,6 +750,9 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	struct check_result *r = c->out;
 	struct check_damage *d;
 
+	/* a skipped hunk's lines cannot be followed (tabs: all are read) */
+	if (c->map && reason != diff_reason_tabs)
+		linemap_set_damaged(c->map, c->map_patch);
 	ALLOC_GROW(r->damaged, r->nr_damaged + 1, r->alloc_damaged);
 	d = &r->damaged[r->nr_damaged++];
 	d->patch = c->patch;
@@ -753,8 +762,11 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	d->message = xstrdup(message);
 }
 
-int check_diff(struct check_result *out, const char *diff, size_t len,
-	       int patch, const struct check_opts *opts)
+/* Findings of one diff, its hunks chosen by `anchors` (made ready by the caller). */
+static int check_patch(struct check_result *out, const char *diff, size_t len,
+		       int patch, const struct check_opts *opts,
+		       const struct diff_anchors *anchors, struct linemap *map,
+		       size_t map_patch)
 {
 	struct checker c = { 0 };
 	struct diff_opts dopts = DIFF_OPTS_INIT;
@@ -764,12 +776,15 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	c.first = out->nr;
 	c.rs = opts->rules;
 	c.patch = patch;
+	c.map = map;
+	c.map_patch = map_patch;
 	strbuf_init(&c.pre.text, 0);
 	strbuf_init(&c.post.text, 0);
 	strbuf_init(&c.sb, 0);
 	dopts.want_file = want_file;
 	dopts.data = opts->rules;
-	dopts.anchors = make_anchors(opts->rules);
+	dopts.anchor_set = anchors;
+	dopts.every_file = c.map != NULL;
 	dopts.damaged = add_damage;
 	dopts.damaged_data = &c;
 	ret = diff_parse(diff, len, &dopts, check_file, &c);
@@ -778,11 +793,30 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 		count_findings(out, c.first);
 	}
 	free(c.where);
-	free((void *)dopts.anchors);
 	image_release(&c.pre);
 	image_release(&c.post);
 	scan_result_clear(&c.hits);
 	strbuf_release(&c.sb);
+	return ret;
+}
+
+/* The hunk filter of a ruleset, ready to search (diff_anchors_free() it). */
+static struct diff_anchors *ruleset_anchors(const struct ruleset *rs)
+{
+	const char **names = make_anchors(rs);
+	struct diff_anchors *a = diff_anchors_new(names);
+
+	free(names);
+	return a;
+}
+
+int check_diff(struct check_result *out, const char *diff, size_t len,
+	       int patch, const struct check_opts *opts)
+{
+	struct diff_anchors *anchors = ruleset_anchors(opts->rules);
+	int ret = check_patch(out, diff, len, patch, opts, anchors, NULL, 0);
+
+	diff_anchors_free(anchors);
 	return ret;
 }
 
@@ -814,6 +848,7 @@ static int series_paths(struct strvec *out, const struct series *s)
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts)
 {
+	struct diff_anchors *anchors;
 	int ret = 0;
 
 	if (opts->tree) {
@@ -826,17 +861,27 @@ int check_series(struct check_result *out, const struct series *s,
 		if (ret < 0)
 			return ret;
 	}
+	/* once for the series: the rules do not change from patch to patch */
+	anchors = ruleset_anchors(opts->rules);
+	if (out->map)
+		linemap_release(out->map);
+	else
+		out->map = xcalloc(1, sizeof(*out->map));
+	linemap_init(out->map, s->nr);
+	out->map->partial = true;	/* only hunks with an anchor are kept */
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
 
-		ret = check_diff(out, p->diff, p->diff_len, p->index, opts);
+		ret = check_patch(out, p->diff, p->diff_len, p->index, opts, anchors,
+				  out->map, i);
 		if (ret < 0) {
 			if (p->index)
-				return error_prefix(ret, "patch %d", p->index);
-			return ret;
+				ret = error_prefix(ret, "patch %d", p->index);
+			break;
 		}
 	}
-	return 0;
+	diff_anchors_free(anchors);
+	return ret < 0 ? ret : 0;
 }
 
 /* --tree: wrapper resolution. */
@@ -1113,6 +1158,10 @@ void check_result_clear(struct check_result *r)
 		free(r->damaged[i].message);
 	}
 	free(r->damaged);
+	if (r->map) {
+		linemap_release(r->map);
+		free(r->map);
+	}
 	memset(r, 0, sizeof(*r));
 	r->worst = SEV_INFO;
 }

@@ -7,6 +7,7 @@
 #ifndef WW_CHECK_H
 #define WW_CHECK_H
 
+#include "linemap.h"
 #include "rules.h"
 #include "series.h"
 #include "strbuf.h"
@@ -88,10 +89,13 @@ struct check_result {
 	size_t nr_notes, alloc_notes;
 	struct check_damage *damaged;	/* damaged hunks, in patch order */
 	size_t nr_damaged, alloc_damaged;
+	/* check_series(): what each patch does to line numbers, recorded
+	 * from the same parse (linemap_follow()); NULL from check_diff(). */
+	struct linemap *map;
 };
 
 #define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, \
-			    { 0 }, NULL, 0, 0, NULL, 0, 0 }
+			    { 0 }, NULL, 0, 0, NULL, 0, 0, NULL }
 
 struct check_opts {
 	/*

@@ -5,7 +5,9 @@
  */
 #include "backfill.h"
 #include "builtin.h"
+#include "config.h"
 #include "opt.h"
+#include "serve.h"
 #include "strbuf.h"
 
 static const char usage_text[] =
@@ -21,6 +23,8 @@ static const char usage_text[] =
 	"                       (default: https://lore.kernel.org/NAME/)\n"
 	"  --format=text|json   the per-cycle table (default: text)\n"
 	"  --state=DIR          the state directory (default: %s)\n"
+	"  --config=FILE        ... or the state the service's configuration names\n"
+	"                       ([state] dir, or url = postgresql://... shared by workers)\n"
 	"  --releases=FILE      release dates (default: kernel-ci/releases.json)\n"
 	"  --rules=DIR          rules directory (default: the installed rules)\n"
 	"  -q, --quiet          no per-epoch lines on stderr\n"
@@ -30,7 +34,7 @@ static const char usage_text[] =
 static const char *const format_names[] = { "text", "json", NULL };
 
 struct backfill_args {
-	const char *list, *url, *format, *state, *releases, *rules;
+	const char *list, *url, *format, *state, *config, *releases, *rules;
 	struct strvec repos;
 	bool quiet;
 };
@@ -44,6 +48,7 @@ static int parse_args(struct backfill_args *a, int argc, const char **argv)
 		OPT_STRING(0, "url", &a->url, "URL"),
 		OPT_CHOICE(0, "format", &format, format_names),
 		OPT_STRING(0, "state", &a->state, "DIR"),
+		OPT_STRING(0, "config", &a->config, "FILE"),
 		OPT_STRING(0, "releases", &a->releases, "FILE"),
 		OPT_STRING(0, "rules", &a->rules, "DIR"),
 		OPT_FLAG('q', "quiet", &a->quiet),
@@ -58,7 +63,26 @@ static int parse_args(struct backfill_args *a, int argc, const char **argv)
 		return error_code(WW_EUSAGE, "--list: empty name");
 	if (a->url && !starts_with(a->url, "http://") && !starts_with(a->url, "https://"))
 		return error_code(WW_EUSAGE, "--url: '%s' is not an http(s) URL", a->url);
+	if (a->state && a->config)
+		return error_code(WW_EUSAGE, "--state and --config exclude each other");
 	return 0;
+}
+
+/* The state a service configuration names: [state] url, else dir. */
+static int open_config_state(struct store *out, const char *path)
+{
+	struct config c = CONFIG_INIT;
+	struct serve_config cfg = SERVE_CONFIG_INIT;
+	int ret = config_load(&c, path);
+
+	if (!ret)
+		ret = serve_config_load(&cfg, &c);
+	if (!ret)
+		ret = store_open_url(out, cfg.state_url ? cfg.state_url : cfg.state_dir,
+				     cfg.state_password_file);
+	serve_config_release(&cfg);
+	config_release(&c);
+	return ret;
 }
 
 static void progress(void *data, const char *list, const struct backfill_epoch_stats *st)
@@ -121,7 +145,9 @@ static int run(struct backfill_args *a)
 	ret = cycles_load(&cy, a->releases ? a->releases : cycles_default_path(path, sizeof(path)));
 	if (!ret)
 		ret = rules_load(&rs, a->rules ? a->rules : rules_default_dir());
-	if (!ret)
+	if (!ret && a->config)
+		ret = open_config_state(&st, a->config);
+	else if (!ret)
 		ret = store_open(&st, a->state ? a->state : dir);
 	opts.list = a->list;
 	opts.url = a->url;

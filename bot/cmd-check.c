@@ -17,9 +17,7 @@
 #include "suggest.h"
 
 #include <ctype.h>
-#include <fcntl.h>
 #include <git2.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,47 +113,6 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 	return 0;
 }
 
-/* Read a whole file (or stdin for "-"), capped like an mbox. */
-static int read_input(struct strbuf *out, const char *name)
-{
-	struct stat st;
-	int fd, ret;
-
-	if (!strcmp(name, "-"))
-		return strbuf_read_fd(out, 0, MBOX_MAX_BYTES);
-	fd = open(name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
-				  "%s", strerror(errno));
-	if (fstat(fd, &st) == 0) {
-		if (S_ISDIR(st.st_mode)) {
-			close(fd);
-			return error_code(WW_EINPUT, "is a directory");
-		}
-		/* One read of the right size instead of doubling. */
-		if (S_ISREG(st.st_mode) && (size_t)st.st_size <= MBOX_MAX_BYTES)
-			strbuf_grow(out, st.st_size + 1);
-	}
-	ret = strbuf_read_fd(out, fd, MBOX_MAX_BYTES);
-	close(fd);
-	return ret;
-}
-
-/* The series in one input; `mails` holds what it borrows. */
-static int read_series(struct series *out, struct mail_list *mails,
-		       const struct strbuf *buf, const char *name)
-{
-	int ret = series_read(out, mails, buf->buf, buf->len, name);
-
-	if (ret == WW_ENOTFOUND) {
-		/* Mail without patches (a review reply): nothing to find. */
-		series_release(out);
-		error_clear();
-		return 0;
-	}
-	return ret;
-}
-
 /* Several inputs make a JSON array of documents, written as they come. */
 static bool json_array_out(const struct check_cmd *cmd)
 {
@@ -227,11 +184,13 @@ static int check_one(struct check_cmd *cmd, const char *input)
 
 	opts.rules = &cmd->rules;
 	opts.tree = cmd->tree;
-	ret = read_input(&buf, input);
-	if (ret >= 0)
-		ret = read_series(&s, &mails, &buf, input);
-	if (ret >= 0)
-		ret = check_series(&r, &s, &opts);
+	/* Mail without patches (a review reply): nothing to find. */
+	ret = series_load(&s, &mails, &buf, input, SERIES_LOAD_EMPTY_OK, NULL, NULL);
+	if (ret < 0) {
+		ret = report_error(NULL);	/* the message names the input */
+		goto out;
+	}
+	ret = check_series(&r, &s, &opts);
 	if (ret < 0) {
 		struct strbuf prefix = STRBUF_INIT;
 
@@ -243,6 +202,7 @@ static int check_one(struct check_cmd *cmd, const char *input)
 		ret = emit(cmd, input, &s, &r, NULL);
 		ret = report_damaged(input, &r, ret);
 	}
+out:
 	check_result_clear(&r);
 	series_release(&s);
 	mail_list_clear(&mails);

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "mbox.h"
 #include "msgid.h"
+#include "opt.h"
 #include "rules.h"
 
 #include <unistd.h>
@@ -44,7 +45,8 @@ static const char usage_text[] =
 	"2 usage or input error\n";
 
 struct ci_args {
-	const char *input;
+	struct strvec args;	/* the arguments that are not options */
+	const char *input;	/* the one of them: the series */
 	const char *format;
 	const char *json_out;	/* --json-out FILE, or NULL */
 	const char *rules_dir;
@@ -53,27 +55,13 @@ struct ci_args {
 	int version;
 };
 
-static int bad_usage(const char *what, const char *arg)
+/* Print a usage error (the message is error_last()); exit status 2. */
+static int usage_error(void)
 {
-	fprintf(stderr, "warnwatch ci: %s '%s'\n"
+	fprintf(stderr, "warnwatch ci: %s\n"
 		"usage: warnwatch ci MBOX|MSGID [options] (see --help)\n",
-		what, arg);
-	return -1;
-}
-
-/* "--name=value" or "--name value": the value, or NULL when absent. */
-static const char *opt_value(const char *name, int argc, const char **argv,
-			     int *i)
-{
-	const char *rest;
-
-	if (!skip_prefix(argv[*i], name, &rest))
-		return NULL;
-	if (*rest == '=')
-		return rest + 1;
-	if (*rest || *i + 1 >= argc || !argv[*i + 1])
-		return NULL;	/* (the NULL test tells the analyzer i moves only on a value) */
-	return argv[++*i];
+		error_last());
+	return EXIT_USAGE;
 }
 
 static int parse_timeout(unsigned int *out, const char *s)
@@ -84,85 +72,66 @@ static int parse_timeout(unsigned int *out, const char *s)
 	errno = 0;
 	v = strtol(s, &end, 10);
 	if (errno || *end || v <= 0 || v > 24 * 3600)
-		return -1;
+		return error_code(WW_EUSAGE, "bad --timeout (seconds) '%s'", s);
 	*out = (unsigned int)v;
 	return 0;
 }
 
-static int parse_args(struct ci_args *a, int argc, const char **argv)
+/* The values opt_parse() cannot check itself, in the words t0211 expects. */
+static int check_values(struct ci_args *a, const char *timeout,
+			const char *version)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if ((v = opt_value("--tree", argc, argv, &i))) {
-			a->opts.tree = v;
-		} else if ((v = opt_value("--cache", argc, argv, &i))) {
-			a->opts.cache_dir = v;
-		} else if ((v = opt_value("--format", argc, argv, &i))) {
-			if (strcmp(v, "text") && strcmp(v, "json"))
-				return bad_usage("unknown format", v);
-			a->format = v;
-		} else if ((v = opt_value("--timeout", argc, argv, &i))) {
-			if (parse_timeout(&a->opts.boot_timeout_s, v) < 0)
-				return bad_usage("bad --timeout (seconds)", v);
-		} else if ((v = opt_value("--accel", argc, argv, &i))) {
-			if (strcmp(v, "auto") && strcmp(v, "kvm") && strcmp(v, "tcg"))
-				return bad_usage("unknown accelerator", v);
-			a->opts.accel = v;
-		} else if ((v = opt_value("--rules", argc, argv, &i))) {
-			a->rules_dir = v;
-		} else if ((v = opt_value("--json-out", argc, argv, &i))) {
-			a->json_out = v;
-		} else if ((v = opt_value("--config", argc, argv, &i))) {
-			a->config_path = v;
-		} else if ((v = opt_value("-v", argc, argv, &i))) {
-			a->version = atoi(v);
-			if (a->version <= 0 || a->version > 999)
-				return bad_usage("bad version", v);
-		} else if (!strcmp(arg, "--no-second-boot")) {
-			a->opts.flags |= CI_NO_SECOND_BOOT;
-		} else if (!strcmp(arg, "--no-base-boot")) {
-			a->opts.flags |= CI_NO_BASE_BOOT;
-		} else if (!strcmp(arg, "--no-user-space")) {
-			a->opts.flags |= CI_NO_USER_SPACE;
-		} else if (arg[0] == '-' && arg[1]) {
-			return bad_usage("unknown option", arg);
-		} else if (a->input) {
-			return bad_usage("more than one series given:", arg);
-		} else {
-			a->input = arg;
-		}
+	if (strcmp(a->format, "text") && strcmp(a->format, "json"))
+		return error_code(WW_EUSAGE, "unknown format '%s'", a->format);
+	if (timeout && parse_timeout(&a->opts.boot_timeout_s, timeout) < 0)
+		return WW_EUSAGE;
+	if (a->opts.accel && strcmp(a->opts.accel, "auto") &&
+	    strcmp(a->opts.accel, "kvm") && strcmp(a->opts.accel, "tcg"))
+		return error_code(WW_EUSAGE, "unknown accelerator '%s'", a->opts.accel);
+	if (version) {
+		a->version = atoi(version);
+		if (a->version <= 0 || a->version > 999)
+			return error_code(WW_EUSAGE, "bad version '%s'", version);
 	}
-	if (!a->input)
-		return bad_usage("no series given", "MBOX|MSGID");
 	return 0;
 }
 
-static bool looks_like_msgid(const char *s)
+/* 0: go on; 1: done (--help); EXIT_USAGE: bad command line, reported. */
+static int parse_args(struct ci_args *a, int argc, const char **argv)
 {
-	return strchr(s, '@') && !strchr(s, '/') && access(s, F_OK);
-}
+	const char *timeout = NULL, *version = NULL;
+	struct opt opts[] = {
+		OPT_STRING(0, "tree", &a->opts.tree, "VERSION|TARBALL"),
+		OPT_STRING(0, "cache", &a->opts.cache_dir, "DIR"),
+		OPT_STRING(0, "format", &a->format, "text|json"),
+		OPT_STRING(0, "timeout", &timeout, "S"),
+		OPT_STRING(0, "accel", &a->opts.accel, "auto|kvm|tcg"),
+		OPT_STRING(0, "rules", &a->rules_dir, "DIR"),
+		OPT_STRING(0, "json-out", &a->json_out, "FILE"),
+		OPT_STRING(0, "config", &a->config_path, "FILE"),
+		OPT_STRING('v', NULL, &version, "N"),
+		OPT_BIT(0, "no-second-boot", &a->opts.flags, CI_NO_SECOND_BOOT),
+		OPT_BIT(0, "no-base-boot", &a->opts.flags, CI_NO_BASE_BOOT),
+		OPT_BIT(0, "no-user-space", &a->opts.flags, CI_NO_USER_SPACE),
+		OPT_END(),
+	};
+	int ret;
 
-/* The series of an mbox text, or of a bare git diff; `name` for errors. */
-static int parse_series(struct series *out, struct mail_list *mails,
-			const struct strbuf *buf, const char *name)
-{
-	int ret = mbox_parse(mails, buf->buf, buf->len);
-
-	if (ret < 0)
-		return error_prefix(ret, "'%s'", name);
-	ret = series_from_mails(out, mails);
-	if (ret == WW_ENOTFOUND && (starts_with(buf->buf, "diff --git ") ||
-				    strstr(buf->buf, "\ndiff --git "))) {
-		error_clear();
-		series_from_diff(out, buf->buf, buf->len, name);
-		return 0;
+	ret = opt_parse(&a->args, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		fputs(usage_text, stdout);
+		return 1;
 	}
+	if (!ret)
+		ret = check_values(a, timeout, version);
+	if (!ret && a->args.nr > 1)
+		ret = error_code(WW_EUSAGE, "more than one series given: '%s'",
+				 a->args.v[1]);
+	if (!ret && !a->args.nr)
+		ret = error_code(WW_EUSAGE, "no series given 'MBOX|MSGID'");
 	if (ret < 0)
-		return error_prefix(ret, "'%s'", name);
+		return usage_error();
+	a->input = a->args.v[0];
 	return 0;
 }
 
@@ -170,8 +139,9 @@ static int parse_series(struct series *out, struct mail_list *mails,
  * The series a message-id belongs to, fetched with b4 from the archive
  * named in warnwatch's configuration (as `warnwatch review` does).
  */
-static int fetch_series(struct strbuf *out, const struct ci_args *a)
+static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 {
+	const struct ci_args *a = data;
 	struct config cfg = CONFIG_INIT;
 	struct b4_opts o = B4_OPTS_INIT;
 	struct b4_series bs = B4_SERIES_INIT;
@@ -179,11 +149,11 @@ static int fetch_series(struct strbuf *out, const struct ci_args *a)
 	char *path = a->config_path ? xstrdup(a->config_path) : config_default_path();
 	int ret;
 
-	ret = msgid_normalize(&id, a->input);
+	ret = msgid_normalize(&id, msgid);
 	if (ret < 0) {
 		struct strbuf q = STRBUF_INIT;
 
-		msgid_quote(&q, a->input);
+		msgid_quote(&q, msgid);
 		error_prefix(ret, "'%s'", q.buf);
 		strbuf_release(&q);
 		goto out;
@@ -220,21 +190,6 @@ out:
 	return ret;
 }
 
-/* The series of `a->input`: an mbox/diff file, or a message-id. */
-static int read_series(struct series *out, struct mail_list *mails,
-		       struct strbuf *buf, const struct ci_args *a)
-{
-	int ret;
-
-	if (looks_like_msgid(a->input))
-		ret = fetch_series(buf, a);
-	else
-		ret = strbuf_read_file(buf, a->input, MBOX_MAX_BYTES);
-	if (ret < 0)
-		return ret;
-	return parse_series(out, mails, buf, a->input);
-}
-
 static void print_verdict(const struct ci_verdict *v, const struct series *s,
 			  bool json)
 {
@@ -269,7 +224,8 @@ static int write_json(const struct ci_verdict *v, const char *path)
 
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { NULL, "text", NULL, NULL, CI_OPTS_INIT, NULL, 0 };
+	struct ci_args a = { STRVEC_INIT, NULL, "text", NULL, NULL, CI_OPTS_INIT,
+			     NULL, 0 };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -279,10 +235,13 @@ int cmd_ci(int argc, const char **argv)
 	int ret;
 
 	ret = parse_args(&a, argc, argv);
-	if (ret)
-		return ret > 0 ? EXIT_OK : EXIT_USAGE;
+	if (ret) {
+		ret = ret == 1 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
 	json = !strcmp(a.format, "json");
-	if (read_series(&s, &mails, &buf, &a) < 0 ||
+	/* an mbox, a saved message or a diff; a Message-ID is fetched */
+	if (series_load(&s, &mails, &buf, a.input, 0, fetch_series, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
 		ret = report_error(NULL);
 		goto out;
@@ -309,5 +268,6 @@ out:
 	mail_list_clear(&mails);
 	ruleset_release(&rules);
 	strbuf_release(&buf);
+	strvec_clear(&a.args);
 	return ret;
 }

@@ -1,16 +1,22 @@
 /*
- * warnwatch dashboard: write the static site (see dashboard.h).
+ * warnwatch dashboard: write the static site (see dashboard.h).  With
+ * --config, the state is the service's own, wherever its [state] says it
+ * is: a directory, or the PostgreSQL database several machines share.
  */
 #include "builtin.h"
 #include "opt.h"
 #include "dashboard.h"
+#include "queue.h"
+#include "serve.h"
 
 static const char usage_text[] =
-	"usage: warnwatch dashboard --out DIR [--state DIR | --lists FILE.json]\n"
+	"usage: warnwatch dashboard --out DIR [--state DIR | --config FILE | --lists FILE.json]\n"
 	"                           [--census FILE.json]... [options]\n"
 	"\n"
 	"  --out=DIR          where to write index.html, style.css, dashboard.json, series/\n"
 	"  --state=DIR        the lists' series from warnwatch serve's state directory\n"
+	"  --config=FILE      ... or from the state the service's configuration names\n"
+	"                     ([state] dir, or url = postgresql://... shared by workers)\n"
 	"  --lists=FILE       ... or from a JSON document of the same shape (docs/census.md)\n"
 	"  --census=FILE      a 'warnwatch census --format=json' output (a tree or a\n"
 	"                     --git range); repeat for several releases\n"
@@ -24,11 +30,15 @@ int cmd_dashboard(int argc, const char **argv)
 {
 	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
 	struct strvec census = STRVEC_INIT, args = STRVEC_INIT;
+	struct store st = STORE_INIT;
+	struct queue q = { 0 };
+	const char *config = NULL;
 	unsigned long recent = 0;
 	int ret;
 	struct opt o[] = {
 		OPT_STRING(0, "out", &opts.out_dir, "DIR"),
 		OPT_STRING(0, "state", &opts.state_dir, "DIR"),
+		OPT_STRING(0, "config", &config, "FILE"),
 		OPT_STRING(0, "lists", &opts.lists_file, "FILE"),
 		OPT_LIST(0, "census", &census, "FILE"),
 		OPT_STRING(0, "title", &opts.title, "TEXT"),
@@ -52,8 +62,8 @@ int cmd_dashboard(int argc, const char **argv)
 		opts.recent = recent;
 	if (!ret && !opts.out_dir)
 		ret = error_code(WW_EUSAGE, "--out DIR is required");
-	if (!ret && opts.state_dir && opts.lists_file)
-		ret = error_code(WW_EUSAGE, "--state and --lists exclude each other");
+	if (!ret && !!opts.state_dir + !!opts.lists_file + !!config > 1)
+		ret = error_code(WW_EUSAGE, "--state, --config and --lists exclude each other");
 	if (ret < 0) {
 		report_error(NULL);
 		fputs(usage_text, stderr);
@@ -62,8 +72,17 @@ int cmd_dashboard(int argc, const char **argv)
 	}
 	opts.census = census.v;
 	opts.nr_census = census.nr;
-	ret = dashboard_write(&opts);
+	ret = 0;
+	if (config) {
+		ret = serve_state_open(&st, &q, config, NULL);
+		opts.store = &st;
+		opts.state_dir = q.state_dir;
+	}
+	if (!ret)
+		ret = dashboard_write(&opts);
 	ret = ret < 0 ? report_error("dashboard") : EXIT_OK;
+	queue_release(&q);
+	store_close(&st);
 out:
 	strvec_clear(&census);
 	strvec_clear(&args);

@@ -7,18 +7,15 @@
  * (a verdict), 2 usage or machinery error.
  */
 #include "builtin.h"
-#include "diff.h"
 #include "kapply.h"
 #include "kbuild.h"
 #include "mbox.h"
+#include "opt.h"
 #include "series.h"
 
 #include <jansson.h>
 #include <time.h>
 #include <unistd.h>
-
-/* An mbox from a stranger: the same cap as the rest of warnwatch. */
-#define KBUILD_INPUT_CAP (64u << 20)
 
 static const char usage_text[] =
 	"usage: warnwatch kbuild [options] [MBOX|PATCH]\n"
@@ -45,98 +42,52 @@ struct kbuild_cmd {
 	const char *cache;
 	const char *tarball;
 	const char *input;
-	unsigned int jobs, timeout_s, mem_mb;
-	bool json, quiet, dry_run;
+	unsigned long jobs, timeout_s, mem_mb;
+	int format;		/* index in format_names */
+	bool quiet, dry_run;
+	struct strvec args;	/* the arguments that are not options */
 };
 
-static int parse_uint(unsigned int *out, const char *opt, const char *s)
-{
-	char *end;
-	unsigned long v;
+static const char *const format_names[] = { "text", "json", NULL };
+#define FORMAT_JSON 1
 
-	errno = 0;
-	v = s ? strtoul(s, &end, 10) : 0;
-	if (!s || !*s || *end || errno || !v || v > 1000000)
-		return error_code(WW_EUSAGE, "%s needs a positive number", opt);
-	*out = (unsigned int)v;
-	return 0;
-}
+/* Numbers above this are typing mistakes, and would not fit an unsigned. */
+#define KBUILD_MAX_NUMBER 1000000ul
 
+/* 0: go on; 1: done (--help); < 0: bad command line (error_last() says why). */
 static int parse_args(struct kbuild_cmd *o, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
-		int ret = 0;
+	const char *series = NULL;
+	struct opt opts[] = {
+		OPT_STRING(0, "cache", &o->cache, "DIR"),
+		OPT_STRING(0, "base-tarball", &o->tarball, "PATH"),
+		OPT_STRING(0, "series", &series, "MBOX"),
+		OPT_ULONG(0, "jobs", &o->jobs, "N"),
+		OPT_ULONG(0, "timeout", &o->timeout_s, "SECONDS"),
+		OPT_ULONG(0, "mem", &o->mem_mb, "MB"),
+		OPT_CHOICE(0, "format", &o->format, format_names),
+		OPT_FLAG('n', "dry-run", &o->dry_run),
+		OPT_FLAG('q', "quiet", &o->quiet),
+		OPT_END(),
+	};
+	const struct { const char *name; const unsigned long *v; } nums[] = {
+		{ "--jobs", &o->jobs }, { "--timeout", &o->timeout_s }, { "--mem", &o->mem_mb },
+	};
+	int ret = opt_parse(&o->args, argc, argv, opts, 0);
 
-		if (!a)		/* never below argc; clang-tidy's analyzer thinks so */
-			break;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			fputs(usage_text, stdout);
-			return 1;
-		} else if (!strcmp(a, "--cache") && next) {
-			o->cache = next;
-			i++;
-		} else if (skip_prefix(a, "--cache=", &v)) {
-			o->cache = v;
-		} else if (!strcmp(a, "--base-tarball") && next) {
-			o->tarball = next;
-			i++;
-		} else if (skip_prefix(a, "--base-tarball=", &v)) {
-			o->tarball = v;
-		} else if (!strcmp(a, "--series") && next) {
-			o->input = next;
-			i++;
-		} else if (!strcmp(a, "--jobs")) {
-			ret = parse_uint(&o->jobs, a, next);
-			i++;
-		} else if (!strcmp(a, "--timeout")) {
-			ret = parse_uint(&o->timeout_s, a, next);
-			i++;
-		} else if (!strcmp(a, "--mem")) {
-			ret = parse_uint(&o->mem_mb, a, next);
-			i++;
-		} else if (!strcmp(a, "--format=json") ||
-			   (!strcmp(a, "--format") && next && !strcmp(next, "json"))) {
-			o->json = true;
-			i += a[8] != '=';
-		} else if (!strcmp(a, "--format=text") ||
-			   (!strcmp(a, "--format") && next && !strcmp(next, "text"))) {
-			o->json = false;
-			i += a[8] != '=';
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
-			o->dry_run = true;
-		} else if (starts_with(a, "--format")) {
-			return error_code(WW_EUSAGE, "--format must be text or json");
-		} else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-			o->quiet = true;
-		} else if (*a == '-' && a[1]) {
-			return error_code(WW_EUSAGE, "unknown option '%s'", a);
-		} else if (!o->input) {
-			o->input = a;
-		} else {
-			return error_code(WW_EUSAGE, "only one MBOX or PATCH");
-		}
-		if (ret < 0)
-			return ret;
+	if (ret == OPT_HELP) {
+		fputs(usage_text, stdout);
+		return 1;
 	}
-	return 0;
-}
-
-/* The series in `text`: an mbox of patches, or a bare diff. */
-static int load_series(struct series *s, struct mail_list *mails,
-		       const struct strbuf *text, const char *name)
-{
-	int ret;
-
-	if (diff_looks_like(text->buf, text->len)) {
-		series_from_diff(s, text->buf, text->len, name);
-		return 0;
-	}
-	if ((ret = mbox_parse(mails, text->buf, text->len)) < 0 ||
-	    (ret = series_from_mails(s, mails)) < 0)
-		return error_prefix(ret, "'%s'", name);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++)
+		if (*nums[i].v > KBUILD_MAX_NUMBER)
+			return error_code(WW_EUSAGE, "%s: %lu is more than %lu",
+					  nums[i].name, *nums[i].v, KBUILD_MAX_NUMBER);
+	if (o->args.nr + (series != NULL) > 1)
+		return error_code(WW_EUSAGE, "only one MBOX or PATCH");
+	o->input = series ? series : o->args.nr ? o->args.v[0] : NULL;
 	return 0;
 }
 
@@ -232,64 +183,61 @@ static void print_summary(const struct ktree *t, const struct kapply_result *ar,
 
 int cmd_kbuild(int argc, const char **argv)
 {
-	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, false, false, false };
+	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, 0, false, false, STRVEC_INIT };
 	struct ktree_opts to = KTREE_OPTS_INIT;
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ar = KAPPLY_RESULT_INIT;
 	struct kbuild_result br = KBUILD_RESULT_INIT;
 	struct series s = SERIES_INIT;
-	struct mail_list mails;
+	struct mail_list mails = MAIL_LIST_INIT;
 	struct strbuf text = STRBUF_INIT;
 	double t0;
 	double apply_s = 0;
 	int ret, status = EXIT_USAGE;
+	bool json = false;
 
-	memset(&mails, 0, sizeof(mails));
 	ret = parse_args(&o, argc, argv);
-	if (ret > 0)
-		return 0;
-	if (ret < 0) {
-		report_error(NULL);
-		fprintf(stderr, "see 'warnwatch kbuild --help'\n");
-		return EXIT_USAGE;
-	}
-	if (o.input) {
-		if (strbuf_read_file(&text, o.input, KBUILD_INPUT_CAP) < 0) {
-			error("cannot read '%s': %s", o.input, strerror(errno));
-			goto out_error;
+	if (ret) {
+		if (ret > 0) {
+			status = EXIT_OK;
+		} else {
+			report_error(NULL);
+			fprintf(stderr, "see 'warnwatch kbuild --help'\n");
 		}
-		if (load_series(&s, &mails, &text, o.input) < 0)
-			goto out_error;
+		goto out;
 	}
+	json = o.format == FORMAT_JSON;
+	if (o.input && series_load(&s, &mails, &text, o.input, 0, NULL, NULL) < 0)
+		goto out_error;
 	to.cache_dir = o.cache;
 	to.tarball = o.tarball;
-	to.progress = !o.quiet && !o.json;
+	to.progress = !o.quiet && !json;
 	if (ktree_open(&t, &to) < 0)
 		goto out_error;
 	t0 = monotonic_now();
 	ret = kapply_series(&ar, &t, &s);
 	apply_s = monotonic_now() - t0;
 	if (ret == WW_EAPPLY) {
-		status = print_failure(o.json, "apply-failed", &t, &ar, &br, apply_s);
+		status = print_failure(json, "apply-failed", &t, &ar, &br, apply_s);
 		goto out;
 	}
 	if (ret < 0)
 		goto out_error;
 	bo.touched = &ar.touched;
-	bo.jobs = o.jobs;
-	bo.timeout_s = o.timeout_s;
-	bo.mem_mb = o.mem_mb;
-	bo.progress = !o.quiet && !o.json;
+	bo.jobs = (unsigned int)o.jobs;
+	bo.timeout_s = (unsigned int)o.timeout_s;
+	bo.mem_mb = (unsigned int)o.mem_mb;
+	bo.progress = !o.quiet && !json;
 	bo.plan_only = o.dry_run;
 	ret = kbuild_run(&br, &t, &bo);
 	if (ret == WW_EBUILD) {
-		status = print_failure(o.json, "build-failed", &t, &ar, &br, apply_s);
+		status = print_failure(json, "build-failed", &t, &ar, &br, apply_s);
 		goto out;
 	}
 	if (ret < 0)
 		goto out_error;
-	if (o.json) {
+	if (json) {
 		print_json(o.dry_run ? "planned" : "built", &t, &ar, &br,
 			   apply_s, NULL);
 	} else {
@@ -308,5 +256,6 @@ out:
 	series_release(&s);
 	mail_list_clear(&mails);
 	strbuf_release(&text);
+	strvec_clear(&o.args);
 	return status;
 }

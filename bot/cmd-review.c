@@ -20,6 +20,7 @@
 #include "msgid.h"
 #include "ci-json.h"
 #include "reply.h"
+#include "review.h"
 #include "series.h"
 #include "smtp.h"
 #include "store.h"
@@ -70,7 +71,8 @@ struct review {
 	struct config cfg;
 	struct strbuf msgid;		/* normalised MSGID, or empty */
 	struct strbuf cache;		/* $WARNWATCH_CACHE */
-	struct strbuf identity;		/* "Name <addr>" */
+	struct reply_opts ro;		/* from the configuration, then ours */
+	struct review_conf ro_keep;	/* what `ro` points to */
 	struct b4_opts b4;
 	struct strbuf midmask, b4_cache;
 	struct strbuf mbox_copy;	/* --mbox normalised for b4, or empty */
@@ -78,7 +80,7 @@ struct review {
 
 	/* this version */
 	struct b4_series fetched;
-	struct mail_list raw, chosen;	/* chosen: borrowed from raw */
+	struct mail_list raw, chosen;	/* chosen: moved out of raw */
 	struct series series;
 	struct check_result result;
 
@@ -158,7 +160,9 @@ static const char *const smtp_keys[] = { "url", "user", "password-file",
 	"starttls", "timeout", "ca-file", NULL };
 static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
 	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
-static const char *const state_keys[] = { "dir", NULL };
+/* The service's [state] (docs/serve.md); `lease` is the service's only. */
+static const char *const state_keys[] = { "dir", "url", "password-file", "lease",
+	NULL };
 
 static int load_config(struct review *rv)
 {
@@ -182,23 +186,6 @@ static int load_config(struct review *rv)
 		ret = config_check(&rv->cfg, "state", state_keys);
 	free(path);
 	return ret;
-}
-
-static int setup_identity(struct review *rv)
-{
-	const char *name = config_get(&rv->cfg, "identity", "name");
-	const char *email = config_get(&rv->cfg, "identity", "email");
-
-	if (!email || !*email) {
-		if (rv->send)
-			return error_code(WW_EINPUT, "no [identity] email in the configuration: "
-					  "who is sending this?");
-		email = "warnwatch@localhost";
-	}
-	if (!mail_addr_valid(email))
-		return error_code(WW_EINPUT, "[identity] email '%s' is not an address", email);
-	strbuf_addf(&rv->identity, "%s <%s>", name && *name ? name : "warnwatch", email);
-	return 0;
 }
 
 static int setup_b4(struct review *rv)
@@ -248,17 +235,9 @@ out:
 
 /* ---- the series ---------------------------------------------------------- */
 
-static bool in_list(const struct mail_list *l, const char *msgid)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].message_id, msgid))
-			return true;
-	return false;
-}
-
 /*
  * The raw messages (exact headers) of the series b4 chose: every message
- * of `raw` whose Message-ID is in b4's .mbx or .cover.  Borrowed copies.
+ * of `raw` whose Message-ID is in b4's .mbx or .cover, moved into `out`.
  */
 static int choose_mails(struct mail_list *out, struct mail_list *raw,
 			const struct b4_series *f, const char *name)
@@ -278,15 +257,7 @@ static int choose_mails(struct mail_list *out, struct mail_list *raw,
 		ret = error_prefix(ret, "the thread of %s", name);
 		goto out;
 	}
-	for (size_t i = 0; i < raw->nr; i++) {
-		if (!in_list(&picked, raw->v[i].message_id) || in_list(out, raw->v[i].message_id))
-			continue;
-		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-		out->v[out->nr++] = raw->v[i];
-	}
-	if (out->nr < picked.nr)
-		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose for %s are not in the thread",
-				 picked.nr - out->nr, picked.nr, name);
+	ret = review_choose_mails(out, raw, &picked, name);
 out:
 	mail_list_clear(&picked);
 	return ret;
@@ -377,17 +348,21 @@ static bool find_link(struct strbuf *out, const struct series *s, int v)
 	return found;
 }
 
-/* Messages of version `v` in the thread we already have. */
-static void same_thread(struct mail_list *out, const struct mail_list *raw, int v)
+/* Messages of version `v` in the thread we already have, moved into
+ * `out` (the chosen version's were moved out of `raw` before). */
+static void same_thread(struct mail_list *out, struct mail_list *raw, int v)
 {
 	for (size_t i = 0; i < raw->nr; i++) {
 		struct subject_tags t;
 
+		if (!raw->v[i].message_id)
+			continue;
 		series_parse_subject(&t, raw->v[i].subject);
 		if (!t.is_patch || t.is_reply || t.version != v)
 			continue;
 		ALLOC_GROW(out->v, out->nr + 1, out->alloc);
 		out->v[out->nr++] = raw->v[i];
+		memset(&raw->v[i], 0, sizeof(raw->v[i]));
 	}
 }
 
@@ -490,33 +465,15 @@ static bool author_skipped(const struct review *rv, const struct reply *r,
 	return hit;
 }
 
-static int reply_opts_from(struct reply_opts *o, struct review *rv)
+/* What the reply takes beyond the configuration (review_reply_opts()). */
+static void reply_opts_from(struct reply_opts *o, struct review *rv)
 {
-	static struct strbuf templates = STRBUF_INIT;
-	int policy, ret;
-	bool hint;
-
-	ret = config_get_enum(&policy, &rv->cfg, "review", "reply-to", reply_policy_names,
-			      REPLY_TO_BOTH);
-	if (!ret)
-		ret = config_get_bool(&hint, &rv->cfg, "review", "patchwork-hint", false);
-	if (ret)
-		return ret;
-	if (config_get_path(&templates, &rv->cfg, "review", "templates"))
-		strbuf_addstr(&templates, reply_default_templates());
-	o->from = rv->identity.buf;
-	o->policy = policy;
-	o->lists = config_get(&rv->cfg, "review", "lists");
-	o->patchwork_hint = hint;
 	o->always = rv->always;
-	o->template_dir = templates.buf;
 	o->guide = rv->have_guide ? &rv->guide : NULL;
 	o->tree_name = rv->tree_name.len ? rv->tree_name.buf : NULL;
 	o->verdict = rv->have_verdict ? &rv->verdict : NULL;
 	o->prev = rv->have_prev ? &rv->prev : NULL;
 	o->prev_result = rv->have_prev ? &rv->prev_result : NULL;
-	o->contact = config_get(&rv->cfg, "review", "contact");
-	return 0;
 }
 
 /* "reply-<series id>-v<N>.eml", with nothing a path could trip on. */
@@ -554,8 +511,20 @@ static void recipients_line(struct strbuf *out, const struct reply *r)
 		strbuf_addf(out, "%s%s", i ? ", " : "", r->rcpt.v[i].addr);
 }
 
+/* Say why nothing is sent: `how` is REVIEW_ANSWERED or REVIEW_MAYBE_SENT. */
+static void answered(const struct review *rv, const struct store_reply *prev, int how)
+{
+	if (how == REVIEW_ANSWERED)
+		printf("already answered: %s v%d got <%s>; nothing sent (--force sends again)\n",
+		       rv->series.message_id, rv->series.version, prev->message_id);
+	else
+		printf("maybe answered: sending <%s> to %s v%d was interrupted; check the "
+		       "archive, then --force to send it again (same Message-ID)\n",
+		       prev->message_id, rv->series.message_id, rv->series.version);
+}
+
 /*
- * Send with the intent recorded first.  Returns EXIT_ANSWERED when the
+ * Send with the intent recorded first (review_send()).  Returns EXIT_ANSWERED when the
  * state database says this series version was answered (or maybe was).
  */
 static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st,
@@ -570,25 +539,19 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	ret = smtp_opts_from_config(&so, &password, &ca_file, &rv->cfg);
 	if (ret)
 		goto out;
-	ret = store_find_reply(&prev, st, rv->series.message_id, rv->series.version);
-	if (ret && ret != WW_ENOTFOUND)
-		goto out;
-	if (!ret && prev.state != REPLY_FAILED && !rv->force) {
-		if (prev.state == REPLY_SENT)
-			printf("already answered: %s v%d got <%s>; nothing sent (--force sends again)\n",
-			       rv->series.message_id, rv->series.version, prev.message_id);
-		else
-			printf("maybe answered: sending <%s> to %s v%d was interrupted; check the "
-			       "archive, then --force to send it again (same Message-ID)\n",
-			       prev.message_id, rv->series.message_id, rv->series.version);
+	ret = review_known(&prev, st, rv->series.message_id, rv->series.version);
+	if (ret > 0 && !rv->force) {
+		answered(rv, &prev, ret);
 		*exit_status = EXIT_ANSWERED;
+		ret = 0;
 		goto out;
 	}
+	if (ret < 0)
+		goto out;
 	/* Retrying an interrupted or failed send: same Message-ID, so that
 	 * a copy that did get through is de-duplicated downstream. */
-	if (!ret && prev.state != REPLY_SENT)
+	if (prev.message_id && prev.state != REPLY_SENT)
 		ro->message_id = prev.message_id;
-	error_clear();
 	ret = reply_build(&r, &rv->series, &rv->result, ro);
 	if (ret || r.empty)
 		goto done;
@@ -609,31 +572,26 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	rec.subject = r.subject;
 	rec.recipients = rcpt.buf;
 	rec.forced = rv->force;
-	ret = store_begin_reply(st, &rec, NULL);
-	if (ret)
-		goto out;
-	ret = smtp_send(&so, r.from_addr, &r.rcpt, r.text.buf, r.text.len);
-	if (ret == WW_ETIMEOUT) {
-		/* Maybe delivered (smtp.c): the intent stays, so that the next
-		 * run says "maybe answered" instead of sending it again, as
-		 * serve does. */
-		goto out;
-	}
-	if (ret) {
-		struct strbuf why = STRBUF_INIT;
-
-		strbuf_addstr(&why, error_last());
-		store_mark_failed(st, r.message_id, why.buf);
-		error_code(ret, "%s", why.buf);
-		strbuf_release(&why);
+	store_reply_release(&prev);
+	ret = review_send(&prev, st, &so, &rec, r.from_addr, &r.rcpt, r.text.buf,
+			  r.text.len);
+	if (ret == REVIEW_ANSWERED || ret == REVIEW_MAYBE_SENT) {
+		/* Another process recorded one between our look and now. */
+		answered(rv, &prev, ret);
+		*exit_status = EXIT_ANSWERED;
+		ret = 0;
 		goto out;
 	}
-	ret = store_mark_sent(st, r.message_id);
-	if (ret) {
+	if (ret == REVIEW_UNRECORDED) {
 		/* It went out: say so even though the record did not follow. */
 		printf("sent <%s> to %s, but could not record it\n", r.message_id, rcpt.buf);
+		ret = WW_ESTATE;
 		goto out;
 	}
+	/* WW_ETIMEOUT: maybe delivered, the intent stays, so that the next
+	 * run says "maybe answered" instead of sending it again. */
+	if (ret)
+		goto out;
 	printf("sent <%s> to %s, in reply to <%s>\n", r.message_id, rcpt.buf, r.in_reply_to);
 	goto out;
 done:
@@ -693,9 +651,7 @@ static int early_checks(struct review *rv)
 
 static int run(struct review *rv, int *exit_status)
 {
-	struct reply_opts ro = REPLY_OPTS_INIT;
 	struct store st = STORE_INIT;
-	struct strbuf dir = STRBUF_INIT;
 	char *cache;
 	int ret;
 
@@ -716,7 +672,8 @@ static int run(struct review *rv, int *exit_status)
 	cache = guide_cache_dir();
 	strbuf_addstr(&rv->cache, cache);
 	free(cache);
-	ret = setup_identity(rv);
+	ret = review_reply_opts(&rv->ro, &rv->ro_keep, &rv->cfg,
+				rv->send ? REVIEW_SENDING : 0);
 	if (!ret)
 		ret = setup_b4(rv);
 	if (!ret)
@@ -739,24 +696,16 @@ static int run(struct review *rv, int *exit_status)
 		ret = load_previous(rv);
 	if (!ret)
 		ret = load_guide(rv);
-	if (!ret)
-		ret = reply_opts_from(&ro, rv);
 	if (ret)
 		return ret;
+	reply_opts_from(&rv->ro, rv);
 	if (!rv->send)
-		return draft_reply(rv, &ro);
+		return draft_reply(rv, &rv->ro);
 
-	if (config_get_path(&dir, &rv->cfg, "state", "dir")) {
-		char *d = store_default_dir();
-
-		strbuf_addstr(&dir, d);
-		free(d);
-	}
-	ret = store_open(&st, dir.buf);
+	ret = review_state_open(&st, &rv->cfg);
 	if (!ret)
-		ret = send_reply(rv, &ro, &st, exit_status);
+		ret = send_reply(rv, &rv->ro, &st, exit_status);
 	store_close(&st);
-	strbuf_release(&dir);
 	return ret;
 }
 
@@ -766,7 +715,7 @@ static void review_release(struct review *rv)
 	config_release(&rv->cfg);
 	strbuf_release(&rv->msgid);
 	strbuf_release(&rv->cache);
-	strbuf_release(&rv->identity);
+	review_conf_release(&rv->ro_keep);
 	strbuf_release(&rv->midmask);
 	strbuf_release(&rv->b4_cache);
 	if (rv->mbox_copy.len)
@@ -775,12 +724,12 @@ static void review_release(struct review *rv)
 	ruleset_release(&rv->rules);
 	check_result_clear(&rv->result);
 	series_release(&rv->series);
-	free(rv->chosen.v);
+	mail_list_clear(&rv->chosen);
 	mail_list_clear(&rv->raw);
 	b4_series_release(&rv->fetched);
 	check_result_clear(&rv->prev_result);
 	series_release(&rv->prev);
-	free(rv->prev_chosen.v);
+	mail_list_clear(&rv->prev_chosen);
 	mail_list_clear(&rv->prev_raw);
 	b4_series_release(&rv->prev_fetched);
 	guide_release(&rv->guide);
@@ -792,7 +741,7 @@ int cmd_review(int argc, const char **argv)
 {
 	struct review rv = {
 		.args = STRVEC_INIT, .cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
-		.identity = STRBUF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
+		.ro = REPLY_OPTS_INIT, .ro_keep = REVIEW_CONF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
 		.b4_cache = STRBUF_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
 		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
 		.series = SERIES_INIT, .result = CHECK_RESULT_INIT,

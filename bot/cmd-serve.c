@@ -4,6 +4,7 @@
 #include "b4.h"
 #include "builtin.h"
 #include "config.h"
+#include "opt.h"
 #include "serve.h"
 
 #include <signal.h>
@@ -51,6 +52,40 @@ static void install_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+static int usage_error(const char *what)
+{
+	fprintf(stderr, "warnwatch serve: %s\n%s", what, usage_text);
+	return EXIT_USAGE;
+}
+
+/* 0: go on; OPT_HELP: usage printed; EXIT_USAGE: bad command line (said). */
+static int parse_args(const char **path, enum serve_role *role,
+		      unsigned int *flags, int argc, const char **argv)
+{
+	struct strvec rest = STRVEC_INIT;
+	const char *role_name = NULL;
+	int ret;
+	struct opt opts[] = {
+		OPT_STRING(0, "config", path, "FILE"),
+		OPT_STRING(0, "role", &role_name, "ROLE"),
+		OPT_BIT(0, "once", flags, SERVE_ONCE),
+		OPT_BIT('v', "verbose", flags, SERVE_VERBOSE),
+		OPT_END(),
+	};
+
+	ret = opt_parse(&rest, argc, argv, opts, 0);
+	if (ret == OPT_HELP)
+		fputs(usage_text, stdout);
+	else if (!ret && rest.nr)
+		ret = error_code(WW_EUSAGE, "unknown argument '%s'", rest.v[0]);
+	else if (!ret && role_name)
+		ret = serve_role_parse(role, role_name);
+	if (ret < 0)
+		ret = usage_error(error_last());
+	strvec_clear(&rest);
+	return ret;
+}
+
 int cmd_serve(int argc, const char **argv)
 {
 	struct config c = CONFIG_INIT;
@@ -59,33 +94,11 @@ int cmd_serve(int argc, const char **argv)
 	char *def = NULL;
 	unsigned int flags = 0;
 	enum serve_role role = SERVE_ROLE_ALL;
-	const char *v;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--config") && i + 1 < argc) {
-			path = argv[++i];
-		} else if (skip_prefix(argv[i], "--config=", &path)) {
-			;
-		} else if (skip_prefix(argv[i], "--role=", &v)) {
-			if (serve_role_parse(&role, v)) {
-				fprintf(stderr, "warnwatch serve: %s\n%s",
-					error_last(), usage_text);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(argv[i], "--once")) {
-			flags |= SERVE_ONCE;
-		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-			flags |= SERVE_VERBOSE;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage_text, stdout);
-			return EXIT_OK;
-		} else {
-			fprintf(stderr, "warnwatch serve: unknown argument '%s'\n%s",
-				argv[i], usage_text);
-			return EXIT_USAGE;
-		}
-	}
+	ret = parse_args(&path, &role, &flags, argc, argv);
+	if (ret)
+		return ret == OPT_HELP ? EXIT_OK : ret;
 	if (!path)
 		path = def = config_default_path();
 	ret = config_load(&c, path);

@@ -5,6 +5,7 @@
  */
 #include "builtin.h"
 #include "config.h"
+#include "opt.h"
 #include "queue.h"
 #include "serve.h"
 #include "store.h"
@@ -29,38 +30,37 @@ struct status_args {
 	struct strvec ids;
 };
 
-/* Returns 1 for --help, negative on error. */
+static const char *const formats[] = { "text", "json", NULL };
+
+/* 0: go on; 1: --help printed; EXIT_USAGE: bad command line (said). */
 static int parse_args(struct status_args *a, int argc, const char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *v;
+	int format = -1, ret;
+	struct opt opts[] = {
+		OPT_STRING(0, "config", &a->config, "FILE"),
+		OPT_STRING(0, "state-dir", &a->state_dir, "DIR"),
+		OPT_CHOICE(0, "format", &format, formats),
+		OPT_ULONG(0, "limit", &a->limit, "N"),
+		OPT_END(),
+	};
 
-		if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			a->config = argv[++i];
-		else if (skip_prefix(argv[i], "--config=", &v))
-			a->config = v;
-		else if (!strcmp(argv[i], "--state-dir") && i + 1 < argc)
-			a->state_dir = argv[++i];
-		else if (skip_prefix(argv[i], "--state-dir=", &v))
-			a->state_dir = v;
-		else if (skip_prefix(argv[i], "--format=", &v) &&
-			 (!strcmp(v, "text") || !strcmp(v, "json")))
-			a->format = v;
-		else if (skip_prefix(argv[i], "--limit=", &v) &&
-			 (a->limit = strtoul(v, NULL, 10)) > 0)
-			;
-		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(status_usage, stdout);
-			return 1;
-		} else if (argv[i][0] != '-' && strspn(argv[i], "0123456789") ==
-			   strlen(argv[i])) {
-			strvec_push(&a->ids, argv[i]);
-		} else {
-			fprintf(stderr, "warnwatch: unknown argument '%s'\n%s",
-				argv[i], status_usage);
-			return WW_EUSAGE;
-		}
+	ret = opt_parse(&a->ids, argc, argv, opts, 0);
+	if (ret == OPT_HELP) {
+		fputs(status_usage, stdout);
+		return 1;
 	}
+	for (size_t i = 0; !ret && i < a->ids.nr; i++)
+		if (!*a->ids.v[i] || strspn(a->ids.v[i], "0123456789") !=
+		    strlen(a->ids.v[i]))
+			ret = error_code(WW_EUSAGE, "unknown argument '%s'",
+					 a->ids.v[i]);
+	if (ret < 0) {
+		fprintf(stderr, "warnwatch: status: %s\n%s", error_last(),
+			status_usage);
+		return EXIT_USAGE;
+	}
+	if (format >= 0)
+		a->format = formats[format];
 	return 0;
 }
 
@@ -316,6 +316,10 @@ int cmd_status(int argc, const char **argv)
 	int ret;
 
 	ret = parse_args(&a, argc, argv);
+	if (ret == EXIT_USAGE) {
+		strvec_clear(&a.ids);
+		return ret;
+	}
 	if (ret)
 		goto out;
 	ret = serve_state_open(&st, &q, a.config, a.state_dir);

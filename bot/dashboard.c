@@ -356,21 +356,17 @@ static json_t *list_get(json_t *lists, const char *name)
  * call, so the ids come from its table directly (read-only), and each
  * series is then read through queue_load() like `status` does.
  */
-static int lists_from_state(json_t *model, const char *state_dir)
+static int lists_from_state(json_t *model, struct store *st, const char *state_dir)
 {
-	struct store st = STORE_INIT;
 	struct store_rows *rows = NULL;
 	struct queue q;
 	json_t *lists = json_array();
 	int ret, rc;
 
-	ret = store_open(&st, state_dir);
+	ret = queue_init(&q, st, state_dir, NULL);
 	if (ret < 0)
 		goto out_lists;
-	ret = queue_init(&q, &st, state_dir, NULL);
-	if (ret < 0)
-		goto out_store;
-	rc = store_query(&rows, &st, "SELECT id FROM queue_series WHERE state != 'skipped' "
+	rc = store_query(&rows, st, "SELECT id FROM queue_series WHERE state != 'skipped' "
 			 "ORDER BY first_seen DESC, id DESC LIMIT ?", "i",
 			 (long long)DASHBOARD_MAX_SERIES);
 	while (rc == 1 && (rc = store_rows_next(rows)) == 1) {
@@ -392,8 +388,6 @@ static int lists_from_state(json_t *model, const char *state_dir)
 out_rows:
 	store_rows_free(rows);
 	queue_release(&q);
-out_store:
-	store_close(&st);
 out_lists:
 	json_object_set_new(model, "lists", lists);
 	json_object_set_new(model, "lists_base", json_string(state_dir));
@@ -441,13 +435,20 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 						      "warnwatch"));
 	ret = load_census(m, opts);
 	if (!ret && opts->state_dir) {
+		struct store own = STORE_INIT, *st = opts->store;
 		json_t *h = NULL;
 
-		ret = lists_from_state(m, opts->state_dir);
+		if (!st) {
+			ret = store_open(&own, opts->state_dir);
+			st = &own;
+		}
 		if (!ret)
-			ret = history_model(&h, opts->state_dir, NULL);
+			ret = lists_from_state(m, st, opts->state_dir);
+		if (!ret)
+			ret = history_model(&h, st, NULL);
 		if (h)
 			json_object_set_new(m, "history", h);
+		store_close(&own);
 	}
 	else if (!ret && opts->lists_file)
 		ret = lists_from_file(m, opts->lists_file);

@@ -20,6 +20,8 @@
 #include <jansson.h>
 #include <time.h>
 
+struct store;
+
 #define DASHBOARD_RECENT 25		/* series per list in the table */
 #define DASHBOARD_MAX_SERIES 5000	/* per list read from the state */
 #define DASHBOARD_MAX_ARTIFACT (64u << 20)
@@ -27,7 +29,11 @@
 
 struct dashboard_opts {
 	const char *out_dir;
-	const char *state_dir;		/* the service's state, or NULL */
+	/* The service's state, or NULL: its series' artifacts are under
+	 * state_dir, its tables in `store` when set (borrowed, open: the
+	 * shared PostgreSQL of a multi-machine deployment, or serve's own
+	 * connection), else in state_dir's SQLite file. */
+	const char *state_dir;
 	const char *lists_file;		/* or lists from this JSON, or NULL */
 	const char **census;		/* census JSON files (tree or --git) */
 	size_t nr_census;
@@ -35,9 +41,10 @@ struct dashboard_opts {
 	const char *title;		/* NULL: "warnwatch" */
 	size_t recent;			/* 0: DASHBOARD_RECENT */
 	time_t now;			/* 0: time(NULL); tests pin it */
+	struct store *store;		/* see state_dir */
 };
 
-#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0 }
+#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, NULL }
 
 /*
  * The model the site is made from: { "generated", "title", "releases":

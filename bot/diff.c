@@ -54,6 +54,8 @@ struct cur_file {
 	int *sel;		/* file-relative index of each hunk in `seg` */
 	size_t sel_nr, sel_alloc;
 	bool header_damaged;	/* skip the whole file, not only a hunk */
+	struct diff_range *ranges;	/* every hunk header read */
+	size_t ranges_nr, ranges_alloc;
 };
 
 struct parser {
@@ -83,7 +85,8 @@ struct parser {
 	int hunk_space_indent;	/* its pre-image lines indented with 8 spaces */
 	bool reparse;		/* that error's line starts what comes next */
 
-	struct diff_anchors *anchors;	/* opts->anchors, ready to search */
+	const struct diff_anchors *anchors;	/* ready to search, or NULL */
+	struct diff_anchors *own_anchors;	/* made from opts->anchors */
 
 	/* Reused for every file handed to the callback. */
 	struct diff_hunk *hunks;
@@ -311,6 +314,7 @@ static void file_reset(struct cur_file *f)
 	f->hunks_total = 0;
 	f->sel_nr = 0;
 	f->header_damaged = false;
+	f->ranges_nr = 0;
 }
 
 static bool want_path(const struct parser *p, const char *path)
@@ -494,7 +498,8 @@ static int finish_file(struct parser *p)
 	if (p->state == S_GIT_HEADER || p->state == S_PLAIN_HEADER)
 		p->f.want = want_path(p, cur_path(p));	/* a file without hunks */
 	p->state = S_TEXT;
-	if (!p->f.want && !p->f.binary)
+	if (!p->f.want && !p->f.binary &&
+	    (!p->fn || p->normalised || !p->opts || !p->opts->every_file))
 		return 0;
 	if (p->normalised) {
 		if (p->f.binary)
@@ -508,7 +513,10 @@ static int finish_file(struct parser *p)
 	df.binary = p->f.binary;
 	df.git = p->f.git;
 	df.hunks_total = p->f.hunks_total;
-	if (p->f.sel_nr && !p->f.binary)
+	df.ranges = p->f.ranges;
+	df.ranges_nr = p->f.ranges_nr;
+	df.wanted = p->f.want;
+	if (p->f.want && p->f.sel_nr && !p->f.binary)
 		ret = deliver_parsed(p, &df);
 	else if (p->fn)
 		ret = p->fn(&df, p->data);
@@ -646,10 +654,18 @@ static inline uint32_t anchor_hash(const char *s)
 static struct teddy *teddy_new(const struct diff_anchors *a);
 #endif
 
+static _Thread_local struct diff_counts counts;
+
+void diff_counts(struct diff_counts *out)
+{
+	*out = counts;
+}
+
 struct diff_anchors *diff_anchors_new(const char *const *v)
 {
 	struct diff_anchors *a = xcalloc(1, sizeof(*a));
 
+	counts.anchor_sets++;
 	while (v[a->nr])
 		a->nr++;
 	a->v = xcalloc(a->nr + 1, sizeof(*a->v));
@@ -900,7 +916,7 @@ static void close_hunk(struct parser *p)
 	if (!p->copying)
 		return;
 	p->copying = false;
-	if (!p->opts || !p->opts->anchors) {
+	if (!p->anchors) {
 		select_hunk(p);
 		return;
 	}
@@ -941,6 +957,9 @@ static int begin_hunk(struct parser *p)
 			      (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
 	}
 	p->f.hunks_total++;
+	ALLOC_GROW(p->f.ranges, p->f.ranges_nr + 1, p->f.ranges_alloc);
+	p->f.ranges[p->f.ranges_nr++] = (struct diff_range){
+		p->old_start, p->old_count, p->new_start, p->new_count };
 	p->hunk_tab = false;
 	p->hunk_space_indent = 0;
 	p->old_left = p->old_count;
@@ -960,19 +979,19 @@ static int begin_hunk(struct parser *p)
  * spaces.  Its lines are still diff lines and its findings stand, but it
  * would not apply: reported as damage, and kept.
  */
+const char diff_reason_tabs[] =
+	"has its tabs turned to spaces: it would not apply (its findings are kept)";
+
 static void spaces_for_tabs(struct parser *p)
 {
 	const char *path = cur_path(p);
 	struct strbuf msg = STRBUF_INIT;
-	static const char reason[] =
-		"has its tabs turned to spaces: it would not apply "
-		"(its findings are kept)";
 
 	if (p->hunk_tab || p->hunk_space_indent < 2 || !p->opts ||
 	    !p->opts->damaged || !(ends_with(path, ".c") || ends_with(path, ".h")))
 		return;
-	strbuf_addf(&msg, "'%s' hunk %d %s", path, p->f.hunks_total, reason);
-	p->opts->damaged(path, p->f.hunks_total, reason, msg.buf,
+	strbuf_addf(&msg, "'%s' hunk %d %s", path, p->f.hunks_total, diff_reason_tabs);
+	p->opts->damaged(path, p->f.hunks_total, diff_reason_tabs, msg.buf,
 			 p->opts->damaged_data);
 	strbuf_release(&msg);
 }
@@ -1455,8 +1474,10 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	strbuf_init(&p->f.new_path, 0);
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
-	if (opts && opts->anchors)
-		p->anchors = diff_anchors_new(opts->anchors);
+	if (opts && opts->anchor_set)
+		p->anchors = opts->anchor_set;
+	else if (opts && opts->anchors)
+		p->anchors = p->own_anchors = diff_anchors_new(opts->anchors);
 }
 
 static void parser_release(struct parser *p)
@@ -1464,9 +1485,10 @@ static void parser_release(struct parser *p)
 	strbuf_release(&p->f.old_path);
 	strbuf_release(&p->f.new_path);
 	free(p->f.sel);
+	free(p->f.ranges);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
-	diff_anchors_free(p->anchors);
+	diff_anchors_free(p->own_anchors);
 	free(p->hunks);
 	free(p->lines);
 }
@@ -1527,6 +1549,7 @@ int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	struct parser p;
 	int ret;
 
+	counts.parses++;
 	parser_init(&p, buf, len, opts);
 	p.fn = fn;
 	p.data = data;

@@ -49,6 +49,12 @@ struct diff_hunk {
 	size_t nr;
 };
 
+/* A hunk's header: "@@ -old_start,old_lines +new_start,new_lines @@". */
+struct diff_range {
+	int old_start, old_lines;
+	int new_start, new_lines;
+};
+
 struct diff_file {
 	const char *old_path;	/* prefixes stripped; same as new_path unless */
 	const char *new_path;	/* renamed or copied (borrowed) */
@@ -58,6 +64,13 @@ struct diff_file {
 	int hunks_total;	/* hunks in the file, including skipped ones */
 	struct diff_hunk *hunks; /* the hunks parsed (see diff_opts.anchors) */
 	size_t nr;
+	/* Every hunk whose header could be read, parsed or not, in order:
+	 * what the file's diff does to line numbers (linemap.h). */
+	const struct diff_range *ranges;
+	size_t ranges_nr;
+	/* diff_opts.want_file took the file; false only with every_file,
+	 * for a file delivered without hunks so that its ranges are known. */
+	bool wanted;
 };
 
 /*
@@ -65,7 +78,13 @@ struct diff_file {
  * Everything `f` points to is valid during the call only.  A negative
  * return stops the parse and is returned by diff_parse().
  */
+/* The `reason` diff_opts.damaged gets for a hunk whose tabs a mail client
+ * turned to spaces: its lines are read and delivered all the same. */
+extern const char diff_reason_tabs[];
+
 typedef int (*diff_file_fn)(const struct diff_file *f, void *data);
+
+struct diff_anchors;
 
 struct diff_opts {
 	/*
@@ -82,6 +101,15 @@ struct diff_opts {
 	 */
 	const char *const *anchors;
 	/*
+	 * The same strings made ready once with diff_anchors_new(), for a
+	 * caller that parses many diffs with one set (a series, a census):
+	 * used instead of `anchors`, and left to the caller to free.
+	 */
+	const struct diff_anchors *anchor_set;
+	/* Deliver the files want_file rejects too, with wanted false, no
+	 * hunks, and their ranges (to follow lines through them). */
+	bool every_file;
+	/*
 	 * A damaged hunk (truncated, counts that lie, a malformed header,
 	 * an over-long line) or file header: with this set, it is reported
 	 * here and skipped, and the parse goes on at the next hunk or file
@@ -94,7 +122,7 @@ struct diff_opts {
 	void *damaged_data;
 };
 
-#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, NULL }
+#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, false, NULL, NULL }
 
 /*
  * Parse the unified diff in `buf` (prose before, between and after the
@@ -105,6 +133,17 @@ struct diff_opts {
  */
 int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	       diff_file_fn fn, void *data);
+
+/*
+ * How many times this thread called diff_parse() and diff_anchors_new():
+ * for tests that hold a check to one parse per patch and one anchor set
+ * per series.
+ */
+struct diff_counts {
+	unsigned long parses;
+	unsigned long anchor_sets;
+};
+void diff_counts(struct diff_counts *out);
 
 /*
  * The git-dialect text diff_parse() hands to libgit2, for every file and
@@ -120,7 +159,6 @@ bool diff_looks_like(const char *buf, size_t len);
  * diff_opts.anchors, open for other filters): about a nanosecond a byte
  * whatever the number of strings.  The strings are copied.
  */
-struct diff_anchors;
 struct diff_anchors *diff_anchors_new(const char *const *v);
 /* Does `s` (`n` bytes) contain one of the strings? */
 bool diff_anchors_find(const struct diff_anchors *a, const char *s, size_t n);

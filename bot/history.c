@@ -10,10 +10,9 @@
 #include <ctype.h>
 #include <sys/stat.h>
 
-int history_model(json_t **out, const char *state_dir, const char *releases)
+int history_model(json_t **out, struct store *st, const char *releases)
 {
 	struct cycles cy = CYCLES_INIT;
-	struct store st = STORE_INIT;
 	char path[4096];
 	json_t *h = NULL, *overall, *l;
 	size_t i;
@@ -21,12 +20,12 @@ int history_model(json_t **out, const char *state_dir, const char *releases)
 
 	*out = NULL;
 	/* no backfill, no history: the release dates are not even needed */
-	ret = store_open(&st, state_dir);
-	if (ret < 0 || backfill_is_empty(&st))
+	ret = 0;
+	if (backfill_is_empty(st))
 		goto out;
 	ret = cycles_load(&cy, releases ? releases : cycles_default_path(path, sizeof(path)));
 	if (!ret)
-		ret = backfill_report(&h, &st, &cy, NULL, BACKFILL_REPORT_MAILS);
+		ret = backfill_report(&h, st, &cy, NULL, BACKFILL_REPORT_MAILS);
 	if (ret < 0 || !json_array_size(json_object_get(h, "lists")))
 		goto out;
 	/* every list summed, cycle by cycle, in time order */
@@ -69,7 +68,6 @@ int history_model(json_t **out, const char *state_dir, const char *releases)
 	h = NULL;
 out:
 	json_decref(h);
-	store_close(&st);
 	cycles_release(&cy);
 	return ret;
 }

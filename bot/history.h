@@ -16,13 +16,15 @@
 
 #include <jansson.h>
 
+struct store;
+
 /*
  * The history part of the dashboard's model: backfill_report() with the
  * mails behind each number, plus "overall": { "cycles": [...] } summing
  * the lists per cycle.  NULL in *out (and 0) when the state holds no
  * backfill.  `releases` NULL: kernel-ci/releases.json.
  */
-int history_model(json_t **out, const char *state_dir, const char *releases);
+int history_model(json_t **out, struct store *st, const char *releases);
 
 /* Write history/ under `out_dir` with the templates of `tdir`. */
 int history_render(const json_t *history, const char *out_dir, const char *tdir,

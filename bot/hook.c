@@ -376,7 +376,7 @@ static void judge(struct verdict *out, const struct series *s, const struct chec
 		if (f->patch != index || f->kind == FINDING_REMOVED ||
 		    f->severity < SEV_WARNING)
 			continue;
-		if (pos < s->nr && linemap_to_result(&line, &path, s, pos, f->file, f->line) < 0) {
+		if (pos < s->nr && linemap_final(&line, &path, r->map, s, pos, f->file, f->line) < 0) {
 			error_clear();
 			line = f->line;
 		}

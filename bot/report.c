@@ -467,7 +467,8 @@ static size_t patch_pos(const struct series *s, int index)
 	return i;
 }
 
-static void print_gcc(FILE *out, const struct series *s, const struct finding *f,
+static void print_gcc(FILE *out, const struct series *s, const struct linemap *map,
+		      const struct finding *f,
 		      bool quiet, struct strbuf *title, struct strbuf *path)
 {
 	size_t pos = patch_pos(s, f->patch);
@@ -480,7 +481,7 @@ static void print_gcc(FILE *out, const struct series *s, const struct finding *f
 	if (f->kind == FINDING_REMOVED) {
 		where = " (removed: the line before the patch)";
 	} else if (pos < s->nr &&
-		   linemap_to_result(&line, path, s, pos, f->file, f->line) < 0) {
+		   linemap_final(&line, path, map, s, pos, f->file, f->line) < 0) {
 		error_clear();
 		line = f->line;
 	}
@@ -509,7 +510,7 @@ void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 	struct strbuf title = STRBUF_INIT, path = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->nr; i++)
-		print_gcc(out, s, &r->v[i], opts->quiet, &title, &path);
+		print_gcc(out, s, r->map, &r->v[i], opts->quiet, &title, &path);
 	strbuf_release(&title);
 	strbuf_release(&path);
 }

@@ -9,6 +9,10 @@
 #include "diff.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* n/m numbers above this are not patch numbers (and would overflow). */
 #define SERIES_MAX_NUMBER 100000
@@ -659,24 +663,17 @@ static bool looks_like_mail(const char *buf, size_t len)
 	return i > 0 && i < len && buf[i] == ':';
 }
 
-static bool count_file(const char *path, void *data)
-{
-	(void)path;
-	(*(size_t *)data)++;
-	return false;
-}
-
-/* Does text that is neither mail nor a diff header hold a diff after all? */
+/*
+ * Does text that is neither mail nor a diff header hold a diff after all?
+ * The line test that finds the diff in a mail body, not a parse: the
+ * check that follows parses the patch, once.
+ */
 static bool holds_diff(const char *buf, size_t len)
 {
-	struct diff_opts opts = DIFF_OPTS_INIT;
-	size_t files = 0;
+	const char *diff;
+	size_t diff_len;
 
-	opts.want_file = count_file;
-	opts.data = &files;
-	diff_parse(buf, len, &opts, NULL, NULL);
-	error_clear();
-	return files > 0;
+	return find_diff(buf, len, &diff, &diff_len);
 }
 
 int series_read(struct series *out, struct mail_list *mails, const char *buf,
@@ -703,6 +700,63 @@ int series_read(struct series *out, struct mail_list *mails, const char *buf,
 	if (ret < 0)
 		return ret;
 	return series_from_mails(out, mails);
+}
+
+enum series_source series_source_of(const char *arg)
+{
+	if (!strcmp(arg, "-"))
+		return SERIES_SOURCE_STDIN;
+	if (strchr(arg, '@') && !strchr(arg, '/') && access(arg, F_OK) < 0)
+		return SERIES_SOURCE_MSGID;
+	return SERIES_SOURCE_FILE;
+}
+
+/* A whole file (or stdin for "-"), capped like an mbox. */
+static int read_source(struct strbuf *out, const char *name)
+{
+	struct stat st;
+	int fd, ret;
+
+	if (!strcmp(name, "-")) {
+		ret = strbuf_read_fd(out, 0, MBOX_MAX_BYTES);
+		return ret < 0 ? error_prefix(ret, "'-'") : 0;
+	}
+	fd = open(name, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "cannot open '%s': %s", name, strerror(errno));
+	if (fstat(fd, &st) == 0) {
+		if (S_ISDIR(st.st_mode)) {
+			close(fd);
+			return error_code(WW_EINPUT, "'%s': is a directory", name);
+		}
+		/* One read of the right size instead of doubling. */
+		if (S_ISREG(st.st_mode) && (size_t)st.st_size <= MBOX_MAX_BYTES)
+			strbuf_grow(out, st.st_size + 1);
+	}
+	ret = strbuf_read_fd(out, fd, MBOX_MAX_BYTES);
+	close(fd);
+	return ret < 0 ? error_prefix(ret, "'%s'", name) : 0;
+}
+
+int series_load(struct series *out, struct mail_list *mails, struct strbuf *buf,
+		const char *arg, unsigned flags, series_fetch_fn fetch, void *data)
+{
+	int ret;
+
+	if (fetch && series_source_of(arg) == SERIES_SOURCE_MSGID)
+		ret = fetch(buf, arg, data);
+	else
+		ret = read_source(buf, arg);
+	if (ret < 0)
+		return ret;
+	ret = series_read(out, mails, buf->buf, buf->len, arg);
+	if (ret == WW_ENOTFOUND && (flags & SERIES_LOAD_EMPTY_OK)) {
+		series_release(out);
+		error_clear();
+		return 0;
+	}
+	return ret < 0 ? error_prefix(ret, "'%s'", arg) : 0;
 }
 
 void series_release(struct series *s)

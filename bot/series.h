@@ -93,6 +93,42 @@ void series_from_diff(struct series *out, const char *diff, size_t len,
 int series_read(struct series *out, struct mail_list *mails, const char *buf,
 		size_t len, const char *name);
 
+/* What a command-line argument naming a series is. */
+enum series_source {
+	SERIES_SOURCE_STDIN,	/* "-" */
+	SERIES_SOURCE_FILE,	/* a path: an mbox, a saved message, a diff */
+	SERIES_SOURCE_MSGID,	/* "id@host" or "<id@host>": an '@', no '/',
+				 * and no file of that name */
+};
+
+enum series_source series_source_of(const char *arg);
+
+/*
+ * Fetch the series a Message-ID belongs to (b4, for `ci`) as bytes that
+ * series_read() takes, into `out`.  Returns 0 or a negative WW_E* code.
+ */
+typedef int (*series_fetch_fn)(struct strbuf *out, const char *msgid, void *data);
+
+/* series_load() flags */
+enum series_load_flags {
+	/* Mail that carries no patch (a review reply) is an empty series,
+	 * not WW_ENOTFOUND: for a caller that only looks for problems. */
+	SERIES_LOAD_EMPTY_OK = 1u << 0,
+};
+
+/*
+ * The one way from a command-line argument to a series: series_source_of()
+ * says what `arg` names; stdin and files are read into `buf` (capped at
+ * MBOX_MAX_BYTES), a Message-ID is fetched with `fetch` (NULL: read as a
+ * file name), and series_read() makes the series.  Errors name `arg`:
+ * "cannot open 'x': No such file or directory" (WW_ENOTFOUND), "'x': is a
+ * directory", "'x': no patches found" (WW_ENOTFOUND).  `buf` and `mails`
+ * hold what the series borrows; the caller releases all three, on
+ * success and failure.
+ */
+int series_load(struct series *out, struct mail_list *mails, struct strbuf *buf,
+		const char *arg, unsigned flags, series_fetch_fn fetch, void *data);
+
 /* The "base-commit: <hex>" trailer of a mail body (a cover letter's), as
  * a new string, or NULL. */
 char *series_base_commit(const char *body, size_t len);

@@ -1,21 +1,16 @@
 /*
- * The service loop and its stages (see serve.h): poll feeds, group,
- * fetch with b4, check, boot with kernel-ci, reply exactly once, and keep
- * the dashboard and status.json current.
+ * The service (see serve.h): its configuration, polling the feeds into
+ * the queue, the roles with their heartbeats, poll lock and claims, and
+ * the loop that hands one series at a time to its next stage (stage.h:
+ * fetch, check, kernel-ci, reply, one module each), keeping the
+ * dashboard and status.json current.
  */
-#include "serve.h"
+#include "serve-priv.h"
 #include "mkdirs.h"
 #include "atom.h"
-#include "b4.h"
-#include "ci-json.h"
 #include "dashboard.h"
-#include "guide.h"
 #include "httpd.h"
-#include "mailhdr.h"
-#include "mbox.h"
-#include "report.h"
-#include "smtp.h"
-#include "store.h"
+#include "stage.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -478,53 +473,8 @@ out:
 	return ret;
 }
 
-/* ---- the running service ----------------------------------------------- */
 
-struct serve_inbox {
-	struct archive_inbox poll;
-	bool primed;
-	struct guide guide;	/* the list's coding-style, for quoting */
-	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
-};
-
-/*
- * Pollers and workers say they are alive, and workers keep their claim,
- * from a thread of their own with its own connection: a stage may run a
- * kernel boot for many minutes without returning to the loop.
- */
-struct beat {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	bool running, stop;
-	struct store store;	/* the thread's own connection */
-	struct queue q;
-	struct queue_worker w;	/* strings borrowed from struct serve */
-	long long series_id;	/* under lock: what the loop works on */
-	char stage[32];
-	unsigned int interval;	/* seconds between beats */
-	unsigned int lease;	/* seconds each renewal extends the claim by */
-};
-
-struct serve {
-	const struct serve_config *cfg;
-	unsigned int flags;
-	struct store store;
-	struct queue q;
-	char name[320];		/* "host:pid": the worker, the lease owner */
-	char host[256];
-	struct beat beat;
-	bool polling;		/* a poller holding the poll lock */
-	unsigned int lock_epoch; /* store.epoch when it was taken */
-	time_t last_outputs;
-	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
-	struct ruleset rules;
-	bool rules_loaded;
-	struct httpd *httpd;
-	struct archive_opts http;
-};
-
-static void say(struct serve *sv, const char *fmt, ...) WW_PRINTF(2, 3);
-static void say(struct serve *sv, const char *fmt, ...)
+void serve_say(struct serve *sv, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -543,19 +493,9 @@ static void say(struct serve *sv, const char *fmt, ...)
  * boot for minutes or waited out a timeout, and it is never cut short by
  * the second already begun (t0401 once saw "retry in 1 s" come 0.3 s later).
  */
-static int fail(struct serve *sv, long long id, const char *why, bool permanent)
+int serve_fail(struct serve *sv, long long id, const char *why, bool permanent)
 {
 	return queue_fail(&sv->q, id, why, permanent, time_ceil());
-}
-
-/* Test-only crash points (WARNWATCH_TEST_KILL_AT=NAME): die as kill -9
- * would, at the worst moments for exactly-once sending. */
-static void test_kill_point(const char *name)
-{
-	const char *at = getenv("WARNWATCH_TEST_KILL_AT");
-
-	if (at && !strcmp(at, name))
-		raise(SIGKILL);
 }
 
 /* ---- polling ----------------------------------------------------------- */
@@ -610,7 +550,7 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 		in->poll.next_at += time_ceil() - now;
 		strbuf_addstr(&err, error_last());
 		queue_log(&sv->q, 0, l->name, QL_ERROR, "%s", err.buf);
-		say(sv, "%s: %s", l->name, err.buf);
+		serve_say(sv, "%s: %s", l->name, err.buf);
 		goto save;
 	}
 	/* Oldest first, so parents are known before their replies. */
@@ -637,7 +577,7 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 			  "all %zu feed entries were new: mail may have been "
 			  "missed; poll more often", feed.nr);
 	if (added)
-		say(sv, "%s: %zu new patch message(s)%s", l->name, added,
+		serve_say(sv, "%s: %zu new patch message(s)%s", l->name, added,
 		    skip ? " (before watching: skipped)" : "");
 	in->primed = true;
 	ret = 0;
@@ -659,744 +599,23 @@ save:
 	return added || ret < 0 ? 1 : 0;
 }
 
-/* ---- stages ------------------------------------------------------------ */
+/* ---- one step of work -------------------------------------------------- */
 
-/* Write `len` bytes to the series' artifact `name` (temp file + rename:
- * a crash leaves the old file or the new one, never half of one). */
-static int put_artifact(struct serve *sv, long long id, const char *name,
-			const char *buf, size_t len)
-{
-	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	int ret;
-
-	ret = queue_series_dir(&path, &sv->q, id, true);
-	if (!ret) {
-		queue_artifact(&path, &sv->q, id, name);
-		strbuf_add(&data, buf, len);
-		ret = strbuf_write_file(&data, path.buf);
-	}
-	strbuf_release(&path);
-	strbuf_release(&data);
-	return ret;
-}
-
-static int read_artifact(struct strbuf *out, struct serve *sv, long long id,
-			 const char *name)
-{
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	queue_artifact(&path, &sv->q, id, name);
-	ret = strbuf_read_file(out, path.buf, MBOX_MAX_BYTES);
-	strbuf_release(&path);
-	return ret;
-}
-
-/*
- * b4 may find that a "series" we grouped is one we already have: a
- * message that looked like a first patch (a reply that kept the subject
- * without "Re:") keyed a series of its own.  1 when `s` was set aside.
- */
-static int same_as_known(struct serve *sv, const struct queue_series *s,
-			 const struct b4_series *bs, time_t now)
-{
-	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
-	struct strbuf mid = STRBUF_INIT, why = STRBUF_INIT;
-	long long other = 0;
-	int ret = 0;
-
-	if (b4_first_msgid(&mid, first->buf, first->len) ||
-	    !strcmp(mid.buf, s->root_msgid))
-		goto out;
-	ret = queue_find(&other, &sv->q, s->inbox, mid.buf);
-	if (ret == 1 && other != s->id) {
-		strbuf_addf(&why, "the same series as #%lld", other);
-		ret = queue_skip(&sv->q, s->id, why.buf, now);
-		ret = ret < 0 ? ret : 1;
-	} else if (ret == 1) {
-		ret = 0;
-	}
-out:
-	strbuf_release(&mid);
-	strbuf_release(&why);
-	return ret;
-}
-
-static int stage_fetch(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, time_t now)
-{
-	struct b4_opts o = B4_OPTS_INIT;
-	struct b4_series bs = B4_SERIES_INIT;
-	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
-	int ret;
-
-	/* [archive] and [identity] as review and ci read them, but the
-	 * archive is this list's. */
-	ret = b4_opts_from_config(&o, &mask, sv->cfg->config);
-	if (ret)
-		goto out;
-	strbuf_reset(&mask);
-	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
-	o.midmask = mask.buf;
-	o.linkmask = NULL;
-	o.searchmask = NULL;
-	o.version = s->version;
-	ret = b4_fetch(&bs, s->root_msgid, &o);
-	if (ret == WW_EINPUT && now < s->first_seen + (time_t)sv->q.opts.max_wait) {
-		/* Thread incomplete: the rest may still be on its way. */
-		queue_log(&sv->q, s->id, l->name, QL_INFO, "waiting for the rest "
-			  "of the series: %s", error_last());
-		ret = queue_defer(&sv->q, s->id, now + sv->q.opts.settle);
-		goto out;
-	}
-	if (ret < 0) {
-		bool permanent = ret == WW_EINPUT;
-
-		ret = fail(sv, s->id, error_last(), permanent);
-		goto out;
-	}
-	ret = same_as_known(sv, s, &bs, now);
-	if (ret)
-		goto out;
-	/* The cover letter first, in the same mbox (b4 writes it without
-	 * a From_ line). */
-	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))
-		strbuf_addstr(&mbx, "From git@z Thu Jan  1 00:00:00 1970\n");
-	strbuf_addbuf(&mbx, &bs.cover);
-	if (mbx.len && mbx.buf[mbx.len - 1] != '\n')
-		strbuf_addch(&mbx, '\n');
-	strbuf_addbuf(&mbx, &bs.mbx);
-	ret = put_artifact(sv, s->id, QUEUE_MBOX, mbx.buf, mbx.len);
-	if (!ret)
-		ret = put_artifact(sv, s->id, QUEUE_THREAD, bs.thread.buf,
-				   bs.thread.len);
-	if (!ret)
-		ret = queue_advance(&sv->q, s->id, QS_FETCHED, now);
-	say(sv, "series %lld fetched (%.1f s in b4)", s->id, bs.seconds);
-out:
-	b4_series_release(&bs);
-	strbuf_release(&mask);
-	strbuf_release(&mbx);
-	return ret;
-}
-
-static bool has_msgid(const struct mail_list *l, const char *msgid)
-{
-	for (size_t i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i].message_id, msgid))
-			return true;
-	return false;
-}
-
-/*
- * The series of `id` as b4 chose it, but with each message as the list
- * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
- * `raw` holds the text the mails point into.
- */
-static int load_series(struct mail_list *mails, struct series *series,
-		       struct strbuf *raw, struct serve *sv, long long id)
-{
-	struct mail_list chosen = MAIL_LIST_INIT, thread = MAIL_LIST_INIT;
-	struct strbuf mbx = STRBUF_INIT;
-	int ret;
-
-	ret = read_artifact(&mbx, sv, id, QUEUE_MBOX);
-	if (!ret)
-		ret = mbox_parse(&chosen, mbx.buf, mbx.len);
-	if (!ret)
-		ret = read_artifact(raw, sv, id, QUEUE_THREAD);
-	if (!ret)
-		ret = mbox_parse(&thread, raw->buf, raw->len);
-	if (ret < 0)
-		goto out;
-	for (size_t i = 0; i < thread.nr; i++) {
-		if (!has_msgid(&chosen, thread.v[i].message_id) ||
-		    has_msgid(mails, thread.v[i].message_id))
-			continue;
-		ALLOC_GROW(mails->v, mails->nr + 1, mails->alloc);
-		mails->v[mails->nr++] = thread.v[i];
-		memset(&thread.v[i], 0, sizeof(thread.v[i]));
-	}
-	if (mails->nr < chosen.nr)
-		ret = error_code(WW_EINPUT, "%zu of the %zu messages b4 chose are "
-				 "not in the thread", chosen.nr - mails->nr, chosen.nr);
-	if (!ret)
-		ret = series_from_mails(series, mails);
-out:
-	mail_list_clear(&thread);	/* moved entries were zeroed */
-	mail_list_clear(&chosen);
-	strbuf_release(&mbx);
-	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
-}
-
-/* Findings, not counting calls that only moved. */
-static int count_findings(const struct check_result *r)
-{
-	int n = 0;
-
-	for (size_t i = 0; i < r->nr; i++)
-		if (!r->v[i].moved)
-			n++;
-	return n;
-}
-
-/*
- * The rules, loaded once per process.  Every stage that checks needs them,
- * not only the check stage: after a restart the first stage may be the
- * boot or the reply, which check the series again.
- */
-static int need_rules(struct serve *sv)
-{
-	int ret;
-
-	if (sv->rules_loaded)
-		return 0;
-	ret = rules_load(&sv->rules, rules_default_dir());
-	if (ret < 0)
-		return ret;	/* our installation, not the series */
-	sv->rules_loaded = true;
-	return 0;
-}
-
-static int stage_check(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, time_t now)
-{
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct series series = SERIES_INIT;
-	struct check_result res = CHECK_RESULT_INIT;
-	struct check_opts co = CHECK_OPTS_INIT;
-	struct strbuf raw = STRBUF_INIT, path = STRBUF_INIT;
-	json_t *json = NULL;
-	char *text = NULL;
-	int ret, n;
-
-	ret = need_rules(sv);
-	if (ret < 0)
-		return ret;
-	ret = load_series(&mails, &series, &raw, sv, s->id);
-	if (ret < 0) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	co.rules = &sv->rules;
-	ret = check_series(&res, &series, &co);
-	if (ret < 0) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
-	json = report_json(path.buf, &series, &res, &sv->rules);
-	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-	if (!text) {
-		ret = error("cannot encode the findings of series %lld", s->id);
-		goto out;
-	}
-	ret = put_artifact(sv, s->id, QUEUE_FINDINGS, text, strlen(text));
-	if (ret < 0)
-		goto out;
-	n = count_findings(&res);
-	ret = queue_set_verdict(&sv->q, s->id, n ? "findings" : "clean", n);
-	if (!ret)
-		ret = queue_advance(&sv->q, s->id, QS_CHECKED, now);
-	say(sv, "series %lld checked: %d finding(s)", s->id, n);
-out:
-	free(text);
-	json_decref(json);
-	check_result_clear(&res);
-	series_release(&series);
-	mail_list_clear(&mails);
-	strbuf_release(&raw);
-	strbuf_release(&path);
-	return ret;
-}
-
-static int copy_file(struct serve *sv, long long id, const char *name,
-		     const char *from)
-{
-	struct strbuf buf = STRBUF_INIT;
-	int ret = strbuf_read_file(&buf, from, 64u << 20);
-
-	if (!ret)
-		ret = put_artifact(sv, id, name, buf.buf, buf.len);
-	strbuf_release(&buf);
-	return ret;
-}
-
-static int stage_boot(struct serve *sv, const struct queue_series *s,
-		      const struct serve_list *l, time_t now)
-{
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct series series = SERIES_INIT;
-	struct ci_verdict v = CI_VERDICT_INIT;
-	struct ci_opts co = CI_OPTS_INIT;
-	struct strbuf raw = STRBUF_INIT;
-	json_t *json = NULL;
-	char *text = NULL;
-	int ret;
-
-	ret = load_series(&mails, &series, &raw, sv, s->id);
-	if (ret < 0) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	co.tree = *l->tree ? l->tree : NULL;
-	co.rules = &sv->rules;
-	ret = ci_run(&v, &series, &co);
-	if (!ret && v.kind == CI_ERROR)
-		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
-	if (ret < 0) {
-		/* No verdict: our machinery failed, not the series. */
-		ret = fail(sv, s->id, error_last(), false);
-		goto out;
-	}
-	json = ci_verdict_to_json(&v);
-	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
-	ret = text ? put_artifact(sv, s->id, QUEUE_CI, text, strlen(text)) :
-		     error("cannot encode the verdict of series %lld", s->id);
-	if (!ret && v.console)
-		ret = copy_file(sv, s->id, QUEUE_CONSOLE, v.console);
-	if (!ret)
-		ret = queue_set_verdict(&sv->q, s->id, ci_verdict_name(v.kind),
-					s->findings);
-	if (!ret)
-		ret = queue_advance(&sv->q, s->id, QS_BOOTED, now);
-	say(sv, "series %lld booted: %s", s->id, ci_verdict_name(v.kind));
-out:
-	free(text);
-	json_decref(json);
-	ci_verdict_release(&v);
-	series_release(&series);
-	mail_list_clear(&mails);
-	strbuf_release(&raw);
-	return ret;
-}
-
-/* ---- the reply --------------------------------------------------------- */
-
-/* The reply as written to reply.eml, and what sending it needs. */
-struct outgoing {
-	struct strbuf text;
-	char *message_id;
-	char *in_reply_to;
-	char *subject;
-	struct strbuf from;		/* envelope sender */
-	struct mail_addr_list rcpt;	/* To + Cc */
-	struct strbuf rcpt_text;	/* "a@x, b@y" for the store */
+/* The pipeline, in order: the first wanted stage that starts from a
+ * series' state runs next (stage.h). */
+static const struct stage *const stages[] = {
+	&stage_fetch, &stage_check, &stage_ci, &stage_reply,
 };
 
-static void outgoing_init(struct outgoing *o)
-{
-	memset(o, 0, sizeof(*o));
-	strbuf_init(&o->text, 0);
-	strbuf_init(&o->from, 0);
-	strbuf_init(&o->rcpt_text, 0);
-}
-
-static void outgoing_release(struct outgoing *o)
-{
-	strbuf_release(&o->text);
-	strbuf_release(&o->from);
-	strbuf_release(&o->rcpt_text);
-	free(o->message_id);
-	free(o->in_reply_to);
-	free(o->subject);
-	mail_addr_list_clear(&o->rcpt);
-}
-
-/*
- * Read back a drafted reply: everything about sending it comes from the
- * file itself, so a restarted service sends exactly what it drafted,
- * under the same Message-ID.
- */
-static int outgoing_load(struct outgoing *o, struct serve *sv, long long id)
-{
-	struct mail_list ml = MAIL_LIST_INIT;
-	struct mail_addr_list from = MAIL_ADDR_LIST_INIT;
-	int ret;
-
-	ret = read_artifact(&o->text, sv, id, QUEUE_REPLY);
-	if (!ret)
-		ret = mbox_parse(&ml, o->text.buf, o->text.len);
-	if (!ret && ml.nr != 1)
-		ret = error_code(WW_EINPUT, "not one message");
-	if (!ret && !*ml.v[0].message_id)
-		ret = error_code(WW_EINPUT, "no Message-ID");
-	if (ret) {
-		ret = error_prefix(ret, "series %lld: %s", id, QUEUE_REPLY);
-		goto out;
-	}
-	o->message_id = xstrdup(ml.v[0].message_id);
-	o->in_reply_to = xstrdup(ml.v[0].in_reply_to);
-	o->subject = xstrdup(ml.v[0].subject);
-	mail_addr_parse(&o->rcpt, ml.v[0].to);
-	mail_addr_parse(&o->rcpt, ml.v[0].cc);
-	mail_addr_parse(&from, ml.v[0].from);
-	if (!from.nr || !o->rcpt.nr) {
-		ret = error_code(WW_EINPUT, "series %lld: %s has no %s", id,
-				 QUEUE_REPLY, from.nr ? "recipient" : "sender");
-		goto out;
-	}
-	strbuf_addstr(&o->from, from.v[0].addr);
-	for (size_t i = 0; i < o->rcpt.nr; i++)
-		strbuf_addf(&o->rcpt_text, "%s%s", i ? ", " : "", o->rcpt.v[i].addr);
-out:
-	mail_addr_list_clear(&from);
-	mail_list_clear(&ml);
-	return ret;
-}
-
-/* Files a series touches (post-image names of its diffs). */
-static void touched_paths(struct strvec *out, const struct series *s)
-{
-	for (size_t i = 0; i < s->nr; i++) {
-		const char *p = s->patches[i].diff, *end = p + s->patches[i].diff_len;
-
-		while (p && p < end) {
-			const char *nl = memchr(p, '\n', end - p);
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			if (n > 6 && !strncmp(p, "+++ b/", 6))
-				strvec_pushf(out, "%.*s", (int)(n - 6), p + 6);
-			p = nl ? nl + 1 : end;
-		}
-	}
-}
-
-/* Nothing more to do for `s` but what the reply step recorded. */
-static int finish(struct serve *sv, const struct queue_series *s,
-		  const char *what, time_t now)
-{
-	int ret = queue_set_reply(&sv->q, s->id, what);
-
-	if (!ret)
-		ret = queue_advance(&sv->q, s->id, QS_REPLIED, now);
-	say(sv, "series %lld done: %s", s->id, what);
-	return ret;
-}
-
-/*
- * The reply's fate is unknown: the intent was recorded, the result was
- * not (the service died during the SMTP session, or it timed out).  Look
- * for its Message-ID in the list archive rather than send it again.
- */
-static int confirm_unknown(struct serve *sv, const struct queue_series *s,
-			   const struct serve_list *l,
-			   const struct store_reply *rec, time_t now)
-{
-	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, what = STRBUF_INIT;
-	long status;
-	int ret;
-
-	strbuf_addf(&url, "%s/%s/", l->archive, l->inbox);
-	archive_escape_msgid(&url, rec->message_id);
-	strbuf_addstr(&url, "/raw");
-	ret = archive_get(&body, &status, url.buf, &sv->http);
-	if (!ret) {
-		queue_log(&sv->q, s->id, l->name, QL_INFO, "reply <%s> found in the "
-			  "archive: it was sent", rec->message_id);
-		ret = store_mark_sent(&sv->store, rec->message_id);
-		strbuf_addf(&what, "sent <%s> (confirmed by the archive)",
-			    rec->message_id);
-		if (!ret)
-			ret = finish(sv, s, what.buf, now);
-	} else if (ret == WW_ENOTFOUND && l->reply_to != REPLY_TO_AUTHOR &&
-		   now < rec->updated + (time_t)sv->cfg->confirm_window) {
-		/* The list may simply not have archived it yet. */
-		strbuf_addf(&what, "outcome unknown: looking for <%s> in the archive",
-			    rec->message_id);
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, now +
-					  (l->poll_interval < 30 ? l->poll_interval : 30));
-	} else if (ret == WW_ENOTFOUND) {
-		strbuf_addf(&what, "the reply <%s> may have been sent (the SMTP "
-			    "session did not finish) and %s; check, then 'warnwatch "
-			    "retry --force %lld' sends it again under the same "
-			    "Message-ID", rec->message_id,
-			    l->reply_to != REPLY_TO_AUTHOR ?
-			    "is not in the archive" : "was not copied to the list",
-			    s->id);
-		ret = fail(sv, s->id, what.buf, true);
-	} else {
-		ret = fail(sv, s->id, error_last(), false);
-	}
-	strbuf_release(&url);
-	strbuf_release(&body);
-	strbuf_release(&what);
-	return ret < 0 ? ret : 0;
-}
-
-/* The list's coding-style guide, loaded on first use; NULL if none. */
-static const struct guide *list_guide(struct serve *sv,
+static const struct stage *next_stage(const struct queue_series *s,
 				      const struct serve_list *l)
 {
-	struct serve_inbox *in = &sv->inboxes[l - sv->cfg->lists];
-	const struct config *c = sv->cfg->config;
-	const char *tree = config_get(c, "review", "tree");
-	const char *source = config_get(c, "review", "source");
-	struct strbuf path = STRBUF_INIT;
-	char *cache;
-	struct stat st;
-
-	if (in->guide_state)
-		return in->guide_state > 0 ? &in->guide : NULL;
-	/* A list's own tree: a source directory, or a linux-source tarball. */
-	if (*l->tree && !stat(l->tree, &st)) {
-		tree = S_ISDIR(st.st_mode) ? l->tree : NULL;
-		source = S_ISDIR(st.st_mode) ? source : l->tree;
-	}
-	cache = guide_cache_dir();
-	in->guide_state = -1;
-	if (!guide_locate(&path, tree, cache, source) &&
-	    !guide_load_file(&in->guide, path.buf))
-		in->guide_state = 1;
-	else
-		queue_log(&sv->q, 0, l->name, QL_WARN, "replies will cite "
-			  "coding-style sections without quoting them: %s",
-			  error_last());
-	free(cache);
-	strbuf_release(&path);
-	return in->guide_state > 0 ? &in->guide : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+		if ((stages[i]->from & STAGE_FROM(s->state)) &&
+		    (!stages[i]->wanted || stages[i]->wanted(l)))
+			return stages[i];
+	BUG("series %lld is not active (%s)", s->id, queue_state_name(s->state));
 }
-
-/* The previous version of `s`, checked, for the reply's credits. */
-static bool load_prev(struct series *prev, struct check_result *res,
-		      struct mail_list *mails, struct strbuf *raw,
-		      struct serve *sv, const struct queue_series *s)
-{
-	struct check_opts co = CHECK_OPTS_INIT;
-	long long pid = queue_prev_version(&sv->q, s->id);
-
-	if (!pid)
-		return false;
-	co.rules = &sv->rules;
-	if (load_series(mails, prev, raw, sv, pid) < 0 ||
-	    check_series(res, prev, &co) < 0) {
-		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
-			  "not compared: %s", s->version - 1, pid, error_last());
-		return false;
-	}
-	return true;
-}
-
-/*
- * Draft the reply of series `s` into reply.eml with the review module,
- * comparing with the previous version when there is one.  1 when there
- * is nothing to say.
- */
-static int draft_reply(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, const struct series *series)
-{
-	const struct config *c = sv->cfg->config;
-	struct reply_opts ro = REPLY_OPTS_INIT;
-	struct reply r = REPLY_INIT;
-	struct ci_verdict v = CI_VERDICT_INIT;
-	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
-	struct check_opts co = CHECK_OPTS_INIT;
-	struct series prev = SERIES_INIT;
-	struct mail_list prev_mails = MAIL_LIST_INIT;
-	struct strbuf prev_raw = STRBUF_INIT, from = STRBUF_INIT;
-	struct strbuf templates = STRBUF_INIT, path = STRBUF_INIT;
-	const char *name = config_get(c, "identity", "name");
-	const char *email = config_get(c, "identity", "email");
-	bool hint = false;
-	int ret;
-
-	co.rules = &sv->rules;
-	ret = check_series(&cur, series, &co);
-	if (ret < 0)
-		goto out;
-	strbuf_addf(&from, "%s <%s>", name && *name ? name : "warnwatch",
-		    email && *email ? email : "warnwatch@localhost");
-	ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
-	if (ret < 0)
-		goto out;
-	if (config_get_path(&templates, c, "review", "templates"))
-		strbuf_addstr(&templates, reply_default_templates());
-	/* ci.json: a state written before verdict.json went away has it too. */
-	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
-	if (!access(path.buf, F_OK) && ci_verdict_load(&v, path.buf) == 0)
-		ro.verdict = &v;
-	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
-		ro.prev = &prev;
-		ro.prev_result = &prev_res;
-	}
-	ro.from = from.buf;
-	ro.policy = l->reply_to;
-	ro.lists = *l->address ? l->address : config_get(c, "review", "lists");
-	ro.patchwork_hint = hint;
-	ro.template_dir = templates.buf;
-	ro.guide = list_guide(sv, l);
-	ro.tree_name = *l->tree ? l->tree : NULL;
-	ro.contact = config_get(c, "review", "contact");
-	ret = reply_build(&r, series, &cur, &ro);
-	if (!ret && r.empty)
-		ret = 1;
-	else if (!ret)
-		ret = put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
-out:
-	reply_release(&r);
-	ci_verdict_release(&v);
-	check_result_clear(&cur);
-	check_result_clear(&prev_res);
-	series_release(&prev);
-	mail_list_clear(&prev_mails);
-	strbuf_release(&prev_raw);
-	strbuf_release(&from);
-	strbuf_release(&templates);
-	strbuf_release(&path);
-	return ret;
-}
-
-static int send_reply(struct serve *sv, const struct queue_series *s,
-		      const struct serve_list *l, struct outgoing *o,
-		      time_t now)
-{
-	struct store_reply r = STORE_REPLY_INIT, old = STORE_REPLY_INIT;
-	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, what = STRBUF_INIT;
-	int ret;
-
-	ret = smtp_opts_from_config(&so, &password, &ca_file, sv->cfg->config);
-	if (ret) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	r.series = s->root_msgid;
-	r.version = s->version;
-	r.message_id = o->message_id;
-	r.in_reply_to = o->in_reply_to;
-	r.subject = o->subject;
-	r.recipients = o->rcpt_text.buf;
-	r.forced = s->force_reply;
-	/* The intent is committed before the first byte goes out. */
-	ret = store_begin_reply(&sv->store, &r, &old);
-	if (ret == WW_EDUP && old.state == REPLY_SENT) {
-		strbuf_addf(&what, "sent <%s>", old.message_id);
-		ret = finish(sv, s, what.buf, now);
-		goto out;
-	}
-	if (ret == WW_EDUP) {
-		ret = confirm_unknown(sv, s, l, &old, now);
-		goto out;
-	}
-	if (ret)
-		goto out;
-	test_kill_point("before-smtp");
-	ret = smtp_send(&so, o->from.buf, &o->rcpt, o->text.buf, o->text.len);
-	test_kill_point("after-smtp");
-	if (!ret) {
-		ret = store_mark_sent(&sv->store, o->message_id);
-		strbuf_addf(&what, "sent <%s> to %s", o->message_id, o->rcpt_text.buf);
-		if (!ret)
-			ret = finish(sv, s, what.buf, now);
-	} else if (ret == WW_ETIMEOUT) {
-		/* Maybe delivered: leave the intent for confirm_unknown(). */
-		ret = fail(sv, s->id, error_last(), false);
-	} else {
-		/* Refused, or no connection: certainly not delivered. */
-		strbuf_addstr(&what, error_last());
-		store_mark_failed(&sv->store, o->message_id, what.buf);
-		ret = fail(sv, s->id, what.buf, ret == WW_EINPUT);
-	}
-out:
-	store_reply_release(&old);
-	strbuf_release(&password);
-	strbuf_release(&ca_file);
-	strbuf_release(&what);
-	return ret < 0 ? ret : 0;
-}
-
-static int stage_reply(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, time_t now)
-{
-	struct store_reply rec = STORE_REPLY_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct series series = SERIES_INIT;
-	struct strbuf raw = STRBUF_INIT, path = STRBUF_INIT, what = STRBUF_INIT;
-	struct strvec paths = STRVEC_INIT;
-	struct outgoing o;
-	const char *why = NULL;
-	time_t until;
-	int ret;
-
-	outgoing_init(&o);
-	if (l->reply == SERVE_REPLY_NONE) {
-		ret = finish(sv, s, "none: replies are off for this list", now);
-		goto out;
-	}
-	/* Answered already: by us before a crash, or by `warnwatch review`. */
-	ret = store_find_reply(&rec, &sv->store, s->root_msgid, s->version);
-	if (!ret && rec.state == REPLY_SENT) {
-		strbuf_addf(&what, "sent <%s>", rec.message_id);
-		ret = finish(sv, s, what.buf, now);
-		goto out;
-	}
-	if (!ret && rec.state == REPLY_INTENT && !s->force_reply) {
-		ret = confirm_unknown(sv, s, l, &rec, now);
-		goto out;
-	}
-	if (ret && ret != WW_ENOTFOUND)
-		goto out;
-
-	ret = load_series(&mails, &series, &raw, sv, s->id);
-	if (ret < 0) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	/* Drafted once: a later attempt sends the same text and Message-ID. */
-	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
-	if (access(path.buf, F_OK)) {
-		ret = draft_reply(sv, s, l, &series);
-		if (ret == 1) {
-			ret = finish(sv, s, "none: nothing to say", now);
-			goto out;
-		}
-		if (ret < 0) {
-			ret = fail(sv, s->id, error_last(), false);
-			goto out;
-		}
-	}
-	ret = outgoing_load(&o, sv, s->id);
-	if (ret < 0) {
-		ret = fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	touched_paths(&paths, &series);
-	if (l->reply == SERVE_REPLY_DRAFT) {
-		ret = finish(sv, s, "drafted", now);
-		goto out;
-	}
-	if (!serve_allowed(l, s->author_email, paths.v, &why)) {
-		strbuf_addf(&what, "drafted, not sent: %s", why);
-		ret = finish(sv, s, what.buf, now);
-		goto out;
-	}
-	if (serve_quiet(l, now, &until)) {
-		struct tm tm;
-
-		localtime_r(&until, &tm);
-		strbuf_addf(&what, "held until %02d:%02d (quiet hours)",
-			    tm.tm_hour, tm.tm_min);
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, until);
-		goto out;
-	}
-	ret = send_reply(sv, s, l, &o, now);
-out:
-	outgoing_release(&o);
-	store_reply_release(&rec);
-	series_release(&series);
-	mail_list_clear(&mails);
-	strvec_clear(&paths);
-	strbuf_release(&raw);
-	strbuf_release(&path);
-	strbuf_release(&what);
-	return ret;
-}
-
-/* ---- one step of work -------------------------------------------------- */
 
 static int run_stage(struct serve *sv, long long id, time_t now)
 {
@@ -1409,38 +628,23 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 		return ret;
 	l = serve_config_list(sv->cfg, s.inbox);
 	if (!l) {
-		ret = fail(sv, id, "its list is no longer configured", true);
+		ret = serve_fail(sv, id, "its list is no longer configured", true);
 		goto out;
 	}
 	error_clear();
 	/* Checked again by the boot and reply stages, whatever ran before. */
-	ret = s.state == QS_RECEIVED ? 0 : need_rules(sv);
+	ret = s.state == QS_RECEIVED ? 0 : stage_need_rules(sv);
 	if (ret < 0)
 		;	/* reported below, like any stage's own failure */
-	else switch (s.state) {
-	case QS_RECEIVED:
-		ret = stage_fetch(sv, &s, l, now);
-		break;
-	case QS_FETCHED:
-		ret = stage_check(sv, &s, l, now);
-		break;
-	case QS_CHECKED:
-		ret = l->boot ? stage_boot(sv, &s, l, now) :
-				stage_reply(sv, &s, l, now);
-		break;
-	case QS_BOOTED:
-		ret = stage_reply(sv, &s, l, now);
-		break;
-	default:
-		BUG("series %lld is not active (%s)", id, queue_state_name(s.state));
-	}
+	else
+		ret = next_stage(&s, l)->run(sv, &s, l, now);
 	if (ret < 0) {
 		/* The state store or our own installation failed, not the
 		 * series: say so, and keep the series where it is. */
 		queue_log(&sv->q, id, l->name, QL_ERROR, "%s", error_last());
-		say(sv, "series %lld: %s", id, error_last());
+		serve_say(sv, "series %lld: %s", id, error_last());
 		if (ret != WW_ESTATE)
-			ret = fail(sv, id, error_last(), false);
+			ret = serve_fail(sv, id, error_last(), false);
 	}
 out:
 	queue_series_release(&s);
@@ -1465,7 +669,7 @@ static int write_outputs(struct serve *sv, time_t now)
 	if (ret) {
 		/* A page that cannot be drawn must not stop the reviews. */
 		queue_log(&sv->q, 0, "", QL_ERROR, "dashboard: %s", error_last());
-		say(sv, "dashboard: %s", error_last());
+		serve_say(sv, "dashboard: %s", error_last());
 	}
 	ret = queue_status_json(&status, &sv->q, 200, now);
 	if (ret)
@@ -1686,7 +890,7 @@ static int work_turn(struct serve *sv)
 				  queue_state_name(s.state), sv->host);
 			ret = queue_advance(&sv->q, id, QS_RECEIVED, time(NULL));
 		} else {
-			say(sv, "%s: series %lld at %s", sv->name, id,
+			serve_say(sv, "%s: series %lld at %s", sv->name, id,
 			    queue_state_name(s.state));
 			ret = run_stage(sv, id, time(NULL));
 		}
@@ -1899,3 +1103,4 @@ int serve_run(const struct serve_config *cfg, unsigned int flags)
 	stop(&sv);
 	return ret < 0 ? ret : 0;
 }
+

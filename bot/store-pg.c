@@ -309,10 +309,22 @@ static int pg_begin(struct store *s)
 	return ret ? ret : simple(s, "BEGIN", "cannot begin");
 }
 
+/*
+ * In a transaction that a failed statement aborted, COMMIT rolls back and
+ * still succeeds (its tag says ROLLBACK): not a commit for our callers,
+ * whose earlier writes are gone.
+ */
 static int pg_commit(struct store *s)
 {
-	int ret = simple(s, "COMMIT", "cannot commit");
+	PGresult *res = PQexec(s->conn, "COMMIT");
+	int ret = 0;
 
+	if (PQresultStatus(res) != PGRES_COMMAND_OK)
+		ret = pg_error(s, res, "cannot commit");
+	else if (!strcmp(PQcmdStatus(res), "ROLLBACK"))
+		ret = error_code(WW_ESTATE, "%s: cannot commit: a statement failed "
+				 "in the transaction, which was rolled back", s->path);
+	PQclear(res);
 	if (ret)
 		simple(s, "ROLLBACK", "cannot roll back");
 	return ret;

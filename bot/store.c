@@ -273,6 +273,11 @@ const char *store_for_update(const struct store *s)
 	return s->be->for_update;
 }
 
+const char *store_insert_order(const struct store *s)
+{
+	return store_is_shared(s) ? "ctid" : "rowid";
+}
+
 int store_try_lock(struct store *s, long long key)
 {
 	return s->be->try_lock(s, key);

@@ -127,6 +127,12 @@ void store_rollback(struct store *s);
 const char *store_skip_locked(const struct store *s);
 const char *store_for_update(const struct store *s);
 /*
+ * The column that orders a table without a key of its own as its rows
+ * were inserted: SQLite's "rowid", PostgreSQL's "ctid" (which holds for
+ * rows never updated, as long as nobody runs VACUUM FULL or CLUSTER).
+ */
+const char *store_insert_order(const struct store *s);
+/*
  * A lock held by this connection until store_unlock() or the connection
  * ends (PostgreSQL: a session advisory lock; SQLite: always granted, one
  * machine): 1 taken, 0 held by someone else, negative on error.

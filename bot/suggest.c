@@ -211,12 +211,12 @@ static size_t patch_pos(const struct series *s, int index)
 }
 
 /* Final line of post-image line `line` of f->file after patch `pos`, or 0. */
-static int final_line(const struct series *s, size_t pos, const char *file, int line,
-		      struct strbuf *path)
+static int final_line(const struct series *s, const struct linemap *map, size_t pos,
+		      const char *file, int line, struct strbuf *path)
 {
 	int out = line;
 
-	if (pos < s->nr && linemap_to_result(&out, path, s, pos, file, line) < 0) {
+	if (pos < s->nr && linemap_final(&out, path, map, s, pos, file, line) < 0) {
 		error_clear();
 		return 0;
 	}
@@ -233,7 +233,8 @@ static void one(const struct finding *f, struct strbuf *skipped, const char *why
 }
 
 static void suggest_one(struct suggestions *out, struct strbuf *skipped,
-			const struct series *s, const struct finding *f)
+			const struct series *s, const struct linemap *map,
+			const struct finding *f)
 {
 	struct hline *v = NULL;
 	size_t nr = split_hunk(&v, f->hunk), at = f->hunk_line, last, lo, hi;
@@ -257,13 +258,13 @@ static void suggest_one(struct suggestions *out, struct strbuf *skipped,
 		num[k] = v[k].origin == '-' ? num[k + 1] : num[k + 1] - 1;
 	for (size_t k = at + 1; k < nr; k++)
 		num[k] = v[k].origin == '-' ? num[k - 1] : num[k - 1] + 1;
-	fin[at] = final_line(s, pos, f->file, f->line, &path);
+	fin[at] = final_line(s, map, pos, f->file, f->line, &path);
 	if (!fin[at]) {
 		one(f, skipped, "a later patch of the series changes it");
 		goto out;
 	}
 	for (size_t k = at + 1; k <= last; k++) {
-		fin[k] = final_line(s, pos, f->file, num[k], &p2);
+		fin[k] = final_line(s, map, pos, f->file, num[k], &p2);
 		if (fin[k] != fin[at] + (int)(k - at)) {
 			one(f, skipped, "a later patch of the series changes it");
 			goto out;
@@ -274,7 +275,7 @@ static void suggest_one(struct suggestions *out, struct strbuf *skipped,
 	for (lo = at; lo > 0 && before < SUGGEST_CONTEXT; lo--) {
 		if (v[lo - 1].origin == '-')
 			continue;
-		if (final_line(s, pos, f->file, num[lo - 1], &p2) != n - 1)
+		if (final_line(s, map, pos, f->file, num[lo - 1], &p2) != n - 1)
 			break;
 		n--;
 		before++;
@@ -283,7 +284,7 @@ static void suggest_one(struct suggestions *out, struct strbuf *skipped,
 	for (hi = last + 1; hi < nr && after < SUGGEST_CONTEXT; hi++) {
 		if (v[hi].origin == '-')
 			continue;
-		if (final_line(s, pos, f->file, num[hi], &p2) != n + 1)
+		if (final_line(s, map, pos, f->file, num[hi], &p2) != n + 1)
 			break;
 		n++;
 		after++;
@@ -390,7 +391,7 @@ void suggest_series(struct strbuf *out, struct strbuf *skipped,
 		if (f->kind != FINDING_ADDED || f->moved || f->conversion ||
 		    f->severity < SEV_WARNING)
 			continue;
-		suggest_one(&all, skipped, s, f);
+		suggest_one(&all, skipped, s, r->map, f);
 	}
 	if (all.nr)
 		qsort(all.v, all.nr, sizeof(*all.v), cmp_suggestion);

@@ -2,8 +2,9 @@
 # slow
 #
 # t0210: `warnwatch ci` on every series of tests/kernel/: apply to linux
-# 6.1.192 (each names base-commit: v6.1), build (one warm build directory
-# shared by all cases), boot in QEMU with panic_on_warn=1 and the guest's
+# 6.1.192 (01-09 name base-commit: v6.1; 11 names none and applies only
+# there) or 6.12.118 (10 names v6.12), build (one warm build directory per
+# tree shared by its cases), boot in QEMU with panic_on_warn=1 and the guest's
 # user space (kselftests and workloads of the touched files, gcov counts of
 # the added calls), and compare the JSON verdict with the case's
 # expected.json (rules in tests/kernel/README.md).  The console logs and
@@ -37,6 +38,9 @@ for k, v in want.items():
     if k == "build_error_contains":
         if v not in (got.get("build_error") or ""):
             bad.append("build_error %r lacks %r" % (got.get("build_error"), v))
+    elif k == "base_why_contains":
+        if v not in (got.get("base_why") or ""):
+            bad.append("base_why %r lacks %r" % (got.get("base_why"), v))
     elif k == "enabled_suites_include":
         for s in v:
             if s not in got.get("enabled_suites", []):
@@ -87,6 +91,11 @@ for dir in tests/kernel/*/; do
 	fi
 	if [ -n "$skip_all" ]; then
 		echo "ok $n - ci $name # SKIP $skip_all"
+		continue
+	fi
+	# 10 builds 6.12, 11 proves that 6.12 is tried first: both need it.
+	if grep -q '6\.12' "$dir/expected.json" && [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
+		echo "ok $n - ci $name # SKIP linux-source-6.12 is not installed"
 		continue
 	fi
 	start=$(date +%s)

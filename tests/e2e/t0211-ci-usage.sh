@@ -46,4 +46,11 @@ t "invalid message-id: refused before b4 runs" 2 \
 t "missing mbox: error names it" 2 "cannot open '$tmp/none.mbox'" -- ci "$tmp/none.mbox"
 t "mbox without patches: error names it" 2 "'$tmp/nopatch.mbox'.*no patches" -- ci "$tmp/nopatch.mbox"
 t "not a mail at all: error names it" 2 "'$tmp/notes.txt'" -- ci "$tmp/notes.txt"
+t "option without its value: usage error" 2 "--tree needs VERSION\|TARBALL" -- ci x.mbox --tree
+t "bad -v: usage error" 2 "bad version '0'" -- ci -v 0 x.mbox
+t "a flag given a value: usage error" 2 "--no-base-boot takes no value" -- ci --no-base-boot=1 x.mbox
+t "every option parses: the missing input is the error" 2 "cannot open '$tmp/none.mbox'" -- \
+	ci --tree 6.1 --cache "$tmp/cache" --format=json --json-out "$tmp/v.json" \
+	--timeout=60 --accel tcg --rules rules --config "$tmp/down.conf" -v2 \
+	--no-second-boot --no-base-boot --no-user-space -- "$tmp/none.mbox"
 echo "1..$n"

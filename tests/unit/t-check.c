@@ -4,6 +4,8 @@
  * path overrides, macro bodies, and wrapper resolution in a tree.
  */
 #include "check.h"
+#include "diff.h"
+#include "series.h"
 #include "tap.h"
 
 #include <sys/stat.h>
@@ -408,6 +410,75 @@ static void test_tree_wrappers(void)
 	strbuf_release(&s);
 }
 
+/* Patch n of a three-patch series adding a BUG_ON() to mm/a.c. */
+#define PATCH_MAIL(n, from, to, at) \
+	"From ww Mon Sep 17 00:00:00 2001\n" \
+	"From: A <a@example.org>\nSubject: [PATCH " #n "/3] mm: step " #n "\n" \
+	"Message-ID: <p" #n "@example.org>\n\n" \
+	"---\n" \
+	"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n" \
+	"@@ -" #at ",2 +" #at ",3 @@ int f(void)\n" \
+	" {\n" \
+	"+\tBUG_ON(x == " #n ");\n" \
+	" \treturn 0;\n" \
+	"-- \n2.43.0\n\n"
+
+static const char three_patches[] =
+	PATCH_MAIL(1, 0, 0, 10) PATCH_MAIL(2, 0, 0, 20) PATCH_MAIL(3, 0, 0, 5);
+
+/*
+ * One check of a series parses each patch once and makes the hunk filter
+ * (the anchors) once, however many patches and findings there are.
+ */
+static void test_parse_once(void)
+{
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct diff_counts before, after;
+
+	o.rules = &rs;
+	if (series_read(&s, &mails, three_patches, strlen(three_patches), "x.mbox") < 0) {
+		printf("# series_read: %s\n", error_last());
+		ok(0, "parse once: the series reads");
+		goto out;
+	}
+	is(s.nr, 3, "parse once: three patches");
+	diff_counts(&before);
+	is(check_series(&r, &s, &o), 0, "parse once: check_series");
+	diff_counts(&after);
+	is(r.nr, 3, "parse once: a finding per patch");
+	is(after.parses - before.parses, 3, "parse once: three patches, three parses");
+	is(after.anchor_sets - before.anchor_sets, 1, "parse once: one anchor set per series");
+
+	/* Where each finding lands after the series (what --format=gcc,
+	 * --suggest and the hook print) comes from the same parse. */
+	ok(r.map && r.map->nr == 3, "parse once: the line map of the series");
+	for (size_t i = 0; r.map && i < r.nr; i++) {
+		static const int want[] = { 12, 22, 6 };
+		struct strbuf path = STRBUF_INIT, path2 = STRBUF_INIT;
+		int line = -1, reparsed = -1;
+
+		diff_counts(&before);
+		is(linemap_final(&line, &path, r.map, &s, i, r.v[i].file, r.v[i].line), 0,
+		   "parse once: patch %zu's finding followed", i + 1);
+		diff_counts(&after);
+		is(after.parses - before.parses, 0, "parse once: ... without a parse");
+		is(line, want[i], "parse once: ... to line %d of the result", want[i]);
+		is_str(path.buf, "mm/a.c", "parse once: ... in its file");
+		is(linemap_to_result(&reparsed, &path2, &s, i, r.v[i].file, r.v[i].line), 0,
+		   "parse once: the reparse agrees");
+		is(reparsed, line, "parse once: ... on the line");
+		strbuf_release(&path);
+		strbuf_release(&path2);
+	}
+out:
+	check_result_clear(&r);
+	series_release(&s);
+	mail_list_clear(&mails);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -428,6 +499,7 @@ int main(void)
 	test_defines();
 	test_binary_and_errors();
 	test_tree_wrappers();
+	test_parse_once();
 	ruleset_release(&rs);
 	strbuf_release(&dir);
 	return done_testing();

@@ -7,6 +7,9 @@
 #include "series.h"
 #include "tap.h"
 
+#include <stdlib.h>
+#include <unistd.h>
+
 static const char *data_dir(void)
 {
 	static char path[4096];
@@ -549,6 +552,134 @@ static void test_read(void)
 	error_clear();
 }
 
+/* series_source_of(): what an argument names, decided in one place. */
+static void test_source(void)
+{
+	static const struct {
+		const char *arg;
+		enum series_source want;
+	} table[] = {
+		{ "-", SERIES_SOURCE_STDIN },
+		{ "series.mbx", SERIES_SOURCE_FILE },
+		{ "0001-x-fix.patch", SERIES_SOURCE_FILE },
+		{ "20260105100000.1234-1-ada@example.org", SERIES_SOURCE_MSGID },
+		{ "<20260105100000.1234-1-ada@example.org>", SERIES_SOURCE_MSGID },
+		/* a path with an '@' is a path (a lore URL is not sniffed) */
+		{ "mail/ada@example.org", SERIES_SOURCE_FILE },
+		{ "https://lore.kernel.org/all/x@y/", SERIES_SOURCE_FILE },
+		{ "--", SERIES_SOURCE_FILE },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(table); i++)
+		is(series_source_of(table[i].arg), table[i].want, "source of '%s'",
+		   table[i].arg);
+}
+
+struct fetched {
+	int calls;
+	const char *text;
+};
+
+static int fake_fetch(struct strbuf *out, const char *msgid, void *data)
+{
+	struct fetched *f = data;
+
+	f->calls++;
+	if (!f->text)
+		return error_code(WW_ENET, "cannot reach the archive for '%s'", msgid);
+	strbuf_addstr(out, f->text);
+	return 0;
+}
+
+static int load(struct series *s, struct mail_list *l, struct strbuf *buf,
+		const char *arg, unsigned flags, struct fetched *f)
+{
+	struct series init = SERIES_INIT;
+	struct mail_list linit = MAIL_LIST_INIT;
+
+	*s = init;
+	*l = linit;
+	strbuf_init(buf, 0);
+	return series_load(s, l, buf, arg, flags, f ? fake_fetch : NULL, f);
+}
+
+static void load_done(struct series *s, struct mail_list *l, struct strbuf *buf)
+{
+	series_release(s);
+	mail_list_clear(l);
+	strbuf_release(buf);
+}
+
+/* series_load(): argument -> bytes -> series, errors naming the argument. */
+static void test_load(void)
+{
+	static const char reply[] = "From: B <b@x>\nSubject: Re: [PATCH] x: y\n"
+		"In-Reply-To: <r1@x>\n\n> +\tBUG_ON(x);\n\nNo.\n";
+	char dir[] = "/tmp/t-series.XXXXXX";
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, buf;
+	struct fetched f = { 0, DIFF };
+	struct series s;
+	struct mail_list l;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed", "series_load tests");
+		return;
+	}
+	strbuf_addf(&path, "%s/none.mbox", dir);
+	is(load(&s, &l, &buf, path.buf, 0, &f), WW_ENOTFOUND, "load: missing file");
+	ok(strstr(error_last(), "cannot open '") && strstr(error_last(), "none.mbox'"),
+	   "load: the error names the file (%s)", error_last());
+	load_done(&s, &l, &buf);
+	is(load(&s, &l, &buf, dir, 0, &f), WW_EINPUT, "load: a directory");
+	ok(strstr(error_last(), "is a directory") != NULL, "load: says so");
+	load_done(&s, &l, &buf);
+
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/x.diff", dir);
+	strbuf_addstr(&text, DIFF);
+	ok(strbuf_write_file(&text, path.buf) == 0, "load: wrote a diff");
+	is(load(&s, &l, &buf, path.buf, 0, &f), 0, "load: a diff file");
+	ok(s.nr == 1 && s.patches[0].index == 0, "load: one bare patch");
+	is(f.calls, 0, "load: a file is not fetched");
+	load_done(&s, &l, &buf);
+
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/reply.eml", dir);
+	strbuf_reset(&text);
+	strbuf_addstr(&text, reply);
+	ok(strbuf_write_file(&text, path.buf) == 0, "load: wrote a reply");
+	is(load(&s, &l, &buf, path.buf, 0, &f), WW_ENOTFOUND, "load: a reply holds no patch");
+	ok(strstr(error_last(), "reply.eml': no patches found") != NULL,
+	   "load: that error names the file (%s)", error_last());
+	load_done(&s, &l, &buf);
+	is(load(&s, &l, &buf, path.buf, SERIES_LOAD_EMPTY_OK, &f), 0,
+	   "load: EMPTY_OK: a reply is an empty series");
+	is(s.nr, 0, "load: EMPTY_OK: no patches");
+	is_str(error_last(), "", "load: EMPTY_OK: no error left behind");
+	load_done(&s, &l, &buf);
+
+	is(load(&s, &l, &buf, "r1@example.org", 0, &f), 0, "load: a Message-ID is fetched");
+	is(f.calls, 1, "load: fetched once");
+	is(s.nr, 1, "load: the fetched series");
+	load_done(&s, &l, &buf);
+	f.text = NULL;
+	is(load(&s, &l, &buf, "r1@example.org", 0, &f), WW_ENET,
+	   "load: a fetch error is passed up unchanged");
+	load_done(&s, &l, &buf);
+	is(load(&s, &l, &buf, "r1@example.org", 0, NULL), WW_ENOTFOUND,
+	   "load: without a fetcher a Message-ID is a file name");
+	load_done(&s, &l, &buf);
+	error_clear();
+
+	unlink(path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/x.diff", dir);
+	unlink(path.buf);
+	rmdir(dir);
+	strbuf_release(&path);
+	strbuf_release(&text);
+}
+
 int main(void)
 {
 	test_subjects();
@@ -562,5 +693,7 @@ int main(void)
 	test_diff_styles();
 	test_bare_diff();
 	test_read();
+	test_source();
+	test_load();
 	return done_testing();
 }

@@ -17,6 +17,7 @@
 
 #define NR_SERIES 40
 #define NR_CLAIMERS 4
+#define CLAIM_WORK_US 10000
 #define NR_RACERS 6
 
 static const char *url, *pwfile;
@@ -112,6 +113,10 @@ static void test_claims(void)
 			while (queue_claim(&id, &cq, owner, 600, 2000) == 1) {
 				fprintf(w, "%d %lld\n", c, id);
 				fflush(w);
+				/* The stage's work: a claimer that took the
+				 * CPU first must not empty the queue before
+				 * the others are scheduled on a busy machine. */
+				usleep(CLAIM_WORK_US);
 			}
 			_exit(0);
 		}
@@ -139,8 +144,9 @@ static void test_claims(void)
 		;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ms = (t1.tv_sec - t0.tv_sec) * 1000.0 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-	printf("# %d claims by %d workers in %.0f ms (%.0f claims/s, incl. the "
-	       "last empty claim each)\n", total, NR_CLAIMERS, ms,
+	printf("# %d claims by %d workers in %.0f ms, each claim held %d ms "
+	       "(%.0f claims/s, incl. the last empty claim each)\n", total,
+	       NR_CLAIMERS, ms, CLAIM_WORK_US / 1000,
 	       ms > 0 ? total * 1000.0 / ms : 0);
 	is(total, NR_SERIES, "%d claims for %d series", total, NR_SERIES);
 	is(twice, 0, "no series claimed twice");
@@ -351,6 +357,35 @@ static void test_cut(void)
 	store_close(&b);
 }
 
+/* A statement that fails inside a transaction aborts it on PostgreSQL:
+ * the commit that follows must say so, not report the writes before it
+ * as committed. */
+static void test_aborted_commit(void)
+{
+	struct store s = STORE_INIT;
+	struct store_rows *rows;
+	int ret;
+
+	open_pg(&s);
+	is(store_begin(&s), 0, "a transaction begins");
+	is(store_exec(&s, "INSERT INTO queue_events (at, level, message) "
+		      "VALUES (?, 'info', 'lost with the transaction')", "t",
+		      (time_t)1), 1, "  a row is written");
+	ok(store_exec(&s, "INSERT INTO no_such_table VALUES (1)", "") == WW_ESTATE,
+	   "  a statement fails (its error ignored by the caller)");
+	ret = store_commit(&s);
+	is(ret, WW_ESTATE, "the commit fails: the server rolled back");
+	ok(strstr(error_last(), "rolled back"), "  saying so: %s", error_last());
+	ret = store_query(&rows, &s, "SELECT 1 FROM queue_events WHERE message = "
+			  "'lost with the transaction'", "");
+	is(ret, 0, "the first row is not in the database");
+	if (ret == 1)
+		store_rows_free(rows);
+	is(store_exec(&s, "UPDATE queue_workers SET heartbeat = 0 WHERE 1 = 0", ""), 0,
+	   "the connection works on");
+	store_close(&s);
+}
+
 int main(int argc, char **argv)
 {
 	pg_test_env(argv);
@@ -363,5 +398,6 @@ int main(int argc, char **argv)
 	test_killed_worker();
 	test_poll_lock();
 	test_cut();
+	test_aborted_commit();
 	return done_testing();
 }

@@ -1,0 +1,77 @@
+/*
+ * The check stage: the findings of the series (check.h) as
+ * findings.json, and its verdict in the queue.
+ */
+#include "stage.h"
+#include "check.h"
+#include "report.h"
+
+/* Findings, not counting calls that only moved. */
+static int count_findings(const struct check_result *r)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < r->nr; i++)
+		if (!r->v[i].moved)
+			n++;
+	return n;
+}
+
+static int run_check(struct serve *sv, const struct queue_series *s,
+		     const struct serve_list *l, time_t now)
+{
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series series = SERIES_INIT;
+	struct check_result res = CHECK_RESULT_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct strbuf raw = STRBUF_INIT, path = STRBUF_INIT;
+	json_t *json = NULL;
+	char *text = NULL;
+	int ret, n;
+
+	ret = stage_need_rules(sv);
+	if (ret < 0)
+		return ret;
+	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), true);
+		goto out;
+	}
+	co.rules = &sv->rules;
+	ret = check_series(&res, &series, &co);
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), true);
+		goto out;
+	}
+	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
+	json = report_json(path.buf, &series, &res, &sv->rules);
+	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+	if (!text) {
+		ret = error("cannot encode the findings of series %lld", s->id);
+		goto out;
+	}
+	ret = stage_put_artifact(sv, s->id, QUEUE_FINDINGS, text, strlen(text));
+	if (ret < 0)
+		goto out;
+	n = count_findings(&res);
+	ret = queue_set_verdict(&sv->q, s->id, n ? "findings" : "clean", n);
+	if (!ret)
+		ret = queue_advance(&sv->q, s->id, QS_CHECKED, now);
+	serve_say(sv, "series %lld checked: %d finding(s)", s->id, n);
+out:
+	free(text);
+	json_decref(json);
+	check_result_clear(&res);
+	series_release(&series);
+	mail_list_clear(&mails);
+	strbuf_release(&raw);
+	strbuf_release(&path);
+	return ret;
+}
+
+const struct stage stage_check = {
+	.name = "check",
+	.from = STAGE_FROM(QS_FETCHED),
+	.wanted = NULL,
+	.run = run_check,
+};

@@ -1,0 +1,80 @@
+/*
+ * The kernel-ci stage (lists with boot = yes): build and boot the series
+ * (ci.h), keep its verdict (ci-json.h: the one schema the reply reads too)
+ * and the console log.
+ */
+#include "stage.h"
+#include "ci-json.h"
+
+static bool wants_boot(const struct serve_list *l)
+{
+	return l->boot;
+}
+
+static int copy_file(struct serve *sv, long long id, const char *name,
+		     const char *from)
+{
+	struct strbuf buf = STRBUF_INIT;
+	int ret = strbuf_read_file(&buf, from, 64u << 20);
+
+	if (!ret)
+		ret = stage_put_artifact(sv, id, name, buf.buf, buf.len);
+	strbuf_release(&buf);
+	return ret;
+}
+
+static int run_ci(struct serve *sv, const struct queue_series *s,
+		  const struct serve_list *l, time_t now)
+{
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series series = SERIES_INIT;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct ci_opts co = CI_OPTS_INIT;
+	struct strbuf raw = STRBUF_INIT;
+	json_t *json = NULL;
+	char *text = NULL;
+	int ret;
+
+	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), true);
+		goto out;
+	}
+	co.tree = *l->tree ? l->tree : NULL;
+	co.rules = &sv->rules;
+	ret = ci_run(&v, &series, &co);
+	if (!ret && v.kind == CI_ERROR)
+		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
+	if (ret < 0) {
+		/* No verdict: our machinery failed, not the series. */
+		ret = serve_fail(sv, s->id, error_last(), false);
+		goto out;
+	}
+	json = ci_verdict_to_json(&v);
+	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
+	ret = text ? stage_put_artifact(sv, s->id, QUEUE_CI, text, strlen(text)) :
+		     error("cannot encode the verdict of series %lld", s->id);
+	if (!ret && v.console)
+		ret = copy_file(sv, s->id, QUEUE_CONSOLE, v.console);
+	if (!ret)
+		ret = queue_set_verdict(&sv->q, s->id, ci_verdict_name(v.kind),
+					s->findings);
+	if (!ret)
+		ret = queue_advance(&sv->q, s->id, QS_BOOTED, now);
+	serve_say(sv, "series %lld booted: %s", s->id, ci_verdict_name(v.kind));
+out:
+	free(text);
+	json_decref(json);
+	ci_verdict_release(&v);
+	series_release(&series);
+	mail_list_clear(&mails);
+	strbuf_release(&raw);
+	return ret;
+}
+
+const struct stage stage_ci = {
+	.name = "ci",
+	.from = STAGE_FROM(QS_CHECKED),
+	.wanted = wants_boot,
+	.run = run_ci,
+};

@@ -1,0 +1,101 @@
+/*
+ * The fetch stage: the series and its whole thread from the list's
+ * archive by b4, into the series' mbox and thread artifacts.
+ */
+#include "stage.h"
+#include "b4.h"
+
+/*
+ * b4 may find that a "series" we grouped is one we already have: a
+ * message that looked like a first patch (a reply that kept the subject
+ * without "Re:") keyed a series of its own.  1 when `s` was set aside.
+ */
+static int same_as_known(struct serve *sv, const struct queue_series *s,
+			 const struct b4_series *bs, time_t now)
+{
+	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
+	struct strbuf mid = STRBUF_INIT, why = STRBUF_INIT;
+	long long other = 0;
+	int ret = 0;
+
+	if (b4_first_msgid(&mid, first->buf, first->len) ||
+	    !strcmp(mid.buf, s->root_msgid))
+		goto out;
+	ret = queue_find(&other, &sv->q, s->inbox, mid.buf);
+	if (ret == 1 && other != s->id) {
+		strbuf_addf(&why, "the same series as #%lld", other);
+		ret = queue_skip(&sv->q, s->id, why.buf, now);
+		ret = ret < 0 ? ret : 1;
+	} else if (ret == 1) {
+		ret = 0;
+	}
+out:
+	strbuf_release(&mid);
+	strbuf_release(&why);
+	return ret;
+}
+
+static int run_fetch(struct serve *sv, const struct queue_series *s,
+		     const struct serve_list *l, time_t now)
+{
+	struct b4_opts o = B4_OPTS_INIT;
+	struct b4_series bs = B4_SERIES_INIT;
+	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
+	int ret;
+
+	/* [archive] and [identity] as review and ci read them, but the
+	 * archive is this list's. */
+	ret = b4_opts_from_config(&o, &mask, sv->cfg->config);
+	if (ret)
+		goto out;
+	strbuf_reset(&mask);
+	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
+	o.midmask = mask.buf;
+	o.linkmask = NULL;
+	o.searchmask = NULL;
+	o.version = s->version;
+	ret = b4_fetch(&bs, s->root_msgid, &o);
+	if (ret == WW_EINPUT && now < s->first_seen + (time_t)sv->q.opts.max_wait) {
+		/* Thread incomplete: the rest may still be on its way. */
+		queue_log(&sv->q, s->id, l->name, QL_INFO, "waiting for the rest "
+			  "of the series: %s", error_last());
+		ret = queue_defer(&sv->q, s->id, now + sv->q.opts.settle);
+		goto out;
+	}
+	if (ret < 0) {
+		bool permanent = ret == WW_EINPUT;
+
+		ret = serve_fail(sv, s->id, error_last(), permanent);
+		goto out;
+	}
+	ret = same_as_known(sv, s, &bs, now);
+	if (ret)
+		goto out;
+	/* The cover letter first, in the same mbox (b4 writes it without
+	 * a From_ line). */
+	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))
+		strbuf_addstr(&mbx, "From git@z Thu Jan  1 00:00:00 1970\n");
+	strbuf_addbuf(&mbx, &bs.cover);
+	if (mbx.len && mbx.buf[mbx.len - 1] != '\n')
+		strbuf_addch(&mbx, '\n');
+	strbuf_addbuf(&mbx, &bs.mbx);
+	ret = stage_put_artifact(sv, s->id, QUEUE_MBOX, mbx.buf, mbx.len);
+	if (!ret)
+		ret = stage_put_artifact(sv, s->id, QUEUE_THREAD, bs.thread.buf,
+				   bs.thread.len);
+	if (!ret)
+		ret = queue_advance(&sv->q, s->id, QS_FETCHED, now);
+	serve_say(sv, "series %lld fetched (%.1f s in b4)", s->id, bs.seconds);
+out:
+	b4_series_release(&bs);
+	strbuf_release(&mask);
+	strbuf_release(&mbx);
+	return ret;
+}
+
+const struct stage stage_fetch = {
+	.name = "fetch",
+	.from = STAGE_FROM(QS_RECEIVED),
+	.wanted = NULL,
+	.run = run_fetch,
+};

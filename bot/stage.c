@@ -1,0 +1,84 @@
+/*
+ * What the service's stages share (stage.h): their artifacts, the series
+ * as the list archived it, the rules.
+ */
+#include "stage.h"
+#include "review.h"
+
+/* Write `len` bytes to the series' artifact `name` (temp file + rename:
+ * a crash leaves the old file or the new one, never half of one). */
+int stage_put_artifact(struct serve *sv, long long id, const char *name,
+		       const char *buf, size_t len)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	int ret;
+
+	ret = queue_series_dir(&path, &sv->q, id, true);
+	if (!ret) {
+		queue_artifact(&path, &sv->q, id, name);
+		strbuf_add(&data, buf, len);
+		ret = strbuf_write_file(&data, path.buf);
+	}
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return ret;
+}
+
+int stage_read_artifact(struct strbuf *out, struct serve *sv, long long id,
+			const char *name)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	queue_artifact(&path, &sv->q, id, name);
+	ret = strbuf_read_file(out, path.buf, MBOX_MAX_BYTES);
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * The series of `id` as b4 chose it, but with each message as the list
+ * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
+ * `raw` holds the text the mails point into.
+ */
+int stage_load_series(struct mail_list *mails, struct series *series,
+		      struct strbuf *raw, struct serve *sv, long long id)
+{
+	struct mail_list chosen = MAIL_LIST_INIT, thread = MAIL_LIST_INIT;
+	struct strbuf mbx = STRBUF_INIT;
+	int ret;
+
+	ret = stage_read_artifact(&mbx, sv, id, QUEUE_MBOX);
+	if (!ret)
+		ret = mbox_parse(&chosen, mbx.buf, mbx.len);
+	if (!ret)
+		ret = stage_read_artifact(raw, sv, id, QUEUE_THREAD);
+	if (!ret)
+		ret = mbox_parse(&thread, raw->buf, raw->len);
+	if (!ret)
+		ret = review_choose_mails(mails, &thread, &chosen, NULL);
+	if (!ret)
+		ret = series_from_mails(series, mails);
+	mail_list_clear(&thread);	/* moved entries were zeroed */
+	mail_list_clear(&chosen);
+	strbuf_release(&mbx);
+	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
+}
+
+/*
+ * The rules, loaded once per process.  Every stage that checks needs them,
+ * not only the check stage: after a restart the first stage may be the
+ * boot or the reply, which check the series again.
+ */
+int stage_need_rules(struct serve *sv)
+{
+	int ret;
+
+	if (sv->rules_loaded)
+		return 0;
+	ret = rules_load(&sv->rules, rules_default_dir());
+	if (ret < 0)
+		return ret;	/* our installation, not the series */
+	sv->rules_loaded = true;
+	return 0;
+}

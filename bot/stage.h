@@ -1,0 +1,62 @@
+/*
+ * The service's stages, one module each, as a table of ops that serve.c
+ * runs (see serve.h for the pipeline):
+ *
+ *   stage-fetch.c  received -> fetched: the series and its thread by b4
+ *   stage-check.c  fetched  -> checked: the findings (findings.json)
+ *   stage-ci.c     checked  -> booted:  kernel-ci build and boot (lists
+ *                                       with boot = yes)
+ *   stage-reply.c  checked/booted -> replied: draft, maybe send (review.h)
+ *
+ * A stage reads its inputs and writes its results as artifacts in the
+ * series' directory (queue.h) before it moves the series on, so that a
+ * killed service redoes at most the stage it was in.  Adding a stage is
+ * one stage-NAME.c defining a `struct stage` and its line in serve.c's
+ * table.  The helpers below are what the stages share.
+ */
+#ifndef WW_STAGE_H
+#define WW_STAGE_H
+
+#include "serve-priv.h"
+#include "mbox.h"
+#include "series.h"
+
+/* A bit per queue state, for stage.from. */
+#define STAGE_FROM(st) (1u << (st))
+
+struct stage {
+	const char *name;
+	unsigned int from;	/* STAGE_FROM() of the states it starts from */
+	/* Whether the stage applies to the series of list `l`; NULL: always.
+	 * A series whose state no wanted stage starts from is a BUG. */
+	bool (*wanted)(const struct serve_list *l);
+	/*
+	 * Run the stage for series `s` of list `l`: 0 when the stage moved
+	 * the series on, deferred it or recorded its failure (serve_fail());
+	 * negative when our own machinery failed (WW_ESTATE: the state
+	 * database), which the loop records and retries.
+	 */
+	int (*run)(struct serve *sv, const struct queue_series *s,
+		   const struct serve_list *l, time_t now);
+};
+
+extern const struct stage stage_fetch, stage_check, stage_ci, stage_reply;
+
+/* Write `len` bytes to the series' artifact `name` (temp file + rename:
+ * a crash leaves the old file or the new one, never half of one). */
+int stage_put_artifact(struct serve *sv, long long id, const char *name,
+		       const char *buf, size_t len);
+/* Read the series' artifact `name` into `out`. */
+int stage_read_artifact(struct strbuf *out, struct serve *sv, long long id,
+			const char *name);
+/*
+ * The series of `id` as b4 chose it, with each message as the list
+ * archived it (review_choose_mails()).  `raw` holds the text the mails
+ * point into; all three are the caller's to release.
+ */
+int stage_load_series(struct mail_list *mails, struct series *series,
+		      struct strbuf *raw, struct serve *sv, long long id);
+/* The rules, loaded once per process (sv->rules). */
+int stage_need_rules(struct serve *sv);
+
+#endif

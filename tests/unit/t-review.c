@@ -1,0 +1,249 @@
+/*
+ * Unit tests for bot/review.c: the archived messages of b4's choice, the
+ * reply options from the configuration, the state, and the exactly-once
+ * send -- a refused send is a failure to retry, a timed-out one is "maybe
+ * sent" and never sent again without --force.  t-review-pg.c runs the
+ * same against a real PostgreSQL.
+ */
+#include "review.h"
+#include "tap.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#ifdef T_REVIEW_PG
+#include "pg.h"
+#endif
+
+static const char thread_mbox[] =
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: A <a@example.org>\nSubject: [PATCH 0/2] x\nMessage-ID: <c@x>\n\ncover\n\n"
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: A <a@example.org>\nSubject: [PATCH 1/2] x\nMessage-ID: <p1@x>\n"
+	"In-Reply-To: <c@x>\nCc: list@example.org\n\none\n\n"
+	"From b@x Thu Jan  1 00:00:00 1970\n"
+	"From: B <b@example.org>\nSubject: Re: [PATCH 1/2] x\nMessage-ID: <r@x>\n"
+	"In-Reply-To: <p1@x>\n\nreview\n\n"
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: A <a@example.org>\nSubject: [PATCH 2/2] x\nMessage-ID: <p2@x>\n"
+	"In-Reply-To: <c@x>\n\ntwo\n";
+
+static const char picked_mbox[] =
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: A <a@example.org>\nSubject: [PATCH 2/2] x\nMessage-ID: <p2@x>\n\ntwo\n\n"
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: A <a@example.org>\nSubject: [PATCH 1/2] x\nMessage-ID: <p1@x>\n\none\n";
+
+static void test_choose(void)
+{
+	struct mail_list thread = MAIL_LIST_INIT, picked = MAIL_LIST_INIT;
+	struct mail_list out = MAIL_LIST_INIT;
+
+	mbox_parse(&thread, thread_mbox, strlen(thread_mbox));
+	mbox_parse(&picked, picked_mbox, strlen(picked_mbox));
+	is(review_choose_mails(&out, &thread, &picked, "<c@x>"), 0, "b4's choice found");
+	is((int)out.nr, 2, "two messages");
+	is_str(out.v[0].message_id, "p1@x", "in thread order");
+	is_str(out.v[1].message_id, "p2@x", "both");
+	is_str(out.v[0].cc, "list@example.org", "as archived (Cc: kept)");
+	ok(!thread.v[1].message_id && !thread.v[3].message_id, "moved out of the thread");
+	is_str(thread.v[2].message_id, "r@x", "the rest stays");
+	mail_list_clear(&out);
+	mail_list_clear(&thread);
+
+	mbox_parse(&thread, thread_mbox, 0);
+	is(review_choose_mails(&out, &thread, &picked, "<c@x>"), WW_EINPUT,
+	   "missing from the thread: WW_EINPUT");
+	is_str(error_last(), "2 of the 2 messages b4 chose for <c@x> are not in the thread",
+	       "says how many and whose");
+	mail_list_clear(&out);
+	mail_list_clear(&thread);
+	mail_list_clear(&picked);
+}
+
+static void test_reply_opts(void)
+{
+	struct config c = CONFIG_INIT;
+	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct review_conf keep = REVIEW_CONF_INIT;
+
+	is(review_reply_opts(&ro, &keep, &c, 0), 0, "no configuration: defaults");
+	is_str(ro.from, "warnwatch <warnwatch@localhost>", "default identity for drafts");
+	is(ro.policy, REPLY_TO_BOTH, "author and lists by default");
+	ok(ro.template_dir && *ro.template_dir, "the installed templates");
+	is(review_reply_opts(&ro, &keep, &c, REVIEW_SENDING), WW_EINPUT,
+	   "sending needs an [identity] email");
+	config_set(&c, "identity", "email", "not an address");
+	is(review_reply_opts(&ro, &keep, &c, 0), WW_EINPUT, "a bad email is an error");
+	config_set(&c, "identity", "email", "bot@example.org");
+	config_set(&c, "identity", "name", "Bot");
+	config_set(&c, "review", "reply-to", "list");
+	config_set(&c, "review", "lists", "*@vger.example.org");
+	config_set(&c, "review", "patchwork-hint", "yes");
+	config_set(&c, "review", "contact", "owner@example.org");
+	is(review_reply_opts(&ro, &keep, &c, REVIEW_SENDING), 0, "configured");
+	is_str(ro.from, "Bot <bot@example.org>", "identity");
+	is(ro.policy, REPLY_TO_LIST, "reply-to");
+	is_str(ro.lists, "*@vger.example.org", "lists");
+	ok(ro.patchwork_hint, "patchwork-hint");
+	is_str(ro.contact, "owner@example.org", "contact");
+	config_set(&c, "review", "reply-to", "everyone");
+	ok(review_reply_opts(&ro, &keep, &c, 0) < 0, "a bad reply-to is an error");
+	review_conf_release(&keep);
+	config_release(&c);
+}
+
+/* A TCP port that accepts connections (the kernel's backlog) and never
+ * says a word: an SMTP session on it times out. */
+static int silent_port(int *out_fd)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(fd, 8) || getsockname(fd, (struct sockaddr *)&a, &len))
+		return -1;
+	*out_fd = fd;
+	return ntohs(a.sin_port);
+}
+
+/* A port with nothing listening: bound, then closed. */
+static int closed_port(void)
+{
+	int fd, port = silent_port(&fd);
+
+	close(fd);
+	return port;
+}
+
+static struct store_reply rec(const char *series, const char *id, bool forced)
+{
+	struct store_reply r = STORE_REPLY_INIT;
+
+	r.series = (char *)series;
+	r.version = 1;
+	r.message_id = (char *)id;
+	r.in_reply_to = (char *)"p1@x";
+	r.subject = (char *)"Re: [PATCH 1/2] x";
+	r.recipients = (char *)"a@example.org";
+	r.forced = forced;
+	return r;
+}
+
+static void test_send(struct store *st, const char *tag)
+{
+	static const char msg[] = "From: Bot <bot@example.org>\nTo: a@example.org\n"
+		"Subject: Re: x\nMessage-ID: <m@bot>\n\nhello\n";
+	struct smtp_opts so = SMTP_OPTS_INIT;
+	struct mail_addr_list rcpt = MAIL_ADDR_LIST_INIT;
+	struct store_reply old = STORE_REPLY_INIT, r;
+	struct strbuf url = STRBUF_INIT, s1 = STRBUF_INIT, s2 = STRBUF_INIT;
+	struct strbuf s3 = STRBUF_INIT, id = STRBUF_INIT;
+	int fd = -1, port;
+
+	/* Unique per run: a PostgreSQL database outlives one test. */
+	strbuf_addf(&s1, "refused-%s-%ld@x", tag, (long)getpid());
+	strbuf_addf(&s2, "timeout-%s-%ld@x", tag, (long)getpid());
+	strbuf_addf(&s3, "sent-%s-%ld@x", tag, (long)getpid());
+	mail_addr_parse(&rcpt, "a@example.org");
+	so.starttls = SMTP_TLS_NO;
+	so.connect_timeout_s = 2;
+	so.timeout_s = 1;
+
+	is(review_known(&old, st, s1.buf, 1), 0, "nothing known yet");
+	ok(!old.message_id, "no earlier reply");
+	strbuf_addf(&url, "smtp://127.0.0.1:%d", closed_port());
+	so.url = url.buf;
+	strbuf_addf(&id, "a-%s", s1.buf);
+	r = rec(s1.buf, id.buf, false);
+	is(review_send(&old, st, &so, &r, "bot@example.org", &rcpt, msg, strlen(msg)),
+	   WW_ENET, "no server: not delivered");
+	store_reply_release(&old);
+	is(review_known(&old, st, s1.buf, 1), 0, "a failed send blocks nothing");
+	is(old.state, REPLY_FAILED, "recorded as failed");
+	is_str(old.message_id, id.buf, "its Message-ID kept for the retry");
+	store_reply_release(&old);
+
+	port = silent_port(&fd);
+	ok(port > 0, "a silent SMTP server");
+	strbuf_reset(&url);
+	strbuf_addf(&url, "smtp://127.0.0.1:%d", port);
+	so.url = url.buf;
+	strbuf_reset(&id);
+	strbuf_addf(&id, "a-%s", s2.buf);
+	r = rec(s2.buf, id.buf, false);
+	is(review_send(&old, st, &so, &r, "bot@example.org", &rcpt, msg, strlen(msg)),
+	   WW_ETIMEOUT, "a session that times out: maybe sent");
+	store_reply_release(&old);
+	is(review_known(&old, st, s2.buf, 1), REVIEW_MAYBE_SENT, "the intent stays");
+	is_str(old.message_id, id.buf, "under our Message-ID");
+	store_reply_release(&old);
+	/* Nothing listens any more: a second send would fail, not time out. */
+	close(fd);
+	strbuf_reset(&id);
+	strbuf_addf(&id, "b-%s", s2.buf);
+	r = rec(s2.buf, id.buf, false);
+	is(review_send(&old, st, &so, &r, "bot@example.org", &rcpt, msg, strlen(msg)),
+	   REVIEW_MAYBE_SENT, "not sent again without --force");
+	is(old.state, REPLY_INTENT, "the earlier intent reported");
+	store_reply_release(&old);
+
+	strbuf_reset(&id);
+	strbuf_addf(&id, "a-%s", s3.buf);
+	r = rec(s3.buf, id.buf, false);
+	is(store_begin_reply(st, &r, NULL), 0, "another reply's intent");
+	is(store_mark_sent(st, id.buf), 0, "and its delivery");
+	is(review_known(&old, st, s3.buf, 1), REVIEW_ANSWERED, "known as answered");
+	store_reply_release(&old);
+	strbuf_reset(&id);
+	strbuf_addf(&id, "b-%s", s3.buf);
+	r = rec(s3.buf, id.buf, false);
+	is(review_send(&old, st, &so, &r, "bot@example.org", &rcpt, msg, strlen(msg)),
+	   REVIEW_ANSWERED, "answered: nothing sent");
+	store_reply_release(&old);
+
+	mail_addr_list_clear(&rcpt);
+	strbuf_release(&url);
+	strbuf_release(&s1);
+	strbuf_release(&s2);
+	strbuf_release(&s3);
+	strbuf_release(&id);
+}
+
+int main(int argc, char **argv)
+{
+	struct config c = CONFIG_INIT;
+	struct store st = STORE_INIT;
+
+#ifdef T_REVIEW_PG
+	pg_test_env(argv);
+	config_set(&c, "state", "url", getenv("WW_TEST_PG_URL"));
+	if (getenv("WW_TEST_PG_PWFILE"))
+		config_set(&c, "state", "password-file", getenv("WW_TEST_PG_PWFILE"));
+#else
+	char dir[] = "/tmp/t-review.XXXXXX";
+
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(dir))
+		return 1;
+	config_set(&c, "state", "dir", dir);
+#endif
+	test_choose();
+	test_reply_opts();
+	is(review_state_open(&st, &c), 0, "the configured state opens");
+#ifdef T_REVIEW_PG
+	is_str(store_backend_name(&st), "postgresql", "[state] url: PostgreSQL");
+	test_send(&st, "pg");
+#else
+	is_str(store_backend_name(&st), "sqlite", "[state] dir: SQLite");
+	test_send(&st, "sqlite");
+#endif
+	store_close(&st);
+	config_release(&c);
+	return done_testing();
+}
