@@ -70,9 +70,9 @@ case("empty-stdin", "nothing on stdin",
 case("directory", "a directory as input",
      ["check", "@TMP@"], 2, "warnwatch: '@TMP@': is a directory")
 case("nonexistent", "a file that does not exist",
-     ["check", "@TMP@/no-such.mbox"], 2, "warnwatch: '@TMP@/no-such.mbox': No such file or directory")
+     ["check", "@TMP@/no-such.mbox"], 2, "warnwatch: cannot open '@TMP@/no-such.mbox': No such file or directory")
 case("unreadable", "a file we may not read (run as nobody when root)",
-     ["check", "@IN@"], 2, "warnwatch: '@IN@': Permission denied",
+     ["check", "@IN@"], 2, "warnwatch: cannot open '@IN@': Permission denied",
      gen="#!/bin/sh\nprintf 'x' >\"$1\" && chmod 000 \"$1\"\n", user=True)
 case("unknown-option", "an option check does not have",
      ["check", "--frobnicate", "@IN@"], 2, "warnwatch: check: unknown option '--frobnicate'", input=full)
