@@ -662,6 +662,7 @@ static int write_outputs(struct serve *sv, time_t now)
 
 	dopts.out_dir = sv->cfg->dashboard_dir;
 	dopts.state_dir = sv->cfg->state_dir;
+	dopts.store = &sv->store;	/* PostgreSQL or not: the same tables as the queue */
 	dopts.census = (const char **)sv->cfg->census.v;
 	dopts.nr_census = sv->cfg->census.nr;
 	dopts.now = now;

@@ -256,6 +256,17 @@ if [ "$BACKEND" = postgresql ]; then
 		sed 's/^/#   /' "$TEST_DIR/status.txt" | head -n 20
 	fi
 	diag "$(sed -n '/^workers:/,/^in progress:/p' "$TEST_DIR/status.txt")"
+	# The pages serve draws come from the shared tables too.
+	if "$WW_PYTHON" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sum(len(l["series"]) for l in d["lists"] if l["name"] == "test") > 0
+' "$STATE/dashboard/dashboard.json" 2>/dev/null; then
+		ok "serve's dashboard has the list's series from PostgreSQL"
+	else
+		not_ok "serve's dashboard has the list's series from PostgreSQL"
+		ls -R "$STATE/dashboard" 2>&1 | head -n 10 | sed 's/^/#   /'
+	fi
 	# A poller killed in the last 3 leases still has a fresh heartbeat
 	# in its row (SIGKILL leaves no goodbye); on a fast run the storm
 	# settles before it ages out.  Wait that long: what must remain is
