@@ -126,8 +126,8 @@ check-fast: all units
 # of theirs is new.  T0210_SANITIZED= (empty) runs every case.
 T0210_SANITIZED ?= 01-warn-fires 05-syntax-error 05b-warn-in-decompressor \
 	06-does-not-apply 07-cgroup-kselftest-fires 08-ext4-workload-fires
-# The queue storms (t0410 PostgreSQL, t0411 SQLite) run full-size (60
-# series, 20 kills) in the plain pass and reduced (20 series, 6 kills, the
+# The PostgreSQL queue storm (t0410) runs full-size (60
+# series, 20 kills) in the plain pass (t0411, SQLite, reduced in both) and reduced (20 series, 6 kills, the
 # same events: PostgreSQL restarted once, a connection cut) under the
 # sanitizers, whose serve processes run several times slower; their TAP
 # names say which.  STORM_SANITIZED=full runs the full storms there too.
