@@ -16,6 +16,7 @@
 #include "store.h"
 #include "strbuf.h"
 #include "tap.h"
+#include "pi.h"
 #include "pg.h"
 
 #include <git2.h>
@@ -24,32 +25,6 @@
 #define diag(...) (printf("# "), printf(__VA_ARGS__), printf("\n"))
 
 static git_repository *repo;
-
-/* One public-inbox v2 commit: the mail as the blob "m". */
-static void add_mail(const char *text)
-{
-	git_oid blob, tree, commit, parent;
-	git_treebuilder *tb = NULL;
-	git_signature *sig = NULL;
-	git_tree *t = NULL;
-	git_commit *p = NULL;
-	bool has_parent = !git_reference_name_to_id(&parent, repo, "HEAD");
-
-	git_blob_create_from_buffer(&blob, repo, text, strlen(text));
-	git_treebuilder_new(&tb, repo, NULL);
-	git_treebuilder_insert(NULL, tb, "m", &blob, GIT_FILEMODE_BLOB);
-	git_treebuilder_write(&tree, tb);
-	git_tree_lookup(&t, repo, &tree);
-	git_signature_new(&sig, "t", "t@example.org", 1700000000, 0);
-	if (has_parent)
-		git_commit_lookup(&p, repo, &parent);
-	git_commit_create_v(&commit, repo, "HEAD", sig, sig, NULL, "mail", t,
-			    has_parent ? 1 : 0, p);
-	git_commit_free(p);
-	git_tree_free(t);
-	git_signature_free(sig);
-	git_treebuilder_free(tb);
-}
 
 static void mail(const char *mid, const char *subject, const char *date,
 		 const char *refs, const char *diff)
@@ -63,7 +38,7 @@ static void mail(const char *mid, const char *subject, const char *date,
 	if (refs)
 		strbuf_addf(&sb, "In-Reply-To: <%s>\nReferences: <%s>\n", refs, refs);
 	strbuf_addf(&sb, "\nText.\n---\n%s-- \n2.47.0\n", diff ? diff : "");
-	add_mail(sb.buf);
+	pi_add_mail(repo, sb.buf);
 	strbuf_release(&sb);
 }
 
