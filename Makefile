@@ -55,9 +55,16 @@ QUIET_AR = @echo '   ' AR $@;
 QUIET = @
 endif
 
-LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c bot/cmd/*.c)))
+# The subcommands (bot/cmd/NAME.c, one cmd_NAME each) go into an archive of
+# their own: bot/cmd/check.c and bot/check.c would be two members named
+# check.o in one, and ar keeps only the last.  An archive, not plain objects,
+# so that the lean program links only the commands it names.
+LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c)))
 LIB_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB = $(BUILD)/libww.a
+CMD_SRCS := $(sort $(wildcard bot/cmd/*.c))
+CMD_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(CMD_SRCS))
+CMD_LIB = $(BUILD)/libww-cmd.a
 PROG = $(BUILD)/warnwatch
 PROG_ALL = $(BUILD)/warnwatch-all
 UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
@@ -75,10 +82,10 @@ bot/warnwatch-all: $(PROG_ALL)
 	$(QUIET)cp $(PROG_ALL) $@.tmp && mv -f $@.tmp $@
 endif
 
-$(PROG): $(BUILD)/warnwatch.o $(LIB)
+$(PROG): $(BUILD)/warnwatch.o $(CMD_LIB) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LEAN_LIBS) -lm
 
-$(PROG_ALL): $(BUILD)/warnwatch-all.o $(LIB)
+$(PROG_ALL): $(BUILD)/warnwatch-all.o $(CMD_LIB) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/warnwatch.o: bot/warnwatch.c $(wildcard bot/*.h)
@@ -90,6 +97,10 @@ $(BUILD)/warnwatch-all.o: bot/warnwatch.c $(wildcard bot/*.h)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DWW_ALL -c -o $@ $<
 
 $(LIB): $(LIB_OBJS)
+	$(QUIET)rm -f $@
+	$(QUIET_AR)ar rcs $@ $^
+
+$(CMD_LIB): $(CMD_OBJS)
 	$(QUIET)rm -f $@
 	$(QUIET_AR)ar rcs $@ $^
 

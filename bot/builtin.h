@@ -1,5 +1,5 @@
 /*
- * The subcommands.  Each cmd_* lives in its own bot/cmd-*.c file and
+ * The subcommands.  Each cmd_NAME lives in its own bot/cmd/NAME.c file and
  * returns the process exit status: 0 nothing to report, 1 something found
  * (a finding at error level, a verdict other than clean), 2 usage or input
  * error.  Later statuses are named in each command's usage text.

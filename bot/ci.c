@@ -7,6 +7,7 @@
 #include "ci-json.h"
 #include "mkdirs.h"
 #include "gitlib.h"
+#include "diff.h"
 
 #include "kapply.h"
 #include "kboot.h"
@@ -145,8 +146,8 @@ static void added_from_diff(struct added_set *a, const char *diff, size_t len,
 	git_diff *gd = NULL;
 	size_t n;
 
-	if (!diff || !len || git_diff_from_buffer(&gd, diff, len) < 0)
-		return;	/* not a git diff: attribution falls back to files */
+	if (!diff || !len || diff_to_git(&gd, diff, len) < 0)
+		return;	/* unreadable: kapply refused it too */
 	n = git_diff_num_deltas(gd);
 	for (size_t i = 0; i < n; i++) {
 		const git_diff_delta *d = git_diff_get_delta(gd, i);

@@ -1569,3 +1569,31 @@ int diff_normalise(struct strbuf *out, const char *buf, size_t len)
 	parser_release(&p);
 	return ret;
 }
+
+int diff_to_git(git_diff **out, const char *buf, size_t len)
+{
+	struct strbuf norm = STRBUF_INIT;
+	int ret = 0;
+
+	gitlib_init();
+	*out = NULL;
+	if (!git_diff_from_buffer(out, buf, len) && git_diff_num_deltas(*out))
+		return 0;
+	git_diff_free(*out);
+	*out = NULL;
+	if ((ret = diff_normalise(&norm, buf, len)) < 0)
+		goto out;
+	if (git_diff_from_buffer(out, norm.buf, norm.len) < 0) {
+		ret = error_code(WW_EINPUT, "%s", gitlib_error());
+		goto out;
+	}
+	if (!git_diff_num_deltas(*out))
+		ret = error_code(WW_EINPUT, "no file in the diff");
+out:
+	if (ret < 0) {
+		git_diff_free(*out);
+		*out = NULL;
+	}
+	strbuf_release(&norm);
+	return ret;
+}

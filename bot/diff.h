@@ -151,6 +151,16 @@ void diff_counts(struct diff_counts *out);
  */
 int diff_normalise(struct strbuf *out, const char *buf, size_t len);
 
+/*
+ * The whole of `buf` as one libgit2 diff, for git_apply() and for walking
+ * its patches: git's own output is read as it is, anything else (quilt,
+ * "diff -ruN") through diff_normalise() first, so that every caller reads
+ * a patch the same way.  WW_EINPUT when no file is found; git_diff_free()
+ * the result.
+ */
+struct git_diff;
+int diff_to_git(struct git_diff **out, const char *buf, size_t len);
+
 /* Does `buf` look like the start of a diff rather than a mail? */
 bool diff_looks_like(const char *buf, size_t len);
 

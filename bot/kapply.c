@@ -461,30 +461,14 @@ static int apply_failed(const struct apply_state *st, const char *what,
 			  what, version, st->file, st->hunk, st->header, why);
 }
 
-/* Parse `text` into `diff`, normalising quilt/diff -ruN output first. */
+/* Parse `text` into `diff` as every reader of a patch does (diff_to_git). */
 static int parse_diff(git_diff **diff, const struct strbuf *text,
 		      const char *what)
 {
-	struct strbuf norm = STRBUF_INIT;
-	int ret = 0;
-
-	if (!git_diff_from_buffer(diff, text->buf, text->len) &&
-	    git_diff_num_deltas(*diff))
-		return 0;
-	git_diff_free(*diff);
-	*diff = NULL;
-	if (diff_normalise(&norm, text->buf, text->len) < 0 ||
-	    git_diff_from_buffer(diff, norm.buf, norm.len) < 0) {
-		ret = error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
-				 what, *error_last() ? error_last() :
-				 gitlib_error());
-		goto out;
-	}
-	if (!git_diff_num_deltas(*diff))
-		ret = error_code(WW_EAPPLY, "%s has no diff", what);
-out:
-	strbuf_release(&norm);
-	return ret;
+	if (diff_to_git(diff, text->buf, text->len) < 0)
+		return error_code(WW_EAPPLY, "%s: cannot parse its diff: %s",
+				  what, error_last());
+	return 0;
 }
 
 /*

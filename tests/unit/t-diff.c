@@ -6,6 +6,8 @@
 #include "diff.h"
 #include "tap.h"
 
+#include <git2.h>
+
 /* What the callback saw, flattened to one string per file for comparing. */
 struct seen {
 	struct strbuf files;	/* "status old new bin hunks/total\n" per file */
@@ -61,7 +63,7 @@ static int parse(struct seen *s, const char *diff, const struct diff_opts *o)
 	return diff_parse(diff, strlen(diff), o, record, s);
 }
 
-static const char git_diff[] =
+static const char git_text[] =
 	"From 1234 Mon Sep 17 00:00:00 2001\n"
 	"Subject: [PATCH] mm: frob\n"
 	"\n"
@@ -86,7 +88,7 @@ static void test_git(void)
 {
 	struct seen s;
 
-	is(parse(&s, git_diff, NULL), 0, "git: parses");
+	is(parse(&s, git_text, NULL), 0, "git: parses");
 	is_str(s.files.buf, "modified mm/frob.c mm/frob.c 1/1\n", "git: one modified file");
 	is_str(s.lines.buf,
 	       "  10 10 \tint ret;\n"
@@ -103,8 +105,8 @@ static void test_git(void)
 static void test_git_passthrough(void)
 {
 	struct strbuf out = STRBUF_INIT;
-	const char *d = strstr(git_diff, "diff --git");
-	const char *sig = strstr(git_diff, "-- \n");
+	const char *d = strstr(git_text, "diff --git");
+	const char *sig = strstr(git_text, "-- \n");
 
 	is(diff_normalise(&out, d, strlen(d)), 0, "normalise: git diff");
 	ok(out.len == (size_t)(sig - d) && !memcmp(out.buf, d, out.len),
@@ -596,6 +598,27 @@ static void test_anchors(void)
 	diff_anchors_free(b);
 }
 
+/* One libgit2 diff for kapply and ci alike, whatever tool wrote the patch. */
+static void test_to_git(void)
+{
+	git_diff *d = NULL;
+	const git_diff_delta *dd;
+
+	is(diff_to_git(&d, git_text, strlen(git_text)), 0, "to_git: git's dialect");
+	ok(d && git_diff_num_deltas(d) == 1, "to_git: git's dialect: one file");
+	git_diff_free(d);
+	d = NULL;
+	is(diff_to_git(&d, quilt, strlen(quilt)), 0, "to_git: quilt is normalised first");
+	dd = d && git_diff_num_deltas(d) == 1 ? git_diff_get_delta(d, 0) : NULL;
+	is_str(dd ? dd->new_file.path : "(none)", "mm/frob.c", "to_git: quilt: -p1 stripped");
+	git_diff_free(d);
+	d = (git_diff *)1;
+	error_clear();
+	is(diff_to_git(&d, "just prose\n", 11), WW_EINPUT, "to_git: prose is WW_EINPUT");
+	ok(d == NULL, "to_git: nothing to free after an error");
+	is_str(error_last(), "no file in the diff", "to_git: says why");
+}
+
 int main(void)
 {
 	test_git();
@@ -612,5 +635,6 @@ int main(void)
 	test_looks_like();
 	test_garbage();
 	test_anchors();
+	test_to_git();
 	return done_testing();
 }
