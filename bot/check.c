@@ -950,8 +950,17 @@ static void extract_defines(struct strbuf *out, const char *text, size_t len)
 	}
 }
 
+/* Files read for wrappers by this thread (check_tree_reads()). */
+static _Thread_local unsigned long tree_reads;
+
+unsigned long check_tree_reads(void)
+{
+	return tree_reads;
+}
+
 static void read_defines(struct strbuf *out, struct strbuf *tmp, const char *path)
 {
+	tree_reads++;
 	strbuf_reset(tmp);
 	if (strbuf_read_file(tmp, path, 64u << 20) < 0)
 		return;		/* unreadable or gone: nothing to learn */
@@ -1026,25 +1035,38 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 {
 	struct strbuf defs = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct scan_result hits = SCAN_RESULT_INIT;
-	struct strvec names = STRVEC_INIT;
+	struct strvec names = STRVEC_INIT, walked = STRVEC_INIT;
 	size_t budget = TREE_MAX_FILES, *like = NULL, like_alloc = 0;
 	struct stat st;
 	int ret = 0;
 
 	if (stat(tree, &st) < 0 || !S_ISDIR(st.st_mode))
 		return error_code(WW_ENOTFOUND, "'%s' is not a directory", tree);
-	strbuf_addf(&dir, "%s/include", tree);
-	walk_headers(&defs, &tmp, dir.buf, true, 0, &budget);
+	/*
+	 * include/ is the same for every series checked against this tree,
+	 * and its wrappers stay in `rs`: walk it once per ruleset and tree.
+	 */
+	if (!rs->wrappers_tree || strcmp(rs->wrappers_tree, tree)) {
+		strbuf_addf(&dir, "%s/include", tree);
+		walk_headers(&defs, &tmp, dir.buf, true, 0, &budget);
+		free(rs->wrappers_tree);
+		rs->wrappers_tree = xstrdup(tree);
+	}
 	for (size_t i = 0; paths && paths[i]; i++) {
 		const char *slash = strrchr(paths[i], '/');
 
 		if (strstr(paths[i], "..") || paths[i][0] == '/')
 			continue;	/* only inside the tree */
+		/* Five patches to one directory read its headers once. */
 		strbuf_reset(&dir);
 		strbuf_addf(&dir, "%s/%.*s", tree,
 			    slash ? (int)(slash - paths[i]) : 0, paths[i]);
-		walk_headers(&defs, &tmp, dir.buf, false, 0, &budget);
-		if (ends_with(paths[i], ".c")) {
+		if (!strvec_has(&walked, dir.buf)) {
+			walk_headers(&defs, &tmp, dir.buf, false, 0, &budget);
+			strvec_push(&walked, dir.buf);
+		}
+		if (ends_with(paths[i], ".c") && !strvec_has(&walked, paths[i])) {
+			strvec_push(&walked, paths[i]);
 			strbuf_reset(&dir);
 			strbuf_addf(&dir, "%s/%s", tree, paths[i]);
 			read_defines(&defs, &tmp, dir.buf);
@@ -1093,6 +1115,7 @@ int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 out:
 	free(like);
 	strvec_clear(&names);
+	strvec_clear(&walked);
 	scan_result_clear(&hits);
 	strbuf_release(&defs);
 	strbuf_release(&tmp);

@@ -125,10 +125,13 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
  * include/ and in the directories of `paths` (files the series touches,
  * NULL-terminated, may be NULL) whose body calls a family macro, and
  * wrappers of those, are added to `rs` classed like what they wrap.
- * check_series() does this itself when opts->tree is set.  Adding rules
+ * check_series() does this itself when opts->tree is set.  include/ is
+ * read once per ruleset and tree, each directory and file once per call
+ * (check_tree_reads() counts the files read, for tests).  Adding rules
  * moves rs->rules: the `rule` pointers of findings made before are then
  * stale (see rules_add_wrapper()).
  */
+unsigned long check_tree_reads(void);
 int check_resolve_wrappers(struct ruleset *rs, const char *tree,
 			   const char *const *paths);
 

@@ -567,14 +567,6 @@ struct select_ctx {
 	struct cands *cands;	/* what scanning found */
 };
 
-static bool strvec_has(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 /* Does the expression mention symbol `name` (as a whole word)? */
 static bool mentions(const char *expr, const char *name)
 {

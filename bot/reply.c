@@ -1008,9 +1008,8 @@ static void guide_sentences(struct strbuf *out, const struct guide *g,
 
 static bool said(struct builder *b, const char *key)
 {
-	for (size_t i = 0; i < b->said.nr; i++)
-		if (!strcmp(b->said.v[i], key))
-			return true;
+	if (strvec_has(&b->said, key))
+		return true;
 	strvec_push(&b->said, key);
 	return false;
 }

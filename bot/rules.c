@@ -873,6 +873,7 @@ void ruleset_release(struct ruleset *rs)
 		free(rs->overrides[i].pattern);
 	free(rs->overrides);
 	free(rs->guidance_file);
+	free(rs->wrappers_tree);
 	if (ix) {
 		for (i = 0; i < ix->nr_fams; i++) {
 			free(ix->fams[i].message);

@@ -59,6 +59,7 @@ struct ruleset {
 	struct rule_override *overrides;
 	size_t nr_overrides, alloc_overrides;
 	char *guidance_file;	/* "Documentation/process/coding-style.rst" */
+	char *wrappers_tree;	/* the tree whose include/ wrappers are in */
 	void *index;		/* private lookup table */
 };
 

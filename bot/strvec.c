@@ -67,3 +67,11 @@ void strvec_clear(struct strvec *sv)
 	}
 	strvec_init(sv);
 }
+
+bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}

@@ -363,14 +363,6 @@ out:
 	return ret;
 }
 
-static bool strvec_has(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 static void push_unique(struct strvec *sv, const char *s)
 {
 	if (!strvec_has(sv, s))

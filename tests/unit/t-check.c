@@ -351,7 +351,9 @@ static void test_tree_wrappers(void)
 	struct strbuf p = STRBUF_INIT, s = STRBUF_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	const char *paths[] = { "drivers/x/y.c", NULL };
+	const char *again[] = { "drivers/x/y.c", "drivers/x/z.c", "drivers/x/y.c", NULL };
 	const struct rule *w;
+	unsigned long reads;
 
 	if (!dir) {
 		ok(0, "mkdtemp");
@@ -374,7 +376,13 @@ static void test_tree_wrappers(void)
 	strbuf_addstr(&p, "/local.h");
 	write_file(p.buf, "#define X_BUG_ON(c) BUG_ON(c)\n");
 
+	reads = check_tree_reads();
 	is(check_resolve_wrappers(&rs, dir, paths), 0, "tree: resolves");
+	is(check_tree_reads() - reads, 3, "tree: include/linux/y.h, drivers/x/local.h, y.c read");
+	reads = check_tree_reads();
+	is(check_resolve_wrappers(&rs, dir, again), 0, "tree: resolves again");
+	is(check_tree_reads() - reads, 3,
+	   "tree: again: include/ not reread, drivers/x/ once for three paths, each .c once");
 	w = rules_lookup(&rs, "Y_ASSERT", 8);
 	ok(w && w->class == RC_WARN, "tree: a wrapper of a wrapper is classed like WARN_ON");
 	w = rules_lookup(&rs, "X_BUG_ON", 8);
