@@ -43,6 +43,7 @@ struct git_ctx {
 	struct scan_result res;
 	struct strvec pending;
 	struct strbuf path;
+	struct check_filter filter;	/* one hunk filter for every file */
 	size_t seen;
 	int error;
 };
@@ -227,6 +228,7 @@ static int scan_delta(struct git_ctx *g, git_diff *diff, size_t i)
 	g->c->timing.count_read += monotonic_now() - t0;
 	t0 = monotonic_now();
 	copts.rules = g->rs;
+	copts.filter = &g->filter;
 	g->c->bytes += buf.size;
 	ret = check_diff(&r, buf.ptr, buf.size, 0, &copts);
 	if (ret < 0) {
@@ -471,6 +473,7 @@ out:
 	maintainers_release(&g.maint);
 	scan_result_clear(&g.res);
 	strvec_clear(&g.pending);
+	check_filter_release(&g.filter);
 	strbuf_release(&g.path);
 	git_repository_free(g.repo);
 	return ret;

@@ -810,13 +810,40 @@ static struct diff_anchors *ruleset_anchors(const struct ruleset *rs)
 	return a;
 }
 
+void check_filter_release(struct check_filter *f)
+{
+	diff_anchors_free(f->anchors);
+	f->anchors = NULL;
+	f->rules = NULL;
+	f->nr_rules = 0;
+}
+
+/* Rules are only ever added, so their number tells a stale filter. */
+static const struct diff_anchors *filter_for(struct check_filter *f,
+					     const struct ruleset *rs)
+{
+	if (!f->anchors || f->rules != rs || f->nr_rules != rs->nr) {
+		check_filter_release(f);
+		f->anchors = ruleset_anchors(rs);
+		f->rules = rs;
+		f->nr_rules = rs->nr;
+	}
+	return f->anchors;
+}
+
 int check_diff(struct check_result *out, const char *diff, size_t len,
 	       int patch, const struct check_opts *opts)
 {
-	struct diff_anchors *anchors = ruleset_anchors(opts->rules);
-	int ret = check_patch(out, diff, len, patch, opts, anchors, NULL, 0);
+	struct diff_anchors *own = NULL;
+	const struct diff_anchors *anchors;
+	int ret;
 
-	diff_anchors_free(anchors);
+	if (opts->filter)
+		anchors = filter_for(opts->filter, opts->rules);
+	else
+		anchors = own = ruleset_anchors(opts->rules);
+	ret = check_patch(out, diff, len, patch, opts, anchors, NULL, 0);
+	diff_anchors_free(own);
 	return ret;
 }
 

@@ -104,9 +104,24 @@ struct check_opts {
 	 */
 	struct ruleset *rules;
 	const char *tree;	/* kernel tree for wrapper resolution, or NULL */
+	/*
+	 * For a caller that checks many diffs against one ruleset (census):
+	 * the ruleset's hunk filter, kept here and rebuilt only when the
+	 * ruleset has gained rules.  NULL: built per call.
+	 */
+	struct check_filter *filter;
 };
 
-#define CHECK_OPTS_INIT { NULL, NULL }
+#define CHECK_OPTS_INIT { NULL, NULL, NULL }
+
+struct check_filter {
+	struct diff_anchors *anchors;
+	const struct ruleset *rules;	/* what it was built from */
+	size_t nr_rules;		/* ...when it had this many rules */
+};
+
+#define CHECK_FILTER_INIT { NULL, NULL, 0 }
+void check_filter_release(struct check_filter *f);
 
 /*
  * Findings of every patch of `s`, in series order.  A damaged hunk does

@@ -487,6 +487,39 @@ out:
 	mail_list_clear(&mails);
 }
 
+/*
+ * census checks thousands of file diffs against one ruleset: one hunk
+ * filter for all of them, rebuilt only when a wrapper joins the rules.
+ */
+static void test_filter_kept(void)
+{
+	static const char d[] =
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1 +1 @@ void a(void)\n-\tfoo();\n+\tZZ_CHECK(x);\n";
+	struct check_filter f = CHECK_FILTER_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct diff_counts before, after;
+
+	o.rules = &rs;
+	o.filter = &f;
+	diff_counts(&before);
+	for (int i = 0; i < 3; i++)
+		is(check_diff(&r, d, strlen(d), 0, &o), 0, "filter: check_diff %d", i + 1);
+	diff_counts(&after);
+	is(after.anchor_sets - before.anchor_sets, 1, "filter: three diffs, one filter");
+	is(r.nr, 0, "filter: ZZ_CHECK is nothing yet");
+	is(rules_add_wrapper(&rs, "ZZ_CHECK", rules_lookup(&rs, "WARN_ON", 7)), 0,
+	   "filter: a wrapper joins the rules");
+	diff_counts(&before);
+	is(check_diff(&r, d, strlen(d), 0, &o), 0, "filter: check_diff after it");
+	diff_counts(&after);
+	is(after.anchor_sets - before.anchor_sets, 1, "filter: rebuilt for the new rule");
+	is(r.nr, 1, "filter: the wrapper's call is found");
+	check_result_clear(&r);
+	check_filter_release(&f);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -498,6 +531,7 @@ int main(void)
 		return 1;
 	}
 	test_added_removed_context();
+	test_filter_kept();
 	test_functions();
 	test_multiline_and_window();
 	test_moves_and_conversions();
