@@ -5,6 +5,7 @@
  */
 #include "review.h"
 
+#include <fnmatch.h>
 #include <signal.h>
 
 static bool has_msgid(const struct mail_list *l, const char *msgid)
@@ -182,4 +183,34 @@ int review_archived(const char *base, const char *inbox, const char *msgid,
 	strbuf_release(&url);
 	strbuf_release(&body);
 	return ret;
+}
+
+bool review_author_skipped(const struct config *c, const struct reply *r,
+			   const struct series *s)
+{
+	const char *skip = config_get(c, "review", "skip-authors");
+	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
+	const struct mail *m = r->answered ? NULL : s->cover;
+	struct strbuf pat = STRBUF_INIT;
+	bool hit = false;
+
+	if (!skip || !*skip)
+		return false;
+	for (size_t i = 0; !m && i < s->nr; i++)
+		if (s->patches[i].index == r->answered)
+			m = s->patches[i].mail;
+	if (m)
+		mail_addr_parse(&a, m->from);
+	for (const char *p = skip; a.nr && *p && !hit;) {
+		size_t n = strcspn(p, " ,\t");
+
+		strbuf_reset(&pat);
+		strbuf_add(&pat, p, n);
+		hit = n && !fnmatch(pat.buf, a.v[0].addr, FNM_CASEFOLD);
+		p += n;
+		p += strspn(p, " ,\t");
+	}
+	mail_addr_list_clear(&a);
+	strbuf_release(&pat);
+	return hit;
 }

@@ -59,6 +59,14 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 		      const struct config *c, unsigned flags);
 
 /*
+ * Whether the author of the mail reply `r` answers (a patch of `s`, or
+ * its cover letter) asked not to get these reviews: [review] skip-authors,
+ * globs separated by blanks or commas, matched without case.
+ */
+bool review_author_skipped(const struct config *c, const struct reply *r,
+			   const struct series *s);
+
+/*
  * Open the state of configuration `c`: [state] url (PostgreSQL, with
  * [state] password-file) if set, else [state] dir, else the default
  * directory (store_default_dir()).

@@ -211,10 +211,16 @@ static bool load_prev(struct series *prev, struct check_result *res,
 	return true;
 }
 
+/* draft_reply() wrote nothing: */
+enum {
+	DRAFT_NOTHING = 1,	/* nothing to say */
+	DRAFT_SKIPPED = 2,	/* the author asked not to get reviews */
+};
+
 /*
  * Draft the reply of series `s` into reply.eml with the review module,
- * comparing with the previous version when there is one.  1 when there
- * is nothing to say.
+ * comparing with the previous version when there is one, as `warnwatch
+ * review` does (a DRAFT_* when it writes none).
  */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, const struct series *series)
@@ -254,7 +260,9 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	ro.tree_name = *l->tree ? l->tree : NULL;
 	ret = reply_build(&r, series, &cur, &ro);
 	if (!ret && r.empty)
-		ret = 1;
+		ret = DRAFT_NOTHING;
+	else if (!ret && review_author_skipped(c, &r, series))
+		ret = DRAFT_SKIPPED;
 	else if (!ret)
 		ret = stage_put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
 out:
@@ -360,8 +368,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
-		if (ret == 1) {
-			ret = finish(sv, s, "none: nothing to say", now);
+		if (ret == DRAFT_NOTHING || ret == DRAFT_SKIPPED) {
+			ret = finish(sv, s, ret == DRAFT_NOTHING ? "none: nothing to say" :
+				     "none: the author asked not to get these reviews "
+				     "([review] skip-authors)", now);
 			goto out;
 		}
 		if (ret < 0) {

@@ -25,7 +25,6 @@
 #include "smtp.h"
 #include "store.h"
 
-#include <fnmatch.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -435,36 +434,6 @@ out:
 
 /* ---- the reply ------------------------------------------------------------ */
 
-static bool author_skipped(const struct review *rv, const struct reply *r,
-			   const struct series *s)
-{
-	const char *skip = config_get(&rv->cfg, "review", "skip-authors");
-	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
-	const struct mail *m = r->answered ? NULL : s->cover;
-	struct strbuf pat = STRBUF_INIT;
-	bool hit = false;
-
-	if (!skip || !*skip)
-		return false;
-	for (size_t i = 0; !m && i < s->nr; i++)
-		if (s->patches[i].index == r->answered)
-			m = s->patches[i].mail;
-	if (m)
-		mail_addr_parse(&a, m->from);
-	for (const char *p = skip; a.nr && *p && !hit;) {
-		size_t n = strcspn(p, " ,\t");
-
-		strbuf_reset(&pat);
-		strbuf_add(&pat, p, n);
-		hit = n && !fnmatch(pat.buf, a.v[0].addr, FNM_CASEFOLD);
-		p += n;
-		p += strspn(p, " ,\t");
-	}
-	mail_addr_list_clear(&a);
-	strbuf_release(&pat);
-	return hit;
-}
-
 /* What the reply takes beyond the configuration (review_reply_opts()). */
 static void reply_opts_from(struct reply_opts *o, struct review *rv)
 {
@@ -555,7 +524,7 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	ret = reply_build(&r, &rv->series, &rv->result, ro);
 	if (ret || r.empty)
 		goto done;
-	if (author_skipped(rv, &r, &rv->series)) {
+	if (review_author_skipped(&rv->cfg, &r, &rv->series)) {
 		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
 		goto out;
 	}
@@ -619,7 +588,7 @@ static int draft_reply(struct review *rv, struct reply_opts *ro)
 		       rv->series.message_id, rv->series.version);
 		goto out;
 	}
-	if (author_skipped(rv, &r, &rv->series)) {
+	if (review_author_skipped(&rv->cfg, &r, &rv->series)) {
 		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
 		goto out;
 	}

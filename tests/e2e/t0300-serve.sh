@@ -96,6 +96,7 @@ timeout = 20
 [review]
 tree = $TEST_DIR/tree
 contact = Test Maintainer <maint@example.org>
+skip-authors = nobody@example.com, *@opted-out.example
 
 [serve]
 listen = 127.0.0.1:$HTTP_PORT
@@ -130,6 +131,7 @@ V2=20240506120000.3000-0-jane@example.org
 V2_P1=20240506120000.3000-1-jane@example.org
 OLD=20240505090000.999-1-old@example.org
 REVIEW=greg-20240506103000@example.org
+OPTOUT=20240506130000.4000-1-otto@opted-out.example
 
 # ---- a series from before the service watched the list ---------------------
 
@@ -206,6 +208,13 @@ case $(series_field "$V2" reply) in
 esac
 test_expect "the clean patch is done" wait_for 30 series_is "$CLEAN" replied
 
+# ---- an author in [review] skip-authors: the BUG_ON is found, nobody is mailed ----
+
+pi_deliver test "$DATA/08-opted-out.eml"
+test_expect "the opted-out author's series is done" wait_for 60 series_is "$OPTOUT" replied
+test_expect "  without a reply, saying why" \
+	test "$(series_field "$OPTOUT" reply)" = "none: the author asked not to get these reviews ([review] skip-authors)"
+
 # ---- what came out ----------------------------------------------------------------
 
 sleep 2	# a duplicate, if any, would be sent by now
@@ -214,6 +223,7 @@ test_expect "one reply to v1's BUG_ON patch" test "$(replies_to "$V1_P1")" -eq 1
 test_expect "one reply to v2's patch" test "$(replies_to "$V2_P1")" -eq 1
 test_expect "no reply to the clean patch" test "$(replies_to "$CLEAN")" -eq 0
 test_expect "no reply to what was posted before watching" test "$(replies_to "$OLD")" -eq 0
+test_expect "no reply to the author who opted out" test "$(replies_to "$OPTOUT")" -eq 0
 v2_reply=$(grep -l -i "^In-Reply-To: <$V2_P1>" "$MAILDIR"/new/* | head -1)
 test_expect "the v2 reply credits the conversion and names v1" \
 	grep -q "the BUG_ON() that v1 added to klist_put() is now a" "$v2_reply"
@@ -223,8 +233,8 @@ test_expect "the clean patch: no reply needed" \
 test_expect "v2 is linked to v1" \
 	test "$(series_field "$V2" prev_id)" = "$(series_field "$V1" id)"
 test_expect "no series failed" sh -c "'$WARNWATCH' status --config '$CONF' >/dev/null"
-test_expect "five series, each once" test "$(status_json | "$WW_PYTHON" -c '
-import json, sys; print(len(json.load(sys.stdin)["series"]))')" -eq 5
+test_expect "six series, each once" test "$(status_json | "$WW_PYTHON" -c '
+import json, sys; print(len(json.load(sys.stdin)["series"]))')" -eq 6
 test_expect "the store recorded each reply as sent once" \
 	test "$("$WW_PYTHON" -c '
 import sqlite3, sys
@@ -242,7 +252,7 @@ test_expect "it shows the clean patch" grep -q "lib/klist: fix the grammar of a 
 code=$(curl -s -o "$TEST_DIR/status.json" -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/status.json")
 test_expect "status.json is served" test "$code" = 200
 test_expect "status.json is the queue" "$WW_PYTHON" -c '
-import json, sys; st = json.load(open(sys.argv[1])); assert st["counts"]["replied"] == 3
+import json, sys; st = json.load(open(sys.argv[1])); assert st["counts"]["replied"] == 4
 ' "$TEST_DIR/status.json"
 code=$(curl -s --path-as-is -o /dev/null -w '%{http_code}' "http://127.0.0.1:$HTTP_PORT/../state/warnwatch.db")
 test_expect "no way out of the dashboard directory ($code)" test "$code" = 400

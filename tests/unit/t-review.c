@@ -6,6 +6,7 @@
  * same against a real PostgreSQL.
  */
 #include "review.h"
+#include "series.h"
 #include "tap.h"
 
 #include <arpa/inet.h>
@@ -214,6 +215,43 @@ static void test_send(struct store *st, const char *tag)
 	strbuf_release(&id);
 }
 
+static const char two_authors[] =
+	"From a@x Thu Jan  1 00:00:00 1970\n"
+	"From: Alice <Alice@Example.ORG>\nSubject: [PATCH 0/1] x\nMessage-ID: <c@x>\n\ncover\n\n"
+	"From b@x Thu Jan  1 00:00:00 1970\n"
+	"From: Bob <bob@example.net>\nSubject: [PATCH 1/1] x\nMessage-ID: <p1@x>\n"
+	"In-Reply-To: <c@x>\n\none\n---\n"
+	"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+	"@@ -1 +1 @@\n-\tfoo();\n+\tBUG_ON(x);\n";
+
+/* [review] skip-authors, as `review` and serve's reply stage both ask it. */
+static void test_skip_authors(void)
+{
+	struct config c = CONFIG_INIT;
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct reply r = REPLY_INIT;
+
+	if (series_read(&s, &mails, two_authors, strlen(two_authors), "x.mbox") < 0) {
+		printf("# series_read: %s\n", error_last());
+		ok(0, "skip-authors: the series reads");
+		return;
+	}
+	r.answered = 0;
+	ok(!review_author_skipped(&c, &r, &s), "skip-authors unset: nobody skipped");
+	config_set(&c, "review", "skip-authors", "nobody@x, alice@example.org");
+	ok(review_author_skipped(&c, &r, &s), "the cover's author, in a list, without case");
+	r.answered = 1;
+	ok(!review_author_skipped(&c, &r, &s), "a reply to patch 1 goes to Bob: not skipped");
+	config_set(&c, "review", "skip-authors", "*@example.net");
+	ok(review_author_skipped(&c, &r, &s), "a glob takes Bob");
+	config_set(&c, "review", "skip-authors", "");
+	ok(!review_author_skipped(&c, &r, &s), "empty: nobody skipped");
+	series_release(&s);
+	mail_list_clear(&mails);
+	config_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	struct config c = CONFIG_INIT;
@@ -235,6 +273,7 @@ int main(int argc, char **argv)
 #endif
 	test_choose();
 	test_reply_opts();
+	test_skip_authors();
 	is(review_state_open(&st, &c), 0, "the configured state opens");
 #ifdef T_REVIEW_PG
 	is_str(store_backend_name(&st), "postgresql", "[state] url: PostgreSQL");
