@@ -1,7 +1,8 @@
 # Shell helpers for warnwatch's end-to-end tests (source it from tNNNN-*.sh).
 #
 # What it gives a test:
-#   - TAP output: ok/not_ok/skip/test_expect, done_testing (prints the plan)
+#   - TAP output: ok/not_ok/skip/test_expect/test_status, done_testing
+#     (prints the plan)
 #   - a scratch directory $TEST_DIR, removed on exit unless WW_KEEP=1
 #   - real servers on 127.0.0.1 and free ports, each started with its pid
 #     recorded and stopped by pid on EVERY exit path (one EXIT trap, also
@@ -53,6 +54,22 @@ test_expect() {
 	else
 		not_ok "$name"
 		printf '%s\n' "$out" | sed 's/^/#   /' | head -n 40
+	fi
+}
+
+# test_status NAME WANT_STATUS PATTERN -- COMMAND...: ok if COMMAND exits
+# with WANT_STATUS and printed PATTERN (an ERE) on stdout or stderr; what it
+# printed is shown when not.  For command-line tests (usage, exit statuses).
+test_status() {
+	local name=$1 want=$2 pat=$3 rc out=$TEST_DIR/status.out err=$TEST_DIR/status.err
+	shift 4
+	"$@" >"$out" 2>"$err"
+	rc=$?
+	if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$out" "$err"; then
+		ok "$name"
+	else
+		not_ok "$name (exit $rc, want $want)"
+		sed 's/^/#   /' "$out" "$err" | head -n 8
 	fi
 }
 

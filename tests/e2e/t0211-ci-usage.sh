@@ -4,26 +4,14 @@
 # line, --help exits 0, a message-id that is invalid or whose archive is
 # down and inputs that are not series are errors naming the input -- all
 # before any kernel work (t0212 fetches a real series by message-id).
-set -u
-top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-cd "$top" || exit 2
-: "${WARNWATCH:=$top/build/warnwatch}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/lib.sh"
+cd "$WW_TOP" || exit 2
+tmp=$TEST_DIR
 
 t() {	# t NAME WANT_STATUS GREP_PATTERN -- ARGS...
-	local name=$1 want=$2 pat=$3 rc
+	local name=$1 want=$2 pat=$3
 	shift 4
-	n=$((n + 1))
-	WARNWATCH_CACHE=$tmp/cache "$WARNWATCH" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$tmp/out" "$tmp/err"; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name (exit $rc, want $want)"
-		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 8
-	fi
+	test_status "$name" "$want" "$pat" -- env WARNWATCH_CACHE="$tmp/cache" "$WARNWATCH" "$@"
 }
 
 printf 'hello\n' >"$tmp/notes.txt"
@@ -53,4 +41,4 @@ t "every option parses: the missing input is the error" 2 "cannot open '$tmp/non
 	ci --tree 6.1 --cache "$tmp/cache" --format=json --json-out "$tmp/v.json" \
 	--timeout=60 --accel tcg --rules rules --config "$tmp/down.conf" -v2 \
 	--no-second-boot --no-base-boot --no-user-space -- "$tmp/none.mbox"
-echo "1..$n"
+done_testing

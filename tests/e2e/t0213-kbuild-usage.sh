@@ -5,27 +5,15 @@
 # series are errors naming the input -- all before any kernel work (every
 # run also names a tarball that does not exist and a scratch cache, so a
 # mistake here cannot start a build; t0200 builds).
-set -u
-top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-cd "$top" || exit 2
-: "${WARNWATCH:=$top/build/warnwatch}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/lib.sh"
+cd "$WW_TOP" || exit 2
+tmp=$TEST_DIR
 
 t() {	# t NAME WANT_STATUS GREP_PATTERN -- ARGS...
-	local name=$1 want=$2 pat=$3 rc
+	local name=$1 want=$2 pat=$3
 	shift 4
-	n=$((n + 1))
-	WARNWATCH_CACHE=$tmp/cache "$WARNWATCH" kbuild \
-		--base-tarball "$tmp/no-such-linux.tar.xz" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$tmp/out" "$tmp/err"; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name (exit $rc, want $want)"
-		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 8
-	fi
+	test_status "$name" "$want" "$pat" -- env WARNWATCH_CACHE="$tmp/cache" \
+		"$WARNWATCH" kbuild --base-tarball "$tmp/no-such-linux.tar.xz" "$@"
 }
 
 printf 'hello\n' >"$tmp/notes.txt"
@@ -51,4 +39,4 @@ t "missing mbox: error names it" 2 "cannot open '$tmp/none.mbox'" -- "$tmp/none.
 t "empty file: error names it" 2 "'$tmp/empty.mbox'.*empty input" -- "$tmp/empty.mbox"
 t "mbox without patches: error names it" 2 "'$tmp/nopatch.mbox'.*no patches" -- "$tmp/nopatch.mbox"
 t "not a mail at all: error names it" 2 "'$tmp/notes.txt'.*neither a mail" -- "$tmp/notes.txt"
-echo "1..$n"
+done_testing

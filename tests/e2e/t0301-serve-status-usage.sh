@@ -3,27 +3,15 @@
 # t0301: the command lines of `warnwatch serve` and `warnwatch status`
 # (both read through opt.h's table): usage errors exit 2 naming what is
 # wrong, --help exits 0, and both spellings of an option with a value work.
-set -u
-top=${WW_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-cd "$top" || exit 2
-: "${WARNWATCH:=$top/build/warnwatch}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/lib.sh"
+cd "$WW_TOP" || exit 2
+tmp=$TEST_DIR
 
 t() {	# t NAME WANT_STATUS GREP_PATTERN -- ARGS...
-	local name=$1 want=$2 pat=$3 rc
+	local name=$1 want=$2 pat=$3
 	shift 4
-	n=$((n + 1))
-	XDG_STATE_HOME=$tmp/xdg WARNWATCH_CONFIG=$tmp/none.conf \
-		timeout 30 "$WARNWATCH" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$pat" "$tmp/out" "$tmp/err"; then
-		echo "ok $n - $name"
-	else
-		echo "not ok $n - $name (exit $rc, want $want)"
-		sed 's/^/#   /' "$tmp/out" "$tmp/err" | head -n 8
-	fi
+	test_status "$name" "$want" "$pat" -- env XDG_STATE_HOME="$tmp/xdg" \
+		WARNWATCH_CONFIG="$tmp/none.conf" timeout 30 "$WARNWATCH" "$@"
 }
 
 t "serve --help exits 0" 0 '^usage: warnwatch serve' -- serve --help
@@ -44,4 +32,4 @@ t "status: bad --format" 2 "format.*'xml'" -- status --format xml
 t "status: an ID is a number" 2 "unknown argument 'abc'" -- status abc
 t "status: no state yet" 2 "no state" -- status --state-dir "$tmp/empty"
 t "status: --state-dir=DIR and --limit N" 2 "no state" -- status --state-dir="$tmp/empty" --limit 5
-echo "1..$n"
+done_testing
