@@ -47,7 +47,7 @@ static const char *const list_keys[] = {
 };
 
 static const char *const state_keys[] = {
-	"dir", "url", "password-file", "lease", NULL
+	"dir", "url", "password-file", "lease", "start-wait", NULL
 };
 static const char *const role_names[] = { "all", "poller", "worker", NULL };
 
@@ -266,7 +266,8 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
 	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
-	    (ret = get_uint(&out->lease, c, "state", "lease", 60, 3, 86400)))
+	    (ret = get_uint(&out->lease, c, "state", "lease", 60, 3, 86400)) ||
+	    (ret = get_uint(&out->start_wait, c, "state", "start-wait", 300, 0, 86400)))
 		goto out;
 	if (*out->listen) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
@@ -753,6 +754,46 @@ static int open_state(struct store *st, const struct serve_config *cfg)
 	return store_open(st, cfg->state_dir);
 }
 
+/* Whole-second polls of the stop flag: a signal landing just before
+ * nanosleep() costs at most a quarter second, never a whole interval. */
+static void sleep_until(time_t end)
+{
+	while (!serve_stopping() && time(NULL) < end) {
+		struct timespec ts = { 0, 250 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * A fleet starts in any order: a worker that comes up before its database
+ * server waits for it ([state] start-wait seconds, backing off from 1 s to
+ * 30 s, saying so each time) instead of exiting.  Only WW_ENET waits: a
+ * wrong password or a missing database is said and ends the start.
+ */
+static int open_state_waiting(struct serve *sv, const struct serve_config *cfg)
+{
+	time_t until = time(NULL) + cfg->start_wait;
+	unsigned int delay = 1;
+	int ret;
+
+	for (;;) {
+		time_t now;
+
+		ret = open_state(&sv->store, cfg);
+		now = time(NULL);
+		if (ret != WW_ENET || (sv->flags & SERVE_ONCE) || serve_stopping() ||
+		    now >= until)
+			return ret;
+		if (now + delay > until)
+			delay = (unsigned int)(until - now);
+		fprintf(stderr, "warnwatch serve: %s; trying again in %u s "
+			"(giving up in %ld s)\n", error_last(), delay, (long)(until - now));
+		sleep_until(now + delay);
+		delay = delay * 2 > 30 ? 30 : delay * 2;
+	}
+}
+
 static int beat_start(struct serve *sv)
 {
 	struct beat *b = &sv->beat;
@@ -920,7 +961,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ao.backoff_max = cfg->backoff_max;
 	ao.user_agent = "warnwatch-serve";
 	sv->http = ao;
-	ret = open_state(&sv->store, cfg);
+	ret = open_state_waiting(sv, cfg);
 	if (ret)
 		return ret;
 	queue_init(&sv->q, &sv->store, cfg->state_dir, &cfg->queue);
@@ -1000,13 +1041,7 @@ static void nap(struct serve *sv, time_t until)
 
 	if (until && until < end)
 		end = until;
-	/* Whole-second polls of the stop flag: a signal landing just before
-	 * nanosleep() costs at most one second, never a whole interval. */
-	while (!serve_stopping() && time(NULL) < end) {
-		struct timespec ts = { 0, 250 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
-	}
+	sleep_until(end);
 }
 
 static time_t next_event(struct serve *sv)

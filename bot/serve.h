@@ -62,6 +62,8 @@ struct serve_config {
 	char *state_url;	/* [state] url: postgresql://..., or NULL */
 	char *state_password_file; /* [state] password-file, or NULL */
 	unsigned int lease;	/* [state] lease: seconds a claim holds unrenewed */
+	unsigned int start_wait; /* [state] start-wait: seconds to wait for the
+				  * database server at start */
 	enum serve_role role;	/* from the command line */
 	char *dashboard_dir;	/* default STATE_DIR/dashboard */
 	char *listen;		/* "127.0.0.1:8025"; "" when off */

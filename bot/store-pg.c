@@ -18,6 +18,7 @@
  */
 #include "store-be.h"
 
+#include <ctype.h>
 #include <libpq-fe.h>
 
 #define PG_CONNECT_TIMEOUT "10"
@@ -31,6 +32,26 @@ struct pg_rows {
 	int row;	/* the current row; -1 before the first */
 };
 
+/* libpq's messages run over lines ("...failed: Connection refused\n\tIs
+ * the server running..."): one line for logs, "; " between the parts. */
+static void flatten(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t i = 0; i < sb->len; i++) {
+		if (sb->buf[i] != '\n') {
+			strbuf_addch(&out, sb->buf[i]);
+			continue;
+		}
+		while (i + 1 < sb->len && isspace((unsigned char)sb->buf[i + 1]))
+			i++;
+		strbuf_addstr(&out, "; ");
+	}
+	strbuf_reset(sb);
+	strbuf_addbuf(sb, &out);
+	strbuf_release(&out);
+}
+
 static int pg_error(struct store *s, PGresult *res, const char *what)
 {
 	const char *state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : NULL;
@@ -40,6 +61,7 @@ static int pg_error(struct store *s, PGresult *res, const char *what)
 
 	strbuf_addstr(&sb, msg && *msg ? msg : PQerrorMessage(s->conn));
 	strbuf_trim(&sb);
+	flatten(&sb);
 	ret = error_code(state && !strcmp(state, "23505") ? WW_EDUP : WW_ESTATE,
 			 "%s: %s: %s", s->path, what, sb.buf);
 	strbuf_release(&sb);
@@ -93,9 +115,28 @@ static int pg_connect(struct store *s)
 	return 0;
 }
 
+/*
+ * Opening: a server that does not answer (down, starting, shutting down)
+ * is WW_ENET, which a service may wait out; one that answers and refuses
+ * us (password, database) stays WW_ESTATE.  libpq's ping tells them apart
+ * without parsing its messages.
+ */
 static int pg_open(struct store *s)
 {
-	return pg_connect(s);
+	int ret = pg_connect(s);
+	PGPing ping;
+
+	if (ret != WW_ESTATE || !s->conn || PQstatus(s->conn) == CONNECTION_OK)
+		return ret;
+	ping = PQpingParams((const char *[]){ "dbname", "connect_timeout", NULL },
+			    (const char *[]){ s->conninfo, PG_CONNECT_TIMEOUT, NULL }, 1);
+	if (ping == PQPING_NO_RESPONSE || ping == PQPING_REJECT) {
+		char *msg = xstrdup(error_last());
+
+		ret = error_code(WW_ENET, "%s", msg);
+		free(msg);
+	}
+	return ret;
 }
 
 static void pg_close(struct store *s)

@@ -10,7 +10,10 @@
 #include "tap.h"
 #include "pg.h"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +56,34 @@ static void test_open(void)
 	is(store_open_url(&s2, url, bad), WW_ESTATE, "a wrong password is a state error");
 	ok(strstr(error_last(), "cannot connect"), "  %s", error_last());
 	unlink(bad);
+	store_close(&s);
+}
+
+/* A port nobody listens on, on 127.0.0.1 (bound, then closed). */
+static int dead_port(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0), port = 0;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && !bind(fd, (struct sockaddr *)&a, sizeof(a)) &&
+	    !getsockname(fd, (struct sockaddr *)&a, &len))
+		port = ntohs(a.sin_port);
+	if (fd >= 0)
+		close(fd);
+	return port;
+}
+
+/* A server that does not answer is WW_ENET: serve waits for it at start. */
+static void test_unreachable(void)
+{
+	struct store s = STORE_INIT;
+	char dead[128];
+
+	snprintf(dead, sizeof(dead), "postgresql://warnwatch@127.0.0.1:%d/warnwatch", dead_port());
+	is(store_open_url(&s, dead, NULL), WW_ENET, "no server on the port: WW_ENET");
+	ok(strstr(error_last(), "cannot connect"), "  %s", error_last());
 	store_close(&s);
 }
 
@@ -392,6 +423,7 @@ int main(int argc, char **argv)
 	url = getenv("WW_TEST_PG_URL");
 	pwfile = getenv("WW_TEST_PG_PWFILE");
 	test_open();
+	test_unreachable();
 	test_claims();
 	test_lease();
 	test_reply_race();
