@@ -1163,11 +1163,6 @@ out:
 	return ret;
 }
 
-static int cmp_str_ptr(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Sort a {MACRO: N} object by name: stable output for tests and diffs. */
 static json_t *sorted_object(json_t *o)
 {
@@ -1177,7 +1172,7 @@ static json_t *sorted_object(json_t *o)
 
 	json_object_foreach(o, k, v)
 		strvec_push(&keys, k);
-	qsort(keys.v, keys.nr, sizeof(*keys.v), cmp_str_ptr);
+	strvec_sort(&keys);
 	for (size_t i = 0; i < keys.nr; i++)
 		json_object_set(out, keys.v[i], json_object_get(o, keys.v[i]));
 	strvec_clear(&keys);

@@ -24,11 +24,6 @@ static int git_fail(const char *what, const char *subject)
 	return error_code(WW_EINPUT, "%s '%s': %s", what, subject, gitlib_error());
 }
 
-static int cmp_strings(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static bool is_source(const char *path)
 {
 	return ends_with(path, ".c") || ends_with(path, ".h");
@@ -172,7 +167,7 @@ static void blob_calls(struct git_ctx *g, struct strvec *out, const git_oid *oid
 			strvec_pushf(out, "%s\t%s", g->res.v[i].rule->macro,
 				     g->res.v[i].text ? g->res.v[i].text : "");
 	scan_result_clear(&g->res);
-	qsort(out->v, out->nr, sizeof(*out->v), cmp_strings);
+	strvec_sort(out);
 }
 
 /*

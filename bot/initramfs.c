@@ -151,11 +151,6 @@ static bool applet_path(const char *p)
 	return true;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static int add_busybox(struct cpio *c, const char *busybox)
 {
 	struct child ch = CHILD_INIT;
@@ -181,7 +176,7 @@ static int add_busybox(struct cpio *c, const char *busybox)
 		if (!nl[1])
 			break;
 	}
-	qsort(applets.v, applets.nr, sizeof(*applets.v), cmp_str);
+	strvec_sort(&applets);
 	ret = cpio_file(c, "bin/busybox", busybox, 0755);
 	for (size_t i = 0; !ret && i < applets.nr; i++)
 		ret = cpio_add(c, applets.v[i], S_IFLNK | 0777, 0, NULL, 0,

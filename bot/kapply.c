@@ -607,18 +607,13 @@ static void pick_base(struct kapply_result *out, struct ktree *t,
 	strbuf_release(&spec);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void sort_unique(struct strvec *sv)
 {
 	size_t j = 0;
 
 	if (!sv->nr)
 		return;
-	qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
+	strvec_sort(sv);
 	for (size_t i = 1; i < sv->nr; i++) {
 		if (!strcmp(sv->v[i], sv->v[j]))
 			free((char *)sv->v[i]);

@@ -933,17 +933,6 @@ static void add_with_deps(struct kconfig_suites *out, struct kindex *ix,
 	strvec_clear(&deps);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-static void sort_strvec(struct strvec *sv)
-{
-	if (sv->nr)
-		qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
-}
-
 static void scan_dir(struct select_ctx *ctx, const char *dir)
 {
 	ctx->dir = dir;
@@ -1005,10 +994,10 @@ int kconfig_select_suites(struct kconfig_suites *out, const char *srctree,
 		select_for_file(&ctx, touched->v[i]);
 	for (size_t i = 0; i < out->tests.nr; i++)
 		add_with_deps(out, &ix, out->tests.v[i], out->tests.v[i], 0);
-	sort_strvec(&out->tests);
-	sort_strvec(&out->symbols);
-	sort_strvec(&out->suites);
-	sort_strvec(&out->objects);
+	strvec_sort(&out->tests);
+	strvec_sort(&out->symbols);
+	strvec_sort(&out->suites);
+	strvec_sort(&out->objects);
 out:
 	kindex_release(&ix);
 	strbuf_release(&path);

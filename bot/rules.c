@@ -748,11 +748,6 @@ int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 	return ret;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 int rules_load(struct ruleset *out, const char *dir)
 {
 	struct strvec names = STRVEC_INIT;
@@ -776,7 +771,7 @@ int rules_load(struct ruleset *out, const char *dir)
 				 dir);
 		goto out;
 	}
-	qsort(names.v, names.nr, sizeof(*names.v), cmp_str);
+	strvec_sort(&names);
 	for (i = 0; i < names.nr; i++) {
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, names.v[i]);

@@ -75,3 +75,14 @@ bool strvec_has(const struct strvec *sv, const char *s)
 			return true;
 	return false;
 }
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void strvec_sort(struct strvec *sv)
+{
+	if (sv->nr > 1)
+		qsort(sv->v, sv->nr, sizeof(*sv->v), cmp_str);
+}

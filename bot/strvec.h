@@ -23,6 +23,8 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...) WW_PRINTF(2, 3);
 void strvec_pushl(struct strvec *sv, ...);
 void strvec_pushv(struct strvec *sv, const char **v);
 void strvec_clear(struct strvec *sv);
+/* Sort the strings in strcmp() order. */
+void strvec_sort(struct strvec *sv);
 /* Is `s` one of the strings (a linear search: for short vectors)? */
 bool strvec_has(const struct strvec *sv, const char *s);
 
