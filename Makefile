@@ -108,9 +108,13 @@ $(BUILD)/%.o: bot/%.c $(wildcard bot/*.h)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/tap.h $(LIB)
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB)
 	@mkdir -p $(dir $@)
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+# A -pg test is its SQLite twin compiled against PostgreSQL: it includes it.
+$(foreach t,$(wildcard tests/unit/t-*-pg.c),\
+  $(eval $(BUILD)/unit/$(basename $(notdir $(t))): $(wildcard $(subst -pg.c,.c,$(t)))))
 
 units: $(UNIT_BINS)
 

@@ -1618,6 +1618,67 @@ out:
 	return ret;
 }
 
+void ci_first_base(struct strbuf *out, const struct series *s,
+		   const struct ci_opts *opts)
+{
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct strvec bases = STRVEC_INIT, avail = STRVEC_INIT;
+	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	bool only_first;
+
+	available_bases(&avail);
+	if (!opts->tree && !(env && *env) && avail.nr &&
+	    pick_bases(&bases, &only_first, &v, s, opts) >= 0 && bases.nr)
+		strbuf_addstr(out, bases.v[0]);
+	strvec_clear(&bases);
+	strvec_clear(&avail);
+	ci_verdict_release(&v);
+}
+
+/* "6.1.192-3f56d44cddd9" -> "6.1"; false when not a build directory. */
+static bool build_release(struct strbuf *out, const char *name)
+{
+	size_t a = strspn(name, "0123456789"), b;
+
+	if (!a || name[a] != '.')
+		return false;
+	b = strspn(name + a + 1, "0123456789");
+	if (!b || (name[a + 1 + b] != '.' && name[a + 1 + b] != '-'))
+		return false;
+	strbuf_reset(out);
+	strbuf_add(out, name, a + 1 + b);
+	return true;
+}
+
+void ci_warm_bases(struct strbuf *out, const char *cache)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, rel = STRBUF_INIT;
+	struct strvec seen = STRVEC_INIT;
+	struct dirent *e;
+	DIR *d;
+
+	strbuf_addf(&dir, "%s/build", cache);
+	d = opendir(dir.buf);
+	while (d && (e = readdir(d))) {
+		if (!build_release(&rel, e->d_name) || strvec_has(&seen, rel.buf))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s/arch/x86/boot/bzImage", dir.buf, e->d_name);
+		if (!access(path.buf, R_OK))
+			strvec_push(&seen, rel.buf);
+	}
+	if (d)
+		closedir(d);
+	/* Sorted: the same set is the same string in every heartbeat. */
+	strvec_sort(&seen);
+	for (size_t i = 0; i < seen.nr; i++)
+		strbuf_addf(out, "%s%s,", i ? "" : ",", seen.v[i]);
+	strvec_clear(&seen);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&rel);
+}
+
 /* Forget an apply failure before trying the next tree. */
 static void clear_apply_failure(struct ci_verdict *v, const char *base,
 				struct strbuf *tried)

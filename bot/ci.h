@@ -208,4 +208,20 @@ void ci_verdict_release(struct ci_verdict *v);
 /* The cache directory (ktree_cache_dir() without --cache). */
 void ci_cache_dir(struct strbuf *out);
 
+/*
+ * For steering series to workers (serve --role=worker): the release
+ * ("6.12") ci_run() would try `s` on first, into `out`; nothing when
+ * opts->tree or $WARNWATCH_BASE_TARBALL names a tree, or no
+ * linux-source tarball is installed (then every worker is alike).
+ */
+void ci_first_base(struct strbuf *out, const struct series *s,
+		   const struct ci_opts *opts);
+
+/*
+ * The releases whose kernel is built in cache directory `cache`
+ * (build/6.1.192-<config>/arch/x86/boot/bzImage: "6.1"), into `out` as
+ * ",6.1,6.12," (empty when none): the shape queue_claim() matches.
+ */
+void ci_warm_bases(struct strbuf *out, const char *cache);
+
 #endif

@@ -99,6 +99,18 @@ const char queue_workers_sql[] =
 	"CREATE UNIQUE INDEX replies_once ON replies (series, version)\n"
 	"	WHERE forced = 0 AND state IN ('intent', 'sent');\n";
 
+/*
+ * Steering builds to warm caches: the release a series will be built on
+ * first (queue_series.base, set once it is checked, for lists that boot)
+ * and the releases each worker has built (queue_workers.warm, ",6.1,6.12,").
+ * A worker's lease is kept so that `status` can tell a silent worker
+ * (killed, or its machine gone) from a busy one.
+ */
+const char queue_affinity_sql[] =
+	"ALTER TABLE queue_series ADD COLUMN base TEXT NOT NULL DEFAULT '';\n"
+	"ALTER TABLE queue_workers ADD COLUMN warm TEXT NOT NULL DEFAULT '';\n"
+	"ALTER TABLE queue_workers ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;\n";
+
 #define QUEUE_MAX_EVENTS 10000
 #define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
 
@@ -188,6 +200,7 @@ int queue_init(struct queue *q, struct store *store, const char *state_dir,
 {
 	struct queue_opts defaults = QUEUE_OPTS_INIT;
 
+	memset(q, 0, sizeof(*q));	/* no owner, nothing warm */
 	q->store = store;
 	q->state_dir = xstrdup(state_dir);
 	q->opts = opts ? *opts : defaults;
@@ -505,7 +518,7 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		    "attempts, next_at, first_seen, last_seen, updated, error, "
 		    "verdict, findings, reply, force_reply, "
 		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
-		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total) "
+		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base "
 		    "FROM queue_series s WHERE id = ?", "i", id);
 	if (ret < 0)
 		return ret;
@@ -536,6 +549,7 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 	out->reply = col_str(st, 20);
 	out->force_reply = store_rows_int(st, 21);
 	out->nr_seen = store_rows_int(st, 22);
+	out->base = col_str(st, 23);
 	store_rows_free(st);
 	error_clear();
 	return 0;
@@ -551,6 +565,7 @@ void queue_series_release(struct queue_series *s)
 	free(s->error);
 	free(s->verdict);
 	free(s->reply);
+	free(s->base);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -622,20 +637,40 @@ int queue_advance(struct queue *q, long long id, enum queue_state state,
 				OWNER(q)), q, id);
 }
 
+/*
+ * Which due series a worker may claim, given its warm releases (the ?s:
+ * warm, warm, now - warm_wait, owner, now - lease).  A series that waits
+ * for its kernel build (checked, with a base) is left to a live worker
+ * that has that release built, unless this one has it too, or it has
+ * waited warm_wait seconds, or no live worker has it (then anyone's cold
+ * build is the quickest).  Those this worker has warm come first.
+ */
+#define WARM_MATCH(b) "(? LIKE '%,' || " b " || ',%')"
+#define CLAIMABLE \
+	" AND (s.base = '' OR s.state <> 'checked' OR " WARM_MATCH("s.base") \
+	" OR s.next_at <= ? OR NOT EXISTS (SELECT 1 FROM queue_workers w " \
+	"WHERE w.name <> ? AND w.heartbeat >= ? AND w.warm LIKE '%,' || s.base || ',%'))"
+
 int queue_claim(long long *out_id, struct queue *q, const char *owner,
 		unsigned int lease, time_t now)
 {
 	struct store_rows *st;
 	struct strbuf sql = STRBUF_INIT;
+	const char *warm = q->warm ? q->warm : "";
 	int ret;
 
-	strbuf_addf(&sql, "SELECT id FROM queue_series WHERE state IN "
-		    ACTIVE_STATES " AND next_at <= ? AND lease_until <= ? "
-		    "ORDER BY next_at, id LIMIT 1%s", store_skip_locked(q->store));
+	strbuf_addstr(&sql, "SELECT s.id FROM queue_series s WHERE s.state IN "
+		      ACTIVE_STATES " AND s.next_at <= ? AND s.lease_until <= ?"
+		      CLAIMABLE " ORDER BY CASE WHEN s.base <> '' AND s.state = "
+		      "'checked' AND " WARM_MATCH("s.base") " THEN 0 ELSE 1 END, "
+		      "s.next_at, s.id LIMIT 1");
+	strbuf_addstr(&sql, store_skip_locked(q->store));
 	ret = begin(q);
 	if (ret < 0)
 		goto out;
-	ret = query(&st, q, sql.buf, "tt", now, now);
+	ret = query(&st, q, sql.buf, "ttststs", now, now, warm,
+		    now - (time_t)q->opts.warm_wait, owner, now - (time_t)lease,
+		    warm);
 	if (ret == 1) {
 		*out_id = store_rows_int(st, 0);
 		store_rows_free(st);
@@ -659,12 +694,22 @@ out:
 int queue_claim_id(struct queue *q, long long id, const char *owner,
 		   unsigned int lease, time_t now)
 {
+	const char *warm = q->warm ? q->warm : "";
 	int ret = exec(q, "UPDATE queue_series SET lease_owner = ?, lease_until = ? "
-			  "WHERE id = ? AND state IN " ACTIVE_STATES " AND next_at <= ? "
-			  "AND lease_until <= ?", "stitt", owner, now + (time_t)lease,
-		       id, now, now);
+			  "WHERE id = ? AND id IN (SELECT s.id FROM queue_series s "
+			  "WHERE s.id = ? AND s.state IN " ACTIVE_STATES " AND "
+			  "s.next_at <= ? AND s.lease_until <= ?" CLAIMABLE ")",
+		       "stiittstst", owner, now + (time_t)lease, id, id, now, now,
+		       warm, now - (time_t)q->opts.warm_wait, owner,
+		       now - (time_t)lease);
 
 	return ret < 0 ? ret : ret > 0;
+}
+
+int queue_set_base(struct queue *q, long long id, const char *base)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET base = ? WHERE id = ?",
+			       "si", base ? base : "", id), id);
 }
 
 int queue_renew(struct queue *q, long long id, const char *owner,
@@ -688,12 +733,13 @@ int queue_unclaim(struct queue *q, long long id, const char *owner)
 int queue_heartbeat(struct queue *q, const struct queue_worker *w, time_t now)
 {
 	int ret = exec(q, "INSERT INTO queue_workers (name, host, pid, role, started, "
-			  "heartbeat, series_id, stage) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-			  "ON CONFLICT (name) DO UPDATE SET heartbeat = excluded.heartbeat, "
-			  "role = excluded.role, series_id = excluded.series_id, "
-			  "stage = excluded.stage", "ssisttis", w->name, w->host,
+			  "heartbeat, series_id, stage, warm, lease) VALUES (?, ?, ?, ?, ?, "
+			  "?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET heartbeat = "
+			  "excluded.heartbeat, role = excluded.role, series_id = "
+			  "excluded.series_id, stage = excluded.stage, warm = excluded.warm, "
+			  "lease = excluded.lease", "ssisttissi", w->name, w->host,
 		       (long long)w->pid, w->role, w->started, now, w->series_id,
-		       w->stage);
+		       w->stage, w->warm ? w->warm : "", (long long)w->lease);
 
 	/* Processes killed without a word leave their row: not for ever. */
 	if (ret >= 0)
@@ -1022,12 +1068,12 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
 			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
 			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
-			"s.lease_until FROM queue_series s "
+			"s.lease_until, s.base FROM queue_series s "
 			"ORDER BY s.id DESC LIMIT ?", (long long)limit);
 	if (!ret)
 		ret = rows_json(workers, q, "SELECT name, host, pid, role, started, "
-					    "heartbeat, series_id, stage FROM queue_workers "
-					    "ORDER BY name LIMIT ?", (long long)limit);
+					    "heartbeat, series_id, stage, warm, lease FROM "
+					    "queue_workers ORDER BY name LIMIT ?", (long long)limit);
 	if (!ret)
 		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
 					   "level, message FROM queue_events "

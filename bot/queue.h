@@ -60,9 +60,10 @@ struct queue_opts {
 	unsigned int retry_base; /* first retry delay after a failure, seconds */
 	unsigned int retry_max;	/* longest retry delay */
 	unsigned int max_attempts; /* failures before a series is `failed` */
+	unsigned int warm_wait;	/* seconds a build waits for a warm worker */
 };
 
-#define QUEUE_OPTS_INIT { 120, 3600, 60, 3600, 5 }
+#define QUEUE_OPTS_INIT { 120, 3600, 60, 3600, 5, 600 }
 
 struct queue {
 	struct store *store;	/* borrowed: the state store */
@@ -72,6 +73,9 @@ struct queue {
 	 * the stage-ending transitions then apply only while the claim is
 	 * ours, and release it.  NULL for the single-process service. */
 	const char *owner;
+	/* The releases this worker has built (ci_warm_bases(): ",6.1,"), or
+	 * NULL: queue_claim() prefers series whose build wants one of them. */
+	const char *warm;
 };
 
 /* One series as stored.  Strings are owned, "" when unknown, never NULL. */
@@ -97,6 +101,7 @@ struct queue_series {
 	int findings;		/* number of findings */
 	char *reply;		/* what the reply step did, for people */
 	bool force_reply;	/* `retry --force`: send even if maybe sent */
+	char *base;		/* the release its build wants first, "" any */
 };
 
 #define QUEUE_SERIES_INIT { 0 }
@@ -114,6 +119,7 @@ struct queue_msg {
 /* The SQL that creates the queue's tables: store.c's migrations 2 and 3. */
 extern const char queue_schema_sql[];
 extern const char queue_workers_sql[];
+extern const char queue_affinity_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -150,13 +156,16 @@ int queue_next_due(long long *out_id, struct queue *q, time_t now);
 int queue_claim(long long *out_id, struct queue *q, const char *owner,
 		unsigned int lease, time_t now);
 /* Claim `id` itself if it is due and free (a worker going on with the
- * next stage of the series it just moved): 1 claimed, 0 not. */
+ * next stage of the series it just moved), and claimable as queue_claim()
+ * says (a build left for a warm worker is not): 1 claimed, 0 not. */
 int queue_claim_id(struct queue *q, long long id, const char *owner,
 		   unsigned int lease, time_t now);
 /* Extend `owner`'s lease on `id`: 1 still ours, 0 lost (released, or
  * expired and taken), negative on error. */
 int queue_renew(struct queue *q, long long id, const char *owner,
 		unsigned int lease, time_t now);
+/* The release series `id`'s build wants first ("" none), for steering. */
+int queue_set_base(struct queue *q, long long id, const char *base);
 /* Give the claim up without a transition (a failed store, a stop). */
 int queue_unclaim(struct queue *q, long long id, const char *owner);
 
@@ -169,6 +178,8 @@ struct queue_worker {
 	time_t started;
 	long long series_id;	/* the series being worked on, 0 none */
 	const char *stage;	/* its stage, or "polling", "idle" */
+	const char *warm;	/* releases built here, ",6.1,6.12,"; NULL none */
+	unsigned int lease;	/* its [state] lease: silent longer is gone */
 };
 
 /* Record that `w` is alive at `now` (and what it does); remove it at a

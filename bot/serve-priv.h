@@ -38,6 +38,7 @@ struct beat {
 	struct queue_worker w;	/* strings borrowed from struct serve */
 	long long series_id;	/* under lock: what the loop works on */
 	char stage[32];
+	char warm[128];		/* under lock: the releases built here */
 	unsigned int interval;	/* seconds between beats */
 	unsigned int lease;	/* seconds each renewal extends the claim by */
 };
@@ -58,6 +59,7 @@ struct serve {
 	bool rules_loaded;
 	struct httpd *httpd;
 	struct archive_opts http;
+	struct strbuf warm;	/* a worker's built releases (q.warm points here) */
 };
 
 /* A line on stderr with --verbose ("warnwatch serve: ..."). */

@@ -11,6 +11,7 @@
 #include "dashboard.h"
 #include "httpd.h"
 #include "stage.h"
+#include "ci.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -37,7 +38,7 @@ bool serve_stopping(void)
 static const char *const serve_keys[] = {
 	"dashboard-dir", "listen", "poll-interval", "settle",
 	"max-wait", "retry-base", "retry-max", "max-attempts", "confirm-window",
-	"http-timeout", "backoff-max", "max-sleep", "census", NULL
+	"http-timeout", "backoff-max", "max-sleep", "census", "warm-wait", NULL
 };
 
 static const char *const list_keys[] = {
@@ -262,6 +263,7 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	    (ret = get_uint(&out->queue.retry_base, c, "serve", "retry-base", 60, 1, 86400)) ||
 	    (ret = get_uint(&out->queue.retry_max, c, "serve", "retry-max", 3600, 1, 7 * 86400)) ||
 	    (ret = get_uint(&out->queue.max_attempts, c, "serve", "max-attempts", 5, 1, 100)) ||
+	    (ret = get_uint(&out->queue.warm_wait, c, "serve", "warm-wait", 600, 0, 86400)) ||
 	    (ret = get_uint(&out->confirm_window, c, "serve", "confirm-window", 900, 0, 7 * 86400)) ||
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
@@ -710,13 +712,34 @@ static void beat_set(struct serve *sv, long long id, const char *stage)
 	pthread_mutex_unlock(&sv->beat.lock);
 }
 
+/*
+ * A worker's built releases, read again before each claim (a readdir of
+ * the cache's build directory): a build it just finished counts at once,
+ * and the heartbeat tells the other workers.
+ */
+static void refresh_warm(struct serve *sv)
+{
+	struct strbuf cache = STRBUF_INIT;
+
+	strbuf_reset(&sv->warm);
+	ci_cache_dir(&cache);
+	ci_warm_bases(&sv->warm, cache.buf);
+	sv->q.warm = sv->warm.buf;
+	strbuf_release(&cache);
+	if (!sv->beat.running)
+		return;
+	pthread_mutex_lock(&sv->beat.lock);
+	snprintf(sv->beat.warm, sizeof(sv->beat.warm), "%s", sv->warm.buf);
+	pthread_mutex_unlock(&sv->beat.lock);
+}
+
 static void *beat_main(void *arg)
 {
 	struct beat *b = arg;
 
 	for (;;) {
 		struct queue_worker w = b->w;
-		char stage[sizeof(b->stage)];
+		char stage[sizeof(b->stage)], warm[sizeof(b->warm)];
 		time_t now = time(NULL);
 		bool stop;
 
@@ -724,10 +747,12 @@ static void *beat_main(void *arg)
 		stop = b->stop;
 		w.series_id = b->series_id;
 		memcpy(stage, b->stage, sizeof(stage));
+		memcpy(warm, b->warm, sizeof(warm));
 		pthread_mutex_unlock(&b->lock);
 		if (stop)
 			break;
 		w.stage = stage;
+		w.warm = warm;
 		/* Failures (the database restarting) wait for the next beat;
 		 * a lease lost meanwhile fences the stage's transitions. */
 		queue_heartbeat(&b->q, &w, now);
@@ -810,6 +835,7 @@ static int beat_start(struct serve *sv)
 	b->w.role = serve_role_name(sv->cfg->role);
 	b->w.started = time(NULL);
 	b->w.stage = "";
+	b->w.lease = sv->cfg->lease;
 	b->interval = sv->cfg->lease / 3 ? sv->cfg->lease / 3 : 1;
 	snprintf(b->stage, sizeof(b->stage), "%s",
 		 sv->cfg->role == SERVE_ROLE_POLLER ? "standby" : "idle");
@@ -899,6 +925,24 @@ static bool inputs_here(struct serve *sv, const struct queue_series *s)
 	return here;
 }
 
+/* Why a worker stopped going on with a series: its build is left for a
+ * worker that has its kernel built (queue_claim_id() said no). */
+static void say_left(struct serve *sv, long long id)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	struct strbuf key = STRBUF_INIT;
+
+	if (queue_load(&s, &sv->q, id) < 0)
+		return;
+	strbuf_addf(&key, ",%s,", s.base);
+	if (s.state == QS_CHECKED && *s.base && s.next_at <= time(NULL) &&
+	    !strstr(sv->warm.buf, key.buf))
+		queue_log(&sv->q, id, s.inbox, QL_INFO, "left by %s for a worker "
+			  "that has linux %s built", sv->name, s.base);
+	queue_series_release(&s);
+	strbuf_release(&key);
+}
+
 /*
  * The worker's turn: claim the series that is due first and take it as
  * far as it goes now (its next stage is claimed again as soon as one
@@ -910,6 +954,7 @@ static int work_turn(struct serve *sv)
 	long long id;
 	int ret, n;
 
+	refresh_warm(sv);
 	ret = queue_claim(&id, &sv->q, sv->name, sv->cfg->lease, time(NULL));
 	if (ret <= 0)
 		return ret;
@@ -919,6 +964,8 @@ static int work_turn(struct serve *sv)
 		if (n) {
 			ret = queue_claim_id(&sv->q, id, sv->name, sv->cfg->lease,
 					     time(NULL));
+			if (!ret)
+				say_left(sv, id);
 			if (ret <= 0)
 				break;
 		}
@@ -956,6 +1003,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 
 	sv->cfg = cfg;
 	sv->flags = flags;
+	strbuf_init(&sv->warm, 0);
 	ao.timeout_ms = cfg->http_timeout * 1000L;
 	ao.connect_timeout_ms = ao.timeout_ms < 10000 ? ao.timeout_ms : 10000;
 	ao.backoff_max = cfg->backoff_max;
@@ -1031,6 +1079,7 @@ static void stop(struct serve *sv)
 		ruleset_release(&sv->rules);
 	queue_release(&sv->q);
 	store_close(&sv->store);
+	strbuf_release(&sv->warm);
 }
 
 /* Sleep until `until` (at most max_sleep), waking for a stop request. */

@@ -5,6 +5,7 @@
 #include "stage.h"
 #include "check.h"
 #include "report.h"
+#include "ci.h"
 
 /* Findings, not counting calls that only moved. */
 static int count_findings(const struct check_result *r)
@@ -15,6 +16,22 @@ static int count_findings(const struct check_result *r)
 		if (!r->v[i].moved)
 			n++;
 	return n;
+}
+
+/* The release its build will try first: workers with that kernel built
+ * are given the series (queue_claim()). */
+static int set_base(struct serve *sv, long long id, const struct serve_list *l,
+		    const struct series *series)
+{
+	struct ci_opts co = CI_OPTS_INIT;
+	struct strbuf base = STRBUF_INIT;
+	int ret;
+
+	co.tree = *l->tree ? l->tree : NULL;
+	ci_first_base(&base, series, &co);
+	ret = queue_set_base(&sv->q, id, base.buf);
+	strbuf_release(&base);
+	return ret;
 }
 
 static int run_check(struct serve *sv, const struct queue_series *s,
@@ -55,6 +72,8 @@ static int run_check(struct serve *sv, const struct queue_series *s,
 		goto out;
 	n = count_findings(&res);
 	ret = queue_set_verdict(&sv->q, s->id, n ? "findings" : "clean", n);
+	if (!ret && l->boot)
+		ret = set_base(sv, s->id, l, &series);
 	if (!ret)
 		ret = queue_advance(&sv->q, s->id, QS_CHECKED, now);
 	serve_say(sv, "series %lld checked: %d finding(s)", s->id, n);

@@ -43,6 +43,9 @@ static const char *const migrations[] = {
 	/* 4: several workers: leases and heartbeats (queue.h), and at most
 	 * one unforced reply in flight or sent per series version. */
 	queue_workers_sql,
+	/* 5: steering builds to workers whose kernel is warm; each worker's
+	 * lease, for status. */
+	queue_affinity_sql,
 };
 
 char *store_default_dir(void)

@@ -165,19 +165,39 @@ static void print_workers(const json_t *st, time_t now)
 		return;
 	printf("workers:\n");
 	json_array_foreach(workers, i, w) {
+		time_t beat = jint(w, "heartbeat");
+		long long lease = jint(w, "lease");
+		const char *warm = jstr(w, "warm");
+
 		/* Killed without a word: listed by --format=json only. */
-		if (jint(w, "heartbeat") < now - STATUS_SILENT_AFTER) {
+		if (beat < now - STATUS_SILENT_AFTER) {
 			silent++;
 			continue;
 		}
 		strbuf_reset(&t);
 		strbuf_reset(&what);
-		rel_time(&t, jint(w, "heartbeat"), now);
-		if (jint(w, "series_id"))
+		rel_time(&t, beat, now);
+		/* Beats come every lease/3 s: a whole lease without one is
+		 * a process that is gone, whatever its row still says. */
+		if (lease > 0 && beat < now - lease)
+			strbuf_addf(&what, "silent past its %llds lease: stopped or killed",
+				    lease);
+		else if (jint(w, "series_id"))
 			strbuf_addf(&what, "series #%lld %s", jint(w, "series_id"),
 				    jstr(w, "stage"));
 		else
 			strbuf_addstr(&what, jstr(w, "stage"));
+		if (warm && *warm && strcmp(warm, ",")) {
+			struct strbuf list = STRBUF_INIT;
+
+			strbuf_addstr(&list, warm + 1);
+			strbuf_setlen(&list, list.len ? list.len - 1 : 0);
+			for (size_t k = 0; k < list.len; k++)
+				if (list.buf[k] == ',')
+					list.buf[k] = ' ';
+			strbuf_addf(&what, " (built: %s)", list.buf);
+			strbuf_release(&list);
+		}
 		printf("  %-24s %-6s pid %-7lld heartbeat %-8s %s\n",
 		       jstr(w, "host"), jstr(w, "role"), jint(w, "pid"), t.buf,
 		       what.buf);

@@ -7,6 +7,8 @@
 #include "ci-json.h"
 #include "mbox.h"
 #include "tap.h"
+#include "tmpdir.h"
+#include "mkdirs.h"
 
 struct fixture {
 	struct strbuf buf;
@@ -293,8 +295,49 @@ static void test_calls_02(void)
 	unload(&f);
 }
 
+static void touch_in(const char *root, const char *rel)
+{
+	struct strbuf p = STRBUF_INIT;
+	FILE *f;
+
+	strbuf_addf(&p, "%s/%s", root, rel);
+	*strrchr(p.buf, '/') = '\0';
+	mkdirs(p.buf, 0755, WW_ERROR);
+	p.buf[strlen(p.buf)] = '/';
+	f = fopen(p.buf, "w");
+	if (f)
+		fclose(f);
+	strbuf_release(&p);
+}
+
+/* What a worker tells the queue it has built (serve's steering). */
+static void test_warm_bases(void)
+{
+	char tmpl[] = "/tmp/t-ci-warm.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct strbuf w = STRBUF_INIT;
+
+	if (!dir) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ci_warm_bases(&w, dir);
+	is_str(w.buf, "", "warm: an empty cache has nothing built");
+	touch_in(dir, "build/6.12.118-4892b465e0f7/.config");
+	touch_in(dir, "build/6.1.192-e3d48e04cf65/arch/x86/boot/bzImage");
+	touch_in(dir, "build/6.12.118-e3d48e04cf65/arch/x86/boot/bzImage");
+	touch_in(dir, "build/6.1.192-3f56d44cddd9/arch/x86/boot/bzImage");
+	touch_in(dir, "build/locks/arch/x86/boot/bzImage");
+	strbuf_reset(&w);
+	ci_warm_bases(&w, dir);
+	is_str(w.buf, ",6.1,6.12,", "warm: each release with a bzImage once, sorted");
+	strbuf_release(&w);
+	tmp_remove(dir);
+}
+
 int main(void)
 {
+	test_warm_bases();
 	test_panicked_01();
 	test_carried_lines_04();
 	test_preexisting();

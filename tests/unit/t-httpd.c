@@ -7,10 +7,10 @@
 #include "httpd.h"
 #include "strbuf.h"
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <linux/openat2.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -76,13 +76,6 @@ static void put(const char *dir, const char *name, const char *text)
 		fprintf(stderr, "cannot write %s\n", p.buf);
 	strbuf_release(&p);
 	strbuf_release(&t);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	remove(path);
-	return 0;
 }
 
 static bool have_openat2(void)
@@ -269,7 +262,7 @@ int main(void)
 	is_str(httpd_content_type("a/b.svg"), "image/svg+xml", "type of .svg");
 	is_str(httpd_content_type("x.bin"), "application/octet-stream", "unknown type");
 
-	nftw(tmpl, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmp_remove(tmpl);
 	strbuf_release(&root);
 	strbuf_release(&p);
 	strbuf_release(&p2);

@@ -5,8 +5,8 @@
  */
 #include "queue.h"
 #include "tap.h"
+#include "tmpdir.h"
 
-#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #ifdef T_QUEUE_PG
@@ -279,13 +279,6 @@ static void test_inbox_state(void)
 	archive_inbox_release(&back);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	remove(path);
-	return 0;
-}
-
 static void test_dirs(void)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -331,6 +324,81 @@ static int open_store(char **argv)
 }
 #endif
 
+/* Workers' heartbeats, each with the releases it has built. */
+static void beat(const char *name, const char *warm, time_t now)
+{
+	struct queue_worker w = { .name = name, .host = "h", .pid = 1,
+				  .role = "worker", .started = now,
+				  .stage = "idle", .warm = warm, .lease = 60 };
+
+	queue_heartbeat(&q, &w, now);
+}
+
+static long long checked(const char *mid, const char *base, time_t now)
+{
+	char subject[64];
+	long long id;
+
+	snprintf(subject, sizeof(subject), "[PATCH] affinity: %s", mid);
+	add(mid, "", subject, "jo@x.org", now);
+	id = series_of(mid);
+	store_exec(&store, "UPDATE queue_series SET state = 'checked', next_at = ?, "
+		   "lease_until = 0 WHERE id = ?", "ti", now, id);
+	queue_set_base(&q, id, base);
+	return id;
+}
+
+/* Builds go to the worker that has their kernel built (queue_claim()). */
+static void test_affinity(void)
+{
+	const time_t t = 50000;
+	struct queue_series s = QUEUE_SERIES_INIT;
+	long long a, b, c, id = 0;
+	const char *was = q.warm;
+
+	store_exec(&store, "UPDATE queue_series SET state = 'replied' WHERE state IN "
+		   "('received', 'fetched', 'checked', 'booted')", "");
+	a = checked("aff-a@x", "6.12", t);
+	b = checked("aff-b@x", "6.1", t + 1);
+	c = checked("aff-c@x", "", t + 2);
+	beat("w612", ",6.12,", t);
+	beat("w61", ",6.1,", t);
+	queue_load(&s, &q, a);
+	is_str(s.base, "6.12", "the base is stored");
+	queue_series_release(&s);
+
+	q.warm = ",6.1,";
+	is(queue_claim(&id, &q, "w61", 600, t + 5), 1, "a 6.1-warm worker claims");
+	is(id, b, "  the 6.1 build, before the older 6.12 one");
+	queue_unclaim(&q, id, "w61");
+
+	q.warm = "";
+	is(queue_claim(&id, &q, "cold", 600, t + 5), 1, "a cold worker claims");
+	is(id, c, "  the series without a build, not those warm elsewhere");
+	queue_unclaim(&q, id, "cold");
+	queue_advance(&q, c, QS_REPLIED, t + 5);
+	is(queue_claim(&id, &q, "cold", 600, t + 5), 0,
+	   "  and leaves the builds to the warm workers");
+	is(queue_claim_id(&q, a, "cold", 600, t + 5), 0,
+	   "  nor goes on with one itself (queue_claim_id)");
+	q.warm = ",6.12,";
+	is(queue_claim_id(&q, a, "w612", 600, t + 5), 1, "the 6.12-warm worker does");
+	queue_unclaim(&q, a, "w612");
+
+	q.warm = "";
+	is(queue_claim(&id, &q, "cold", 600, t + (time_t)q.opts.warm_wait), 1,
+	   "after warm_wait (%u s) a cold worker takes a build", q.opts.warm_wait);
+	is(id, a, "  the oldest");
+	queue_unclaim(&q, id, "cold");
+	is(queue_claim(&id, &q, "cold", 30, t + 100), 1,
+	   "a build whose warm worker fell silent (30 s lease) is anyone's");
+	is(id, a, "  the oldest again");
+	queue_unclaim(&q, id, "cold");
+	queue_advance(&q, a, QS_REPLIED, t + 100);
+	queue_advance(&q, b, QS_REPLIED, t + 100);
+	q.warm = was;
+}
+
 int main(int argc, char **argv)
 {
 	struct queue_opts opts = QUEUE_OPTS_INIT;
@@ -349,8 +417,9 @@ int main(int argc, char **argv)
 	test_inbox_state();
 	test_dirs();
 	test_time_ceil();
+	test_affinity();
 	queue_release(&q);
 	store_close(&store);
-	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmp_remove(tmpdir);
 	return done_testing();
 }

@@ -38,7 +38,7 @@ int main(void)
 	is(store_open(&s, sub.buf), 0, "opens, creating the directory");
 	/* 1: replies, 2: the service queue (queue.h), 3: backfill (backfill.h),
 	 * 4: workers (queue.h) */
-	is(store_schema_version(&s), 4, "migrated to the current schema");
+	is(store_schema_version(&s), 5, "migrated to the current schema");
 	{
 		sqlite3_stmt *st;
 		const char *mode = "";
