@@ -5,7 +5,9 @@
 # start-wait), saying why on one line each time, and works once it
 # answers; a server that is still down when start-wait runs out ends the
 # start with status 3 and one line; a server that answers and refuses
-# (a wrong password) is not waited for.
+# (a wrong password) is not waited for.  Its heartbeat carries the
+# releases its cache has built (status shows them), and once killed it
+# shows as silent past its lease.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
 pg_have || skip_all "PostgreSQL server binaries (/usr/lib/postgresql/*/bin) or setpriv not installed (make deps)"
@@ -47,6 +49,10 @@ said() { grep -q -- "$1" "$LOG"; }
 # ---- the server comes up while the worker waits -----------------------------
 
 write_conf 120 "$PG_PWFILE"
+# A cache with linux 6.1 built: the heartbeat says so (steering builds).
+mkdir -p "$TEST_DIR/cache/build/6.1.192-0123456789ab/arch/x86/boot"
+: >"$TEST_DIR/cache/build/6.1.192-0123456789ab/arch/x86/boot/bzImage"
+export WARNWATCH_CACHE=$TEST_DIR/cache
 "$WARNWATCH" serve --config "$CONF" --role=worker >"$LOG" 2>&1 &
 pid=$!
 ww_track "$pid" warnwatch-worker
@@ -56,10 +62,25 @@ test_expect "  on one line each time" sh -c "! grep -q '^[[:space:]]' '$LOG'"
 test_expect "  and is still running" kill -0 "$pid"
 pg_start || { echo "Bail out! PostgreSQL did not restart"; exit 1; }
 test_expect "once the server answers, the worker starts and beats" wait_for 60 worker_beats
+"$WARNWATCH" status --config "$CONF" >"$TEST_DIR/status.txt" 2>&1
+test_expect "status shows the worker and the release it has built" \
+	grep -q "worker.*idle (built: 6.1)" "$TEST_DIR/status.txt"
 kill -TERM "$pid"
 wait_for 15 sh -c "! kill -0 $pid"
 wait "$pid"
 test_expect "SIGTERM: a clean stop" test $? -eq 0
+
+# A worker killed without a word: silent past its lease (6 s) in status.
+"$WARNWATCH" serve --config "$CONF" --role=worker >"$LOG" 2>&1 &
+pid=$!
+ww_track "$pid" warnwatch-worker
+wait_for 30 worker_beats
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+silent() {
+	"$WARNWATCH" status --config "$CONF" 2>&1 | grep -q "silent past its 6s lease: stopped or killed"
+}
+test_expect "a killed worker shows as silent once its lease has passed" wait_for 20 silent
 
 # ---- a wrong password is not waited for ------------------------------------------
 
