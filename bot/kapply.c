@@ -1,6 +1,6 @@
 /*
  * Applying a patch series to the base tree with libgit2: each patch is
- * parsed with git_diff_from_buffer, checked for paths that would leave the
+ * parsed with diff_to_git() (diff.h), checked for paths that would leave the
  * tree, applied to the previous commit's tree with git_apply_to_tree and
  * committed; the last commit is then checked out (ktree_checkout).
  *
