@@ -1578,6 +1578,30 @@ static void release_of(struct strbuf *out, const char *base_commit)
 	strbuf_add(out, p, n);
 }
 
+/* The tree --tree or $WARNWATCH_BASE_TARBALL names, or NULL. */
+static const char *named_tree(const struct ci_opts *opts, const char **why)
+{
+	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+
+	*why = opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL";
+	return opts->tree ? opts->tree : env && *env ? env : NULL;
+}
+
+/* The installed releases in the order to try them (kbase.h); `out` stays
+ * empty when no linux-source tarball is installed. */
+static int release_order(struct strvec *out, struct strbuf *why,
+			 const struct series *s)
+{
+	struct strvec avail = STRVEC_INIT;
+	int ret = 0;
+
+	available_bases(&avail);
+	if (avail.nr)
+		ret = kbase_order(out, s->base_commit, &avail, why);
+	strvec_clear(&avail);
+	return ret;
+}
+
 /*
  * The trees to try, in order (kbase.h), and whether only the first counts:
  * --tree or $WARNWATCH_BASE_TARBALL name one; a base-commit: naming a
@@ -1588,31 +1612,28 @@ static void release_of(struct strbuf *out, const char *base_commit)
 static int pick_bases(struct strvec *out, bool *only_first, struct ci_verdict *v,
 		      const struct series *s, const struct ci_opts *opts)
 {
-	struct strvec avail = STRVEC_INIT;
 	struct strbuf why = STRBUF_INIT, rel = STRBUF_INIT;
-	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	const char *named_why, *named = named_tree(opts, &named_why);
 	int ret = 0;
 
 	*only_first = true;
-	if (opts->tree || (env && *env)) {
-		strvec_push(out, opts->tree ? opts->tree : env);
-		v->base_why = xstrdup(opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL");
+	if (named) {
+		strvec_push(out, named);
+		v->base_why = xstrdup(named_why);
 		goto out;
 	}
-	available_bases(&avail);
-	if (!avail.nr) {
+	ret = release_order(out, &why, s);
+	if (ret < 0)
+		goto out;
+	if (!out->nr) {
 		strvec_push(out, "6.1");	/* ktree says what is missing */
 		v->base_why = xstrdup("no /usr/src/linux-source-*.tar.xz found");
 		goto out;
 	}
-	ret = kbase_order(out, s->base_commit, &avail, &why);
-	if (ret < 0)
-		goto out;
 	release_of(&rel, s->base_commit);
 	*only_first = rel.len && !strcmp(out->v[0], rel.buf);
 	v->base_why = strbuf_detach(&why, NULL);
 out:
-	strvec_clear(&avail);
 	strbuf_release(&why);
 	strbuf_release(&rel);
 	return ret;
@@ -1621,18 +1642,15 @@ out:
 void ci_first_base(struct strbuf *out, const struct series *s,
 		   const struct ci_opts *opts)
 {
-	struct ci_verdict v = CI_VERDICT_INIT;
-	struct strvec bases = STRVEC_INIT, avail = STRVEC_INIT;
-	const char *env = getenv("WARNWATCH_BASE_TARBALL");
-	bool only_first;
+	struct strvec bases = STRVEC_INIT;
+	struct strbuf why = STRBUF_INIT;
+	const char *named_why;
 
-	available_bases(&avail);
-	if (!opts->tree && !(env && *env) && avail.nr &&
-	    pick_bases(&bases, &only_first, &v, s, opts) >= 0 && bases.nr)
+	if (!named_tree(opts, &named_why) && release_order(&bases, &why, s) >= 0 &&
+	    bases.nr)
 		strbuf_addstr(out, bases.v[0]);
 	strvec_clear(&bases);
-	strvec_clear(&avail);
-	ci_verdict_release(&v);
+	strbuf_release(&why);
 }
 
 /* "6.1.192-3f56d44cddd9" -> "6.1"; false when not a build directory. */

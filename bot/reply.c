@@ -1407,10 +1407,10 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 
 /* ---- headers ------------------------------------------------------------ */
 
-static bool is_list(const char *addr, const char *patterns)
+bool reply_addr_matches(const char *addr, const char *globs)
 {
 	struct strbuf pat = STRBUF_INIT;
-	const char *p = patterns ? patterns : REPLY_DEFAULT_LISTS;
+	const char *p = globs ? globs : "";
 	bool match = false;
 
 	while (*p && !match) {
@@ -1426,6 +1426,11 @@ static bool is_list(const char *addr, const char *patterns)
 	}
 	strbuf_release(&pat);
 	return match;
+}
+
+static bool is_list(const char *addr, const char *patterns)
+{
+	return reply_addr_matches(addr, patterns ? patterns : REPLY_DEFAULT_LISTS);
 }
 
 static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,

@@ -109,4 +109,11 @@ void reply_guess_return(struct strbuf *out, const struct series *s, const struct
  * Borrowed. */
 const char *reply_default_templates(void);
 
+/*
+ * Does address `addr` match one of `globs` (fnmatch patterns separated by
+ * blanks or commas, without case: "*@vger.kernel.org, jo@x.org")?  The
+ * shape of [review] lists and skip-authors.  NULL matches nothing.
+ */
+bool reply_addr_matches(const char *addr, const char *globs);
+
 #endif

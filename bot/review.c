@@ -5,7 +5,6 @@
  */
 #include "review.h"
 
-#include <fnmatch.h>
 #include <signal.h>
 
 static bool has_msgid(const struct mail_list *l, const char *msgid)
@@ -191,8 +190,7 @@ bool review_author_skipped(const struct config *c, const struct reply *r,
 	const char *skip = config_get(c, "review", "skip-authors");
 	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
 	const struct mail *m = r->answered ? NULL : s->cover;
-	struct strbuf pat = STRBUF_INIT;
-	bool hit = false;
+	bool hit;
 
 	if (!skip || !*skip)
 		return false;
@@ -201,16 +199,7 @@ bool review_author_skipped(const struct config *c, const struct reply *r,
 			m = s->patches[i].mail;
 	if (m)
 		mail_addr_parse(&a, m->from);
-	for (const char *p = skip; a.nr && *p && !hit;) {
-		size_t n = strcspn(p, " ,\t");
-
-		strbuf_reset(&pat);
-		strbuf_add(&pat, p, n);
-		hit = n && !fnmatch(pat.buf, a.v[0].addr, FNM_CASEFOLD);
-		p += n;
-		p += strspn(p, " ,\t");
-	}
+	hit = a.nr && reply_addr_matches(a.v[0].addr, skip);
 	mail_addr_list_clear(&a);
-	strbuf_release(&pat);
 	return hit;
 }

@@ -726,11 +726,12 @@ static void refresh_warm(struct serve *sv)
 	ci_warm_bases(&sv->warm, cache.buf);
 	sv->q.warm = sv->warm.buf;
 	strbuf_release(&cache);
-	if (!sv->beat.running)
-		return;
-	pthread_mutex_lock(&sv->beat.lock);
+	/* Before the heartbeat thread starts, its first beat reads it as is. */
+	if (sv->beat.running)
+		pthread_mutex_lock(&sv->beat.lock);
 	snprintf(sv->beat.warm, sizeof(sv->beat.warm), "%s", sv->warm.buf);
-	pthread_mutex_unlock(&sv->beat.lock);
+	if (sv->beat.running)
+		pthread_mutex_unlock(&sv->beat.lock);
 }
 
 static void *beat_main(void *arg)
@@ -1028,6 +1029,8 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ret = mkdirs(cfg->dashboard_dir, 0755, WW_ESTATE);
 	if (ret)
 		return ret;
+	if (cfg->role == SERVE_ROLE_WORKER)
+		refresh_warm(sv);	/* the first heartbeat says it too */
 	if (cfg->role != SERVE_ROLE_ALL) {
 		ret = beat_start(sv);
 		if (ret)

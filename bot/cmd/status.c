@@ -167,7 +167,7 @@ static void print_workers(const json_t *st, time_t now)
 	json_array_foreach(workers, i, w) {
 		time_t beat = jint(w, "heartbeat");
 		long long lease = jint(w, "lease");
-		const char *warm = jstr(w, "warm");
+		const char *warm = jstr(w, "warm");	/* ",6.1,6.12," */
 
 		/* Killed without a word: listed by --format=json only. */
 		if (beat < now - STATUS_SILENT_AFTER) {
@@ -187,16 +187,11 @@ static void print_workers(const json_t *st, time_t now)
 				    jstr(w, "stage"));
 		else
 			strbuf_addstr(&what, jstr(w, "stage"));
-		if (warm && *warm && strcmp(warm, ",")) {
-			struct strbuf list = STRBUF_INIT;
-
-			strbuf_addstr(&list, warm + 1);
-			strbuf_setlen(&list, list.len ? list.len - 1 : 0);
-			for (size_t k = 0; k < list.len; k++)
-				if (list.buf[k] == ',')
-					list.buf[k] = ' ';
-			strbuf_addf(&what, " (built: %s)", list.buf);
-			strbuf_release(&list);
+		if (strlen(warm) > 2) {
+			strbuf_addstr(&what, " (built: ");
+			for (const char *c = warm + 1; c[1]; c++)
+				strbuf_addch(&what, *c == ',' ? ' ' : *c);
+			strbuf_addch(&what, ')');
 		}
 		printf("  %-24s %-6s pid %-7lld heartbeat %-8s %s\n",
 		       jstr(w, "host"), jstr(w, "role"), jint(w, "pid"), t.buf,
