@@ -134,6 +134,17 @@ const char *quote_str(struct strbuf *tmp, const char *s)
 	return tmp->buf;
 }
 
+void quote_buf(struct strbuf *sb, unsigned flags)
+{
+	struct strbuf tmp = STRBUF_INIT;
+
+	if (!quote_needed(sb->buf, sb->len, flags))
+		return;
+	quote_c_style_n(&tmp, sb->buf, sb->len, flags);
+	strbuf_release(sb);
+	*sb = tmp;
+}
+
 void quote_lines(struct strbuf *out, const char *prefix, const char *text, size_t len)
 {
 	size_t pos = 0;

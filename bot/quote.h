@@ -47,6 +47,9 @@ void quote_c_style(struct strbuf *out, const char *s);
  */
 const char *quote_str(struct strbuf *tmp, const char *s);
 
+/* Escape what `sb` holds in place (quote_c_style_n() with `flags`). */
+void quote_buf(struct strbuf *sb, unsigned flags);
+
 /*
  * Quoted text: every line of `len` bytes of `text` (split at LF) appended
  * as `prefix`, the line escaped with QUOTE_KEEP_TAB, and a LF.  A last
