@@ -176,7 +176,9 @@ static void words_of(struct verdict_words *w, const struct ci_verdict *v)
 	if (v->reason) {
 		struct strbuf head = STRBUF_INIT;
 
-		strbuf_addf(&head, "%s\n", v->reason);
+		/* One console line, whatever it holds. */
+		quote_c_style_n(&head, v->reason, strlen(v->reason), QUOTE_KEEP_TAB);
+		strbuf_addch(&head, '\n');
 		strbuf_addbuf(&head, &w->log);
 		strbuf_release(&w->log);
 		w->log = head;
@@ -1394,6 +1396,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	v = tmpl_add(top, "verdict");
 	tmpl_set(v, "verdict", ci_verdict_name(vd->kind));
 	tmpl_set(v, "kernel", quote_str(&sb, vd->base));
+	strbuf_reset(&sb);
 	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
 	tmpl_set_bool(v, "panic_on_warn", true);
 	if (vd->kind == CI_CLEAN) {
@@ -1716,16 +1719,36 @@ static void damaged_var(struct tmpl_vars *v, const struct check_result *r)
 	strbuf_release(&sb);
 }
 
+/* Does `len` bytes of `s` hold an address as b4 sees one (\S+@\S+\.\S+)? */
+static bool has_address(const char *s, size_t len)
+{
+	for (size_t i = 1; i + 1 < len; i++) {
+		size_t k = i + 1;
+
+		if (s[i] != '@' || isspace((unsigned char)s[i - 1]))
+			continue;
+		while (k < len && !isspace((unsigned char)s[k]) && (s[k] != '.' || k == i + 1))
+			k++;
+		if (k + 1 < len && s[k] == '.' && !isspace((unsigned char)s[k + 1]))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Would b4 take `line` for a trailer in a follow-up?  b4 (0.12, its
  * find_trailers()) matches r'^\s*(\w\S+):\s+(\S.*)' on every line above
  * the signature: a first word of two or more characters that starts with
- * a word character and ends in ':', then blanks and more text.  Judged
- * loosely on purpose (any non-ASCII byte counts as blank or word, the
- * value need not hold an address): what matters is that none slips by.
+ * a word character and ends in ':', then blanks and more text; in a
+ * follow-up it keeps the ones whose value holds an address, and a few
+ * named ones without ("Fixes:", "Link:").  Judged loosely on purpose
+ * (any non-ASCII byte counts as blank or word, any name without an
+ * address counts when it is one of those): none may slip by.
  */
 static bool trailer_shaped(const char *line, size_t len)
 {
+	static const char *const named[] = { "fixes:", "subject:", "date:", "link:",
+		"buglink:", "obsoleted-by:", "change-id:", "base-commit:" };
 	size_t i = 0, w;
 
 	while (i < len && (isspace((unsigned char)line[i]) || (unsigned char)line[i] >= 0x80))
@@ -1738,9 +1761,14 @@ static bool trailer_shaped(const char *line, size_t len)
 		i++;
 	if (i - w < 3 || line[i - 1] != ':')
 		return false;
-	while (i < len && isspace((unsigned char)line[i]))
-		i++;
-	return i < len;
+	if (i == len || !isspace((unsigned char)line[i]))
+		return false;
+	if (has_address(line + i, len - i))
+		return true;
+	for (size_t k = 0; k < ARRAY_SIZE(named); k++)
+		if (i - w == strlen(named[k]) && !strncasecmp(line + w, named[k], i - w))
+			return true;
+	return false;
 }
 
 /*
