@@ -6,12 +6,31 @@
  * overwrite nor read half of the message the main thread is building.
  */
 #include "ww.h"
+#include "quote.h"
 
 static _Thread_local char last[1024];
+
+/*
+ * A message names files, subjects and message-ids from a series; it is
+ * printed, stored and shown on the dashboard as one line, so what it
+ * quotes is escaped (quote.h) once, here.
+ */
+static void clean(char *msg, size_t size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len = strlen(msg);
+
+	if (!quote_needed(msg, len, 0))
+		return;
+	quote_c_style_n(&sb, msg, len, 0);
+	snprintf(msg, size, "%s", sb.buf);
+	strbuf_release(&sb);
+}
 
 static void store(const char *fmt, va_list ap)
 {
 	vsnprintf(last, sizeof(last), fmt, ap);
+	clean(last, sizeof(last));
 }
 
 int error(const char *fmt, ...)
@@ -51,6 +70,7 @@ int error_prefix(int code, const char *fmt, ...)
 		snprintf(last + n, sizeof(last) - n, ": %.*s",
 			 (int)(sizeof(last) - n), old);
 	}
+	clean(last, sizeof(last));
 	return code;
 }
 
@@ -66,13 +86,14 @@ void error_clear(void)
 
 void warning(const char *fmt, ...)
 {
+	char msg[sizeof(last)];
 	va_list ap;
 
-	fputs("warnwatch: warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	clean(msg, sizeof(msg));
+	fprintf(stderr, "warnwatch: warning: %s\n", msg);
 }
 
 void die(const char *fmt, ...)

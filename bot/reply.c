@@ -8,6 +8,7 @@
 #include "ci-json.h"
 #include "datadir.h"
 #include "msgid.h"
+#include "quote.h"
 #include "strvec.h"
 #include "template.h"
 
@@ -40,13 +41,20 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 		return;
 	if (f->file) {
 		/* In backquotes: the filler never breaks code apart. */
-		strbuf_addf(&w->first, "`%s` at %s",
-			    f->source ? f->source : fired_kind_name(f->kind), f->file);
+		strbuf_addch(&w->first, '`');
+		if (f->source)
+			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
+		else
+			strbuf_addstr(&w->first, fired_kind_name(f->kind));
+		strbuf_addstr(&w->first, "` at ");
+		quote_c_style(&w->first, f->file);
 		if (f->line > 0)
 			strbuf_addf(&w->first, ":%d", f->line);
 		strbuf_addstr(&w->first, " fired");
-		if (f->suite)
-			strbuf_addf(&w->first, " in KUnit suite %s", f->suite);
+		if (f->suite) {
+			strbuf_addstr(&w->first, " in KUnit suite ");
+			quote_c_style(&w->first, f->suite);
+		}
 	}
 	if (w->has_log)
 		return;
@@ -63,10 +71,13 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 /* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
 static void test_name(struct strbuf *out, const char *name)
 {
-	if (starts_with(name, "workload:"))
-		strbuf_addf(out, "the %s workload", name + 9);
-	else
-		strbuf_addstr(out, name);
+	if (starts_with(name, "workload:")) {
+		strbuf_addstr(out, "the ");
+		quote_c_style(out, name + 9);
+		strbuf_addstr(out, " workload");
+	} else {
+		quote_c_style(out, name);
+	}
 }
 
 /* What ran, and what failed, in a few words. */
@@ -112,7 +123,11 @@ static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 
 		strbuf_reset(&at);
 		strbuf_reset(&sb);
-		strbuf_addf(&at, "the %s() at %s:%d", c->macro, c->file, c->line);
+		strbuf_addstr(&at, "the ");
+		quote_c_style(&at, c->macro);
+		strbuf_addstr(&at, "() at ");
+		quote_c_style(&at, c->file);
+		strbuf_addf(&at, ":%d", c->line);
 		if (c->fired) {
 			strbuf_addf(&sb, "%s fired", at.buf);
 			if (c->suite) {
@@ -132,8 +147,11 @@ static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 				    at.buf);
 		} else {
 			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
-			if (c->reached_why)
-				strbuf_addf(&sb, " (%s)", c->reached_why);
+			if (c->reached_why) {
+				strbuf_addstr(&sb, " (");
+				quote_c_style(&sb, c->reached_why);
+				strbuf_addch(&sb, ')');
+			}
 		}
 		strvec_push(&w->calls, sb.buf);
 	}
@@ -158,7 +176,9 @@ static void words_of(struct verdict_words *w, const struct ci_verdict *v)
 	if (v->reason) {
 		struct strbuf head = STRBUF_INIT;
 
-		strbuf_addf(&head, "%s\n", v->reason);
+		/* One console line, whatever it holds. */
+		quote_c_style_n(&head, v->reason, strlen(v->reason), QUOTE_KEEP_TAB);
+		strbuf_addch(&head, '\n');
 		strbuf_addbuf(&head, &w->log);
 		strbuf_release(&w->log);
 		w->log = head;
@@ -606,6 +626,7 @@ static void subst_init(struct subst *x, const struct series *s, const struct fin
 	strbuf_init(&x->ret, 0);
 	strbuf_init(&x->fn, 0);
 	advice_call_args(&x->cond, f->source);
+	quote_buf(&x->cond, QUOTE_KEEP_TAB);
 	reply_guess_return(&x->ret, s, f);
 	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
 	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
@@ -695,7 +716,8 @@ static void code_block(struct strbuf *out, const char *code)
 		size_t n = strcspn(p, "\n");
 
 		strbuf_reset(&l);
-		strbuf_addf(&l, "\t%.*s", (int)n, p);
+		strbuf_addch(&l, '\t');
+		quote_c_style_n(&l, p, n, QUOTE_KEEP_TAB);
 		code_line(out, l.buf, l.len);
 		p += n + (p[n] == '\n');
 	}
@@ -933,14 +955,23 @@ static bool qblock_merge(struct qblock *a, struct qblock *b)
 static void qblock_text(struct strbuf *out, const struct qblock *b, bool new_file,
 			bool skipped)
 {
-	if (new_file)
-		strbuf_addf(out, "> +++ b/%s\n", b->file);
+	if (new_file) {
+		/* As git writes a name that needs quoting: +++ "b/x\ny". */
+		struct strbuf path = STRBUF_INIT;
+
+		strbuf_addf(&path, "b/%s", b->file);
+		strbuf_addstr(out, "> +++ ");
+		quote_c_style(out, path.buf);
+		strbuf_addch(out, '\n');
+		strbuf_release(&path);
+	}
 	if (skipped)
 		strbuf_addstr(out, "> [...]\n");
 	for (size_t i = 0; i < b->nr; i++) {
 		size_t start = out->len;
 
-		strbuf_addf(out, "> %s", b->v[i].text);
+		strbuf_addstr(out, "> ");
+		quote_c_style_n(out, b->v[i].text, strlen(b->v[i].text), QUOTE_KEEP_TAB);
 		while (out->len > start && isspace((unsigned char)out->buf[out->len - 1]))
 			strbuf_setlen(out, out->len - 1);
 		strbuf_addch(out, '\n');
@@ -1082,7 +1113,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	if (a && a->nr <= ARRAY_SIZE(hits))
 		nr = advice_match(hits, a, f);
 	subst_init(&x, b->s, f, NULL);
-	tmpl_set(fv, "location", f->file);
+	tmpl_set(fv, "location", quote_str(&sb, f->file));
 	if (!replaced(hits, nr, "explain")) {
 		const char *explain = a && f->kind != FINDING_DEFINE ?
 			a->explain[f->rule->class] : NULL;
@@ -1198,8 +1229,11 @@ static void add_credit(struct tmpl_vars *top, const struct item *it)
 		strbuf_addf(&sb, "Thanks for removing the %s()", f->rule->macro);
 		if (*f->function)
 			strbuf_addf(&sb, " from %s().", f->function);
-		else
-			strbuf_addf(&sb, " from %s.", f->file);
+		else {
+			strbuf_addstr(&sb, " from ");
+			quote_c_style(&sb, f->file);
+			strbuf_addch(&sb, '.');
+		}
 	}
 	tmpl_set(v, "text", sb.buf);
 	strbuf_release(&sb);
@@ -1361,7 +1395,8 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	words_of(&w, vd);
 	v = tmpl_add(top, "verdict");
 	tmpl_set(v, "verdict", ci_verdict_name(vd->kind));
-	tmpl_set(v, "kernel", vd->base);
+	tmpl_set(v, "kernel", quote_str(&sb, vd->base));
+	strbuf_reset(&sb);
 	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
 	tmpl_set_bool(v, "panic_on_warn", true);
 	if (vd->kind == CI_CLEAN) {
@@ -1396,7 +1431,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 			size_t len = strcspn(l, "\n");
 
 			if (len)
-				strbuf_addf(&sb, "    %.*s\n", (int)len, l);
+				quote_lines(&sb, "    ", l, len);
 			l += len + (l[len] == '\n');
 		}
 		set_block(v, "log", &sb);
@@ -1612,11 +1647,13 @@ static int choose_target(const struct plan *p, const struct series *s)
 static void greeting(struct tmpl_vars *v, const struct mail *m)
 {
 	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
 	mail_addr_parse(&a, m->from);
 	if (a.nr && *a.v[0].name)
-		tmpl_set(v, "author", a.v[0].name);
+		tmpl_set(v, "author", quote_str(&sb, a.v[0].name));
 	mail_addr_list_clear(&a);
+	strbuf_release(&sb);
 }
 
 static void body_vars(struct tmpl_vars *top, struct builder *b, const struct plan *p,
@@ -1645,7 +1682,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		if (any) {
 			struct tmpl_vars *pv = tmpl_add(top, "patches");
 
-			tmpl_set(pv, "subject", sp->subject);
+			tmpl_set(pv, "subject", quote_str(&sb, sp->subject));
 			tmpl_set_bool(pv, "heading", !single);
 			add_patch(pv, b, p, sp->index);
 		}
@@ -1672,13 +1709,99 @@ static void damaged_var(struct tmpl_vars *v, const struct check_result *r)
 			strbuf_addstr(&sb, "; ");
 		if (d->patch)
 			strbuf_addf(&sb, "patch %d, ", d->patch);
+		if (!d->hunk)
+			strbuf_addstr(&sb, "the header of ");
+		quote_c_style(&sb, d->file);
 		if (d->hunk)
-			strbuf_addf(&sb, "%s hunk %d", d->file, d->hunk);
-		else
-			strbuf_addf(&sb, "the header of %s", d->file);
+			strbuf_addf(&sb, " hunk %d", d->hunk);
 	}
 	tmpl_set(v, "damaged", sb.len ? sb.buf : NULL);
 	strbuf_release(&sb);
+}
+
+/* Does `len` bytes of `s` hold an address as b4 sees one (\S+@\S+\.\S+)? */
+static bool has_address(const char *s, size_t len)
+{
+	for (size_t i = 1; i + 1 < len; i++) {
+		size_t k = i + 1;
+
+		if (s[i] != '@' || isspace((unsigned char)s[i - 1]))
+			continue;
+		while (k < len && !isspace((unsigned char)s[k]) && (s[k] != '.' || k == i + 1))
+			k++;
+		if (k + 1 < len && s[k] == '.' && !isspace((unsigned char)s[k + 1]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Would b4 take `line` for a trailer in a follow-up?  b4 (0.12, its
+ * find_trailers()) matches r'^\s*(\w\S+):\s+(\S.*)' on every line above
+ * the signature: a first word of two or more characters that starts with
+ * a word character and ends in ':', then blanks and more text; in a
+ * follow-up it keeps the ones whose value holds an address, and a few
+ * named ones without ("Fixes:", "Link:").  Judged loosely on purpose
+ * (any non-ASCII byte counts as blank or word, any name without an
+ * address counts when it is one of those): none may slip by.
+ */
+static bool trailer_shaped(const char *line, size_t len)
+{
+	static const char *const named[] = { "fixes:", "subject:", "date:", "link:",
+		"buglink:", "obsoleted-by:", "change-id:", "base-commit:" };
+	size_t i = 0, w;
+
+	while (i < len && (isspace((unsigned char)line[i]) || (unsigned char)line[i] >= 0x80))
+		i++;
+	w = i;
+	if (i == len || (!isalnum((unsigned char)line[i]) && line[i] != '_' &&
+			 (unsigned char)line[i] < 0x80))
+		return false;
+	while (i < len && !isspace((unsigned char)line[i]))
+		i++;
+	if (i - w < 3 || line[i - 1] != ':')
+		return false;
+	if (i == len || !isspace((unsigned char)line[i]))
+		return false;
+	if (has_address(line + i, len - i))
+		return true;
+	for (size_t k = 0; k < ARRAY_SIZE(named); k++)
+		if (i - w == strlen(named[k]) && !strncasecmp(line + w, named[k], i - w))
+			return true;
+	return false;
+}
+
+/*
+ * The last line of defence against trailers in a reply: a line above
+ * the signature that b4 would read as "Reviewed-by: ..." can only come
+ * from the series (a subject the filler wrapped, a console line the
+ * guest printed), since no sentence of ours has that shape.  It is
+ * quoted with "> " like the rest of the series' text.
+ */
+static void quote_trailers(struct strbuf *body)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *sig = NULL, *p = body->buf, *end;
+
+	for (const char *s = body->buf; (s = strstr(s, "\n-- \n")); s++)
+		sig = s + 1;
+	end = sig ? sig : body->buf + body->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+
+		if (*p != '>' && trailer_shaped(p, n - (nl != NULL)))
+			strbuf_addstr(&out, "> ");
+		strbuf_add(&out, p, n);
+		p += n;
+	}
+	if (out.len == (size_t)(end - body->buf)) {
+		strbuf_release(&out);
+		return;
+	}
+	strbuf_add(&out, end, body->buf + body->len - end);
+	strbuf_release(body);
+	*body = out;
 }
 
 int reply_build(struct reply *out, const struct series *s,
@@ -1746,6 +1869,7 @@ int reply_build(struct reply *out, const struct series *s,
 				   vars, TEMPLATE_WIDTH);
 	if (ret)
 		goto out;
+	quote_trailers(&body);
 	strbuf_addbuf(&out->text, &body);
 out:
 	tmpl_vars_free(vars);

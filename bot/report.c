@@ -7,6 +7,7 @@
  * every field a program may want.
  */
 #include "report.h"
+#include "quote.h"
 #include "jsonval.h"
 #include "linemap.h"
 
@@ -350,18 +351,43 @@ static void print_source(FILE *out, const struct finding *f)
 		const char *nl = strchr(s, '\n');
 		int n = nl ? (int)(nl - s) : (int)strlen(s);
 
-		if (i >= f->hunk_line && (*s == origin || *s == ' '))
-			fprintf(out, "%.*s\n", n, s);
+		if (i >= f->hunk_line && (*s == origin || *s == ' ')) {
+			struct strbuf sb = STRBUF_INIT;
+
+			quote_lines(&sb, "", s, n);
+			fputs(sb.buf, out);
+			strbuf_release(&sb);
+		}
 		s = nl ? nl + 1 : s + n;
 	}
 }
 
+/*
+ * "FILE:LINE: LABEL: TITLE: MESSAGE" with the patch's strings escaped
+ * (quote.h): a file name holding a newline stays on its line.
+ */
+static void finding_line(struct strbuf *out, const struct finding *f, const char *file,
+			 int line, const char *label)
+{
+	struct strbuf title = STRBUF_INIT;
+
+	strbuf_reset(out);
+	quote_c_style(out, file);
+	strbuf_addf(out, ":%d", line);
+	if (label)
+		strbuf_addf(out, ": %s", label);
+	strbuf_addstr(out, ": ");
+	check_finding_title(&title, f);
+	quote_c_style_n(out, title.buf, title.len, 0);
+	strbuf_addstr(out, ": ");
+	quote_c_style_n(out, f->message, strlen(f->message), 0);
+	strbuf_release(&title);
+}
+
 static void print_finding(FILE *out, const struct finding *f, struct strbuf *sb)
 {
-	strbuf_reset(sb);
-	check_finding_title(sb, f);
-	fprintf(out, "%s:%d: %s: %s: %s\n", f->file, f->line,
-		report_severity_label(f->severity), sb->buf, f->message);
+	finding_line(sb, f, f->file, f->line, report_severity_label(f->severity));
+	fprintf(out, "%s\n", sb->buf);
 	print_source(out, f);
 }
 
@@ -376,10 +402,14 @@ static int sum(const int *v)
 
 static void print_patch_header(FILE *out, const struct series_patch *p)
 {
+	struct strbuf title = STRBUF_INIT;
+
+	quote_c_style(&title, p->title);
 	if (p->total > 0)
-		fprintf(out, "patch %d/%d: %s\n", p->index, p->total, p->title);
+		fprintf(out, "patch %d/%d: %s\n", p->index, p->total, title.buf);
 	else
-		fprintf(out, "patch %d: %s\n", p->index, p->title);
+		fprintf(out, "patch %d: %s\n", p->index, title.buf);
+	strbuf_release(&title);
 }
 
 static void print_findings(FILE *out, const struct check_result *r, size_t *next,
@@ -403,7 +433,7 @@ void report_text(FILE *out, const char *input, const struct series *s,
 	size_t next = 0;
 
 	if (opts->name_input && !opts->quiet)
-		fprintf(out, "%s:\n", input);
+		fprintf(out, "%s:\n", quote_str(&sb, input));
 	/* Findings come in series order (check_series()). */
 	for (size_t i = 0; i < s->nr; i++) {
 		if (headers) {
@@ -495,10 +525,14 @@ static void print_gcc(FILE *out, const struct series *s, const struct linemap *m
 	if (quiet && sev < SEV_WARNING)
 		return;
 	strbuf_reset(title);
-	check_finding_title(title, f);
-	fprintf(out, "%s:%d:%d: %s: %s%s: %s [%s",
-		path->buf, line, finding_column(f), gcc_label(sev), title->buf,
-		where, f->message, f->rule->id ? f->rule->id : f->rule->macro);
+	quote_c_style(title, path->buf);
+	strbuf_addf(title, ":%d:%d: %s: ", line, finding_column(f), gcc_label(sev));
+	strbuf_reset(path);
+	check_finding_title(path, f);
+	quote_c_style_n(title, path->buf, path->len, 0);
+	strbuf_addf(title, "%s: ", where);
+	quote_c_style_n(title, f->message, strlen(f->message), 0);
+	fprintf(out, "%s [%s", title->buf, f->rule->id ? f->rule->id : f->rule->macro);
 	if (f->patch && s->nr > 1)
 		fprintf(out, ", patch %d/%zu", f->patch, s->nr);
 	fputs("]\n", out);
@@ -525,11 +559,8 @@ void report_b4(FILE *out, const struct check_result *r)
 
 		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
 			continue;
-		strbuf_reset(&title);
-		check_finding_title(&title, f);
-		fprintf(out, "%s:%d: %s: %s: %s [%s]\n", f->file, f->line,
-			report_severity_label(f->severity), title.buf, f->message,
-			f->rule->id ? f->rule->id : f->rule->macro);
+		finding_line(&title, f, f->file, f->line, report_severity_label(f->severity));
+		fprintf(out, "%s [%s]\n", title.buf, f->rule->id ? f->rule->id : f->rule->macro);
 	}
 	strbuf_release(&title);
 }

@@ -4,6 +4,7 @@
  * paragraphs.  See template.h for the syntax and the escaping policy.
  */
 #include "template.h"
+#include "quote.h"
 #include "strvec.h"
 
 #include <ctype.h>
@@ -132,35 +133,6 @@ const char *tmpl_get(const struct tmpl_vars *v, const char *name)
 
 /* ---- escaping ---------------------------------------------------------- */
 
-/* Length of the valid UTF-8 sequence at `p` (at most `len` bytes), or 0. */
-static size_t utf8_seq(const unsigned char *p, size_t len)
-{
-	uint32_t cp;
-	size_t n;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		n = 2, cp = p[0] & 0x1f;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef)
-		n = 3, cp = p[0] & 0x0f;
-	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
-		n = 4, cp = p[0] & 0x07;
-	else
-		return 0;
-	if (len < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 void template_clean(struct strbuf *out, const char *in, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)in;
@@ -176,7 +148,7 @@ void template_clean(struct strbuf *out, const char *in, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_seq(p + i, len - i);
+		n = quote_utf8_len(p + i, len - i);
 		if (n == 2 && p[i] == 0xc2 && p[i + 1] <= 0x9f) {
 			/* C1 controls are controls too. */
 			i += n;

@@ -6,6 +6,7 @@
 #include "builtin.h"
 #include "config.h"
 #include "opt.h"
+#include "quote.h"
 #include "queue.h"
 #include "serve.h"
 #include "store.h"
@@ -128,13 +129,16 @@ static void print_lists(const json_t *st, time_t now, bool *trouble)
 
 static void print_series_line(const json_t *s, time_t now)
 {
-	struct strbuf t = STRBUF_INIT;
+	struct strbuf t = STRBUF_INIT, title = STRBUF_INIT, err = STRBUF_INIT;
 	const char *state = jstr(s, "state");
 
+	/* The title is the series' subject: escaped (quote.h). */
+	quote_str(&title, jstr(s, "title"));
+	quote_c_style_n(&err, jstr(s, "error"), strlen(jstr(s, "error")), 0);
 	if (!strcmp(state, "replied")) {
 		printf("  %5lld  %-12s v%-2lld %-13s %3lld  %-30.30s  %s\n",
 		       jint(s, "id"), jstr(s, "list"), jint(s, "version"),
-		       jstr(s, "verdict"), jint(s, "findings"), jstr(s, "title"),
+		       jstr(s, "verdict"), jint(s, "findings"), title.buf,
 		       jstr(s, "reply"));
 	} else {
 		rel_time(&t, jint(s, "next_at"), now);
@@ -142,9 +146,10 @@ static void print_series_line(const json_t *s, time_t now)
 		       jint(s, "id"), jstr(s, "list"), jint(s, "version"), state,
 		       jint(s, "seen"), jint(s, "total"),
 		       !strcmp(state, "failed") || !strcmp(state, "skipped") ? "-" : t.buf,
-		       jstr(s, "title"),
-		       *jstr(s, "error") ? "error: " : "", jstr(s, "error"));
+		       title.buf, err.len ? "error: " : "", err.buf);
 	}
+	strbuf_release(&title);
+	strbuf_release(&err);
 	strbuf_release(&t);
 }
 
