@@ -847,31 +847,6 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	return ret;
 }
 
-/* Collect the paths a diff touches (for --tree). */
-static bool collect_path(const char *path, void *data)
-{
-	struct strvec *paths = data;
-
-	strvec_push(paths, path);
-	return false;
-}
-
-static int series_paths(struct strvec *out, const struct series *s)
-{
-	struct diff_opts dopts = DIFF_OPTS_INIT;
-
-	dopts.want_file = collect_path;
-	dopts.data = out;
-	for (size_t i = 0; i < s->nr; i++) {
-		int ret = diff_parse(s->patches[i].diff, s->patches[i].diff_len,
-				     &dopts, NULL, NULL);
-
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts)
 {

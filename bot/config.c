@@ -75,6 +75,9 @@ int config_parse(struct config *out, const char *buf, size_t len,
 	size_t pos = 0;
 	int lineno = 0, ret = 0;
 
+	/* A UTF-8 byte order mark, as some editors write, opens the file. */
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		pos = 3;
 	while (pos < len && !ret) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
 		size_t n = nl ? (size_t)(nl - (buf + pos)) : len - pos;

@@ -2,6 +2,12 @@
  * Serving the dashboard directory with libmicrohttpd.  The root is opened
  * again for every request, so a generator that replaces the directory
  * (write a new one, rename it over) is picked up at once.
+ *
+ * One thread of our own runs libmicrohttpd (MHD_run_wait) and, between
+ * polls, cuts every connection whose request head is late: MHD's own
+ * connection timeout only measures silence, so a client sending a byte
+ * every few seconds would keep a connection for ever.  All connection
+ * state below is touched by that thread alone.
  */
 #include "httpd.h"
 #include "strbuf.h"
@@ -11,6 +17,9 @@
 #include <linux/openat2.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -18,10 +27,22 @@
 	    "style-src 'self' 'unsafe-inline'; img-src 'self' data:; " \
 	    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+/* One TCP connection (MHD's socket context), in struct httpd's list. */
+struct httpd_conn {
+	struct httpd_conn *prev, *next;
+	struct MHD_Connection *conn;
+	double head_since;	/* when the pending request head began; 0 once it is in */
+	bool cut;		/* shut down for being late; MHD closes it */
+};
+
 struct httpd {
 	struct MHD_Daemon *mhd;
 	char *root;
 	unsigned int port;
+	unsigned int head_timeout_s;
+	pthread_t thread;
+	atomic_bool stop;
+	struct httpd_conn *conns;	/* every open connection */
 };
 
 static const struct {
@@ -223,6 +244,99 @@ static enum MHD_Result reply_redirect(struct MHD_Connection *conn,
 	return ret;
 }
 
+/* The connection's entry in struct httpd's list, or NULL. */
+static struct httpd_conn *conn_of(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	return info ? info->socket_context : NULL;
+}
+
+/* The request head is in: no deadline until the response is done. */
+static void head_arrived(struct MHD_Connection *conn)
+{
+	struct httpd_conn *c = conn_of(conn);
+
+	if (c)
+		c->head_since = 0;
+}
+
+/* MHD_OPTION_NOTIFY_CONNECTION: keep the list of open connections. */
+static void on_connection(void *cls, struct MHD_Connection *conn,
+			  void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct httpd *h = cls;
+	struct httpd_conn *c = *socket_context;
+
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		c = xcalloc(1, sizeof(*c));
+		c->conn = conn;
+		c->head_since = monotonic_now();
+		c->next = h->conns;
+		if (h->conns)
+			h->conns->prev = c;
+		h->conns = c;
+		*socket_context = c;
+		return;
+	}
+	if (!c)
+		return;
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		h->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	free(c);
+	*socket_context = NULL;
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: a kept-alive connection's next head is due. */
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			 enum MHD_RequestTerminationCode toe)
+{
+	struct httpd_conn *c = conn_of(conn);
+
+	if (c)
+		c->head_since = monotonic_now();
+}
+
+/*
+ * Shut down every connection whose head is later than the deadline; MHD
+ * sees the end of the stream at its next poll and closes it as it would
+ * any client that went away.
+ */
+static void cut_late_heads(struct httpd *h)
+{
+	double now = monotonic_now();
+
+	for (struct httpd_conn *c = h->conns; c; c = c->next) {
+		const union MHD_ConnectionInfo *info;
+
+		if (c->cut || !c->head_since || now - c->head_since < h->head_timeout_s)
+			continue;
+		info = MHD_get_connection_info(c->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		if (info)
+			shutdown(info->connect_fd, SHUT_RDWR);
+		c->cut = true;
+	}
+}
+
+/* The server thread: MHD's work, and the deadline at least every 250 ms. */
+static void *serve_thread(void *arg)
+{
+	struct httpd *h = arg;
+
+	while (!atomic_load(&h->stop)) {
+		if (MHD_run_wait(h->mhd, 250) != MHD_YES)
+			usleep(10 * 1000);	/* never a busy loop */
+		cut_late_heads(h);
+	}
+	return NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 				  const char *url, const char *method,
 				  const char *version, const char *upload_data,
@@ -235,6 +349,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn,
 	const char *name;
 	int fd = -1, rc;
 
+	head_arrived(conn);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) &&
 	    strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return reply_text(conn, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -297,7 +412,8 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 	struct sockaddr_storage ss;
 	const union MHD_DaemonInfo *info;
 	struct httpd *h;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL;
+	/* epoll: unlike poll, it works with a loop of our own (serve_thread) */
+	unsigned int flags = MHD_USE_EPOLL;
 	bool v6 = false;
 	int ret;
 
@@ -310,13 +426,17 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 		flags |= MHD_USE_IPv6;
 	h = xcalloc(1, sizeof(*h));
 	h->root = xstrdup(opts->root);
+	h->head_timeout_s = opts->head_timeout_s;
+	atomic_init(&h->stop, false);
 	h->mhd = MHD_start_daemon(flags, (uint16_t)opts->port, NULL, NULL,
 				  on_request, h,
 				  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 				  MHD_OPTION_CONNECTION_LIMIT, opts->max_connections,
 				  MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-				  opts->max_connections / 2 ? opts->max_connections / 2 : 1,
+				  opts->max_per_ip ? opts->max_per_ip : 1,
 				  MHD_OPTION_CONNECTION_TIMEOUT, opts->timeout_s,
+				  MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+				  MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
 				  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 << 10),
 				  MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, NULL,
 				  MHD_OPTION_END);
@@ -330,6 +450,15 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 	}
 	info = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_BIND_PORT);
 	h->port = info ? info->port : opts->port;
+	errno = pthread_create(&h->thread, NULL, serve_thread, h);
+	if (errno) {
+		ret = error_code(WW_ENET, "cannot start the server thread: %s",
+				 strerror(errno));
+		MHD_stop_daemon(h->mhd);
+		free(h->root);
+		free(h);
+		return ret;
+	}
 	*out = h;
 	return 0;
 }
@@ -343,7 +472,15 @@ void httpd_stop(struct httpd *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->mhd);
+	atomic_store(&h->stop, true);
+	pthread_join(h->thread, NULL);
+	MHD_stop_daemon(h->mhd);	/* closes the rest, each through on_connection() */
+	while (h->conns) {		/* in case it did not */
+		struct httpd_conn *c = h->conns;
+
+		h->conns = c->next;
+		free(c);
+	}
 	free(h->root);
 	free(h);
 }

@@ -9,6 +9,13 @@
  * the root (on kernels without openat2, symlinks are refused outright).
  * Responses say what they are (Content-Type from the extension, nosniff)
  * and forbid scripts (the pages show subjects written by strangers).
+ *
+ * Slow clients: each request head (request line and headers) must arrive
+ * whole within head_timeout_s of the connection opening or of the previous
+ * response, however steadily it trickles in; one address holds at most
+ * max_per_ip of the max_connections.  The server runs its own thread
+ * (MHD_run_wait) so that it can cut the late ones between polls.  Facing
+ * the internet it belongs behind a reverse proxy (docs/serve.md).
  */
 #ifndef WW_HTTPD_H
 #define WW_HTTPD_H
@@ -22,12 +29,14 @@ struct httpd_opts {
 	const char *host;	/* numeric address to bind, IPv4 or IPv6 */
 	unsigned int port;	/* 0: any free port (see httpd_port) */
 	unsigned int max_connections;
-	unsigned int timeout_s;	/* idle connection timeout */
+	unsigned int max_per_ip;	/* connections from one address */
+	unsigned int timeout_s;		/* idle connection timeout */
+	unsigned int head_timeout_s;	/* the whole request head, from its start */
 };
 
 #define HTTPD_DEFAULT_HOST "127.0.0.1"
 #define HTTPD_DEFAULT_PORT 8025
-#define HTTPD_OPTS_INIT { NULL, HTTPD_DEFAULT_HOST, HTTPD_DEFAULT_PORT, 64, 30 }
+#define HTTPD_OPTS_INIT { NULL, HTTPD_DEFAULT_HOST, HTTPD_DEFAULT_PORT, 64, 8, 30, 10 }
 
 struct httpd;
 

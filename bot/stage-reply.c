@@ -83,23 +83,6 @@ out:
 	return ret;
 }
 
-/* Files a series touches (post-image names of its diffs). */
-static void touched_paths(struct strvec *out, const struct series *s)
-{
-	for (size_t i = 0; i < s->nr; i++) {
-		const char *p = s->patches[i].diff, *end = p + s->patches[i].diff_len;
-
-		while (p && p < end) {
-			const char *nl = memchr(p, '\n', end - p);
-			size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-
-			if (n > 6 && !strncmp(p, "+++ b/", 6))
-				strvec_pushf(out, "%.*s", (int)(n - 6), p + 6);
-			p = nl ? nl + 1 : end;
-		}
-	}
-}
-
 /* Nothing more to do for `s` but what the reply step recorded. */
 static int finish(struct serve *sv, const struct queue_series *s,
 		  const char *what, time_t now)
@@ -384,9 +367,13 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
 	}
-	touched_paths(&paths, &series);
 	if (l->reply == SERVE_REPLY_DRAFT) {
 		ret = finish(sv, s, "drafted", now);
+		goto out;
+	}
+	ret = series_paths(&paths, &series);
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	if (!serve_allowed(l, s->author_email, paths.v, &why)) {

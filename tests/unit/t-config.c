@@ -115,6 +115,18 @@ int main(void)
 	bad("[s]\nk = \"open\n", "bad quoting", "an unterminated quote");
 	bad("[s]\nk = \"a\\nb\"\n", "bad quoting", "an unknown escape");
 
+	/* A UTF-8 byte order mark (Notepad writes one) opens the file, and
+	 * only there: anywhere else it is a stray character. */
+	is(parse(&c, "\xef\xbb\xbf[identity]\nname = bom\n"), 0,
+	   "a file that starts with a UTF-8 BOM parses: %s", error_last());
+	is_str(config_get(&c, "identity", "name"), "bom", "  and its first section is read");
+	config_release(&c);
+	is(parse(&c, "\xef\xbb\xbf# comment first\n[s]\nk = v\n"), 0,
+	   "a BOM before a comment");
+	is_str(config_get(&c, "s", "k"), "v", "  the key after it is read");
+	config_release(&c);
+	bad("[s]\n\xef\xbb\xbfk = v\n", "test.conf:2: bad key name", "a BOM past the start");
+
 	setenv("WARNWATCH_CONFIG", "/etc/ww.conf", 1);
 	{
 		char *p = config_default_path();

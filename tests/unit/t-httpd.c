@@ -2,16 +2,23 @@
  * The dashboard server against real HTTP requests (libcurl, paths sent
  * as written): content types, read-only methods, and every way out of
  * the root we know of: "..", "%2e%2e", "%2f", hidden files, symlinks to
- * files and directories outside, FIFOs.
+ * files and directories outside, FIFOs.  And slow clients: a few
+ * addresses dribbling request heads neither hold every connection nor
+ * keep theirs past the head deadline.
  */
 #include "httpd.h"
 #include "strbuf.h"
 #include "tap.h"
 #include "tmpdir.h"
 
+#include <arpa/inet.h>
 #include <curl/curl.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -99,6 +106,165 @@ static void expect(const char *method, const char *path, long status,
 		"%s %s: %s", method, path, what))
 		printf("#   status %ld, body '%.80s'\n", r.status, r.body.buf);
 	resp_release(&r);
+}
+
+/* ---- slow clients --------------------------------------------------- */
+
+#define DRIBBLERS_PER_ADDR 32	/* the whole default limit, from two addresses */
+#define SLOW_SLACK_S 3.0	/* what the server may take beyond its deadline */
+
+/* A TCP connection from loopback address `src` to 127.0.0.1:port, made
+ * non-blocking once connected; -1 when refused. */
+static int connect_from(const char *src, unsigned int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0)
+		return -1;
+	inet_pton(AF_INET, src, &a.sin_addr);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		goto fail;
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	a.sin_port = htons(port);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) < 0)
+		goto fail;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+/* Has the server closed `fd`?  What it sent is read and dropped. */
+static bool peer_closed(int fd)
+{
+	char buf[512];
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (n > 0)
+			continue;
+		return n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK &&
+				  errno != EINTR);
+	}
+}
+
+/* A request from `src`, its answer's status line read within `limit_s`:
+ * the seconds it took, or -1. */
+static double timed_get(const char *src, unsigned int port, double limit_s)
+{
+	static const char req[] = "GET / HTTP/1.0\r\nHost: x\r\n\r\n";
+	double t0 = monotonic_now();
+	char buf[64] = "";
+	size_t got = 0;
+	int fd = connect_from(src, port);
+
+	if (fd < 0)
+		return -1;
+	if (send(fd, req, strlen(req), MSG_NOSIGNAL) != (ssize_t)strlen(req))
+		goto fail;
+	while (got < 12) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double left = t0 + limit_s - monotonic_now();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pfd, 1, (int)(left * 1000) + 1) <= 0)
+			goto fail;
+		n = recv(fd, buf + got, sizeof(buf) - 1 - got, 0);
+		if (n <= 0)
+			goto fail;
+		got += n;
+	}
+	close(fd);
+	return strncmp(buf, "HTTP/1.0 200", 12) && strncmp(buf, "HTTP/1.1 200", 12) ?
+	       -1 : monotonic_now() - t0;
+fail:
+	close(fd);
+	return -1;
+}
+
+/*
+ * Two addresses open the whole connection limit between them and send
+ * their request heads a byte at a time, never finishing; a third address
+ * must be answered at once, and the dribblers cut at the head deadline
+ * although they never stop sending.  Every wait is bounded.
+ */
+static void test_slow_clients(const char *root)
+{
+	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y\r\n";
+	const char *addrs[] = { "127.0.0.1", "127.0.0.2" };
+	struct httpd_opts opts = HTTPD_OPTS_INIT;
+	struct httpd *h = NULL;
+	int fds[2 * DRIBBLERS_PER_ADDR];
+	double opened_at, last_close = 0, third, bound;
+	size_t sent = 0, open_nr = 0, held = 0;
+	unsigned int port;
+
+	opts.root = root;
+	opts.port = 0;
+	if (httpd_start(&h, &opts) < 0) {
+		ok(0, "slow clients: server starts: %s", error_last());
+		return;
+	}
+	port = httpd_port(h);
+	bound = opts.head_timeout_s + SLOW_SLACK_S;
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		fds[i] = connect_from(addrs[i / DRIBBLERS_PER_ADDR], port);
+	opened_at = monotonic_now();
+	/* Dribble for a second, then see who the server kept. */
+	while (monotonic_now() - opened_at < 1.0) {
+		for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+			if (fds[i] >= 0)
+				send(fds[i], head + sent % strlen(head), 1,
+				     MSG_NOSIGNAL | MSG_DONTWAIT);
+		sent++;
+		usleep(250 * 1000);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0 && !peer_closed(fds[i]))
+			held++;
+	printf("# slow clients: %zu of %zu dribbling connections held after 1 s\n",
+	     held, ARRAY_SIZE(fds));
+	ok(held > 0, "slow clients: some dribblers are held (the test is real)");
+
+	third = timed_get("127.0.0.3", port, 3.0);
+	ok(third >= 0, "slow clients: a third address is answered within 3 s (%.2f s)",
+	   third);
+
+	/* Keep dribbling until the server has cut every one, or the bound. */
+	do {
+		open_nr = 0;
+		for (size_t i = 0; i < ARRAY_SIZE(fds); i++) {
+			if (fds[i] < 0)
+				continue;
+			if (peer_closed(fds[i]) ||
+			    (send(fds[i], head + sent % strlen(head), 1,
+				  MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+			     errno != EAGAIN)) {
+				close(fds[i]);
+				fds[i] = -1;
+				last_close = monotonic_now() - opened_at;
+				continue;
+			}
+			open_nr++;
+		}
+		sent++;
+		if (open_nr)
+			usleep(250 * 1000);
+	} while (open_nr && monotonic_now() - opened_at < bound);
+	is(open_nr, 0, "slow clients: every dribbler is cut within %.0f s although it "
+	   "keeps sending (last after %.1f s)", bound, last_close);
+	ok(last_close >= opts.head_timeout_s - 1.0,
+	   "slow clients: not before the head deadline of %u s (%.1f s)",
+	   opts.head_timeout_s, last_close);
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	third = timed_get("127.0.0.3", port, 3.0);
+	ok(third >= 0, "slow clients: the server still answers afterwards (%.2f s)", third);
+	httpd_stop(h);
 }
 
 int main(void)
@@ -237,6 +403,8 @@ int main(void)
 
 	httpd_stop(h);
 	expect("GET", "/", -1, NULL, "stopped server does not answer");
+
+	test_slow_clients(root.buf);
 
 	snprintf(listen, sizeof(listen), "127.0.0.1:8080");
 	opts = (struct httpd_opts)HTTPD_OPTS_INIT;

@@ -680,6 +680,60 @@ static void test_load(void)
 	strbuf_release(&text);
 }
 
+/*
+ * series_paths(): the files as the parser reads the headers.  An added
+ * line "++ b/drivers/net/x.c" reads "+++ b/drivers/net/x.c" in the raw
+ * text; it is hunk content, not a file (issue 22, the allow-paths bypass).
+ */
+static void test_paths(void)
+{
+	static const char in[] =
+		"diff --git a/mm/slub.c b/mm/slub.c\n"
+		"--- a/mm/slub.c\n"
+		"+++ b/mm/slub.c\n"
+		"@@ -1,2 +1,4 @@\n"
+		" a\n"
+		"+++ b/drivers/net/x.c\n"
+		"+--- a/drivers/net/y.c\n"
+		" b\n"
+		"diff --git a/mm/old.c b/mm/old.c\n"
+		"deleted file mode 100644\n"
+		"--- a/mm/old.c\n"
+		"+++ /dev/null\n"
+		"@@ -1 +0,0 @@\n"
+		"-gone\n"
+		"diff --git a/mm/bad.c b/mm/bad.c\n"
+		"--- a/mm/bad.c\n"
+		"+++ b/mm/bad.c\n"
+		"@@ -1,5 +1,5 @@\n"
+		"-x\n"
+		"+y\n"
+		"diff --git a/mm/a.c b/mm/b.c\n"
+		"similarity index 90%\n"
+		"rename from mm/a.c\n"
+		"rename to mm/b.c\n";
+	struct series s;
+	struct mail_list l;
+	struct strvec paths = STRVEC_INIT;
+	int ret;
+
+	ret = read_str(&s, &l, in);
+	is(ret, 0, "paths: diff read");
+	is(series_paths(&paths, &s), 0, "paths: parsed");
+	is(paths.nr, 4, "paths: one per file, none from hunk lines");
+	if (paths.nr == 4) {
+		is_str(paths.v[0], "mm/slub.c", "paths: a modified file");
+		is_str(paths.v[1], "mm/old.c", "paths: a deletion by its old name");
+		is_str(paths.v[2], "mm/bad.c", "paths: a damaged hunk keeps its file");
+		is_str(paths.v[3], "mm/b.c", "paths: a rename by its new name");
+	}
+	for (size_t i = 0; i < paths.nr; i++)
+		ok(strncmp(paths.v[i], "drivers/", 8), "paths: '%s' is no added line",
+		   paths.v[i]);
+	strvec_clear(&paths);
+	read_done(&s, &l);
+}
+
 int main(void)
 {
 	test_subjects();
@@ -695,5 +749,6 @@ int main(void)
 	test_read();
 	test_source();
 	test_load();
+	test_paths();
 	return done_testing();
 }
