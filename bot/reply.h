@@ -92,18 +92,6 @@ int reply_build(struct reply *out, const struct series *s,
 
 void reply_release(struct reply *r);
 
-/*
- * The statement that leaves the function of added call `f` (patch
- * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
- * void function, "return false;" for bool, "return NULL;" (or
- * "return ERR_PTR(-EXXX);" when the code around does that) for a
- * pointer, else "return -EXXX;" with the errno the code around the call
- * returns, -EINVAL when it shows none.  The type comes from the
- * function's definition in the patch (a hunk header or a line).  For
- * `check --suggest` as well as the reply.
- */
-void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f);
-
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.
  * Borrowed. */

@@ -7,6 +7,7 @@
  */
 #include "ci-json.h"
 #include "reply.h"
+#include "suggest.h"
 #include "tap.h"
 
 static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SEV_ERROR,
@@ -360,10 +361,10 @@ int main(void)
 		pf[0].file = (char *)"fs/ext4/namei.c";
 		pf[1] = finding(1, &bug_on, 23, "foo_find", "BUG_ON(id < 0)",
 				" static struct foo *\n foo_find(int id)\n {\n+\tBUG_ON(id < 0);\n", 3);
-		reply_guess_return(&rb, &ps, &pf[0]);
+		suggest_return(&rb, &ps, &pf[0], NULL);
 		is_str(rb.buf, "return ERR_PTR(-EIO);", "a pointer function that returns ERR_PTR(): so does the rewrite");
 		strbuf_reset(&rb);
-		reply_guess_return(&rb, &ps, &pf[1]);
+		suggest_return(&rb, &ps, &pf[1], NULL);
 		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
 		strbuf_release(&rb);
 		build(&r, &ps, pf, 2, &o);
