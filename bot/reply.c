@@ -1294,41 +1294,56 @@ static bool is_list(const char *addr, const char *patterns)
 	return reply_addr_matches(addr, patterns ? patterns : REPLY_DEFAULT_LISTS);
 }
 
+/* `in` into `out`, but ourselves and whoever asked for no reviews. */
 static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
-		    const char *self)
+		    const char *self, const char *skip)
 {
 	for (size_t i = 0; i < in->nr; i++)
-		if (strcasecmp(in->v[i].addr, self) != 0)
+		if (strcasecmp(in->v[i].addr, self) != 0 &&
+		    !reply_addr_matches(in->v[i].addr, skip))
 			mail_addr_add(out, in->v[i].name, in->v[i].addr);
 }
 
+/*
+ * Who gets the reply.  The addresses come from the raw headers parsed as
+ * RFC 5322 lists (mail_addr_parse()), so nothing inside a display name or
+ * a comment is one; the author is exactly one address, the first mailbox
+ * of From:, whatever else From: lists; [review] skip-authors (o->skip)
+ * holds for every recipient, and a skipped author means no reply at all.
+ */
 static int recipients(struct reply *out, const struct mail *m, const struct reply_opts *o,
 		      const char *self)
 {
-	struct mail_addr_list author = MAIL_ADDR_LIST_INIT, others = MAIL_ADDR_LIST_INIT,
-			      lists = MAIL_ADDR_LIST_INIT;
+	struct mail_addr_list from = MAIL_ADDR_LIST_INIT, author = MAIL_ADDR_LIST_INIT,
+			      others = MAIL_ADDR_LIST_INIT, lists = MAIL_ADDR_LIST_INIT;
 	int ret = 0;
 
-	mail_addr_parse(&author, m->from);
-	mail_addr_parse(&others, m->to);
-	mail_addr_parse(&others, m->cc);
+	mail_addr_parse(&from, m->from_raw);
+	if (from.nr)
+		mail_addr_add(&author, from.v[0].name, from.v[0].addr);
+	if (author.nr && reply_addr_matches(author.v[0].addr, o->skip)) {
+		out->author_skipped = true;
+		goto out;
+	}
+	mail_addr_parse(&others, m->to_raw);
+	mail_addr_parse(&others, m->cc_raw);
 	for (size_t i = 0; i < others.nr; i++)
 		if (is_list(others.v[i].addr, o->lists))
 			mail_addr_add(&lists, others.v[i].name, others.v[i].addr);
 	switch (o->policy) {
 	case REPLY_TO_AUTHOR:
-		add_all(&out->to, &author, self);
+		add_all(&out->to, &author, self, o->skip);
 		break;
 	case REPLY_TO_LIST:
-		add_all(&out->to, &lists, self);
+		add_all(&out->to, &lists, self, o->skip);
 		break;
 	case REPLY_TO_ALL:
-		add_all(&out->to, &author, self);
-		add_all(&out->cc, &others, self);
+		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->cc, &others, self, o->skip);
 		break;
 	case REPLY_TO_BOTH:
-		add_all(&out->to, &author, self);
-		add_all(&out->cc, &lists, self);
+		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->cc, &lists, self, o->skip);
 		break;
 	}
 	/* Nobody in To: is odd; Cc: alone works but reads badly. */
@@ -1345,6 +1360,8 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 		ret = error_code(WW_EINPUT, "no %s address to send the reply to (reply-to = %s)",
 				 o->policy == REPLY_TO_LIST ? "mailing list" : "valid",
 				 reply_policy_names[o->policy]);
+out:
+	mail_addr_list_clear(&from);
 	mail_addr_list_clear(&author);
 	mail_addr_list_clear(&others);
 	mail_addr_list_clear(&lists);
@@ -1394,7 +1411,7 @@ static int headers(struct reply *out, struct strbuf *h, const struct mail *m,
 	self = from.v[0].addr;
 	out->from_addr = xstrdup(self);
 	ret = recipients(out, m, o, self);
-	if (ret)
+	if (ret || out->author_skipped)
 		goto out;
 	mailhdr_add_addrs(h, "From", &from);
 	mailhdr_add_addrs(h, "To", &out->to);
@@ -1474,7 +1491,7 @@ static void greeting(struct tmpl_vars *v, const struct mail *m)
 {
 	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
 
-	mail_addr_parse(&a, m->from);
+	mail_addr_parse(&a, m->from_raw);
 	if (a.nr && *a.v[0].name)
 		tmpl_set(v, "author", a.v[0].name);
 	mail_addr_list_clear(&a);
@@ -1555,6 +1572,7 @@ int reply_build(struct reply *out, const struct series *s,
 	int target, ret = 0;
 
 	out->empty = false;
+	out->author_skipped = false;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL);
 	out->issues = p.issues;
 	out->credits = p.credits;
@@ -1590,7 +1608,7 @@ int reply_build(struct reply *out, const struct series *s,
 	out->message_id = strbuf_detach(&id, NULL);
 
 	ret = headers(out, &out->text, m, o);
-	if (ret)
+	if (ret || out->author_skipped)
 		goto out;
 	strbuf_addch(&out->text, '\n');
 
