@@ -5,7 +5,7 @@
 #   make check SANITIZE=1  the same under ASan+UBSan+LSan (objects in build-san/)
 #   make check-ci        make check, then make check SANITIZE=1, one total (CI)
 #   make install PREFIX=/usr/local
-#   make bench | bench-backfill | bench-serve | bench-ci | fuzz | checksrc | hostile | sanitize
+#   make bench | bench-headers | bench-backfill | bench-serve | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -200,6 +200,7 @@ example: all
 # Benchmarks print ratios against peers measured in the same run.
 bench: all
 	tests/bench/check-bench
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/header-bench
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/backfill-bench
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
 
@@ -207,6 +208,10 @@ bench: all
 # workers on one PostgreSQL queue (alone).
 bench-serve: all
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
+
+# one mail with 100,000 To: lines: check against grep -c and Python's email.
+bench-headers: all
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/header-bench
 
 # backfill of a generated 40,000-mail archive against git log -p (alone).
 bench-backfill: all
@@ -228,4 +233,4 @@ hostile: all
 sanitize:
 	tests/sanitize
 
-.PHONY: bench bench-backfill bench-serve bench-ci fuzz checksrc hostile sanitize
+.PHONY: bench bench-headers bench-backfill bench-serve bench-ci fuzz checksrc hostile sanitize
