@@ -5,7 +5,7 @@
 #   make check SANITIZE=1  the same under ASan+UBSan+LSan (objects in build-san/)
 #   make check-ci        make check, then make check SANITIZE=1, one total (CI)
 #   make install PREFIX=/usr/local
-#   make bench | bench-backfill | bench-serve | bench-ci | fuzz | checksrc | hostile | sanitize
+#   make bench | bench-headers | bench-backfill | bench-serve | bench-ci | fuzz | checksrc | hostile | sanitize
 
 PREFIX ?= /usr/local
 BINDIR = $(PREFIX)/bin
@@ -22,8 +22,8 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	cpio ccache rsync bubblewrap busybox-static libcap-dev e2fsprogs public-inbox python3-aiosmtpd openssl \
 	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy libpq-dev postgresql-15 \
-	vim git-email
-PKGS = libgit2 jansson libcurl sqlite3 libpq libmicrohttpd libarchive liblzma expat
+	vim git-email libgmime-3.0-dev
+PKGS = libgit2 jansson libcurl sqlite3 libpq libmicrohttpd libarchive liblzma expat gmime-3.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # bot/warnwatch.c: `warnwatch` runs check with these alone and execs
@@ -200,6 +200,7 @@ example: all
 # Benchmarks print ratios against peers measured in the same run.
 bench: all
 	tests/bench/check-bench
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/header-bench
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/backfill-bench
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
 
@@ -207,6 +208,10 @@ bench: all
 # workers on one PostgreSQL queue (alone).
 bench-serve: all
 	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/serve-bench
+
+# one mail with 100,000 To: lines: check against grep -c and Python's email.
+bench-headers: all
+	WARNWATCH=$(CURDIR)/bot/warnwatch tests/bench/header-bench
 
 # backfill of a generated 40,000-mail archive against git log -p (alone).
 bench-backfill: all
@@ -228,4 +233,4 @@ hostile: all
 sanitize:
 	tests/sanitize
 
-.PHONY: bench bench-backfill bench-serve bench-ci fuzz checksrc hostile sanitize
+.PHONY: bench bench-headers bench-backfill bench-serve bench-ci fuzz checksrc hostile sanitize

@@ -5,6 +5,7 @@
 #include "backfill.h"
 #include "check.h"
 #include "gitlib.h"
+#include "mailhdr.h"
 #include "mbox.h"
 #include "series.h"
 #include "strvec.h"
@@ -83,19 +84,19 @@ static int db_error(struct ingest *in, int ret, const char *what)
 	return error_prefix(ret, "%s", what);
 }
 
-/* "Jane Doe <Jane@Example.org>" -> "jane@example.org" */
-static void author_email(struct strbuf *out, const char *from)
+/* The first mailbox of a raw From: ("Jane Doe <Jane@Example.org>"), in
+ * lower case ("jane@example.org"); "" when there is none. */
+static void author_email(struct strbuf *out, const char *from_raw)
 {
-	const char *lt = strrchr(from, '<'), *gt;
+	struct mail_addr_list l = MAIL_ADDR_LIST_INIT;
 
 	strbuf_reset(out);
-	if (lt && (gt = strchr(lt, '>')))
-		strbuf_add(out, lt + 1, gt - lt - 1);
-	else
-		strbuf_addstr(out, from);
-	strbuf_trim(out);
+	mail_addr_parse(&l, from_raw);
+	if (l.nr)
+		strbuf_addstr(out, l.v[0].addr);
 	for (size_t i = 0; i < out->len; i++)
 		out->buf[i] = tolower((unsigned char)out->buf[i]);
+	mail_addr_list_clear(&l);
 }
 
 static int record_calls(struct ingest *in, long long mail,
@@ -176,7 +177,7 @@ static int record_mail(struct ingest *in, const char *commit,
 	}
 	if (!cycles_mail_date(&date, m->date))
 		date = 0;
-	author_email(&in->sb, m->from);
+	author_email(&in->sb, m->from_raw);
 	prefix = xstrndup(m->subject, tags.title_off);
 
 	/* NULLIF: no readable date and no base-commit are NULL, as the

@@ -4,10 +4,11 @@
  */
 #include "mailhdr.h"
 #include "msgid.h"
-#include "strvec.h"
 #include "template.h"
 
 #include <ctype.h>
+#include <gmime/gmime.h>
+#include <pthread.h>
 #include <sys/random.h>
 #include <unistd.h>
 
@@ -206,105 +207,54 @@ void mail_addr_list_clear(struct mail_addr_list *l)
 	l->nr = l->alloc = 0;
 }
 
-/* Split at commas outside quotes, comments and angle brackets. */
-static void split_list(struct strvec *out, const char *s)
-{
-	struct strbuf cur = STRBUF_INIT;
-	bool quote = false, angle = false;
-	int paren = 0;
+/* GMime's type system is set up once per process, whichever thread asks. */
+static pthread_once_t gmime_once = PTHREAD_ONCE_INIT;
 
-	for (; *s; s++) {
-		if (quote) {
-			if (*s == '\\' && s[1]) {
-				strbuf_addch(&cur, *s++);
-			} else if (*s == '"') {
-				quote = false;
-			}
-		} else if (*s == '"') {
-			quote = true;
-		} else if (*s == '(') {
-			paren++;
-		} else if (*s == ')' && paren) {
-			paren--;
-		} else if (*s == '<') {
-			angle = true;
-		} else if (*s == '>') {
-			angle = false;
-		} else if (*s == ',' && !paren && !angle) {
-			strbuf_trim(&cur);
-			strvec_push(out, cur.buf);
-			strbuf_reset(&cur);
-			continue;
-		}
-		strbuf_addch(&cur, *s);
-	}
-	strbuf_trim(&cur);
-	strvec_push(out, cur.buf);
-	strbuf_release(&cur);
+static void gmime_start(void)
+{
+	g_mime_init();
 }
 
-/* "Name <a@x>", "\"Name\" <a@x>", "a@x (Name)" or "a@x" -> name, addr. */
-static void split_one(struct strbuf *name, struct strbuf *addr, const char *s)
+/* Append the mailboxes of `list`, a group's members in place of the group. */
+static int add_gmime_list(struct mail_addr_list *out, InternetAddressList *list,
+			  int depth)
 {
-	const char *lt = strrchr(s, '<'), *gt;
+	int dropped = 0, n = internet_address_list_length(list);
 
-	strbuf_reset(name);
-	strbuf_reset(addr);
-	if (lt && (gt = strchr(lt, '>'))) {
-		strbuf_add(addr, lt + 1, gt - lt - 1);
-		for (const char *p = s; p < lt; p++) {
-			if (*p == '"')
-				continue;
-			if (*p == '\\' && p + 1 < lt)
-				p++;
-			strbuf_addch(name, *p);
+	for (int i = 0; i < n; i++) {
+		InternetAddress *ia = internet_address_list_get_address(list, i);
+		const char *name = internet_address_get_name(ia), *addr;
+
+		if (INTERNET_ADDRESS_IS_GROUP(ia)) {
+			/* RFC 5322 groups do not nest; GMime's never do either. */
+			if (!depth)
+				dropped += add_gmime_list(out,
+					internet_address_group_get_members(INTERNET_ADDRESS_GROUP(ia)),
+					depth + 1);
+			continue;
 		}
-	} else {
-		const char *paren = strchr(s, '(');
-
-		if (paren) {
-			const char *close = strrchr(paren, ')');
-
-			strbuf_add(addr, s, paren - s);
-			strbuf_add(name, paren + 1, (close ? close : paren + strlen(paren)) - paren - 1);
-		} else {
-			strbuf_addstr(addr, s);
-		}
+		addr = internet_address_mailbox_get_addr(INTERNET_ADDRESS_MAILBOX(ia));
+		if (!addr || !mail_addr_valid(addr))
+			dropped++;
+		else
+			mail_addr_add(out, name, addr);
 	}
-	strbuf_trim(name);
-	strbuf_trim(addr);
+	return dropped;
 }
 
 int mail_addr_parse(struct mail_addr_list *out, const char *value)
 {
-	struct strvec parts = STRVEC_INIT;
-	struct strbuf name = STRBUF_INIT, addr = STRBUF_INIT, pending = STRBUF_INIT;
-	int dropped = 0;
+	InternetAddressList *list;
+	int dropped;
 
-	split_list(&parts, value);
-	for (size_t i = 0; i < parts.nr; i++) {
-		const char *part = parts.v[i];
-
-		if (!*part)
-			continue;
-		/* A decoded name with a comma ("Doe, Jane <j@x>") was split:
-		 * a piece without '@' belongs to the next one. */
-		if (!strchr(part, '@') && i + 1 < parts.nr) {
-			strbuf_addf(&pending, "%s, ", part);
-			continue;
-		}
-		strbuf_addstr(&pending, part);
-		split_one(&name, &addr, pending.buf);
-		strbuf_reset(&pending);
-		if (!mail_addr_valid(addr.buf))
-			dropped++;
-		else
-			mail_addr_add(out, name.buf, addr.buf);
-	}
-	strvec_clear(&parts);
-	strbuf_release(&name);
-	strbuf_release(&addr);
-	strbuf_release(&pending);
+	if (!value || !*value)
+		return 0;
+	pthread_once(&gmime_once, gmime_start);
+	list = internet_address_list_parse(NULL, value);
+	if (!list)
+		return 1;	/* nothing GMime could read as an address */
+	dropped = add_gmime_list(out, list, 0);
+	g_object_unref(list);
 	return dropped;
 }
 

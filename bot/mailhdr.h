@@ -42,9 +42,16 @@ struct mail_addr_list {
 #define MAIL_ADDR_LIST_INIT { NULL, 0, 0 }
 
 /*
- * Split a decoded address-list header value ("A <a@x>, \"B, C\" <b@x>,
- * c@x (C)") and append each valid address to `out`, skipping duplicates
- * (case-insensitive).  Returns how many entries were dropped as invalid.
+ * Parse `value`, the raw value of an address-list header (From:, To:,
+ * Cc:; folded or not) as RFC 5322 does, with GMime: comments, quoted
+ * names and groups are understood, a group stands for its members, and
+ * RFC 2047 encoded words are decoded inside display names only.  So an
+ * address that only appears inside a display name or a comment -- "j@x
+ * (J <v@y>)", "=?UTF-8?q?=3Cv=40y=3E=2C?= <j@x>" -- is never one.  Give
+ * it the header as it was written, never a decoded copy (mail.from_raw,
+ * not mail.from).  Each valid mailbox is appended to `out`, duplicates
+ * (case-insensitive) skipped, at most MAILHDR_MAX_ADDRS in `out`.
+ * Returns how many entries were dropped as invalid.
  */
 int mail_addr_parse(struct mail_addr_list *out, const char *value);
 /* Append one address (copied); false if `addr` is not a valid addr-spec

@@ -1054,23 +1054,30 @@ static void body_rest(struct mbox_state *st, struct line_reader *r)
 	r->pos = r->len;
 }
 
-/* Header fields of a finished message into `m`. */
+/*
+ * Header fields of a finished message into `m`.  Several To:/Cc: lines
+ * are gathered raw into one buffer each and decoded once at the end:
+ * joining the decoded list again for every line made 40k To: lines take
+ * 22 s (issue 22); this is linear in the header block.
+ */
 static void fill_headers(struct mail *m, const char *hdr, size_t len)
 {
 	struct hdr_iter it = { hdr, hdr + len };
+	struct strbuf to = STRBUF_INIT, cc = STRBUF_INIT;
 	const char *n, *v;
 	size_t nlen, vlen;
 
 	while (hdr_next(&it, &n, &nlen, &v, &vlen)) {
 		char **slot = NULL;
-		bool decode = true, list = false, id = false;
+		struct strbuf *list = NULL;
+		bool decode = true, id = false;
 
 		if (mem_ieq(n, nlen, "from"))
 			slot = &m->from;
 		else if (mem_ieq(n, nlen, "to"))
-			slot = &m->to, list = true;
+			list = &to;
 		else if (mem_ieq(n, nlen, "cc"))
-			slot = &m->cc, list = true;
+			list = &cc;
 		else if (mem_ieq(n, nlen, "subject"))
 			slot = &m->subject;
 		else if (mem_ieq(n, nlen, "date"))
@@ -1081,23 +1088,30 @@ static void fill_headers(struct mail *m, const char *hdr, size_t len)
 			slot = &m->in_reply_to, id = true;
 		else if (mem_ieq(n, nlen, "references"))
 			slot = &m->references, decode = false;
-		if (!slot || (*slot && !list))
-			continue;	/* the first one counts */
-		if (*slot) {
-			/* several To:/Cc: lines: one list */
-			char *more = header_text(v, vlen, true);
-			struct strbuf both = STRBUF_INIT;
+		if (list) {
+			size_t start;
 
-			strbuf_addf(&both, "%s, %s", *slot, more);
-			free(*slot);
-			free(more);
-			*slot = strbuf_detach(&both, NULL);
-		} else {
-			*slot = id ? msgid_text(v, vlen) : header_text(v, vlen, decode);
+			if (list->len)
+				strbuf_addstr(list, ", ");
+			start = list->len;
+			unfold(list, v, vlen);
+			if (list->len == start && start)
+				strbuf_setlen(list, start - 2);	/* an empty To: */
+			continue;
 		}
+		if (!slot || *slot)
+			continue;	/* the first one counts */
+		*slot = id ? msgid_text(v, vlen) : header_text(v, vlen, decode);
+		if (slot == &m->from)
+			m->from_raw = header_text(v, vlen, false);
 	}
+	m->to_raw = strbuf_detach(&to, NULL);
+	m->cc_raw = strbuf_detach(&cc, NULL);
+	m->to = header_text(m->to_raw, strlen(m->to_raw), true);
+	m->cc = header_text(m->cc_raw, strlen(m->cc_raw), true);
+
 	char **all[] = {
-		&m->from, &m->to, &m->cc, &m->subject, &m->date,
+		&m->from, &m->from_raw, &m->subject, &m->date,
 		&m->message_id, &m->in_reply_to, &m->references,
 	};
 
@@ -1232,6 +1246,9 @@ void mail_release(struct mail *m)
 	free(m->message_id);
 	free(m->in_reply_to);
 	free(m->references);
+	free(m->from_raw);
+	free(m->to_raw);
+	free(m->cc_raw);
 	free(m->body);
 	free(m->headers);
 	memset(m, 0, sizeof(*m));

@@ -30,6 +30,15 @@ struct mail {
 	char *message_id;	/* without the angle brackets */
 	char *in_reply_to;	/* without the angle brackets */
 	char *references;	/* raw, space separated <ids> */
+	/*
+	 * From:, To: and Cc: unfolded but NOT decoded, several To:/Cc:
+	 * lines joined with ", ": what mail_addr_parse() (mailhdr.h) takes.
+	 * The decoded from/to/cc above are for showing only: a decoded
+	 * display name can look like an address list.  "" when absent.
+	 */
+	char *from_raw;
+	char *to_raw;
+	char *cc_raw;
 	char *body;		/* transfer-decoded text, LF line ends */
 	size_t body_len;
 	size_t offset;		/* byte offset of the message in the input */

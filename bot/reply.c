@@ -10,6 +10,7 @@
 #include "msgid.h"
 #include "quote.h"
 #include "strvec.h"
+#include "suggest.h"
 #include "template.h"
 
 #include <ctype.h>
@@ -414,146 +415,6 @@ static void finding_line(struct strbuf *out, const struct finding *f)
 	strbuf_trim(out);
 }
 
-/* ---- concrete suggestions ---------------------------------------------- */
-
-/* The errno that the code around `f` returns ("-ENOMEM"), or NULL. */
-static char *nearby_errno(const struct finding *f, bool *err_ptr)
-{
-	const char *p = f->hunk ? f->hunk : "", *hit;
-
-	*err_ptr = false;
-	while ((hit = strstr(p, "-E"))) {
-		size_t n = 2 + strspn(hit + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-		const char *bol = hit;
-
-		p = hit + 2;
-		while (bol > f->hunk && bol[-1] != '\n')
-			bol--;
-		if (*bol == '-' || n < 4)
-			continue;	/* a removed line; "-E" alone */
-		if (!memmem(bol, hit - bol, "return", 6) && !memmem(bol, hit - bol, "= ", 2))
-			continue;
-		*err_ptr = hit >= bol + 8 && !strncmp(hit - 8, "ERR_PTR(", 8);
-		return xstrndup(hit, n);
-	}
-	return NULL;
-}
-
-/* Whether a line of the hunk that stays returns ERR_PTR(...). */
-static bool nearby_err_ptr(const struct finding *f)
-{
-	for (const char *p = f->hunk ? f->hunk : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		size_t n = strcspn(p, "\n");
-
-		if (*p != '-' && memmem(p, n, "ERR_PTR(", 8) && memmem(p, n, "return", 6))
-			return true;
-	}
-	return false;
-}
-
-/*
- * reply_guess_return(), with `want_err` ("-EFSCORRUPTED", or NULL) as the
- * errno when the function returns one, instead of the one the code around
- * uses.
- */
-static void guess_return(struct strbuf *out, const struct series *s, const struct finding *f,
-			 const char *want_err)
-{
-	const struct series_patch *sp = NULL;
-	struct strbuf want = STRBUF_INIT;
-	enum { R_INT, R_VOID, R_PTR, R_BOOL } kind = R_INT;
-	bool err_ptr;
-	char *err;
-
-	for (size_t i = 0; s && i < s->nr; i++)
-		if (s->patches[i].index == f->patch)
-			sp = &s->patches[i];
-	if (!sp || !*f->function || !sp->diff)
-		goto done;
-	strbuf_addf(&want, "%s(", f->function);
-	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len, *prev = NULL,
-	     *prev_eol = NULL; p < end;) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *eol = p + n, *hit, *type;
-		char *decl;
-
-		/* Everything below stays inside [line, eol): the diff need not
-		 * end in a NUL (fuzz-reply found a search running past it). */
-		p = eol + 1;
-		if (n >= 2 && line[0] == '@' && line[1] == '@') {
-			line = n > 2 ? memmem(line + 2, n - 2, "@@", 2) : NULL;
-			if (!line)
-				continue;
-			line += 2;
-			if (line < eol && *line == ' ')
-				line++;	/* "@@ ... @@ void foo(...)" */
-		} else if (n && (*line == ' ' || *line == '+' || *line == '-')) {
-			line++;
-		} else {
-			prev = NULL;
-			continue;
-		}
-		if (line < eol && (*line == ' ' || *line == '\t')) {
-			prev = NULL;
-			continue;	/* indented: not a definition */
-		}
-		hit = memmem(line, eol - line, want.buf, want.len);
-		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_'))) {
-			/* A hunk header's text is not the line above the next. */
-			prev = line == eol - n + 1 ? line : NULL;
-			prev_eol = eol;
-			continue;
-		}
-		type = line;
-		while (type < hit && *type == ' ')
-			type++;
-		/* "static struct buffer_head *\next4_find_entry(...)": the type
-		 * is the line above. */
-		if (type == hit && prev)
-			decl = xstrndup(prev, prev_eol - prev);
-		else
-			decl = xstrndup(type, hit - type);
-		if (strchr(decl, '*'))
-			kind = R_PTR;
-		else if (strstr(decl, "void"))
-			kind = R_VOID;
-		else if (strstr(decl, "bool"))
-			kind = R_BOOL;
-		free(decl);
-		break;
-	}
-done:
-	err = nearby_errno(f, &err_ptr);
-	switch (kind) {
-	case R_VOID:
-		strbuf_addstr(out, "return;");
-		break;
-	case R_BOOL:
-		strbuf_addstr(out, "return false;");
-		break;
-	case R_PTR:
-		/* ERR_PTR() when the code around returns one, else NULL. */
-		err_ptr |= nearby_err_ptr(f);
-		if (err_ptr)
-			strbuf_addf(out, "return ERR_PTR(%s);",
-				    want_err ? want_err : err ? err : "-EINVAL");
-		else
-			strbuf_addstr(out, "return NULL;");
-		break;
-	case R_INT:
-		strbuf_addf(out, "return %s;", want_err ? want_err : err ? err : "-EINVAL");
-		break;
-	}
-	free(err);
-	strbuf_release(&want);
-}
-
-void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f)
-{
-	guess_return(out, s, f, NULL);
-}
-
 /* Replace {name} placeholders of `text` from `keys`/`vals`. */
 static void expand(struct strbuf *out, const char *text, const char *const *keys,
 		   const char *const *vals, size_t n)
@@ -604,7 +465,7 @@ static void expand_call(struct strbuf *out, const char *text, const struct subst
 		strbuf_add(&sb, p, at - p);
 		strbuf_reset(&err);
 		strbuf_add(&err, at + 5, n);
-		guess_return(&sb, x->s, x->f, err.buf);
+		suggest_return(&sb, x->s, x->f, err.buf);
 		p = at + 5 + n + 1;
 	}
 	strbuf_addstr(&sb, p);
@@ -627,7 +488,7 @@ static void subst_init(struct subst *x, const struct series *s, const struct fin
 	strbuf_init(&x->fn, 0);
 	advice_call_args(&x->cond, f->source);
 	quote_buf(&x->cond, QUOTE_KEEP_TAB);
-	reply_guess_return(&x->ret, s, f);
+	suggest_return(&x->ret, s, f, NULL);
 	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
 	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
 	x->vals[1] = x->fn.buf;
@@ -743,7 +604,7 @@ static void example(struct strbuf *out, const struct series *s, const struct fin
 	if (!advice_call_args(&args, f->source))
 		goto out;
 	finding_line(&line, f);
-	reply_guess_return(&ret, s, f);
+	suggest_return(&ret, s, f, NULL);
 	if (a)
 		advice_unlocks(&unlock, a, f);
 	if (starts_with(line.buf, macro) && f->source_lines <= 1 &&
@@ -1468,41 +1329,56 @@ static bool is_list(const char *addr, const char *patterns)
 	return reply_addr_matches(addr, patterns ? patterns : REPLY_DEFAULT_LISTS);
 }
 
+/* `in` into `out`, but ourselves and whoever asked for no reviews. */
 static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
-		    const char *self)
+		    const char *self, const char *skip)
 {
 	for (size_t i = 0; i < in->nr; i++)
-		if (strcasecmp(in->v[i].addr, self) != 0)
+		if (strcasecmp(in->v[i].addr, self) != 0 &&
+		    !reply_addr_matches(in->v[i].addr, skip))
 			mail_addr_add(out, in->v[i].name, in->v[i].addr);
 }
 
+/*
+ * Who gets the reply.  The addresses come from the raw headers parsed as
+ * RFC 5322 lists (mail_addr_parse()), so nothing inside a display name or
+ * a comment is one; the author is exactly one address, the first mailbox
+ * of From:, whatever else From: lists; [review] skip-authors (o->skip)
+ * holds for every recipient, and a skipped author means no reply at all.
+ */
 static int recipients(struct reply *out, const struct mail *m, const struct reply_opts *o,
 		      const char *self)
 {
-	struct mail_addr_list author = MAIL_ADDR_LIST_INIT, others = MAIL_ADDR_LIST_INIT,
-			      lists = MAIL_ADDR_LIST_INIT;
+	struct mail_addr_list from = MAIL_ADDR_LIST_INIT, author = MAIL_ADDR_LIST_INIT,
+			      others = MAIL_ADDR_LIST_INIT, lists = MAIL_ADDR_LIST_INIT;
 	int ret = 0;
 
-	mail_addr_parse(&author, m->from);
-	mail_addr_parse(&others, m->to);
-	mail_addr_parse(&others, m->cc);
+	mail_addr_parse(&from, m->from_raw);
+	if (from.nr)
+		mail_addr_add(&author, from.v[0].name, from.v[0].addr);
+	if (author.nr && reply_addr_matches(author.v[0].addr, o->skip)) {
+		out->author_skipped = true;
+		goto out;
+	}
+	mail_addr_parse(&others, m->to_raw);
+	mail_addr_parse(&others, m->cc_raw);
 	for (size_t i = 0; i < others.nr; i++)
 		if (is_list(others.v[i].addr, o->lists))
 			mail_addr_add(&lists, others.v[i].name, others.v[i].addr);
 	switch (o->policy) {
 	case REPLY_TO_AUTHOR:
-		add_all(&out->to, &author, self);
+		add_all(&out->to, &author, self, o->skip);
 		break;
 	case REPLY_TO_LIST:
-		add_all(&out->to, &lists, self);
+		add_all(&out->to, &lists, self, o->skip);
 		break;
 	case REPLY_TO_ALL:
-		add_all(&out->to, &author, self);
-		add_all(&out->cc, &others, self);
+		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->cc, &others, self, o->skip);
 		break;
 	case REPLY_TO_BOTH:
-		add_all(&out->to, &author, self);
-		add_all(&out->cc, &lists, self);
+		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->cc, &lists, self, o->skip);
 		break;
 	}
 	/* Nobody in To: is odd; Cc: alone works but reads badly. */
@@ -1519,6 +1395,8 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 		ret = error_code(WW_EINPUT, "no %s address to send the reply to (reply-to = %s)",
 				 o->policy == REPLY_TO_LIST ? "mailing list" : "valid",
 				 reply_policy_names[o->policy]);
+out:
+	mail_addr_list_clear(&from);
 	mail_addr_list_clear(&author);
 	mail_addr_list_clear(&others);
 	mail_addr_list_clear(&lists);
@@ -1568,7 +1446,7 @@ static int headers(struct reply *out, struct strbuf *h, const struct mail *m,
 	self = from.v[0].addr;
 	out->from_addr = xstrdup(self);
 	ret = recipients(out, m, o, self);
-	if (ret)
+	if (ret || out->author_skipped)
 		goto out;
 	mailhdr_add_addrs(h, "From", &from);
 	mailhdr_add_addrs(h, "To", &out->to);
@@ -1649,7 +1527,7 @@ static void greeting(struct tmpl_vars *v, const struct mail *m)
 	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
 	struct strbuf sb = STRBUF_INIT;
 
-	mail_addr_parse(&a, m->from);
+	mail_addr_parse(&a, m->from_raw);
 	if (a.nr && *a.v[0].name)
 		tmpl_set(v, "author", quote_str(&sb, a.v[0].name));
 	mail_addr_list_clear(&a);
@@ -1817,6 +1695,7 @@ int reply_build(struct reply *out, const struct series *s,
 	int target, ret = 0;
 
 	out->empty = false;
+	out->author_skipped = false;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL);
 	out->issues = p.issues;
 	out->credits = p.credits;
@@ -1852,7 +1731,7 @@ int reply_build(struct reply *out, const struct series *s,
 	out->message_id = strbuf_detach(&id, NULL);
 
 	ret = headers(out, &out->text, m, o);
-	if (ret)
+	if (ret || out->author_skipped)
 		goto out;
 	strbuf_addch(&out->text, '\n');
 

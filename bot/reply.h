@@ -46,6 +46,7 @@ struct reply_opts {
 	const char *from;		/* "warnwatch <bot@example.org>" */
 	enum reply_policy policy;
 	const char *lists;		/* globs of list addresses; NULL: defaults */
+	const char *skip;		/* [review] skip-authors globs, or NULL */
 	bool patchwork_hint;		/* X-Patchwork-Hint: ignore */
 	bool always;			/* a reply even with nothing found */
 	const char *template_dir;
@@ -61,11 +62,12 @@ struct reply_opts {
 	time_t date;			/* 0: mailhdr_now() */
 };
 
-#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, false, false, NULL, NULL, \
+#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, NULL, false, false, NULL, NULL, \
 			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 struct reply {
 	bool empty;			/* nothing to say: no mail */
+	bool author_skipped;		/* the author is in opts.skip: no mail */
 	struct strbuf text;		/* the whole message, LF line ends */
 	char *message_id;		/* ours, without brackets */
 	char *in_reply_to;		/* the message answered */
@@ -77,13 +79,14 @@ struct reply {
 	int issues, credits, notes;	/* what it says, counted */
 };
 
-#define REPLY_INIT { false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
+#define REPLY_INIT { false, false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
 		     MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, \
 		     0, 0, 0, 0 }
 
 /*
  * Build the reply to series `s` with findings `r`.  out->empty is set
- * (and nothing else) when there is nothing to say.  Errors: WW_EINPUT
+ * (and nothing else) when there is nothing to say; out->author_skipped
+ * (and no recipients) when the answered mail's author is in o->skip.  Errors: WW_EINPUT
  * (no valid author or list address to send to, an invalid From:),
  * template errors as template.h says.
  */
@@ -91,18 +94,6 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o);
 
 void reply_release(struct reply *r);
-
-/*
- * The statement that leaves the function of added call `f` (patch
- * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
- * void function, "return false;" for bool, "return NULL;" (or
- * "return ERR_PTR(-EXXX);" when the code around does that) for a
- * pointer, else "return -EXXX;" with the errno the code around the call
- * returns, -EINVAL when it shows none.  The type comes from the
- * function's definition in the patch (a hunk header or a line).  For
- * `check --suggest` as well as the reply.
- */
-void reply_guess_return(struct strbuf *out, const struct series *s, const struct finding *f);
 
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.

@@ -75,6 +75,7 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 	out->from = keep->from.buf;
 	out->policy = policy;
 	out->lists = config_get(c, "review", "lists");
+	out->skip = config_get(c, "review", "skip-authors");
 	out->patchwork_hint = hint;
 	out->template_dir = keep->templates.buf;
 	out->contact = config_get(c, "review", "contact");
@@ -192,13 +193,16 @@ bool review_author_skipped(const struct config *c, const struct reply *r,
 	const struct mail *m = r->answered ? NULL : s->cover;
 	bool hit;
 
+	if (r->author_skipped)
+		return true;
 	if (!skip || !*skip)
 		return false;
 	for (size_t i = 0; !m && i < s->nr; i++)
 		if (s->patches[i].index == r->answered)
 			m = s->patches[i].mail;
+	/* The author is the first mailbox of From: and nobody else. */
 	if (m)
-		mail_addr_parse(&a, m->from);
+		mail_addr_parse(&a, m->from_raw);
 	hit = a.nr && reply_addr_matches(a.v[0].addr, skip);
 	mail_addr_list_clear(&a);
 	return hit;

@@ -49,7 +49,8 @@ enum review_flags {
 
 /*
  * The reply options that come from the configuration: from ([identity]),
- * policy, lists, patchwork-hint, templates and contact ([review]).  The
+ * policy, lists, skip-authors, patchwork-hint, templates and contact
+ * ([review]).  The
  * rest (guide, verdict, previous version, a list's own address and
  * policy) is the caller's.  `out` points into `keep` and `c`.  WW_EINPUT
  * for an [identity] email that is not an address, or none with
@@ -61,7 +62,10 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 /*
  * Whether the author of the mail reply `r` answers (a patch of `s`, or
  * its cover letter) asked not to get these reviews: [review] skip-authors,
- * globs separated by blanks or commas, matched without case.
+ * globs separated by blanks or commas, matched without case.  The author
+ * is the first mailbox of From: (reply_build() sets r->author_skipped
+ * the same way); other recipients in skip-authors are left out of the
+ * reply instead (reply_opts.skip, set by review_reply_opts()).
  */
 bool review_author_skipped(const struct config *c, const struct reply *r,
 			   const struct series *s);

@@ -405,6 +405,22 @@ bool serve_allowed(const struct serve_list *l, const char *author_email,
 	return any;
 }
 
+bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list *rcpt,
+			const char *lists, const char **why)
+{
+	for (size_t i = 0; l->allow_senders.nr && i < rcpt->nr; i++) {
+		const char *addr = rcpt->v[i].addr;
+
+		if (reply_addr_matches(addr, lists ? lists : REPLY_DEFAULT_LISTS))
+			continue;
+		if (!glob_any(&l->allow_senders, addr, FNM_CASEFOLD)) {
+			*why = "a recipient is not in allow-senders";
+			return false;
+		}
+	}
+	return true;
+}
+
 /* ---- the state, for status and retry ------------------------------- */
 
 /* The state directory: --state-dir, else the configuration's, else the

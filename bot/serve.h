@@ -101,6 +101,15 @@ bool serve_quiet(const struct serve_list *l, time_t now, time_t *out_end);
 bool serve_allowed(const struct serve_list *l, const char *author_email,
 		   const char *const *paths, const char **why);
 
+/*
+ * Whether allow-senders lets the reply reach every one of `rcpt`: each
+ * address that is not a mailing list (`lists` globs, NULL: the defaults
+ * of reply.h) must match it, not only the author's -- a From: or Cc: can
+ * name anyone.  If not, *why says so.
+ */
+bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list *rcpt,
+			const char *lists, const char **why);
+
 enum serve_flags {
 	SERVE_ONCE = 1 << 0,	/* stop when nothing is due (tests, cron) */
 	SERVE_VERBOSE = 1 << 1,	/* a line on stderr per stage */

@@ -66,9 +66,9 @@ static int outgoing_load(struct outgoing *o, struct serve *sv, long long id)
 	o->message_id = xstrdup(ml.v[0].message_id);
 	o->in_reply_to = xstrdup(ml.v[0].in_reply_to);
 	o->subject = xstrdup(ml.v[0].subject);
-	mail_addr_parse(&o->rcpt, ml.v[0].to);
-	mail_addr_parse(&o->rcpt, ml.v[0].cc);
-	mail_addr_parse(&from, ml.v[0].from);
+	mail_addr_parse(&o->rcpt, ml.v[0].to_raw);
+	mail_addr_parse(&o->rcpt, ml.v[0].cc_raw);
+	mail_addr_parse(&from, ml.v[0].from_raw);
 	if (!from.nr || !o->rcpt.nr) {
 		ret = error_code(WW_EINPUT, "series %lld: %s has no %s", id,
 				 QUEUE_REPLY, from.nr ? "recipient" : "sender");
@@ -376,7 +376,9 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
 	}
-	if (!serve_allowed(l, s->author_email, paths.v, &why)) {
+	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
+	    !serve_rcpt_allowed(l, &o.rcpt, *l->address ? l->address :
+				config_get(sv->cfg->config, "review", "lists"), &why)) {
 		strbuf_addf(&what, "drafted, not sent: %s", why);
 		ret = finish(sv, s, what.buf, now);
 		goto out;

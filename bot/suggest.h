@@ -10,7 +10,7 @@
  *                        statement, a label or a brace only: never as the
  *                        body of an unbraced if/else/for/while)
  *   WARN_ON(c), WARN(c, ...), WARN_TAINT(...) -> their _ONCE forms
- * The return is reply_guess_return()'s, the one the review reply proposes.
+ * The return is suggest_return()'s, the one the review reply proposes.
  * Context comes from the patch's own hunk, kept only where every line
  * reaches the series' result unchanged (linemap.h), so no tree is needed.
  */
@@ -30,5 +30,19 @@
  */
 void suggest_series(struct strbuf *out, struct strbuf *skipped,
 		    const struct series *s, const struct check_result *r);
+
+/*
+ * The statement that leaves the function of added call `f` (patch
+ * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
+ * void function, "return false;" for bool, "return NULL;" (or
+ * "return ERR_PTR(-EXXX);" when the code around does that) for a
+ * pointer, else "return -EXXX;" with the errno the code around the call
+ * returns, -EINVAL when it shows none; `want_err` ("-EFSCORRUPTED", or
+ * NULL) replaces that errno.  The type comes from the function's
+ * definition in the patch (a hunk header or a line).  For
+ * `check --suggest` as well as the reply.
+ */
+void suggest_return(struct strbuf *out, const struct series *s, const struct finding *f,
+		    const char *want_err);
 
 #endif

@@ -105,24 +105,29 @@ static void test_addrs(void)
 	int dropped;
 	char *u;
 
+	/* Raw header text, as mail.to_raw holds it: the name with a comma
+	 * comes from an encoded word, GMime decodes it. */
 	dropped = mail_addr_parse(&l,
 		"Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m <zoe@example.org>, \"Doe, Jane\" <jane@example.org>, "
-		"bare@example.org, old@example.org (Old Style), Keeper, Tomasz <tomasz@example.org>, "
-		"bad address <a b@x>, ZOE@example.org, <evil@x>\r\nBcc: <y@z>, \"Q\\\"uote\" <q@example.org>");
-	is(dropped, 1, "one invalid address dropped");
-	is(l.nr, 7, "seven addresses kept (duplicate dropped)");
-	if (l.nr >= 7) {
+		"bare@example.org, old@example.org (Old Style), =?UTF-8?q?Keeper=2C_Tomasz?= <tomasz@example.org>, "
+		"bad address <a b@x>, ZOE@example.org, <evil@x>\r\nBcc: <y@z>, \"Q\\\"uote\" <q@example.org>, "
+		"-oQ@example.org");
+	is(dropped, 1, "an invalid address counted as dropped");
+	ok(!mail_addr_has(&l, "a b@x") && !mail_addr_has(&l, "b@x"), "an address with a space is none");
+	is(l.nr, 8, "eight addresses kept (duplicate dropped)");
+	if (l.nr >= 8) {
 		is_str(l.v[0].name, "Zo\xc3\xab \xc3\x85ngstr\xc3\xb6m", "decoded name");
 		is_str(l.v[0].addr, "zoe@example.org", "its address");
 		is_str(l.v[1].name, "Doe, Jane", "quoted name with a comma");
 		is_str(l.v[2].addr, "bare@example.org", "bare address");
 		is_str(l.v[2].name, "", "bare address has no name");
 		is_str(l.v[3].name, "Old Style", "comment as name");
-		is_str(l.v[4].name, "Keeper, Tomasz", "unquoted decoded name with a comma");
+		is_str(l.v[4].name, "Keeper, Tomasz", "encoded name with a comma");
 		is_str(l.v[4].addr, "tomasz@example.org", "its address");
-		ok(!strchr(l.v[5].name, '\n') && !strchr(l.v[5].name, '\r'),
-		   "CR/LF inside a list stays out of names");
-		is_str(l.v[6].name, "Q\"uote", "escaped quote in a name");
+		for (size_t i = 0; i < l.nr; i++)
+			ok(!strchr(l.v[i].name, '\n') && !strchr(l.v[i].name, '\r'),
+			   "CR/LF inside a list stays out of name %zu", i);
+		is_str(l.v[7].name, "Q\"uote", "escaped quote in a name");
 	}
 	mailhdr_add_addrs(&sb, "Cc", &l);
 	u = unfold(sb.buf);
@@ -143,6 +148,41 @@ static void test_addrs(void)
 	ok(!mail_addr_add(&l, "x", "zoe@EXAMPLE.org"), "mail_addr_add refuses duplicates");
 	mail_addr_list_clear(&l);
 	strbuf_release(&sb);
+}
+
+/* Issue 22: addresses an attacker hides in names and comments. */
+static void test_addrs_hostile(void)
+{
+	static const struct {
+		const char *value, *addrs, *what;
+	} cases[] = {
+		{ "jane@ok.example (Jane <victim@elsewhere.example>)", "jane@ok.example",
+		  "an <address> in a comment is none" },
+		{ "=?UTF-8?q?x_=3Cvictim=40gmail=2Ecom=3E=2C?= <jane@ok.example>", "jane@ok.example",
+		  "an encoded display name holding '<v@x>,' stays a name" },
+		{ "\"Jane <victim@elsewhere.example>, \" <jane@ok.example>", "jane@ok.example",
+		  "an <address> in a quoted name is none" },
+		{ "jane@ok.example (a (nested <victim@elsewhere.example>) comment)", "jane@ok.example",
+		  "nested comments" },
+		{ "team: a@ok.example, \"B\" <b@ok.example>;, c@ok.example",
+		  "a@ok.example b@ok.example c@ok.example", "a group stands for its members" },
+		{ "undisclosed-recipients:;", "", "an empty group is nobody" },
+	};
+	struct strbuf got = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct mail_addr_list l = MAIL_ADDR_LIST_INIT;
+
+		mail_addr_parse(&l, cases[i].value);
+		strbuf_reset(&got);
+		for (size_t j = 0; j < l.nr; j++)
+			strbuf_addf(&got, "%s%s", j ? " " : "", l.v[j].addr);
+		is_str(got.buf, cases[i].addrs, "%s", cases[i].what);
+		if (i == 1 && l.nr == 1)
+			is_str(l.v[0].name, "x <victim@gmail.com>,", "the decoded name kept as a name");
+		mail_addr_list_clear(&l);
+	}
+	strbuf_release(&got);
 }
 
 static void test_ids_dates(void)
@@ -188,6 +228,7 @@ int main(void)
 	test_clean();
 	test_text();
 	test_addrs();
+	test_addrs_hostile();
 	test_ids_dates();
 	return done_testing();
 }

@@ -7,6 +7,7 @@
  */
 #include "ci-json.h"
 #include "reply.h"
+#include "suggest.h"
 #include "tap.h"
 
 static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SEV_ERROR,
@@ -180,6 +181,55 @@ static int build(struct reply *r, const struct series *s, struct finding *v, siz
 	res.nr = nr;
 	reply_release(r);
 	return reply_build(r, s, &res, o);
+}
+
+/*
+ * Issue 22: a From: an attacker wrote reaches the one real author (the
+ * first mailbox) and the list, never an address hidden in a second
+ * mailbox, a comment or an encoded display name.
+ */
+static void test_hostile_from(const struct reply_opts *base, struct finding *f)
+{
+	static const char *const froms[] = {
+		"Jane <jane@example.org>, Victim <victim@elsewhere.example>",
+		"jane@example.org (Jane <victim@elsewhere.example>)",
+		"=?UTF-8?q?Jane_=3Cvictim=40elsewhere=2Eexample=3E=2C?= <jane@example.org>",
+	};
+	struct reply_opts o = *base;
+
+	for (size_t i = 0; i < ARRAY_SIZE(froms); i++) {
+		struct mail_list ml = MAIL_LIST_INIT;
+		struct series s = SERIES_INIT;
+		struct reply r = REPLY_INIT;
+		struct strbuf mbox = STRBUF_INIT, got = STRBUF_INIT;
+
+		strbuf_addf(&mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+			    "From: %s\nTo: linux-foo@vger.kernel.org\n"
+			    "Subject: [PATCH] foo: check the thing\nMessage-ID: <h%zu@example.org>\n\n"
+			    "Check.\n---\ndiff --git a/drivers/foo.c b/drivers/foo.c\n"
+			    "--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+			    "@@ -10,3 +10,4 @@ static int foo_probe(struct device *dev)\n"
+			    " \tint ret;\n+\tBUG_ON(!dev);\n \tret = 0;\n", froms[i], i);
+		if (mbox_parse(&ml, mbox.buf, mbox.len) || series_from_mails(&s, &ml)) {
+			ok(0, "hostile From: %zu parses: %s", i, error_last());
+			goto next;
+		}
+		f->patch = s.nr ? s.patches[0].index : 1;
+		is(build(&r, &s, f, 1, &o), 0, "hostile From: %zu: builds", i);
+		for (size_t j = 0; j < r.rcpt.nr; j++)
+			strbuf_addf(&got, "%s%s", j ? " " : "", r.rcpt.v[j].addr);
+		is_str(got.buf, "jane@example.org linux-foo@vger.kernel.org",
+		       "hostile From: %zu: only the author and the list: %s", i, froms[i]);
+		ok(!has(&r, "\nTo: Victim") && !has(&r, "\nCc: Victim"),
+		   "hostile From: %zu: nobody else in To:/Cc:", i);
+next:
+		reply_release(&r);
+		series_release(&s);
+		mail_list_clear(&ml);
+		strbuf_release(&mbox);
+		strbuf_release(&got);
+	}
+	f->patch = 1;
 }
 
 int main(void)
@@ -360,10 +410,10 @@ int main(void)
 		pf[0].file = (char *)"fs/ext4/namei.c";
 		pf[1] = finding(1, &bug_on, 23, "foo_find", "BUG_ON(id < 0)",
 				" static struct foo *\n foo_find(int id)\n {\n+\tBUG_ON(id < 0);\n", 3);
-		reply_guess_return(&rb, &ps, &pf[0]);
+		suggest_return(&rb, &ps, &pf[0], NULL);
 		is_str(rb.buf, "return ERR_PTR(-EIO);", "a pointer function that returns ERR_PTR(): so does the rewrite");
 		strbuf_reset(&rb);
-		reply_guess_return(&rb, &ps, &pf[1]);
+		suggest_return(&rb, &ps, &pf[1], NULL);
 		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
 		strbuf_release(&rb);
 		build(&r, &ps, pf, 2, &o);
@@ -416,17 +466,22 @@ int main(void)
 	/* Strangers' subjects and names cannot inject headers. */
 	{
 		struct mail *m = (struct mail *)s.patches[0].mail;
-		char *subj = m->subject, *from = m->from;
+		char *subj = m->subject, *from = m->from, *from_raw = m->from_raw;
 
 		m->subject = (char *)"[PATCH 1/2] x\r\nBcc: victim@example.org";
 		m->from = (char *)"Eve\r\nBcc: v2@example.org <eve@example.org>";
+		/* From: as sent: the CR LF is in an encoded word. */
+		m->from_raw = (char *)"=?UTF-8?q?Eve=0D=0ABcc=3A_v2=40example=2Eorg?= <eve@example.org>";
 		ret = build(&r, &s, f, 1, &o);
 		ok(!ret && !has(&r, "\nBcc:") && !has(&r, "\r"), "no header injection via subject or name");
 		ok(r.rcpt.nr == 2 && !strcmp(r.rcpt.v[0].addr, "eve@example.org"),
 		   "only valid addresses are recipients");
 		m->subject = subj;
 		m->from = from;
+		m->from_raw = from_raw;
 	}
+
+	test_hostile_from(&o, &f[0]);
 
 	/* The kernel-ci verdict: ci-json.h reads it, the reply takes the struct. */
 	{

@@ -252,6 +252,68 @@ static void test_skip_authors(void)
 	config_release(&c);
 }
 
+/*
+ * Issue 22: skip-authors holds for every address the reply would go to,
+ * not only the first one of From:; a skipped author gets no reply and
+ * nobody else gets one instead.
+ */
+static void test_skip_every_recipient(void)
+{
+	static const char mbox[] =
+		"From a@x Thu Jan  1 00:00:00 1970\n"
+		"From: Jane <jane@example.org>, Skip <skip@elsewhere.example>\n"
+		"To: list@vger.kernel.org\n"
+		"Cc: Other <other@elsewhere.example>, ok@example.org\n"
+		"Subject: [PATCH] x\nMessage-ID: <h@x>\n\none\n---\n"
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1 +1 @@\n-\tfoo();\n+\tBUG_ON(x);\n";
+	struct config c = CONFIG_INIT;
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	struct reply r = REPLY_INIT;
+	struct reply_opts ro = REPLY_OPTS_INIT;
+	struct review_conf keep = REVIEW_CONF_INIT;
+	struct check_result none = CHECK_RESULT_INIT;
+	struct strbuf got = STRBUF_INIT, templates = STRBUF_INIT;
+	const char *top = getenv("WW_TOP");
+
+	strbuf_addf(&templates, "%s/templates", top && *top ? top : ".");
+	if (series_read(&s, &mails, mbox, strlen(mbox), "h.mbox") < 0) {
+		ok(0, "skip every recipient: the series reads: %s", error_last());
+		return;
+	}
+	config_set(&c, "identity", "email", "bot@example.org");
+	config_set(&c, "review", "reply-to", "all");
+	config_set(&c, "review", "skip-authors", "*@elsewhere.example");
+	is(review_reply_opts(&ro, &keep, &c, 0), 0, "skip every recipient: options");
+	ro.always = true;
+	ro.template_dir = templates.buf;
+	is(reply_build(&r, &s, &none, &ro), 0, "reply-to = all builds: %s", error_last());
+	ok(!review_author_skipped(&c, &r, &s), "the author (first mailbox) is not skipped");
+	for (size_t i = 0; i < r.rcpt.nr; i++)
+		strbuf_addf(&got, "%s%s", i ? " " : "", r.rcpt.v[i].addr);
+	is_str(got.buf, "jane@example.org list@vger.kernel.org ok@example.org",
+	       "skip-authors holds for every recipient, From:'s second mailbox is none");
+
+	/* The author skipped: no reply, and no mail to anyone. */
+	reply_release(&r);
+	config_set(&c, "review", "skip-authors", "jane@example.org");
+	is(review_reply_opts(&ro, &keep, &c, 0), 0, "skip the author: options");
+	ro.always = true;
+	ro.template_dir = templates.buf;
+	ro.policy = REPLY_TO_AUTHOR;
+	is(reply_build(&r, &s, &none, &ro), 0, "a skipped author is no error");
+	ok(review_author_skipped(&c, &r, &s), "the author is skipped");
+	is(r.rcpt.nr, 0, "and nobody else gets the reply instead");
+	reply_release(&r);
+	review_conf_release(&keep);
+	strbuf_release(&got);
+	strbuf_release(&templates);
+	series_release(&s);
+	mail_list_clear(&mails);
+	config_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	struct config c = CONFIG_INIT;
@@ -274,6 +336,7 @@ int main(int argc, char **argv)
 	test_choose();
 	test_reply_opts();
 	test_skip_authors();
+	test_skip_every_recipient();
 	is(review_state_open(&st, &c), 0, "the configured state opens");
 #ifdef T_REVIEW_PG
 	is_str(store_backend_name(&st), "postgresql", "[state] url: PostgreSQL");

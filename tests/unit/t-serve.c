@@ -145,6 +145,19 @@ static void test_allowed(void)
 	strvec_clear(&l.allow_paths);
 	strvec_push(&l.allow_paths, "drivers/*/x.c");
 	ok(serve_allowed(&l, "jane@example.org", other, &why), "a glob");
+	/* Every recipient but the lists, not only the author (issue 22). */
+	{
+		struct mail_addr_list rcpt = MAIL_ADDR_LIST_INIT;
+
+		mail_addr_parse(&rcpt, "jane@example.org, linux-mm@kvack.org");
+		ok(serve_rcpt_allowed(&l, &rcpt, NULL, &why), "the author and a list");
+		mail_addr_parse(&rcpt, "victim@elsewhere.example");
+		ok(!serve_rcpt_allowed(&l, &rcpt, NULL, &why), "another recipient is refused");
+		ok(why && strstr(why, "allow-senders"), "  says why: %s", why);
+		ok(!serve_rcpt_allowed(&l, &rcpt, "linux-mm@kvack.org", &why),
+		   "the list's own address alone is a list");
+		mail_addr_list_clear(&rcpt);
+	}
 	strvec_clear(&l.allow_senders);
 	strvec_clear(&l.allow_paths);
 }

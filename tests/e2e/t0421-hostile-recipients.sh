@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Recipients an attacker writes into From:/To:/Cc: (issue 22), end to end
+# on loopback: a real public-inbox-httpd serving a test inbox, a real SMTP
+# server (aiosmtpd, Maildir, which records every envelope recipient as
+# X-RcptTo) and `warnwatch serve` with reply = send, reply-to = all.
+#   - Three hostile From: shapes -- a second mailbox, an address inside a
+#     comment, an encoded display name holding '<victim@...>,' -- get mail
+#     to the one real author (the first mailbox) and the list, nobody else.
+#   - [review] skip-authors holds for every recipient: a Cc'd opted-out
+#     address is left out, the others still get the reply.
+#   - allow-senders holds for every recipient: a Cc: outside it keeps the
+#     reply a draft, although the author is allowed.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
+
+CONF=$TEST_DIR/warnwatch.conf
+STATE=$TEST_DIR/state
+export WARNWATCH_CACHE=$TEST_DIR/cache
+export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
+
+status_json() {
+	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
+}
+
+# series_field MSGID FIELD: a field of the series whose root is MSGID.
+series_field() {
+	status_json | "$WW_PYTHON" -c '
+import json, sys
+for s in json.load(sys.stdin)["series"]:
+    if s["root_msgid"] == sys.argv[1]:
+        print(s[sys.argv[2]])
+        break
+' "$1" "$2"
+}
+series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
+
+# rcpt_of MSGID: the envelope recipients of the reply to MSGID, sorted,
+# one line ("" when there is no reply).
+rcpt_of() {
+	local f
+	f=$(grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | head -1)
+	[ -n "$f" ] || return 0
+	"$WW_PYTHON" - "$f" <<'PY'
+import sys, email
+m = email.message_from_binary_file(open(sys.argv[1], "rb"))
+rcpt = []
+for v in m.get_all("X-RcptTo") or []:
+    rcpt += [a.strip().lower() for a in v.split(",") if a.strip()]
+print(" ".join(sorted(rcpt)))
+PY
+}
+
+pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
+pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
+smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
+mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
+
+HTTP_PORT=$(free_port)
+cat >"$CONF" <<EOF
+[identity]
+name = warnwatch test bot
+email = bot@example.org
+
+[state]
+dir = $STATE
+
+[smtp]
+url = $SMTP_URL
+starttls = no
+timeout = 20
+
+[review]
+contact = Test Maintainer <maint@example.org>
+skip-authors = *@opted-out.example
+
+[serve]
+listen = 127.0.0.1:$HTTP_PORT
+poll-interval = 1
+settle = 2
+max-sleep = 1
+retry-base = 1
+
+[list.test]
+archive = $PI_URL
+inbox = test
+address = test@example.org
+boot = no
+reply = send
+reply-to = all
+allow-senders = *@example.org
+EOF
+
+# patch_mail N FROM CC: one patch adding a BUG_ON(), as the list has it.
+patch_mail() {
+	local n=$1 from=$2 cc=$3
+	cat <<EOF
+From: $from
+Date: Mon, 06 May 2024 1$n:00:01 +0000
+Subject: [PATCH] klist: check node $n in klist_del$n()
+To: test@example.org
+${cc:+Cc: $cc
+}Message-ID: <hostile-$n@example.org>
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8
+
+Catch a NULL node early.
+
+Signed-off-by: Jane Developer <jane@example.org>
+---
+diff --git a/lib/klist$n.c b/lib/klist$n.c
+index 332a4fbf18ff..5c2e8d1a0b77 100644
+--- a/lib/klist$n.c
++++ b/lib/klist$n.c
+@@ -230,6 +230,7 @@ static void klist_put(struct klist_node *n, bool kill)
+  */
+ void klist_del$n(struct klist_node *n)
+ {
++	BUG_ON(!n);
+ 	klist_put(n, true);
+ }
+ EXPORT_SYMBOL_GPL(klist_del$n);
+-- 
+2.39.2
+EOF
+}
+
+mkdir -p "$TEST_DIR/mail"
+patch_mail 1 'Jane Developer <jane@example.org>, Victim <victim1@elsewhere.example>' '' >"$TEST_DIR/mail/1.eml"
+patch_mail 2 'jane@example.org (Jane Developer <victim2@elsewhere.example>)' '' >"$TEST_DIR/mail/2.eml"
+patch_mail 3 '=?UTF-8?q?Jane_=3Cvictim3=40elsewhere=2Eexample=3E=2C?= <jane@example.org>' '' >"$TEST_DIR/mail/3.eml"
+patch_mail 4 'Jane Developer <jane@example.org>' \
+	'Otto Optout <otto@opted-out.example>, Sam Reviewer <sam@example.org>' >"$TEST_DIR/mail/4.eml"
+patch_mail 5 'Jane Developer <jane@example.org>' 'Eve <eve@elsewhere.example>' >"$TEST_DIR/mail/5.eml"
+patch_mail 0 'Jane Developer <jane@example.org>' '' >"$TEST_DIR/mail/0.eml"
+
+# What was there before the service watched is left alone: its first poll
+# is done when mail 0 is skipped.
+pi_deliver test "$TEST_DIR/mail/0.eml" || { echo "Bail out! public-inbox-mda failed"; exit 1; }
+"$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
+SERVE_PID=$!
+ww_track "$SERVE_PID" warnwatch-serve
+if wait_port "$HTTP_PORT" 100; then
+	ok "the service starts"
+else
+	not_ok "the service starts"
+	sed 's/^/#   /' "$TEST_DIR/serve.log"
+fi
+test_expect "the list is polled once" wait_for 30 series_is hostile-0@example.org skipped
+
+for n in 1 2 3 4 5; do
+	pi_deliver test "$TEST_DIR/mail/$n.eml" || { echo "Bail out! public-inbox-mda refused mail $n"; exit 1; }
+done
+for n in 1 2 3 4 5; do
+	if ! wait_for 90 series_is "hostile-$n@example.org" replied; then
+		not_ok "series $n done within 90 s ($(series_field "hostile-$n@example.org" state))"
+		tail -n 20 "$TEST_DIR/serve.log" | sed 's/^/#   /'
+	fi
+done
+
+want="jane@example.org test@example.org"
+for n in 1 2 3; do
+	got=$(rcpt_of "hostile-$n@example.org")
+	desc=$(sed -n 's/^From: //p' "$TEST_DIR/mail/$n.eml" | head -1)
+	if [ "$got" = "$want" ]; then
+		ok "From: $desc -> mailed to the author and the list only"
+	else
+		not_ok "From: $desc -> mailed to the author and the list only"
+		diag "got: '$got'" "want: '$want'"
+	fi
+done
+got=$(rcpt_of hostile-4@example.org)
+test_expect "skip-authors holds for a Cc'd address, the others still get it ($got)" \
+	test "$got" = "jane@example.org sam@example.org test@example.org"
+got=$(rcpt_of hostile-5@example.org)
+test_expect "a Cc: outside allow-senders: nothing sent although the author is allowed ($got)" \
+	test -z "$got"
+test_expect "  drafted, saying why" \
+	test "$(series_field hostile-5@example.org reply)" = "drafted, not sent: a recipient is not in allow-senders"
+test_expect "nobody at elsewhere.example or opted-out.example got anything" \
+	sh -c "! grep -qi '^X-RcptTo:.*\(elsewhere\|opted-out\)\.example' '$MAILDIR'/new/*"
+test_expect "four replies in all" test "$(maildir_count)" -eq 4
+
+done_testing
