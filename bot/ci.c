@@ -16,6 +16,7 @@
 #include "gcov.h"
 #include "kbase.h"
 #include "kguest.h"
+#include "safefs.h"
 
 #include <git2.h>
 #include <dirent.h>
@@ -1186,19 +1187,21 @@ static int pick_accel(struct ci_ctx *c, struct ci_verdict *out, const char *kern
 	return ret;
 }
 
-/* The added call as it reads in the final tree, when check had none. */
+/* The added call as it reads in the final tree, when check had none
+ * (f->file is named by the console: read beneath the tree, safefs.h). */
 static void read_sources(struct ci_verdict *v, const char *worktree)
 {
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		struct ci_fired *f = &v->fired[i];
-		struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+		struct strbuf text = STRBUF_INIT;
 		const char *p;
 		int line = 1;
 
 		if (!f->added_by_series || f->source || !f->file)
 			continue;
-		strbuf_addf(&path, "%s/%s", worktree, f->file);
-		if (strbuf_read_file(&text, path.buf, 8u << 20) < 0) {
+		/* f->file comes from the console: beneath the tree only,
+		 * whatever links the series left there. */
+		if (safefs_read(&text, worktree, f->file, 8u << 20, 0) < 0) {
 			error_clear();
 			goto next;
 		}
@@ -1219,7 +1222,6 @@ static void read_sources(struct ci_verdict *v, const char *worktree)
 				f->source = xstrndup(p, n);
 		}
 next:
-		strbuf_release(&path);
 		strbuf_release(&text);
 	}
 }

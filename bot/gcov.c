@@ -5,6 +5,7 @@
  * one source file.
  */
 #include "gcov.h"
+#include "safefs.h"
 #include "child.h"
 #include "strbuf.h"
 
@@ -206,6 +207,7 @@ int gcov_line_counts(struct gcov_counts *out, const char *builddir,
 		     const char *gcda_dir, const char *srcfile)
 {
 	struct strbuf no = STRBUF_INIT, da = STRBUF_INIT;
+	struct strbuf abs_no = STRBUF_INIT, abs_da = STRBUF_INIT;
 	const char *dot = strrchr(srcfile, '.');
 	size_t stem = dot && !strchr(dot, '/') ? (size_t)(dot - srcfile) : strlen(srcfile);
 	int ret;
@@ -213,9 +215,25 @@ int gcov_line_counts(struct gcov_counts *out, const char *builddir,
 	if (!dot || strcmp(dot, ".c"))
 		return error_code(WW_ENOTFOUND,
 				  "'%s' is not compiled on its own: no object to read", srcfile);
-	strbuf_addf(&no, "%s/%.*s.gcno", builddir, (int)stem, srcfile);
-	strbuf_addf(&da, "%s/%.*s.gcda", gcda_dir, (int)stem, srcfile);
-	ret = gcov_object_counts(out, no.buf, da.buf, srcfile);
+	/*
+	 * The notes are in the build directory the sandbox wrote, the
+	 * counters came from the guest: both must be plain files beneath
+	 * their directory, reached through no symlink (safefs.h).
+	 */
+	strbuf_addf(&no, "%.*s.gcno", (int)stem, srcfile);
+	strbuf_addf(&da, "%.*s.gcda", (int)stem, srcfile);
+	strbuf_addf(&abs_no, "%s/%s", builddir, no.buf);
+	strbuf_addf(&abs_da, "%s/%s", gcda_dir, da.buf);
+	if (!safefs_is_regular(builddir, no.buf, SAFEFS_NO_SYMLINKS))
+		ret = error_code(WW_ENOTFOUND, "no coverage notes '%s' (object not built with gcov?)",
+				 abs_no.buf);
+	else if (!safefs_is_regular(gcda_dir, da.buf, SAFEFS_NO_SYMLINKS))
+		ret = error_code(WW_ENOTFOUND, "no coverage counters '%s' (not copied out of the guest?)",
+				 abs_da.buf);
+	else
+		ret = gcov_object_counts(out, abs_no.buf, abs_da.buf, srcfile);
+	strbuf_release(&abs_da);
+	strbuf_release(&abs_no);
 	strbuf_release(&da);
 	strbuf_release(&no);
 	return ret;

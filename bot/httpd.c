@@ -10,17 +10,16 @@
  * state below is touched by that thread alone.
  */
 #include "httpd.h"
+#include "safefs.h"
 #include "strbuf.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define CSP "default-src 'self'; script-src 'none'; object-src 'none'; " \
@@ -109,40 +108,6 @@ static int clean_path(struct strbuf *out, const char *url)
 	return 0;
 }
 
-/* Open `rel` beneath `dirfd` without leaving it. */
-static int open_beneath(int dirfd, const char *rel)
-{
-	struct open_how how = {
-		.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS,
-	};
-	struct strbuf part = STRBUF_INIT;
-	int fd, next;
-	const char *p;
-
-	fd = syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
-	if (fd >= 0 || errno != ENOSYS)
-		return fd;
-
-	/* No openat2: walk the components, following no symlink at all. */
-	fd = dup(dirfd);
-	for (p = rel; fd >= 0 && *p; ) {
-		size_t n = strcspn(p, "/");
-
-		strbuf_reset(&part);
-		strbuf_add(&part, p, n);
-		next = openat(fd, part.buf, O_RDONLY | O_CLOEXEC | O_NONBLOCK |
-			      O_NOCTTY | O_NOFOLLOW);
-		close(fd);
-		fd = next;
-		p += n;
-		while (*p == '/')
-			p++;
-	}
-	strbuf_release(&part);
-	return fd;
-}
-
 int httpd_open(int *out_fd, struct stat *st, const char *root, const char *url)
 {
 	struct strbuf rel = STRBUF_INIT;
@@ -155,7 +120,7 @@ int httpd_open(int *out_fd, struct stat *st, const char *root, const char *url)
 	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		goto out;
-	fd = open_beneath(rootfd, rel.buf);
+	fd = safefs_openat(rootfd, rel.buf, O_RDONLY | O_NONBLOCK, 0);
 	if (fd < 0 || fstat(fd, st) < 0)
 		goto out;
 	if (S_ISDIR(st->st_mode)) {

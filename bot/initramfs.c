@@ -318,7 +318,8 @@ static int add_kselftests(struct cpio *c, const struct kselftest_result *k)
 			continue;
 		strbuf_reset(&h);
 		strbuf_addf(&h, "%s/%s", t->install_dir, t->target);
-		if (stat(h.buf, &st) < 0 || !S_ISDIR(st.st_mode))
+		/* lstat: the sandbox made this directory; a link is skipped */
+		if (lstat(h.buf, &st) < 0 || !S_ISDIR(st.st_mode))
 			continue;
 		/* the parents of a nested target: filesystems/epoll */
 		for (const char *s = t->target; !ret && (s = strchr(s, '/')); s++) {

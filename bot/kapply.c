@@ -106,6 +106,80 @@ static bool link_stays_inside(const char *link, const char *target)
 	return true;
 }
 
+#define LINK_HOPS_MAX 40	/* the kernel's MAXSYMLINKS */
+
+/*
+ * Walk `path` from the directory `dir` (components, innermost last) in
+ * `tree` the way the kernel's path walk would: every symlink met is
+ * followed, chains included.  False when the walk leaves the tree (an
+ * absolute target, a ".." above the top) or loops.
+ */
+static bool walk_stays_inside(git_tree *tree, struct strvec *dir,
+			      const char *path, int *hops)
+{
+	for (const char *p = path; *p; ) {
+		size_t n = strcspn(p, "/");
+		struct strbuf at = STRBUF_INIT;
+		git_tree_entry *e = NULL;
+		bool inside = true;
+
+		if (n == 2 && !strncmp(p, "..", 2)) {
+			if (!dir->nr)
+				return false;
+			strvec_pop(dir);
+		} else if (n && !(n == 1 && *p == '.')) {
+			strvec_pushf(dir, "%.*s", (int)n, p);
+			for (size_t i = 0; i < dir->nr; i++)
+				strbuf_addf(&at, "%s%s", i ? "/" : "", dir->v[i]);
+			if (!git_tree_entry_bypath(&e, tree, at.buf) &&
+			    git_tree_entry_filemode(e) == GIT_FILEMODE_LINK) {
+				git_blob *blob = NULL;
+				struct strbuf target = STRBUF_INIT;
+
+				strvec_pop(dir);
+				if (++*hops > LINK_HOPS_MAX ||
+				    git_blob_lookup(&blob, git_tree_owner(tree),
+						    git_tree_entry_id(e)) < 0) {
+					inside = false;
+				} else {
+					strbuf_add(&target, git_blob_rawcontent(blob),
+						   (size_t)git_blob_rawsize(blob));
+					inside = target.len && target.buf[0] != '/' &&
+						 !memchr(target.buf, '\0', target.len) &&
+						 walk_stays_inside(tree, dir, target.buf, hops);
+				}
+				git_blob_free(blob);
+				strbuf_release(&target);
+			}
+			git_error_clear();
+		}
+		git_tree_entry_free(e);
+		strbuf_release(&at);
+		if (!inside)
+			return false;
+		p += n;
+		if (*p == '/')
+			p++;
+	}
+	return true;
+}
+
+/*
+ * Does the symlink at `link` in `tree` (the tree as patched) resolve
+ * inside it?  Links it passes through count: two links that each look
+ * harmless ("s -> ../../../..", "l -> s/../../../etc") can lead out.
+ */
+static bool link_resolves_inside(git_tree *tree, const char *link)
+{
+	struct strvec dir = STRVEC_INIT;
+	int hops = 0;
+	bool inside;
+
+	inside = walk_stays_inside(tree, &dir, link, &hops);
+	strvec_clear(&dir);
+	return inside;
+}
+
 /* The target a symlink delta gives (its added lines), into `out`. */
 static int link_target(struct strbuf *out, git_diff *diff, size_t i)
 {
@@ -198,6 +272,33 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
 			if (touched && paths[k] && (!k || !paths[0] ||
 			    strcmp(paths[0], paths[1])))
 				strvec_push(touched, paths[k]);
+	}
+	strbuf_release(&target);
+	return ret;
+}
+
+/*
+ * Every symlink the patch adds or changes, resolved in the patched tree
+ * (check_deltas() has read each target as text; this follows chains).
+ */
+static int check_links(git_diff *diff, git_tree *tree, const char *what)
+{
+	struct strbuf target = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < git_diff_num_deltas(diff) && !ret; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+
+		if (d->status == GIT_DELTA_DELETED ||
+		    d->new_file.mode != GIT_FILEMODE_LINK ||
+		    link_resolves_inside(tree, d->new_file.path))
+			continue;
+		strbuf_reset(&target);
+		if ((ret = link_target(&target, diff, i)) < 0)
+			break;
+		ret = error_code(WW_EAPPLY,
+				 "%s is refused: symlink '%s' points outside the tree ('%s')",
+				 what, d->new_file.path, target.buf);
 	}
 	strbuf_release(&target);
 	return ret;
@@ -550,6 +651,8 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 			    gitlib_error());
 		goto out;
 	}
+	if ((ret = check_links(diff, tree, what)) < 0)
+		goto out;
 	/* Dated like the parent: the same series gives the same commits. */
 	if ((ret = make_signature(&sig, author,
 				  git_commit_time(pc))) < 0)

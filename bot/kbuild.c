@@ -11,6 +11,7 @@
 #include "gitlib.h"
 #include "child.h"
 #include "kconfig.h"
+#include "safefs.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -395,16 +396,15 @@ static int configure(struct kbuild_result *out, struct ktree *t,
 		goto out;
 	git_oid_tostr(hex, sizeof(hex), &head);
 	kconfig_frag_format(&text, frag);
-	strbuf_addf(&path, "%s/" CONFIG_STAMP, sb->build_dir);
-	strbuf_read_file(&old, path.buf, 1u << 20);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/" TREE_STAMP, sb->build_dir);
-	strbuf_read_file(&tree, path.buf, 128);
+	if (safefs_read(&old, sb->build_dir, CONFIG_STAMP, 1u << 20,
+			SAFEFS_NO_SYMLINKS) < 0 ||
+	    safefs_read(&tree, sb->build_dir, TREE_STAMP, 128,
+			SAFEFS_NO_SYMLINKS) < 0)
+		error_clear();	/* not configured yet: configure */
 	strbuf_trim(&tree);
-	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/.config", sb->build_dir);
-	if (file_exists(path.buf) && !strcmp(old.buf, text.buf) &&
-	    !kconfig_changed(t, tree.buf, &head)) {
+	if (safefs_is_regular(sb->build_dir, ".config", SAFEFS_NO_SYMLINKS) &&
+	    !strcmp(old.buf, text.buf) && !kconfig_changed(t, tree.buf, &head)) {
 		ret = 0;
 		goto out;
 	}
@@ -446,6 +446,55 @@ out:
 	return ret;
 }
 
+/*
+ * A kept build directory was writable by every earlier series' make:
+ * before warnwatch reads or writes its own names there again, anything
+ * that is not what warnwatch left (a symlink, a FIFO, a directory where a
+ * file belongs) goes, and so do symlinks at any warnwatch-* or .config*
+ * name (a planted "warnwatch-build.log.tmp.<pid>").  The files themselves
+ * are then read with safefs_read(SAFEFS_NO_SYMLINKS) and written by
+ * strbuf_write_file() (a random O_EXCL temp, renamed).
+ */
+static int check_build_dir(const char *dir)
+{
+	static const char *const files[] = {
+		BUILD_LOG, CONFIG_STAMP, TREE_STAMP, ".config", "vmlinux",
+	};
+	struct dirent *e;
+	struct stat st;
+	int fd, ret = 0;
+	DIR *d;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return error("cannot open '%s': %s", dir, strerror(errno));
+	if (!(d = fdopendir(fd))) {
+		close(fd);
+		return error("cannot read '%s': %s", dir, strerror(errno));
+	}
+	while ((e = readdir(d)) && !ret) {
+		bool ours = starts_with(e->d_name, "warnwatch-") ||
+			    starts_with(e->d_name, ".config");
+		bool bad = false;
+
+		if (fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		for (size_t i = 0; i < ARRAY_SIZE(files); i++)
+			if (!strcmp(e->d_name, files[i]))
+				bad = !S_ISREG(st.st_mode);
+		if (!strcmp(e->d_name, ".tmp"))
+			bad = !S_ISDIR(st.st_mode);
+		if (ours && S_ISLNK(st.st_mode))
+			bad = true;
+		if (bad && unlinkat(fd, e->d_name,
+				    S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) < 0)
+			ret = error("cannot remove '%s/%s' (planted by a build?): %s",
+				    dir, e->d_name, strerror(errno));
+	}
+	closedir(d);
+	return ret;
+}
+
 /* build/<version>-<hash> (and its .tmp), created. */
 static int build_dir_for(struct strbuf *out, struct ktree *t, const char *hash)
 {
@@ -454,7 +503,11 @@ static int build_dir_for(struct strbuf *out, struct ktree *t, const char *hash)
 
 	strbuf_addf(out, "%s/build/%s-%s", t->cache_dir, t->version, hash);
 	strbuf_addf(&tmp, "%s/.tmp", out->buf);
-	ret = mkdirs(tmp.buf, 0755, WW_ERROR);
+	ret = mkdirs(out->buf, 0755, WW_ERROR);
+	if (!ret)
+		ret = check_build_dir(out->buf);
+	if (!ret)
+		ret = mkdirs(tmp.buf, 0755, WW_ERROR);
 	strbuf_release(&tmp);
 	return ret;
 }
@@ -532,7 +585,7 @@ static void prune_build_dirs(struct ktree *t, const char *base_dir,
 			continue;
 		n++;
 		strbuf_addstr(&path, "/" BUILD_LOG);
-		if (stat(path.buf, &st) < 0)
+		if (lstat(path.buf, &st) < 0)
 			st.st_mtime = 0;
 		if (!oldest || st.st_mtime < oldest_t) {
 			free(oldest);
@@ -555,6 +608,23 @@ out:
 	strbuf_release(&prefix);
 	strbuf_release(&path);
 	strbuf_release(&dir);
+}
+
+/* O=/.config as make left it: a regular file, no symlink (safefs.h). */
+static int read_dotconfig(struct kconfig_frag *out, const char *build_dir)
+{
+	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+	int ret;
+
+	ret = safefs_read(&text, build_dir, ".config", KCONFIG_FILE_CAP * 4,
+			  SAFEFS_NO_SYMLINKS);
+	if (!ret) {
+		strbuf_addf(&name, "%s/.config", build_dir);
+		ret = kconfig_frag_parse(out, text.buf, text.len, name.buf);
+	}
+	strbuf_release(&name);
+	strbuf_release(&text);
+	return ret;
 }
 
 static int read_base_config(struct kconfig_frag *out, const char *config_dir,
@@ -613,8 +683,7 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 	sb->build_dir = dir->buf;
 	if ((ret = configure(out, t, sb, frag, timeout_s, prog)) < 0)
 		goto out;
-	strbuf_addf(&path, "%s/.config", dir->buf);
-	if ((ret = kconfig_frag_read(&base_got, path.buf)) < 0)
+	if ((ret = read_dotconfig(&base_got, dir->buf)) < 0)
 		goto out;
 
 	kconfig_select_suites(&sel, t->worktree, opts->touched);
@@ -643,7 +712,8 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 		goto done;
 	}
 	if ((ret = build_dir_for(dir, t, hash.buf)) < 0 ||
-	    (ret = seed_from(dir->buf, path.buf)) < 0)
+	    (ret = seed_from(dir->buf, path.buf)) < 0 ||
+	    (ret = check_build_dir(dir->buf)) < 0)
 		goto out;
 	prune_build_dirs(t, path.buf, dir->buf);
 	/* The copy's stamp names the base fragment: configure() redoes it. */
@@ -667,17 +737,14 @@ static int check_config(struct kbuild_result *out, const char *build_dir,
 			const struct kconfig_frag *frag)
 {
 	struct kconfig_frag got = KCONFIG_FRAG_INIT;
-	struct strbuf path = STRBUF_INIT;
 	int ret;
 
-	strbuf_addf(&path, "%s/.config", build_dir);
-	if ((ret = kconfig_frag_read(&got, path.buf)) < 0)
+	if ((ret = read_dotconfig(&got, build_dir)) < 0)
 		goto out;
 	strvec_clear(&out->dropped);
 	kconfig_frag_missing(&out->dropped, frag, &got);
 out:
 	kconfig_frag_release(&got);
-	strbuf_release(&path);
 	return ret;
 }
 
@@ -769,13 +836,20 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/arch/x86/boot/bzImage", dir.buf);
-	if (!file_exists(path.buf)) {
+	/* qemu and addr2line read these: files of the build, no links. */
+	if (!safefs_is_regular(dir.buf, "arch/x86/boot/bzImage",
+			       SAFEFS_NO_SYMLINKS)) {
 		ret = error_code(WW_EBUILD, "make succeeded but there is no '%s'",
 				 path.buf);
 		goto out;
 	}
 	out->bzimage = strbuf_detach(&path, NULL);
 	strbuf_addf(&path, "%s/vmlinux", dir.buf);
+	if (!safefs_is_regular(dir.buf, "vmlinux", SAFEFS_NO_SYMLINKS)) {
+		ret = error_code(WW_EBUILD, "make succeeded but '%s' is not a regular file",
+				 path.buf);
+		goto out;
+	}
 	out->vmlinux = strbuf_detach(&path, NULL);
 	ret = 0;
 out:

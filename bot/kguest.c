@@ -107,7 +107,8 @@ out:
 
 static int make_gcov_disk(const char *path)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+		      0644);
 	int ret = 0;
 
 	if (fd < 0)

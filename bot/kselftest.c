@@ -201,6 +201,14 @@ static char *path_join(const char *dir, const char *name)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* A directory itself, not a symlink to one (the sandbox made it). */
+static bool is_real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
 static int rm_rf(const char *path)
 {
 	struct child c = CHILD_INIT;
@@ -465,6 +473,11 @@ static int build_into(struct kselftest_target *t, const char *worktree,
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/build/install", tmp);
 	strbuf_addf(&q, "%s/install", tmp);
+	/* make's install/ is the sandbox's: a directory, not a link out. */
+	if (state == STATE_COMPLETE && !is_real_dir(p.buf)) {
+		state = STATE_PARTIAL;
+		strbuf_addstr(&t->error, "make install left no install directory");
+	}
 	if (state == STATE_COMPLETE) {
 		if (rename(p.buf, q.buf) < 0) {
 			ret = error("cannot rename '%s': %s", p.buf,

@@ -2,6 +2,7 @@
  * Growable byte buffers: see strbuf.h.
  */
 #include "strbuf.h"
+#include "safefs.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -185,15 +186,26 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t cap)
 
 int strbuf_write_file(const struct strbuf *sb, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/'), *base;
 	size_t off = 0;
-	int fd, ret = -1;
+	int dirfd, fd, ret = -1;
 
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = error("cannot create '%s': %s", tmp.buf, strerror(errno));
+	/* The temp file and the rename stay in one directory, held by fd. */
+	if (slash)
+		strbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
+	else
+		strbuf_addch(&dir, '.');
+	base = slash ? slash + 1 : path;
+	dirfd = open(dir.buf, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		ret = error("cannot create '%s': %s", path, strerror(errno));
 		goto out_free;
+	}
+	fd = safefs_create_temp(&tmp, dirfd, base, 0644);
+	if (fd < 0) {
+		ret = error_prefix(fd, "cannot write '%s'", path);
+		goto out_closedir;
 	}
 	while (off < sb->len) {
 		ssize_t n = write(fd, sb->buf + off, sb->len - off);
@@ -214,17 +226,21 @@ int strbuf_write_file(const struct strbuf *sb, const char *path)
 		ret = error("cannot write '%s': %s", path, strerror(errno));
 		goto out_unlink;
 	}
-	if (rename(tmp.buf, path) < 0) {
+	/* rename() replaces a symlink at `base`; it never follows one. */
+	if (renameat(dirfd, tmp.buf, dirfd, base) < 0) {
 		ret = error("cannot rename to '%s': %s", path, strerror(errno));
 		goto out_unlink;
 	}
 	ret = 0;
-	goto out_free;
+	goto out_closedir;
 out_close:
 	close(fd);
 out_unlink:
-	unlink(tmp.buf);
+	unlinkat(dirfd, tmp.buf, 0);
+out_closedir:
+	close(dirfd);
 out_free:
 	strbuf_release(&tmp);
+	strbuf_release(&dir);
 	return ret;
 }

@@ -47,7 +47,12 @@ void strbuf_rtrim(struct strbuf *sb);
  */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t cap);
 int strbuf_read_fd(struct strbuf *sb, int fd, size_t cap);
-/* Write the whole buffer to `path` (created 0644), via a temp file + rename. */
+/*
+ * Write the whole buffer to `path` (created 0644 & ~umask): a new file
+ * with a random name in path's directory (O_EXCL|O_NOFOLLOW, safefs.h),
+ * renamed over `path`.  A symlink planted at `path` or at any temp name is
+ * replaced or avoided, never written through.
+ */
 int strbuf_write_file(const struct strbuf *sb, const char *path);
 
 #endif

@@ -56,6 +56,14 @@ void strvec_pushv(struct strvec *sv, const char **v)
 		strvec_push(sv, *v);
 }
 
+void strvec_pop(struct strvec *sv)
+{
+	if (!sv->nr)
+		return;
+	free((char *)sv->v[--sv->nr]);
+	sv->v[sv->nr] = NULL;
+}
+
 void strvec_clear(struct strvec *sv)
 {
 	size_t i;

@@ -22,6 +22,8 @@ void strvec_pushf(struct strvec *sv, const char *fmt, ...) WW_PRINTF(2, 3);
 /* Push each argument up to a terminating NULL. */
 void strvec_pushl(struct strvec *sv, ...);
 void strvec_pushv(struct strvec *sv, const char **v);
+/* Drop the last string (nothing when empty). */
+void strvec_pop(struct strvec *sv);
 void strvec_clear(struct strvec *sv);
 /* Sort the strings in strcmp() order. */
 void strvec_sort(struct strvec *sv);

@@ -374,6 +374,30 @@ static void test_security(void)
 		     "new file mode 120000\n--- /dev/null\n+++ b/lib/ok\n"
 		     "@@ -0,0 +1 @@\n+../kernel/foo.c\n\\ No newline at end of file\n",
 		     NULL), 0, "a symlink inside the tree is fine");
+	/* Issue 22: each link alone stays inside as text; together they
+	 * lead to /etc/hostname. */
+	refused(&t, "diff --git a/a/b/c/d/s b/a/b/c/d/s\n"
+		"new file mode 120000\n--- /dev/null\n+++ b/a/b/c/d/s\n"
+		"@@ -0,0 +1 @@\n+../../../..\n\\ No newline at end of file\n"
+		"diff --git a/a/b/c/d/l b/a/b/c/d/l\n"
+		"new file mode 120000\n--- /dev/null\n+++ b/a/b/c/d/l\n"
+		"@@ -0,0 +1 @@\n+s/../../../etc/hostname\n\\ No newline at end of file\n",
+		"symlink 'a/b/c/d/l' points outside the tree ('s/../../../etc/hostname')",
+		"a chain of two links that leads out");
+	refused(&t, "diff --git a/lib/x b/lib/x\n"
+		"new file mode 120000\n--- /dev/null\n+++ b/lib/x\n"
+		"@@ -0,0 +1 @@\n+y/f\n\\ No newline at end of file\n"
+		"diff --git a/lib/y b/lib/y\n"
+		"new file mode 120000\n--- /dev/null\n+++ b/lib/y\n"
+		"@@ -0,0 +1 @@\n+x\n\\ No newline at end of file\n",
+		"points outside the tree", "a loop of links");
+	is(apply_one(&r, &t, "diff --git a/a/b/s b/a/b/s\n"
+		     "new file mode 120000\n--- /dev/null\n+++ b/a/b/s\n"
+		     "@@ -0,0 +1 @@\n+../..\n\\ No newline at end of file\n"
+		     "diff --git a/a/b/l b/a/b/l\n"
+		     "new file mode 120000\n--- /dev/null\n+++ b/a/b/l\n"
+		     "@@ -0,0 +1 @@\n+s/kernel/foo.c\n\\ No newline at end of file\n",
+		     NULL), 0, "a chain that stays inside is fine");
 	kapply_result_release(&r);
 	ktree_release(&t);
 }
