@@ -35,7 +35,7 @@ WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) \
-	     -DWW_DATADIR='"$(DATADIR)"' -iquote bot
+	     -DWW_DATADIR='"$(DATADIR)"' -iquote bot $(addprefix -iquote bot/,$(LIB_DIRS))
 LDLIBS = $(PKG_LIBS) -lm
 
 ifeq ($(SANITIZE),1)
@@ -56,10 +56,12 @@ QUIET = @
 endif
 
 # The subcommands (bot/cmd/NAME.c, one cmd_NAME each) go into an archive of
-# their own: bot/cmd/check.c and bot/check.c would be two members named
+# their own: bot/cmd/check.c and bot/check/check.c would be two members named
 # check.o in one, and ar keeps only the last.  An archive, not plain objects,
 # so that the lean program links only the commands it names.
-LIB_SRCS := $(filter-out bot/warnwatch.c,$(sort $(wildcard bot/*.c)))
+LIB_DIRS := lib mail check review kernel-ci serve history
+LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard bot/$(d)/*.c)))
+HDRS := $(wildcard bot/*.h $(foreach d,$(LIB_DIRS),bot/$(d)/*.h))
 LIB_OBJS := $(patsubst bot/%.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB = $(BUILD)/libww.a
 CMD_SRCS := $(sort $(wildcard bot/cmd/*.c))
@@ -88,11 +90,11 @@ $(PROG): $(BUILD)/warnwatch.o $(CMD_LIB) $(LIB)
 $(PROG_ALL): $(BUILD)/warnwatch-all.o $(CMD_LIB) $(LIB)
 	$(QUIET_LINK)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/warnwatch.o: bot/warnwatch.c $(wildcard bot/*.h)
+$(BUILD)/warnwatch.o: bot/warnwatch.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DWW_LIBEXECDIR='"$(LIBEXECDIR)"' -c -o $@ $<
 
-$(BUILD)/warnwatch-all.o: bot/warnwatch.c $(wildcard bot/*.h)
+$(BUILD)/warnwatch-all.o: bot/warnwatch.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DWW_ALL -c -o $@ $<
 
@@ -104,7 +106,7 @@ $(CMD_LIB): $(CMD_OBJS)
 	$(QUIET)rm -f $@
 	$(QUIET_AR)ar rcs $@ $^
 
-$(BUILD)/%.o: bot/%.c $(wildcard bot/*.h)
+$(BUILD)/%.o: bot/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/advice.c: loading the "review" object of
+ * Unit tests for bot/review/advice.c: loading the "review" object of
  * rules/advice.json (the real file, and broken ones that must be refused
  * with a message naming the file), each matcher on the kind of hunk a
  * reviewer would answer with it, and the helpers the reply uses (the

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/b4.c that need no archive: the private git config,
+ * Unit tests for bot/mail/b4.c that need no archive: the private git config,
  * finding a Message-Id, b4 missing, the deadline, bad input.  Fetching
  * from a real public-inbox is tested in tests/e2e/t0100-review.sh.
  */

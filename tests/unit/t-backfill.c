@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/backfill.c on a v2 epoch written here with libgit2
+ * Unit tests for bot/history/backfill.c on a v2 epoch written here with libgit2
  * (one commit per mail, the blob "m", as public-inbox writes them):
  * what each mail is, series grouping with deep threading (patch 3
  * answers patch 2 answers patch 1), a resent version (the later counts),

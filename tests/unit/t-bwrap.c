@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/bwrap.c with the real bubblewrap: inside the sandbox
+ * Unit tests for bot/kernel-ci/bwrap.c with the real bubblewrap: inside the sandbox
  * the build directory is writable, the source, /tmp and the root are not,
  * the user is 65534, and there is no network interface but loopback.
  */

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/check.c: which calls of a diff are findings, their
+ * Unit tests for bot/check/check.c: which calls of a diff are findings, their
  * line numbers and functions, moves and conversions, severities after
  * path overrides, macro bodies, and wrapper resolution in a tree.
  */

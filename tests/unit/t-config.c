@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/config.c: the configuration file format.
+ * Unit tests for bot/lib/config.c: the configuration file format.
  */
 #include "config.h"
 #include "tap.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/cycle.c: the shipped kernel-ci/releases.json loads
+ * Unit tests for bot/history/cycle.c: the shipped kernel-ci/releases.json loads
  * and is sane, dates and base-commits land in the documented buckets, a
  * broken table is refused naming the entry, mail Date: headers parse.
  */

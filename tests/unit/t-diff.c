@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/diff.c: normalising quilt, diff -u/-ruN and git
+ * Unit tests for bot/check/diff.c: normalising quilt, diff -u/-ruN and git
  * diffs for libgit2, the per-file/hunk/line view, and clear errors (not
  * crashes, not hangs) on diffs whose hunks lie or are cut short.
  */

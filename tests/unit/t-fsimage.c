@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/fsimage.c with real mke2fs and e2fsck: every feature
+ * Unit tests for bot/kernel-ci/fsimage.c with real mke2fs and e2fsck: every feature
  * set of kernel-ci/workloads/ext4.json makes an image (filled from a
  * directory with -d) that fscks clean; a wrong link count set with
  * debugfs makes it corrupted, with e2fsck's complaint; a bad JSON names the

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/gcov.c with real gcc and gcov: a small program built
+ * Unit tests for bot/kernel-ci/gcov.c with real gcc and gcov: a small program built
  * out of tree with --coverage (source in SRC/sub/, object in BUILD/sub/,
  * like a kernel O= build), run once, its .gcda moved to another directory
  * with the build's layout (as if copied out of the guest), then per-line

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/guide.c: reStructuredText sections, finding them by
+ * Unit tests for bot/review/guide.c: reStructuredText sections, finding them by
  * heading (also when reworded), quoting verbatim, locating a tree.
  */
 #include "guide.h"

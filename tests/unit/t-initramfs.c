@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/initramfs.c and kernel-ci/init, without a kernel:
+ * Unit tests for bot/kernel-ci/initramfs.c and kernel-ci/init, without a kernel:
  * pack an initramfs from fake selftests (shell scripts that pass, skip,
  * fail and hang), the real busybox, init and ext4 workload; read it back
  * with libarchive (entries, modes, symlinks, device nodes, owners, mtimes,

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/kbase.c: base-commit tags first, stable tags by their
+ * Unit tests for bot/kernel-ci/kbase.c: base-commit tags first, stable tags by their
  * series, hashes and unknown releases fall back to newest first, numeric
  * (not string) version order.
  */

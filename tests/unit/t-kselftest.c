@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/kselftest.c: the cache key on a small fake tree (what
+ * Unit tests for bot/kernel-ci/kselftest.c: the cache key on a small fake tree (what
  * changes it and what does not), and real static builds from the cached
  * 6.1 tree when there is one (read-only: the build writes only into a
  * temporary cache): cgroup builds completely and is static, a second call

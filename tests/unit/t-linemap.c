@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/linemap.c: a line of one patch's post-image
+ * Unit tests for bot/check/linemap.c: a line of one patch's post-image
  * followed through a later diff (shifted by hunks above it, kept inside
  * a hunk when it is context, gone when removed, renamed with its file)
  * and through the patches of a series.

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/mailhdr.c: no header injection, RFC 2047 encoding,
+ * Unit tests for bot/mail/mailhdr.c: no header injection, RFC 2047 encoding,
  * folding that unfolds back to the value, address lists, ids, dates.
  */
 #include "mailhdr.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/msgid.c: message-ids come from strangers.
+ * Unit tests for bot/mail/msgid.c: message-ids come from strangers.
  */
 #include "msgid.h"
 #include "tap.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/quote.c: patch text on its way out.
+ * Unit tests for bot/lib/quote.c: patch text on its way out.
  */
 #include "quote.h"
 #include "tap.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/reply.c: which message is answered, who gets it,
+ * Unit tests for bot/review/reply.c: which message is answered, who gets it,
  * headers that strangers cannot inject into, what the body says for
  * issues, credits across versions and notes, concrete suggestions, the
  * kernel-ci verdict, and "nothing to say".  Findings are built by hand

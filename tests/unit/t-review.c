@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/review.c: the archived messages of b4's choice, the
+ * Unit tests for bot/review/review.c: the archived messages of b4's choice, the
  * reply options from the configuration, the state, and the exactly-once
  * send -- a refused send is a failure to retry, a timed-out one is "maybe
  * sent" and never sent again without --force.  t-review-pg.c runs the

@@ -1,5 +1,5 @@
 /*
- * Unit tests for rule loading (bot/rules.c): the real rules/ (lookups,
+ * Unit tests for rule loading (bot/check/rules.c): the real rules/ (lookups,
  * classes, path overrides, sections that exist in coding-style.rst),
  * tree wrappers, and malformed rule files, whose errors must name the
  * file and the key.

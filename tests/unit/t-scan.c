@@ -1,5 +1,5 @@
 /*
- * Unit tests for the scanner (bot/scan.c) with the real rules/: what is a
+ * Unit tests for the scanner (bot/check/scan.c) with the real rules/: what is a
  * call and what is not, line/column/end_line/text of each hit, wrapper
  * definitions, the start state, odd and truncated input (every text is
  * copied into a buffer of exactly its length, so a sanitizer build catches

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/smtp.c that need no server: CRLF conversion, input
+ * Unit tests for bot/mail/smtp.c that need no server: CRLF conversion, input
  * checks, a refused connection, password files.  Real sending is tested
  * end to end against aiosmtpd (tests/e2e/t0100-review.sh).
  */

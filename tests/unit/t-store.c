@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/store.c: migrations, intent -> sent, no double send,
+ * Unit tests for bot/serve/store.c: migrations, intent -> sent, no double send,
  * --force, failures, reopening, concurrent processes.
  */
 #include "store.h"

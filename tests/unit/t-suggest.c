@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/suggest.c: the gentler form of each new call as a
+ * Unit tests for bot/check/suggest.c: the gentler form of each new call as a
  * hunk (BUG_ON -> if (WARN_ON_ONCE()) return, BUG() -> WARN_ON_ONCE(1);
  * return, WARN_ON -> WARN_ON_ONCE), what has no mechanical form, and a
  * line a later patch moves or changes.

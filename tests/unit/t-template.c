@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/template.c: placeholders, sections, loops, partials,
+ * Unit tests for bot/lib/template.c: placeholders, sections, loops, partials,
  * standalone lines, errors, the escaping policy and the filler.
  */
 #include "template.h"

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/testmap.c: the real kernel-ci/tests.json (cgroup,
+ * Unit tests for bot/kernel-ci/testmap.c: the real kernel-ci/tests.json (cgroup,
  * mm per base, timers without the slow and destructive tests, ext4, fs/),
  * most-specific-entry matching, and malformed files whose errors name the
  * key.

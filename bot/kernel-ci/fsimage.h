@@ -3,7 +3,7 @@
  * mount (`mke2fs -d`), one per feature set listed in the workload's JSON
  * (kernel-ci/workloads/ext4.json), and checked after the guest is done
  * with `e2fsck -fn` (read-only: never repairs).  Programs run through
- * bot/child.h with deadlines.
+ * bot/lib/child.h with deadlines.
  */
 #ifndef WW_FSIMAGE_H
 #define WW_FSIMAGE_H

@@ -236,7 +236,7 @@ int initramfs_conf(struct strbuf *out, const struct initramfs_opts *o)
 	if (o->nr_images > INITRAMFS_MAX_IMAGES)
 		return error_code(WW_EINPUT, "%zu images, at most %d disks",
 				  o->nr_images, INITRAMFS_MAX_IMAGES);
-	strbuf_addstr(out, "# warnwatch run-config, read by /init (bot/initramfs.c)\n");
+	strbuf_addstr(out, "# warnwatch run-config, read by /init (bot/kernel-ci/initramfs.c)\n");
 	if (o->gcov_prefix) {
 		ret = check_words("gcov prefix", &o->gcov_prefix, 1);
 		if (ret < 0)

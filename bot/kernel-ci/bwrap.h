@@ -7,7 +7,7 @@
  * at BWRAP_SRC, the build directory writable at BWRAP_BUILD, optionally a
  * compiler cache writable at BWRAP_CCACHE; an empty read-only /tmp; the
  * root remounted read-only; --die-with-parent, a new session; RLIMIT_AS per
- * process and no core files.  The same flags as bot/kbuild.c's sandbox (the
+ * process and no core files.  The same flags as bot/kernel-ci/kbuild.c's sandbox (the
  * fixed paths are the same too, so ccache and make see one layout).
  */
 #ifndef WW_BWRAP_H
