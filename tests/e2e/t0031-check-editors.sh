@@ -50,6 +50,14 @@ case "$out" in
 	ok "a BUG_ON converted by a later patch: error, status 1, the patch named" || not_ok "converted BUG_ON: rc $rc" ;;
 *) not_ok "converted BUG_ON (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
+out=$(cd "$r" && "$WARNWATCH" check -g HEAD~2..HEAD 2>&1); rc=$?
+case "$rc:$out" in
+1:*"mm/a.c:3: ERROR: new BUG_ON() in f(): "*"(patch 2 of the series removes it again"*"(1 added, 0 removed, 1 converted)"*) ok "text: the same error, the same hint, status 1; the conversion counted as one" ;;
+*) not_ok "text, converted BUG_ON (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+out=$(cd "$r" && "$WARNWATCH" check --format=json -g HEAD~2..HEAD 2>&1); rc=$?
+n=$(printf '%s' "$out" | "$WW_PYTHON" -c 'import json,sys; d=json.load(sys.stdin); print([(f["severity"], f["removed_by"]) for f in d["findings"] if f["kind"] == "added" and f["patch"] == 1], d["summary"]["converted"]["warn-once"])')
+[ "$rc:$n" = "1:[('error', 2)] 1" ] && ok "json: severity error, removed_by 2, status 1" || not_ok "json converted BUG_ON: $rc:$n"
 out=$(cd "$r" && "$WARNWATCH" check --format=gcc -q -g HEAD~2..HEAD 2>&1)
 case "$out" in
 *note:*) not_ok "-q drops notes"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
