@@ -3,9 +3,26 @@
 # install`: each mail is checked for new BUG()/BUG_ON()/WARN*() calls
 # before anything is sent.  `warnwatch hook uninstall` removes it (and
 # puts back the hook it chained); `git send-email --no-validate` skips it.
+# Only findings block a send: when warnwatch is gone or fails, the hook
+# says so and lets the mail go.
 # warnwatch-hook 1
+{{#made_dir}}
+# warnwatch-made-dir
+{{/made_dir}}
 {{#chained}}
 # The hook that was here before runs first; if it refuses, so do we.
 {{chained}} "$@" || exit
 {{/chained}}
-exec {{warnwatch}} hook run{{#strict}} --strict{{/strict}} -- "$1"
+recorded={{warnwatch}}
+ww=$recorded
+if ! [ -x "$ww" ]; then
+	ww=$(command -v warnwatch) || {
+		echo "warnwatch: hook: '$recorded' is gone and no warnwatch is on PATH: '$1' not checked, not blocked (warnwatch hook install --force records the new path)" >&2
+		exit 0
+	}
+fi
+"$ww" hook run{{#strict}} --strict{{/strict}} -- "$1"
+status=$?
+[ "$status" = 1 ] && exit 1
+[ "$status" = 0 ] || echo "warnwatch: hook: '$ww' failed (status $status): '$1' not checked, not blocked" >&2
+exit 0

@@ -13,6 +13,7 @@
  */
 #include "check.h"
 #include "diff.h"
+#include "linemap.h"
 #include "scan.h"
 #include "strvec.h"
 
@@ -703,6 +704,8 @@ static void count_findings(struct check_result *r, size_t first)
 			r->added[class]++;
 		else if (f->kind == FINDING_REMOVED)
 			r->removed[class]++;
+		if (!f->moved && f->conversion && f->kind == FINDING_ADDED)
+			r->converted[class]++;
 		if (f->kind != FINDING_REMOVED && f->severity > r->worst &&
 		    f->severity != SEV_CREDIT)
 			r->worst = f->severity;
@@ -847,6 +850,58 @@ int check_diff(struct check_result *out, const char *diff, size_t len,
 	return ret;
 }
 
+/*
+ * The later patch that removes line `line` of `path` (as patch `pos`
+ * left it) again: the first prefix of the series at whose end the line
+ * is gone.  0: none, or not known (a damaged patch).
+ */
+static int removed_by(const struct series *s, const struct linemap *m, size_t pos,
+		      const char *path, int line, struct strbuf *tmp)
+{
+	struct series head = *s;
+	struct linemap mhead = *m;
+	int at;
+
+	if (linemap_final(&at, tmp, m, s, pos, path, line) < 0) {
+		error_clear();
+		return 0;
+	}
+	if (at)
+		return 0;
+	for (size_t k = pos + 1; k < s->nr; k++) {
+		head.nr = mhead.nr = k + 1;
+		if (linemap_final(&at, tmp, &mhead, &head, pos, path, line) < 0) {
+			error_clear();
+			return 0;
+		}
+		if (!at)
+			return s->patches[k].index;
+	}
+	return 0;
+}
+
+/* Set removed_by on every added call of a series of several patches. */
+static void mark_removed_later(struct check_result *r, const struct series *s)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t pos = 0;
+
+	for (size_t i = 0; s->nr > 1 && i < r->nr; i++) {
+		struct finding *f = &r->v[i];
+
+		if (f->kind != FINDING_ADDED || f->moved)
+			continue;
+		while (pos < s->nr && s->patches[pos].index != f->patch)
+			pos++;
+		if (pos == s->nr) {
+			pos = 0;
+			continue;
+		}
+		f->removed_by = removed_by(s, r->map, pos, f->file, f->line, &tmp);
+	}
+	strbuf_release(&tmp);
+}
+
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts)
 {
@@ -883,6 +938,8 @@ int check_series(struct check_result *out, const struct series *s,
 		}
 	}
 	diff_anchors_free(anchors);
+	if (ret >= 0)
+		mark_removed_later(out, s);
 	return ret < 0 ? ret : 0;
 }
 

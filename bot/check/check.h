@@ -55,6 +55,11 @@ struct finding {
 	 * body calls the macro (`defined` is "" when the #define line is
 	 * above the hunk and its name unknown). */
 	bool in_body;
+	/* FINDING_ADDED, check_series(): the index of the later patch of the
+	 * series that removes (or converts) the call's line again, 0 when
+	 * none does.  It does not lower the severity: each patch of a series
+	 * is a kernel someone may build or bisect to (docs/check.md). */
+	int removed_by;
 };
 
 /* Something worth knowing that is not a finding (a binary file skipped). */
@@ -84,6 +89,9 @@ struct check_result {
 	int removed[RC__NR];
 	enum severity worst;	/* highest severity of an added call */
 	int moved[RC__NR];	/* calls moved, not counted in added/removed */
+	/* conversions (a gentler call replacing a removed one), by the added
+	 * call's class; counted in added and removed too */
+	int converted[RC__NR];
 	int by_severity[SEV__NR]; /* findings per severity */
 	struct check_note *notes;
 	size_t nr_notes, alloc_notes;
@@ -94,7 +102,7 @@ struct check_result {
 	struct linemap *map;
 };
 
-#define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, \
+#define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, { 0 }, \
 			    { 0 }, NULL, 0, 0, NULL, 0, 0, NULL }
 
 struct check_opts {

@@ -5,22 +5,20 @@
 #include "check.h"
 #include "datadir.h"
 #include "gitlib.h"
-#include "linemap.h"
 #include "mkdirs.h"
 #include "mbox.h"
 #include "report.h"
 #include "series.h"
 #include "template.h"
 
-#include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <git2.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* A format-patch file is at most this big; a directory at most this many. */
+/* A format-patch file is at most this big. */
 #define HOOK_MAIL_MAX (64u << 20)
-#define HOOK_SIBLINGS_MAX 1000
 
 int hook_dir(struct strbuf *out, const char *repo_path)
 {
@@ -81,20 +79,26 @@ static void sh_quote(struct strbuf *out, const char *s)
 	strbuf_addch(out, '\'');
 }
 
-static bool is_ours(const char *path)
+/* Does the file at `path` hold the line `marker`? */
+static bool has_line(const char *path, const char *marker)
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool yes = false;
 
 	if (strbuf_read_file(&sb, path, 1 << 20) == 0)
-		yes = strstr(sb.buf, HOOK_MARKER) != NULL;
+		yes = strstr(sb.buf, marker) != NULL;
 	error_clear();
 	strbuf_release(&sb);
 	return yes;
 }
 
+static bool is_ours(const char *path)
+{
+	return has_line(path, HOOK_MARKER);
+}
+
 static int render_hook(struct strbuf *out, const char *warnwatch, const char *chained,
-		       unsigned flags)
+		       unsigned flags, bool made_dir)
 {
 	char dir[PATH_MAX + 16];
 	struct tmpl_vars *v = tmpl_vars_new();
@@ -109,6 +113,7 @@ static int render_hook(struct strbuf *out, const char *warnwatch, const char *ch
 		tmpl_set(v, "chained", q.buf);
 	}
 	tmpl_set_bool(v, "strict", flags & HOOK_STRICT);
+	tmpl_set_bool(v, "made_dir", made_dir);
 	ret = template_render_file(out, datadir_find(dir, sizeof(dir), "templates",
 						     "WARNWATCH_TEMPLATES", NULL),
 				   HOOK_NAME ".sh", v, 0);
@@ -156,7 +161,7 @@ int hook_install(struct strbuf *what, const char *dir, const char *warnwatch,
 {
 	struct strbuf hook = STRBUF_INIT, chained = STRBUF_INIT, text = STRBUF_INIT;
 	struct stat st;
-	bool have_chained, have_hook, ours;
+	bool have_chained, have_hook, ours, made_dir;
 	int ret;
 
 	strbuf_addf(&hook, "%s/" HOOK_NAME, dir);
@@ -174,11 +179,13 @@ int hook_install(struct strbuf *what, const char *dir, const char *warnwatch,
 				 "move one of them away first", hook.buf, chained.buf);
 		goto out;
 	}
+	/* A directory made here goes again with the hook (uninstall). */
+	made_dir = ours ? has_line(hook.buf, HOOK_MADE_DIR) : stat(dir, &st) < 0;
 	ret = mkdirs(dir, 0755, WW_ERROR);
 	if (ret < 0)
 		goto out;
 	ret = render_hook(&text, warnwatch, have_hook || have_chained ? chained.buf : NULL,
-			  flags);
+			  flags, made_dir);
 	if (ret < 0)
 		goto out;
 	if (have_hook && !ours) {
@@ -212,6 +219,7 @@ int hook_uninstall(struct strbuf *what, const char *dir)
 {
 	struct strbuf hook = STRBUF_INIT, chained = STRBUF_INIT;
 	struct stat st;
+	bool made_dir;
 	int ret;
 
 	strbuf_addf(&hook, "%s/" HOOK_NAME, dir);
@@ -224,6 +232,7 @@ int hook_uninstall(struct strbuf *what, const char *dir)
 		ret = error_code(WW_EINPUT, "'%s' is not warnwatch's hook: left alone", hook.buf);
 		goto out;
 	}
+	made_dir = has_line(hook.buf, HOOK_MADE_DIR);
 	if (unlink(hook.buf)) {
 		ret = error("cannot remove '%s': %s", hook.buf, strerror(errno));
 		goto out;
@@ -236,6 +245,8 @@ int hook_uninstall(struct strbuf *what, const char *dir)
 			goto out;
 		}
 		strbuf_addf(what, "; restored the hook it chained");
+	} else if (made_dir && rmdir(dir) == 0) {
+		strbuf_addf(what, "; removed the directory '%s' install made", dir);
 	}
 	ret = 0;
 out:
@@ -253,104 +264,9 @@ static int parse_series(struct series *out, struct mail_list *mails,
 	return ret < 0 ? ret : series_from_mails(out, mails);
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * The mails beside `path` in its directory, `path` included, in name
- * order, as one mbox: git send-email REV... has format-patch write the
- * whole series into one temporary directory, and `git send-email DIR/`
- * sends the files of DIR.  Only files that start as format-patch output
- * does ("From ") are read.
- */
-static int read_siblings(struct strbuf *out, const char *path)
-{
-	struct strbuf dir = STRBUF_INIT, file = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
-	char **names = NULL;
-	size_t nr = 0, alloc = 0;
-	struct dirent *de;
-	DIR *d;
-	int ret = 0;
-
-	if (slash)
-		strbuf_add(&dir, path, slash - path ? (size_t)(slash - path) : 1);
-	else
-		strbuf_addch(&dir, '.');
-	d = opendir(dir.buf);
-	if (!d) {
-		ret = error("cannot read directory '%s': %s", dir.buf, strerror(errno));
-		goto out;
-	}
-	while ((de = readdir(d)) && nr < HOOK_SIBLINGS_MAX) {
-		if (de->d_name[0] == '.')
-			continue;
-		ALLOC_GROW(names, nr + 1, alloc);
-		names[nr++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	if (nr)
-		qsort(names, nr, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < nr && ret >= 0; i++) {
-		struct stat st;
-
-		strbuf_reset(&file);
-		strbuf_addf(&file, "%s/%s", dir.buf, names[i]);
-		if (stat(file.buf, &st) || !S_ISREG(st.st_mode) ||
-		    (size_t)st.st_size > HOOK_MAIL_MAX || st.st_size < 5)
-			continue;
-		{
-			struct strbuf one = STRBUF_INIT;
-
-			if (strbuf_read_file(&one, file.buf, HOOK_MAIL_MAX) == 0 &&
-			    !memcmp(one.buf, "From ", 5)) {
-				strbuf_addbuf(out, &one);
-				if (one.buf[one.len - 1] != '\n')
-					strbuf_addch(out, '\n');
-			}
-			error_clear();
-			strbuf_release(&one);
-		}
-		if (out->len > MBOX_MAX_BYTES)
-			ret = error_code(WW_ETOOBIG, "too much mail beside '%s'", path);
-	}
-out:
-	for (size_t i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	strbuf_release(&dir);
-	strbuf_release(&file);
-	return ret;
-}
-
-/*
- * The whole series the mail belongs to when its siblings hold all of it
- * (same version, every patch of m/n), else NULL: then `one` alone.
- */
-static const struct series *whole_series(struct series *all, struct mail_list *mails,
-					 struct strbuf *buf, const char *path,
-					 const struct series *one)
-{
-	const struct series_patch *p = &one->patches[0];
-
-	if (one->nr != 1 || p->total < 2)
-		return NULL;
-	if (read_siblings(buf, path) < 0 || parse_series(all, mails, buf) < 0) {
-		error_clear();
-		return NULL;
-	}
-	if (all->version != one->version || (int)all->nr != p->total ||
-	    !all->patches[0].total)
-		return NULL;
-	return all;
-}
-
 struct verdict {
 	struct check_result block;	/* borrowed findings (v only is ours) */
 	struct check_result warn;
-	int later;			/* blocking calls a later patch removes */
 };
 
 static void keep(struct check_result *r, const struct finding *f)
@@ -360,46 +276,32 @@ static void keep(struct check_result *r, const struct finding *f)
 	r->by_severity[f->severity]++;
 }
 
-static void judge(struct verdict *out, const struct series *s, const struct check_result *r,
-		  int index, unsigned flags)
+/* Every call the file's patches add, by severity: check's, as in every format. */
+static void judge(struct verdict *out, const struct check_result *r, unsigned flags)
 {
 	enum severity stop = flags & HOOK_STRICT ? SEV_WARNING : SEV_ERROR;
-	struct strbuf path = STRBUF_INIT;
-	size_t pos;
 
-	for (pos = 0; pos < s->nr && s->patches[pos].index != index; pos++)
-		;
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
-		int line = f->line;
 
-		if (f->patch != index || f->kind == FINDING_REMOVED ||
-		    f->severity < SEV_WARNING)
+		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
 			continue;
-		if (pos < s->nr && linemap_final(&line, &path, r->map, s, pos, f->file, f->line) < 0) {
-			error_clear();
-			line = f->line;
-		}
-		if (!line)
-			out->later++;
-		else if (f->severity >= stop)
+		if (f->severity >= stop)
 			keep(&out->block, f);
 		else
 			keep(&out->warn, f);
 	}
-	strbuf_release(&path);
 }
 
 int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned flags)
 {
-	struct strbuf buf = STRBUF_INIT, sib = STRBUF_INIT;
-	struct mail_list mails = MAIL_LIST_INIT, sib_mails = MAIL_LIST_INIT;
-	struct series one = SERIES_INIT, all = SERIES_INIT;
-	const struct series *s;
+	struct strbuf buf = STRBUF_INIT;
+	struct mail_list mails = MAIL_LIST_INIT;
+	struct series one = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
 	struct report_opts ropts = REPORT_OPTS_INIT;
-	struct verdict v = { CHECK_RESULT_INIT, CHECK_RESULT_INIT, 0 };
+	struct verdict v = { CHECK_RESULT_INIT, CHECK_RESULT_INIT };
 	const struct series_patch *p;
 	int ret;
 
@@ -424,39 +326,37 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 		ret = 0;
 		goto out;
 	}
-	s = whole_series(&all, &sib_mails, &sib, path, &one);
-	if (!s)
-		s = &one;
+	/*
+	 * The file alone: git 2.39 tells the hook nothing of the other files
+	 * of the send (not which, not how many), and a file beside this one
+	 * may never be sent.  A call a later patch converts blocks here as it
+	 * fails everywhere else (docs/check.md).
+	 */
 	opts.rules = rules;
-	ret = check_series(&r, s, &opts);
+	ret = check_series(&r, &one, &opts);
 	if (ret < 0) {
 		fprintf(err, "warnwatch: '%s' not checked: %s\n", path, error_last());
 		ret = 0;
 		goto out;
 	}
-	judge(&v, s, &r, p->index, flags);
+	judge(&v, &r, flags);
 	ropts.quiet = true;
 	if (v.warn.nr) {
 		fprintf(err, "warnwatch: %s: %zu warning%s (not blocking%s):\n", p->subject,
 			v.warn.nr, v.warn.nr == 1 ? "" : "s",
 			flags & HOOK_STRICT ? "" : "; `warnwatch hook install --strict --force` blocks them");
-		report_text(err, path, s, &v.warn, &ropts);
+		report_text(err, path, &one, &v.warn, &ropts);
 	}
-	if (v.later)
-		fprintf(err, "warnwatch: %s: %d call%s that a later patch of the series "
-			"removes again: not blocking\n", p->subject, v.later,
-			v.later == 1 ? "" : "s");
 	if (v.block.nr) {
 		fprintf(err, "warnwatch: %s: %zu new call%s at %s level; nothing is sent:\n",
 			p->subject, v.block.nr, v.block.nr == 1 ? "" : "s",
 			flags & HOOK_STRICT ? "warning or error" : "error");
-		report_text(err, path, s, &v.block, &ropts);
+		report_text(err, path, &one, &v.block, &ropts);
 		fprintf(err, "warnwatch: fix the patch (`warnwatch check --suggest` shows a gentler form)%s;\n"
 			"warnwatch: to send anyway: git send-email --no-validate ...\n",
-			s == &one && p->total > 1 ?
-			", or, if a later patch converts the call, send the whole series in one "
-			"`git send-email` run (REV range or the directory of all its patches) so "
-			"the later patches are read too" : "");
+			p->total > 1 ?
+			"; if a later patch of the series converts the call, fold that change into "
+			"this patch: each patch must stand on its own (bisection)" : "");
 		ret = 1;
 	} else {
 		ret = 0;
@@ -466,10 +366,7 @@ out:
 	free(v.warn.v);
 	check_result_clear(&r);
 	series_release(&one);
-	series_release(&all);
 	mail_list_clear(&mails);
-	mail_list_clear(&sib_mails);
 	strbuf_release(&buf);
-	strbuf_release(&sib);
 	return ret;
 }

@@ -5,7 +5,12 @@
  *
  * Install never loses a hook that is already there: it is renamed to
  * sendemail-validate.warnwatch-chained and run first by ours; uninstall
- * removes exactly what install wrote and renames the chained hook back.
+ * removes exactly what install wrote (the hooks directory too when
+ * install made it and it is empty) and renames the chained hook back.
+ *
+ * The hook blocks only on findings (`hook run` exit 1): warnwatch gone
+ * from its recorded path (then the one on PATH runs), or failing in any
+ * other way, is said on stderr and the mail goes.
  */
 #ifndef WW_HOOK_H
 #define WW_HOOK_H
@@ -16,6 +21,9 @@
 #define HOOK_NAME "sendemail-validate"
 #define HOOK_CHAINED HOOK_NAME ".warnwatch-chained"
 #define HOOK_MARKER "# warnwatch-hook 1\n"
+/* The hooks directory did not exist: install made it, uninstall removes
+ * it when it is empty again. */
+#define HOOK_MADE_DIR "# warnwatch-made-dir\n"
 
 /*
  * The hooks directory of the repository at `repo` (NULL: the one around
@@ -44,11 +52,11 @@ int hook_install(struct strbuf *what, const char *dir, const char *warnwatch,
 int hook_uninstall(struct strbuf *what, const char *dir);
 
 /*
- * The hook's work: check the mail in `path`, reading the other patches
- * of its series from its directory when they are there (git send-email
- * REV writes them all to one temporary directory), and say on `err` what
- * blocks.  Returns 0 (send) or 1 (refuse); a mail that cannot be read is
- * reported and let through (2 only for a missing file).
+ * The hook's work: check the mail in `path` on its own (never the files
+ * beside it: git does not tell the hook which of them it sends), and say
+ * on `err` what blocks.  Returns 0 (send) or 1 (refuse); a mail that
+ * cannot be read is reported and let through (2 only for a missing file,
+ * which the hook script lets through too).
  */
 int hook_validate(FILE *err, const char *path, struct ruleset *rules,
 		  unsigned flags);

@@ -11,6 +11,8 @@
 #include "jsonval.h"
 #include "linemap.h"
 
+#include <ctype.h>
+
 const char *report_severity_label(enum severity s)
 {
 	switch (s) {
@@ -106,6 +108,7 @@ json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 	if (f->kind == FINDING_DEFINE)
 		json_object_set_new(o, "in_body", json_boolean(f->in_body));
 	json_object_set_new(o, "wraps", str_or_null(r->wraps));
+	json_object_set_new(o, "removed_by", json_integer(f->removed_by));
 	if (f->other)
 		json_object_set_new(o, "other", json_pack("{s:s, s:i}",
 			"macro", f->other->macro, "line", f->other_line));
@@ -228,6 +231,8 @@ int report_finding_from_json(struct finding *out, struct rule *rule, struct rule
 	if (!ret)
 		ret = jsonval_str(&rule->wraps, j, "wraps", what);
 	if (!ret)
+		ret = jsonval_int(&out->removed_by, j, "removed_by", 0, what);
+	if (!ret)
 		ret = jsonval_object(&o, j, "other", what);
 	if (!ret && o) {
 		ret = need_str(&other->macro, o, "macro", what);
@@ -264,10 +269,11 @@ int report_damaged_from_json(struct check_damage *out, const json_t *j, const ch
 
 static json_t *summary_json(const struct series *s, const struct check_result *r)
 {
-	return json_pack("{s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
 		"added", classes_json(r->added),
 		"removed", classes_json(r->removed),
 		"moved", classes_json(r->moved),
+		"converted", classes_json(r->converted),
 		"errors", r->by_severity[SEV_ERROR],
 		"warnings", r->by_severity[SEV_WARNING],
 		"credits", r->by_severity[SEV_CREDIT],
@@ -362,16 +368,25 @@ static void print_source(FILE *out, const struct finding *f)
 	}
 }
 
+/* What every format says of a call a later patch removes again. */
+static void add_later(struct strbuf *out, const struct finding *f)
+{
+	if (f->removed_by)
+		strbuf_addf(out, " (patch %d of the series removes it again: each patch "
+			    "must stand on its own, fold that change into this patch)",
+			    f->removed_by);
+}
+
 /*
  * "FILE:LINE: LABEL: TITLE: MESSAGE" with the patch's strings escaped
- * (quote.h): a file name holding a newline stays on its line.
+ * (quote.h): a file name holding a newline stays on its line.  Appends:
+ * callers reset `out` when they want the line alone.
  */
 static void finding_line(struct strbuf *out, const struct finding *f, const char *file,
 			 int line, const char *label)
 {
 	struct strbuf title = STRBUF_INIT;
 
-	strbuf_reset(out);
 	quote_c_style(out, file);
 	strbuf_addf(out, ":%d", line);
 	if (label)
@@ -381,23 +396,16 @@ static void finding_line(struct strbuf *out, const struct finding *f, const char
 	quote_c_style_n(out, title.buf, title.len, 0);
 	strbuf_addstr(out, ": ");
 	quote_c_style_n(out, f->message, strlen(f->message), 0);
+	add_later(out, f);
 	strbuf_release(&title);
 }
 
 static void print_finding(FILE *out, const struct finding *f, struct strbuf *sb)
 {
+	strbuf_reset(sb);
 	finding_line(sb, f, f->file, f->line, report_severity_label(f->severity));
 	fprintf(out, "%s\n", sb->buf);
 	print_source(out, f);
-}
-
-static int sum(const int *v)
-{
-	int n = 0;
-
-	for (int c = 0; c < RC__NR; c++)
-		n += v[c];
-	return n;
 }
 
 static void print_patch_header(FILE *out, const struct series_patch *p)
@@ -412,6 +420,21 @@ static void print_patch_header(FILE *out, const struct series_patch *p)
 	strbuf_release(&title);
 }
 
+static bool shown(const struct finding *f, const struct report_opts *opts)
+{
+	return !opts->quiet || f->severity >= SEV_WARNING;
+}
+
+/* Does patch `index` have a finding to print at r->v[next] on? */
+static bool has_findings(const struct check_result *r, size_t next, int index,
+			 const struct report_opts *opts)
+{
+	for (; next < r->nr && r->v[next].patch == index; next++)
+		if (shown(&r->v[next], opts))
+			return true;
+	return false;
+}
+
 static void print_findings(FILE *out, const struct check_result *r, size_t *next,
 			   const int *patch, const struct report_opts *opts,
 			   struct strbuf *sb)
@@ -419,9 +442,8 @@ static void print_findings(FILE *out, const struct check_result *r, size_t *next
 	for (; *next < r->nr && (!patch || r->v[*next].patch == *patch); (*next)++) {
 		const struct finding *f = &r->v[*next];
 
-		if (opts->quiet && f->severity < SEV_WARNING)
-			continue;
-		print_finding(out, f, sb);
+		if (shown(f, opts))
+			print_finding(out, f, sb);
 	}
 }
 
@@ -430,28 +452,44 @@ void report_text(FILE *out, const char *input, const struct series *s,
 {
 	struct strbuf sb = STRBUF_INIT;
 	bool headers = !opts->quiet && (s->nr > 1 || (s->nr && s->patches[0].total > 1));
+	bool any = false;
 	size_t next = 0;
+	int added = 0, removed = 0, converted = 0;
 
 	if (opts->name_input && !opts->quiet)
 		fprintf(out, "%s:\n", quote_str(&sb, input));
 	/* Findings come in series order (check_series()). */
+	/* A patch without findings gets no header: nothing follows it. */
 	for (size_t i = 0; i < s->nr; i++) {
-		if (headers) {
-			if (i)
+		if (headers && has_findings(r, next, s->patches[i].index, opts)) {
+			if (any)
 				fputc('\n', out);
 			print_patch_header(out, &s->patches[i]);
+			any = true;
 		}
 		print_findings(out, r, &next, &s->patches[i].index, opts, &sb);
 	}
 	print_findings(out, r, &next, NULL, opts, &sb);
+	/* A conversion is one thing done, not a call added and one removed. */
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->moved || f->kind == FINDING_DEFINE)
+			continue;
+		if (f->conversion)
+			converted += f->kind == FINDING_ADDED;
+		else if (f->kind == FINDING_ADDED)
+			added++;
+		else
+			removed++;
+	}
 	if (!opts->quiet) {
-		if (headers)
+		if (any)
 			fputc('\n', out);
 		fprintf(out, "total: %d errors, %d warnings, %d credits "
-			"(%d added, %d removed) in %zu patches\n",
+			"(%d added, %d removed, %d converted) in %zu patches\n",
 			r->by_severity[SEV_ERROR], r->by_severity[SEV_WARNING],
-			r->by_severity[SEV_CREDIT], sum(r->added), sum(r->removed),
-			s->nr);
+			r->by_severity[SEV_CREDIT], added, removed, converted, s->nr);
 	}
 	strbuf_release(&sb);
 }
@@ -467,8 +505,12 @@ static const char *gcc_label(enum severity s)
 	}
 }
 
-/* 1-based byte column of the macro's name on the finding's line, or 1. */
-static int finding_column(const struct finding *f)
+/*
+ * 1-based column of the macro's name on the finding's line, or 1: as gcc
+ * counts by default (-fdiagnostics-column-unit=display): a tab to the
+ * next multiple of 8, a UTF-8 character one; or in bytes.
+ */
+static int finding_column(const struct finding *f, bool bytes)
 {
 	const char *s = f->hunk, *nl, *at;
 	size_t n;
@@ -484,7 +526,47 @@ static int finding_column(const struct finding *f)
 	nl = strchr(s, '\n');
 	n = nl ? (size_t)(nl - s) : strlen(s);
 	at = memmem(s + 1, n ? n - 1 : 0, f->rule->macro, strlen(f->rule->macro));
-	return at ? (int)(at - (s + 1)) + 1 : 1;
+	if (!at)
+		return 1;
+	if (bytes)
+		return (int)(at - (s + 1)) + 1;
+	n = 0;
+	for (const char *c = s + 1; c < at; c++) {
+		if (*c == '\t')
+			n = (n / 8 + 1) * 8;
+		else if (((unsigned char)*c & 0xc0) != 0x80)
+			n++;
+	}
+	return (int)n + 1;
+}
+
+/*
+ * `path` (from the top of the repository) as seen from `prefix`, the
+ * current directory below the top ("mm/damon/"), as git prints paths:
+ * "../a.c", "core.c".
+ */
+static void relative_to(struct strbuf *out, const char *path, const char *prefix)
+{
+	const char *p = path, *q = prefix;
+
+	strbuf_reset(out);
+	if (!prefix || !*prefix) {
+		strbuf_addstr(out, path);
+		return;
+	}
+	/* skip the directories they share */
+	for (;;) {
+		const char *ps = strchr(p, '/'), *qs = strchr(q, '/');
+
+		if (!ps || !qs || ps - p != qs - q || memcmp(p, q, ps - p))
+			break;
+		p = ps + 1;
+		q = qs + 1;
+	}
+	for (; *q; q++)
+		if (*q == '/')
+			strbuf_addstr(out, "../");
+	strbuf_addstr(out, p);
 }
 
 /* Index in s->patches of patch number `index`, or s->nr. */
@@ -498,13 +580,14 @@ static size_t patch_pos(const struct series *s, int index)
 }
 
 static void print_gcc(FILE *out, const struct series *s, const struct linemap *map,
-		      const struct finding *f,
-		      bool quiet, struct strbuf *title, struct strbuf *path)
+		      const struct finding *f, const struct report_opts *opts,
+		      struct strbuf *title, struct strbuf *path)
 {
 	size_t pos = patch_pos(s, f->patch);
 	enum severity sev = f->severity;
 	int line = f->line;
 	const char *where = "";
+	struct strbuf tmp = STRBUF_INIT;
 
 	strbuf_reset(path);
 	strbuf_addstr(path, f->file);
@@ -515,27 +598,25 @@ static void print_gcc(FILE *out, const struct series *s, const struct linemap *m
 		error_clear();
 		line = f->line;
 	}
-	if (!line) {
-		/* Gone by the end of the series: nothing to jump to. */
+	if (!line)	/* gone by the end of the series: its own patch's line */
 		line = f->line;
-		where = " (a later patch of the series removes it again)";
-		if (sev > SEV_CREDIT)
-			sev = SEV_INFO;
-	}
-	if (quiet && sev < SEV_WARNING)
+	if (opts->quiet && sev < SEV_WARNING)
 		return;
 	strbuf_reset(title);
-	quote_c_style(title, path->buf);
-	strbuf_addf(title, ":%d:%d: %s: ", line, finding_column(f), gcc_label(sev));
+	relative_to(&tmp, path->buf, opts->prefix);
+	quote_c_style(title, tmp.buf);
+	strbuf_addf(title, ":%d:%d: %s: ", line, finding_column(f, opts->byte_columns), gcc_label(sev));
 	strbuf_reset(path);
 	check_finding_title(path, f);
 	quote_c_style_n(title, path->buf, path->len, 0);
 	strbuf_addf(title, "%s: ", where);
 	quote_c_style_n(title, f->message, strlen(f->message), 0);
+	add_later(title, f);
 	fprintf(out, "%s [%s", title->buf, f->rule->id ? f->rule->id : f->rule->macro);
 	if (f->patch && s->nr > 1)
 		fprintf(out, ", patch %d/%zu", f->patch, s->nr);
 	fputs("]\n", out);
+	strbuf_release(&tmp);
 }
 
 void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
@@ -544,7 +625,7 @@ void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 	struct strbuf title = STRBUF_INIT, path = STRBUF_INIT;
 
 	for (size_t i = 0; i < r->nr; i++)
-		print_gcc(out, s, r->map, &r->v[i], opts->quiet, &title, &path);
+		print_gcc(out, s, r->map, &r->v[i], opts, &title, &path);
 	strbuf_release(&title);
 	strbuf_release(&path);
 }
@@ -559,8 +640,93 @@ void report_b4(FILE *out, const struct check_result *r)
 
 		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
 			continue;
+		strbuf_reset(&title);
 		finding_line(&title, f, f->file, f->line, report_severity_label(f->severity));
 		fprintf(out, "%s [%s]\n", title.buf, f->rule->id ? f->rule->id : f->rule->macro);
 	}
 	strbuf_release(&title);
+}
+
+/* --format=b4-review: see report.h. */
+
+/* The web page of a Documentation/ file, at the anchor Sphinx gives a
+ * section title ("Use WARN() rather than BUG()": #use-warn-rather-than-bug). */
+static void doc_url(struct strbuf *out, const char *file, const char *section)
+{
+	const char *rest;
+	size_t len;
+
+	if (!file || !skip_prefix(file, "Documentation/", &rest))
+		return;
+	len = strlen(rest);
+	if (len > 4 && !strcmp(rest + len - 4, ".rst"))
+		len -= 4;
+	strbuf_addf(out, "https://docs.kernel.org/%.*s.html", (int)len, rest);
+	if (!section)
+		return;
+	strbuf_addch(out, '#');
+	for (const char *c = section; *c; c++) {
+		if (isalnum((unsigned char)*c))
+			strbuf_addch(out, tolower((unsigned char)*c));
+		else if (out->len && out->buf[out->len - 1] != '-' && out->buf[out->len - 1] != '#')
+			strbuf_addch(out, '-');
+	}
+	while (out->buf[out->len - 1] == '-')
+		strbuf_setlen(out, out->len - 1);
+}
+
+void report_b4_review(FILE *out, const struct series *s, const struct check_result *r,
+		      const struct ruleset *rs)
+{
+	struct strbuf summary = STRBUF_INIT, details = STRBUF_INIT, url = STRBUF_INIT;
+	const struct finding *worst = NULL;
+	int errors = 0, warnings = 0;
+	json_t *o, *v = json_array();
+	char *text;
+
+	if (!s->nr) {		/* a cover letter, a reply: nothing to say */
+		fputs("[]\n", out);
+		json_decref(v);
+		return;
+	}
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
+			continue;
+		if (f->severity == SEV_ERROR)
+			errors++;
+		else
+			warnings++;
+		if (!worst || f->severity > worst->severity)
+			worst = f;
+		finding_line(&details, f, f->file, f->line, report_severity_label(f->severity));
+		strbuf_addf(&details, " [%s]\n", f->rule->id ? f->rule->id : f->rule->macro);
+	}
+	if (errors)
+		strbuf_addf(&summary, "%d error%s", errors, errors == 1 ? "" : "s");
+	if (warnings)
+		strbuf_addf(&summary, "%s%d warning%s", errors ? ", " : "", warnings,
+			    warnings == 1 ? "" : "s");
+	if (errors + warnings == 1) {
+		strbuf_addstr(&summary, ": ");
+		check_finding_title(&summary, worst);
+	}
+	doc_url(&url, rs->guidance_file, worst ? worst->rule->section : NULL);
+	o = json_pack("{s:s, s:s, s:o, s:o, s:o}",
+		      "tool", "warnwatch",
+		      "status", !worst ? "pass" : worst->severity == SEV_ERROR ? "fail" : "warn",
+		      "summary", jstr(summary.buf),
+		      "url", jstr(worst ? url.buf : ""),
+		      "details", jstr(details.buf));
+	json_array_append_new(v, o);
+	text = json_dumps(v, JSON_PRESERVE_ORDER | JSON_COMPACT);
+	if (!text)
+		die("out of memory writing JSON");
+	fprintf(out, "%s\n", text);
+	free(text);
+	json_decref(v);
+	strbuf_release(&summary);
+	strbuf_release(&details);
+	strbuf_release(&url);
 }

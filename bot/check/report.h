@@ -15,15 +15,20 @@ enum report_format {
 	REPORT_JSON,
 	REPORT_GCC,		/* FILE:LINE:COL: error: ..., for editors */
 	REPORT_B4,		/* b4's per-patch check command protocol */
+	REPORT_B4_REVIEW,	/* b4 0.15+'s review check commands (JSON) */
 };
 
 struct report_opts {
 	enum report_format format;
 	bool quiet;		/* text: only warnings and errors, no summary */
 	bool name_input;	/* text: start with the input's name (several inputs) */
+	bool byte_columns;	/* gcc: columns in bytes, not as gcc counts them */
+	/* gcc: the current directory below the repository's top ("mm/"),
+	 * or NULL: paths are printed relative to it, as git does */
+	const char *prefix;
 };
 
-#define REPORT_OPTS_INIT { REPORT_TEXT, false, false }
+#define REPORT_OPTS_INIT { REPORT_TEXT, false, false, false, NULL }
 
 /*
  * The JSON document for one checked input: series, findings, summary,
@@ -81,10 +86,13 @@ void report_text(FILE *out, const char *input, const struct series *s,
  * --format=gcc: one line per finding, "FILE:LINE:COL: error|warning|note:
  * MESSAGE [RULE]", as compilers print them, for vim's quickfix, Emacs'
  * compilation mode and VS Code's $gcc problem matcher.  FILE is relative
- * to the repository root; LINE is the line after the whole series (a
- * later patch's hunks followed, see linemap.h); COL is the 1-based byte
- * column of the macro's name.  Credits and info are notes (not printed
- * with opts->quiet).  Nothing else is printed: no headers, no total.
+ * to opts->prefix (the current directory), as git prints paths; LINE is
+ * the line after the whole series (a later patch's hunks followed, see
+ * linemap.h; the call's own line when a later patch removes it); COL the
+ * 1-based column of the macro's name as gcc counts (tabs to multiples of
+ * 8), or in bytes (opts->byte_columns).  Severities are check's: credits
+ * and info are notes (not printed with opts->quiet).  Nothing else is
+ * printed: no headers, no total.
  */
 void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 		const struct report_opts *opts);
@@ -100,6 +108,20 @@ void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
  * headers or total, which b4 would count as warnings).
  */
 void report_b4(FILE *out, const struct check_result *r);
+
+/*
+ * --format=b4-review: what b4 (0.15, 0.16) reads from a
+ * b4.review-perpatch-check-cmd, run once per message with the message on
+ * stdin: a JSON array of {"tool", "status", "summary", "url", "details"}.
+ * One object per call (b4 caches results per message and tool, so two
+ * objects with one tool name would keep only the last): "pass" with an
+ * empty summary and url when no call at warning or error level is added,
+ * else "fail" (an error) or "warn", a summary counting them, the
+ * coding-style section of the worst as url, and one line per call as
+ * details.  `[]` for a message without a patch (a cover letter).
+ */
+void report_b4_review(FILE *out, const struct series *s, const struct check_result *r,
+		      const struct ruleset *rs);
 
 /* "ERROR", "WARNING", "CREDIT", "INFO". */
 const char *report_severity_label(enum severity s);

@@ -744,7 +744,9 @@ int series_load(struct series *out, struct mail_list *mails, struct strbuf *buf,
 {
 	int ret;
 
-	if (fetch && series_source_of(arg) == SERIES_SOURCE_MSGID)
+	if (flags & SERIES_LOAD_HAVE_BUF)
+		ret = 0;
+	else if (fetch && series_source_of(arg) == SERIES_SOURCE_MSGID)
 		ret = fetch(buf, arg, data);
 	else
 		ret = read_source(buf, arg);

@@ -115,6 +115,9 @@ enum series_load_flags {
 	/* Mail that carries no patch (a review reply) is an empty series,
 	 * not WW_ENOTFOUND: for a caller that only looks for problems. */
 	SERIES_LOAD_EMPTY_OK = 1u << 0,
+	/* `buf` holds the bytes of `arg` already (stdin the caller had to
+	 * look at first): not read again. */
+	SERIES_LOAD_HAVE_BUF = 1u << 1,
 };
 
 /*

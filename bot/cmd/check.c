@@ -33,13 +33,18 @@ static const char usage_text[] =
 	"  --git REPO RANGE   check the commits of RANGE (A..B, or one commit) in REPO\n"
 	"  -g, --git-revs     INPUTs are revisions of the repository around the current\n"
 	"                     directory (A..B, or one commit each), as checkpatch.pl -g\n"
-	"  no INPUT           check @{upstream}..HEAD (HEAD with no upstream) there\n"
+	"  no INPUT           standard input when it is not a terminal and not empty;\n"
+	"                     else, in a git work tree, @{upstream}..HEAD (HEAD with\n"
+	"                     no upstream; at most %d commits, never a root commit)\n"
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
 	"                     for vim's quickfix, Emacs' compilation mode, VS Code), or\n"
 	"                     b4 (b4.prep-perpatch-check-cmd: one line per warning or\n"
-	"                     error, nothing when clean; no INPUT reads stdin)\n"
+	"                     error, nothing when clean; no INPUT reads stdin), or\n"
+	"                     b4-review (b4.review-perpatch-check-cmd: a JSON array)\n"
+	"  --column-unit U    gcc: display (default, as gcc: a tab to the next\n"
+	"                     multiple of 8) or byte (vim's %%c)\n"
 	"  --suggest          print, instead of the report, a patch (for git apply on\n"
 	"                     top of the series) that turns each new BUG_ON() into\n"
 	"                     if (WARN_ON_ONCE(...)) return ...; and WARN_ON() into\n"
@@ -61,7 +66,14 @@ struct check_cmd {
 	struct strvec inputs;
 	struct ruleset rules;
 	size_t emitted;		/* JSON documents written so far */
+	struct strbuf piped;	/* stdin, read to see whether it is empty */
+	bool have_piped;	/* ... and it is the input ("-") */
+	struct strbuf prefix;	/* the current directory below the work tree's top */
+	enum { RANGE_GIVEN, RANGE_UPSTREAM, RANGE_HEAD } defaulted;
 };
+
+/* No INPUT checks at most this many commits above the upstream. */
+#define CHECK_DEFAULT_MAX_COMMITS 100
 
 static int usage_error(const char *what, const char *arg)
 {
@@ -70,16 +82,19 @@ static int usage_error(const char *what, const char *arg)
 	return EXIT_USAGE;
 }
 
-static const char *const format_names[] = { "text", "json", "gcc", "b4", NULL };
-static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_GCC, REPORT_B4 };
+static const char *const format_names[] = { "text", "json", "gcc", "b4", "b4-review", NULL };
+static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_GCC, REPORT_B4,
+					      REPORT_B4_REVIEW };
+static const char *const unit_names[] = { "display", "byte", NULL };
 
 /* 0: go on; 1: done (--help); EXIT_USAGE: bad command line. */
 static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 {
-	int format = -1, ret;
+	int format = -1, unit = 0, ret;
 	struct opt opts[] = {
 		OPT_FLAG('q', "quiet", &cmd->ropts.quiet),
 		OPT_CHOICE(0, "format", &format, format_names),
+		OPT_CHOICE(0, "column-unit", &unit, unit_names),
 		OPT_STRING(0, "tree", &cmd->tree, "a directory"),
 		OPT_STRING(0, "rules", &cmd->rules_dir, "a directory"),
 		OPT_FLAG(0, "suggest", &cmd->suggest),
@@ -90,13 +105,14 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 
 	ret = opt_parse(&cmd->inputs, argc, argv, opts, 0);
 	if (ret == OPT_HELP) {
-		printf(usage_text, rules_default_dir());
+		printf(usage_text, CHECK_DEFAULT_MAX_COMMITS, rules_default_dir());
 		return 1;
 	}
 	if (ret < 0)
 		return usage_error(error_last(), NULL);
 	if (format >= 0)
 		cmd->ropts.format = formats[format];
+	cmd->ropts.byte_columns = unit == 1;
 	if (cmd->git_repo) {
 		/* --git REPO RANGE: the range is the one argument */
 		if (!cmd->inputs.nr)
@@ -148,6 +164,8 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 		report_gcc(stdout, s, r, &cmd->ropts);
 	} else if (cmd->ropts.format == REPORT_B4) {
 		report_b4(stdout, r);
+	} else if (cmd->ropts.format == REPORT_B4_REVIEW) {
+		report_b4_review(stdout, s, r, &cmd->rules);
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}
@@ -180,12 +198,14 @@ static int check_one(struct check_cmd *cmd, const char *input)
 	struct series s = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
+	bool piped = cmd->have_piped && !strcmp(input, "-");
 	int ret;
 
 	opts.rules = &cmd->rules;
 	opts.tree = cmd->tree;
 	/* Mail without patches (a review reply): nothing to find. */
-	ret = series_load(&s, &mails, &buf, input, SERIES_LOAD_EMPTY_OK, NULL, NULL);
+	ret = series_load(&s, &mails, piped ? &cmd->piped : &buf, input,
+			  SERIES_LOAD_EMPTY_OK | (piped ? SERIES_LOAD_HAVE_BUF : 0), NULL, NULL);
 	if (ret < 0) {
 		ret = report_error(NULL);	/* the message names the input */
 		goto out;
@@ -291,44 +311,108 @@ static void add_commit_patch(struct series *s, git_commit *c, const struct strbu
 	p->diff_len = diff->len;
 }
 
-/* Append the commits of `range`, oldest first: "A..B", or one revision. */
+/* The commit `obj` names (a tag peeled), or WW_EINPUT naming `rev`. */
+static int peel_commit(git_oid *out, git_object *obj, const char *rev)
+{
+	git_object *c = NULL;
+
+	if (git_object_peel(&c, obj, GIT_OBJECT_COMMIT) < 0) {
+		error_clear();
+		return error_code(WW_EINPUT, "'%s' is a %s, not a commit", rev,
+				  git_object_type2string(git_object_type(obj)));
+	}
+	git_oid_cpy(out, git_object_id(c));
+	git_object_free(c);
+	return 0;
+}
+
+/*
+ * Hide from `walk` every merge base of `a` and `b`: what A...B leaves
+ * out, as git rev-list does (the commits of either side, not of both).
+ */
+static int hide_merge_bases(git_revwalk *walk, git_repository *repo,
+			    const git_oid *a, const git_oid *b)
+{
+	git_oidarray bases = { 0 };
+	int ret = git_merge_bases(&bases, repo, a, b);
+
+	if (ret == GIT_ENOTFOUND)
+		return 0;	/* unrelated histories: both sides whole */
+	for (size_t i = 0; ret == 0 && i < bases.count; i++)
+		ret = git_revwalk_hide(walk, &bases.ids[i]);
+	git_oidarray_dispose(&bases);
+	return ret;
+}
+
+/*
+ * Append the commits of `range`, oldest first, as git rev-list reads it:
+ * one revision (X, or X^!: X without its parents) is that commit; A..B
+ * the commits of B not in A; A...B those of A or B that are not in both.
+ */
 static int walk_range(git_oid **out, size_t *nr, size_t *alloc, git_repository *repo,
 		      const char *range)
 {
+	struct strbuf one = STRBUF_INIT;
 	git_revwalk *walk = NULL;
-	git_object *obj = NULL;
-	git_oid oid;
-	int ret = 0;
+	git_revspec spec = { 0 };
+	git_oid from, to, oid;
+	size_t len = strlen(range);
+	int ret;
 
-	if (!strstr(range, "..")) {
-		if (git_revparse_single(&obj, repo, range) < 0)
-			return git_fail("unknown revision");
-		if (git_object_type(obj) != GIT_OBJECT_COMMIT) {
-			git_object_t type = git_object_type(obj);
-
-			git_object_free(obj);
-			return error_code(WW_EINPUT, "'%s' is a %s, not a commit",
-					  range, git_object_type2string(type));
-		}
-		ALLOC_GROW(*out, *nr + 1, *alloc);
-		git_oid_cpy(&(*out)[(*nr)++], git_object_id(obj));
-		git_object_free(obj);
-		return 0;
-	}
-	if (git_revwalk_new(&walk, repo) < 0)
-		return git_fail("cannot walk");
-	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
-	if (git_revwalk_push_range(walk, range) < 0) {
-		ret = git_fail("bad range");
+	if (len > 2 && !strcmp(range + len - 2, "^!"))
+		strbuf_add(&one, range, len - 2);
+	else
+		strbuf_addstr(&one, range);
+	if (git_revparse(&spec, repo, one.buf) < 0) {
+		ret = error_code(WW_EINPUT, "'%s': unknown revision or range: %s", range,
+				 gitlib_error());
 		goto out;
+	}
+	if (one.len != len || (spec.flags & GIT_REVSPEC_SINGLE)) {
+		if (!(spec.flags & GIT_REVSPEC_SINGLE)) {
+			ret = error_code(WW_EINPUT, "'%s': ^! takes one revision", range);
+			goto out;
+		}
+		ret = peel_commit(&oid, spec.from, range);
+		if (ret < 0)
+			goto out;
+		ALLOC_GROW(*out, *nr + 1, *alloc);
+		git_oid_cpy(&(*out)[(*nr)++], &oid);
+		goto out;
+	}
+	ret = peel_commit(&from, spec.from, range);
+	if (ret >= 0)
+		ret = peel_commit(&to, spec.to, range);
+	if (ret < 0)
+		goto out;
+	ret = -1;
+	if (git_revwalk_new(&walk, repo) < 0)
+		goto out_git;
+	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);
+	if (git_revwalk_push(walk, &to) < 0)
+		goto out_git;
+	if (spec.flags & GIT_REVSPEC_MERGE_BASE) {
+		if (git_revwalk_push(walk, &from) < 0 ||
+		    hide_merge_bases(walk, repo, &from, &to) < 0)
+			goto out_git;
+	} else if (git_revwalk_hide(walk, &from) < 0) {
+		goto out_git;
 	}
 	while ((ret = git_revwalk_next(&oid, walk)) == 0) {
 		ALLOC_GROW(*out, *nr + 1, *alloc);
 		git_oid_cpy(&(*out)[(*nr)++], &oid);
 	}
-	ret = ret == GIT_ITEROVER ? 0 : git_fail("cannot walk");
+	if (ret == GIT_ITEROVER) {
+		ret = 0;
+		goto out;
+	}
+out_git:
+	ret = error_code(WW_EINPUT, "'%s': cannot walk: %s", range, gitlib_error());
 out:
 	git_revwalk_free(walk);
+	git_object_free(spec.from);
+	git_object_free(spec.to);
+	strbuf_release(&one);
 	return ret;
 }
 
@@ -400,10 +484,17 @@ static int open_repo(git_repository **repo, struct strvec *ranges, struct check_
 			strvec_push(ranges, cmd->inputs.v[i]);
 		return 0;
 	}
-	if (upstream_ref(&up, *repo) == 0)
-		strvec_pushf(ranges, "%s..HEAD", up.buf);
-	else
+	if (upstream_ref(&up, *repo) == 0) {
+		const char *name = up.buf;
+
+		if (!skip_prefix(name, "refs/remotes/", &name))
+			skip_prefix(name, "refs/heads/", &name);
+		strvec_pushf(ranges, "%s..HEAD", name);
+		cmd->defaulted = RANGE_UPSTREAM;
+	} else {
 		strvec_push(ranges, "HEAD");
+		cmd->defaulted = RANGE_HEAD;
+	}
 	error_clear();
 	strbuf_release(&up);
 	return 0;
@@ -421,6 +512,41 @@ static bool in_work_tree(void)
 	yes = !git_repository_is_bare(repo);
 	git_repository_free(repo);
 	return yes;
+}
+
+/*
+ * No INPUT: say on stderr (text) what is checked, and refuse what no one
+ * means to send: more than CHECK_DEFAULT_MAX_COMMITS commits, or a root
+ * commit (the import of a whole tree).
+ */
+static int check_default_range(const struct check_cmd *cmd, git_repository *repo,
+			       const char *range, const git_oid *oids, size_t nr)
+{
+	const char *hint = cmd->defaulted == RANGE_HEAD ?
+		"the branch has no upstream (git branch --set-upstream-to=REMOTE/BRANCH); "
+		"give the range to check: warnwatch check -g A..B" :
+		"give the range to check: warnwatch check -g A..B";
+
+	if (nr > CHECK_DEFAULT_MAX_COMMITS)
+		return error_code(WW_EINPUT, "'%s' is %zu commits, more than %d: %s",
+				  range, nr, CHECK_DEFAULT_MAX_COMMITS, hint);
+	for (size_t i = 0; i < nr; i++) {
+		git_commit *c;
+		unsigned parents;
+
+		if (git_commit_lookup(&c, repo, &oids[i]) < 0)
+			return git_fail("cannot read commit");
+		parents = git_commit_parentcount(c);
+		git_commit_free(c);
+		if (!parents)
+			return error_code(WW_EINPUT, "'%s' holds a root commit (a whole tree, "
+					  "not a patch to send): %s", range, hint);
+	}
+	if (cmd->ropts.format == REPORT_TEXT)
+		fprintf(stderr, "warnwatch: checking %s: %zu commit%s%s\n", range, nr,
+			nr == 1 ? "" : "s", cmd->defaulted == RANGE_HEAD ?
+			" (the branch has no upstream: `warnwatch check -g A..B` checks more)" : "");
+	return 0;
 }
 
 static int check_git(struct check_cmd *cmd)
@@ -441,9 +567,14 @@ static int check_git(struct check_cmd *cmd)
 		strbuf_addf(&revs, "%s%s", i ? " " : "", ranges.v[i]);
 		ret = walk_range(&oids, &nr, &alloc, repo, ranges.v[i]);
 	}
+	if (ret >= 0 && cmd->defaulted != RANGE_GIVEN)
+		ret = check_default_range(cmd, repo, revs.buf, oids, nr);
 	if (ret < 0)
 		goto out;
-	strbuf_addf(&name, "%s %s", cmd->git_repo ? cmd->git_repo : ".", revs.buf);
+	if (cmd->git_repo)
+		strbuf_addf(&name, "%s %s", cmd->git_repo, revs.buf);
+	else
+		strbuf_addbuf(&name, &revs);
 	diffs = xcalloc(nr ? nr : 1, sizeof(*diffs));
 	for (size_t i = 0; i < nr; i++) {
 		git_commit *c;
@@ -475,7 +606,11 @@ out:
 	if (ret < 0) {
 		struct strbuf prefix = STRBUF_INIT;
 
-		strbuf_addf(&prefix, "'%s'", cmd->git_repo ? cmd->git_repo : ".");
+		/* walk_range() names the range; the repository is --git's */
+		if (cmd->git_repo)
+			strbuf_addf(&prefix, "'%s'", cmd->git_repo);
+		else
+			strbuf_addstr(&prefix, "check");
 		report_error(prefix.buf);
 		strbuf_release(&prefix);
 		ret = EXIT_USAGE;
@@ -494,6 +629,62 @@ out:
 	return ret;
 }
 
+/*
+ * The current directory below the top of the work tree around it, with
+ * a '/' ("mm/damon/"), or "" (at the top, or outside a work tree):
+ * --format=gcc prints paths from there, as git does.
+ */
+static void cwd_prefix(struct strbuf *out)
+{
+	git_repository *repo = NULL;
+	char *top = NULL, *cwd = NULL;
+	const char *rest;
+
+	gitlib_init();
+	if (git_repository_open_ext(&repo, NULL, GIT_REPOSITORY_OPEN_FROM_ENV, NULL) < 0 ||
+	    !git_repository_workdir(repo))
+		goto out;
+	top = realpath(git_repository_workdir(repo), NULL);
+	cwd = realpath(".", NULL);
+	if (top && cwd && skip_prefix(cwd, top, &rest) && (*rest == '/' || !*rest)) {
+		while (*rest == '/')
+			rest++;
+		if (*rest)
+			strbuf_addf(out, "%s/", rest);
+	}
+out:
+	error_clear();
+	free(top);
+	free(cwd);
+	git_repository_free(repo);
+}
+
+/*
+ * No INPUT and a stdin that is not a terminal (`git diff | warnwatch
+ * check`): stdin is the input when it holds anything, as checkpatch.pl
+ * reads it.  An empty one (/dev/null, a closed pipe: CI, cron) leaves
+ * the work tree's branch to check.
+ */
+static int read_piped(struct check_cmd *cmd)
+{
+	int ret;
+
+	if (isatty(0))
+		return 0;
+	ret = strbuf_read_fd(&cmd->piped, 0, MBOX_MAX_BYTES);
+	if (ret < 0 && errno == EBADF) {	/* no stdin at all */
+		error_clear();
+		return 0;
+	}
+	if (ret < 0)
+		return error_prefix(ret, "'-'");
+	if (cmd->piped.len) {
+		strvec_push(&cmd->inputs, "-");
+		cmd->have_piped = true;
+	}
+	return 0;
+}
+
 int cmd_check(int argc, const char **argv)
 {
 	struct check_cmd cmd = { 0 };
@@ -501,10 +692,16 @@ int cmd_check(int argc, const char **argv)
 
 	cmd.ropts = (struct report_opts)REPORT_OPTS_INIT;
 	strvec_init(&cmd.inputs);
+	strbuf_init(&cmd.piped, 0);
+	strbuf_init(&cmd.prefix, 0);
 	ret = parse_args(&cmd, argc, argv);
 	if (ret) {
 		strvec_clear(&cmd.inputs);
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	}
+	if (cmd.ropts.format == REPORT_GCC) {
+		cwd_prefix(&cmd.prefix);
+		cmd.ropts.prefix = cmd.prefix.buf;
 	}
 	if (!cmd.rules_dir)
 		cmd.rules_dir = rules_default_dir();
@@ -515,8 +712,13 @@ int cmd_check(int argc, const char **argv)
 	}
 	/* b4 pipes each patch to the command and runs it in the work tree:
 	 * there, no INPUT means stdin, not the branch. */
-	if (cmd.ropts.format == REPORT_B4 && !cmd.inputs.nr && !cmd.git_repo)
+	if ((cmd.ropts.format == REPORT_B4 || cmd.ropts.format == REPORT_B4_REVIEW) &&
+	    !cmd.inputs.nr && !cmd.git_repo)
 		strvec_push(&cmd.inputs, "-");
+	if (!cmd.inputs.nr && !cmd.git_repo && !cmd.git_revs && read_piped(&cmd) < 0) {
+		status = report_error(NULL);
+		goto out;
+	}
 	cmd.ropts.name_input = cmd.inputs.nr > 1 && !cmd.git_revs;
 	if (!cmd.git_repo && !cmd.git_revs && !cmd.inputs.nr && !in_work_tree()) {
 		status = usage_error("no INPUT given (see --help)", NULL);
@@ -541,5 +743,7 @@ int cmd_check(int argc, const char **argv)
 out:
 	ruleset_release(&cmd.rules);
 	strvec_clear(&cmd.inputs);
+	strbuf_release(&cmd.piped);
+	strbuf_release(&cmd.prefix);
 	return status;
 }

@@ -25,8 +25,43 @@ case "$rc:$out" in
 *) not_ok "no INPUT in a work tree (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 case "$out" in
-*"patch 1/2: mm: check x"*"patch 2/2: mm: bump y"*) ok "both commits above the upstream, oldest first" ;;
-*) not_ok "both commits above the upstream, oldest first"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+"warnwatch: checking origin/main..HEAD: 2 commits"*"patch 1/2: mm: check x"*"in 2 patches") ok "both commits above the upstream; the range is named on stderr" ;;
+*) not_ok "both commits above the upstream, range named"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+case "$out" in
+*"patch 2/2"*) not_ok "a patch without findings gets no header"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+*) ok "a patch without findings gets no header" ;;
+esac
+# piped input is the input, never the branch silently; an empty stdin
+# (CI's /dev/null, a closed pipe) leaves the branch
+printf 'int h(void)\n{\n\tpanic("x");\n}\n' >"$w/mm/c.c"
+git -C "$w" add mm/c.c
+out=$(cd "$w" && git diff --cached | "$WARNWATCH" check 2>&1); rc=$?
+case "$rc:$out" in
+1:"mm/c.c:3: ERROR: new panic()"*"in 1 patches") ok "git diff | warnwatch check: stdin is checked, not the branch" ;;
+*) not_ok "piped stdin (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+git -C "$w" rm -q --cached mm/c.c && rm -f "$w/mm/c.c"
+out=$(cd "$w" && "$WARNWATCH" check </dev/null 2>&1); rc=$?
+case "$rc:$out" in
+1:"warnwatch: checking origin/main..HEAD: 2 commits"*) ok "stdin /dev/null: the branch, named" ;;
+*) not_ok "stdin /dev/null (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+out=$(cd "$w" && : | "$WARNWATCH" check 2>&1); rc=$?
+case "$rc:$out" in
+1:"warnwatch: checking origin/main..HEAD: 2 commits"*) ok "an empty closed pipe: the branch, named" ;;
+*) not_ok "empty pipe (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+# A...B (rev-list's symmetric difference) and X^!
+out=$(cd "$w" && "$WARNWATCH" check -g origin/main...HEAD 2>&1); rc=$?
+case "$rc:$out" in
+1:*"new BUG_ON"*"in 2 patches") ok "-g A...B: the commits of either side, not of both" ;;
+*) not_ok "-g A...B (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+out=$(cd "$w" && "$WARNWATCH" check -g HEAD~1^! 2>&1); rc=$?
+case "$rc:$out" in
+1:*"new BUG_ON"*"in 1 patches") ok "-g X^!: that one commit" ;;
+*) not_ok "-g X^! (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 
 # a local upstream (branch.topic.remote = "."): topic's own commit only
@@ -67,8 +102,24 @@ out=$(cd "$w" && "$WARNWATCH" check -g HEAD HEAD~1 2>&1); rc=$?
 [ "$rc" = 1 ] && ok "-g REV REV: both revisions checked" || { not_ok "-g REV REV: rc $rc"; printf '%s\n' "$out" | sed 's/^/#   /'; }
 out=$(cd "$w" && "$WARNWATCH" check -g nosuchrev 2>&1); rc=$?
 case "$rc:$out" in
-2:*"unknown revision"*) ok "-g with an unknown revision: status 2, one message" ;;
+2:"warnwatch: check: 'nosuchrev': unknown revision"*) ok "-g with an unknown revision: status 2, one message naming it" ;;
 *) not_ok "-g unknown revision (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+# defaults no one means to send are refused: a root commit, too many commits
+i=$TEST_DIR/import
+git init -q -b main "$i" && printf 'void x(void)\n{\n\tBUG();\n}\n' >"$i/x.c"
+git -C "$i" add x.c && git -C "$i" -c user.name=T -c user.email=t@example.org commit -q -m import
+out=$(cd "$i" && "$WARNWATCH" check 2>&1); rc=$?
+case "$rc:$out" in
+2:"warnwatch: check: 'HEAD' holds a root commit"*"no upstream"*"warnwatch check -g A..B") ok "no upstream, HEAD a root commit (an import): refused with a hint" ;;
+*) not_ok "root commit default (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+for n in $(seq 101); do git -C "$i" -c user.name=T -c user.email=t@example.org commit -q --allow-empty -m "e$n"; done
+git -C "$i" branch -q base HEAD~101 && git -C "$i" branch -q --set-upstream-to=base main
+out=$(cd "$i" && "$WARNWATCH" check 2>&1); rc=$?
+case "$rc:$out" in
+2:"warnwatch: check: 'base..HEAD' is 101 commits, more than 100: give the range"*) ok "more than 100 commits above the upstream: refused with a hint" ;;
+*) not_ok "101 commits default (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 out=$(cd "$TEST_DIR" && "$WARNWATCH" check 2>&1); rc=$?
 case "$rc:$out" in

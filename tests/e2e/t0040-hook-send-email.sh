@@ -4,10 +4,12 @@
 # hook, with real git send-email (git 2.39) sending to the test's real
 # aiosmtpd on 127.0.0.1: a series with a new BUG_ON is refused with
 # warnwatch's message and nothing reaches the server; a clean series, a
-# series with only warnings and a series whose later patch converts the
-# BUG_ON all go through with their cover letters; a hook already there
+# series with only warnings go through with their cover letters; a BUG_ON
+# that a later patch converts is refused, sent alone (another file of the
+# series beside it never counts) or with the rest; a hook already there
 # is chained (it runs, it is never lost) and `hook uninstall` restores it
-# byte for byte; core.hooksPath is honoured.
+# byte for byte; core.hooksPath is honoured; a hooks directory install
+# made goes with uninstall; a binary moved away never blocks a send.
 set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd git
@@ -88,23 +90,30 @@ case "$rc:$out" in
 *) not_ok "warning series (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 
+# A BUG_ON that patch 2 converts: patch 1 is a kernel someone may bisect
+# to, so it is refused as every format fails it (docs/check.md), sent in
+# one run with patch 2 or not.
 before=$(maildir_count)
 out=$(send --force --cover-letter main..conv); rc=$?
 case "$rc:$out" in
-0:*"1 call that a later patch of the series removes again: not blocking"*) [ "$(maildir_count)" = $((before + 3)) ] &&
-	ok "a BUG_ON that patch 2 converts does not block patch 1 (siblings read)" || not_ok "conv series: $(maildir_count) mails" ;;
+0:*) not_ok "a BUG_ON that patch 2 converts is refused"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+*"[PATCH 1/2] mm: check x: 1 new call at error level; nothing is sent"*"fold that change into this patch"*)
+	[ "$(maildir_count)" = "$before" ] &&
+	ok "a BUG_ON that patch 2 converts is refused, the message says to fold the conversion" ||
+	not_ok "conv series: $(maildir_count) mails" ;;
 *) not_ok "conv series (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
-# the same patch 1 alone in a directory: refused, with how to proceed
-mkdir -p "$TEST_DIR/one"
-git -C "$r" format-patch -q -o "$TEST_DIR/one" main..conv && rm -f "$TEST_DIR/one"/0002-*
+# The contributor's case: format-patch wrote both, only 0001 is sent;
+# 0002, lying beside it and never sent, must not count.
+mkdir -p "$TEST_DIR/cl"
+git -C "$r" format-patch -q -o "$TEST_DIR/cl" main..conv
 before=$(maildir_count)
-out=$(send "$TEST_DIR/one"); rc=$?
+out=$(send "$TEST_DIR"/cl/0001-*.patch); rc=$?
 case "$rc:$out" in
-0:*) not_ok "patch 1 of 2 alone is refused" ;;
-*"send the whole series in one \`git send-email\` run"*) [ "$(maildir_count)" = "$before" ] &&
-	ok "patch 1/2 alone is refused, the message says to send the whole series" || not_ok "sent anyway" ;;
-*) not_ok "patch 1/2 alone (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+0:*) not_ok "0001 sent alone, 0002 beside it: refused"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+*"new BUG_ON() in f()"*"rejected by sendemail-validate hook"*) [ "$(maildir_count)" = "$before" ] &&
+	ok "0001 sent alone with 0002 beside it: refused (a file not sent never counts)" || not_ok "sent anyway" ;;
+*) not_ok "0001 alone (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 
 out=$(cd "$r" && "$WARNWATCH" hook install 2>&1); rc=$?
@@ -161,6 +170,46 @@ out=$(send main..bug); rc=$?
 [ "$rc" != 0 ] && [ "$(maildir_count)" = "$before" ] && ok "git send-email runs the hook from core.hooksPath" ||
 	not_ok "hook in core.hooksPath not run (rc $rc)"
 out=$("$WARNWATCH" hook uninstall --repo "$r" 2>&1); rc=$?
-[ "$rc" = 0 ] && [ -z "$(ls -A "$r/.githooks")" ] && ok "uninstall from core.hooksPath leaves it empty" ||
+[ "$rc" = 0 ] && [ ! -e "$r/.githooks" ] && ok "uninstall from core.hooksPath removes the .githooks/ install made" ||
 	not_ok "uninstall core.hooksPath (rc $rc)"
+# The binary moves away after install: the hook says so and lets the mail
+# go (it blocks only on findings; never exit 127).
+mv_dir=$TEST_DIR/movebin
+mkdir -p "$mv_dir"
+cp "$WARNWATCH" "$mv_dir/warnwatch"
+git -C "$r" config --unset core.hooksPath
+out=$(cd "$r" && WARNWATCH_TEMPLATES=$WW_TOP/templates "$mv_dir/warnwatch" hook install 2>&1) || { not_ok "install from $mv_dir"; diag "$out"; }
+rm -f "$mv_dir/warnwatch"
+before=$(maildir_count)
+out=$(PATH=/usr/bin:/bin send --force --cover-letter main..bug); rc=$?
+case "$rc:$out" in
+0:*"hook: '$mv_dir/warnwatch' is gone and no warnwatch is on PATH"*) [ "$(maildir_count)" = $((before + 3)) ] &&
+	ok "binary moved away: the hook says so and the series goes (status 0, not 127)" ||
+	not_ok "moved binary: $(maildir_count) mails" ;;
+*) not_ok "moved binary (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+# ... and with a warnwatch on PATH, that one checks the mail
+mkdir -p "$TEST_DIR/pathbin"
+ln -s "$WARNWATCH" "$TEST_DIR/pathbin/warnwatch"
+before=$(maildir_count)
+out=$(PATH=$TEST_DIR/pathbin:/usr/bin:/bin send --cover-letter main..bug); rc=$?
+[ "$rc" != 0 ] && [ "$(maildir_count)" = "$before" ] &&
+	ok "binary moved, another warnwatch on PATH: that one checks and refuses the BUG_ON" ||
+	{ not_ok "moved binary, warnwatch on PATH (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /'; }
+(cd "$r" && "$WARNWATCH" hook uninstall >/dev/null 2>&1)
+
+# A hooks directory install made goes with uninstall; one it found stays.
+git -C "$r" config core.hooksPath .made-hooks
+out=$(cd "$r" && "$WARNWATCH" hook install 2>&1 && "$WARNWATCH" hook uninstall 2>&1); rc=$?
+case "$rc:$out" in
+0:*"removed the directory '$r/.made-hooks' install made"*) [ ! -e "$r/.made-hooks" ] &&
+	ok "uninstall removes the empty hooks directory install made" || not_ok "directory left behind" ;;
+*) not_ok "made directory (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+esac
+mkdir -p "$r/.own-hooks"
+git -C "$r" config core.hooksPath .own-hooks
+out=$(cd "$r" && "$WARNWATCH" hook install 2>&1 && "$WARNWATCH" hook uninstall 2>&1); rc=$?
+[ "$rc" = 0 ] && [ -d "$r/.own-hooks" ] && ok "a hooks directory that was there stays" ||
+	not_ok "own directory (rc $rc)"
+git -C "$r" config --unset core.hooksPath
 done_testing

@@ -520,6 +520,49 @@ static void test_filter_kept(void)
 	check_filter_release(&f);
 }
 
+/* A BUG_ON of patch 1 that patch 3 converts: removed_by names patch 3,
+ * the severity stays error; the conversion is counted as one. */
+static void test_removed_later(void)
+{
+	static const char p1[] =
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1,4 +1,5 @@\n int f(int x)\n {\n+\tBUG_ON(x < 0);\n \treturn x;\n }\n";
+	static const char p2[] =
+		"diff --git a/mm/b.c b/mm/b.c\n--- a/mm/b.c\n+++ b/mm/b.c\n"
+		"@@ -1,1 +1,1 @@\n-a\n+b\n";
+	static const char p3[] =
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1,5 +1,6 @@ int f(int x)\n int f(int x)\n {\n-\tBUG_ON(x < 0);\n"
+		"+\tif (WARN_ON_ONCE(x < 0))\n+\t\treturn -EINVAL;\n \treturn x;\n }\n";
+	const char *diffs[] = { p1, p2, p3 };
+	struct check_result r = CHECK_RESULT_INIT;
+	struct series se = SERIES_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	const struct finding *bug = NULL;
+
+	ALLOC_GROW(se.patches, 3, se.alloc);
+	memset(se.patches, 0, 3 * sizeof(*se.patches));
+	se.nr = 3;
+	for (int i = 0; i < 3; i++) {
+		se.patches[i].index = i + 1;
+		se.patches[i].total = 3;
+		se.patches[i].diff = diffs[i];
+		se.patches[i].diff_len = strlen(diffs[i]);
+	}
+	o.rules = &rs;
+	is(check_series(&r, &se, &o), 0, "removed later: checked");
+	for (size_t i = 0; i < r.nr; i++)
+		if (r.v[i].patch == 1 && r.v[i].kind == FINDING_ADDED)
+			bug = &r.v[i];
+	ok(bug != NULL, "removed later: patch 1's BUG_ON found");
+	is(bug ? bug->removed_by : -1, 3, "removed later: removed_by names patch 3");
+	is(bug ? (int)bug->severity : -1, SEV_ERROR, "removed later: still an error");
+	is(r.worst, SEV_ERROR, "removed later: the check's verdict is error");
+	is(r.converted[RC_WARN_ONCE], 1, "removed later: one conversion counted");
+	check_result_clear(&r);
+	free(se.patches);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -542,6 +585,7 @@ int main(void)
 	test_binary_and_errors();
 	test_tree_wrappers();
 	test_parse_once();
+	test_removed_later();
 	ruleset_release(&rs);
 	strbuf_release(&dir);
 	return done_testing();
