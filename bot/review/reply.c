@@ -48,9 +48,10 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 		else
 			strbuf_addstr(&w->first, fired_kind_name(f->kind));
 		strbuf_addstr(&w->first, "` at ");
-		quote_c_style(&w->first, f->file);
 		if (f->line > 0)
-			strbuf_addf(&w->first, ":%d", f->line);
+			ci_where(&w->first, v, f->file, f->line, f->tree_line);
+		else
+			quote_c_style(&w->first, f->file);
 		strbuf_addstr(&w->first, " fired");
 		if (f->suite) {
 			strbuf_addstr(&w->first, " in KUnit suite ");
@@ -127,8 +128,7 @@ static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 		strbuf_addstr(&at, "the ");
 		quote_c_style(&at, c->macro);
 		strbuf_addstr(&at, "() at ");
-		quote_c_style(&at, c->file);
-		strbuf_addf(&at, ":%d", c->line);
+			ci_where(&at, v, c->file, c->line, c->tree_line);
 		if (c->fired) {
 			strbuf_addf(&sb, "%s fired", at.buf);
 			if (c->suite) {
