@@ -648,13 +648,19 @@ static bool is_c_file(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".c");
 }
 
-/* The count of the call's first line with code: a call split over lines
- * has its code on any of them. */
-static void measure_call(struct ci_call *c, const char *build_dir,
-			 const char *gcda_dir, const char *no_gcov)
+/*
+ * How often the call ran: gcov_statement() on the call's own lines, else
+ * a line of the same basic block above it (read from the built source in
+ * `src_dir`); else null with the reason.  Never a neighbour's count that
+ * need not run with it.
+ */
+static void measure_call(struct ci_call *c, unsigned int span, const char *src_dir,
+			 const char *build_dir, const char *gcda_dir,
+			 const char *no_gcov)
 {
 	struct gcov_counts gc = GCOV_COUNTS_INIT;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, src = STRBUF_INIT;
+	unsigned long from;
 
 	if (no_gcov) {
 		strbuf_addstr(&why, no_gcov);
@@ -666,25 +672,30 @@ static void measure_call(struct ci_call *c, const char *build_dir,
 		strbuf_addstr(&why, error_last());
 		error_clear();
 	} else {
-		for (int k = 0; k <= CALL_SPAN; k++) {
-			long long n = gcov_line(&gc, (unsigned long)(c->tree_line + k));
+		if (src_dir) {
+			struct strbuf path = STRBUF_INIT;
 
-			if (n != GCOV_NO_DATA) {
-				c->reached = n;
-				break;
-			}
+			strbuf_addf(&path, "%s/%s", src_dir, c->file);
+			if (strbuf_read_file(&src, path.buf, 64u << 20) < 0)
+				error_clear();	/* no fallback then */
+			strbuf_release(&path);
 		}
+		c->reached = gcov_statement(&gc, src.len ? src.buf : NULL, src.len,
+					    (unsigned long)c->tree_line, span, &from);
 		if (c->reached < 0)
-			strbuf_addf(&why, "gcov has no code at %s:%d (the compiler "
-				    "removed the call?)", c->file, c->tree_line);
+			strbuf_addf(&why, "gcov has no record for %s:%d, and no line "
+				    "above it in the same basic block has one (a "
+				    "missing record is not a zero)", c->file,
+				    c->tree_line);
 	}
 	if (c->reached < 0)
 		c->reached_why = strbuf_detach(&why, NULL);
 	strbuf_release(&why);
+	strbuf_release(&src);
 	gcov_counts_release(&gc);
 }
 
-void ci_calls(struct ci_verdict *out, const struct series *s,
+void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_dir,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov)
 {
 	struct added_set own = { NULL, 0, 0 };
@@ -718,7 +729,8 @@ void ci_calls(struct ci_verdict *out, const struct series *s,
 			if (!c->suite && fd->suite)
 				c->suite = xstrdup(fd->suite);
 		}
-		measure_call(c, build_dir, gcda_dir, no_gcov);
+		measure_call(c, f->source_lines > 0 ? (unsigned int)f->source_lines : 1,
+			     src_dir, build_dir, gcda_dir, no_gcov);
 	}
 	added_set_release(&own);
 }
@@ -2048,7 +2060,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		}
 	}
 calls:
-	ci_calls(out, s, kb.build_dir ? kb.build_dir : "",
+	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
 		 guest.gcda_dir ? guest.gcda_dir : "",
 		 c.no_gcov.len ? c.no_gcov.buf : NULL);
 	ret = 0;

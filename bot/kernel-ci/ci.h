@@ -209,12 +209,14 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
  * tests in console order) and out->calls from out->findings: each added
  * call's final-tree line, whether it fired (out->fired), and how often it
  * ran: `gcda_dir` holds the guest's .gcda files and `build_dir` the .gcno
- * (gcov.h); `no_gcov` (when not NULL) says why nothing could be measured.
+ * (gcov.h), `src_dir` (may be NULL) the tree as built, for a call whose
+ * line has no record (gcov_statement()); `no_gcov` (when not NULL) says
+ * why nothing could be measured.
  * Exposed for tests.
  */
 void ci_tests_from_console(struct ci_verdict *out,
 			   const struct console_result *boot);
-void ci_calls(struct ci_verdict *out, const struct series *s,
+void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_dir,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov);
 
 /* The verdict as text for people (as JSON: ci-json.h). */

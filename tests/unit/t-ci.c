@@ -256,7 +256,7 @@ static void test_calls_02(void)
 	is_str(v.tests[2].kind, "workload", "kind workload");
 	is_str(v.tests[2].result, "fail", "workload result");
 	is_str(v.tests[2].image, "ext4-4k-default", "workload image");
-	ci_calls(&v, &f.s, "/nonexistent", "/nonexistent", "no gcov here");
+	ci_calls(&v, &f.s, NULL, "/nonexistent", "/nonexistent", "no gcov here");
 	is(v.nr_calls, 1, "one added call");
 	is_str(v.calls[0].file, "kernel/time/time.c", "call file");
 	is(v.calls[0].line, 186, "call line");
@@ -423,7 +423,7 @@ static void test_landed_offset(void)
 	   "landed: the WARN at the landed line is patch 1's");
 	is(v.fired[0].line, 13, "landed: line is the patch's own");
 	is(v.fired[0].tree_line, 31, "landed: tree_line is where it landed (+16, +2)");
-	ci_calls(&v, &f.s, "/nonexistent", "/nonexistent", "no gcov here");
+	ci_calls(&v, &f.s, NULL, "/nonexistent", "/nonexistent", "no gcov here");
 	ok(v.nr_calls == 1 && v.calls[0].line == 13 && v.calls[0].tree_line == 31 &&
 	   v.calls[0].fired, "landed: the call: line 13, tree line 31, fired");
 	j = ci_verdict_to_json(&v);
