@@ -1009,17 +1009,9 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 	}
 }
 
-/* "KUnit suite time_test_cases", "kselftest cgroup:test_core", "the ext4 workload" */
 static void test_phrase(struct strbuf *out, const char *name)
 {
-	const char *w;
-
-	if (skip_prefix(name, "workload:", &w))
-		strbuf_addf(out, "the %s workload", w);
-	else if (strchr(name, ':'))
-		strbuf_addf(out, "kselftest %s", name);
-	else
-		strbuf_addf(out, "KUnit suite %s", name);
+	ci_test_phrase(out, name);
 }
 
 /* What ran, for "ran N times during ...": the boot, its KUnit suites,
