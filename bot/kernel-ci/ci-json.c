@@ -4,10 +4,36 @@
  * below and to the round-trip test (tests/unit/t-ci-json.c).
  */
 #include "ci-json.h"
+#include "quote.h"
 #include "jsonval.h"
 #include "report.h"
 
 /* ---- the verdict to JSON ---- */
+
+void ci_test_phrase(struct strbuf *out, const char *name)
+{
+	const char *w;
+
+	/* The names come from the guest's console: escaped (quote.h). */
+	if (skip_prefix(name, "workload:", &w)) {
+		strbuf_addstr(out, "the ");
+		quote_c_style(out, w);
+		strbuf_addstr(out, " workload");
+	} else {
+		strbuf_addstr(out, strchr(name, ':') ? "kselftest " : "KUnit suite ");
+		quote_c_style(out, name);
+	}
+}
+
+void ci_where(struct strbuf *out, const struct ci_verdict *v,
+	      const char *file, int line, int tree_line)
+{
+	quote_c_style(out, file);	/* the patch named it */
+	strbuf_addf(out, ":%d", line);
+	if (tree_line > 0 && tree_line != line)
+		strbuf_addf(out, " (line %d in linux %s)", tree_line,
+			    v->base ? v->base : "?");
+}
 
 const char *ci_verdict_name(enum ci_verdict_kind k)
 {
@@ -51,6 +77,8 @@ static json_t *fired_json(const struct ci_fired *f)
 	json_object_set_new(o, "kind", json_string(fired_kind_name(f->kind)));
 	json_object_set_new(o, "file", json_str_or_null(f->file));
 	json_object_set_new(o, "line", f->line > 0 ? json_integer(f->line) : json_null());
+	json_object_set_new(o, "tree_line", f->tree_line > 0 ?
+			    json_integer(f->tree_line) : json_null());
 	json_object_set_new(o, "function", json_str_or_null(f->function));
 	json_object_set_new(o, "suite", json_str_or_null(f->suite));
 	json_object_set_new(o, "test", json_str_or_null(f->test));
@@ -84,6 +112,7 @@ static json_t *call_json(const struct ci_call *c)
 
 	json_object_set_new(o, "file", json_string(c->file));
 	json_object_set_new(o, "line", json_integer(c->line));
+	json_object_set_new(o, "tree_line", json_integer(c->tree_line));
 	json_object_set_new(o, "macro", json_string(c->macro));
 	json_object_set_new(o, "patch", json_integer(c->patch));
 	json_object_set_new(o, "reached", c->reached >= 0 ?
@@ -303,6 +332,9 @@ static int fired_from_json(void *vout, const json_t *j, const char *what)
 		ret = jsonval_str(&out->file, j, "file", what);
 	if (!ret)
 		ret = jsonval_int(&out->line, j, "line", 0, what);
+	/* Older verdicts knew one line, the tree's. */
+	if (!ret)
+		ret = jsonval_int(&out->tree_line, j, "tree_line", out->line, what);
 	if (!ret)
 		ret = jsonval_str(&out->function, j, "function", what);
 	if (!ret)
@@ -361,6 +393,8 @@ static int call_from_json(void *vout, const json_t *j, const char *what)
 
 	if (!ret)
 		ret = jsonval_int(&out->line, j, "line", 0, what);
+	if (!ret)
+		ret = jsonval_int(&out->tree_line, j, "tree_line", out->line, what);
 	if (!ret)
 		ret = jsonval_str(&out->macro, j, "macro", what);
 	if (!ret && (!out->file || !out->macro))

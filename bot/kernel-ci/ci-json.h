@@ -18,6 +18,19 @@
 /* The verdict's name in the JSON ("panicked", "fs-corrupted"...). */
 const char *ci_verdict_name(enum ci_verdict_kind k);
 
+/* A test by its kind: "KUnit suite time_test_cases", "kselftest
+ * cgroup:test_core", "the ext4 workload" (from the name's form, as
+ * ci_tests_from_console() names them). */
+void ci_test_phrase(struct strbuf *out, const char *name);
+
+/*
+ * "FILE:LINE" in the patch's own numbering (what the author sees), then
+ * " (line T in linux BASE)" when it landed at another line of the booted
+ * tree (`tree_line`, in v->base).
+ */
+void ci_where(struct strbuf *out, const struct ci_verdict *v,
+	      const char *file, int line, int tree_line);
+
 /* The verdict as JSON: a new reference. */
 json_t *ci_verdict_to_json(const struct ci_verdict *v);
 

@@ -173,6 +173,205 @@ static void added_from_series(struct added_set *a, const struct series *s)
 				(int)i + 1);
 }
 
+/* ---- where the added lines landed in the booted tree ---- */
+
+struct ci_landed {
+	struct added_set set;
+};
+
+static void ci_landed_free(struct ci_landed *l)
+{
+	if (!l)
+		return;
+	added_set_release(&l->set);
+	free(l);
+}
+
+/* The set to attribute with: where the lines landed (ci_land), else the
+ * patches' own numbers, computed into `own`. */
+static const struct added_set *added_of(const struct ci_verdict *v,
+					const struct series *s,
+					struct added_set *own)
+{
+	if (v->landed)
+		return &v->landed->set;
+	added_from_series(own, s);
+	return own;
+}
+
+static bool same_text(const git_diff_line *a, const git_diff_line *b)
+{
+	size_t la = a->content_len, lb = b->content_len;
+
+	while (la && (a->content[la - 1] == '\n' || a->content[la - 1] == '\r'))
+		la--;
+	while (lb && (b->content[lb - 1] == '\n' || b->content[lb - 1] == '\r'))
+		lb--;
+	return la == lb && !memcmp(a->content, b->content, la);
+}
+
+/* The lines `p` adds, in order (borrowed from `p`). */
+static size_t additions(const git_diff_line ***out, git_patch *p)
+{
+	size_t nr = 0, alloc = 0;
+
+	*out = NULL;
+	for (size_t h = 0; p && h < git_patch_num_hunks(p); h++) {
+		int nlines = git_patch_num_lines_in_hunk(p, h);
+
+		for (int i = 0; i < nlines; i++) {
+			const git_diff_line *dl;
+
+			if (git_patch_get_line_in_hunk(&dl, p, h, (size_t)i) < 0)
+				break;
+			if (dl->origin != GIT_DIFF_LINE_ADDITION)
+				continue;
+			ALLOC_GROW(*out, nr + 1, alloc);
+			(*out)[nr++] = dl;
+		}
+	}
+	return nr;
+}
+
+/*
+ * The lines patch `own` adds to `path`, each matched in order and by
+ * content with a line the tree's diff `tree` adds: that is where it
+ * landed.  A line the tree's diff does not show as added (the patch
+ * removes and adds the same text) keeps the shift of the line before.
+ */
+static void collect_landed(struct added_set *a, git_patch *own, git_patch *tree,
+			   const char *path, int patch_index)
+{
+	const git_diff_line **mine, **theirs;
+	size_t nm = additions(&mine, own), nt = additions(&theirs, tree), next = 0;
+	int shift = 0;
+
+	for (size_t i = 0; i < nm; i++) {
+		struct added_line *al;
+		int at = -1;
+
+		for (size_t j = next; j < nt; j++) {
+			if (same_text(mine[i], theirs[j])) {
+				at = theirs[j]->new_lineno;
+				next = j + 1;
+				break;
+			}
+		}
+		if (at > 0)
+			shift = at - mine[i]->new_lineno;
+		else
+			at = mine[i]->new_lineno + shift;
+		ALLOC_GROW(a->v, a->nr + 1, a->alloc);
+		al = &a->v[a->nr++];
+		al->file = xstrdup(path);
+		al->orig_file = xstrdup(path);
+		al->line = at;
+		al->orig_line = mine[i]->new_lineno;
+		al->patch = patch_index;
+	}
+	free(mine);
+	free(theirs);
+}
+
+static int diff_commits(git_diff **out, git_repository *repo,
+			const git_oid *from, const git_oid *to)
+{
+	git_commit *a = NULL, *b = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	int ret = -1;
+
+	if (git_commit_lookup(&a, repo, from) < 0 || git_commit_tree(&ta, a) < 0 ||
+	    git_commit_lookup(&b, repo, to) < 0 || git_commit_tree(&tb, b) < 0 ||
+	    git_diff_tree_to_tree(out, repo, ta, tb, NULL) < 0 ||
+	    git_diff_find_similar(*out, NULL) < 0) {
+		ret = error("cannot diff commit %.12s against its parent: %s",
+			    git_oid_tostr_s(to), gitlib_error());
+		goto out;
+	}
+	ret = 0;
+out:
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(a);
+	git_commit_free(b);
+	return ret;
+}
+
+/* The tree diff's patch for `path` (post-image name), or NULL. */
+static git_patch *tree_patch(git_diff *td, const char *path)
+{
+	for (size_t k = 0; k < git_diff_num_deltas(td); k++) {
+		const git_diff_delta *d = git_diff_get_delta(td, k);
+		git_patch *p = NULL;
+
+		if (d->new_file.path && !strcmp(d->new_file.path, path) &&
+		    !git_patch_from_diff(&p, td, k))
+			return p;
+	}
+	return NULL;
+}
+
+/* One patch: carry the earlier lines through its tree diff, add its own. */
+static void land_patch(struct added_set *a, git_diff *td, const struct series_patch *pt,
+		       int patch_index)
+{
+	git_diff *own = NULL;
+
+	for (size_t k = 0; k < git_diff_num_deltas(td); k++) {
+		git_patch *p = NULL;
+
+		if (!git_patch_from_diff(&p, td, k) && p)
+			carry_through(a, p, git_diff_get_delta(td, k));
+		git_patch_free(p);
+	}
+	if (!pt->diff || !pt->diff_len ||
+	    diff_to_git(&own, pt->diff, pt->diff_len) < 0) {
+		error_clear();
+		return;
+	}
+	for (size_t k = 0; k < git_diff_num_deltas(own); k++) {
+		const git_diff_delta *d = git_diff_get_delta(own, k);
+		git_patch *mine = NULL, *tree;
+
+		if (d->status == GIT_DELTA_DELETED || !d->new_file.path ||
+		    git_patch_from_diff(&mine, own, k) < 0 || !mine)
+			continue;
+		tree = tree_patch(td, d->new_file.path);
+		collect_landed(a, mine, tree, d->new_file.path, patch_index);
+		git_patch_free(tree);
+		git_patch_free(mine);
+	}
+	git_diff_free(own);
+}
+
+int ci_land(struct ci_verdict *out, const struct series *s,
+	    git_repository *repo, const struct kapply_result *ap)
+{
+	struct ci_landed *l = xcalloc(1, sizeof(*l));
+	int ret = 0;
+
+	gitlib_init();
+	for (size_t i = 0; i < ap->nr && i < s->nr; i++) {
+		const git_oid *parent = i ? &ap->commits[i - 1] : &ap->base;
+		git_diff *td = NULL;
+
+		ret = diff_commits(&td, repo, parent, &ap->commits[i]);
+		if (ret < 0)
+			break;
+		land_patch(&l->set, td, &s->patches[i], s->patches[i].index ?
+			   s->patches[i].index : (int)i + 1);
+		git_diff_free(td);
+	}
+	if (ret < 0) {
+		added_set_release(&l->set);
+		free(l);
+		return ret;
+	}
+	ci_landed_free(out->landed);
+	out->landed = l;
+	return 0;
+}
+
 /* The console names files relative to the source tree, maybe with a
  * prefix left by the build ("/ww/src/kernel/x.c"): compare by suffix. */
 static bool same_file(const char *console_file, const char *tree_file)
@@ -219,13 +418,15 @@ static const struct finding *finding_for(const struct check_result *cr,
 static const struct added_line *attribute_line(const struct added_set *a,
 					       const struct check_result *cr,
 					       const char *file, int line,
-					       const struct finding **finding)
+					       const struct finding **finding,
+					       int *patch_line)
 {
 	const struct added_line *al = find_added(a, file, line), *up;
 
 	*finding = NULL;
 	if (!al)
 		return NULL;
+	*patch_line = al->orig_line;
 	*finding = finding_for(cr, al);
 	for (int k = 1; !*finding && k <= CALL_SPAN; k++) {
 		const struct finding *f;
@@ -294,7 +495,7 @@ static struct ci_fired *already_listed(struct ci_verdict *v,
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		struct ci_fired *c = &v->fired[i];
 
-		if (c->kind == f->kind && c->line == f->line &&
+		if (c->kind == f->kind && c->tree_line == f->line &&
 		    (c->file && f->file ? same_file(f->file, c->file) :
 		     c->file == f->file) &&
 		    !strcmp(c->function ? c->function : "",
@@ -308,9 +509,9 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		  bool first_boot, const struct series *s,
 		  const struct console_result *base)
 {
-	struct added_set added = { NULL, 0, 0 };
+	struct added_set own = { NULL, 0, 0 };
+	const struct added_set *added = added_of(out, s, &own);
 
-	added_from_series(&added, s);
 	for (size_t i = 0; i < boot->nr_fired; i++) {
 		const struct fired *f = &boot->fired[i];
 		const struct added_line *al = NULL;
@@ -328,7 +529,7 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		memset(c, 0, sizeof(*c));
 		c->kind = f->kind;
 		c->file = tree_path(f->file);
-		c->line = f->line;
+		c->line = c->tree_line = f->line;
 		c->function = xstrdup_or_null(f->function);
 		c->suite = xstrdup_or_null(f->suite);
 		c->test = xstrdup_or_null(f->test);
@@ -336,8 +537,8 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		c->message = xstrdup_or_null(f->message);
 		c->in_first_boot = first_boot;
 		if (f->file && f->line > 0)
-			al = attribute_line(&added, &out->findings, f->file,
-					    f->line, &fd);
+			al = attribute_line(added, &out->findings, f->file,
+					    f->line, &fd, &c->line);
 		if (al) {
 			c->added_by_series = true;
 			c->patch = al->patch;
@@ -350,7 +551,7 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		out->warn_count = boot->warn_count;
 	else if (!out->warn_count)
 		out->warn_count = boot->warn_count;
-	added_set_release(&added);
+	added_set_release(&own);
 }
 
 /* ---- what ran in the guest, and did each added call run ---- */
@@ -447,13 +648,19 @@ static bool is_c_file(const char *path)
 	return n > 2 && !strcmp(path + n - 2, ".c");
 }
 
-/* The count of the call's first line with code: a call split over lines
- * has its code on any of them. */
-static void measure_call(struct ci_call *c, const char *build_dir,
-			 const char *gcda_dir, const char *no_gcov)
+/*
+ * How often the call ran: gcov_statement() on the call's own lines, else
+ * a line of the same basic block above it (read from the built source in
+ * `src_dir`); else null with the reason.  Never a neighbour's count that
+ * need not run with it.
+ */
+static void measure_call(struct ci_call *c, unsigned int span, const char *src_dir,
+			 const char *build_dir, const char *gcda_dir,
+			 const char *no_gcov)
 {
 	struct gcov_counts gc = GCOV_COUNTS_INIT;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, src = STRBUF_INIT;
+	unsigned long from;
 
 	if (no_gcov) {
 		strbuf_addstr(&why, no_gcov);
@@ -465,43 +672,49 @@ static void measure_call(struct ci_call *c, const char *build_dir,
 		strbuf_addstr(&why, error_last());
 		error_clear();
 	} else {
-		for (int k = 0; k <= CALL_SPAN; k++) {
-			long long n = gcov_line(&gc, (unsigned long)(c->line + k));
+		if (src_dir) {
+			struct strbuf path = STRBUF_INIT;
 
-			if (n != GCOV_NO_DATA) {
-				c->reached = n;
-				break;
-			}
+			strbuf_addf(&path, "%s/%s", src_dir, c->file);
+			if (strbuf_read_file(&src, path.buf, 64u << 20) < 0)
+				error_clear();	/* no fallback then */
+			strbuf_release(&path);
 		}
+		c->reached = gcov_statement(&gc, src.len ? src.buf : NULL, src.len,
+					    (unsigned long)c->tree_line, span, &from);
 		if (c->reached < 0)
-			strbuf_addf(&why, "gcov has no code at %s:%d (the compiler "
-				    "removed the call?)", c->file, c->line);
+			strbuf_addf(&why, "gcov has no record for %s:%d, and no line "
+				    "above it in the same basic block has one (a "
+				    "missing record is not a zero)", c->file,
+				    c->tree_line);
 	}
 	if (c->reached < 0)
 		c->reached_why = strbuf_detach(&why, NULL);
 	strbuf_release(&why);
+	strbuf_release(&src);
 	gcov_counts_release(&gc);
 }
 
-void ci_calls(struct ci_verdict *out, const struct series *s,
+void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_dir,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov)
 {
-	struct added_set added = { NULL, 0, 0 };
+	struct added_set own = { NULL, 0, 0 };
+	const struct added_set *added = added_of(out, s, &own);
 
-	added_from_series(&added, s);
 	for (size_t i = 0; i < out->findings.nr; i++) {
 		const struct finding *f = &out->findings.v[i];
 		const char *file;
 		struct ci_call *c;
 		int line;
 
-		if (f->kind != FINDING_ADDED || !call_site(&added, f, &file, &line))
+		if (f->kind != FINDING_ADDED || !call_site(added, f, &file, &line))
 			continue;
 		ALLOC_GROW(out->calls, out->nr_calls + 1, out->alloc_calls);
 		c = &out->calls[out->nr_calls++];
 		memset(c, 0, sizeof(*c));
 		c->file = xstrdup(file);
-		c->line = line;
+		c->line = f->line;
+		c->tree_line = line;
 		c->macro = xstrdup(f->rule && f->rule->macro ? f->rule->macro : "?");
 		c->patch = f->patch;
 		c->reached = -1;
@@ -510,15 +723,16 @@ void ci_calls(struct ci_verdict *out, const struct series *s,
 
 			if (!fd->added_by_series || fd->patch != f->patch ||
 			    !fd->file || strcmp(fd->file, file) ||
-			    fd->line < line || fd->line > line + CALL_SPAN)
+			    fd->tree_line < line || fd->tree_line > line + CALL_SPAN)
 				continue;
 			c->fired = true;
 			if (!c->suite && fd->suite)
 				c->suite = xstrdup(fd->suite);
 		}
-		measure_call(c, build_dir, gcda_dir, no_gcov);
+		measure_call(c, f->source_lines > 0 ? (unsigned int)f->source_lines : 1,
+			     src_dir, build_dir, gcda_dir, no_gcov);
 	}
-	added_set_release(&added);
+	added_set_release(&own);
 }
 
 /* ---- the verdict ---- */
@@ -633,10 +847,13 @@ static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
 	if (f->added_by_series && f->source) {
 		strbuf_addf(out, "the %s that ", f->source);
 		patch_name(out, v, f->patch);
-		strbuf_addf(out, " adds at %s:%d fired", f->file, f->line);
+		strbuf_addstr(out, " adds at ");
+		ci_where(out, v, f->file, f->line, f->tree_line);
+		strbuf_addstr(out, " fired");
 	} else if (f->added_by_series) {
-		strbuf_addf(out, "a %s fired at %s:%d, a line that ", what,
-			    f->file, f->line);
+		strbuf_addf(out, "a %s fired at ", what);
+		ci_where(out, v, f->file, f->line, f->tree_line);
+		strbuf_addstr(out, ", a line that ");
 		patch_name(out, v, f->patch);
 		strbuf_addstr(out, " adds");
 	} else if (f->file) {
@@ -792,17 +1009,9 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 	}
 }
 
-/* "KUnit suite time_test_cases", "kselftest cgroup:test_core", "the ext4 workload" */
 static void test_phrase(struct strbuf *out, const char *name)
 {
-	const char *w;
-
-	if (skip_prefix(name, "workload:", &w))
-		strbuf_addf(out, "the %s workload", w);
-	else if (strchr(name, ':'))
-		strbuf_addf(out, "kselftest %s", name);
-	else
-		strbuf_addf(out, "KUnit suite %s", name);
+	ci_test_phrase(out, name);
 }
 
 /* What ran, for "ran N times during ...": the boot, its KUnit suites,
@@ -852,7 +1061,9 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 		const struct ci_call *c = &v->calls[i];
 
 		if (c->fired) {
-			strbuf_addf(out, "The %s() at %s:%d (", c->macro, c->file, c->line);
+			strbuf_addf(out, "The %s() at ", c->macro);
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addstr(out, ") fired");
 			if (c->suite) {
@@ -865,23 +1076,27 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 					    c->reached == 1 ? "" : "s");
 			strbuf_addstr(out, ".\n");
 		} else if (c->reached > 0) {
-			strbuf_addf(out, "The %s() at %s:%d (", c->macro, c->file, c->line);
+			strbuf_addf(out, "The %s() at ", c->macro);
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addf(out, ") ran %lld time%s during ", c->reached,
 				    c->reached == 1 ? "" : "s");
 			ran_phrase(out, v);
 			strbuf_addstr(out, ", and never fired.\n");
 		} else if (c->reached == 0) {
-			strbuf_addf(out, "No test reached the %s() at %s:%d (",
-				    c->macro, c->file, c->line);
+			strbuf_addf(out, "No test reached the %s() at ", c->macro);
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addstr(out, "), so this boot says nothing about it: "
 				      "the line never ran during ");
 			ran_phrase(out, v);
 			strbuf_addstr(out, ".\n");
 		} else {
-			strbuf_addf(out, "Whether the %s() at %s:%d (", c->macro,
-				    c->file, c->line);
+			strbuf_addf(out, "Whether the %s() at ", c->macro);
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addf(out, ") ran could not be measured (%s); it did "
 				    "not fire.\n", c->reached_why ? c->reached_why : "?");
@@ -1048,6 +1263,7 @@ void ci_verdict_release(struct ci_verdict *v)
 	strvec_clear(&v->not_built);
 	free(v->guest_error);
 	check_result_clear(&v->findings);
+	ci_landed_free(v->landed);
 	if (v->own_rules) {
 		ruleset_release(v->own_rules);
 		free(v->own_rules);
@@ -1205,10 +1421,10 @@ static void read_sources(struct ci_verdict *v, const char *worktree)
 			error_clear();
 			goto next;
 		}
-		for (p = text.buf; *p && line < f->line; p++)
+		for (p = text.buf; *p && line < f->tree_line; p++)
 			if (*p == '\n')
 				line++;
-		if (line == f->line) {
+		if (line == f->tree_line) {
 			size_t n = strcspn(p, "\n");
 
 			while (n && (p[n - 1] == ';' || p[n - 1] == ' ' ||
@@ -1302,7 +1518,7 @@ static void mark_preexisting(struct ci_verdict *v, const struct console_result *
 		memset(&probe, 0, sizeof(probe));
 		probe.kind = f->kind;
 		probe.file = f->file;
-		probe.line = f->line;
+		probe.line = f->tree_line;
 		probe.function = f->function;
 		probe.message = f->message;
 		f->preexisting = fired_in_base(base, &probe);
@@ -1357,6 +1573,9 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return ret;
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
+	ret = ci_land(out, s, t->repo, ap);
+	if (ret < 0)
+		return ret;
 	ret = gcov_lines(c, out, t, ap);
 	if (ret < 0)
 		return ret;
@@ -1833,7 +2052,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		}
 	}
 calls:
-	ci_calls(out, s, kb.build_dir ? kb.build_dir : "",
+	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
 		 guest.gcda_dir ? guest.gcda_dir : "",
 		 c.no_gcov.len ? c.no_gcov.buf : NULL);
 	ret = 0;

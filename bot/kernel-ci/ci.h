@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "console.h"
+#include "kapply.h"
 #include "series.h"
 #include "strvec.h"
 
@@ -43,7 +44,8 @@ struct ci_test {
 /* A BUG/WARN-family call the series adds: did it run, did it fire. */
 struct ci_call {
 	char *file;		/* in the final tree */
-	int line;		/* in the final tree */
+	int line;		/* in its patch's post-image: what the author sees */
+	int tree_line;		/* where it landed in the booted tree (base) */
 	char *macro;		/* "WARN_ON_ONCE" */
 	int patch;
 	long long reached;	/* execution count, -1: not measured */
@@ -64,7 +66,9 @@ struct ci_image {
 struct ci_fired {
 	enum fired_kind kind;
 	char *file;		/* NULL when the console did not say */
-	int line;
+	int line;		/* added_by_series: in its patch's post-image,
+				   else tree_line */
+	int tree_line;		/* as the console says: in the booted tree */
 	char *function;
 	char *suite;		/* KUnit suite running when it fired, or NULL */
 	char *test;		/* test case when known, or NULL */
@@ -132,13 +136,14 @@ struct ci_verdict {
 				    did not (all) build */
 	char *guest_error;	/* why the guest had no user space, or NULL */
 	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules) */
+	struct ci_landed *landed; /* ci_land(): where the added lines landed */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL }
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -173,6 +178,19 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts);
 
 /*
+ * Where each line the series adds landed in the tree that was booted:
+ * the tree of each patch's commit (ap->commits, on ap->base in `repo`)
+ * is diffed against its parent's with libgit2, and each line the patch
+ * adds is matched, in order and by content, with a line that diff adds.
+ * A hunk applied at an offset (or placed by libgit2 further down) moves
+ * its lines; the patch's own numbers stay what the author sees.  Kept
+ * in out->landed for ci_attribute() and ci_calls(); without it they take
+ * the patches' own numbers as the tree's.
+ */
+int ci_land(struct ci_verdict *out, const struct series *s,
+	    git_repository *repo, const struct kapply_result *ap);
+
+/*
  * Fill out->fired from a parsed console and attribute each to the series:
  * `findings` (check_series on `s`) and the diffs of `s` give the added
  * lines of the final tree; `base` (may be NULL) is the unpatched boot.
@@ -191,12 +209,14 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
  * tests in console order) and out->calls from out->findings: each added
  * call's final-tree line, whether it fired (out->fired), and how often it
  * ran: `gcda_dir` holds the guest's .gcda files and `build_dir` the .gcno
- * (gcov.h); `no_gcov` (when not NULL) says why nothing could be measured.
+ * (gcov.h), `src_dir` (may be NULL) the tree as built, for a call whose
+ * line has no record (gcov_statement()); `no_gcov` (when not NULL) says
+ * why nothing could be measured.
  * Exposed for tests.
  */
 void ci_tests_from_console(struct ci_verdict *out,
 			   const struct console_result *boot);
-void ci_calls(struct ci_verdict *out, const struct series *s,
+void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_dir,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov);
 
 /* The verdict as text for people (as JSON: ci-json.h). */

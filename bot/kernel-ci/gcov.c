@@ -9,6 +9,7 @@
 #include "child.h"
 #include "strbuf.h"
 
+#include <ctype.h>
 #include <jansson.h>
 #include <limits.h>
 #include <unistd.h>
@@ -242,6 +243,107 @@ int gcov_line_counts(struct gcov_counts *out, const char *builddir,
 long long gcov_line(const struct gcov_counts *c, unsigned long line)
 {
 	return line < c->nr ? c->count[line] : GCOV_NO_DATA;
+}
+
+/* Line `n` (1-based) of `src`: its start and length, or false. */
+static bool source_line(const char *src, size_t len, unsigned long n,
+			const char **out, size_t *out_len)
+{
+	const char *p = src, *end = src + len;
+
+	for (unsigned long i = 1; i < n && p < end; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl)
+			return false;
+		p = nl + 1;
+	}
+	if (p >= end)
+		return false;
+	*out = p;
+	*out_len = strcspn(p, "\n");
+	if (*out_len > (size_t)(end - p))
+		*out_len = (size_t)(end - p);
+	return true;
+}
+
+/* The code of a line: no leading blanks, no trailing comment or blanks. */
+static void code_of(const char **p, size_t *n)
+{
+	const char *c;
+
+	while (*n && (**p == ' ' || **p == '\t')) {
+		(*p)++;
+		(*n)--;
+	}
+	for (size_t i = 0; i + 1 < *n; i++)
+		if ((*p)[i] == '/' && ((*p)[i + 1] == '*' || (*p)[i + 1] == '/')) {
+			*n = i;
+			break;
+		}
+	while (*n && strchr(" \t\r", (*p)[*n - 1]))
+		(*n)--;
+	c = *p;
+	if (*n >= 2 && c[0] == '/' && c[1] == '*')
+		*n = 0;
+}
+
+/*
+ * A line that cannot end a basic block nor start one: a simple statement
+ * or declaration ending in ';', no brace, no label, not a control
+ * statement.  Blank lines and comments (empty code) pass too.
+ */
+static bool straight_line(const char *p, size_t n)
+{
+	static const char *const control[] = {
+		"if", "else", "for", "while", "do", "switch", "case", "default",
+		"return", "goto", "break", "continue", "#", NULL
+	};
+
+	code_of(&p, &n);
+	if (!n)
+		return true;
+	if (p[n - 1] != ';' || memchr(p, '{', n) || memchr(p, '}', n))
+		return false;
+	for (size_t i = 0; control[i]; i++) {
+		size_t k = strlen(control[i]);
+
+		if (n >= k && !strncmp(p, control[i], k) &&
+		    (k == 1 || n == k ||
+		     (!isalnum((unsigned char)p[k]) && p[k] != '_')))
+			return false;
+	}
+	return true;
+}
+
+long long gcov_statement(const struct gcov_counts *c, const char *src,
+			 size_t len, unsigned long line, unsigned int span,
+			 unsigned long *from)
+{
+	const char *p;
+	size_t n;
+
+	*from = 0;
+	for (unsigned int k = 0; k < (span ? span : 1); k++) {
+		long long v = gcov_line(c, line + k);
+
+		if (v != GCOV_NO_DATA) {
+			*from = line + k;
+			return v;
+		}
+	}
+	/* Upwards through lines that cannot branch to the first one that
+	 * has a record: it is in the same basic block. */
+	for (unsigned long l = line - 1; src && l > 0 &&
+	     source_line(src, len, l, &p, &n); l--) {
+		if (!straight_line(p, n))
+			return GCOV_NO_DATA;
+		if (gcov_line(c, l) != GCOV_NO_DATA) {
+			*from = l;
+			return gcov_line(c, l);
+		}
+	}
+	return GCOV_NO_DATA;
 }
 
 void gcov_counts_release(struct gcov_counts *c)

@@ -71,6 +71,25 @@ int gcov_parse_json(struct gcov_counts *out, const char *json, size_t len,
 /* The count of `line`, or GCOV_NO_DATA. */
 long long gcov_line(const struct gcov_counts *c, unsigned long line);
 
+/*
+ * How many times the statement at lines [line, line + span) ran.  gcc
+ * 12's JSON has one record per line (the count of the line's first
+ * block, `unexecuted_block`, branches with -b) and no block ids, and a
+ * line can have no record although its code ran: `if (WARN_ON_ONCE(x))`
+ * had its condition's code put on a neighbouring line.  So: the count of
+ * the statement's first line with a record; else of the nearest line
+ * above with a record that runs whenever the statement runs (the same
+ * basic block: every line from it down is a simple statement ending in
+ * ';', a blank or a comment; no brace, label, #if or control statement),
+ * read from `src` (`len` bytes, the file as built; NULL: no fallback).
+ * Never a line below: a `return` under an `if` says nothing about the
+ * condition.  *from is the line whose record was used, 0 with
+ * GCOV_NO_DATA when nothing fits (a missing record is not a zero).
+ */
+long long gcov_statement(const struct gcov_counts *c, const char *src,
+			 size_t len, unsigned long line, unsigned int span,
+			 unsigned long *from);
+
 void gcov_counts_release(struct gcov_counts *c);
 
 #endif

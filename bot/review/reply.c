@@ -48,13 +48,14 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 		else
 			strbuf_addstr(&w->first, fired_kind_name(f->kind));
 		strbuf_addstr(&w->first, "` at ");
-		quote_c_style(&w->first, f->file);
 		if (f->line > 0)
-			strbuf_addf(&w->first, ":%d", f->line);
+			ci_where(&w->first, v, f->file, f->line, f->tree_line);
+		else
+			quote_c_style(&w->first, f->file);
 		strbuf_addstr(&w->first, " fired");
 		if (f->suite) {
-			strbuf_addstr(&w->first, " in KUnit suite ");
-			quote_c_style(&w->first, f->suite);
+			strbuf_addstr(&w->first, " in ");
+			ci_test_phrase(&w->first, f->suite);
 		}
 	}
 	if (w->has_log)
@@ -127,8 +128,7 @@ static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 		strbuf_addstr(&at, "the ");
 		quote_c_style(&at, c->macro);
 		strbuf_addstr(&at, "() at ");
-		quote_c_style(&at, c->file);
-		strbuf_addf(&at, ":%d", c->line);
+			ci_where(&at, v, c->file, c->line, c->tree_line);
 		if (c->fired) {
 			strbuf_addf(&sb, "%s fired", at.buf);
 			if (c->suite) {
@@ -282,8 +282,24 @@ static void plan_versions(struct plan *p, const struct check_result *r,
 	}
 }
 
+/* Did the boot see added call `f` fire?  (fired[] lines are the
+ * patch's own, as findings are.) */
+static bool fired_in_boot(const struct ci_verdict *v, const struct finding *f)
+{
+	int last = f->line + (f->source_lines > 1 ? f->source_lines - 1 : 0);
+
+	for (size_t i = 0; v && f->kind == FINDING_ADDED && i < v->nr_fired; i++) {
+		const struct ci_fired *fd = &v->fired[i];
+
+		if (fd->added_by_series && fd->patch == f->patch && fd->file &&
+		    !strcmp(fd->file, f->file) && fd->line >= f->line && fd->line <= last)
+			return true;
+	}
+	return false;
+}
+
 static void plan_build(struct plan *p, const struct check_result *r,
-		       const struct check_result *prev)
+		       const struct check_result *prev, const struct ci_verdict *v)
 {
 	bool *used = xcalloc(r->nr ? r->nr : 1, sizeof(*used));
 
@@ -300,7 +316,8 @@ static void plan_build(struct plan *p, const struct check_result *r,
 		}
 		if (f->conversion)
 			continue;	/* thanked with its removal */
-		if (f->severity >= SEV_WARNING) {
+		/* A call the boot saw fire is an error whatever its rule says. */
+		if (f->severity >= SEV_WARNING || fired_in_boot(v, f)) {
 			plan_add(p, IT_ISSUE, f, NULL);
 		} else if (!used[i] && f->kind == FINDING_ADDED &&
 			   f->rule->class == RC_WARN_ONCE &&
@@ -1696,7 +1713,7 @@ int reply_build(struct reply *out, const struct series *s,
 
 	out->empty = false;
 	out->author_skipped = false;
-	plan_build(&p, r, o->prev ? o->prev_result : NULL);
+	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict);
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;

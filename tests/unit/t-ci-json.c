@@ -78,13 +78,13 @@ static void fill(struct ci_verdict *v)
 	strvec_push(&v->config_added, "CONFIG_COMMON_CLK");
 	ALLOC_GROW(v->fired, 2, v->alloc_fired);
 	v->fired[0] = (struct ci_fired){
-		FIRED_WARN, xstrdup("kernel/time/timeconv.c"), 55, xstrdup("time64_to_tm"),
+		FIRED_WARN, xstrdup("kernel/time/timeconv.c"), 55, 39, xstrdup("time64_to_tm"),
 		xstrdup("time_test_cases"), xstrdup("time64_to_tm_test_date_range"),
 		xstrdup("time64_to_tm+0x1e0/0x1f0\nkunit_try_run_case+0x4b/0x70"),
 		xstrdup("WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55"), 1, true, false,
 		true, xstrdup("WARN_ON(totalsecs < 0)") };
 	v->fired[1] = (struct ci_fired){
-		FIRED_OOPS, NULL, 0, xstrdup("ext4_rename"), NULL, NULL, NULL,
+		FIRED_OOPS, NULL, 0, 0, xstrdup("ext4_rename"), NULL, NULL, NULL,
 		xstrdup("BUG: kernel NULL pointer dereference"), 0, false, true, false, NULL };
 	v->nr_fired = 2;
 	v->warn_count = 7;
@@ -109,11 +109,11 @@ static void fill(struct ci_verdict *v)
 					xstrdup("ext4-4k-default"), NULL };
 	v->nr_tests = 3;
 	ALLOC_GROW(v->calls, 3, v->alloc_calls);
-	v->calls[0] = (struct ci_call){ xstrdup("kernel/time/timeconv.c"), 55, xstrdup("WARN_ON"),
+	v->calls[0] = (struct ci_call){ xstrdup("kernel/time/timeconv.c"), 55, 39, xstrdup("WARN_ON"),
 					1, 3, NULL, true, xstrdup("time_test_cases") };
-	v->calls[1] = (struct ci_call){ xstrdup("fs/ext4/namei.c"), 2003, xstrdup("WARN_ON_ONCE"),
+	v->calls[1] = (struct ci_call){ xstrdup("fs/ext4/namei.c"), 2003, 2003, xstrdup("WARN_ON_ONCE"),
 					2, 0, NULL, false, NULL };
-	v->calls[2] = (struct ci_call){ xstrdup("drivers/foo.c"), 88, xstrdup("BUG_ON"),
+	v->calls[2] = (struct ci_call){ xstrdup("drivers/foo.c"), 88, 88, xstrdup("BUG_ON"),
 					2, -1, xstrdup("no coverage data for drivers/foo.c"),
 					false, NULL };
 	v->nr_calls = 3;

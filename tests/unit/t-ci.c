@@ -9,6 +9,7 @@
 #include "tap.h"
 #include "tmpdir.h"
 #include "mkdirs.h"
+#include "gitlib.h"
 
 struct fixture {
 	struct strbuf buf;
@@ -255,7 +256,7 @@ static void test_calls_02(void)
 	is_str(v.tests[2].kind, "workload", "kind workload");
 	is_str(v.tests[2].result, "fail", "workload result");
 	is_str(v.tests[2].image, "ext4-4k-default", "workload image");
-	ci_calls(&v, &f.s, "/nonexistent", "/nonexistent", "no gcov here");
+	ci_calls(&v, &f.s, NULL, "/nonexistent", "/nonexistent", "no gcov here");
 	is(v.nr_calls, 1, "one added call");
 	is_str(v.calls[0].file, "kernel/time/time.c", "call file");
 	is(v.calls[0].line, 186, "call line");
@@ -311,6 +312,148 @@ static void touch_in(const char *root, const char *rel)
 }
 
 /* What a worker tells the queue it has built (serve's steering). */
+/* ---- a series written against another tree: where its lines landed ---- */
+
+#define LANDED_MAIL(n, subject, diff) \
+	"From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n" \
+	"From: Ada Tester <ada@example.org>\n" \
+	"Date: Tue, 6 Jan 2026 10:00:00 +0000\n" \
+	"Message-Id: <landed." n "@example.org>\n" \
+	"Subject: [PATCH " n "/2] " subject "\n\n" \
+	"Signed-off-by: Ada Tester <ada@example.org>\n---\n" diff "\nbase-commit: v6.1\n-- \n2.39.5\n\n"
+
+/* Patch 1 adds a WARN at its line 13, written against a file where the
+ * function starts at line 10; patch 2 adds two lines at the top. */
+static const char landed_series[] =
+	LANDED_MAIL("1", "x: warn",
+		"diff --git a/kernel/cgroup/x.c b/kernel/cgroup/x.c\n"
+		"--- a/kernel/cgroup/x.c\n+++ b/kernel/cgroup/x.c\n"
+		"@@ -10,6 +10,7 @@ int cgroup_mkdir(void)\n"
+		" \tc10();\n \tc11();\n \tc12();\n"
+		"+\tWARN_ON_ONCE(!cgrp);\n"
+		" \tc13();\n \tc14();\n \tc15();\n")
+	LANDED_MAIL("2", "x: two more",
+		"diff --git a/kernel/cgroup/x.c b/kernel/cgroup/x.c\n"
+		"--- a/kernel/cgroup/x.c\n+++ b/kernel/cgroup/x.c\n"
+		"@@ -1,3 +1,5 @@\n"
+		" \tc1();\n+int new_a;\n+int new_b;\n \tc2();\n \tc3();\n");
+
+/* A one-file tree kernel/cgroup/x.c as a commit of `repo`. */
+static int commit_file(git_oid *out, git_repository *repo, const char *text)
+{
+	git_treebuilder *tb = NULL;
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	git_oid id;
+	const char *names[] = { "x.c", "cgroup", "kernel" };
+	int ret = -1;
+
+	if (git_blob_create_from_buffer(&id, repo, text, strlen(text)) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++) {
+		if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+		    git_treebuilder_insert(NULL, tb, names[i], &id,
+					   i ? GIT_FILEMODE_TREE : GIT_FILEMODE_BLOB) < 0 ||
+		    git_treebuilder_write(&id, tb) < 0)
+			goto out;
+		git_treebuilder_free(tb);
+		tb = NULL;
+	}
+	if (git_tree_lookup(&tree, repo, &id) < 0 ||
+	    git_signature_new(&sig, "t", "t@example.org", 0, 0) < 0 ||
+	    git_commit_create(out, repo, NULL, sig, sig, NULL, "base", tree, 0, NULL) < 0)
+		goto out;
+	ret = 0;
+out:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_treebuilder_free(tb);
+	return ret;
+}
+
+static void test_landed_offset(void)
+{
+	char dir[] = "/tmp/t-ci-landed.XXXXXX";
+	struct strbuf base = STRBUF_INIT, text = STRBUF_INIT;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+	struct kapply_result ap = KAPPLY_RESULT_INIT;
+	struct ktree t = KTREE_INIT;
+	struct fixture f;
+	git_oid commits[2];
+	json_t *j, *o;
+
+	memset(&f, 0, sizeof(f));
+	strbuf_init(&f.buf, 0);
+	strbuf_addstr(&f.buf, landed_series);
+	if (!mkdtemp(dir) || mbox_parse(&f.mails, f.buf.buf, f.buf.len) < 0 ||
+	    series_from_mails(&f.s, &f.mails) < 0 || f.s.nr != 2) {
+		ok(0, "landed: set up: %s", error_last());
+		return;
+	}
+	strbuf_addf(&text, "%s/rules", top());
+	rules_load(&f.rules, text.buf);
+	findings(&v, &f);
+	gitlib_init();
+	/* The booted tree has 16 more lines above the function. */
+	for (int i = 1; i <= 16; i++)
+		strbuf_addf(&base, "/* new in this tree %d */\n", i);
+	for (int i = 1; i <= 20; i++)
+		strbuf_addf(&base, "\tc%d();\n", i);
+	t.version = (char *)"6.12.118";
+	if (git_repository_init(&t.repo, dir, 1) < 0 ||
+	    commit_file(&ap.base, t.repo, base.buf) < 0 ||
+	    kapply_diff(&commits[0], &ap, &t, &ap.base, f.s.patches[0].diff,
+			f.s.patches[0].diff_len, "patch 1/2", "x", NULL) < 0 ||
+	    kapply_diff(&commits[1], &ap, &t, &commits[0], f.s.patches[1].diff,
+			f.s.patches[1].diff_len, "patch 2/2", "y", NULL) < 0) {
+		ok(0, "landed: apply: %s", error_last());
+		goto out;
+	}
+	ap.commits = commits;
+	ap.nr = 2;
+	is(ci_land(&v, &f.s, t.repo, &ap), 0, "landed: diffed the applied commits");
+	v.base = xstrdup("6.12.118");
+	con(&r, "Linux version 6.12.118\n" SUITE("cgroup")
+	    WARN_AT("../src/kernel/cgroup/x.c:31", "cgroup_mkdir")
+	    "Kernel panic - not syncing: kernel: panic_on_warn set ...\n");
+	ci_decide(&v, &r, false);
+	ci_attribute(&v, &r, true, &f.s, NULL);
+	ok(v.nr_fired == 1 && v.fired[0].added_by_series && v.fired[0].patch == 1,
+	   "landed: the WARN at the landed line is patch 1's");
+	is(v.fired[0].line, 13, "landed: line is the patch's own");
+	is(v.fired[0].tree_line, 31, "landed: tree_line is where it landed (+16, +2)");
+	ci_calls(&v, &f.s, NULL, "/nonexistent", "/nonexistent", "no gcov here");
+	ok(v.nr_calls == 1 && v.calls[0].line == 13 && v.calls[0].tree_line == 31 &&
+	   v.calls[0].fired, "landed: the call: line 13, tree line 31, fired");
+	j = ci_verdict_to_json(&v);
+	o = json_array_get(json_object_get(j, "fired"), 0);
+	ok(json_integer_value(json_object_get(o, "line")) == 13 &&
+	   json_integer_value(json_object_get(o, "tree_line")) == 31 &&
+	   json_integer_value(json_object_get(o, "patch")) == 1 &&
+	   json_is_true(json_object_get(o, "added_by_series")),
+	   "landed: JSON line, tree_line, patch, added_by_series");
+	json_decref(j);
+	strbuf_reset(&text);
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "kernel/cgroup/x.c:13 (line 31 in linux 6.12.118) fired") != NULL,
+	   "landed: the text names both lines");
+	if (!strstr(text.buf, "(line 31 in linux 6.12.118) fired"))
+		printf("# %s", text.buf);
+	ok(strstr(ap.note.buf, "hunk 1 applied at offset +16 lines") != NULL,
+	   "landed: the apply note keeps the offset");
+out:
+	console_result_release(&r);
+	ci_verdict_release(&v);
+	git_repository_free(t.repo);
+	unload(&f);
+	ap.commits = NULL;	/* ours, on the stack */
+	kapply_result_release(&ap);
+	strbuf_release(&base);
+	strbuf_release(&text);
+	tmp_remove(dir);
+}
+
 static void test_warm_bases(void)
 {
 	char tmpl[] = "/tmp/t-ci-warm.XXXXXX";
@@ -343,5 +486,6 @@ int main(void)
 	test_preexisting();
 	test_decide();
 	test_calls_02();
+	test_landed_offset();
 	return done_testing();
 }

@@ -191,10 +191,93 @@ out:
 	strbuf_release(&text);
 }
 
+/*
+ * list_sort() of 6.1 with `if (WARN_ON_ONCE(!cmp)) return;` added at its
+ * top (lines 190-191), and the records gcc 12's `gcov --json-format` gave
+ * for it in the guest (same keys and shape as real output): no record for
+ * the WARN line, 187 and 192 ran once, the return under the WARN 0 times.
+ */
+static const char list_sort_src[] =
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 1-20 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 21-40 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 41-60 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 61-80 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 81-100 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 101-120 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 121-140 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 141-160 */
+	"\n\n\n\n\n\n\n\n\n\n" "\n\n\n\n\n\n\n\n\n\n" /* 161-180 */
+	"\n\n\n"						/* 181-183 */
+	"__attribute__((nonnull(2,3)))\n"			/* 184 */
+	"void list_sort(void *priv, struct list_head *head, list_cmp_func_t cmp)\n" /* 185 */
+	"{\n"							/* 186 */
+	"\tstruct list_head *list = head->next, *pending = NULL;\n" /* 187: 1 */
+	"\tsize_t count = 0;\t/* Count of pending */\n"		/* 188: none */
+	"\n"							/* 189 */
+	"\tif (WARN_ON_ONCE(!cmp))\n"				/* 190: none */
+	"\t\treturn;\n"						/* 191: 0 */
+	"\tif (list == head->prev)\t/* Zero or one elements */\n" /* 192: 1 */
+	"\t\treturn;\n"						/* 193: 0 */
+	"\n"							/* 194 */
+	"\t/* Convert to a null-terminated singly-linked list. */\n" /* 195 */
+	"\thead->prev->next = NULL;\n"				/* 196: 1 */
+	"\tif (!count)\n"					/* 197: 1 */
+	"\t\tcount++;\n"					/* 198: none */
+	"\n"							/* 199 */
+	"out:\n"						/* 200 */
+	"\tWARN_ON(!list);\n";					/* 201: none */
+
+#define GCOV_LINE(n, c, unexec) \
+	"{\"branches\": [], \"count\": " #c ", \"line_number\": " #n ", " \
+	"\"unexecuted_block\": " #unexec ", \"function_name\": \"list_sort\"}"
+
+static const char list_sort_json[] =
+	"{\"format_version\": \"1\", \"gcc_version\": \"12.2.0\", "
+	"\"current_working_directory\": \"/ww/build\", "
+	"\"data_file\": \"lib/list_sort.gcda\", \"files\": [{\"file\": \"../src/lib/list_sort.c\", "
+	"\"functions\": [{\"blocks\": 40, \"end_column\": 1, \"start_line\": 185, "
+	"\"name\": \"list_sort\", \"blocks_executed\": 31, \"execution_count\": 1, "
+	"\"demangled_name\": \"list_sort\", \"start_column\": 6, \"end_line\": 260}], "
+	"\"lines\": [" GCOV_LINE(185, 1, false) ", " GCOV_LINE(187, 1, false) ", "
+	GCOV_LINE(191, 0, true) ", " GCOV_LINE(192, 1, false) ", "
+	GCOV_LINE(193, 0, true) ", " GCOV_LINE(196, 1, false) ", "
+	GCOV_LINE(197, 1, false) "]}]}";
+
+static void test_statement(void)
+{
+	struct gcov_counts c = GCOV_COUNTS_INIT;
+	size_t len = strlen(list_sort_src);
+	unsigned long from;
+
+	if (gcov_parse_json(&c, list_sort_json, strlen(list_sort_json),
+			    "lib/list_sort.c") < 0) {
+		ok(0, "list_sort JSON: %s", error_last());
+		return;
+	}
+	is((int)gcov_line(&c, 190), (int)GCOV_NO_DATA, "WARN line: no record");
+	is((int)gcov_statement(&c, list_sort_src, len, 190, 1, &from), 1,
+	   "if (WARN_ON_ONCE(!cmp)): ran once, from the line of its block above");
+	is((int)from, 187, "... line 187, through a declaration and a blank");
+	is((int)gcov_statement(&c, NULL, 0, 190, 1, &from), (int)GCOV_NO_DATA,
+	   "without the source: not measured, never the return's 0 below");
+	is((int)from, 0, "... and no line named");
+	is((int)gcov_statement(&c, list_sort_src, len, 191, 1, &from), 0,
+	   "a record of zero is zero");
+	is((int)gcov_statement(&c, list_sort_src, len, 190, 2, &from), 0,
+	   "a two-line call takes its own second line's record");
+	is((int)from, 191, "... line 191");
+	is((int)gcov_statement(&c, list_sort_src, len, 198, 1, &from), (int)GCOV_NO_DATA,
+	   "under an if: the condition's count is not the body's");
+	is((int)gcov_statement(&c, list_sort_src, len, 201, 1, &from), (int)GCOV_NO_DATA,
+	   "after a label: other paths join, no count");
+	gcov_counts_release(&c);
+}
+
 int main(void)
 {
 	struct strbuf build = STRBUF_INIT, gcda = STRBUF_INIT;
 
+	test_statement();
 	if (!mkdtemp(tmp)) {
 		printf("Bail out! mkdtemp: %s\n", strerror(errno));
 		return 1;

@@ -558,6 +558,49 @@ int main(void)
 	}
 	ci_verdict_release(&vd);
 	{
+		/*
+		 * Issue 26: a WARN_ON_ONCE() (a note by its rule) that the boot
+		 * saw fire in a kselftest on 6.12, where its hunk landed 16
+		 * lines up.  The fired WARN makes it an issue: a reply, not
+		 * "nothing to say", and no "found nothing to comment on" above
+		 * the boot paragraph; the test is named by its kind.
+		 */
+		const char *json = "{\"verdict\": \"panicked\", \"base\": \"6.12.118\", "
+			"\"reason\": \"Kernel panic - not syncing: kernel: panic_on_warn set ...\", "
+			"\"tests\": [{\"name\": \"cgroup:test_core\", \"kind\": \"kselftest\", "
+			"\"result\": \"crashed\"}], "
+			"\"fired\": [{\"kind\": \"warn\", \"file\": \"drivers/foo.c\", \"line\": 41, "
+			"\"tree_line\": 25, \"function\": \"foo_lookup\", \"suite\": \"cgroup:test_core\", "
+			"\"patch\": 2, \"added_by_series\": true, \"source\": \"WARN_ON_ONCE(id < 0)\", "
+			"\"trace\": [\"foo_lookup+0x1e/0x40\"]}], "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
+			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 3, \"fired\": true, "
+			"\"suite\": \"cgroup:test_core\"}]}";
+		struct finding once = finding(2, &warn_once, 41, "foo_lookup", "WARN_ON_ONCE(id < 0)",
+					      " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1);
+
+		build(&r, &s, &once, 1, &o);
+		ok(r.empty, "26: a WARN_ON_ONCE() alone: nothing to say without a boot");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "fired.json"), 0, "26: verdict parses");
+		o.verdict = &vd;
+		build(&r, &s, &once, 1, &o);
+		ok(!r.empty && r.issues == 1, "26: the boot saw it fire: an issue, a reply");
+		if (r.empty)
+			strbuf_addstr(&r.text, "");	/* the checks below then fail, not crash */
+		ok(!has_flat(&r, "found nothing to comment on"), "26: no 'nothing to comment on'");
+		ok(has_flat(&r, "`WARN_ON_ONCE(id < 0)` at drivers/foo.c:41 (line 25 in linux "
+			    "6.12.118) fired in kselftest cgroup:test_core"),
+		   "26: the patch's line, the tree's line, the test by its kind");
+		ok(!has_flat(&r, "KUnit suite cgroup"), "26: a kselftest is not a KUnit suite");
+		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
+			    "fired during cgroup:test_core."), "26: the call fired, not 'never fired'");
+		ok(!has_flat(&r, "never fired"), "26: no count of another line");
+		if (!has_flat(&r, "(line 25 in linux 6.12.118) fired in kselftest"))
+			printf("# %s", r.text.buf);
+		o.verdict = NULL;
+	}
+	ci_verdict_release(&vd);
+	{
 		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
 		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
 
