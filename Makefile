@@ -30,7 +30,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # warnwatch-all (every library) for the other commands.
 LEAN_PKGS = libgit2 jansson
 LEAN_LIBS := $(shell pkg-config --libs $(LEAN_PKGS) 2>/dev/null)
-# libclang (bot/cfacts.c) has no pkg-config file: llvm-config says where.
+# libclang (bot/review/cfacts.c) has no pkg-config file: llvm-config says where.
 # warnwatch-all and the unit tests link it; the lean warnwatch never does.
 LLVM_CONFIG ?= llvm-config
 CLANG_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
