@@ -22,7 +22,7 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	cpio ccache rsync bubblewrap busybox-static libcap-dev e2fsprogs public-inbox python3-aiosmtpd openssl \
 	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy libpq-dev postgresql-15 \
-	vim git-email libgmime-3.0-dev
+	vim git-email libgmime-3.0-dev libclang-dev
 PKGS = libgit2 jansson libcurl sqlite3 libpq libmicrohttpd libarchive liblzma expat gmime-3.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -30,13 +30,18 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # warnwatch-all (every library) for the other commands.
 LEAN_PKGS = libgit2 jansson
 LEAN_LIBS := $(shell pkg-config --libs $(LEAN_PKGS) 2>/dev/null)
+# libclang (bot/review/cfacts.c) has no pkg-config file: llvm-config says where.
+# warnwatch-all and the unit tests link it; the lean warnwatch never does.
+LLVM_CONFIG ?= llvm-config
+CLANG_CFLAGS := -isystem $(shell $(LLVM_CONFIG) --includedir 2>/dev/null)
+CLANG_LIBS := -L$(shell $(LLVM_CONFIG) --libdir 2>/dev/null) -lclang
 
 WARNINGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wshadow \
 	   -Wstrict-prototypes -Wmissing-prototypes -Wformat=2
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) \
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARNINGS) $(PKG_CFLAGS) $(CLANG_CFLAGS) \
 	     -DWW_DATADIR='"$(DATADIR)"' -iquote bot $(addprefix -iquote bot/,$(LIB_DIRS))
-LDLIBS = $(PKG_LIBS) -lm
+LDLIBS = $(PKG_LIBS) $(CLANG_LIBS) -lm
 
 ifeq ($(SANITIZE),1)
 BUILD ?= build-san

@@ -523,14 +523,33 @@ static bool same_place(const struct checker *c, size_t a, size_t b)
 	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
 }
 
+enum pairing {
+	PAIR_MOVE,		/* the same call elsewhere */
+	PAIR_MODIFY,		/* the same call, arguments changed in place */
+	PAIR_CONVERT,		/* a gentler call in its place */
+};
+
 static void pair(const struct checker *c, struct finding *rm,
-		 struct finding *add, bool moved, struct strbuf *sb)
+		 struct finding *add, enum pairing how, struct strbuf *sb)
 {
 	rm->other = add->rule;
 	add->other = rm->rule;
 	rm->other_line = add->line;
 	add->other_line = rm->line;
-	if (moved) {
+	if (how == PAIR_MODIFY) {
+		rm->moved = add->moved = true;
+		rm->modified = add->modified = true;
+		rm->severity = add->severity = SEV_INFO;
+		free(rm->message);
+		free(add->message);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "changed in place by line %d: not a removal", add->line);
+		rm->message = xstrdup(sb->buf);
+		strbuf_reset(sb);
+		strbuf_addf(sb, "the %s() of line %d with changed arguments: not a new call",
+			    rm->rule->macro, rm->line);
+		add->message = xstrdup(sb->buf);
+	} else if (how == PAIR_MOVE) {
 		rm->moved = add->moved = true;
 		rm->severity = add->severity = SEV_INFO;
 		free(rm->message);
@@ -625,7 +644,7 @@ static void pair_moves(struct checker *c)
 		} else if (d > 0) {
 			j++;
 		} else {
-			pair(c, &r->v[rm[i].idx], &r->v[add[j].idx], true, &c->sb);
+			pair(c, &r->v[rm[i].idx], &r->v[add[j].idx], PAIR_MOVE, &c->sb);
 			i++;
 			j++;
 		}
@@ -675,7 +694,7 @@ static void pair_conversions(struct checker *c)
 				    add->conversion || !same_place(c, i, j) ||
 				    !gentler(rm->rule->class, add->rule->class))
 					continue;
-				pair(c, rm, add, false, &c->sb);
+				pair(c, rm, add, PAIR_CONVERT, &c->sb);
 				found = true;
 			}
 			if (found)
@@ -684,10 +703,72 @@ static void pair_conversions(struct checker *c)
 	}
 }
 
-/* Moves first (an unchanged call is not a conversion), then conversions. */
+/*
+ * Do hunk lines `from` .. `to` (positions in the hunk) of removal `rm`
+ * form one change block: removed lines, then added ones, no context
+ * between?  Read from rm's quote of its hunk; a block longer than the
+ * quote is not one.
+ */
+static bool one_block(const struct finding *rm, size_t from, size_t to)
+{
+	const char *p = rm->hunk ? rm->hunk : "";
+	size_t k = 0, first = rm->hunk_line, last = first + (to - from);
+	bool added = false;
+
+	for (; *p && k <= last; k++) {
+		if (k >= first) {
+			if (*p == '+')
+				added = true;
+			else if (*p != '-' || added)
+				return false;
+		}
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return k > last;
+}
+
+/*
+ * Modifications: a removal and, below it in the same change block of
+ * the same function, the first unpaired addition of the same macro
+ * class ("-WARN_ON(a->x);" "+WARN_ON(a->y);").  A changed class is a
+ * conversion (or a new, harsher call), never a modification.
+ */
+static void pair_modifications(struct checker *c)
+{
+	struct check_result *r = c->out;
+
+	for (size_t i = c->first; i < r->nr; i++) {
+		struct finding *rm = &r->v[i];
+		const struct where *wi = &c->where[i - c->first];
+
+		if (rm->kind != FINDING_REMOVED || rm->moved || rm->conversion)
+			continue;
+		for (size_t j = i + 1; j < r->nr && j <= i + CONVERSION_SEARCH; j++) {
+			struct finding *add = &r->v[j];
+			const struct where *wj = &c->where[j - c->first];
+
+			if (wj->file != wi->file || wj->hunk != wi->hunk)
+				break;
+			if (add->kind != FINDING_ADDED || add->moved || add->conversion ||
+			    wj->pos <= wi->pos || add->rule->class != rm->rule->class ||
+			    !same_place(c, i, j))
+				continue;
+			if (one_block(rm, wi->pos, wj->pos))
+				pair(c, rm, add, PAIR_MODIFY, &c->sb);
+			break;
+		}
+	}
+}
+
+/*
+ * Moves first (an unchanged call is not a conversion), then calls
+ * changed in place, then conversions.
+ */
 static void pair_findings(struct checker *c)
 {
 	pair_moves(c);
+	pair_modifications(c);
 	pair_conversions(c);
 }
 
@@ -1196,7 +1277,9 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 			strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
 		break;
 	case FINDING_REMOVED:
-		if (f->moved)
+		if (f->modified)
+			strbuf_addf(out, "%s() changed", macro);
+		else if (f->moved)
 			strbuf_addf(out, "%s() moved", macro);
 		else if (f->conversion && f->other)
 			strbuf_addf(out, "%s() converted to %s()", macro, f->other->macro);
@@ -1204,7 +1287,9 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 			strbuf_addf(out, "removed %s()", macro);
 		break;
 	case FINDING_ADDED:
-		if (f->moved)
+		if (f->modified)
+			strbuf_addf(out, "%s() changed", macro);
+		else if (f->moved)
 			strbuf_addf(out, "%s() moved", macro);
 		else if (f->conversion && f->other)
 			strbuf_addf(out, "new %s() replacing %s()", macro, f->other->macro);

@@ -48,6 +48,11 @@ struct finding {
 	/* The same call removed here and added there (code moved or
 	 * re-indented): not new, not a credit; severity info. */
 	bool moved;
+	/* ... and, with `moved`, the same call with changed arguments in
+	 * place (a -/+ pair of one change block, same macro class, the way
+	 * git's word diff pairs lines): a modification, neither credited
+	 * nor objected to. */
+	bool modified;
 	char *message;		/* what to tell the author (owned) */
 	const struct rule *other; /* conversion/move: the other side's rule */
 	int other_line;		/* ... and its line (0 if none) */

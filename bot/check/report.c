@@ -104,6 +104,8 @@ json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 	json_object_set_new(o, "source", jstr(f->source));
 	json_object_set_new(o, "conversion", json_boolean(f->conversion));
 	json_object_set_new(o, "moved", json_boolean(f->moved));
+	if (f->modified)
+		json_object_set_new(o, "modified", json_true());
 	json_object_set_new(o, "defined", str_or_null(f->defined));
 	if (f->kind == FINDING_DEFINE)
 		json_object_set_new(o, "in_body", json_boolean(f->in_body));
@@ -224,6 +226,8 @@ int report_finding_from_json(struct finding *out, struct rule *rule, struct rule
 		ret = jsonval_bool(&out->conversion, j, "conversion", false, what);
 	if (!ret)
 		ret = jsonval_bool(&out->moved, j, "moved", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->modified, j, "modified", false, what);
 	if (!ret)
 		ret = jsonval_str(&out->defined, j, "defined", what);
 	if (!ret)

@@ -1090,13 +1090,13 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 	strbuf_release(&sb);
 }
 
-/* A removal or an in-patch conversion: one sentence of thanks.  What
- * v(N-1) added and this version fixed is said in the opening. */
-static void add_credit(struct tmpl_vars *top, const struct item *it)
+/* A removal or an in-patch conversion: one sentence of thanks, said
+ * once per reply however many calls earn it.  What v(N-1) added and
+ * this version fixed is said in the opening. */
+static void add_credit(struct tmpl_vars *top, struct builder *b, const struct item *it)
 {
 	const struct finding *f = it->f;
-	struct tmpl_vars *v = tmpl_add(top, "credits");
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, key = STRBUF_INIT;
 
 	if (f->conversion && f->other) {
 		strbuf_addf(&sb, "Thanks for turning the %s()", f->rule->macro);
@@ -1113,8 +1113,11 @@ static void add_credit(struct tmpl_vars *top, const struct item *it)
 			strbuf_addch(&sb, '.');
 		}
 	}
-	tmpl_set(v, "text", sb.buf);
+	strbuf_addf(&key, "credit:%s", sb.buf);
+	if (!said(b, key.buf))
+		tmpl_set(tmpl_add(top, "credits"), "text", sb.buf);
 	strbuf_release(&sb);
+	strbuf_release(&key);
 }
 
 
@@ -1585,7 +1588,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->v[i].type == IT_CREDIT)
-			add_credit(top, &p->v[i]);
+			add_credit(top, b, &p->v[i]);
 	tmpl_set_bool(top, "issues", p->issues > 0);
 	verdict_vars(top, b->o->verdict);
 	tmpl_set(top, "contact", b->o->contact);

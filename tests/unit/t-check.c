@@ -207,6 +207,55 @@ static void test_conversion_distance(void)
 	strbuf_release(&d);
 }
 
+/*
+ * A -/+ pair of the same call with changed arguments is a modification
+ * (moved and modified, info): no credit, no objection.  A changed class
+ * stays a conversion; context between the two lines makes them two.
+ */
+static void test_modified(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/fs/ext4/a.c b/fs/ext4/a.c\n--- a/fs/ext4/a.c\n+++ b/fs/ext4/a.c\n"
+	    "@@ -10,5 +10,5 @@ static int a(struct inode *inode)\n"
+	    "-\tWARN_ON(inode->i_size < 0);\n"
+	    "-\tBUG_ON(!list_empty(&ei->i_list));\n"
+	    "+\tWARN_ON(i_size_read(inode) < 0);\n"
+	    "+\tBUG_ON(!list_empty(&EXT4_I(inode)->i_list));\n"
+	    " \tx();\n"
+	    "-\tWARN_ON(a);\n"
+	    "+\tWARN_ON_ONCE(b);\n"
+	    " \treturn 0;\n"
+	    "@@ -30,3 +30,3 @@ static void b(void)\n"
+	    "-\tWARN_ON(p);\n"
+	    " \ty();\n"
+	    "+\tWARN_ON(q);\n"
+	    " }\n");
+	is_str(s.buf,
+	       "removed fs/ext4/a.c:10 a WARN_ON info moved\n"
+	       "removed fs/ext4/a.c:11 a BUG_ON info moved\n"
+	       "added fs/ext4/a.c:10 a WARN_ON info moved\n"
+	       "added fs/ext4/a.c:11 a BUG_ON info moved\n"
+	       "removed fs/ext4/a.c:13 a WARN_ON credit conversion\n"
+	       "added fs/ext4/a.c:13 a WARN_ON_ONCE credit conversion\n"
+	       "removed fs/ext4/a.c:30 b WARN_ON credit\n"
+	       "added fs/ext4/a.c:31 b WARN_ON warning\n",
+	       "same call, changed arguments, one change block: modified; class "
+	       "change: conversion; context between: two findings");
+	ok(r.nr == 8 && r.v[0].modified && r.v[2].modified && r.v[0].other_line == 10 &&
+	   !r.v[4].modified && !r.v[6].modified, "modified is set on both sides only");
+	is(r.added[RC_WARN], 1, "summary: a modified call is not added");
+	is(r.removed[RC_BUG], 0, "summary: ... nor removed");
+	strbuf_reset(&s);
+	if (r.nr == 8)
+		check_finding_title(&s, &r.v[2]);
+	is_str(s.buf, "WARN_ON() changed in a()", "title: changed");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
 /* The same short call removed here and added in another function is new. */
 static void test_not_moved(void)
 {
@@ -574,6 +623,7 @@ int main(void)
 		return 1;
 	}
 	test_added_removed_context();
+	test_modified();
 	test_filter_kept();
 	test_functions();
 	test_multiline_and_window();

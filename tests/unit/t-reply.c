@@ -355,6 +355,16 @@ int main(void)
 	ok(!ret && !r.empty && r.credits == 1, "a removal is worth a thank-you");
 	ok(has(&r, "Thanks for removing the BUG_ON() from foo_probe()."),
 	   "it says what was removed, and from where");
+	/* The same removal in two patches: one thank-you per reply. */
+	{
+		struct finding two[2] = { f[3], f[3] };
+
+		two[1].patch = 2;
+		two[1].line = 40;
+		build(&r, &s, two, 2, &o);
+		is(count(&r, "Thanks for removing"), 1,
+		   "a credit is said at most once per series");
+	}
 
 	/* Previous version: v1 had the BUG_ON(), v2 a WARN_ON_ONCE() there. */
 	{

@@ -1,0 +1,112 @@
+/*
+ * Facts about an added BUG/WARN call from the C file as it stands after
+ * the patch, read with libclang (clang-c/Index.h): the enclosing
+ * function's return type and its own failure exits, what runs after the
+ * call, and where the operands of the condition come from (disk format,
+ * user space, an allocator).  The review reply says only what these
+ * facts support (docs/review.md); why libclang: docs/HACKING.md.
+ *
+ * libclang is linked into warnwatch-all only: check (the lean binary)
+ * must never reach this module.  A caller hands the reply plain
+ * `struct cfacts` data (reply.h), never a function of this file.
+ */
+#ifndef WW_CFACTS_H
+#define WW_CFACTS_H
+
+#include "strbuf.h"
+#include "strvec.h"
+
+enum cfacts_ret {
+	CF_RET_UNKNOWN,		/* no function found */
+	CF_RET_VOID,
+	CF_RET_INT,		/* an integer that carries -Exxx */
+	CF_RET_BOOL,
+	CF_RET_PTR,		/* a pointer; NULL on failure */
+	CF_RET_ERR_PTR,		/* a pointer whose returns use ERR_PTR()/ERR_CAST() */
+	CF_RET_OTHER,		/* a struct, a hash value...: no errno to return */
+};
+
+struct cfacts {
+	bool found;		/* a function definition encloses the line */
+	char *function;
+	char *ret_type;		/* as written: "struct buffer_head *" */
+	enum cfacts_ret ret;
+	/*
+	 * The function's own failure exit nearest the call, as written, one
+	 * statement per line without indentation ("return -ENOMEM;",
+	 * "err = -EIO;\ngoto out_free;", "return ERR_PTR(err);"), and its
+	 * line; NULL when the function has none besides the call's own.
+	 */
+	char *exit;
+	int exit_line;
+	/* An exit such as "if (err) goto out;": the variable the way out
+	 * must set first ("err"), else NULL. */
+	char *exit_var;
+	/* The call statement is followed by another before the function
+	 * returns (a return right after does not count). */
+	bool follows;
+	/* The next statement already recovers: a return, goto, break or
+	 * continue, or an assignment to a variable of the condition. */
+	bool recovers;
+	char *cond;		/* the condition as written, or NULL */
+	bool cond_or;		/* ... is a || b at its top level */
+	/* A comparison of an unsigned operand that cannot hold ("u < 0",
+	 * "u >= 0"), as written, or NULL. */
+	char *impossible;
+	/* An operand of __le* / __be* type, directly or through a local
+	 * assigned from one: its name. */
+	char *disk;
+	/* An operand whose value comes from user space (copy_from_user(),
+	 * get_user(), memdup_user(), an ioctl's `arg`): its name. */
+	char *user;
+	/* The pointer the condition tests for NULL, when it was last
+	 * assigned from an allocator. */
+	char *alloc;
+	/* The pointer tested for NULL is dereferenced in the statements
+	 * right after the call, which does not leave the function. */
+	char *deref;
+	/* An enclosing if tests the same condition. */
+	bool dup_if;
+	/* The macro expands to a statement (VM_WARN_ON*, BUG_ON): it cannot
+	 * be an if's condition. */
+	bool statement_macro;
+	/* The macro asserts what must hold (J_ASSERT, ASSERT): its
+	 * condition is the good state, not the bad one. */
+	bool assertion;
+};
+
+#define CFACTS_INIT { false, NULL, NULL, CF_RET_UNKNOWN, NULL, 0, NULL, false, false, NULL, \
+		      false, NULL, NULL, NULL, NULL, NULL, false, false, false }
+
+struct cfacts_opts {
+	const char *macro;		/* the call's macro, "WARN_ON" */
+	const struct strvec *alloc_calls;	/* "kmalloc(" ... (advice.json) */
+	const struct strvec *flags;	/* compiler flags; NULL: none */
+};
+
+#define CFACTS_OPTS_INIT { NULL, NULL, NULL }
+
+/*
+ * Facts about the call of o->macro on line `line` (1-based) of the C
+ * file `path` whose text (after the patch) is text[0..len).  The file
+ * need not compile: libclang recovers, and the facts come from what it
+ * understood.  out->found is false when no function definition holds
+ * the line.  Errors: WW_EINPUT (libclang cannot parse it at all),
+ * WW_ENOTFOUND (no call of the macro on that line).
+ */
+int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t len,
+		int line, const struct cfacts_opts *o);
+
+/*
+ * The compiler flags for `rel` (a .c path in kernel tree `tree`) that
+ * libclang takes: from the configured tree's `.o.cmd` for that object,
+ * without the gcc-only flags, with -I paths made absolute; without one,
+ * a minimal fallback (-nostdinc, the tree's include dirs, -D__KERNEL__).
+ * Appended to `out`.  Returns 1 when the .o.cmd was used, 0 for the
+ * fallback.
+ */
+int cfacts_flags(struct strvec *out, const char *tree, const char *rel);
+
+void cfacts_release(struct cfacts *f);
+
+#endif
