@@ -16,7 +16,7 @@
 cd "$WW_TOP" || exit 2
 need_cmd bwrap unshare tar xz make
 tmp=$TEST_DIR
-unshare -pf --kill-child true 2>/dev/null ||
+unshare -pf --kill-child --mount-proc true 2>/dev/null ||
 	skip_all "no pid namespaces here (unshare -pf)"
 
 src=$tmp/src/linux-source-9.9
@@ -87,7 +87,7 @@ diff --git a/kernel/foo.c b/kernel/foo.c
 MBOX
 
 kbuild() {	# kbuild MBOX: warnwatch kbuild as pid 1 of a pid namespace
-	unshare -pf --kill-child -- timeout 300 env WARNWATCH_CACHE="$tmp/cache" \
+	unshare -pf --kill-child --mount-proc -- timeout 300 env WARNWATCH_CACHE="$tmp/cache" \
 		"$WARNWATCH" kbuild -q --jobs 1 --timeout 120 \
 		--base-tarball "$tmp/linux-source-9.9.tar.xz" "$1"
 }
