@@ -939,6 +939,13 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ao.backoff_max = cfg->backoff_max;
 	ao.user_agent = "warnwatch-serve";
 	sv->http = ao;
+	/* [review] rules, as review reads them: a directory that does not
+	 * load is said now, not at the first series' check. */
+	if (cfg->role != SERVE_ROLE_POLLER) {
+		ret = stage_need_rules(sv);
+		if (ret)
+			return ret;
+	}
 	ret = open_state_waiting(sv, cfg);
 	if (ret)
 		return ret;
