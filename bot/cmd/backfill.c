@@ -68,23 +68,6 @@ static int parse_args(struct backfill_args *a, int argc, const char **argv)
 	return 0;
 }
 
-/* The state a service configuration names: [state] url, else dir. */
-static int open_config_state(struct store *out, const char *path)
-{
-	struct config c = CONFIG_INIT;
-	struct serve_config cfg = SERVE_CONFIG_INIT;
-	int ret = config_load(&c, path);
-
-	if (!ret)
-		ret = serve_config_load(&cfg, &c);
-	if (!ret)
-		ret = store_open_url(out, cfg.state_url ? cfg.state_url : cfg.state_dir,
-				     cfg.state_password_file);
-	serve_config_release(&cfg);
-	config_release(&c);
-	return ret;
-}
-
 static void progress(void *data, const char *list, const struct backfill_epoch_stats *st)
 {
 	fprintf(stderr, "backfill: %s: %s: %zu commits read, %zu mails, %zu patch mails, "
@@ -137,18 +120,24 @@ static int run(struct backfill_args *a)
 	struct ruleset rs = RULESET_INIT;
 	struct cycles cy = CYCLES_INIT;
 	struct store st = STORE_INIT;
+	struct settings set = SETTINGS_INIT;
 	struct backfill_opts opts = BACKFILL_OPTS_INIT;
-	char path[4096], *dir = a->state ? NULL : store_default_dir();
+	char path[4096];
 	json_t *report = NULL;
 	int ret;
 
 	ret = cycles_load(&cy, a->releases ? a->releases : cycles_default_path(path, sizeof(path)));
 	if (!ret)
 		ret = rules_load(&rs, a->rules ? a->rules : rules_default_dir());
-	if (!ret && a->config)
-		ret = open_config_state(&st, a->config);
+	/* --state, else the state --config names, else the default one. */
+	if (!ret && a->state)
+		ret = store_open(&st, a->state);
+	else if (!ret && a->config)
+		ret = settings_load(&set, a->config, 0);
 	else if (!ret)
-		ret = store_open(&st, a->state ? a->state : dir);
+		ret = settings_apply(&set, 0);	/* no file: the defaults */
+	if (!ret && !a->state)
+		ret = settings_state_open(&st, &set);
 	opts.list = a->list;
 	opts.url = a->url;
 	opts.rules = &rs;
@@ -171,7 +160,7 @@ static int run(struct backfill_args *a)
 	store_close(&st);
 	ruleset_release(&rs);
 	cycles_release(&cy);
-	free(dir);
+	settings_release(&set);
 	return ret;
 }
 

@@ -32,6 +32,7 @@ int cmd_dashboard(int argc, const char **argv)
 	struct strvec census = STRVEC_INIT, args = STRVEC_INIT;
 	struct store st = STORE_INIT;
 	struct queue q = { 0 };
+	struct settings set = SETTINGS_INIT;
 	const char *config = NULL;
 	unsigned long recent = 0;
 	int ret;
@@ -74,7 +75,9 @@ int cmd_dashboard(int argc, const char **argv)
 	opts.nr_census = census.nr;
 	ret = 0;
 	if (config) {
-		ret = serve_state_open(&st, &q, config, NULL);
+		ret = settings_load(&set, config, 0);
+		if (!ret)
+			ret = serve_state_open(&st, &q, &set, NULL);
 		opts.store = &st;
 		opts.state_dir = q.state_dir;
 	}
@@ -83,6 +86,7 @@ int cmd_dashboard(int argc, const char **argv)
 	ret = ret < 0 ? report_error("dashboard") : EXIT_OK;
 	queue_release(&q);
 	store_close(&st);
+	settings_release(&set);
 out:
 	strvec_clear(&census);
 	strvec_clear(&args);

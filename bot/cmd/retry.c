@@ -19,6 +19,7 @@ int cmd_retry(int argc, const char **argv)
 	struct strvec ids = STRVEC_INIT;
 	struct store st = STORE_INIT;
 	struct queue q = { 0 };
+	struct settings set = SETTINGS_INIT;
 	const char *config = NULL, *state_dir = NULL;
 	bool force = false, opened = false;
 	int ret = 0;
@@ -45,8 +46,10 @@ int cmd_retry(int argc, const char **argv)
 	}
 	if (!ids.nr)
 		ret = error_code(WW_EUSAGE, "which series? (see 'warnwatch status')");
+	if (!ret && !state_dir)
+		ret = settings_load(&set, config, SETTINGS_OPTIONAL);
 	if (!ret)
-		ret = serve_state_open(&st, &q, config, state_dir);
+		ret = serve_state_open(&st, &q, &set, state_dir);
 	opened = !ret;
 	for (size_t i = 0; !ret && i < ids.nr; i++) {
 		long long id = strtoll(ids.v[i], NULL, 10);
@@ -62,6 +65,7 @@ out:
 		queue_release(&q);
 		store_close(&st);
 	}
+	settings_release(&set);
 	strvec_clear(&ids);
 	return ret;
 }

@@ -12,18 +12,13 @@
 #include "builtin.h"
 #include "opt.h"
 #include "b4.h"
-#include "check.h"
-#include "config.h"
-#include "guide.h"
 #include "mailfile.h"
 #include "mbox.h"
 #include "msgid.h"
 #include "ci-json.h"
-#include "reply.h"
 #include "review.h"
 #include "series.h"
-#include "smtp.h"
-#include "store.h"
+#include "settings.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,13 +62,9 @@ struct review {
 	int version;
 	bool send, force, always;
 
-	struct config cfg;
+	struct settings set;
 	struct strbuf msgid;		/* normalised MSGID, or empty */
-	struct strbuf cache;		/* $WARNWATCH_CACHE */
-	struct reply_opts ro;		/* from the configuration, then ours */
-	struct review_conf ro_keep;	/* what `ro` points to */
-	struct b4_opts b4;
-	struct strbuf midmask, b4_cache;
+	struct b4_opts b4;		/* the settings', for this series */
 	struct strbuf mbox_copy;	/* --mbox normalised for b4, or empty */
 	struct ruleset rules;
 
@@ -81,13 +72,11 @@ struct review {
 	struct b4_series fetched;
 	struct mail_list raw, chosen;	/* chosen: moved out of raw */
 	struct series series;
-	struct check_result result;
 
 	/* the previous version, when found */
 	struct b4_series prev_fetched;
 	struct mail_list prev_raw, prev_chosen;
 	struct series prev;
-	struct check_result prev_result;
 	bool have_prev;
 
 	struct guide guide;
@@ -147,56 +136,6 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 		fprintf(stderr, usage_text, rules_default_dir());
 		return EXIT_USAGE;
 	}
-	return 0;
-}
-
-/* ---- configuration ------------------------------------------------------ */
-
-static const char *const identity_keys[] = { "name", "email", NULL };
-static const char *const archive_keys[] = { "url", "midmask", "linkmask",
-	"searchmask", "timeout", NULL };
-static const char *const smtp_keys[] = { "url", "user", "password-file",
-	"starttls", "timeout", "ca-file", NULL };
-static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
-	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
-/* The service's [state] (docs/serve.md); `lease` is the service's only. */
-static const char *const state_keys[] = { "dir", "url", "password-file", "lease",
-	NULL };
-
-static int load_config(struct review *rv)
-{
-	char *path = rv->config_path ? xstrdup(rv->config_path) : config_default_path();
-	int ret = config_load(&rv->cfg, path);
-
-	/* No file at the default place: the defaults will do for drafts. */
-	if (ret == WW_ENOTFOUND && !rv->config_path) {
-		error_clear();
-		ret = 0;
-	}
-	if (!ret)
-		ret = config_check(&rv->cfg, "identity", identity_keys);
-	if (!ret)
-		ret = config_check(&rv->cfg, "archive", archive_keys);
-	if (!ret)
-		ret = config_check(&rv->cfg, "smtp", smtp_keys);
-	if (!ret)
-		ret = config_check(&rv->cfg, "review", review_keys);
-	if (!ret)
-		ret = config_check(&rv->cfg, "state", state_keys);
-	free(path);
-	return ret;
-}
-
-static int setup_b4(struct review *rv)
-{
-	int ret = b4_opts_from_config(&rv->b4, &rv->midmask, &rv->cfg);
-
-	if (ret)
-		return ret;
-	strbuf_addf(&rv->b4_cache, "%s", rv->cache.buf);
-	rv->b4.cache_dir = rv->b4_cache.buf;
-	rv->b4.version = rv->version;
-	rv->b4.mbox = rv->mbox;
 	return 0;
 }
 
@@ -272,9 +211,8 @@ static void name_of(struct strbuf *out, const struct review *rv)
 		strbuf_addf(out, "<%s>", rv->msgid.buf);
 }
 
-static int fetch_and_check(struct review *rv)
+static int fetch(struct review *rv)
 {
-	struct check_opts copts = CHECK_OPTS_INIT;
 	struct strbuf name = STRBUF_INIT;
 	int ret;
 
@@ -286,13 +224,6 @@ static int fetch_and_check(struct review *rv)
 	if (ret)
 		goto out;
 	ret = series_from_mails(&rv->series, &rv->chosen);
-	if (ret) {
-		ret = error_prefix(ret, "%s", name.buf);
-		goto out;
-	}
-	copts.rules = &rv->rules;
-	copts.tree = rv->tree;
-	ret = check_series(&rv->result, &rv->series, &copts);
 	if (ret)
 		ret = error_prefix(ret, "%s", name.buf);
 out:
@@ -365,9 +296,9 @@ static void same_thread(struct mail_list *out, struct mail_list *raw, int v)
 	}
 }
 
+/* The previous version, compared by review_run(). */
 static int load_previous(struct review *rv)
 {
-	struct check_opts copts = CHECK_OPTS_INIT;
 	struct b4_opts o = rv->b4;
 	struct strbuf id = STRBUF_INIT;
 	int want = rv->series.version - 1, ret = 0;
@@ -385,10 +316,6 @@ static int load_previous(struct review *rv)
 	if (ret || !rv->prev_chosen.nr)
 		goto out;
 	ret = series_from_mails(&rv->prev, &rv->prev_chosen);
-	if (!ret) {
-		copts.rules = &rv->rules;
-		ret = check_series(&rv->prev_result, &rv->prev, &copts);
-	}
 	rv->have_prev = !ret;
 out:
 	if (ret)
@@ -397,52 +324,30 @@ out:
 	return 0;	/* without it the reply only lacks the credits */
 }
 
-/* ---- the guide, the verdict ---------------------------------------------- */
-
-static int load_guide(struct review *rv)
-{
-	const char *tree = rv->tree ? rv->tree : config_get(&rv->cfg, "review", "tree");
-	const char *source = config_get(&rv->cfg, "review", "source");
-	struct strbuf path = STRBUF_INIT;
-	int ret;
-
-	ret = guide_locate(&path, tree, rv->cache.buf, source);
-	if (!ret)
-		ret = guide_load_file(&rv->guide, path.buf);
-	if (ret) {
-		/* Explicitly named trees must work; the fallback may be absent. */
-		if (tree)
-			goto out;
-		warning("replies will cite coding-style sections without quoting them: %s",
-			error_last());
-		error_clear();
-		ret = 0;
-		goto out;
-	}
-	rv->have_guide = true;
-	if (tree) {
-		const char *base = strrchr(tree, '/');
-
-		strbuf_addstr(&rv->tree_name, base && base[1] ? base + 1 : tree);
-	} else {
-		strbuf_addstr(&rv->tree_name, source ? source : GUIDE_DEFAULT_SOURCE);
-	}
-out:
-	strbuf_release(&path);
-	return ret;
-}
-
 /* ---- the reply ------------------------------------------------------------ */
 
-/* What the reply takes beyond the configuration (review_reply_opts()). */
-static void reply_opts_from(struct reply_opts *o, struct review *rv)
+/* The review's options: the configuration's, then ours. */
+static void run_opts(struct review_run_opts *o, struct review *rv)
 {
-	o->always = rv->always;
-	o->guide = rv->have_guide ? &rv->guide : NULL;
-	o->tree_name = rv->tree_name.len ? rv->tree_name.buf : NULL;
-	o->verdict = rv->have_verdict ? &rv->verdict : NULL;
+	o->reply = rv->set.reply;
+	o->reply.always = rv->always;
+	o->reply.guide = rv->have_guide ? &rv->guide : NULL;
+	o->reply.tree_name = rv->tree_name.len ? rv->tree_name.buf : NULL;
+	o->reply.verdict = rv->have_verdict ? &rv->verdict : NULL;
+	o->rules = &rv->rules;
+	o->tree = rv->tree;
 	o->prev = rv->have_prev ? &rv->prev : NULL;
-	o->prev_result = rv->have_prev ? &rv->prev_result : NULL;
+}
+
+/* A reply review_run() decided not to write, said; 0 when it wrote one. */
+static int say_decision(const struct review *rv, int decision)
+{
+	if (decision == REVIEW_NOTHING)
+		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
+		       rv->series.message_id, rv->series.version);
+	else if (decision == REVIEW_SKIPPED)
+		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
+	return decision;
 }
 
 /* "reply-<series id>-v<N>.eml", with nothing a path could trip on. */
@@ -474,12 +379,6 @@ out:
 	return ret;
 }
 
-static void recipients_line(struct strbuf *out, const struct reply *r)
-{
-	for (size_t i = 0; i < r->rcpt.nr; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "", r->rcpt.v[i].addr);
-}
-
 /* Say why nothing is sent: `how` is REVIEW_ANSWERED or REVIEW_MAYBE_SENT. */
 static void answered(const struct review *rv, const struct store_reply *prev, int how)
 {
@@ -493,21 +392,18 @@ static void answered(const struct review *rv, const struct store_reply *prev, in
 }
 
 /*
- * Send with the intent recorded first (review_send()).  Returns EXIT_ANSWERED when the
- * state database says this series version was answered (or maybe was).
+ * Send with the intent recorded first (review_deliver()).  Sets
+ * EXIT_ANSWERED when the state database says this series version was
+ * answered (or maybe was).
  */
-static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st,
-		      int *exit_status)
+static int send_reply(struct review *rv, struct store *st, int *exit_status)
 {
-	struct store_reply prev = STORE_REPLY_INIT, rec = STORE_REPLY_INIT;
-	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, rcpt = STRBUF_INIT;
+	struct store_reply prev = STORE_REPLY_INIT;
+	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
+	struct review_outgoing out = REVIEW_OUTGOING_INIT;
 	struct reply r = REPLY_INIT;
 	int ret;
 
-	ret = smtp_opts_from_config(&so, &password, &ca_file, &rv->cfg);
-	if (ret)
-		goto out;
 	ret = review_known(&prev, st, rv->series.message_id, rv->series.version);
 	if (ret > 0 && !rv->force) {
 		answered(rv, &prev, ret);
@@ -517,114 +413,76 @@ static int send_reply(struct review *rv, struct reply_opts *ro, struct store *st
 	}
 	if (ret < 0)
 		goto out;
+	run_opts(&o, rv);
 	/* Retrying an interrupted or failed send: same Message-ID, so that
 	 * a copy that did get through is de-duplicated downstream. */
 	if (prev.message_id && prev.state != REPLY_SENT)
-		ro->message_id = prev.message_id;
-	ret = reply_build(&r, &rv->series, &rv->result, ro);
-	if (ret || r.empty)
-		goto done;
-	if (review_author_skipped(&rv->cfg, &r, &rv->series)) {
-		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
+		o.reply.message_id = prev.message_id;
+	ret = review_run(&r, &rv->series, &o);
+	if (ret > 0) {
+		say_decision(rv, ret);
+		ret = 0;
 		goto out;
 	}
-	if (rv->out_dir) {
+	if (!ret && rv->out_dir)
 		ret = write_draft(rv, &r);
-		if (ret)
-			goto out;
-	}
-	recipients_line(&rcpt, &r);
-	rec.series = rv->series.message_id;
-	rec.version = rv->series.version;
-	rec.message_id = r.message_id;
-	rec.in_reply_to = r.in_reply_to;
-	rec.subject = r.subject;
-	rec.recipients = rcpt.buf;
-	rec.forced = rv->force;
+	if (!ret)
+		ret = review_outgoing_parse(&out, r.text.buf, r.text.len);
+	if (ret)
+		goto out;
 	store_reply_release(&prev);
-	ret = review_send(&prev, st, &so, &rec, r.from_addr, &r.rcpt, r.text.buf,
-			  r.text.len);
+	ret = review_deliver(&prev, st, &rv->set.smtp, &out, rv->series.message_id,
+			     rv->series.version, rv->force);
 	if (ret == REVIEW_ANSWERED || ret == REVIEW_MAYBE_SENT) {
 		/* Another process recorded one between our look and now. */
 		answered(rv, &prev, ret);
 		*exit_status = EXIT_ANSWERED;
 		ret = 0;
-		goto out;
-	}
-	if (ret == REVIEW_UNRECORDED) {
+	} else if (ret == REVIEW_UNRECORDED) {
 		/* It went out: say so even though the record did not follow. */
-		printf("sent <%s> to %s, but could not record it\n", r.message_id, rcpt.buf);
+		printf("sent <%s> to %s, but could not record it\n", out.message_id,
+		       out.rcpt_text.buf);
 		ret = WW_ESTATE;
-		goto out;
+	} else if (!ret) {
+		printf("sent <%s> to %s, in reply to <%s>\n", out.message_id,
+		       out.rcpt_text.buf, out.in_reply_to);
 	}
 	/* WW_ETIMEOUT: maybe delivered, the intent stays, so that the next
 	 * run says "maybe answered" instead of sending it again. */
-	if (ret)
-		goto out;
-	printf("sent <%s> to %s, in reply to <%s>\n", r.message_id, rcpt.buf, r.in_reply_to);
-	goto out;
-done:
-	if (!ret && r.empty)
-		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
-		       rv->series.message_id, rv->series.version);
 out:
 	reply_release(&r);
+	review_outgoing_release(&out);
 	store_reply_release(&prev);
-	strbuf_release(&password);
-	strbuf_release(&ca_file);
-	strbuf_release(&rcpt);
 	return ret;
 }
 
-static int draft_reply(struct review *rv, struct reply_opts *ro)
+static int draft_reply(struct review *rv)
 {
+	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
-	int ret = reply_build(&r, &rv->series, &rv->result, ro);
+	int ret;
 
-	if (ret)
-		goto out;
-	if (r.empty) {
-		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
-		       rv->series.message_id, rv->series.version);
-		goto out;
-	}
-	if (review_author_skipped(&rv->cfg, &r, &rv->series)) {
-		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
-		goto out;
-	}
-	if (rv->out_dir)
+	run_opts(&o, rv);
+	ret = review_run(&r, &rv->series, &o);
+	if (ret > 0)
+		say_decision(rv, ret);
+	else if (!ret && rv->out_dir)
 		ret = write_draft(rv, &r);
-	else
+	else if (!ret)
 		fwrite(r.text.buf, 1, r.text.len, stdout);
-out:
 	reply_release(&r);
-	return ret;
-}
-
-/* What can be wrong without fetching anything is said before fetching. */
-static int early_checks(struct review *rv)
-{
-	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT;
-	struct stat st;
-	int ret = 0;
-
-	if (rv->out_dir && (stat(rv->out_dir, &st) < 0 || !S_ISDIR(st.st_mode)))
-		return error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
-	if (rv->send)
-		ret = smtp_opts_from_config(&so, &password, &ca_file, &rv->cfg);
-	strbuf_release(&password);
-	strbuf_release(&ca_file);
-	return ret;
+	return ret < 0 ? ret : 0;
 }
 
 static int run(struct review *rv, int *exit_status)
 {
 	struct store st = STORE_INIT;
-	char *cache;
+	const char *tree;
+	struct stat sb;
 	int ret;
 
-	ret = load_config(rv);
+	ret = settings_load(&rv->set, rv->config_path, SETTINGS_OPTIONAL |
+			    (rv->send ? SETTINGS_SENDING : 0));
 	if (ret)
 		return ret;
 	if (rv->msgid_arg) {
@@ -638,42 +496,39 @@ static int run(struct review *rv, int *exit_status)
 			return ret;
 		}
 	}
-	cache = guide_cache_dir();
-	strbuf_addstr(&rv->cache, cache);
-	free(cache);
-	ret = review_reply_opts(&rv->ro, &rv->ro_keep, &rv->cfg,
-				rv->send ? REVIEW_SENDING : 0);
-	if (!ret)
-		ret = setup_b4(rv);
-	if (!ret)
-		ret = normalise_mbox(rv);
+	rv->b4 = rv->set.b4;
+	rv->b4.version = rv->version;
+	rv->b4.mbox = rv->mbox;
+	ret = normalise_mbox(rv);
 	if (!ret && rv->verdict_path) {
 		ret = ci_verdict_load(&rv->verdict, rv->verdict_path);
 		rv->have_verdict = !ret;
 	}
 	if (ret)
 		return ret;
-	ret = early_checks(rv);
-	if (ret)
-		return ret;
-	if (!rv->rules_dir)
-		rv->rules_dir = config_get(&rv->cfg, "review", "rules");
-	ret = rules_load(&rv->rules, rv->rules_dir ? rv->rules_dir : rules_default_dir());
+	/* What can be wrong without fetching anything is said before fetching. */
+	if (rv->out_dir && (stat(rv->out_dir, &sb) < 0 || !S_ISDIR(sb.st_mode)))
+		return error_code(WW_ENOTFOUND, "--out '%s' is not a directory", rv->out_dir);
+	ret = rules_load(&rv->rules, rv->rules_dir ? rv->rules_dir : rv->set.rules_dir.buf);
 	if (!ret)
-		ret = fetch_and_check(rv);
+		ret = fetch(rv);
 	if (!ret)
 		ret = load_previous(rv);
-	if (!ret)
-		ret = load_guide(rv);
 	if (ret)
 		return ret;
-	reply_opts_from(&rv->ro, rv);
+	tree = rv->tree ? rv->tree : rv->set.review_tree;
+	ret = review_load_guide(&rv->guide, &rv->tree_name, tree, rv->set.review_source,
+				rv->set.cache_dir.buf, tree ? REVIEW_GUIDE_REQUIRED : 0,
+				NULL);
+	if (ret < 0)
+		return ret;
+	rv->have_guide = ret > 0;
 	if (!rv->send)
-		return draft_reply(rv, &rv->ro);
+		return draft_reply(rv);
 
-	ret = review_state_open(&st, &rv->cfg);
+	ret = settings_state_open(&st, &rv->set);
 	if (!ret)
-		ret = send_reply(rv, &rv->ro, &st, exit_status);
+		ret = send_reply(rv, &st, exit_status);
 	store_close(&st);
 	return ret;
 }
@@ -681,22 +536,16 @@ static int run(struct review *rv, int *exit_status)
 static void review_release(struct review *rv)
 {
 	strvec_clear(&rv->args);
-	config_release(&rv->cfg);
+	settings_release(&rv->set);
 	strbuf_release(&rv->msgid);
-	strbuf_release(&rv->cache);
-	review_conf_release(&rv->ro_keep);
-	strbuf_release(&rv->midmask);
-	strbuf_release(&rv->b4_cache);
 	if (rv->mbox_copy.len)
 		unlink(rv->mbox_copy.buf);
 	strbuf_release(&rv->mbox_copy);
 	ruleset_release(&rv->rules);
-	check_result_clear(&rv->result);
 	series_release(&rv->series);
 	mail_list_clear(&rv->chosen);
 	mail_list_clear(&rv->raw);
 	b4_series_release(&rv->fetched);
-	check_result_clear(&rv->prev_result);
 	series_release(&rv->prev);
 	mail_list_clear(&rv->prev_chosen);
 	mail_list_clear(&rv->prev_raw);
@@ -709,14 +558,12 @@ static void review_release(struct review *rv)
 int cmd_review(int argc, const char **argv)
 {
 	struct review rv = {
-		.args = STRVEC_INIT, .cfg = CONFIG_INIT, .msgid = STRBUF_INIT, .cache = STRBUF_INIT,
-		.ro = REPLY_OPTS_INIT, .ro_keep = REVIEW_CONF_INIT, .b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT,
-		.b4_cache = STRBUF_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
+		.args = STRVEC_INIT, .set = SETTINGS_INIT, .msgid = STRBUF_INIT,
+		.b4 = B4_OPTS_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
 		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
-		.series = SERIES_INIT, .result = CHECK_RESULT_INIT,
+		.series = SERIES_INIT,
 		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,
-		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT,
-		.prev_result = CHECK_RESULT_INIT, .guide = GUIDE_INIT,
+		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT, .guide = GUIDE_INIT,
 		.tree_name = STRBUF_INIT, .verdict = CI_VERDICT_INIT,
 	};
 	int status = EXIT_OK, ret;

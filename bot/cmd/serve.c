@@ -88,10 +88,9 @@ static int parse_args(const char **path, enum serve_role *role,
 
 int cmd_serve(int argc, const char **argv)
 {
-	struct config c = CONFIG_INIT;
+	struct settings set = SETTINGS_INIT;
 	struct serve_config cfg = SERVE_CONFIG_INIT;
 	const char *path = NULL;
-	char *def = NULL;
 	unsigned int flags = 0;
 	enum serve_role role = SERVE_ROLE_ALL;
 	int ret;
@@ -99,11 +98,9 @@ int cmd_serve(int argc, const char **argv)
 	ret = parse_args(&path, &role, &flags, argc, argv);
 	if (ret)
 		return ret == OPT_HELP ? EXIT_OK : ret;
-	if (!path)
-		path = def = config_default_path();
-	ret = config_load(&c, path);
+	ret = settings_load(&set, path, 0);
 	if (!ret)
-		ret = serve_config_load(&cfg, &c);
+		ret = serve_config_load(&cfg, &set);
 	if (ret) {
 		ret = report_error("serve");
 		goto out;
@@ -118,7 +115,6 @@ int cmd_serve(int argc, const char **argv)
 	}
 out:
 	serve_config_release(&cfg);
-	config_release(&c);
-	free(def);
+	settings_release(&set);
 	return ret;
 }

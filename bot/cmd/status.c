@@ -331,6 +331,7 @@ int cmd_status(int argc, const char **argv)
 	struct status_args a = { .format = "text", .limit = 50, .ids = STRVEC_INIT };
 	struct store st = STORE_INIT;
 	struct queue q = { 0 };
+	struct settings set = SETTINGS_INIT;
 	json_t *status = NULL;
 	bool opened = false, trouble = false;
 	int ret;
@@ -342,7 +343,10 @@ int cmd_status(int argc, const char **argv)
 	}
 	if (ret)
 		goto out;
-	ret = serve_state_open(&st, &q, a.config, a.state_dir);
+	if (!a.state_dir)
+		ret = settings_load(&set, a.config, SETTINGS_OPTIONAL);
+	if (!ret)
+		ret = serve_state_open(&st, &q, &set, a.state_dir);
 	opened = !ret;
 	if (!ret)
 		ret = queue_status_json(&status, &q, a.ids.nr ? 100000 : a.limit,
@@ -370,6 +374,7 @@ out:
 		queue_release(&q);
 		store_close(&st);
 	}
+	settings_release(&set);
 	strvec_clear(&a.ids);
 	return ret;
 }

@@ -1,7 +1,8 @@
 /*
  * The review path both `warnwatch review` and the service's reply stage
  * take (see review.h): the series' messages as archived, the reply
- * options, the state, and the send recorded exactly once.
+ * options, the guide, the review and its decision, and the send recorded
+ * exactly once.
  */
 #include "review.h"
 
@@ -82,31 +83,6 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 	return 0;
 }
 
-int review_state_open(struct store *out, const struct config *c)
-{
-	struct strbuf dir = STRBUF_INIT, pw = STRBUF_INIT;
-	const char *url = config_get(c, "state", "url");
-	int ret;
-
-	if (url && *url) {
-		bool have_pw = !config_get_path(&pw, c, "state", "password-file");
-
-		ret = store_open_url(out, url, have_pw ? pw.buf : NULL);
-		goto out;
-	}
-	if (config_get_path(&dir, c, "state", "dir")) {
-		char *d = store_default_dir();
-
-		strbuf_addstr(&dir, d);
-		free(d);
-	}
-	ret = store_open(out, dir.buf);
-out:
-	strbuf_release(&dir);
-	strbuf_release(&pw);
-	return ret;
-}
-
 int review_known(struct store_reply *out, struct store *st,
 		 const char *series, int version)
 {
@@ -185,10 +161,9 @@ int review_archived(const char *base, const char *inbox, const char *msgid,
 	return ret;
 }
 
-bool review_author_skipped(const struct config *c, const struct reply *r,
+bool review_author_skipped(const char *skip, const struct reply *r,
 			   const struct series *s)
 {
-	const char *skip = config_get(c, "review", "skip-authors");
 	struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
 	const struct mail *m = r->answered ? NULL : s->cover;
 	bool hit;
@@ -206,4 +181,157 @@ bool review_author_skipped(const struct config *c, const struct reply *r,
 	hit = a.nr && reply_addr_matches(a.v[0].addr, skip);
 	mail_addr_list_clear(&a);
 	return hit;
+}
+
+static void say(const struct review_warn *w, const char *fmt, ...) WW_PRINTF(2, 3);
+static void say(const struct review_warn *w, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (w && w->fn)
+		w->fn(w->data, msg.buf);
+	else
+		warning("%s", msg.buf);
+	strbuf_release(&msg);
+}
+
+int review_load_guide(struct guide *out, struct strbuf *tree_name,
+		      const char *tree, const char *source, const char *cache,
+		      unsigned flags, const struct review_warn *w)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret;
+
+	ret = guide_locate(&path, tree, cache, source);
+	if (!ret)
+		ret = guide_load_file(out, path.buf);
+	strbuf_release(&path);
+	if (ret) {
+		/* Explicitly named trees must work; the fallback may be absent. */
+		if (flags & REVIEW_GUIDE_REQUIRED)
+			return ret;
+		say(w, "replies will cite coding-style sections without quoting them: %s",
+		    error_last());
+		error_clear();
+		return 0;
+	}
+	if (tree_name && tree) {
+		const char *base = strrchr(tree, '/');
+
+		strbuf_addstr(tree_name, base && base[1] ? base + 1 : tree);
+	} else if (tree_name) {
+		strbuf_addstr(tree_name, source ? source : GUIDE_DEFAULT_SOURCE);
+	}
+	return 1;
+}
+
+int review_run(struct reply *out, const struct series *s,
+	       const struct review_run_opts *o)
+{
+	struct check_result cur = CHECK_RESULT_INIT, prev = CHECK_RESULT_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct reply_opts ro = o->reply;
+	int ret;
+
+	co.rules = o->rules;
+	co.tree = o->tree;
+	ret = check_series(&cur, s, &co);
+	if (ret < 0) {
+		if (o->name)
+			ret = error_prefix(ret, "%s", o->name);
+		goto out;
+	}
+	ro.prev = NULL;
+	ro.prev_result = NULL;
+	if (o->prev) {
+		co.tree = NULL;
+		if (check_series(&prev, o->prev, &co) < 0) {
+			say(&o->warn, "v%d of the series not compared: %s",
+			    o->prev->version, error_last());
+			error_clear();
+		} else {
+			ro.prev = o->prev;
+			ro.prev_result = &prev;
+		}
+	}
+	ret = reply_build(out, s, &cur, &ro);
+	if (ret < 0)
+		goto out;
+	if (out->empty)
+		ret = REVIEW_NOTHING;
+	else if (review_author_skipped(ro.skip, out, s))
+		ret = REVIEW_SKIPPED;
+	else
+		ret = REVIEW_DRAFTED;
+out:
+	check_result_clear(&cur);
+	check_result_clear(&prev);
+	return ret;
+}
+
+int review_outgoing_parse(struct review_outgoing *out, const char *text,
+			  size_t len)
+{
+	struct mail_list ml = MAIL_LIST_INIT;
+	struct mail_addr_list from = MAIL_ADDR_LIST_INIT;
+	int ret;
+
+	out->text = text;
+	out->len = len;
+	ret = mbox_parse(&ml, text, len);
+	if (!ret && ml.nr != 1)
+		ret = error_code(WW_EINPUT, "not one message");
+	if (!ret && !*ml.v[0].message_id)
+		ret = error_code(WW_EINPUT, "no Message-ID");
+	if (ret)
+		goto out;
+	out->message_id = xstrdup(ml.v[0].message_id);
+	out->in_reply_to = xstrdup(ml.v[0].in_reply_to);
+	out->subject = xstrdup(ml.v[0].subject);
+	mail_addr_parse(&out->rcpt, ml.v[0].to_raw);
+	mail_addr_parse(&out->rcpt, ml.v[0].cc_raw);
+	mail_addr_parse(&from, ml.v[0].from_raw);
+	if (!from.nr || !out->rcpt.nr) {
+		ret = error_code(WW_EINPUT, "no %s", from.nr ? "recipient" : "sender");
+		goto out;
+	}
+	strbuf_addstr(&out->from, from.v[0].addr);
+	for (size_t i = 0; i < out->rcpt.nr; i++)
+		strbuf_addf(&out->rcpt_text, "%s%s", i ? ", " : "", out->rcpt.v[i].addr);
+out:
+	mail_addr_list_clear(&from);
+	mail_list_clear(&ml);
+	return ret;
+}
+
+void review_outgoing_release(struct review_outgoing *o)
+{
+	strbuf_release(&o->from);
+	strbuf_release(&o->rcpt_text);
+	free(o->message_id);
+	free(o->in_reply_to);
+	free(o->subject);
+	mail_addr_list_clear(&o->rcpt);
+	o->message_id = o->in_reply_to = o->subject = NULL;
+}
+
+int review_deliver(struct store_reply *existing, struct store *st,
+		   const struct smtp_opts *so, const struct review_outgoing *o,
+		   const char *series, int version, bool forced)
+{
+	struct store_reply rec = STORE_REPLY_INIT;
+
+	rec.series = (char *)series;	/* borrowed: only read */
+	rec.version = version;
+	rec.message_id = o->message_id;
+	rec.in_reply_to = o->in_reply_to;
+	rec.subject = o->subject;
+	rec.recipients = o->rcpt_text.buf;
+	rec.forced = forced;
+	return review_send(existing, st, so, &rec, o->from.buf, &o->rcpt,
+			   o->text, o->len);
 }

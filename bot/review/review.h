@@ -1,8 +1,11 @@
 /*
  * One review path for `warnwatch review` and the service's reply stage
  * (stage-reply.c): which messages of a thread make the series b4 chose,
- * the reply's options from the configuration, the state a reply is
- * recorded in, and the exactly-once send.
+ * the reply's options from the configuration, the coding-style guide,
+ * the review itself (review_run(): check, compare with the previous
+ * version, draft, or decide there is nothing to send), and the
+ * exactly-once send of the drafted text (review_deliver()).  The callers
+ * only fetch the series and say what became of it in their own way.
  *
  * Exactly once: the intent is committed in the store (store.h, SQLite or
  * PostgreSQL) before the SMTP session and the result after it.  A session
@@ -16,7 +19,9 @@
 #define WW_REVIEW_H
 
 #include "archive.h"
+#include "check.h"
 #include "config.h"
+#include "guide.h"
 #include "mbox.h"
 #include "reply.h"
 #include "smtp.h"
@@ -61,21 +66,92 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 
 /*
  * Whether the author of the mail reply `r` answers (a patch of `s`, or
- * its cover letter) asked not to get these reviews: [review] skip-authors,
- * globs separated by blanks or commas, matched without case.  The author
- * is the first mailbox of From: (reply_build() sets r->author_skipped
- * the same way); other recipients in skip-authors are left out of the
- * reply instead (reply_opts.skip, set by review_reply_opts()).
+ * its cover letter) asked not to get these reviews: `skip` ([review]
+ * skip-authors, reply_opts.skip), globs separated by blanks or commas,
+ * matched without case.  The author is the first mailbox of From:
+ * (reply_build() sets r->author_skipped the same way); other recipients
+ * in skip-authors are left out of the reply instead.
  */
-bool review_author_skipped(const struct config *c, const struct reply *r,
+bool review_author_skipped(const char *skip, const struct reply *r,
 			   const struct series *s);
 
+/* Something the review did without (the guide, the previous version):
+ * said by the caller in its own way (stderr, the service's log). */
+struct review_warn {
+	void (*fn)(void *data, const char *msg);	/* NULL: warning() */
+	void *data;
+};
+
+enum review_guide_flags {
+	REVIEW_GUIDE_REQUIRED = 1 << 0,	/* a named tree: its guide must load */
+};
+
 /*
- * Open the state of configuration `c`: [state] url (PostgreSQL, with
- * [state] password-file) if set, else [state] dir, else the default
- * directory (store_default_dir()).
+ * The coding-style guide of `tree` (a kernel source directory), else of
+ * `source` (a linux-source tarball or directory, else the default) in
+ * `cache`: 1 loaded into `out` (and `tree_name`, if not NULL, says whose
+ * it is), 0 none (said through `w`: replies cite sections without
+ * quoting them), negative with REVIEW_GUIDE_REQUIRED when it does not
+ * load.
  */
-int review_state_open(struct store *out, const struct config *c);
+int review_load_guide(struct guide *out, struct strbuf *tree_name,
+		      const char *tree, const char *source, const char *cache,
+		      unsigned flags, const struct review_warn *w);
+
+struct review_run_opts {
+	/* the configuration's reply options (review_reply_opts()) with the
+	 * caller's own: guide, tree_name, verdict, policy, lists, always,
+	 * message_id; prev and prev_result are review_run()'s */
+	struct reply_opts reply;
+	struct ruleset *rules;
+	const char *tree;		/* the tree the series is checked in, or NULL */
+	const struct series *prev;	/* the previous version, or NULL */
+	const char *name;		/* whose series, for errors, or NULL */
+	struct review_warn warn;
+};
+
+#define REVIEW_RUN_OPTS_INIT { .reply = REPLY_OPTS_INIT }
+
+/* What review_run() decided (0: a reply to send or show). */
+enum review_decision {
+	REVIEW_DRAFTED = 0,	/* out->text is the reply */
+	REVIEW_NOTHING = 10,	/* nothing to say (no BUG/WARN changes) */
+	REVIEW_SKIPPED,		/* the author asked not to get these reviews */
+};
+
+/*
+ * Review series `s`: check it, check the previous version and compare
+ * (a previous version that does not check is dropped and said through
+ * o->warn), build the reply into `out`, and decide: REVIEW_DRAFTED,
+ * REVIEW_NOTHING or REVIEW_SKIPPED.  Negative when the series does not
+ * check or the reply cannot be built.  `out` is the caller's to
+ * reply_release() in every case.
+ */
+int review_run(struct reply *out, const struct series *s,
+	       const struct review_run_opts *o);
+
+/* A drafted reply as sent: everything about sending it comes from its
+ * text, so that a restarted service sends exactly what it drafted. */
+struct review_outgoing {
+	const char *text;		/* borrowed: the whole message */
+	size_t len;
+	char *message_id;
+	char *in_reply_to;
+	char *subject;
+	struct strbuf from;		/* envelope sender */
+	struct mail_addr_list rcpt;	/* To + Cc */
+	struct strbuf rcpt_text;	/* "a@x, b@y" for the store and people */
+};
+
+#define REVIEW_OUTGOING_INIT { .from = STRBUF_INIT, .rcpt = MAIL_ADDR_LIST_INIT, \
+			       .rcpt_text = STRBUF_INIT }
+
+/* Read `text` (one message, which must outlive `out`) into `out`:
+ * WW_EINPUT when it is not one message with a Message-ID, a sender and a
+ * recipient. */
+int review_outgoing_parse(struct review_outgoing *out, const char *text,
+			  size_t len);
+void review_outgoing_release(struct review_outgoing *o);
 
 /* What review_known() and review_send() found (> 0; 0 is "go on"/"sent"). */
 enum review_outcome {
@@ -108,6 +184,14 @@ int review_send(struct store_reply *existing, struct store *st,
 		const struct smtp_opts *so, const struct store_reply *rec,
 		const char *from, const struct mail_addr_list *rcpt,
 		const char *text, size_t len);
+
+/*
+ * review_send() the outgoing reply `o` to version `version` of `series`
+ * (its root Message-ID): the same results.
+ */
+int review_deliver(struct store_reply *existing, struct store *st,
+		   const struct smtp_opts *so, const struct review_outgoing *o,
+		   const char *series, int version, bool forced);
 
 /*
  * Whether the public-inbox `base`/`inbox` has the message `msgid`: 1 yes,

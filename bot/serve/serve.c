@@ -35,21 +35,6 @@ bool serve_stopping(void)
 
 /* ---- configuration ----------------------------------------------------- */
 
-static const char *const serve_keys[] = {
-	"dashboard-dir", "listen", "poll-interval", "settle",
-	"max-wait", "retry-base", "retry-max", "max-attempts", "confirm-window",
-	"http-timeout", "backoff-max", "max-sleep", "census", "warm-wait", NULL
-};
-
-static const char *const list_keys[] = {
-	"archive", "inbox", "address", "tree", "boot", "reply", "reply-to",
-	"allow-senders", "allow-paths", "quiet-hours", "backfill",
-	"poll-interval", NULL
-};
-
-static const char *const state_keys[] = {
-	"dir", "url", "password-file", "lease", "start-wait", NULL
-};
 static const char *const role_names[] = { "all", "poller", "worker", NULL };
 
 const char *serve_role_name(enum serve_role r)
@@ -160,7 +145,7 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 {
 	struct serve_list *l;
 	const char *v;
-	int mode, to, def_to, ret;
+	int mode, to, ret;
 	bool b;
 
 	ALLOC_GROW(cfg->lists, cfg->nr_lists + 1, cfg->alloc_lists);
@@ -171,9 +156,6 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	strvec_init(&l->allow_paths);
 	if (!*l->name)
 		return error_code(WW_EINPUT, "[list.] needs a name");
-	ret = config_check(c, section, list_keys);
-	if (ret)
-		return ret;
 	v = config_get(c, section, "archive");
 	if (!v || !*v)
 		return error_code(WW_EINPUT, "[%s] needs 'archive' (the public-inbox "
@@ -197,11 +179,8 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 		ret = config_get_enum(&mode, c, section, "reply", reply_modes,
 				      SERVE_REPLY_DRAFT);
 	if (!ret)
-		ret = config_get_enum(&def_to, c, "review", "reply-to",
-				      reply_policy_names, REPLY_TO_BOTH);
-	if (!ret)
-		ret = config_get_enum(&to, c, section, "reply-to",
-				      reply_policy_names, def_to);
+		ret = config_get_enum(&to, c, section, "reply-to", reply_policy_names,
+				      cfg->settings->reply.policy);
 	if (!ret)
 		ret = config_get_bool(&b, c, section, "backfill", false);
 	if (!ret)
@@ -217,38 +196,22 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	return parse_quiet(l, config_get(c, section, "quiet-hours"));
 }
 
-int serve_config_load(struct serve_config *out, const struct config *c)
+int serve_config_load(struct serve_config *out, struct settings *settings)
 {
+	const struct config *c = &settings->config;
 	struct strbuf sb = STRBUF_INIT;
 	const char *v;
-	int ret;
+	bool sends = false;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	out->settings = settings;
 	out->config = c;
-	ret = config_check(c, "serve", serve_keys);
-	if (!ret)
-		ret = config_check(c, "state", state_keys);
-	if (ret)
-		goto out;
-	/* One state database with `warnwatch review`: a series answered by
-	 * hand is not answered again by the service. */
-	if (!config_get_path(&sb, c, "state", "dir"))
-		out->state_dir = strbuf_detach(&sb, NULL);
-	else
-		out->state_dir = store_default_dir();
-	strbuf_reset(&sb);
-	/* A shared database for several machines; artifacts stay in dir. */
-	v = config_get(c, "state", "url");
-	if (v && *v)
-		out->state_url = xstrdup(v);
-	if (!config_get_path(&sb, c, "state", "password-file"))
-		out->state_password_file = strbuf_detach(&sb, NULL);
-	strbuf_reset(&sb);
 	if (!config_get_path(&sb, c, "serve", "dashboard-dir")) {
 		out->dashboard_dir = strbuf_detach(&sb, NULL);
 	} else {
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/dashboard", out->state_dir);
+		strbuf_addf(&sb, "%s/dashboard", settings->state.dir);
 		out->dashboard_dir = strbuf_detach(&sb, NULL);
 	}
 	strvec_init(&out->census);
@@ -267,9 +230,7 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	    (ret = get_uint(&out->confirm_window, c, "serve", "confirm-window", 900, 0, 7 * 86400)) ||
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
-	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
-	    (ret = get_uint(&out->lease, c, "state", "lease", 60, 3, 86400)) ||
-	    (ret = get_uint(&out->start_wait, c, "state", "start-wait", 300, 0, 86400)))
+	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)))
 		goto out;
 	if (*out->listen) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
@@ -303,9 +264,17 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 		if (ret)
 			goto out;
 	}
-	if (!out->nr_lists)
+	if (!out->nr_lists) {
 		ret = error_code(WW_EINPUT, "%s: no [list.NAME] to watch",
 				 c->path ? c->path : "configuration");
+		goto out;
+	}
+	for (size_t i = 0; i < out->nr_lists; i++)
+		sends |= out->lists[i].reply == SERVE_REPLY_SEND;
+	/* Who sends and through which server: said at start, not series by
+	 * series at their first send. */
+	if (sends)
+		ret = settings_need_sending(settings);
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -326,9 +295,6 @@ void serve_config_release(struct serve_config *cfg)
 	}
 	free(cfg->lists);
 	strvec_clear(&cfg->census);
-	free(cfg->state_dir);
-	free(cfg->state_url);
-	free(cfg->state_password_file);
 	free(cfg->dashboard_dir);
 	free(cfg->listen);
 	memset(cfg, 0, sizeof(*cfg));
@@ -423,75 +389,29 @@ bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list 
 
 /* ---- the state, for status and retry ------------------------------- */
 
-/* The state directory: --state-dir, else the configuration's, else the
- * default.  A configuration that was asked for must load. */
-static int find_state_dir(char **out, char **out_url, char **out_pw,
-			  const char *config, const char *state_dir)
-{
-	struct config c = CONFIG_INIT;
-	struct serve_config cfg = SERVE_CONFIG_INIT;
-	char *path = NULL;
-	int ret;
-
-	*out_url = *out_pw = NULL;
-	if (state_dir) {
-		*out = xstrdup(state_dir);
-		return 0;
-	}
-	path = config ? xstrdup(config) : config_default_path();
-	ret = config_load(&c, path);
-	if (ret == WW_ENOTFOUND && !config) {
-		*out = store_default_dir();
-		ret = 0;
-	} else if (!ret) {
-		ret = serve_config_load(&cfg, &c);
-		if (!ret) {
-			*out = xstrdup(cfg.state_dir);
-			*out_url = cfg.state_url ? xstrdup(cfg.state_url) : NULL;
-			*out_pw = cfg.state_password_file ?
-				  xstrdup(cfg.state_password_file) : NULL;
-		}
-	}
-	serve_config_release(&cfg);
-	config_release(&c);
-	free(path);
-	return ret;
-}
-
-int serve_state_open(struct store *st, struct queue *q, const char *config,
+int serve_state_open(struct store *st, struct queue *q, const struct settings *s,
 		     const char *state_dir)
 {
+	const char *dir = state_dir ? state_dir : s->state.dir;
 	struct strbuf db = STRBUF_INIT;
 	struct stat sb;
-	char *dir = NULL, *url = NULL, *pw = NULL;
 	int ret;
 
-	ret = find_state_dir(&dir, &url, &pw, config, state_dir);
-	if (ret)
-		return ret;
-	if (url) {
-		ret = store_open_url(st, url, pw);
-		if (!ret)
-			queue_init(q, st, dir, NULL);
-		goto out;
-	}
 	strbuf_addf(&db, "%s/%s", dir, STORE_FILE);
-	if (stat(db.buf, &sb)) {
+	if (!state_dir && s->state.url)
+		ret = settings_state_open(st, s);
+	else if (stat(db.buf, &sb))
 		ret = error_code(WW_ENOTFOUND, "no state in '%s' (has the service run?)",
 				 dir);
-		goto out;
-	}
-	ret = store_open(st, dir);
+	else if (state_dir)
+		ret = store_open(st, dir);
+	else
+		ret = settings_state_open(st, s);
 	if (!ret)
 		queue_init(q, st, dir, NULL);
-out:
 	strbuf_release(&db);
-	free(dir);
-	free(url);
-	free(pw);
 	return ret;
 }
-
 
 void serve_say(struct serve *sv, const char *fmt, ...)
 {
@@ -680,7 +600,7 @@ static int write_outputs(struct serve *sv, time_t now)
 	int ret;
 
 	dopts.out_dir = sv->cfg->dashboard_dir;
-	dopts.state_dir = sv->cfg->state_dir;
+	dopts.state_dir = sv->cfg->settings->state.dir;
 	dopts.store = &sv->store;	/* PostgreSQL or not: the same tables as the queue */
 	dopts.census = (const char **)sv->cfg->census.v;
 	dopts.nr_census = sv->cfg->census.nr;
@@ -789,13 +709,6 @@ static void *beat_main(void *arg)
 	return NULL;
 }
 
-static int open_state(struct store *st, const struct serve_config *cfg)
-{
-	if (cfg->state_url)
-		return store_open_url(st, cfg->state_url, cfg->state_password_file);
-	return store_open(st, cfg->state_dir);
-}
-
 /* Whole-second polls of the stop flag: a signal landing just before
  * nanosleep() costs at most a quarter second, never a whole interval. */
 static void sleep_until(time_t end)
@@ -815,14 +728,14 @@ static void sleep_until(time_t end)
  */
 static int open_state_waiting(struct serve *sv, const struct serve_config *cfg)
 {
-	time_t until = time(NULL) + cfg->start_wait;
+	time_t until = time(NULL) + cfg->settings->state.start_wait;
 	unsigned int delay = 1;
 	int ret;
 
 	for (;;) {
 		time_t now;
 
-		ret = open_state(&sv->store, cfg);
+		ret = settings_state_open(&sv->store, cfg->settings);
 		now = time(NULL);
 		if (ret != WW_ENET || (sv->flags & SERVE_ONCE) || serve_stopping() ||
 		    now >= until)
@@ -841,19 +754,19 @@ static int beat_start(struct serve *sv)
 	struct beat *b = &sv->beat;
 	int ret;
 
-	ret = open_state(&b->store, sv->cfg);
+	ret = settings_state_open(&b->store, sv->cfg->settings);
 	if (ret)
 		return ret;
-	queue_init(&b->q, &b->store, sv->cfg->state_dir, NULL);
-	b->lease = sv->cfg->lease;
+	queue_init(&b->q, &b->store, sv->cfg->settings->state.dir, NULL);
+	b->lease = sv->cfg->settings->state.lease;
 	b->w.name = sv->name;
 	b->w.host = sv->host;
 	b->w.pid = getpid();
 	b->w.role = serve_role_name(sv->cfg->role);
 	b->w.started = time(NULL);
 	b->w.stage = "";
-	b->w.lease = sv->cfg->lease;
-	b->interval = sv->cfg->lease / 3 ? sv->cfg->lease / 3 : 1;
+	b->w.lease = sv->cfg->settings->state.lease;
+	b->interval = sv->cfg->settings->state.lease / 3 ? sv->cfg->settings->state.lease / 3 : 1;
 	snprintf(b->stage, sizeof(b->stage), "%s",
 		 sv->cfg->role == SERVE_ROLE_POLLER ? "standby" : "idle");
 	pthread_mutex_init(&b->lock, NULL);
@@ -972,14 +885,14 @@ static int work_turn(struct serve *sv)
 	int ret, n;
 
 	refresh_warm(sv);
-	ret = queue_claim(&id, &sv->q, sv->name, sv->cfg->lease, time(NULL));
+	ret = queue_claim(&id, &sv->q, sv->name, sv->cfg->settings->state.lease, time(NULL));
 	if (ret <= 0)
 		return ret;
 	for (n = 0; n < SERVE_MAX_CHAIN && !serve_stopping(); n++) {
 		struct queue_series s = QUEUE_SERIES_INIT;
 
 		if (n) {
-			ret = queue_claim_id(&sv->q, id, sv->name, sv->cfg->lease,
+			ret = queue_claim_id(&sv->q, id, sv->name, sv->cfg->settings->state.lease,
 					     time(NULL));
 			if (!ret)
 				say_left(sv, id);
@@ -1026,10 +939,17 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	ao.backoff_max = cfg->backoff_max;
 	ao.user_agent = "warnwatch-serve";
 	sv->http = ao;
+	/* [review] rules, as review reads them: a directory that does not
+	 * load is said now, not at the first series' check. */
+	if (cfg->role != SERVE_ROLE_POLLER) {
+		ret = stage_need_rules(sv);
+		if (ret)
+			return ret;
+	}
 	ret = open_state_waiting(sv, cfg);
 	if (ret)
 		return ret;
-	queue_init(&sv->q, &sv->store, cfg->state_dir, &cfg->queue);
+	queue_init(&sv->q, &sv->store, cfg->settings->state.dir, &cfg->queue);
 	if (gethostname(sv->host, sizeof(sv->host) - 1))
 		snprintf(sv->host, sizeof(sv->host), "localhost");
 	snprintf(sv->name, sizeof(sv->name), "%s:%ld", sv->host, (long)getpid());
@@ -1070,7 +990,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	}
 	if (cfg->role == SERVE_ROLE_ALL)
 		fprintf(stderr, "warnwatch serve: watching %zu list(s), state in %s\n",
-			cfg->nr_lists, cfg->state_dir);
+			cfg->nr_lists, cfg->settings->state.dir);
 	else
 		fprintf(stderr, "warnwatch serve: %s %s, %zu list(s), state in %s\n",
 			serve_role_name(cfg->role), sv->name, cfg->nr_lists,

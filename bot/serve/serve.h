@@ -21,6 +21,7 @@
 #define WW_SERVE_H
 
 #include "config.h"
+#include "settings.h"
 #include "queue.h"
 #include "reply.h"
 #include "strvec.h"
@@ -58,12 +59,9 @@ enum serve_role {
 };
 
 struct serve_config {
-	char *state_dir;	/* [state] dir, shared with `warnwatch review` */
-	char *state_url;	/* [state] url: postgresql://..., or NULL */
-	char *state_password_file; /* [state] password-file, or NULL */
-	unsigned int lease;	/* [state] lease: seconds a claim holds unrenewed */
-	unsigned int start_wait; /* [state] start-wait: seconds to wait for the
-				  * database server at start */
+	const struct settings *settings; /* borrowed: [state], [identity], [smtp],
+					  * [review], [archive] */
+	const struct config *config;	/* borrowed: settings->config */
 	enum serve_role role;	/* from the command line */
 	char *dashboard_dir;	/* default STATE_DIR/dashboard */
 	char *listen;		/* "127.0.0.1:8025"; "" when off */
@@ -76,18 +74,18 @@ struct serve_config {
 	struct queue_opts queue;
 	struct serve_list *lists;
 	size_t nr_lists, alloc_lists;
-	const struct config *config; /* borrowed: [b4], [smtp], [reply] ... */
 };
 
 #define SERVE_CONFIG_INIT { 0 }
 
 /*
- * Read [serve], [state] and every [list.NAME] of `c` (which must outlive
- * `out`); [identity], [smtp] and [review] are read as `warnwatch review`
- * reads them.  Unknown keys, bad values and a list without `archive` are
- * WW_EINPUT naming file:line or the key.
+ * Read [serve] and every [list.NAME] of the settings `s` (which must
+ * outlive `out`; settings_load() checked every key).  When a list sends
+ * replies, the identity and [smtp] must be usable now
+ * (settings_need_sending()), not at the first send.  Bad values and a
+ * list without `archive` are WW_EINPUT naming the key.
  */
-int serve_config_load(struct serve_config *out, const struct config *c);
+int serve_config_load(struct serve_config *out, struct settings *s);
 void serve_config_release(struct serve_config *cfg);
 /* The list called `name`, or NULL (borrowed). */
 const struct serve_list *serve_config_list(const struct serve_config *cfg,
@@ -124,12 +122,12 @@ int serve_role_parse(enum serve_role *out, const char *name);
 int serve_run(const struct serve_config *cfg, unsigned int flags);
 
 /*
- * For `warnwatch status` and `retry`: open the state of `state_dir`, else
- * of the configuration `config` ([state] url, else [state] dir), else of
- * the default configuration or directory.  WW_ENOTFOUND when there is no
- * state yet.
+ * For `warnwatch status`, `retry` and `dashboard`: open the state of
+ * `state_dir` if set, else the state of the settings `s`
+ * (settings_state_open()), and the queue on it.  WW_ENOTFOUND when there
+ * is no state yet (nothing is created).
  */
-int serve_state_open(struct store *st, struct queue *q, const char *config,
+int serve_state_open(struct store *st, struct queue *q, const struct settings *s,
 		     const char *state_dir);
 
 /* Async-signal-safe: ask the loop to stop after the current stage. */

@@ -38,17 +38,13 @@ out:
 static int run_fetch(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
-	struct b4_opts o = B4_OPTS_INIT;
+	/* [archive] and [identity] as review and ci read them, but the
+	 * archive is this list's. */
+	struct b4_opts o = sv->cfg->settings->b4;
 	struct b4_series bs = B4_SERIES_INIT;
 	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
 	int ret;
 
-	/* [archive] and [identity] as review and ci read them, but the
-	 * archive is this list's. */
-	ret = b4_opts_from_config(&o, &mask, sv->cfg->config);
-	if (ret)
-		goto out;
-	strbuf_reset(&mask);
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
 	o.midmask = mask.buf;
 	o.linkmask = NULL;

@@ -11,76 +11,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The reply as written to reply.eml, and what sending it needs. */
-struct outgoing {
-	struct strbuf text;
-	char *message_id;
-	char *in_reply_to;
-	char *subject;
-	struct strbuf from;		/* envelope sender */
-	struct mail_addr_list rcpt;	/* To + Cc */
-	struct strbuf rcpt_text;	/* "a@x, b@y" for the store */
-};
-
-static void outgoing_init(struct outgoing *o)
-{
-	memset(o, 0, sizeof(*o));
-	strbuf_init(&o->text, 0);
-	strbuf_init(&o->from, 0);
-	strbuf_init(&o->rcpt_text, 0);
-}
-
-static void outgoing_release(struct outgoing *o)
-{
-	strbuf_release(&o->text);
-	strbuf_release(&o->from);
-	strbuf_release(&o->rcpt_text);
-	free(o->message_id);
-	free(o->in_reply_to);
-	free(o->subject);
-	mail_addr_list_clear(&o->rcpt);
-}
-
 /*
  * Read back a drafted reply: everything about sending it comes from the
- * file itself, so a restarted service sends exactly what it drafted,
- * under the same Message-ID.
+ * file itself (review_outgoing_parse()), so a restarted service sends
+ * exactly what it drafted, under the same Message-ID.  `text` holds what
+ * `o` points into.
  */
-static int outgoing_load(struct outgoing *o, struct serve *sv, long long id)
+static int outgoing_load(struct review_outgoing *o, struct strbuf *text,
+			 struct serve *sv, long long id)
 {
-	struct mail_list ml = MAIL_LIST_INIT;
-	struct mail_addr_list from = MAIL_ADDR_LIST_INIT;
-	int ret;
+	int ret = stage_read_artifact(text, sv, id, QUEUE_REPLY);
 
-	ret = stage_read_artifact(&o->text, sv, id, QUEUE_REPLY);
 	if (!ret)
-		ret = mbox_parse(&ml, o->text.buf, o->text.len);
-	if (!ret && ml.nr != 1)
-		ret = error_code(WW_EINPUT, "not one message");
-	if (!ret && !*ml.v[0].message_id)
-		ret = error_code(WW_EINPUT, "no Message-ID");
-	if (ret) {
-		ret = error_prefix(ret, "series %lld: %s", id, QUEUE_REPLY);
-		goto out;
-	}
-	o->message_id = xstrdup(ml.v[0].message_id);
-	o->in_reply_to = xstrdup(ml.v[0].in_reply_to);
-	o->subject = xstrdup(ml.v[0].subject);
-	mail_addr_parse(&o->rcpt, ml.v[0].to_raw);
-	mail_addr_parse(&o->rcpt, ml.v[0].cc_raw);
-	mail_addr_parse(&from, ml.v[0].from_raw);
-	if (!from.nr || !o->rcpt.nr) {
-		ret = error_code(WW_EINPUT, "series %lld: %s has no %s", id,
-				 QUEUE_REPLY, from.nr ? "recipient" : "sender");
-		goto out;
-	}
-	strbuf_addstr(&o->from, from.v[0].addr);
-	for (size_t i = 0; i < o->rcpt.nr; i++)
-		strbuf_addf(&o->rcpt_text, "%s%s", i ? ", " : "", o->rcpt.v[i].addr);
-out:
-	mail_addr_list_clear(&from);
-	mail_list_clear(&ml);
-	return ret;
+		ret = review_outgoing_parse(o, text->buf, text->len);
+	return ret ? error_prefix(ret, "series %lld: %s", id, QUEUE_REPLY) : 0;
 }
 
 /* Nothing more to do for `s` but what the reply step recorded. */
@@ -141,16 +85,30 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 	return ret < 0 ? ret : 0;
 }
 
+/* Where the review's warnings go: the service's log, for a series
+ * (id 0: the list). */
+struct log_to {
+	struct serve *sv;
+	long long id;
+	const char *list;
+};
+
+static void log_warning(void *data, const char *msg)
+{
+	struct log_to *to = data;
+
+	queue_log(&to->sv->q, to->id, to->list, QL_WARN, "%s", msg);
+}
+
 /* The list's coding-style guide, loaded on first use; NULL if none. */
 static const struct guide *list_guide(struct serve *sv,
 				      const struct serve_list *l)
 {
 	struct serve_inbox *in = &sv->inboxes[l - sv->cfg->lists];
-	const struct config *c = sv->cfg->config;
-	const char *tree = config_get(c, "review", "tree");
-	const char *source = config_get(c, "review", "source");
-	struct strbuf path = STRBUF_INIT;
-	char *cache;
+	const struct settings *set = sv->cfg->settings;
+	const char *tree = set->review_tree, *source = set->review_source;
+	struct log_to to = { sv, 0, l->name };
+	struct review_warn w = { log_warning, &to };
 	struct stat st;
 
 	if (in->guide_state)
@@ -160,130 +118,71 @@ static const struct guide *list_guide(struct serve *sv,
 		tree = S_ISDIR(st.st_mode) ? l->tree : NULL;
 		source = S_ISDIR(st.st_mode) ? source : l->tree;
 	}
-	cache = guide_cache_dir();
-	in->guide_state = -1;
-	if (!guide_locate(&path, tree, cache, source) &&
-	    !guide_load_file(&in->guide, path.buf))
-		in->guide_state = 1;
-	else
-		queue_log(&sv->q, 0, l->name, QL_WARN, "replies will cite "
-			  "coding-style sections without quoting them: %s",
-			  error_last());
-	free(cache);
-	strbuf_release(&path);
+	in->guide_state = review_load_guide(&in->guide, NULL, tree, source,
+					    set->cache_dir.buf, 0, &w) > 0 ? 1 : -1;
 	return in->guide_state > 0 ? &in->guide : NULL;
 }
 
-/* The previous version of `s`, checked, for the reply's credits. */
-static bool load_prev(struct series *prev, struct check_result *res,
-		      struct mail_list *mails, struct strbuf *raw,
-		      struct serve *sv, const struct queue_series *s)
-{
-	struct check_opts co = CHECK_OPTS_INIT;
-	long long pid = queue_prev_version(&sv->q, s->id);
-
-	if (!pid)
-		return false;
-	co.rules = &sv->rules;
-	if (stage_load_series(mails, prev, raw, sv, pid) < 0 ||
-	    check_series(res, prev, &co) < 0) {
-		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
-			  "not compared: %s", s->version - 1, pid, error_last());
-		return false;
-	}
-	return true;
-}
-
-/* draft_reply() wrote nothing: */
-enum {
-	DRAFT_NOTHING = 1,	/* nothing to say */
-	DRAFT_SKIPPED = 2,	/* the author asked not to get reviews */
-};
-
 /*
- * Draft the reply of series `s` into reply.eml with the review module,
+ * Draft the reply of series `s` into reply.eml with review_run(),
  * comparing with the previous version when there is one, as `warnwatch
- * review` does (a DRAFT_* when it writes none).
+ * review` does.  REVIEW_NOTHING or REVIEW_SKIPPED when it writes none.
  */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, const struct series *series)
 {
-	const struct config *c = sv->cfg->config;
-	struct reply_opts ro = REPLY_OPTS_INIT;
-	struct review_conf keep = REVIEW_CONF_INIT;
+	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
-	struct check_result cur = CHECK_RESULT_INIT, prev_res = CHECK_RESULT_INIT;
-	struct check_opts co = CHECK_OPTS_INIT;
 	struct series prev = SERIES_INIT;
 	struct mail_list prev_mails = MAIL_LIST_INIT;
 	struct strbuf prev_raw = STRBUF_INIT, path = STRBUF_INIT;
+	long long pid = queue_prev_version(&sv->q, s->id);
+	struct log_to to = { sv, s->id, s->inbox };
 	int ret;
 
-	co.rules = &sv->rules;
-	ret = check_series(&cur, series, &co);
-	if (ret < 0)
-		goto out;
-	ret = review_reply_opts(&ro, &keep, c, 0);
-	if (ret < 0)
-		goto out;
+	o.reply = sv->cfg->settings->reply;
+	o.rules = &sv->rules;
+	o.warn.fn = log_warning;
+	o.warn.data = &to;
 	/* ci.json: a state written before verdict.json went away has it too. */
 	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
 	if (!access(path.buf, F_OK) && ci_verdict_load(&v, path.buf) == 0)
-		ro.verdict = &v;
-	if (load_prev(&prev, &prev_res, &prev_mails, &prev_raw, sv, s)) {
-		ro.prev = &prev;
-		ro.prev_result = &prev_res;
-	}
+		o.reply.verdict = &v;
+	if (pid && stage_load_series(&prev_mails, &prev, &prev_raw, sv, pid) < 0)
+		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
+			  "not compared: %s", s->version - 1, pid, error_last());
+	else if (pid)
+		o.prev = &prev;
 	/* The list's own policy and address before [review]'s. */
-	ro.policy = l->reply_to;
+	o.reply.policy = l->reply_to;
 	if (*l->address)
-		ro.lists = l->address;
-	ro.guide = list_guide(sv, l);
-	ro.tree_name = *l->tree ? l->tree : NULL;
-	ret = reply_build(&r, series, &cur, &ro);
-	if (!ret && r.empty)
-		ret = DRAFT_NOTHING;
-	else if (!ret && review_author_skipped(c, &r, series))
-		ret = DRAFT_SKIPPED;
-	else if (!ret)
+		o.reply.lists = l->address;
+	o.reply.guide = list_guide(sv, l);
+	o.reply.tree_name = *l->tree ? l->tree : NULL;
+	ret = review_run(&r, series, &o);
+	if (ret == REVIEW_DRAFTED)
 		ret = stage_put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
-out:
 	reply_release(&r);
 	ci_verdict_release(&v);
-	check_result_clear(&cur);
-	check_result_clear(&prev_res);
 	series_release(&prev);
 	mail_list_clear(&prev_mails);
 	strbuf_release(&prev_raw);
-	review_conf_release(&keep);
 	strbuf_release(&path);
 	return ret;
 }
 
+/* Send the drafted reply `o`: [smtp] was found usable at start. */
 static int send_reply(struct serve *sv, const struct queue_series *s,
-		      const struct serve_list *l, struct outgoing *o,
+		      const struct serve_list *l, const struct review_outgoing *o,
 		      time_t now)
 {
-	struct store_reply r = STORE_REPLY_INIT, old = STORE_REPLY_INIT;
-	struct smtp_opts so = SMTP_OPTS_INIT;
-	struct strbuf password = STRBUF_INIT, ca_file = STRBUF_INIT, what = STRBUF_INIT;
+	struct store_reply old = STORE_REPLY_INIT;
+	struct strbuf what = STRBUF_INIT;
 	int ret;
 
-	ret = smtp_opts_from_config(&so, &password, &ca_file, sv->cfg->config);
-	if (ret) {
-		ret = serve_fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	r.series = s->root_msgid;
-	r.version = s->version;
-	r.message_id = o->message_id;
-	r.in_reply_to = o->in_reply_to;
-	r.subject = o->subject;
-	r.recipients = o->rcpt_text.buf;
-	r.forced = s->force_reply;
-	ret = review_send(&old, &sv->store, &so, &r, o->from.buf, &o->rcpt,
-			  o->text.buf, o->text.len);
+	ret = review_deliver(&old, &sv->store, &sv->cfg->settings->smtp, o,
+			     s->root_msgid, s->version, s->force_reply);
 	if (ret == REVIEW_ANSWERED) {
 		strbuf_addf(&what, "sent <%s>", old.message_id);
 		ret = finish(sv, s, what.buf, now);
@@ -302,10 +201,7 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 		/* Refused, or no connection: certainly not delivered. */
 		ret = serve_fail(sv, s->id, error_last(), ret == WW_EINPUT);
 	}
-out:
 	store_reply_release(&old);
-	strbuf_release(&password);
-	strbuf_release(&ca_file);
 	strbuf_release(&what);
 	return ret < 0 ? ret : 0;
 }
@@ -317,13 +213,13 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series series = SERIES_INIT;
 	struct strbuf raw = STRBUF_INIT, path = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
-	struct outgoing o;
+	struct review_outgoing o = REVIEW_OUTGOING_INIT;
 	const char *why = NULL;
 	time_t until;
 	int ret;
 
-	outgoing_init(&o);
 	if (l->reply == SERVE_REPLY_NONE) {
 		ret = finish(sv, s, "none: replies are off for this list", now);
 		goto out;
@@ -351,8 +247,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
-		if (ret == DRAFT_NOTHING || ret == DRAFT_SKIPPED) {
-			ret = finish(sv, s, ret == DRAFT_NOTHING ? "none: nothing to say" :
+		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED) {
+			ret = finish(sv, s, ret == REVIEW_NOTHING ? "none: nothing to say" :
 				     "none: the author asked not to get these reviews "
 				     "([review] skip-authors)", now);
 			goto out;
@@ -362,7 +258,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 			goto out;
 		}
 	}
-	ret = outgoing_load(&o, sv, s->id);
+	ret = outgoing_load(&o, &text, sv, s->id);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -378,7 +274,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
 	    !serve_rcpt_allowed(l, &o.rcpt, *l->address ? l->address :
-				config_get(sv->cfg->config, "review", "lists"), &why)) {
+				sv->cfg->settings->reply.lists, &why)) {
 		strbuf_addf(&what, "drafted, not sent: %s", why);
 		ret = finish(sv, s, what.buf, now);
 		goto out;
@@ -396,7 +292,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	ret = send_reply(sv, s, l, &o, now);
 out:
-	outgoing_release(&o);
+	review_outgoing_release(&o);
+	strbuf_release(&text);
 	store_reply_release(&rec);
 	series_release(&series);
 	mail_list_clear(&mails);

@@ -76,7 +76,8 @@ int stage_need_rules(struct serve *sv)
 
 	if (sv->rules_loaded)
 		return 0;
-	ret = rules_load(&sv->rules, rules_default_dir());
+	/* [review] rules, as `warnwatch review` reads them. */
+	ret = rules_load(&sv->rules, sv->cfg->settings->rules_dir.buf);
 	if (ret < 0)
 		return ret;	/* our installation, not the series */
 	sv->rules_loaded = true;

@@ -454,4 +454,14 @@ review --mbox "$DATA/example-v1.mbox"
 	ok "--mbox drafts the same reply without any server" ||
 	not_ok "--mbox drafts without a server (rc $rc): $(cat "$TEST_DIR/stderr")"
 
+# Issue 25: one table of keys for every command: [state] start-wait (read by
+# the service) is no "unknown key" to review, which shares the file.
+sed "s|^dir = .*|&\nstart-wait = 30|" "$CONF" >"$TEST_DIR/start-wait.conf"
+"$WARNWATCH" review --config "$TEST_DIR/start-wait.conf" --mbox "$DATA/example-v1.mbox" \
+	>"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^In-Reply-To: ' "$TEST_DIR/stdout" &&
+	ok "a valid [state] start-wait: review drafts" ||
+	not_ok "a valid [state] start-wait (rc $rc): $(cat "$TEST_DIR/stderr")"
+
 done_testing

@@ -1,12 +1,16 @@
 /*
  * Unit tests for bot/review/review.c: the archived messages of b4's choice, the
- * reply options from the configuration, the state, and the exactly-once
+ * reply options from the configuration, review_run()'s decisions (a reply,
+ * nothing to say, the author skipped, a previous version that does not
+ * check), the state (settings_state_open()), and the exactly-once
  * send -- a refused send is a failure to retry, a timed-out one is "maybe
  * sent" and never sent again without --force.  t-review-pg.c runs the
  * same against a real PostgreSQL.
  */
 #include "review.h"
+#include "rules.h"
 #include "series.h"
+#include "settings.h"
 #include "tap.h"
 
 #include <arpa/inet.h>
@@ -238,15 +242,15 @@ static void test_skip_authors(void)
 		return;
 	}
 	r.answered = 0;
-	ok(!review_author_skipped(&c, &r, &s), "skip-authors unset: nobody skipped");
+	ok(!review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "skip-authors unset: nobody skipped");
 	config_set(&c, "review", "skip-authors", "nobody@x, alice@example.org");
-	ok(review_author_skipped(&c, &r, &s), "the cover's author, in a list, without case");
+	ok(review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "the cover's author, in a list, without case");
 	r.answered = 1;
-	ok(!review_author_skipped(&c, &r, &s), "a reply to patch 1 goes to Bob: not skipped");
+	ok(!review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "a reply to patch 1 goes to Bob: not skipped");
 	config_set(&c, "review", "skip-authors", "*@example.net");
-	ok(review_author_skipped(&c, &r, &s), "a glob takes Bob");
+	ok(review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "a glob takes Bob");
 	config_set(&c, "review", "skip-authors", "");
-	ok(!review_author_skipped(&c, &r, &s), "empty: nobody skipped");
+	ok(!review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "empty: nobody skipped");
 	series_release(&s);
 	mail_list_clear(&mails);
 	config_release(&c);
@@ -289,7 +293,7 @@ static void test_skip_every_recipient(void)
 	ro.always = true;
 	ro.template_dir = templates.buf;
 	is(reply_build(&r, &s, &none, &ro), 0, "reply-to = all builds: %s", error_last());
-	ok(!review_author_skipped(&c, &r, &s), "the author (first mailbox) is not skipped");
+	ok(!review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "the author (first mailbox) is not skipped");
 	for (size_t i = 0; i < r.rcpt.nr; i++)
 		strbuf_addf(&got, "%s%s", i ? " " : "", r.rcpt.v[i].addr);
 	is_str(got.buf, "jane@example.org list@vger.kernel.org ok@example.org",
@@ -303,7 +307,7 @@ static void test_skip_every_recipient(void)
 	ro.template_dir = templates.buf;
 	ro.policy = REPLY_TO_AUTHOR;
 	is(reply_build(&r, &s, &none, &ro), 0, "a skipped author is no error");
-	ok(review_author_skipped(&c, &r, &s), "the author is skipped");
+	ok(review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "the author is skipped");
 	is(r.rcpt.nr, 0, "and nobody else gets the reply instead");
 	reply_release(&r);
 	review_conf_release(&keep);
@@ -314,16 +318,101 @@ static void test_skip_every_recipient(void)
 	config_release(&c);
 }
 
+static void warned(void *data, const char *msg)
+{
+	strbuf_addf(data, "%s\n", msg);
+}
+
+/* review_run(): the one decision both `review` and the service take. */
+static void test_run(void)
+{
+	static const char clean[] =
+		"From a@x Thu Jan  1 00:00:00 1970\n"
+		"From: Alice <alice@example.org>\nTo: list@vger.kernel.org\n"
+		"Subject: [PATCH] x\nMessage-ID: <n@x>\n\none\n---\n"
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1 +1 @@\n-\tfoo();\n+\tbar();\n";
+	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
+	struct review_conf keep = REVIEW_CONF_INIT;
+	struct ruleset rules = RULESET_INIT;
+	struct config c = CONFIG_INIT;
+	struct mail_list m1 = MAIL_LIST_INIT, m2 = MAIL_LIST_INIT;
+	struct series adds = SERIES_INIT, none = SERIES_INIT;
+	struct strbuf dir = STRBUF_INIT, templates = STRBUF_INIT, warn = STRBUF_INIT;
+	struct reply r = REPLY_INIT;
+	const char *top = getenv("WW_TOP");
+
+	strbuf_addf(&dir, "%s/rules", top && *top ? top : ".");
+	strbuf_addf(&templates, "%s/templates", top && *top ? top : ".");
+	if (rules_load(&rules, dir.buf) < 0 ||
+	    series_read(&adds, &m1, two_authors, strlen(two_authors), "a.mbox") < 0 ||
+	    series_read(&none, &m2, clean, strlen(clean), "n.mbox") < 0) {
+		ok(0, "review_run: setup: %s", error_last());
+		goto out;
+	}
+	config_set(&c, "identity", "email", "bot@example.org");
+	is(review_reply_opts(&o.reply, &keep, &c, 0), 0, "review_run: options");
+	o.reply.template_dir = templates.buf;
+	o.rules = &rules;
+	o.warn.fn = warned;
+	o.warn.data = &warn;
+
+	is(review_run(&r, &adds, &o), REVIEW_DRAFTED, "a series adding BUG_ON: a reply");
+	ok(r.text.len && strstr(r.text.buf, "BUG_ON"), "  which talks about it");
+	reply_release(&r);
+	r = (struct reply)REPLY_INIT;
+	is(review_run(&r, &none, &o), REVIEW_NOTHING, "no BUG/WARN change: nothing to say");
+	ok(!r.text.len, "  and no text");
+	reply_release(&r);
+	r = (struct reply)REPLY_INIT;
+	o.reply.always = true;
+	is(review_run(&r, &none, &o), REVIEW_DRAFTED, "  unless always");
+	o.reply.always = false;
+	reply_release(&r);
+	r = (struct reply)REPLY_INIT;
+	o.reply.skip = "BOB@example.net";
+	is(review_run(&r, &adds, &o), REVIEW_SKIPPED, "the author in skip-authors: skipped");
+	o.reply.skip = NULL;
+	reply_release(&r);
+	r = (struct reply)REPLY_INIT;
+
+	/* The previous version is checked and compared, without a word. */
+	o.prev = &none;
+	is(review_run(&r, &adds, &o), REVIEW_DRAFTED, "with a previous version: a reply");
+	is_str(warn.buf, "", "  compared without a warning");
+	o.prev = NULL;
+	reply_release(&r);
+	r = (struct reply)REPLY_INIT;
+	o.tree = "/nonexistent/tree";
+	ok(review_run(&r, &adds, &o) < 0, "a series that does not check: an error");
+	o.name = "<c@x>";
+	ok(review_run(&r, &adds, &o) < 0 && strstr(error_last(), "<c@x>"),
+	   "  naming the series: %s", error_last());
+out:
+	reply_release(&r);
+	review_conf_release(&keep);
+	ruleset_release(&rules);
+	config_release(&c);
+	series_release(&adds);
+	series_release(&none);
+	mail_list_clear(&m1);
+	mail_list_clear(&m2);
+	strbuf_release(&dir);
+	strbuf_release(&templates);
+	strbuf_release(&warn);
+}
+
 int main(int argc, char **argv)
 {
-	struct config c = CONFIG_INIT;
+	struct settings set = SETTINGS_INIT;
+	struct config *c = &set.config;
 	struct store st = STORE_INIT;
 
 #ifdef T_REVIEW_PG
 	pg_test_env(argv);
-	config_set(&c, "state", "url", getenv("WW_TEST_PG_URL"));
+	config_set(c, "state", "url", getenv("WW_TEST_PG_URL"));
 	if (getenv("WW_TEST_PG_PWFILE"))
-		config_set(&c, "state", "password-file", getenv("WW_TEST_PG_PWFILE"));
+		config_set(c, "state", "password-file", getenv("WW_TEST_PG_PWFILE"));
 #else
 	char dir[] = "/tmp/t-review.XXXXXX";
 
@@ -331,13 +420,15 @@ int main(int argc, char **argv)
 	(void)argv;
 	if (!mkdtemp(dir))
 		return 1;
-	config_set(&c, "state", "dir", dir);
+	config_set(c, "state", "dir", dir);
 #endif
 	test_choose();
 	test_reply_opts();
 	test_skip_authors();
 	test_skip_every_recipient();
-	is(review_state_open(&st, &c), 0, "the configured state opens");
+	test_run();
+	is(settings_apply(&set, 0), 0, "the settings apply");
+	is(settings_state_open(&st, &set), 0, "the configured state opens");
 #ifdef T_REVIEW_PG
 	is_str(store_backend_name(&st), "postgresql", "[state] url: PostgreSQL");
 	test_send(&st, "pg");
@@ -346,6 +437,6 @@ int main(int argc, char **argv)
 	test_send(&st, "sqlite");
 #endif
 	store_close(&st);
-	config_release(&c);
+	settings_release(&set);
 	return done_testing();
 }

@@ -5,23 +5,27 @@
 #include "serve.h"
 #include "tap.h"
 
-static int load(struct serve_config *cfg, struct config *c, const char *text)
+static int load(struct serve_config *cfg, struct settings *c, const char *text)
 {
-	config_release(c);
+	int ret;
+
 	serve_config_release(cfg);
-	*c = (struct config)CONFIG_INIT;
-	if (config_parse(c, text, strlen(text), "test.conf"))
+	settings_release(c);
+	*c = (struct settings)SETTINGS_INIT;
+	if (config_parse(&c->config, text, strlen(text), "test.conf"))
 		return -100;
-	return serve_config_load(cfg, c);
+	ret = settings_apply(c, 0);
+	return ret ? ret : serve_config_load(cfg, c);
 }
 
 static void test_config(void)
 {
-	struct config c = CONFIG_INIT;
+	struct settings c = SETTINGS_INIT;
 	struct serve_config cfg = SERVE_CONFIG_INIT;
 	const struct serve_list *l;
 
 	is(load(&cfg, &c,
+		"[identity]\nemail = bot@example.org\n[smtp]\nurl = smtp://127.0.0.1:25\n"
 		"[state]\ndir = /var/lib/ww\n"
 		"[serve]\nlisten = 127.0.0.1:9000\npoll-interval = 30\nsettle = 5\n"
 		"census = /a.json /b.json\n"
@@ -32,7 +36,7 @@ static void test_config(void)
 		"quiet-hours = 22:00-07:00\n"
 		"[list.netdev]\narchive = http://127.0.0.1:8080\ninbox = netdev-test\n"
 		"reply-to = list\npoll-interval = 300\n"), 0, "a full configuration loads");
-	is_str(cfg.state_dir, "/var/lib/ww", "[state] dir, shared with review");
+	is_str(c.state.dir, "/var/lib/ww", "[state] dir, shared with review");
 	is_str(cfg.dashboard_dir, "/var/lib/ww/dashboard", "dashboard under the state dir");
 	is_str(cfg.listen, "127.0.0.1:9000", "listen");
 	is(cfg.poll_interval, 30, "poll-interval");
@@ -94,7 +98,7 @@ static void test_config(void)
 	is(load(&cfg, &c, "[serve]\nsettle = -1\n[list.x]\narchive = http://h\n"),
 	   WW_EINPUT, "a negative settle time");
 	serve_config_release(&cfg);
-	config_release(&c);
+	settings_release(&c);
 }
 
 static time_t at(int hour, int min)
@@ -165,19 +169,77 @@ static void test_allowed(void)
 /* The example in docs/ must stay a valid configuration. */
 static void test_example(void)
 {
-	struct config c = CONFIG_INIT;
+	struct settings c = SETTINGS_INIT;
 	struct serve_config cfg = SERVE_CONFIG_INIT;
 	struct strbuf path = STRBUF_INIT;
 	const char *top = getenv("WW_TOP");
 
 	strbuf_addf(&path, "%s/docs/serve.conf.example", top ? top : ".");
-	is(config_load(&c, path.buf), 0, "docs/serve.conf.example reads");
+	is(settings_load(&c, path.buf, 0), 0, "docs/serve.conf.example reads: %s",
+	   error_last());
 	is(serve_config_load(&cfg, &c), 0, "  and is a valid service configuration");
 	ok(cfg.nr_lists == 2 && !strcmp(cfg.listen, "127.0.0.1:8025"),
 	   "  two lists, dashboard on 127.0.0.1");
 	serve_config_release(&cfg);
-	config_release(&c);
+	settings_release(&c);
 	strbuf_release(&path);
+}
+
+/*
+ * Issue 25: one table of keys for every section, and a service that sends
+ * says at start what is missing to send (not at each series' first send).
+ */
+static void test_settings(void)
+{
+	struct settings c = SETTINGS_INIT;
+	struct serve_config cfg = SERVE_CONFIG_INIT;
+	static const char list_send[] = "[smtp]\nurl = smtp://127.0.0.1:25\n"
+		"[list.mm]\narchive = https://lore.kernel.org\nreply = send\n";
+
+	is(load(&cfg, &c, "[smtp]\nurl = smtp://127.0.0.1:25\nport = 25\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), WW_EINPUT,
+	   "an unknown [smtp] key stops the service: %s", error_last());
+	is(load(&cfg, &c, "[identity]\nmail = a@b\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), WW_EINPUT,
+	   "an unknown [identity] key too");
+	is(load(&cfg, &c, "[review]\nreply_to = list\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), WW_EINPUT,
+	   "an unknown [review] key too");
+	is(load(&cfg, &c, "[state]\nstart-wait = 10\nlease = 30\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), 0,
+	   "[state] start-wait and lease are known");
+	is(c.state.start_wait, 10, "  start-wait");
+	is(c.state.lease, 30, "  lease");
+	is(load(&cfg, &c, "[review]\nrules = /etc/ww-rules\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), 0, "[review] rules");
+	is_str(c.rules_dir.buf, "/etc/ww-rules", "  the service's rules are [review] rules");
+
+	is(load(&cfg, &c, "[smtp]\nurl = smtp://127.0.0.1:25\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), 0,
+	   "drafting lists need no identity");
+	is(load(&cfg, &c, list_send),
+	   WW_EINPUT, "a sending list without [identity] email: refused at start");
+	ok(strstr(error_last(), "[identity] email") != NULL, "  naming it: %s", error_last());
+	is(load(&cfg, &c, "[identity]\nemail = bot@example.org\n"
+		"[list.mm]\narchive = https://lore.kernel.org\nreply = send\n"),
+	   WW_EINPUT, "a sending list without [smtp] url: refused at start");
+	ok(strstr(error_last(), "[smtp] url") != NULL, "  naming it: %s", error_last());
+	is(load(&cfg, &c, "[identity]\nemail = bot@example.org\n"
+		"[smtp]\nurl = smtp://127.0.0.1:25\nuser = bot\n"
+		"[list.mm]\narchive = https://lore.kernel.org\nreply = send\n"),
+	   WW_EINPUT, "[smtp] user without a password file: refused at start");
+	is(load(&cfg, &c, "[identity]\nemail = bot@example.org\n"
+		"[smtp]\nurl = smtp://127.0.0.1:25\nstarttls = maybe\n"
+		"[list.mm]\narchive = https://lore.kernel.org\nreply = send\n"),
+	   WW_EINPUT, "a bad [smtp] starttls: refused at start");
+	is(load(&cfg, &c, "[identity]\nemail = bot@example.org\n"
+		"[smtp]\nurl = smtp://127.0.0.1:25\n"
+		"[list.mm]\narchive = https://lore.kernel.org\nreply = send\n"), 0,
+	   "identity and smtp: the service starts");
+	ok(c.sending && c.smtp.url && !strcmp(c.smtp.url, "smtp://127.0.0.1:25"),
+	   "  with the SMTP options read once");
+	serve_config_release(&cfg);
+	settings_release(&c);
 }
 
 int main(void)
@@ -189,5 +251,6 @@ int main(void)
 	test_quiet();
 	test_allowed();
 	test_example();
+	test_settings();
 	return done_testing();
 }

@@ -1,0 +1,173 @@
+/*
+ * The settings (settings.h): the configuration read once, checked against
+ * the one table of keys below, and turned into typed values.
+ */
+#include "settings.h"
+#include "ktree.h"
+#include "rules.h"
+
+/* Every section warnwatch reads and its keys: the only list there is. */
+static const char *const identity_keys[] = { "name", "email", NULL };
+static const char *const archive_keys[] = { "url", "midmask", "linkmask",
+	"searchmask", "timeout", NULL };
+static const char *const smtp_keys[] = { "url", "user", "password-file",
+	"starttls", "timeout", "ca-file", NULL };
+static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
+	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
+static const char *const state_keys[] = { "dir", "url", "password-file", "lease",
+	"start-wait", NULL };
+static const char *const serve_keys[] = { "dashboard-dir", "listen",
+	"poll-interval", "settle", "max-wait", "retry-base", "retry-max",
+	"max-attempts", "confirm-window", "http-timeout", "backoff-max",
+	"max-sleep", "census", "warm-wait", NULL };
+static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
+	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
+	"quiet-hours", "backfill", "poll-interval", NULL };
+
+static const struct {
+	const char *name;	/* ending in '.': every [NAME.x] */
+	const char *const *keys;
+} sections[] = {
+	{ "identity", identity_keys },
+	{ "archive", archive_keys },
+	{ "smtp", smtp_keys },
+	{ "review", review_keys },
+	{ "state", state_keys },
+	{ "serve", serve_keys },
+	{ "list.", list_keys },
+};
+
+static int check_keys(const struct config *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		const char *sec = c->v[i].section;
+
+		for (size_t j = 0; j < ARRAY_SIZE(sections); j++) {
+			const char *name = sections[j].name;
+			bool prefix = ends_with(name, ".");
+
+			if (prefix ? !starts_with(sec, name) : strcmp(sec, name))
+				continue;
+			int ret = config_check(c, sec, sections[j].keys);
+
+			if (ret)
+				return ret;
+			break;
+		}
+	}
+	return 0;
+}
+
+static int load_state(struct settings_state *out, const struct config *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned long lease, wait;
+	const char *url = config_get(c, "state", "url");
+	int ret;
+
+	/* One state database with the service: a series answered by hand
+	 * is not answered again by the service. */
+	if (!config_get_path(&sb, c, "state", "dir"))
+		out->dir = strbuf_detach(&sb, NULL);
+	else
+		out->dir = store_default_dir();
+	if (url && *url)
+		out->url = xstrdup(url);
+	if (!config_get_path(&sb, c, "state", "password-file"))
+		out->password_file = strbuf_detach(&sb, NULL);
+	strbuf_release(&sb);
+	ret = config_get_uint(&lease, c, "state", "lease", 60, 3, 86400);
+	if (!ret)
+		ret = config_get_uint(&wait, c, "state", "start-wait", 300, 0, 86400);
+	if (ret)
+		return ret;
+	out->lease = (unsigned int)lease;
+	out->start_wait = (unsigned int)wait;
+	return 0;
+}
+
+int settings_apply(struct settings *out, unsigned flags)
+{
+	const struct config *c = &out->config;
+	int ret;
+
+	ret = check_keys(c);
+	if (ret)
+		return ret;
+	out->name = config_get(c, "identity", "name");
+	out->email = config_get(c, "identity", "email");
+	out->review_tree = config_get(c, "review", "tree");
+	out->review_source = config_get(c, "review", "source");
+	ret = review_reply_opts(&out->reply, &out->reply_keep, c, 0);
+	if (!ret)
+		ret = b4_opts_from_config(&out->b4, &out->midmask, c);
+	if (!ret)
+		ret = load_state(&out->state, c);
+	if (ret)
+		return ret;
+	strbuf_reset(&out->rules_dir);
+	if (config_get_path(&out->rules_dir, c, "review", "rules"))
+		strbuf_addstr(&out->rules_dir, rules_default_dir());
+	strbuf_reset(&out->cache_dir);
+	ktree_cache_dir(&out->cache_dir, NULL);
+	out->b4.cache_dir = out->cache_dir.buf;
+	if (flags & SETTINGS_SENDING)
+		return settings_need_sending(out);
+	return 0;
+}
+
+int settings_load(struct settings *out, const char *path, unsigned flags)
+{
+	char *def = path ? NULL : config_default_path();
+	int ret = config_load(&out->config, path ? path : def);
+
+	/* No file at the default place: the defaults will do. */
+	if (ret == WW_ENOTFOUND && !path && (flags & SETTINGS_OPTIONAL)) {
+		error_clear();
+		ret = 0;
+	}
+	free(def);
+	if (ret)
+		return ret;
+	return settings_apply(out, flags);
+}
+
+int settings_need_sending(struct settings *s)
+{
+	int ret;
+
+	if (s->sending)
+		return 0;
+	/* The identity first: who sends is the first thing to get right. */
+	ret = review_reply_opts(&s->reply, &s->reply_keep, &s->config,
+				REVIEW_SENDING);
+	if (!ret)
+		ret = smtp_opts_from_config(&s->smtp, &s->smtp_password,
+					    &s->smtp_ca_file, &s->config);
+	if (ret)
+		return ret;
+	s->sending = true;
+	return 0;
+}
+
+int settings_state_open(struct store *out, const struct settings *s)
+{
+	if (s->state.url)
+		return store_open_url(out, s->state.url, s->state.password_file);
+	return store_open(out, s->state.dir);
+}
+
+void settings_release(struct settings *s)
+{
+	config_release(&s->config);
+	review_conf_release(&s->reply_keep);
+	strbuf_release(&s->rules_dir);
+	strbuf_release(&s->midmask);
+	strbuf_release(&s->smtp_password);
+	strbuf_release(&s->smtp_ca_file);
+	free(s->state.dir);
+	free(s->state.url);
+	free(s->state.password_file);
+	strbuf_release(&s->cache_dir);
+	memset(s, 0, sizeof(*s));
+}
