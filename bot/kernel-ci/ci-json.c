@@ -35,6 +35,30 @@ void ci_where(struct strbuf *out, const struct ci_verdict *v,
 			    v->base ? v->base : "?");
 }
 
+/* How many lines a call may span below its first (ci.c's CALL_SPAN). */
+#define CALL_LINES 6
+
+bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
+		   const char **suite)
+{
+	if (suite)
+		*suite = c->fired ? c->suite : NULL;
+	if (c->fired)
+		return true;
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		const struct ci_fired *f = &v->fired[i];
+
+		if (!f->added_by_series || f->patch != c->patch || !f->file ||
+		    strcmp(f->file, c->file) || f->line < c->line ||
+		    f->line > c->line + CALL_LINES)
+			continue;
+		if (suite)
+			*suite = f->suite;
+		return true;
+	}
+	return false;
+}
+
 const char *ci_verdict_name(enum ci_verdict_kind k)
 {
 	switch (k) {

@@ -1059,16 +1059,17 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 {
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
+		const char *suite;
 
-		if (c->fired) {
+		if (ci_call_fired(v, c, &suite)) {
 			strbuf_addf(out, "The %s() at ", c->macro);
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addstr(out, ") fired");
-			if (c->suite) {
+			if (suite) {
 				strbuf_addstr(out, " during ");
-				test_phrase(out, c->suite);
+				test_phrase(out, suite);
 			}
 			if (c->reached > 0)
 				strbuf_addf(out, "; it ran %lld time%s in the boot with "
