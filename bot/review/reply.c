@@ -57,6 +57,14 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 			strbuf_addstr(&w->first, " in ");
 			ci_test_phrase(&w->first, f->suite);
 		}
+		/* 0-day's parent column. */
+		if (f->base_count >= 0)
+			strbuf_addf(&w->first, " (base: %d, patched: %d)", f->base_count,
+				    f->patched_count);
+		if (f->known)
+			strbuf_addstr(&w->first, ", a known report on this base");
+		if (!f->added_by_series && f->preexisting)
+			strbuf_addstr(&w->first, ", and it fires on the unpatched kernel too");
 	}
 	if (w->has_log)
 		return;
@@ -98,7 +106,11 @@ static void words_tests(struct verdict_words *w, const struct ci_verdict *v)
 				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
 			test_name(&w->tests, t->name);
 		}
-		if (!strcmp(t->result, "fail") || !strcmp(t->result, "crashed")) {
+		/* A test that fails on the base, or passed when run again, is not blamed. */
+		if (!strcmp(t->result, "crashed") ||
+		    (!strcmp(t->result, "fail") &&
+		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
+		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
 			strbuf_addstr(&failed, nfail++ ? ", " : "");
 			test_name(&failed, t->name);
 		}
