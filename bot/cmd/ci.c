@@ -37,6 +37,8 @@ static const char usage_text[] =
 	"                          panic_on_warn=0 to list every WARNING\n"
 	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
 	"                          pre-existing warnings\n"
+	"  --no-rerun              do not boot again to tell a flaky warning or\n"
+	"                          test failure from a real one\n"
 	"  --no-user-space         KUnit only: no initramfs, kselftests, workloads\n"
 	"                          or gcov counts\n"
 	"\n"
@@ -112,6 +114,7 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 		OPT_STRING('v', NULL, &version, "N"),
 		OPT_BIT(0, "no-second-boot", &a->opts.flags, CI_NO_SECOND_BOOT),
 		OPT_BIT(0, "no-base-boot", &a->opts.flags, CI_NO_BASE_BOOT),
+		OPT_BIT(0, "no-rerun", &a->opts.flags, CI_NO_RERUN),
 		OPT_BIT(0, "no-user-space", &a->opts.flags, CI_NO_USER_SPACE),
 		OPT_END(),
 	};

@@ -35,6 +35,30 @@ void ci_where(struct strbuf *out, const struct ci_verdict *v,
 			    v->base ? v->base : "?");
 }
 
+/* How many lines a call may span below its first (ci.c's CALL_SPAN). */
+#define CALL_LINES 6
+
+bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
+		   const char **suite)
+{
+	if (suite)
+		*suite = c->fired ? c->suite : NULL;
+	if (c->fired)
+		return true;
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		const struct ci_fired *f = &v->fired[i];
+
+		if (!f->added_by_series || f->patch != c->patch || !f->file ||
+		    strcmp(f->file, c->file) || f->line < c->line ||
+		    f->line > c->line + CALL_LINES)
+			continue;
+		if (suite)
+			*suite = f->suite;
+		return true;
+	}
+	return false;
+}
+
 const char *ci_verdict_name(enum ci_verdict_kind k)
 {
 	switch (k) {
@@ -85,6 +109,13 @@ static json_t *fired_json(const struct ci_fired *f)
 	json_object_set_new(o, "patch", f->patch ? json_integer(f->patch) : json_null());
 	json_object_set_new(o, "added_by_series", json_boolean(f->added_by_series));
 	json_object_set_new(o, "preexisting", json_boolean(f->preexisting));
+	json_object_set_new(o, "patched_count", json_integer(f->patched_count));
+	json_object_set_new(o, "base_count", f->base_count >= 0 ?
+			    json_integer(f->base_count) : json_null());
+	json_object_set_new(o, "fingerprint", json_str_or_null(f->fingerprint));
+	json_object_set_new(o, "known", json_str_or_null(f->known));
+	json_object_set_new(o, "reproduced", f->reproduced < 0 ? json_null() :
+			    json_boolean(f->reproduced));
 	json_object_set_new(o, "panic_on_warn_boot", json_boolean(f->in_first_boot));
 	json_object_set_new(o, "source", json_str_or_null(f->source));
 	json_object_set_new(o, "message", json_str_or_null(f->message));
@@ -103,6 +134,10 @@ static json_t *test_json(const struct ci_test *t)
 		json_object_set_new(o, "image", json_string(t->image));
 	if (t->detail)
 		json_object_set_new(o, "detail", json_string(t->detail));
+	if (t->base_result)
+		json_object_set_new(o, "base_result", json_string(t->base_result));
+	if (t->rerun_result)
+		json_object_set_new(o, "rerun_result", json_string(t->rerun_result));
 	return o;
 }
 
@@ -198,6 +233,8 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
 	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
 	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
+	json_object_set_new(o, "base_compared", json_boolean(v->base_compared));
+	json_object_set_new(o, "rerun", json_boolean(v->rerun));
 	if (v->kind == CI_APPLY_FAILED) {
 		t = json_object();
 		json_object_set_new(t, "patch", json_integer(v->failed_patch));
@@ -219,6 +256,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(t, "boot", json_real(v->t.boot));
 	json_object_set_new(t, "boot_panic_on_warn_0", json_real(v->t.boot2));
 	json_object_set_new(t, "base_boot", json_real(v->t.base_boot));
+	json_object_set_new(t, "rerun", json_real(v->t.rerun));
 	json_object_set_new(t, "kselftests", json_real(v->t.kselftests));
 	json_object_set_new(t, "images", json_real(v->t.images));
 	json_object_set_new(t, "initramfs", json_real(v->t.initramfs));
@@ -348,6 +386,17 @@ static int fired_from_json(void *vout, const json_t *j, const char *what)
 	if (!ret)
 		ret = jsonval_bool(&out->preexisting, j, "preexisting", false, what);
 	if (!ret)
+		ret = jsonval_int(&out->patched_count, j, "patched_count", 0, what);
+	if (!ret)
+		ret = jsonval_int(&out->base_count, j, "base_count", -1, what);
+	if (!ret)
+		ret = jsonval_str(&out->fingerprint, j, "fingerprint", what);
+	if (!ret)
+		ret = jsonval_str(&out->known, j, "known", what);
+	out->reproduced = -1;
+	if (!ret && json_is_boolean(json_object_get(j, "reproduced")))
+		out->reproduced = json_is_true(json_object_get(j, "reproduced"));
+	if (!ret)
 		ret = jsonval_bool(&out->in_first_boot, j, "panic_on_warn_boot", false, what);
 	if (!ret)
 		ret = jsonval_str(&out->source, j, "source", what);
@@ -383,6 +432,18 @@ static int test_from_json(void *vout, const json_t *j, const char *what)
 		ret = jsonval_str(&out->image, j, "image", what);
 	if (!ret)
 		ret = jsonval_str(&out->detail, j, "detail", what);
+	for (int k = 0; !ret && k < 2; k++) {
+		static const char *const also[] = { "pass", "fail", "skip", "crashed",
+						    "missing", NULL };
+		const char *key = k ? "rerun_result" : "base_result";
+		const char **v = k ? &out->rerun_result : &out->base_result;
+
+		s = NULL;
+		ret = jsonval_str(&s, j, key, what);
+		if (!ret && s)
+			ret = one_of(v, s, also, key, what);
+		free(s);
+	}
 	return ret;
 }
 
@@ -529,6 +590,7 @@ static int seconds_from_json(struct ci_timings *t, const json_t *root, const cha
 		{ "check", &t->check }, { "tree", &t->tree }, { "apply", &t->apply },
 		{ "build", &t->build }, { "boot", &t->boot },
 		{ "boot_panic_on_warn_0", &t->boot2 }, { "base_boot", &t->base_boot },
+		{ "rerun", &t->rerun },
 		{ "kselftests", &t->kselftests }, { "images", &t->images },
 		{ "initramfs", &t->initramfs }, { "fsck", &t->fsck }, { "total", &t->total },
 	};
@@ -561,6 +623,10 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		ret = jsonval_str(strs[i].v, root, strs[i].key, what);
 	if (!ret)
 		ret = jsonval_bool(&out->user_space, root, "user_space", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->base_compared, root, "base_compared", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->rerun, root, "rerun", false, what);
 	if (!ret)
 		ret = jsonval_int(&out->nr_patches, root, "patches", 0, what);
 	if (!ret)

@@ -31,6 +31,16 @@ void ci_test_phrase(struct strbuf *out, const char *name);
 void ci_where(struct strbuf *out, const struct ci_verdict *v,
 	      const char *file, int line, int tree_line);
 
+/*
+ * Did added call `c` fire in the boot: its own `fired`, or a report in
+ * v->fired that the series added at its lines (a verdict whose calls[]
+ * came from an older warnwatch, or whose counters were lost).  *suite
+ * (may be NULL) gets the test it fired in, or NULL (borrowed).  Text and
+ * reply use it so that a call that fired is never "not reached".
+ */
+bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
+		   const char **suite);
+
 /* The verdict as JSON: a new reference. */
 json_t *ci_verdict_to_json(const struct ci_verdict *v);
 

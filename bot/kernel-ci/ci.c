@@ -443,27 +443,29 @@ static const struct added_line *attribute_line(const struct added_set *a,
 	return al;
 }
 
-static bool fired_in_base(const struct console_result *base,
-			  const struct fired *f)
+/* The same report: kind, file and function (lines move between trees). */
+static bool same_report(const struct fired *b, const struct fired *f)
 {
-	for (size_t i = 0; base && i < base->nr_fired; i++) {
-		const struct fired *b = &base->fired[i];
+	if (b->kind != f->kind)
+		return false;
+	if (f->file && b->file && !same_file(b->file, f->file) &&
+	    !same_file(f->file, b->file))
+		return false;
+	if (f->function && b->function)
+		return !strcmp(f->function, b->function);
+	if (f->file && b->file)
+		return f->line == b->line;
+	return !f->file && f->message && b->message && !strcmp(f->message, b->message);
+}
 
-		if (b->kind != f->kind)
-			continue;
-		if (f->file && b->file && strcmp(f->file, b->file))
-			continue;
-		if (f->function && b->function) {
-			if (!strcmp(f->function, b->function))
-				return true;
-		} else if (f->file && b->file && f->line == b->line) {
-			return true;
-		} else if (!f->file && f->message && b->message &&
-			   !strcmp(f->message, b->message)) {
-			return true;
-		}
-	}
-	return false;
+/* How many reports of boot `con` are report `f`. */
+static int count_reports(const struct console_result *con, const struct fired *f)
+{
+	int n = 0;
+
+	for (size_t i = 0; con && i < con->nr_fired; i++)
+		n += same_report(&con->fired[i], f);
+	return n;
 }
 
 static char *xstrdup_or_null(const char *s)
@@ -519,9 +521,16 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		struct ci_fired *c = already_listed(out, f);
 
 		if (c) {
+			int n = count_reports(boot, f);
+
 			/* The second boot knows the test case the first could not. */
 			if (!c->test && f->test)
 				c->test = xstrdup(f->test);
+			/* Met in another boot: the panic_on_warn=0 one reran it. */
+			if (c->in_first_boot && !first_boot)
+				c->reproduced = 1;
+			if (n > c->patched_count)
+				c->patched_count = n;
 			continue;
 		}
 		ALLOC_GROW(out->fired, out->nr_fired + 1, out->alloc_fired);
@@ -536,6 +545,15 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		c->trace = xstrdup_or_null(f->trace);
 		c->message = xstrdup_or_null(f->message);
 		c->in_first_boot = first_boot;
+		c->patched_count = count_reports(boot, f);
+		c->base_count = -1;
+		c->reproduced = -1;
+		{
+			struct strbuf fp = STRBUF_INIT;
+
+			console_fingerprint(&fp, f->kind, f->function, f->trace, f->message);
+			c->fingerprint = strbuf_detach(&fp, NULL);
+		}
 		if (f->file && f->line > 0)
 			al = attribute_line(added, &out->findings, f->file,
 					    f->line, &fd, &c->line);
@@ -545,7 +563,12 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 			if (fd)
 				c->source = xstrdup(fd->source);
 		}
-		c->preexisting = !c->added_by_series && fired_in_base(base, f);
+		if (c->added_by_series) {
+			c->base_count = 0;	/* the base does not have the line */
+		} else if (base) {
+			c->base_count = count_reports(base, f);
+			c->preexisting = c->base_count > 0;
+		}
 	}
 	if (!first_boot)
 		out->warn_count = boot->warn_count;
@@ -871,6 +894,22 @@ static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
 	}
 }
 
+/* 0-day's parent column, whether it is known, whether it came back. */
+static void fired_counts(struct strbuf *out, const struct ci_verdict *v,
+			 const struct ci_fired *f)
+{
+	if (f->base_count >= 0)
+		strbuf_addf(out, " [base: %d, patched: %d]", f->base_count,
+			    f->patched_count);
+	else
+		strbuf_addf(out, " [base: not booted, patched: %d]", f->patched_count);
+	if (f->known)
+		strbuf_addf(out, " (known on %s: %s)", v->base ? v->base : "this base",
+			    f->known);
+	if (f->reproduced == 0)
+		strbuf_addstr(out, " (did not fire again when booted once more: flaky)");
+}
+
 static void indent_trace(struct strbuf *out, const char *trace)
 {
 	const char *p = trace;
@@ -912,6 +951,7 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	if (f) {
 		strbuf_addstr(out, ": ");
 		fired_sentence(out, v, f);
+		fired_counts(out, v, f);
 	} else {
 		strbuf_addf(out, ": %s", v->panic_message ? v->panic_message : "");
 	}
@@ -949,6 +989,7 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 				continue;
 			strbuf_addstr(out, "  - ");
 			fired_sentence(out, v, o);
+			fired_counts(out, v, o);
 			if (o->suite)
 				strbuf_addf(out, ", in suite %s", o->suite);
 			if (o->test)
@@ -1059,16 +1100,17 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 {
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
+		const char *suite;
 
-		if (c->fired) {
+		if (ci_call_fired(v, c, &suite)) {
 			strbuf_addf(out, "The %s() at ", c->macro);
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
 			strbuf_addstr(out, ") fired");
-			if (c->suite) {
+			if (suite) {
 				strbuf_addstr(out, " during ");
-				test_phrase(out, c->suite);
+				test_phrase(out, suite);
 			}
 			if (c->reached > 0)
 				strbuf_addf(out, "; it ran %lld time%s in the boot with "
@@ -1114,11 +1156,20 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 
 		if (!strcmp(t->kind, "kunit"))
 			continue;
-		strbuf_addf(out, "%s %s%s%s%s: %s%s%s%s\n", t->kind, t->name,
+		strbuf_addf(out, "%s %s%s%s%s: %s%s%s%s", t->kind, t->name,
 			    t->image ? " (image " : "", t->image ? t->image : "",
 			    t->image ? ")" : "", t->result,
 			    t->detail ? " (" : "", t->detail ? t->detail : "",
 			    t->detail ? ")" : "");
+		if (t->rerun_result && !strcmp(t->rerun_result, "pass"))
+			strbuf_addstr(out, "; passed when run again (flaky)");
+		else if (t->rerun_result)
+			strbuf_addf(out, "; run again: %s", t->rerun_result);
+		if (t->base_result && !strcmp(t->result, "fail"))
+			strbuf_addstr(out, !strcmp(t->base_result, "fail") ?
+				      "; fails on the unpatched kernel too (not the "
+				      "series' fault)" : "; passes on the unpatched kernel");
+		strbuf_addch(out, '\n');
 	}
 	for (size_t i = 0; i < v->not_built.nr; i++)
 		strbuf_addf(out, "kselftests not (all) built: %s\n", v->not_built.v[i]);
@@ -1234,6 +1285,8 @@ void ci_verdict_release(struct ci_verdict *v)
 		free(f->trace);
 		free(f->message);
 		free(f->source);
+		free(f->fingerprint);
+		free(f->known);
 	}
 	free(v->fired);
 	free(v->build_error);
@@ -1442,18 +1495,41 @@ next:
 	}
 }
 
-static bool needs_base(const struct ci_verdict *v)
+/*
+ * What the guest runs, as a key for the base boot's cache: the KUnit-only
+ * boot is "kunit"; else a hash of the kselftests, workloads and images.
+ */
+static void test_set_key(struct strbuf *out, const struct kguest *g)
 {
-	for (size_t i = 0; i < v->nr_fired; i++)
-		if (!v->fired[i].added_by_series)
-			return true;
-	return false;
+	struct strbuf text = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	if (!g) {
+		strbuf_addstr(out, "kunit");
+		return;
+	}
+	for (size_t i = 0; i < g->sel.test_names.nr; i++)
+		strbuf_addf(&text, "test %s\n", g->sel.test_names.v[i]);
+	for (size_t i = 0; i < g->sel.workloads.nr; i++)
+		strbuf_addf(&text, "workload %s\n", g->sel.workloads.v[i]);
+	for (size_t i = 0; i < g->nr_images; i++)
+		strbuf_addf(&text, "image %s %s\n", g->images[i].name,
+			    g->images[i].features ? g->images[i].features : "");
+	gitlib_init();
+	if (git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB) < 0)
+		BUG("git_odb_hash failed");
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	strbuf_add(out, hex, 12);
+	strbuf_release(&text);
 }
 
 /*
- * The unpatched kernel's boot (panic_on_warn=0) with the same config:
- * cached as <cache>/ci/base-<version>-<confighash>.log; built and booted
- * on first need.  Leaves the worktree at the base.
+ * The unpatched kernel's boot (panic_on_warn=0) with the same config and
+ * the same KUnit suites, kselftests and workloads as the patched one:
+ * cached as <cache>/ci/base-<version>-<confighash>-<tests>.log, so it is
+ * built and booted once per base and test set.  Leaves the worktree at
+ * the base.
  */
 static int base_boot(struct ci_ctx *c, struct console_result *out,
 		     struct ktree *t, const struct kapply_result *ap,
@@ -1463,12 +1539,13 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct kbuild_result base = KBUILD_RESULT_INIT;
 	struct kboot_result res = KBOOT_RESULT_INIT;
-	struct kguest *guest;
 	double t0 = monotonic_now();
 	int ret;
 
-	strbuf_addf(&log, "%s/ci/base-%s-%s.log", c->cache.buf, t->version,
+	strbuf_addf(&log, "%s/ci/base-%s-%s-", c->cache.buf, t->version,
 		    kb->config_hash ? kb->config_hash : "none");
+	test_set_key(&log, c->guest);
+	strbuf_addstr(&log, ".log");
 	if (!access(log.buf, R_OK)) {
 		progress(c, "base boot: cached in %s", log.buf);
 		ret = console_parse_file(out, log.buf);
@@ -1486,10 +1563,13 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 		goto out;
 	}
 	strbuf_addf(&tmp, "%s.tmp", log.buf);
-	guest = c->guest;	/* the base boot is KUnit only */
-	c->guest = NULL;
+	if (c->guest) {
+		/* Fresh images and gcov disk: the same tests as the patched boot. */
+		ret = kguest_reset_disks(c->guest);
+		if (ret < 0)
+			goto out;
+	}
 	ret = boot(c, &res, base.bzimage, tmp.buf, false);
-	c->guest = guest;
 	if (ret < 0)
 		goto out;
 	if (rename(tmp.buf, log.buf) < 0) {
@@ -1507,22 +1587,199 @@ out:
 	return ret;
 }
 
-static void mark_preexisting(struct ci_verdict *v, const struct console_result *base)
+/* fired[i] as a console report, to compare with another boot's. */
+static void probe_of(struct fired *probe, const struct ci_fired *f)
 {
+	memset(probe, 0, sizeof(*probe));
+	probe->kind = f->kind;
+	probe->file = f->file;
+	probe->line = f->tree_line;
+	probe->function = f->function;
+	probe->message = f->message;
+}
+
+static bool test_failed(const struct ci_test *t)
+{
+	return !strcmp(t->result, "fail");
+}
+
+/* The test of `tests` that is `t` (name and image), or NULL. */
+static const struct ci_test *same_test(const struct ci_verdict *tests,
+				       const struct ci_test *t)
+{
+	for (size_t i = 0; i < tests->nr_tests; i++) {
+		const struct ci_test *o = &tests->tests[i];
+
+		if (!strcmp(o->name, t->name) &&
+		    !strcmp(o->image ? o->image : "", t->image ? t->image : ""))
+			return o;
+	}
+	return NULL;
+}
+
+void ci_compare_base(struct ci_verdict *v, const struct console_result *base)
+{
+	struct ci_verdict bt = CI_VERDICT_INIT;
+
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		struct ci_fired *f = &v->fired[i];
+		struct fired probe;
+
+		if (f->added_by_series) {
+			f->base_count = 0;
+			continue;
+		}
+		probe_of(&probe, f);
+		f->base_count = count_reports(base, &probe);
+		f->preexisting = f->base_count > 0;
+	}
+	ci_tests_from_console(&bt, base);
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *o = same_test(&bt, &v->tests[i]);
+
+		v->tests[i].base_result = o ? o->result : NULL;
+	}
+	v->base_compared = true;
+	ci_verdict_release(&bt);
+}
+
+void ci_compare_rerun(struct ci_verdict *v, const struct console_result *rerun)
+{
+	struct ci_verdict rt = CI_VERDICT_INIT;
+
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		struct ci_fired *f = &v->fired[i];
 		struct fired probe;
 
 		if (f->added_by_series)
-			continue;
-		memset(&probe, 0, sizeof(probe));
-		probe.kind = f->kind;
-		probe.file = f->file;
-		probe.line = f->tree_line;
-		probe.function = f->function;
-		probe.message = f->message;
-		f->preexisting = fired_in_base(base, &probe);
+			continue;	/* proof already: never rerun to doubt it */
+		probe_of(&probe, f);
+		f->reproduced = count_reports(rerun, &probe) > 0;
 	}
+	ci_tests_from_console(&rt, rerun);
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *o;
+
+		if (!test_failed(&v->tests[i]))
+			continue;
+		o = same_test(&rt, &v->tests[i]);
+		v->tests[i].rerun_result = o ? o->result : "missing";
+	}
+	v->rerun = true;
+	ci_verdict_release(&rt);
+}
+
+bool ci_needs_rerun(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].added_by_series && v->fired[i].reproduced < 0)
+			return true;
+	for (size_t i = 0; i < v->nr_tests; i++)
+		if (test_failed(&v->tests[i]))
+			return true;
+	return false;
+}
+
+bool ci_needs_base(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].added_by_series)
+			return true;
+	for (size_t i = 0; i < v->nr_tests; i++)
+		if (test_failed(&v->tests[i]))
+			return true;
+	return false;
+}
+
+/* Does known.json's key `key` name base `base` ("6.12" names 6.12.118)? */
+static bool known_base(const char *key, const char *base)
+{
+	const char *rest;
+
+	return base && skip_prefix(base, key, &rest) && (!*rest || *rest == '.');
+}
+
+int ci_mark_known(struct ci_verdict *v, const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	json_error_t jerr;
+	json_t *root = NULL, *list;
+	const char *key;
+	int ret = 0;
+
+	if (access(path, F_OK))
+		return 0;
+	if (strbuf_read_file(&text, path, 1u << 20) < 0) {
+		ret = error_code(WW_EINPUT, "%s", error_last());
+		goto out;
+	}
+	root = json_loadb(text.buf, text.len, 0, &jerr);
+	if (!root || !json_is_object(root)) {
+		ret = error_code(WW_EINPUT, "'%s' line %d: %s", path, jerr.line,
+				 root ? "not an object" : jerr.text);
+		goto out;
+	}
+	json_object_foreach(root, key, list) {
+		size_t k;
+		json_t *e;
+
+		if (!strcmp(key, "comment") || !known_base(key, v->base))
+			continue;
+		if (!json_is_array(list)) {
+			ret = error_code(WW_EINPUT, "'%s': \"%s\" is not an array", path, key);
+			goto out;
+		}
+		json_array_foreach(list, k, e) {
+			const char *fp = json_string_value(json_object_get(e, "fingerprint"));
+			const char *note = json_string_value(json_object_get(e, "note"));
+
+			if (!fp) {
+				ret = error_code(WW_EINPUT, "'%s': \"%s\"[%zu] has no "
+						 "\"fingerprint\" string", path, key, k);
+				goto out;
+			}
+			for (size_t i = 0; i < v->nr_fired; i++) {
+				struct ci_fired *f = &v->fired[i];
+
+				if (f->known || !f->fingerprint || strcmp(f->fingerprint, fp))
+					continue;
+				f->known = xstrdup(note ? note : "known");
+			}
+		}
+	}
+out:
+	json_decref(root);
+	strbuf_release(&text);
+	return ret;
+}
+
+/*
+ * Boot the patched kernel once more (panic_on_warn=0, fresh disks) to
+ * tell a flaky report or test failure from a real one.
+ */
+static int rerun_boot(struct ci_ctx *c, struct ci_verdict *v, const char *kernel)
+{
+	struct kboot_result res = KBOOT_RESULT_INIT;
+	struct console_result con = CONSOLE_RESULT_INIT;
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	if (c->guest)
+		ret = kguest_reset_disks(c->guest);
+	strbuf_addf(&path, "%s/boot-rerun.log", c->logdir.buf);
+	progress(c, "booting again: a report or a failed test the series did "
+		 "not add (flaky?)");
+	if (!ret)
+		ret = boot(c, &res, kernel, path.buf, false);
+	v->t.rerun = res.seconds;
+	if (!ret)
+		ret = console_parse_file(&con, path.buf);
+	if (!ret)
+		ci_compare_rerun(v, &con);
+	strbuf_release(&path);
+	console_result_release(&con);
+	kboot_result_release(&res);
+	return ret;
 }
 
 /*
@@ -1918,6 +2175,20 @@ void ci_warm_bases(struct strbuf *out, const char *cache)
 	strbuf_release(&rel);
 }
 
+/* kernel-ci/known.json: a broken file is said, not a failed verdict. */
+static void known_reports(struct ci_verdict *v)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	kbuild_config_dir(&path);
+	strbuf_addstr(&path, "/known.json");
+	if (ci_mark_known(v, path.buf) < 0) {
+		warning("%s", error_last());
+		error_clear();
+	}
+	strbuf_release(&path);
+}
+
 /* Forget an apply failure before trying the next tree. */
 static void clear_apply_failure(struct ci_verdict *v, const char *base,
 				struct strbuf *tried)
@@ -2042,15 +2313,27 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	if (ret < 0)
 		goto out;
 	read_sources(out, t.worktree);
-	if (needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
+	/* While the worktree is the patched tree (the base boot checks out the base). */
+	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
+		 guest.gcda_dir ? guest.gcda_dir : "",
+		 c.no_gcov.len ? c.no_gcov.buf : NULL);
+	if (ci_needs_rerun(out) && !(opts->flags & CI_NO_RERUN) &&
+	    rerun_boot(&c, out, kb.bzimage) < 0) {
+		warning("booting again: %s", error_last());
+		error_clear();
+	}
+	if (ci_needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
 		/* Without the base, the verdict stands; "preexisting" is unknown. */
 		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
 			out->base_error = xstrdup(error_last());
 			error_clear();
 		} else {
-			mark_preexisting(out, &base);
+			ci_compare_base(out, &base);
 		}
 	}
+	known_reports(out);
+	ret = 0;
+	goto out;
 calls:
 	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
 		 guest.gcda_dir ? guest.gcda_dir : "",

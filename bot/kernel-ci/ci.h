@@ -39,6 +39,10 @@ struct ci_test {
 	const char *result;	/* "pass", "fail", "skip", "crashed" (static) */
 	char *image;		/* a workload's image, or NULL */
 	char *detail;		/* "timeout", "did not build", or NULL */
+	const char *base_result; /* the same test on the unpatched kernel
+				    (ci_compare_base()), or NULL: not run there */
+	const char *rerun_result; /* a failed test run again (ci_compare_rerun()),
+				     or NULL: not rerun */
 };
 
 /* A BUG/WARN-family call the series adds: did it run, did it fire. */
@@ -79,6 +83,17 @@ struct ci_fired {
 	bool preexisting;	/* the base boot fired the same FILE:FUNCTION */
 	bool in_first_boot;	/* fired in the panic_on_warn=1 boot */
 	char *source;		/* the added call as written, when a finding */
+	/* Parent vs patched (0-day's table): how many times it fired in a
+	 * patched boot (the most of any one boot) and in the base boot with
+	 * the same tests; base_count -1: the base was not booted.  A line the
+	 * series adds is not in the base: base_count 0 by construction. */
+	int patched_count, base_count;
+	char *fingerprint;	/* console_fingerprint() */
+	char *known;		/* kernel-ci/known.json's note for the fingerprint
+				   on this base, or NULL: new */
+	int reproduced;		/* not the series': fired again when the patched
+				   kernel was booted again (1), did not (0: flaky),
+				   not rerun (-1) */
 };
 
 struct ci_suite {
@@ -91,6 +106,7 @@ struct ci_timings {
 	double check;		/* static findings */
 	double tree;		/* opening the base tree: lock wait, first extract */
 	double apply, build, boot, boot2, base_boot, total;
+	double rerun;		/* the boot to tell flaky from real */
 	double kselftests, images, initramfs, fsck; /* the guest's user space */
 };
 
@@ -137,13 +153,16 @@ struct ci_verdict {
 	char *guest_error;	/* why the guest had no user space, or NULL */
 	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules) */
 	struct ci_landed *landed; /* ci_land(): where the added lines landed */
+	bool base_compared;	/* the base booted with the same tests */
+	bool rerun;		/* the patched kernel booted once more */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL }
+			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL, \
+			  false, false }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -155,6 +174,7 @@ enum ci_flags {
 	CI_NO_BASE_BOOT = 1 << 2, /* do not boot the base for comparison */
 	CI_NO_USER_SPACE = 1 << 3, /* KUnit only: no initramfs, kselftests,
 				      workloads or gcov counters */
+	CI_NO_RERUN = 1 << 4,	/* do not boot again to tell flaky from real */
 };
 
 struct ci_opts {
@@ -199,6 +219,38 @@ int ci_land(struct ci_verdict *out, const struct series *s,
 void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 		  bool first_boot, const struct series *s,
 		  const struct console_result *base);
+
+/*
+ * Parent vs patched: `base` is the unpatched kernel's boot with the same
+ * config, KUnit suites, kselftests and workloads (panic_on_warn=0).  Each
+ * report the series did not add gets base_count (reports of the same
+ * kind, file and function there) and is preexisting when it is not 0;
+ * each test gets base_result, so that one failing on the base is marked,
+ * not blamed.
+ */
+void ci_compare_base(struct ci_verdict *out, const struct console_result *base);
+
+/*
+ * Flaky: `rerun` is the patched kernel booted once more (panic_on_warn=0)
+ * because a report the series did not add, or a failed test, was seen.
+ * Sets fired[].reproduced of those reports and tests[].rerun_result of
+ * the failed tests.  (Reports of the panic_on_warn=1 boot seen again in
+ * the panic_on_warn=0 boot are reproduced already: ci_attribute().)
+ */
+void ci_compare_rerun(struct ci_verdict *out, const struct console_result *rerun);
+
+/* Should the patched kernel be booted once more / the base be booted? */
+bool ci_needs_rerun(const struct ci_verdict *v);
+bool ci_needs_base(const struct ci_verdict *v);
+
+/*
+ * Mark fired[].known from `path` (kernel-ci/known.json): an object whose
+ * keys are bases ("6.12.118", or a release "6.12" for all of its
+ * versions) and whose values are arrays of {"fingerprint": ..., "note":
+ * ...}.  A missing file is no error (nothing is known).  Errors: WW_EINPUT
+ * for a file in another shape, naming it.
+ */
+int ci_mark_known(struct ci_verdict *out, const char *path);
 
 /* Decide out->kind and out->reason from the panic_on_warn=1 boot. */
 void ci_decide(struct ci_verdict *out, const struct console_result *boot,

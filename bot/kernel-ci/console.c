@@ -53,6 +53,41 @@ const char *fired_kind_name(enum fired_kind k)
 	return "?";
 }
 
+/* A frame's symbol: "vfs_mkdir+0xe8/0x190" -> "vfs_mkdir", ".isra.0" dropped. */
+static size_t frame_symbol(const char *frame, size_t len)
+{
+	size_t n = 0;
+
+	while (n < len && frame[n] != '+' && frame[n] != '.' && frame[n] != ' ')
+		n++;
+	return n;
+}
+
+void console_fingerprint(struct strbuf *out, enum fired_kind kind,
+			 const char *function, const char *trace,
+			 const char *message)
+{
+	const char *p = trace;
+	int frames = 0;
+
+	strbuf_addf(out, "%s:", fired_kind_name(kind));
+	if (function)
+		strbuf_add(out, function, frame_symbol(function, strlen(function)));
+	else if (!trace || !*trace)
+		strbuf_addstr(out, message ? message : "?");
+	while (p && *p && frames < CONSOLE_FINGERPRINT_FRAMES + !function) {
+		size_t len = strcspn(p, "\n"), n = frame_symbol(p, len);
+
+		if (n && !(function && strlen(function) == n && !strncmp(p, function, n))) {
+			if (function || frames)
+				strbuf_addch(out, '/');
+			strbuf_add(out, p, n);
+			frames++;
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
 /*
  * Skip the printk prefixes: "[    1.234567] " (PRINTK_TIME) and
  * "[    T1] " / "[ C0] " (PRINTK_CALLER).  A bracket group of anything

@@ -118,6 +118,20 @@ const struct ktap_suite *console_find_suite(const struct console_result *r,
 const char *ktap_result_name(enum ktap_result r);	/* "pass", "crashed"... */
 const char *fired_kind_name(enum fired_kind k);		/* "warn", "bug", "oops" */
 
+/* Frames of the call trace a fingerprint takes after the function. */
+#define CONSOLE_FINGERPRINT_FRAMES 3
+
+/*
+ * A report's fingerprint, as syzbot and NIPA group crashes: the kind, the
+ * function and the next CONSOLE_FINGERPRINT_FRAMES frames of `trace`
+ * below it, without offsets or compiler suffixes (".isra.0", ".cold"):
+ * "warn:cgroup_mkdir/kernfs_iop_mkdir/vfs_mkdir/do_mkdirat".  Without a
+ * function: the first frame, else the message.  Appended to `out`.
+ */
+void console_fingerprint(struct strbuf *out, enum fired_kind kind,
+			 const char *function, const char *trace,
+			 const char *message);
+
 void console_result_release(struct console_result *r);
 
 #endif

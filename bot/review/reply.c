@@ -57,6 +57,14 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 			strbuf_addstr(&w->first, " in ");
 			ci_test_phrase(&w->first, f->suite);
 		}
+		/* 0-day's parent column. */
+		if (f->base_count >= 0)
+			strbuf_addf(&w->first, " (base: %d, patched: %d)", f->base_count,
+				    f->patched_count);
+		if (f->known)
+			strbuf_addstr(&w->first, ", a known report on this base");
+		if (!f->added_by_series && f->preexisting)
+			strbuf_addstr(&w->first, ", and it fires on the unpatched kernel too");
 	}
 	if (w->has_log)
 		return;
@@ -98,7 +106,11 @@ static void words_tests(struct verdict_words *w, const struct ci_verdict *v)
 				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
 			test_name(&w->tests, t->name);
 		}
-		if (!strcmp(t->result, "fail") || !strcmp(t->result, "crashed")) {
+		/* A test that fails on the base, or passed when run again, is not blamed. */
+		if (!strcmp(t->result, "crashed") ||
+		    (!strcmp(t->result, "fail") &&
+		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
+		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
 			strbuf_addstr(&failed, nfail++ ? ", " : "");
 			test_name(&failed, t->name);
 		}
@@ -122,18 +134,20 @@ static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
 
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
+		const char *suite;
 
 		strbuf_reset(&at);
 		strbuf_reset(&sb);
 		strbuf_addstr(&at, "the ");
 		quote_c_style(&at, c->macro);
 		strbuf_addstr(&at, "() at ");
-			ci_where(&at, v, c->file, c->line, c->tree_line);
-		if (c->fired) {
+		ci_where(&at, v, c->file, c->line, c->tree_line);
+		/* Fired beats any count: never "not reached" for a call that fired. */
+		if (ci_call_fired(v, c, &suite)) {
 			strbuf_addf(&sb, "%s fired", at.buf);
-			if (c->suite) {
+			if (suite) {
 				strbuf_addstr(&sb, " during ");
-				test_name(&sb, c->suite);
+				test_name(&sb, suite);
 			}
 		} else if (c->reached > 0) {
 			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, c->reached,
@@ -282,9 +296,10 @@ static void plan_versions(struct plan *p, const struct check_result *r,
 	}
 }
 
-/* Did the boot see added call `f` fire?  (fired[] lines are the
- * patch's own, as findings are.) */
-static bool fired_in_boot(const struct ci_verdict *v, const struct finding *f)
+/* The report of the boot that saw added call `f` fire, or NULL.
+ * (fired[] lines are the patch's own, as findings are.) */
+static const struct ci_fired *fired_in_boot(const struct ci_verdict *v,
+					    const struct finding *f)
 {
 	int last = f->line + (f->source_lines > 1 ? f->source_lines - 1 : 0);
 
@@ -293,9 +308,9 @@ static bool fired_in_boot(const struct ci_verdict *v, const struct finding *f)
 
 		if (fd->added_by_series && fd->patch == f->patch && fd->file &&
 		    !strcmp(fd->file, f->file) && fd->line >= f->line && fd->line <= last)
-			return true;
+			return fd;
 	}
-	return false;
+	return NULL;
 }
 
 static void plan_build(struct plan *p, const struct check_result *r,
@@ -975,6 +990,42 @@ static bool replaced(const struct advice_hit *h, size_t nr, const char *id)
 	return false;
 }
 
+/*
+ * An added call the boot saw fire is an error whatever its rule says (a
+ * WARN_ON_ONCE() is otherwise a note): said first under its quote, in
+ * place of its class's explanation, so that nothing above the boot
+ * paragraph reads as if the call were harmless.  Returns whether it said so.
+ */
+static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
+			  const struct finding *f)
+{
+	const struct ci_verdict *v = b->o->verdict;
+	const struct ci_fired *fd = fired_in_boot(v, f);
+	struct strbuf sb = STRBUF_INIT;
+	struct tmpl_vars *item;
+
+	if (!fd)
+		return false;
+	strbuf_addf(&sb, "This is an error: kernel-ci booted the series%s%s with "
+		    "panic_on_warn=1 and this %s() fired", v->base ? " on linux " : "",
+		    v->base ? v->base : "", f->rule->macro);
+	if (fd->suite) {
+		strbuf_addstr(&sb, " during ");
+		ci_test_phrase(&sb, fd->suite);
+	} else {
+		strbuf_addstr(&sb, " during boot");
+	}
+	strbuf_addf(&sb, "%s. A condition that a test makes true is not one that "
+		    "cannot happen: fix the condition, or handle the case and return "
+		    "an error, before this goes in.",
+		    fd->in_first_boot ? ", which took the kernel down" : "");
+	/* Said under every call that fired, whatever was said before. */
+	item = tmpl_add(fv, "say");
+	tmpl_set(item, "text", sb.buf);
+	strbuf_release(&sb);
+	return true;
+}
+
 /* What to say under the quote of one call: what is new, and its rewrite. */
 static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct item *it)
 {
@@ -992,7 +1043,10 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 		nr = advice_match(hits, a, f);
 	subst_init(&x, b->s, f, NULL);
 	tmpl_set(fv, "location", quote_str(&sb, f->file));
-	if (!replaced(hits, nr, "explain")) {
+	if (fired_comment(fv, b, f)) {
+		/* The boot is the point: the class's note would weaken it. */
+		strbuf_reset(&sb);
+	} else if (!replaced(hits, nr, "explain")) {
 		const char *explain = a && f->kind != FINDING_DEFINE ?
 			a->explain[f->rule->class] : NULL;
 
@@ -1195,14 +1249,18 @@ static void point_of(struct strbuf *out, const struct advice *a, const struct fi
 }
 
 static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
-		    bool single, const struct advice *a)
+		    bool single, const struct advice *a, const struct ci_verdict *v)
 {
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
 	bool xc = false;
+	int nr_fired = 0;
 
-	for (size_t i = 0; i < p->nr; i++)
+	for (size_t i = 0; i < p->nr; i++) {
 		xc |= p->v[i].type == IT_XCREDIT;
+		if (p->v[i].type == IT_ISSUE && fired_in_boot(v, p->v[i].f))
+			nr_fired++;
+	}
 	if (p->issues) {
 		struct strbuf first = STRBUF_INIT, point = STRBUF_INIT;
 		bool one_kind = true;
@@ -1225,7 +1283,12 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */
 		functions_of(out, p, IT_ISSUE, false);
-		if (one_kind && p->issues > 1)
+		if (nr_fired)
+			strbuf_addstr(out, nr_fired == 1 && p->issues == 1 ?
+				      ", and kernel-ci's boot saw it fire" :
+				      nr_fired == 1 ? ", and kernel-ci's boot saw one of them fire" :
+				      ", and kernel-ci's boot saw them fire");
+		if (one_kind && p->issues > 1 && !nr_fired)
 			strbuf_addf(out, ": one point covers %s%s, made at the first, "
 				    "and each gets its rewrite below.", p->issues == 2 ? "both" : "all ",
 				    p->issues == 2 ? "" : number(p->issues));
@@ -1561,7 +1624,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	bool single = target != 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	opening(&sb, p, s, single, b->advice);
+	opening(&sb, p, s, single, b->advice, b->o->verdict);
 	tmpl_set(top, "opening", sb.buf);
 	tmpl_set_bool(top, "single", single);
 	tmpl_setf(top, "version", "%d", s->version);

@@ -82,10 +82,12 @@ static void fill(struct ci_verdict *v)
 		xstrdup("time_test_cases"), xstrdup("time64_to_tm_test_date_range"),
 		xstrdup("time64_to_tm+0x1e0/0x1f0\nkunit_try_run_case+0x4b/0x70"),
 		xstrdup("WARNING: CPU: 0 PID: 20 at kernel/time/timeconv.c:55"), 1, true, false,
-		true, xstrdup("WARN_ON(totalsecs < 0)") };
+		true, xstrdup("WARN_ON(totalsecs < 0)"), 1, 0,
+		xstrdup("warn:time64_to_tm/kunit_try_run_case"), NULL, -1 };
 	v->fired[1] = (struct ci_fired){
 		FIRED_OOPS, NULL, 0, 0, xstrdup("ext4_rename"), NULL, NULL, NULL,
-		xstrdup("BUG: kernel NULL pointer dereference"), 0, false, true, false, NULL };
+		xstrdup("BUG: kernel NULL pointer dereference"), 0, false, true, false, NULL,
+		3, 2, xstrdup("oops:ext4_rename/vfs_rename"), xstrdup("a known oops"), 0 };
 	v->nr_fired = 2;
 	v->warn_count = 7;
 	v->warn_flood = true;
@@ -99,14 +101,17 @@ static void fill(struct ci_verdict *v)
 	v->t = (struct ci_timings){ .check = 0.25, .tree = 1.5, .apply = 2.125, .build = 301.75,
 				    .boot = 12.5, .boot2 = 13.0625, .base_boot = 11.5,
 				    .total = 391.03125, .kselftests = 40.5, .images = 3.25,
-				    .initramfs = 2.75, .fsck = 0.5 };
+				    .initramfs = 2.75, .fsck = 0.5, .rerun = 9.5 };
 	v->user_space = true;
 	ALLOC_GROW(v->tests, 3, v->alloc_tests);
-	v->tests[0] = (struct ci_test){ xstrdup("time_test_cases"), "kunit", "crashed", NULL, NULL };
+	v->tests[0] = (struct ci_test){ xstrdup("time_test_cases"), "kunit", "crashed", NULL, NULL,
+					NULL, NULL };
 	v->tests[1] = (struct ci_test){ xstrdup("timers:posix_timers"), "kselftest", "fail", NULL,
-					xstrdup("timeout") };
+					xstrdup("timeout"), "fail", "pass" };
 	v->tests[2] = (struct ci_test){ xstrdup("workload:ext4"), "workload", "pass",
-					xstrdup("ext4-4k-default"), NULL };
+					xstrdup("ext4-4k-default"), NULL, "pass", NULL };
+	v->base_compared = true;
+	v->rerun = true;
 	v->nr_tests = 3;
 	ALLOC_GROW(v->calls, 3, v->alloc_calls);
 	v->calls[0] = (struct ci_call){ xstrdup("kernel/time/timeconv.c"), 55, 39, xstrdup("WARN_ON"),

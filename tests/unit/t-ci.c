@@ -193,6 +193,182 @@ static void test_preexisting(void)
 	unload(&f);
 }
 
+/* A WARNING with a call trace of its own, for the fingerprint. */
+#define WARN_TRACE(fileline, fn, f1, f2, f3) \
+	"------------[ cut here ]------------\n" \
+	"WARNING: CPU: 0 PID: 90 at " fileline " " fn "+0x386/0x730\n" \
+	"Call Trace:\n" \
+	" <TASK>\n" \
+	" " fn "+0x386/0x730\n" \
+	" " f1 "+0x4b/0x70\n" \
+	" ? " f2 "+0x1/0x2\n" \
+	" " f2 ".isra.0+0xe8/0x190\n" \
+	" " f3 "+0x9a/0x130\n" \
+	" __x64_sys_mkdir+0x21/0x30\n" \
+	" </TASK>\n" \
+	"---[ end trace 0000000000000000 ]---\n"
+#define BEGIN(t) "warnwatch: begin " t "\n"
+#define END(t, r) "warnwatch: end " t " result=" r " rc=" \
+	"0\n"
+
+/*
+ * Issue 26 items 3 and 5: parent vs patched, flaky and known, on console
+ * fixtures of 07's cgroup series (its WARN at kernel/cgroup/cgroup.c:5789).
+ */
+static void test_parent_vs_patched(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT, back = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT, base = CONSOLE_RESULT_INIT,
+			      rerun = CONSOLE_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	char dir[] = "/tmp/t-ci-known-XXXXXX";
+	const struct ci_fired *mine = NULL, *kfree_w = NULL, *flaky = NULL;
+	const struct ci_test *cpu = NULL;
+	json_t *j;
+	char *dump, *dump2;
+
+	if (load(&f, "07-cgroup-kselftest-fires") < 0) {
+		ok(0, "load 07: %s", error_last());
+		return;
+	}
+	findings(&v, &f);
+	v.base = xstrdup("6.1.192");
+	con(&r, "Linux version 6.1.192\nwarnwatch: init start\n"
+	    BEGIN("cgroup:test_cpu") END("cgroup:test_cpu", "fail")
+	    BEGIN("cgroup:test_kmem")
+	    WARN_TRACE("mm/slub.c:702", "kfree", "memcg_free", "css_free", "process_one_work")
+	    WARN_TRACE("mm/slub.c:702", "kfree", "memcg_free", "css_free", "process_one_work")
+	    END("cgroup:test_kmem", "pass")
+	    BEGIN("cgroup:test_freezer")
+	    WARN_TRACE("mm/page_alloc.c:5", "alloc_pages", "a1", "a2", "a3")
+	    END("cgroup:test_freezer", "pass")
+	    BEGIN("cgroup:test_core")
+	    WARN_TRACE("../src/kernel/cgroup/cgroup.c:5789", "cgroup_mkdir",
+		       "kernfs_iop_mkdir", "vfs_mkdir", "do_mkdirat")
+	    END("cgroup:test_core", "pass") "warnwatch: init done\n");
+	v.kind = CI_PANICKED;
+	ci_attribute(&v, &r, false, &f.s, NULL);
+	ci_tests_from_console(&v, &r);
+	for (size_t i = 0; i < v.nr_fired; i++) {
+		const struct ci_fired *x = &v.fired[i];
+
+		if (x->function && !strcmp(x->function, "cgroup_mkdir"))
+			mine = x;
+		else if (x->function && !strcmp(x->function, "kfree"))
+			kfree_w = x;
+		else if (x->function && !strcmp(x->function, "alloc_pages"))
+			flaky = x;
+	}
+	for (size_t i = 0; i < v.nr_tests; i++)
+		if (!strcmp(v.tests[i].name, "cgroup:test_cpu"))
+			cpu = &v.tests[i];
+	if (!mine || !kfree_w || !flaky || !cpu) {
+		ok(0, "26: the fixture's reports and tests (%zu fired, %zu tests)",
+		   v.nr_fired, v.nr_tests);
+		goto out;
+	}
+	ok(mine->added_by_series && mine->base_count == 0 && mine->patched_count == 1,
+	   "26: the series' WARN: base 0 (the base has no such line), patched 1");
+	is_str(mine->fingerprint, "warn:cgroup_mkdir/kernfs_iop_mkdir/vfs_mkdir/do_mkdirat",
+	       "26: fingerprint: function and the next three frames, no offsets, no '?'");
+	is_str(kfree_w->fingerprint, "warn:kfree/memcg_free/css_free/process_one_work",
+	       "26: a compiler suffix (.isra.0) dropped");
+	is(kfree_w->patched_count, 2, "26: an existing WARN twice in the patched boot");
+	is(kfree_w->base_count, -1, "26: no base boot yet: base unknown");
+	ok(ci_needs_rerun(&v), "26: a report the series did not add: boot again");
+	ok(ci_needs_base(&v), "26: and compare with the base");
+
+	/* The base: the same tests; test_cpu fails there too, kfree fires once. */
+	con(&base, "Linux version 6.1.192\nwarnwatch: init start\n"
+	    BEGIN("cgroup:test_cpu") END("cgroup:test_cpu", "fail")
+	    BEGIN("cgroup:test_kmem")
+	    WARN_TRACE("mm/slub.c:700", "kfree", "memcg_free", "css_free", "process_one_work")
+	    END("cgroup:test_kmem", "pass")
+	    BEGIN("cgroup:test_freezer") END("cgroup:test_freezer", "pass")
+	    BEGIN("cgroup:test_core") END("cgroup:test_core", "pass")
+	    "warnwatch: init done\n");
+	/* Booted again: kfree again, alloc_pages not, test_cpu passes. */
+	con(&rerun, "Linux version 6.1.192\nwarnwatch: init start\n"
+	    BEGIN("cgroup:test_cpu") END("cgroup:test_cpu", "pass")
+	    BEGIN("cgroup:test_kmem")
+	    WARN_TRACE("mm/slub.c:702", "kfree", "memcg_free", "css_free", "process_one_work")
+	    END("cgroup:test_kmem", "pass") "warnwatch: init done\n");
+	ci_compare_rerun(&v, &rerun);
+	ci_compare_base(&v, &base);
+	is(kfree_w->base_count, 1, "26: base: 1 (same kind, file and function; line moved)");
+	ok(kfree_w->preexisting && !kfree_w->added_by_series,
+	   "26: fires on the base: preexisting, never the series'");
+	is(kfree_w->reproduced, 1, "26: kfree fired again when rerun");
+	ok(flaky->base_count == 0 && !flaky->preexisting && flaky->reproduced == 0,
+	   "26: alloc_pages: not on the base, not again: flaky");
+	is(mine->reproduced, -1, "26: the series' WARN is never rerun to doubt it");
+	is(mine->base_count, 0, "26: the series' WARN stays base 0");
+	is_str(cpu->base_result, "fail", "26: test_cpu fails on the base too");
+	is_str(cpu->rerun_result, "pass", "26: and passed when rerun");
+	ok(v.base_compared && v.rerun, "26: both said in the verdict");
+
+	/* known.json: the kfree report is known on 6.1, by release. */
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		goto out;
+	}
+	strbuf_addf(&path, "%s/known.json", dir);
+	strbuf_addstr(&text, "{\"comment\": \"x\", \"6.12\": [{\"fingerprint\": "
+		      "\"warn:alloc_pages/a1/a2/a3\"}], \"6.1\": [{\"fingerprint\": "
+		      "\"warn:kfree/memcg_free/css_free/process_one_work\", "
+		      "\"note\": \"memcg teardown under TCG\"}]}");
+	strbuf_write_file(&text, path.buf);
+	strbuf_reset(&text);
+	is(ci_mark_known(&v, path.buf), 0, "26: known.json read");
+	is_str(kfree_w->known, "memcg teardown under TCG", "26: known on 6.1 (by release)");
+	ok(!flaky->known && !mine->known, "26: another base's entry does not count");
+	strbuf_addstr(&text, "[]");
+	strbuf_write_file(&text, path.buf);
+	strbuf_reset(&text);
+	is(ci_mark_known(&v, path.buf), WW_EINPUT, "26: known.json in another shape");
+	error_clear();
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/none.json", dir);
+	is(ci_mark_known(&v, path.buf), 0, "26: no known.json: nothing known");
+	tmp_remove(dir);
+
+	v.console2 = xstrdup("/tmp/boot-panic_on_warn-0.log");
+	ci_verdict_text(&text, &v, &f.s);
+	ok(strstr(text.buf, "[base: 1, patched: 2] (known on 6.1.192: memcg teardown "
+		  "under TCG)") != NULL, "26: text: the parent column and known");
+	ok(strstr(text.buf, "[base: 0, patched: 1] (did not fire again when booted "
+		  "once more: flaky)") != NULL, "26: text: flaky");
+	ok(strstr(text.buf, "kselftest cgroup:test_cpu: fail; passed when run again "
+		  "(flaky); fails on the unpatched kernel too") != NULL,
+	   "26: text: the failing test is marked, not blamed");
+	if (!strstr(text.buf, "[base: 1, patched: 2]") || !strstr(text.buf, "test_cpu: fail;"))
+		printf("# %s", text.buf);
+	j = ci_verdict_to_json(&v);
+	dump = json_dumps(j, JSON_SORT_KEYS);
+	is(ci_verdict_from_json(&back, dump, strlen(dump), "pvp.json"), 0, "26: JSON reads back");
+	json_decref(j);
+	j = ci_verdict_to_json(&back);
+	dump2 = json_dumps(j, JSON_SORT_KEYS);
+	is_str(dump2, dump, "26: the same document again (counts, fingerprint, known, "
+	       "reproduced, base_result, rerun_result)");
+	ok(strstr(dump, "\"base_count\": 1") && strstr(dump, "\"patched_count\": 2") &&
+	   strstr(dump, "\"reproduced\": false") && strstr(dump, "\"base_result\": \"fail\""),
+	   "26: JSON keys");
+	json_decref(j);
+	free(dump);
+	free(dump2);
+out:
+	strbuf_release(&text);
+	strbuf_release(&path);
+	console_result_release(&r);
+	console_result_release(&base);
+	console_result_release(&rerun);
+	ci_verdict_release(&v);
+	ci_verdict_release(&back);
+	unload(&f);
+}
+
 static void test_decide(void)
 {
 	struct ci_verdict v = CI_VERDICT_INIT;
@@ -487,5 +663,6 @@ int main(void)
 	test_decide();
 	test_calls_02();
 	test_landed_offset();
+	test_parent_vs_patched();
 	return done_testing();
 }

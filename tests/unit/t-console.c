@@ -305,8 +305,30 @@ static void test_user_space(void)
 	console_result_release(&r);
 }
 
+/* Issue 26: fingerprints as syzbot/NIPA group reports. */
+static void test_fingerprint(void)
+{
+	struct strbuf fp = STRBUF_INIT;
+
+	console_fingerprint(&fp, FIRED_WARN, "cgroup_mkdir",
+			    "cgroup_mkdir+0x386/0x730\nkernfs_iop_mkdir+0x4b/0x70\n"
+			    "vfs_mkdir.isra.0+0xe8/0x190\ndo_mkdirat+0x9a/0x130\n"
+			    "__x64_sys_mkdir+0x21/0x30\n", NULL);
+	is_str(fp.buf, "warn:cgroup_mkdir/kernfs_iop_mkdir/vfs_mkdir/do_mkdirat",
+	       "fingerprint: function, three frames, no offsets or suffixes");
+	strbuf_reset(&fp);
+	console_fingerprint(&fp, FIRED_OOPS, NULL, "ext4_rename+0x1/0x2\nvfs_rename+0x3/0x4\n",
+			    "BUG: kernel NULL pointer dereference");
+	is_str(fp.buf, "oops:ext4_rename/vfs_rename", "no function: the frames");
+	strbuf_reset(&fp);
+	console_fingerprint(&fp, FIRED_BUG, NULL, NULL, "kernel BUG at x.c:1!");
+	is_str(fp.buf, "bug:kernel BUG at x.c:1!", "nothing else: the message");
+	strbuf_release(&fp);
+}
+
 int main(void)
 {
+	test_fingerprint();
 	test_ktap();
 	test_warn_panic();
 	test_not_fooled();

@@ -582,7 +582,7 @@ int main(void)
 			"\"fired\": [{\"kind\": \"warn\", \"file\": \"drivers/foo.c\", \"line\": 41, "
 			"\"tree_line\": 25, \"function\": \"foo_lookup\", \"suite\": \"cgroup:test_core\", "
 			"\"patch\": 2, \"added_by_series\": true, \"source\": \"WARN_ON_ONCE(id < 0)\", "
-			"\"trace\": [\"foo_lookup+0x1e/0x40\"]}], "
+			"\"panic_on_warn_boot\": true, \"trace\": [\"foo_lookup+0x1e/0x40\"]}], "
 			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
 			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 3, \"fired\": true, "
 			"\"suite\": \"cgroup:test_core\"}]}";
@@ -605,11 +605,57 @@ int main(void)
 		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
 			    "fired during cgroup:test_core."), "26: the call fired, not 'never fired'");
 		ok(!has_flat(&r, "never fired"), "26: no count of another line");
-		if (!has_flat(&r, "(line 25 in linux 6.12.118) fired in kselftest"))
+		ok(has_flat(&r, "This is an error: kernel-ci booted the series on linux 6.12.118 "
+			    "with panic_on_warn=1 and this WARN_ON_ONCE() fired during kselftest "
+			    "cgroup:test_core, which took the kernel down."),
+		   "26: an error under the quote, whatever the rule's severity");
+		ok(!has_flat(&r, "is right only for a condition"),
+		   "26: not the WARN_ON_ONCE() note's wording");
+		ok(has_flat(&r, "This patch adds a WARN_ON_ONCE() to foo_lookup(), and "
+			    "kernel-ci's boot saw it fire; comments inline."),
+		   "26: the opening says it fired");
+		if (!has_flat(&r, "(line 25 in linux 6.12.118) fired in kselftest") ||
+		    !has_flat(&r, "This is an error: kernel-ci booted the series on linux 6.12.118 with"))
 			printf("# %s", r.text.buf);
 		o.verdict = NULL;
 	}
 	ci_verdict_release(&vd);
+	for (int k = 0; k < 2; k++) {
+		/*
+		 * Issue 26: the boot saw the call fire (fired[], the patch's
+		 * own line 41, landed at 25), but its calls[] entry has a count
+		 * of 0 or none (counters lost with the panic, or an older
+		 * verdict): the fired report wins, never "no test reached" or
+		 * "could not be measured" next to "fired".
+		 */
+		struct strbuf json = STRBUF_INIT;
+		struct finding once = finding(2, &warn_once, 41, "foo_lookup", "WARN_ON_ONCE(id < 0)",
+					      " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1);
+
+		strbuf_addf(&json, "{\"verdict\": \"panicked\", \"base\": \"6.12.118\", "
+			"\"fired\": [{\"kind\": \"warn\", \"file\": \"drivers/foo.c\", \"line\": 41, "
+			"\"tree_line\": 25, \"function\": \"foo_lookup\", \"suite\": \"cgroup:test_kill\", "
+			"\"patch\": 2, \"added_by_series\": true, \"panic_on_warn_boot\": true}], "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
+			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": %s, \"fired\": false}]}",
+			k ? "null, \"reached_why\": \"the guest did not finish kernel-ci/init\"" : "0");
+		is(ci_verdict_from_json(&vd, json.buf, json.len, "fired-unreached.json"), 0,
+		   "26: fired with reached %s: parses", k ? "null" : "0");
+		o.verdict = &vd;
+		build(&r, &s, &once, 1, &o);
+		ok(!r.empty && r.issues == 1, "26: reached %s, fired: an issue", k ? "null" : "0");
+		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
+			    "fired during cgroup:test_kill."),
+		   "26: reached %s, fired: the call fired", k ? "null" : "0");
+		ok(!has_flat(&r, "no test reached") && !has_flat(&r, "could not be measured"),
+		   "26: reached %s, fired: nothing says it did not run", k ? "null" : "0");
+		ok(has_flat(&r, "This is an error"), "26: reached %s, fired: an error", k ? "null" : "0");
+		if (has_flat(&r, "no test reached") || has_flat(&r, "could not be measured"))
+			printf("# %s", r.text.buf);
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
+		strbuf_release(&json);
+	}
 	{
 		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
 		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
