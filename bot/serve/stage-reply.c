@@ -66,6 +66,7 @@ static int outgoing_load(struct outgoing *o, struct serve *sv, long long id)
 	o->message_id = xstrdup(ml.v[0].message_id);
 	o->in_reply_to = xstrdup(ml.v[0].in_reply_to);
 	o->subject = xstrdup(ml.v[0].subject);
+	o->rcpt.max = 2 * MAILHDR_MAX_ADDRS;	/* To: and Cc:, each capped */
 	mail_addr_parse(&o->rcpt, ml.v[0].to_raw);
 	mail_addr_parse(&o->rcpt, ml.v[0].cc_raw);
 	mail_addr_parse(&from, ml.v[0].from_raw);
@@ -235,10 +236,11 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		ro.prev = &prev;
 		ro.prev_result = &prev_res;
 	}
-	/* The list's own policy and address before [review]'s. */
+	/* The list's own policy; its address always, beside the lists the
+	 * patch went to ([review] lists). */
 	ro.policy = l->reply_to;
 	if (*l->address)
-		ro.lists = l->address;
+		ro.watched = l->address;
 	ro.guide = list_guide(sv, l);
 	ro.tree_name = *l->tree ? l->tree : NULL;
 	ret = reply_build(&r, series, &cur, &ro);
@@ -284,7 +286,14 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 	r.forced = s->force_reply;
 	ret = review_send(&old, &sv->store, &so, &r, o->from.buf, &o->rcpt,
 			  o->text.buf, o->text.len);
-	if (ret == REVIEW_ANSWERED) {
+	if (ret == REVIEW_ANSWERED && (strcmp(old.series, r.series) ||
+				       old.version != r.version)) {
+		/* Another queue entry took the same thread and answered. */
+		strbuf_addf(&what, "none: <%s> was answered already by <%s> "
+			    "(series <%s> v%d)", old.in_reply_to, old.message_id,
+			    old.series, old.version);
+		ret = finish(sv, s, what.buf, now);
+	} else if (ret == REVIEW_ANSWERED) {
 		strbuf_addf(&what, "sent <%s>", old.message_id);
 		ret = finish(sv, s, what.buf, now);
 	} else if (ret == REVIEW_MAYBE_SENT) {
@@ -377,8 +386,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
-	    !serve_rcpt_allowed(l, &o.rcpt, *l->address ? l->address :
-				config_get(sv->cfg->config, "review", "lists"), &why)) {
+	    !serve_rcpt_allowed(l, &o.rcpt, config_get(sv->cfg->config,
+						       "review", "lists"), &why)) {
 		strbuf_addf(&what, "drafted, not sent: %s", why);
 		ret = finish(sv, s, what.buf, now);
 		goto out;
