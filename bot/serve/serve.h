@@ -104,7 +104,7 @@ bool serve_allowed(const struct serve_list *l, const char *author_email,
 /*
  * Whether allow-senders lets the reply reach every one of `rcpt`: each
  * address that is not a mailing list (`lists` globs, NULL: the defaults
- * of reply.h) must match it, not only the author's -- a From: or Cc: can
+ * of reply.h; or the list's own address) must match it, not only the author's -- a From: or Cc: can
  * name anyone.  If not, *why says so.
  */
 bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list *rcpt,
