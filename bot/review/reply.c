@@ -316,6 +316,10 @@ static void plan_build(struct plan *p, const struct check_result *r,
 		}
 		if (f->conversion)
 			continue;	/* thanked with its removal */
+		/* Early boot: nothing to return an error to (f->in_init). */
+		if (f->in_init && (f->rule->class == RC_BUG || f->rule->class == RC_PANIC) &&
+		    !fired_in_boot(v, f))
+			continue;
 		/* A call the boot saw fire is an error whatever its rule says. */
 		if (f->severity >= SEV_WARNING || fired_in_boot(v, f)) {
 			plan_add(p, IT_ISSUE, f, NULL);

@@ -448,6 +448,20 @@ int main(void)
 		mail_list_clear(&pm);
 	}
 
+	/* A BUG_ON() in an __init function (check.c sets in_init): early
+	 * boot, nothing to return an error to, no objection. */
+	{
+		struct finding fi = f[0];
+
+		fi.in_init = true;
+		ret = build(&r, &s, &fi, 1, &o);
+		ok(!ret && r.empty, "no objection to a BUG_ON() in an __init function");
+		fi.rule = &warn_on;
+		fi.severity = SEV_WARNING;
+		ret = build(&r, &s, &fi, 1, &o);
+		ok(!ret && !r.empty && r.issues == 1, "  a WARN_ON() there is still one");
+	}
+
 	/* Who gets it. */
 	o.policy = REPLY_TO_AUTHOR;
 	build(&r, &s, f, 1, &o);
