@@ -38,13 +38,14 @@ bool serve_stopping(void)
 static const char *const serve_keys[] = {
 	"dashboard-dir", "listen", "poll-interval", "settle",
 	"max-wait", "retry-base", "retry-max", "max-attempts", "confirm-window",
-	"http-timeout", "backoff-max", "max-sleep", "census", "warm-wait", NULL
+	"http-timeout", "backoff-max", "max-sleep", "census", "warm-wait",
+	"daily-cap", "stop-file", NULL
 };
 
 static const char *const list_keys[] = {
 	"archive", "inbox", "address", "tree", "boot", "reply", "reply-to",
 	"allow-senders", "allow-paths", "quiet-hours", "backfill",
-	"poll-interval", NULL
+	"poll-interval", "positive", "ignore-senders", "daily-cap", NULL
 };
 
 static const char *const state_keys[] = {
@@ -214,7 +215,8 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	l->backfill = b;
 	split_words(&l->allow_senders, config_get(c, section, "allow-senders"));
 	split_words(&l->allow_paths, config_get(c, section, "allow-paths"));
-	return parse_quiet(l, config_get(c, section, "quiet-hours"));
+	ret = parse_quiet(l, config_get(c, section, "quiet-hours"));
+	return ret ? ret : policy_list_load(&l->policy, c, section);
 }
 
 int serve_config_load(struct serve_config *out, const struct config *c)
@@ -269,7 +271,8 @@ int serve_config_load(struct serve_config *out, const struct config *c)
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
 	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
 	    (ret = get_uint(&out->lease, c, "state", "lease", 60, 3, 86400)) ||
-	    (ret = get_uint(&out->start_wait, c, "state", "start-wait", 300, 0, 86400)))
+	    (ret = get_uint(&out->start_wait, c, "state", "start-wait", 300, 0, 86400)) ||
+	    (ret = policy_global_load(&out->send, c, out->state_dir)))
 		goto out;
 	if (*out->listen) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
@@ -323,7 +326,9 @@ void serve_config_release(struct serve_config *cfg)
 		free(l->tree);
 		strvec_clear(&l->allow_senders);
 		strvec_clear(&l->allow_paths);
+		policy_list_release(&l->policy);
 	}
+	policy_global_release(&cfg->send);
 	free(cfg->lists);
 	strvec_clear(&cfg->census);
 	free(cfg->state_dir);

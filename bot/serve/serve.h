@@ -21,6 +21,7 @@
 #define WW_SERVE_H
 
 #include "config.h"
+#include "policy.h"
 #include "queue.h"
 #include "reply.h"
 #include "strvec.h"
@@ -48,6 +49,7 @@ struct serve_list {
 	int quiet_from, quiet_to; /* minutes after local midnight; -1 none */
 	bool backfill;		/* act on what the feed shows at the first poll */
 	unsigned int poll_interval;
+	struct policy_list policy; /* positive, ignore-senders, daily-cap */
 };
 
 /* What one `warnwatch serve` process does (--role). */
@@ -74,6 +76,7 @@ struct serve_config {
 	unsigned int max_sleep;	/* longest sleep between checks */
 	struct strvec census;	/* census JSON files shown on the dashboard */
 	struct queue_opts queue;
+	struct policy_global send; /* [serve] daily-cap, stop-file */
 	struct serve_list *lists;
 	size_t nr_lists, alloc_lists;
 	const struct config *config; /* borrowed: [b4], [smtp], [reply] ... */

@@ -199,6 +199,7 @@ static bool load_prev(struct series *prev, struct check_result *res,
 enum {
 	DRAFT_NOTHING = 1,	/* nothing to say */
 	DRAFT_SKIPPED = 2,	/* the author asked not to get reviews */
+	DRAFT_POSITIVE = 3,	/* only credits, and the list says positive = no */
 };
 
 /*
@@ -248,6 +249,8 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		ret = DRAFT_NOTHING;
 	else if (!ret && review_author_skipped(c, &r, series))
 		ret = DRAFT_SKIPPED;
+	else if (!ret && !r.issues && !l->policy.positive)
+		ret = DRAFT_POSITIVE;
 	else if (!ret)
 		ret = stage_put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
 out:
@@ -337,6 +340,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "none: replies are off for this list", now);
 		goto out;
 	}
+	if (policy_ignored(&l->policy, s->author_email)) {
+		ret = finish(sv, s, "none: the author is in ignore-senders", now);
+		goto out;
+	}
 	/* Answered already: by us before a crash, or by `warnwatch review`. */
 	ret = review_known(&rec, &sv->store, s->root_msgid, s->version);
 	if (ret == REVIEW_ANSWERED) {
@@ -360,8 +367,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
-		if (ret == DRAFT_NOTHING || ret == DRAFT_SKIPPED) {
+		if (ret == DRAFT_NOTHING || ret == DRAFT_SKIPPED || ret == DRAFT_POSITIVE) {
 			ret = finish(sv, s, ret == DRAFT_NOTHING ? "none: nothing to say" :
+				     ret == DRAFT_POSITIVE ? "none: no issue, only thanks "
+				     "(positive = no)" :
 				     "none: the author asked not to get these reviews "
 				     "([review] skip-authors)", now);
 			goto out;
@@ -401,6 +410,18 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = queue_set_reply(&sv->q, s->id, what.buf);
 		if (!ret)
 			ret = queue_defer(&sv->q, s->id, until);
+		goto out;
+	}
+	ret = policy_hold(&until, &what, &sv->store, &sv->cfg->send, &l->policy,
+			  s->inbox, now);
+	if (ret > 0) {
+		ret = queue_set_reply(&sv->q, s->id, what.buf);
+		if (!ret)
+			ret = queue_defer(&sv->q, s->id, until);
+		goto out;
+	}
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), false);
 		goto out;
 	}
 	ret = send_reply(sv, s, l, &o, now);
