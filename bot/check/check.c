@@ -179,6 +179,39 @@ static char *function_at(struct strbuf *sb, struct image *im,
 	return xstrdup(sb->buf);
 }
 
+/* Whether `s` (`n` bytes) has the token `__init` (not __initdata). */
+static bool has_init_token(const char *s, size_t n)
+{
+	for (const char *p = s; (p = memmem(p, n - (p - s), "__init", 6)); p += 6) {
+		bool before = p > s && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool after = p + 6 < s + n && (isalnum((unsigned char)p[6]) || p[6] == '_');
+
+		if (!before && !after)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the function image line `k` is in (function_at() ran) is
+ * marked __init: the token on its definition line, on the line before it
+ * when the hunk has one ("static int __init\nfoo_init(void)"), or in the
+ * hunk header's context when the definition is above the hunk.
+ */
+static bool function_is_init(const struct image *im, const struct diff_hunk *h,
+			     size_t k)
+{
+	size_t def = im->fn[k];
+
+	if (def == FN_HEADER)
+		return has_init_token(h->context, h->context_len);
+	if (def == FN_CLOSED)
+		return false;
+	return has_init_token(h->lines[def].content, h->lines[def].len) ||
+	       (def > 0 && has_init_token(h->lines[def - 1].content,
+					  h->lines[def - 1].len));
+}
+
 /* The lines around hunk line `at` (to `last`), prefixed, for quoting. */
 static char *hunk_window(const struct diff_hunk *h, size_t at, size_t last,
 			 int *out_line)
@@ -287,6 +320,7 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->file = xstrdup(added ? df->new_path : df->old_path);
 	f->line = added ? l->new_lineno : l->old_lineno;
 	f->function = function_at(&c->sb, im, h, k);
+	f->in_init = function_is_init(im, h, k);
 	f->rule = hit->rule;
 	if (added)
 		f->severity = rules_severity(c->rs, hit->rule, f->file);

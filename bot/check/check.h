@@ -65,6 +65,11 @@ struct finding {
 	 * none does.  It does not lower the severity: each patch of a series
 	 * is a kernel someone may build or bisect to (docs/check.md). */
 	int removed_by;
+	/* The enclosing function is marked `__init` (the token on its
+	 * definition line or the line above it in the hunk, or in the hunk
+	 * header's context): early boot, where panic() and BUG() are
+	 * accepted practice (reply.c objects to neither there). */
+	bool in_init;
 };
 
 /* Something worth knowing that is not a finding (a binary file skipped). */

@@ -185,8 +185,8 @@ bool mail_addr_add(struct mail_addr_list *l, const char *name, const char *addr)
 {
 	struct strbuf clean = STRBUF_INIT;
 
-	if (!mail_addr_valid(addr) || mail_addr_has(l, addr) ||
-	    l->nr >= MAILHDR_MAX_ADDRS)
+	if (l->nr >= (l->max ? l->max : MAILHDR_MAX_ADDRS) ||
+	    !mail_addr_valid(addr) || mail_addr_has(l, addr))
 		return false;
 	mailhdr_clean(&clean, name ? name : "", MAILHDR_MAX_TEXT / 4);
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
@@ -204,7 +204,7 @@ void mail_addr_list_clear(struct mail_addr_list *l)
 	}
 	free(l->v);
 	l->v = NULL;
-	l->nr = l->alloc = 0;
+	l->nr = l->alloc = 0;	/* the cap stays */
 }
 
 /* GMime's type system is set up once per process, whichever thread asks. */

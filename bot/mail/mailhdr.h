@@ -19,6 +19,8 @@
 #define MAILHDR_MAX_TEXT 400		/* characters kept of a subject/name */
 #define MAILHDR_MAX_ADDR 254		/* RFC 5321 path limit */
 #define MAILHDR_MAX_ADDRS 64		/* recipients kept from one header */
+#define MAILHDR_MAX_SEEN 1024		/* addresses read from one message's
+					 * To: and Cc: to find its lists */
 
 /*
  * Clean an untrusted header value into `out`: CR, LF, TAB and every other
@@ -37,9 +39,10 @@ struct mail_addr {
 struct mail_addr_list {
 	struct mail_addr *v;
 	size_t nr, alloc;
+	size_t max;		/* entries kept at most; 0: MAILHDR_MAX_ADDRS */
 };
 
-#define MAIL_ADDR_LIST_INIT { NULL, 0, 0 }
+#define MAIL_ADDR_LIST_INIT { NULL, 0, 0, 0 }
 
 /*
  * Parse `value`, the raw value of an address-list header (From:, To:,
@@ -50,7 +53,8 @@ struct mail_addr_list {
  * (J <v@y>)", "=?UTF-8?q?=3Cv=40y=3E=2C?= <j@x>" -- is never one.  Give
  * it the header as it was written, never a decoded copy (mail.from_raw,
  * not mail.from).  Each valid mailbox is appended to `out`, duplicates
- * (case-insensitive) skipped, at most MAILHDR_MAX_ADDRS in `out`.
+ * (case-insensitive) skipped, at most out->max (MAILHDR_MAX_ADDRS when 0)
+ * in `out`.
  * Returns how many entries were dropped as invalid.
  */
 int mail_addr_parse(struct mail_addr_list *out, const char *value);

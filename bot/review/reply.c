@@ -331,6 +331,10 @@ static void plan_build(struct plan *p, const struct check_result *r,
 		}
 		if (f->conversion)
 			continue;	/* thanked with its removal */
+		/* Early boot: nothing to return an error to (f->in_init). */
+		if (f->in_init && (f->rule->class == RC_BUG || f->rule->class == RC_PANIC) &&
+		    !fired_in_boot(v, f))
+			continue;
 		/* A call the boot saw fire is an error whatever its rule says. */
 		if (f->severity >= SEV_WARNING || fired_in_boot(v, f)) {
 			plan_add(p, IT_ISSUE, f, NULL);
@@ -1423,11 +1427,18 @@ static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
 }
 
 /*
- * Who gets the reply.  The addresses come from the raw headers parsed as
- * RFC 5322 lists (mail_addr_parse()), so nothing inside a display name or
- * a comment is one; the author is exactly one address, the first mailbox
- * of From:, whatever else From: lists; [review] skip-authors (o->skip)
- * holds for every recipient, and a skipped author means no reply at all.
+ * Who gets the reply, as kernel etiquette has it: To: the author; Cc: the
+ * watched list first (o->watched, whether or not the patch named it, so
+ * that no cap drops it), then the lists the patch went to (o->lists
+ * globs), or with reply-to = all everyone it went to.  The addresses come
+ * from the raw headers parsed as RFC 5322 lists (mail_addr_parse()), so
+ * nothing inside a display name or a comment is one; To: and Cc: are read
+ * up to MAILHDR_MAX_SEEN addresses, so a list after the 64th address of a
+ * 200-address To: is still found, and only what the reply writes is
+ * capped (MAILHDR_MAX_ADDRS per header).  The author is exactly one
+ * address, the first mailbox of From:, whatever else From: lists;
+ * [review] skip-authors (o->skip) holds for every recipient, and a
+ * skipped author means no reply at all.
  */
 static int recipients(struct reply *out, const struct mail *m, const struct reply_opts *o,
 		      const char *self)
@@ -1443,6 +1454,9 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 		out->author_skipped = true;
 		goto out;
 	}
+	others.max = lists.max = MAILHDR_MAX_SEEN;
+	if (o->watched && o->policy != REPLY_TO_AUTHOR)
+		mail_addr_parse(&lists, o->watched);
 	mail_addr_parse(&others, m->to_raw);
 	mail_addr_parse(&others, m->cc_raw);
 	for (size_t i = 0; i < others.nr; i++)
@@ -1457,6 +1471,7 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 		break;
 	case REPLY_TO_ALL:
 		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->cc, &lists, self, o->skip);
 		add_all(&out->cc, &others, self, o->skip);
 		break;
 	case REPLY_TO_BOTH:
@@ -1470,6 +1485,7 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 		out->to = out->cc;
 		memset(&out->cc, 0, sizeof(out->cc));
 	}
+	out->rcpt.max = 2 * MAILHDR_MAX_ADDRS;
 	for (size_t i = 0; i < out->to.nr; i++)
 		mail_addr_add(&out->rcpt, "", out->to.v[i].addr);
 	for (size_t i = 0; i < out->cc.nr; i++)

@@ -46,6 +46,9 @@ struct reply_opts {
 	const char *from;		/* "warnwatch <bot@example.org>" */
 	enum reply_policy policy;
 	const char *lists;		/* globs of list addresses; NULL: defaults */
+	const char *watched;		/* the list being answered on ("a@x, b@y"):
+					 * first in Cc: (To: for reply-to = list)
+					 * unless reply-to = author; or NULL */
 	const char *skip;		/* [review] skip-authors globs, or NULL */
 	bool patchwork_hint;		/* X-Patchwork-Hint: ignore */
 	bool always;			/* a reply even with nothing found */
@@ -62,7 +65,7 @@ struct reply_opts {
 	time_t date;			/* 0: mailhdr_now() */
 };
 
-#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, NULL, false, false, NULL, NULL, \
+#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, NULL, NULL, false, false, NULL, NULL, \
 			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
 
 struct reply {

@@ -292,6 +292,7 @@ int review_outgoing_parse(struct review_outgoing *out, const char *text,
 	out->message_id = xstrdup(ml.v[0].message_id);
 	out->in_reply_to = xstrdup(ml.v[0].in_reply_to);
 	out->subject = xstrdup(ml.v[0].subject);
+	out->rcpt.max = 2 * MAILHDR_MAX_ADDRS;	/* To: and Cc:, each capped */
 	mail_addr_parse(&out->rcpt, ml.v[0].to_raw);
 	mail_addr_parse(&out->rcpt, ml.v[0].cc_raw);
 	mail_addr_parse(&from, ml.v[0].from_raw);

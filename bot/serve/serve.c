@@ -193,7 +193,8 @@ static int load_list(struct serve_config *cfg, const struct config *c,
 	l->backfill = b;
 	split_words(&l->allow_senders, config_get(c, section, "allow-senders"));
 	split_words(&l->allow_paths, config_get(c, section, "allow-paths"));
-	return parse_quiet(l, config_get(c, section, "quiet-hours"));
+	ret = parse_quiet(l, config_get(c, section, "quiet-hours"));
+	return ret ? ret : policy_list_load(&l->policy, c, section);
 }
 
 int serve_config_load(struct serve_config *out, struct settings *settings)
@@ -230,7 +231,8 @@ int serve_config_load(struct serve_config *out, struct settings *settings)
 	    (ret = get_uint(&out->confirm_window, c, "serve", "confirm-window", 900, 0, 7 * 86400)) ||
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
-	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)))
+	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
+	    (ret = policy_global_load(&out->send, c, settings->state.dir)))
 		goto out;
 	if (*out->listen) {
 		struct httpd_opts ho = HTTPD_OPTS_INIT;
@@ -292,7 +294,9 @@ void serve_config_release(struct serve_config *cfg)
 		free(l->tree);
 		strvec_clear(&l->allow_senders);
 		strvec_clear(&l->allow_paths);
+		policy_list_release(&l->policy);
 	}
+	policy_global_release(&cfg->send);
 	free(cfg->lists);
 	strvec_clear(&cfg->census);
 	free(cfg->dashboard_dir);
@@ -377,7 +381,8 @@ bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list 
 	for (size_t i = 0; l->allow_senders.nr && i < rcpt->nr; i++) {
 		const char *addr = rcpt->v[i].addr;
 
-		if (reply_addr_matches(addr, lists ? lists : REPLY_DEFAULT_LISTS))
+		if (reply_addr_matches(addr, lists ? lists : REPLY_DEFAULT_LISTS) ||
+		    reply_addr_matches(addr, l->address))
 			continue;
 		if (!glob_any(&l->allow_senders, addr, FNM_CASEFOLD)) {
 			*why = "a recipient is not in allow-senders";

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "settings.h"
+#include "policy.h"
 #include "queue.h"
 #include "reply.h"
 #include "strvec.h"
@@ -49,6 +50,7 @@ struct serve_list {
 	int quiet_from, quiet_to; /* minutes after local midnight; -1 none */
 	bool backfill;		/* act on what the feed shows at the first poll */
 	unsigned int poll_interval;
+	struct policy_list policy; /* positive, ignore-senders, daily-cap */
 };
 
 /* What one `warnwatch serve` process does (--role). */
@@ -72,6 +74,7 @@ struct serve_config {
 	unsigned int max_sleep;	/* longest sleep between checks */
 	struct strvec census;	/* census JSON files shown on the dashboard */
 	struct queue_opts queue;
+	struct policy_global send; /* [serve] daily-cap, stop-file */
 	struct serve_list *lists;
 	size_t nr_lists, alloc_lists;
 };
@@ -102,7 +105,7 @@ bool serve_allowed(const struct serve_list *l, const char *author_email,
 /*
  * Whether allow-senders lets the reply reach every one of `rcpt`: each
  * address that is not a mailing list (`lists` globs, NULL: the defaults
- * of reply.h) must match it, not only the author's -- a From: or Cc: can
+ * of reply.h; or the list's own address) must match it, not only the author's -- a From: or Cc: can
  * name anyone.  If not, *why says so.
  */
 bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list *rcpt,

@@ -19,10 +19,11 @@ static const char *const state_keys[] = { "dir", "url", "password-file", "lease"
 static const char *const serve_keys[] = { "dashboard-dir", "listen",
 	"poll-interval", "settle", "max-wait", "retry-base", "retry-max",
 	"max-attempts", "confirm-window", "http-timeout", "backoff-max",
-	"max-sleep", "census", "warm-wait", NULL };
+	"max-sleep", "census", "warm-wait", "daily-cap", "stop-file", NULL };
 static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
 	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
-	"quiet-hours", "backfill", "poll-interval", NULL };
+	"quiet-hours", "backfill", "poll-interval", "positive", "ignore-senders",
+	"daily-cap", NULL };
 
 static const struct {
 	const char *name;	/* ending in '.': every [NAME.x] */

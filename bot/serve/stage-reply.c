@@ -123,6 +123,11 @@ static const struct guide *list_guide(struct serve *sv,
 	return in->guide_state > 0 ? &in->guide : NULL;
 }
 
+/* draft_reply() wrote nothing, beside REVIEW_NOTHING and REVIEW_SKIPPED: */
+enum {
+	DRAFT_POSITIVE = 100,	/* only credits, and the list says positive = no */
+};
+
 /*
  * Draft the reply of series `s` into reply.eml with review_run(),
  * comparing with the previous version when there is one, as `warnwatch
@@ -154,14 +159,17 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 			  "not compared: %s", s->version - 1, pid, error_last());
 	else if (pid)
 		o.prev = &prev;
-	/* The list's own policy and address before [review]'s. */
+	/* The list's own policy; its address always, beside the lists the
+	 * patch went to ([review] lists). */
 	o.reply.policy = l->reply_to;
 	if (*l->address)
-		o.reply.lists = l->address;
+		o.reply.watched = l->address;
 	o.reply.guide = list_guide(sv, l);
 	o.reply.tree_name = *l->tree ? l->tree : NULL;
 	ret = review_run(&r, series, &o);
-	if (ret == REVIEW_DRAFTED)
+	if (ret == REVIEW_DRAFTED && !r.issues && !l->policy.positive)
+		ret = DRAFT_POSITIVE;
+	else if (ret == REVIEW_DRAFTED)
 		ret = stage_put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
 	reply_release(&r);
 	ci_verdict_release(&v);
@@ -183,7 +191,14 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 
 	ret = review_deliver(&old, &sv->store, &sv->cfg->settings->smtp, o,
 			     s->root_msgid, s->version, s->force_reply);
-	if (ret == REVIEW_ANSWERED) {
+	if (ret == REVIEW_ANSWERED && (strcmp(old.series, s->root_msgid) ||
+				       old.version != s->version)) {
+		/* Another queue entry took the same thread and answered. */
+		strbuf_addf(&what, "none: <%s> was answered already by <%s> "
+			    "(series <%s> v%d)", old.in_reply_to, old.message_id,
+			    old.series, old.version);
+		ret = finish(sv, s, what.buf, now);
+	} else if (ret == REVIEW_ANSWERED) {
 		strbuf_addf(&what, "sent <%s>", old.message_id);
 		ret = finish(sv, s, what.buf, now);
 	} else if (ret == REVIEW_MAYBE_SENT) {
@@ -224,6 +239,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "none: replies are off for this list", now);
 		goto out;
 	}
+	if (policy_ignored(&l->policy, s->author_email)) {
+		ret = finish(sv, s, "none: the author is in ignore-senders", now);
+		goto out;
+	}
 	/* Answered already: by us before a crash, or by `warnwatch review`. */
 	ret = review_known(&rec, &sv->store, s->root_msgid, s->version);
 	if (ret == REVIEW_ANSWERED) {
@@ -247,8 +266,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
 	if (access(path.buf, F_OK)) {
 		ret = draft_reply(sv, s, l, &series);
-		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED) {
+		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret == DRAFT_POSITIVE) {
 			ret = finish(sv, s, ret == REVIEW_NOTHING ? "none: nothing to say" :
+				     ret == DRAFT_POSITIVE ? "none: no issue, only thanks "
+				     "(positive = no)" :
 				     "none: the author asked not to get these reviews "
 				     "([review] skip-authors)", now);
 			goto out;
@@ -273,8 +294,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
-	    !serve_rcpt_allowed(l, &o.rcpt, *l->address ? l->address :
-				sv->cfg->settings->reply.lists, &why)) {
+	    !serve_rcpt_allowed(l, &o.rcpt, sv->cfg->settings->reply.lists, &why)) {
 		strbuf_addf(&what, "drafted, not sent: %s", why);
 		ret = finish(sv, s, what.buf, now);
 		goto out;
@@ -288,6 +308,18 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = queue_set_reply(&sv->q, s->id, what.buf);
 		if (!ret)
 			ret = queue_defer(&sv->q, s->id, until);
+		goto out;
+	}
+	ret = policy_hold(&until, &what, &sv->store, &sv->cfg->send, &l->policy,
+			  s->inbox, now);
+	if (ret > 0) {
+		ret = queue_set_reply(&sv->q, s->id, what.buf);
+		if (!ret)
+			ret = queue_defer(&sv->q, s->id, until);
+		goto out;
+	}
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), false);
 		goto out;
 	}
 	ret = send_reply(sv, s, l, &o, now);

@@ -46,6 +46,17 @@ static const char *const migrations[] = {
 	/* 5: steering builds to workers whose kernel is warm; each worker's
 	 * lease, for status. */
 	queue_affinity_sql,
+	/* 6: at most one unforced reply in flight or sent per message
+	 * answered, whichever queue entry drafted it (a thread whose cover
+	 * has no tag became one "series" per patch, each answering the same
+	 * patch).  Copies recorded before this keep their row but leave the
+	 * index, as a forced reply does. */
+	"UPDATE replies SET forced = 1 WHERE forced = 0 AND in_reply_to <> ''"
+	"  AND state IN ('intent', 'sent') AND id NOT IN (SELECT MIN(id)"
+	"  FROM replies WHERE forced = 0 AND state IN ('intent', 'sent')"
+	"  GROUP BY in_reply_to);"
+	"CREATE UNIQUE INDEX replies_answer_once ON replies (in_reply_to)"
+	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');",
 };
 
 char *store_default_dir(void)
@@ -328,16 +339,25 @@ void store_reply_release(struct store_reply *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* The newest reply for (series, version), or with `in_reply_to` set, the
+ * newest one in flight or sent that answers that message. */
 static int find(struct store_reply *out, struct store *s, const char *series,
-		int version)
+		int version, const char *in_reply_to)
 {
 	struct store_rows *r;
 	int ret;
 
-	ret = store_query(&r, s, "SELECT series, version, message_id, in_reply_to,"
-			  " subject, recipients, state, created, updated, error, forced"
-			  " FROM replies WHERE series = ? AND version = ?"
-			  " ORDER BY id DESC LIMIT 1", "si", series, (long long)version);
+	if (in_reply_to)
+		ret = store_query(&r, s, "SELECT series, version, message_id, in_reply_to,"
+				  " subject, recipients, state, created, updated, error, forced"
+				  " FROM replies WHERE in_reply_to = ? AND in_reply_to <> ''"
+				  " AND state IN ('intent', 'sent') ORDER BY id DESC LIMIT 1",
+				  "s", in_reply_to);
+	else
+		ret = store_query(&r, s, "SELECT series, version, message_id, in_reply_to,"
+				  " subject, recipients, state, created, updated, error, forced"
+				  " FROM replies WHERE series = ? AND version = ?"
+				  " ORDER BY id DESC LIMIT 1", "si", series, (long long)version);
 	if (ret < 0)
 		return error_prefix(ret, "cannot query replies");
 	if (!ret)
@@ -360,17 +380,36 @@ static int find(struct store_reply *out, struct store *s, const char *series,
 	return 0;
 }
 
+/* What blocks `r`: a reply in flight or sent for its series version, or
+ * one (of any series) to the message it answers.  0 with *old filled,
+ * WW_ENOTFOUND, or an error. */
+static int find_blocking(struct store_reply *old, struct store *s,
+			 const struct store_reply *r)
+{
+	int ret = find(old, s, r->series, r->version, NULL);
+
+	if ((!ret && old->state != REPLY_FAILED) || (ret && ret != WW_ENOTFOUND))
+		return ret;
+	/* The retry of a failed forced reply stays forced. */
+	if (!ret && old->forced && !strcmp(old->message_id, r->message_id))
+		return WW_ENOTFOUND;
+	if (!r->in_reply_to || !*r->in_reply_to)
+		return WW_ENOTFOUND;
+	store_reply_release(old);
+	return find(old, s, NULL, 0, r->in_reply_to);
+}
+
 int store_find_reply(struct store_reply *out, struct store *s,
 		     const char *series, int version)
 {
-	return find(out, s, series, version);
+	return find(out, s, series, version, NULL);
 }
 
 static int dup_error(struct store_reply *old, struct store_reply *existing)
 {
-	int ret = error_code(WW_EDUP, "series <%s> v%d already has a reply <%s> (%s)",
-			     old->series, old->version, old->message_id,
-			     reply_state_name(old->state));
+	int ret = error_code(WW_EDUP, "series <%s> v%d already has a reply <%s> (%s)"
+			     " to <%s>", old->series, old->version, old->message_id,
+			     reply_state_name(old->state), old->in_reply_to);
 
 	if (existing) {
 		store_reply_release(existing);
@@ -390,10 +429,10 @@ int store_begin_reply(struct store *s, const struct store_reply *r,
 	ret = store_begin(s);
 	if (ret)
 		return error_prefix(ret, "cannot lock");
-	ret = find(&old, s, r->series, r->version);
+	ret = r->forced ? WW_ENOTFOUND : find_blocking(&old, s, r);
 	if (ret && ret != WW_ENOTFOUND)
 		goto rollback;
-	if (!ret && old.state != REPLY_FAILED && !r->forced) {
+	if (!ret) {
 		ret = dup_error(&old, existing);
 		goto rollback;
 	}
@@ -412,7 +451,7 @@ int store_begin_reply(struct store *s, const struct store_reply *r,
 		/* Another process recorded its intent between our look and
 		 * our insert: the unique index said no.  Report theirs. */
 		store_rollback(s);
-		ret = find(&old, s, r->series, r->version);
+		ret = find_blocking(&old, s, r);
 		if (!ret)
 			ret = dup_error(&old, existing);
 		else

@@ -20,8 +20,10 @@
  * intent state means "maybe sent": it blocks a new send until a human
  * says --force, and the retry reuses the same Message-ID so that archives
  * and mail readers de-duplicate it if the first attempt did get through.
- * A unique index on (series, version) over unforced intent/sent rows makes
- * a second reply impossible even for two machines racing.
+ * Unique indexes over unforced intent/sent rows on (series, version) and
+ * on in_reply_to (the message answered) make a second reply impossible
+ * even for two machines racing, and even when two queue entries took the
+ * same thread for two series (a cover without a [PATCH] tag).
  */
 #ifndef WW_STORE_H
 #define WW_STORE_H
@@ -150,9 +152,11 @@ int store_find_reply(struct store_reply *out, struct store *s,
 /*
  * Record the intent to send `r` (its state is ignored: it becomes
  * REPLY_INTENT).  In one IMMEDIATE transaction, so two processes cannot
- * both pass: when (series, version) already has a row in the intent or
- * sent state and `r->forced` is false, nothing is written and WW_EDUP is
- * returned with `*existing` filled (if non-NULL).
+ * both pass: when (series, version), or else the message `r->in_reply_to`
+ * answers, already has a reply in the intent or sent state and
+ * `r->forced` is false, nothing is written and WW_EDUP is returned with
+ * `*existing` (that reply, perhaps of another series) filled (if
+ * non-NULL).
  */
 int store_begin_reply(struct store *s, const struct store_reply *r,
 		      struct store_reply *existing);

@@ -113,6 +113,9 @@ address = test@example.org
 boot = no
 reply = send
 reply-to = both
+# v2 only converts v1's BUG_ON(): its reply is all credits, which the
+# default (positive = no) does not send; this test checks those credits.
+positive = yes
 EOF
 
 SERVE_PID=

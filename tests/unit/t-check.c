@@ -30,10 +30,10 @@ static int run(struct strbuf *out, struct check_result *r, const char *diff)
 		const struct finding *f = &r->v[i];
 		static const char *const kinds[] = { "added", "removed", "define" };
 
-		strbuf_addf(out, "%s %s:%d %s %s %s%s%s\n", kinds[f->kind], f->file,
+		strbuf_addf(out, "%s %s:%d %s %s %s%s%s%s\n", kinds[f->kind], f->file,
 			    f->line, *f->function ? f->function : "-", f->rule->macro,
 			    severity_name(f->severity), f->conversion ? " conversion" : "",
-			    f->moved ? " moved" : "");
+			    f->moved ? " moved" : "", f->in_init ? " __init" : "");
 	}
 	return ret;
 }
@@ -94,7 +94,7 @@ static void test_functions(void)
 	    " }\n");
 	is_str(s.buf,
 	       "added mm/b.c:2 - WARN_ON warning\n"
-	       "added mm/b.c:7 frob_init BUG_ON error\n"
+	       "added mm/b.c:7 frob_init BUG_ON error __init\n"
 	       "added mm/b.c:13 - WARN_ON warning\n"
 	       "added mm/b.c:18 SYSCALL_DEFINE2 WARN_ON_ONCE info\n",
 	       "function: last definition line, not a struct, ended by a closing brace");
@@ -106,6 +106,31 @@ static void test_functions(void)
 	    " \treturn p;\n");
 	is_str(s.buf, "added mm/c.c:41 frob_alloc VM_BUG_ON error\n",
 	       "function: from the hunk header's context");
+	/* __init: in the hunk header, on the line above a definition, never
+	 * __initdata or a name that merely contains it. */
+	run(&s, &r,
+	    "diff --git a/fs/d.c b/fs/d.c\n--- a/fs/d.c\n+++ b/fs/d.c\n"
+	    "@@ -40,2 +40,3 @@ static int __init d_setup(char *s)\n"
+	    " \tvoid *p = kmalloc(n, GFP_KERNEL);\n"
+	    "+\tBUG_ON(!p);\n"
+	    " \treturn p;\n"
+	    "@@ -60,8 +61,11 @@ static int d_x;\n"
+	    " static int __init\n"
+	    " d_init(void)\n"
+	    " {\n"
+	    "+\tif (!d_x)\n"
+	    "+\t\tpanic(\"d\");\n"
+	    " }\n"
+	    " static int __initdata d_y;\n"
+	    " static int d__init_x(void)\n"
+	    " {\n"
+	    "+\tBUG_ON(d_y);\n"
+	    " }\n");
+	is_str(s.buf,
+	       "added fs/d.c:41 d_setup BUG_ON error __init\n"
+	       "added fs/d.c:65 d_init panic error __init\n"
+	       "added fs/d.c:70 d__init_x BUG_ON error\n",
+	       "__init: from the hunk header, the line above the name; not __initdata");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }

@@ -448,6 +448,20 @@ int main(void)
 		mail_list_clear(&pm);
 	}
 
+	/* A BUG_ON() in an __init function (check.c sets in_init): early
+	 * boot, nothing to return an error to, no objection. */
+	{
+		struct finding fi = f[0];
+
+		fi.in_init = true;
+		ret = build(&r, &s, &fi, 1, &o);
+		ok(!ret && r.empty, "no objection to a BUG_ON() in an __init function");
+		fi.rule = &warn_on;
+		fi.severity = SEV_WARNING;
+		ret = build(&r, &s, &fi, 1, &o);
+		ok(!ret && !r.empty && r.issues == 1, "  a WARN_ON() there is still one");
+	}
+
 	/* Who gets it. */
 	o.policy = REPLY_TO_AUTHOR;
 	build(&r, &s, f, 1, &o);
@@ -459,6 +473,48 @@ int main(void)
 	o.policy = REPLY_TO_ALL;
 	build(&r, &s, f, 1, &o);
 	ok(r.to.nr == 1 && r.cc.nr == 3, "reply-to = all: author, Cc everyone");
+	/* A To: of 200 addresses (a tree-wide series): the author in To:,
+	 * the watched list first in Cc: whatever the caps, with the other
+	 * list the patch went to, found past the 64th address. */
+	{
+		struct mail *m = (struct mail *)s.patches[0].mail;
+		char *to_raw = m->to_raw, *cc_raw = m->cc_raw;
+		struct strbuf big = STRBUF_INIT;
+
+		for (int i = 0; i < 200; i++)
+			strbuf_addf(&big, "%sPerson %d <p%d@example.net>", i ? ",\n " : "",
+				    i, i);
+		strbuf_addstr(&big, ", linux-fsdevel@vger.kernel.org");
+		m->to_raw = big.buf;
+		m->cc_raw = (char *)"";
+		o.watched = "linux-ext4@vger.kernel.org";
+		o.policy = REPLY_TO_BOTH;
+		ret = build(&r, &s, f, 1, &o);
+		is(ret, 0, "a To: of 200 addresses builds");
+		ok(r.to.nr == 1 && !strcmp(r.to.v[0].addr, "jane@example.org"),
+		   "  To: the author");
+		ok(r.cc.nr == 2 && !strcmp(r.cc.v[0].addr, "linux-ext4@vger.kernel.org") &&
+		   !strcmp(r.cc.v[1].addr, "linux-fsdevel@vger.kernel.org"),
+		   "  Cc: the watched list (not in the headers), then the patch's list");
+		ok(mail_addr_has(&r.rcpt, "linux-ext4@vger.kernel.org"),
+		   "  the watched list is an envelope recipient");
+		o.policy = REPLY_TO_ALL;
+		ret = build(&r, &s, f, 1, &o);
+		ok(!ret && r.cc.nr == MAILHDR_MAX_ADDRS &&
+		   !strcmp(r.cc.v[0].addr, "linux-ext4@vger.kernel.org") &&
+		   !strcmp(r.cc.v[1].addr, "linux-fsdevel@vger.kernel.org"),
+		   "reply-to = all: Cc: capped at %d, the lists first (%zu)",
+		   MAILHDR_MAX_ADDRS, r.cc.nr);
+		ok(r.rcpt.nr == 1 + MAILHDR_MAX_ADDRS,
+		   "  every header address is an envelope recipient (%zu)", r.rcpt.nr);
+		o.policy = REPLY_TO_AUTHOR;
+		build(&r, &s, f, 1, &o);
+		ok(r.to.nr == 1 && !r.cc.nr, "reply-to = author stays private");
+		o.watched = NULL;
+		m->to_raw = to_raw;
+		m->cc_raw = cc_raw;
+		strbuf_release(&big);
+	}
 	o.lists = "nothing@*";
 	o.policy = REPLY_TO_LIST;
 	ret = build(&r, &s, f, 1, &o);

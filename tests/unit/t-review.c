@@ -132,7 +132,7 @@ static struct store_reply rec(const char *series, const char *id, bool forced)
 	r.series = (char *)series;
 	r.version = 1;
 	r.message_id = (char *)id;
-	r.in_reply_to = (char *)"p1@x";
+	r.in_reply_to = (char *)series;	/* each series answers its own mail */
 	r.subject = (char *)"Re: [PATCH 1/2] x";
 	r.recipients = (char *)"a@example.org";
 	r.forced = forced;

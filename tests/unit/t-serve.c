@@ -180,6 +180,12 @@ static void test_example(void)
 	is(serve_config_load(&cfg, &c), 0, "  and is a valid service configuration");
 	ok(cfg.nr_lists == 2 && !strcmp(cfg.listen, "127.0.0.1:8025"),
 	   "  two lists, dashboard on 127.0.0.1");
+	/* Copied as is, the first replies must not wait until morning. */
+	ok(cfg.nr_lists == 2 && cfg.lists[0].quiet_from < 0 && cfg.lists[1].quiet_from < 0,
+	   "  no quiet hours unless uncommented");
+	ok(cfg.nr_lists == 2 && !cfg.lists[0].policy.positive && cfg.lists[0].policy.daily_cap &&
+	   cfg.send.daily_cap && *cfg.send.stop_file,
+	   "  the noise policy's safe defaults: positive = no, daily caps, a stop file");
 	serve_config_release(&cfg);
 	settings_release(&c);
 	strbuf_release(&path);

@@ -39,10 +39,10 @@ static void test_open(void)
 	is(open_pg(&s), 0, "opens %s", url);
 	is_str(store_backend_name(&s), "postgresql", "the PostgreSQL backend");
 	ok(store_is_shared(&s), "shared between machines");
-	is(store_schema_version(&s), 5, "migrated to the current schema");
+	is(store_schema_version(&s), 6, "migrated to the current schema");
 	ok(!strstr(s.path, "pw-"), "the name in messages has no password (%s)", s.path);
 	is(open_pg(&s2), 0, "a second process opens the migrated database");
-	is(store_schema_version(&s2), 5, "  and finds the same version");
+	is(store_schema_version(&s2), 6, "  and finds the same version");
 	store_close(&s2);
 
 	fd = mkstemp(bad);
@@ -307,6 +307,57 @@ static void test_reply_race(void)
 	store_close(&s);
 }
 
+/* Racers of different queue entries (a thread taken for several series)
+ * answering one message, each with its own Message-ID: one reply. */
+static void test_answer_race(void)
+{
+	struct store s = STORE_INIT;
+	struct store_rows *rows;
+	int go[2], wins = 0, dups = 0, status;
+
+	open_pg(&s);
+	if (pipe(go))
+		BUG("pipe");
+	for (int c = 0; c < NR_RACERS; c++) {
+		if (fork() == 0) {
+			struct store cs = STORE_INIT;
+			char mid[32], series[32], b;
+			struct store_reply r;
+			int ret;
+
+			close(go[1]);
+			snprintf(mid, sizeof(mid), "answer-%d@bot", c);
+			snprintf(series, sizeof(series), "entry-%d@x", c);
+			r = reply(series, mid);
+			r.in_reply_to = "patch-15@x";
+			if (open_pg(&cs))
+				_exit(3);
+			if (read(go[0], &b, 1) < 0)
+				_exit(3);
+			ret = store_begin_reply(&cs, &r, NULL);
+			_exit(ret == 0 ? 0 : ret == WW_EDUP ? 1 : 2);
+		}
+	}
+	close(go[0]);
+	close(go[1]);
+	while (wait(&status) > 0) {
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			wins++;
+		else if (WIFEXITED(status) && WEXITSTATUS(status) == 1)
+			dups++;
+	}
+	is(wins, 1, "%d entries answering one message: exactly one records", NR_RACERS);
+	is(dups, NR_RACERS - 1, "  the others are told it is answered");
+	if (store_query(&rows, &s, "SELECT count(*) FROM replies WHERE in_reply_to = ?",
+			"s", "patch-15@x") == 1) {
+		is(store_rows_int(rows, 0), 1, "one row answers it");
+		store_rows_free(rows);
+	} else {
+		ok(0, "one row answers it: %s", error_last());
+	}
+	store_close(&s);
+}
+
 /* A worker killed right after its intent committed: the intent is there
  * for the next one, which may not send again. */
 static void test_killed_worker(void)
@@ -427,6 +478,7 @@ int main(int argc, char **argv)
 	test_claims();
 	test_lease();
 	test_reply_race();
+	test_answer_race();
 	test_killed_worker();
 	test_poll_lock();
 	test_cut();

@@ -16,7 +16,7 @@ static struct store_reply reply(const char *series, int v, const char *id, bool 
 	r.series = (char *)series;
 	r.version = v;
 	r.message_id = (char *)id;
-	r.in_reply_to = (char *)"patch@x";
+	r.in_reply_to = (char *)series;
 	r.subject = (char *)"Re: [PATCH] x";
 	r.recipients = (char *)"a@x, b@x";
 	r.forced = forced;
@@ -37,8 +37,9 @@ int main(void)
 	strbuf_addf(&sub, "%s/state/deeper", dir);
 	is(store_open(&s, sub.buf), 0, "opens, creating the directory");
 	/* 1: replies, 2: the service queue (queue.h), 3: backfill (backfill.h),
-	 * 4: workers (queue.h) */
-	is(store_schema_version(&s), 5, "migrated to the current schema");
+	 * 4: workers (queue.h), 5: affinity (queue.h), 6: one reply per
+	 * message answered */
+	is(store_schema_version(&s), 6, "migrated to the current schema");
 	{
 		sqlite3_stmt *st;
 		const char *mode = "";
@@ -91,6 +92,48 @@ int main(void)
 	is(store_open(&s, sub.buf), 0, "reopens");
 	is(store_find_reply(&got, &s, "cover@x", 1), 0, "state survives a restart");
 	is_str(got.message_id, "ours-2@bot", "same row");
+
+	/* Two queue entries (a cover without a tag made one "series" per
+	 * patch) answering the same message: one reply, not two. */
+	r = reply("p1@x", 1, "first-p1@bot", false);
+	r.in_reply_to = (char *)"p15@x";
+	is(store_begin_reply(&s, &r, NULL), 0, "entry 1 answers patch 15");
+	is(store_mark_sent(&s, "first-p1@bot"), 0, "  sent");
+	r = reply("p2@x", 1, "first-p2@bot", false);
+	r.in_reply_to = (char *)"p15@x";
+	is(store_begin_reply(&s, &r, &existing), WW_EDUP,
+	   "entry 2 may not answer patch 15 again");
+	is_str(existing.message_id, "first-p1@bot", "  and learns the reply that did");
+	ok(strstr(error_last(), "to <p15@x>") != NULL, "  message: %s", error_last());
+	is(store_find_reply(&got, &s, "p2@x", 1), WW_ENOTFOUND, "  nothing recorded for it");
+	r.in_reply_to = (char *)"p14@x";
+	is(store_begin_reply(&s, &r, NULL), 0, "another message answered is another reply");
+	is(store_exec(&s, "INSERT INTO replies (series, version, message_id, in_reply_to,"
+		      " subject, recipients, state, created, updated) VALUES"
+		      " ('p3@x', 1, 'direct@bot', 'p15@x', '', '', 'sent', 0, 0)", ""),
+	   WW_EDUP, "the unique index refuses a second answer even past the API");
+	r = reply("p3@x", 1, "forced-p3@bot", true);
+	r.in_reply_to = (char *)"p15@x";
+	is(store_begin_reply(&s, &r, NULL), 0, "--force still answers again");
+
+	/* A state written by the old schema, with the copies the bug sent:
+	 * the migration keeps the rows, the first one owns the answer. */
+	sqlite3_exec(s.db, "DROP INDEX replies_answer_once; PRAGMA user_version = 5;"
+		     "INSERT INTO replies (series, version, message_id, in_reply_to,"
+		     " subject, recipients, state, created, updated) VALUES"
+		     " ('q1@x', 1, 'q1@bot', 'q9@x', '', '', 'sent', 0, 0),"
+		     " ('q2@x', 1, 'q2@bot', 'q9@x', '', '', 'sent', 0, 0);",
+		     NULL, NULL, NULL);
+	store_close(&s);
+	is(store_open(&s, sub.buf), 0, "a state with duplicate answers migrates");
+	is(store_schema_version(&s), 6, "  to the current schema");
+	store_find_reply(&got, &s, "q1@x", 1);
+	ok(!got.forced, "  the first answer holds the message");
+	store_find_reply(&got, &s, "q2@x", 1);
+	ok(got.forced && got.state == REPLY_SENT, "  the copy is kept, outside the index");
+	r = reply("q3@x", 1, "q3@bot", false);
+	r.in_reply_to = (char *)"q9@x";
+	is(store_begin_reply(&s, &r, NULL), WW_EDUP, "  and blocks a third");
 
 	/* Two processes racing for the same series: exactly one wins. */
 	is(store_open(&s2, sub.buf), 0, "second handle");

@@ -1,0 +1,59 @@
+/*
+ * What a list lets the service mail, beyond what the review finds: the
+ * per-list noise policy (positive, ignore-senders, daily-cap) and the
+ * service-wide brakes ([serve] daily-cap, stop-file).  docs/serve.md
+ * documents each key with its default; the defaults are the safe side.
+ */
+#ifndef WW_POLICY_H
+#define WW_POLICY_H
+
+#include "config.h"
+#include "store.h"
+
+/* Authors whose series are never answered, unless a list says otherwise:
+ * syzbot, the kernel test robot, other robots. */
+#define POLICY_DEFAULT_IGNORE "syzbot* *@syzkaller.appspotmail.com lkp@intel.com " \
+	"oliver.sang@intel.com *-robot@* *-bot@* noreply@* no-reply@*"
+#define POLICY_DEFAULT_LIST_CAP 20	/* replies per list per 24 h */
+#define POLICY_DEFAULT_CAP 100		/* replies in all per 24 h */
+#define POLICY_STOP_FILE "stop"		/* in the state directory */
+#define POLICY_STOP_RECHECK 60		/* seconds between looks at it */
+
+/* [list.NAME] keys. */
+struct policy_list {
+	bool positive;		/* positive: mail a reply with no issue */
+	char *ignore_senders;	/* ignore-senders: globs, blank/comma separated */
+	unsigned int daily_cap;	/* daily-cap: replies per 24 h; 0: none */
+};
+
+/* [serve] keys. */
+struct policy_global {
+	unsigned int daily_cap;	/* daily-cap: replies in all per 24 h; 0: none */
+	char *stop_file;	/* stop-file: while it exists nothing is sent; "" none */
+};
+
+/* The [list.NAME] keys `section` holds: WW_EINPUT naming a bad value. */
+int policy_list_load(struct policy_list *out, const struct config *c,
+		     const char *section);
+void policy_list_release(struct policy_list *p);
+/* The [serve] keys; stop-file defaults to STATE_DIR/stop. */
+int policy_global_load(struct policy_global *out, const struct config *c,
+		       const char *state_dir);
+void policy_global_release(struct policy_global *g);
+
+/* Whether `author_email` is in the list's ignore-senders. */
+bool policy_ignored(const struct policy_list *p, const char *author_email);
+
+/*
+ * Whether sending a reply on list `inbox` must wait: the stop file
+ * exists, or the list's or the service's daily cap is reached (replies
+ * in flight or sent in the 24 hours before `now`, as the store has them,
+ * so several workers share one count; two racing may pass one over).
+ * 1 with *out_until (when to look again) and `why` set; 0 go on;
+ * negative when the store fails.
+ */
+int policy_hold(time_t *out_until, struct strbuf *why, struct store *st,
+		const struct policy_global *g, const struct policy_list *p,
+		const char *inbox, time_t now);
+
+#endif

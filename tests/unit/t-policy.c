@@ -1,0 +1,110 @@
+/*
+ * Unit tests for bot/serve/policy.c: the per-list noise keys and their
+ * defaults, ignore-senders, the stop file and the daily caps counted
+ * from the store.
+ */
+#include "policy.h"
+#include "queue.h"
+#include "tap.h"
+#include "tmpdir.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+static void add_reply(struct store *st, const char *inbox, const char *root,
+		      const char *state, time_t when)
+{
+	struct strbuf id = STRBUF_INIT;
+
+	strbuf_addf(&id, "r-%s", root);
+	store_exec(st, "INSERT INTO queue_series (inbox, root_msgid, state, first_seen,"
+		   " last_seen, updated) VALUES (?, ?, 'replied', 0, 0, 0)", "ss", inbox, root);
+	store_exec(st, "INSERT INTO replies (series, version, message_id, in_reply_to,"
+		   " subject, recipients, state, created, updated) VALUES"
+		   " (?, 1, ?, ?, '', '', ?, ?, ?)", "ssssttt", root, id.buf, root, state,
+		   when, when);
+	strbuf_release(&id);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/t-policy.XXXXXX";
+	struct config c = CONFIG_INIT;
+	struct policy_list pl;
+	struct policy_global pg;
+	struct store st = STORE_INIT;
+	struct strbuf why = STRBUF_INIT, stop = STRBUF_INIT;
+	time_t now = 1700000000, until = 0;
+	int fd;
+
+	if (!mkdtemp(dir))
+		return 1;
+	/* Defaults: the safe side. */
+	is(policy_list_load(&pl, &c, "list.ext4"), 0, "no keys: defaults");
+	ok(!pl.positive, "positive = no by default");
+	is(pl.daily_cap, POLICY_DEFAULT_LIST_CAP, "a daily cap per list by default");
+	ok(policy_ignored(&pl, "syzbot+abc123@syzkaller.appspotmail.com"), "syzbot ignored");
+	ok(policy_ignored(&pl, "lkp@intel.com"), "the kernel test robot ignored");
+	ok(!policy_ignored(&pl, "jane@example.org"), "a person is not");
+	policy_list_release(&pl);
+	is(policy_global_load(&pg, &c, dir), 0, "[serve] defaults");
+	is(pg.daily_cap, POLICY_DEFAULT_CAP, "an overall cap by default");
+	strbuf_addf(&stop, "%s/stop", dir);
+	is_str(pg.stop_file, stop.buf, "the stop file is STATE_DIR/stop");
+	policy_global_release(&pg);
+
+	config_set(&c, "list.ext4", "positive", "yes");
+	config_set(&c, "list.ext4", "ignore-senders", "*@bots.example.org");
+	config_set(&c, "list.ext4", "daily-cap", "2");
+	is(policy_list_load(&pl, &c, "list.ext4"), 0, "keys set");
+	ok(pl.positive && pl.daily_cap == 2, "positive = yes, daily-cap = 2");
+	ok(policy_ignored(&pl, "ci@bots.example.org") && !policy_ignored(&pl, "lkp@intel.com"),
+	   "ignore-senders replaces the default list");
+	policy_list_release(&pl);
+	config_set(&c, "list.ext4", "daily-cap", "lots");
+	is(policy_list_load(&pl, &c, "list.ext4"), WW_EINPUT, "a bad daily-cap is refused");
+	policy_list_release(&pl);
+	config_set(&c, "list.ext4", "daily-cap", "2");
+	config_set(&c, "list.ext4", "positive", "maybe");
+	is(policy_list_load(&pl, &c, "list.ext4"), WW_EINPUT, "a bad positive is refused");
+	policy_list_release(&pl);
+	config_set(&c, "list.ext4", "positive", "no");
+	policy_list_load(&pl, &c, "list.ext4");
+	config_set(&c, "serve", "daily-cap", "3");
+	config_set(&c, "serve", "stop-file", stop.buf);
+	is(policy_global_load(&pg, &c, "/nonexistent"), 0, "[serve] keys set");
+
+	is(store_open(&st, dir), 0, "a state");
+	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 0, "nothing sent: go");
+	fd = open(stop.buf, O_CREAT | O_WRONLY, 0600);
+	close(fd);
+	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1, "the stop file halts sending");
+	ok(strstr(why.buf, "stop file") && until > now, "  saying so: %s", why.buf);
+	unlink(stop.buf);
+	strbuf_reset(&why);
+
+	add_reply(&st, "ext4", "a@x", "sent", now - 100);
+	add_reply(&st, "ext4", "old@x", "sent", now - 2 * 86400);
+	add_reply(&st, "ext4", "f@x", "failed", now - 50);
+	add_reply(&st, "xfs", "b@x", "sent", now - 90);
+	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 0,
+	   "one reply on the list today (the old and the failed one do not count)");
+	add_reply(&st, "ext4", "c@x", "intent", now - 10);
+	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1, "the list's cap");
+	ok(strstr(why.buf, "daily-cap (2") != NULL, "  %s", why.buf);
+	is(until, now - 100 + 86400 + 1, "  until the oldest of the day is a day old");
+	strbuf_reset(&why);
+	pl.daily_cap = 0;
+	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1,
+	   "the overall cap counts every list");
+	ok(strstr(why.buf, "[serve] daily-cap (3") != NULL, "  %s", why.buf);
+
+	store_close(&st);
+	policy_list_release(&pl);
+	policy_global_release(&pg);
+	config_release(&c);
+	strbuf_release(&why);
+	strbuf_release(&stop);
+	tmp_remove(dir);
+	return done_testing();
+}
