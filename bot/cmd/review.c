@@ -11,6 +11,7 @@
  */
 #include "builtin.h"
 #include "opt.h"
+#include "advice.h"
 #include "b4.h"
 #include "check.h"
 #include "config.h"
@@ -19,6 +20,7 @@
 #include "mbox.h"
 #include "msgid.h"
 #include "ci-json.h"
+#include "patched.h"
 #include "reply.h"
 #include "review.h"
 #include "series.h"
@@ -46,7 +48,10 @@ static const char usage_text[] =
 	"  --force            send even if this series version was answered before\n"
 	"  --always           reply even when there is nothing to say\n"
 	"  --tree DIR         the kernel tree under review (coding-style quotes,\n"
-	"                     wrapper macros)\n"
+	"                     wrapper macros; the series applied to a scratch copy\n"
+	"                     of the files it touches for facts and compiled rewrites)\n"
+	"  --format FMT       mail (default) or json: the reply and, per call, the\n"
+	"                     advice given with its evidence and the rewrite compiled\n"
 	"  --verdict FILE     kernel-ci's verdict to include (ci.json, docs/ci.md)\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  -h, --help         this text\n"
@@ -64,6 +69,7 @@ struct review {
 	const char *tree;
 	const char *verdict_path;
 	const char *rules_dir;
+	const char *format;
 	int version;
 	bool send, force, always;
 
@@ -95,6 +101,9 @@ struct review {
 	struct strbuf tree_name;
 	struct ci_verdict verdict;
 	bool have_verdict;
+	struct advice advice;
+	bool have_advice;
+	struct patched patched;		/* the series applied to the tree's files */
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -120,6 +129,7 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 		OPT_STRING(0, "tree", &rv->tree, "DIR"),
 		OPT_STRING(0, "verdict", &rv->verdict_path, "FILE"),
 		OPT_STRING(0, "rules", &rv->rules_dir, "DIR"),
+		OPT_STRING(0, "format", &rv->format, "mail or json"),
 		OPT_END(),
 	};
 
@@ -139,6 +149,10 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 					   version);
 		rv->version = (int)n;
 	}
+	if (rv->format && strcmp(rv->format, "mail") && strcmp(rv->format, "json"))
+		return usage_error("--format takes mail or json, not", rv->format);
+	if (rv->format && !strcmp(rv->format, "json") && rv->send)
+		return usage_error("--format=json drafts; it does not go with", "--send");
 	if (rv->args.nr > 1)
 		return usage_error("too many arguments:", rv->args.v[1]);
 	if (rv->args.nr)
@@ -434,6 +448,36 @@ out:
 
 /* ---- the reply ------------------------------------------------------------ */
 
+/*
+ * The facts about each added call from the tree after the series
+ * (patched.h), when a tree is configured: the reply then mirrors the
+ * functions' own exits and compiles its rewrites.  Without a tree, or
+ * when even the scratch copy fails, the reply says only what the diff
+ * proves.
+ */
+static void load_facts(struct review *rv)
+{
+	const char *tree = rv->tree ? rv->tree : config_get(&rv->cfg, "review", "tree");
+	const char *dir = rv->rules_dir ? rv->rules_dir : rules_default_dir();
+
+	if (!tree || !*tree)
+		return;
+	if (!advice_load(&rv->advice, dir))
+		rv->have_advice = true;
+	error_clear();
+	if (patched_apply(&rv->patched, tree, &rv->series, &rv->result,
+			  rv->have_advice ? &rv->advice.alloc_calls : NULL)) {
+		warning("no facts from '%s': %s", tree, error_last());
+		error_clear();
+		return;
+	}
+	for (size_t i = 0; i < rv->patched.failed.nr; i++)
+		warning("for facts, %s", rv->patched.failed.v[i]);
+	rv->ro.facts = rv->patched.facts;
+	rv->ro.compile = patched_compile;
+	rv->ro.compile_data = &rv->patched;
+}
+
 /* What the reply takes beyond the configuration (review_reply_opts()). */
 static void reply_opts_from(struct reply_opts *o, struct review *rv)
 {
@@ -443,6 +487,8 @@ static void reply_opts_from(struct reply_opts *o, struct review *rv)
 	o->verdict = rv->have_verdict ? &rv->verdict : NULL;
 	o->prev = rv->have_prev ? &rv->prev : NULL;
 	o->prev_result = rv->have_prev ? &rv->prev_result : NULL;
+	if (rv->have_advice)
+		o->advice = &rv->advice;
 }
 
 /* "reply-<series id>-v<N>.eml", with nothing a path could trip on. */
@@ -583,6 +629,17 @@ static int draft_reply(struct review *rv, struct reply_opts *ro)
 
 	if (ret)
 		goto out;
+	if (rv->format && !strcmp(rv->format, "json")) {
+		json_t *doc = json_object();
+		bool none = r.empty || review_author_skipped(&rv->cfg, &r, &rv->series);
+
+		json_object_set_new(doc, "reply", none ? json_null() : json_string(r.text.buf));
+		json_object_set_new(doc, "calls", r.record ? json_incref(r.record) : json_array());
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+		goto out;
+	}
 	if (r.empty) {
 		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
 		       rv->series.message_id, rv->series.version);
@@ -667,6 +724,7 @@ static int run(struct review *rv, int *exit_status)
 		ret = load_guide(rv);
 	if (ret)
 		return ret;
+	load_facts(rv);
 	reply_opts_from(&rv->ro, rv);
 	if (!rv->send)
 		return draft_reply(rv, &rv->ro);
@@ -704,6 +762,8 @@ static void review_release(struct review *rv)
 	guide_release(&rv->guide);
 	strbuf_release(&rv->tree_name);
 	ci_verdict_release(&rv->verdict);
+	advice_release(&rv->advice);
+	patched_release(&rv->patched);
 }
 
 int cmd_review(int argc, const char **argv)
@@ -718,6 +778,7 @@ int cmd_review(int argc, const char **argv)
 		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT,
 		.prev_result = CHECK_RESULT_INIT, .guide = GUIDE_INIT,
 		.tree_name = STRBUF_INIT, .verdict = CI_VERDICT_INIT,
+		.advice = ADVICE_INIT, .patched = PATCHED_INIT,
 	};
 	int status = EXIT_OK, ret;
 
