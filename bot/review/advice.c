@@ -498,11 +498,58 @@ static bool evidence(struct advice_hit *h, const char *fact, const char *what)
 	return true;
 }
 
+/*
+ * A name of condition `cond` that the hunk's lines after the call use
+ * (the state the call reported, used anyway), into `out`.
+ */
+static bool used_after(struct strbuf *out, const struct finding *f,
+		       const struct strvec *lines, const char *cond)
+{
+	static const char id[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	size_t after = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1);
+	struct strbuf tok = STRBUF_INIT;
+	bool used = false;
+
+	for (const char *p = cond ? cond : ""; *p && !used;) {
+		size_t n = strspn(p, id);
+
+		/* A name, not a number or a member after "." / "->". */
+		if (!n || isdigit((unsigned char)*p) || (p > cond && (p[-1] == '.' || p[-1] == '>'))) {
+			p += n ? n : 1;
+			continue;
+		}
+		strbuf_reset(&tok);
+		strbuf_add(&tok, p, n);
+		for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER && !used; i++) {
+			const char *l = lines->v[i] + 1;
+
+			if (lines->v[i][0] == '-')
+				continue;
+			for (const char *at = strstr(l, tok.buf); at && !used; at = strstr(at + 1, tok.buf))
+				used = !strchr(id, at[n]) && (at == l || !strchr(id, at[-1]));
+		}
+		p += n;
+	}
+	if (used)
+		strbuf_addbuf(out, &tok);
+	strbuf_release(&tok);
+	return used;
+}
+
+/* The function has a way to leave on failure: its own exit, or an error value. */
+static bool has_way_out(const struct cfacts *cf)
+{
+	return cf->exit || cf->ret == CF_RET_INT || cf->ret == CF_RET_BOOL ||
+	       cf->ret == CF_RET_PTR || cf->ret == CF_RET_ERR_PTR;
+}
+
 /* On-disk data, user input, ...: facts only the tree after the patch gives. */
 static bool match_fact(struct advice_hit *h, const struct advice_entry *e,
 		       const struct advice *a, const struct finding *f,
-		       const struct strvec *lines, const struct cfacts *cf)
+		       const struct strvec *lines, const char *cond, const struct cfacts *cf)
 {
+	struct strbuf sb = STRBUF_INIT, ev = STRBUF_INIT;
+
 	switch (e->match) {
 	case AM_ON_DISK:
 		h->fs = cf->disk ? fs_of(a, f) : NULL;
@@ -524,8 +571,15 @@ static bool match_fact(struct advice_hit *h, const struct advice_entry *e,
 		return cf->dup_if && evidence(h, "dup_if", cf->cond);
 	case AM_BARE_STATEMENT:
 		/* Bail-out advice only when code follows that uses the state. */
-		return is_statement(f, lines) && cf->follows && !cf->recovers &&
-		       !cf->assertion && evidence(h, "follows", "statements follow, none recovers");
+		if (!is_statement(f, lines) || !cf->follows || cf->recovers || cf->assertion ||
+		    !has_way_out(cf) || !used_after(&sb, f, lines, cond))
+			return false;
+		strbuf_addstr(&ev, "the next lines use ");
+		strbuf_addbuf(&ev, &sb);
+		strbuf_release(&sb);
+		h->evidence = strbuf_detach(&ev, NULL);
+		h->fact = "follows";
+		return true;
 	default:
 		return false;
 	}
@@ -546,7 +600,7 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 	case AM_IMPOSSIBLE:
 	case AM_DUP_IF:
 	case AM_BARE_STATEMENT:
-		hit = cf && match_fact(h, e, a, f, lines, cf);
+		hit = cf && match_fact(h, e, a, f, lines, cond, cf);
 		break;
 	case AM_PATH:
 		/* Not when the call is already what the entry would write. */

@@ -741,7 +741,12 @@ static void example(struct strbuf *out, struct strbuf *exit, const struct findin
 		strbuf_addf(out, "%s(1);", repl);
 		goto out;
 	}
-	if (statement || !cf->follows || cf->recovers || !fact_return(&ret, cf, NULL)) {
+	/* A void function with no failure exit runs to its end, unless what
+	 * follows would dereference the NULL the call reports. */
+	if (!statement && cf->follows && !cf->recovers && !fact_return(&ret, cf, NULL) &&
+	    cf->ret == CF_RET_VOID && cf->deref)
+		strbuf_addstr(&ret, "return;");
+	if (statement || !cf->follows || cf->recovers || !ret.len) {
 		strbuf_addf(out, "%s(%s);", repl, args.buf);
 		goto out;
 	}

@@ -204,7 +204,7 @@ int main(void)
 	   "deref-after: dereferenced anyway (%s)", ids.buf);
 
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
-		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo();\n", 0);
+		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n", 0);
 	matched(&ids, &arg, &a, &f);
 	ok(strstr(ids.buf, "or-conditions") && !strstr(ids.buf, "bare-statement"),
 	   "or-conditions from the diff, bare-statement never without facts (%s)", ids.buf);
@@ -212,8 +212,20 @@ int main(void)
 	cf.cond_or = true;
 	cf.follows = true;
 	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"),
+	   "no bail-out advice in a void function with no failure exit (%s)", ids.buf);
+	cf.ret = CF_RET_INT;
+	matched_cf(&ids, &arg, &a, &f, &cf);
 	ok(strstr(ids.buf, "or-conditions") && strstr(ids.buf, "bare-statement"),
 	   "or-conditions and bare-statement: two conditions, code follows (%s)", ids.buf);
+	evidence_of(&sb, &a, &f, &cf, "bare-statement");
+	is_str(sb.buf, "follows: the next lines use b", "bail-out: the state is used next");
+	strbuf_reset(&sb);
+	f.hunk = (char *)"+\tWARN_ON(a < 0 || b > 4);\n \tfoo(c);\n";
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice when the next lines do not "
+	   "use what it reported (%s)", ids.buf);
+	f.hunk = (char *)"+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n";
 	cf.recovers = true;
 	matched_cf(&ids, &arg, &a, &f, &cf);
 	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice when the next lines recover");
