@@ -309,9 +309,7 @@ int main(void)
 		build(&r, &s, f, 1, &fo);
 		ok(has(&r, "\tif (WARN_ON_ONCE(!dev)) {\n\t\terr = -ENODEV;\n\t\tgoto out_put;\n\t}\n"),
 		   "example: the function's own nearest failure exit, mirrored");
-		ok(json_equal(json_object_get(json_array_get(r.record, 0), "exit"),
-			      json_string("err = -ENODEV;\ngoto out_put;")) ||
-		   !strcmp(json_string_value(json_object_get(json_array_get(r.record, 0), "exit")),
+		ok(!strcmp(json_string_value(json_object_get(json_array_get(r.record, 0), "exit")),
 			   "err = -ENODEV;\ngoto out_put;"),
 		   "the JSON record names the exit mirrored");
 		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
@@ -380,8 +378,7 @@ int main(void)
 		ok(has_flat(&r, "User space sets id") &&
 		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
 		   "user-space entry point: an error return, not a WARN");
-		ok(has_flat(&r, "\"fact\"") || json_array_size(r.record) == 1,
-		   "one JSON record for the call");
+		ok(json_array_size(r.record) == 1, "one JSON record for the call");
 		ok(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(
 			json_array_get(r.record, 0), "rules"), 0), "fact")), "user"),
 		   "its rule names the user fact as evidence");
