@@ -11,11 +11,13 @@
  */
 #include "builtin.h"
 #include "opt.h"
+#include "advice.h"
 #include "b4.h"
 #include "mailfile.h"
 #include "mbox.h"
 #include "msgid.h"
 #include "ci-json.h"
+#include "reply.h"
 #include "review.h"
 #include "series.h"
 #include "settings.h"
@@ -41,7 +43,10 @@ static const char usage_text[] =
 	"  --force            send even if this series version was answered before\n"
 	"  --always           reply even when there is nothing to say\n"
 	"  --tree DIR         the kernel tree under review (coding-style quotes,\n"
-	"                     wrapper macros)\n"
+	"                     wrapper macros; the series applied to a scratch copy\n"
+	"                     of the files it touches for facts and compiled rewrites)\n"
+	"  --format FMT       mail (default) or json: the reply and, per call, the\n"
+	"                     advice given with its evidence and the rewrite compiled\n"
 	"  --verdict FILE     kernel-ci's verdict to include (ci.json, docs/ci.md)\n"
 	"  --rules DIR        rule files (default: %s)\n"
 	"  -h, --help         this text\n"
@@ -59,6 +64,7 @@ struct review {
 	const char *tree;
 	const char *verdict_path;
 	const char *rules_dir;
+	const char *format;
 	int version;
 	bool send, force, always;
 
@@ -84,6 +90,8 @@ struct review {
 	struct strbuf tree_name;
 	struct ci_verdict verdict;
 	bool have_verdict;
+	struct advice advice;
+	bool have_advice;
 };
 
 static int usage_error(const char *what, const char *arg)
@@ -109,6 +117,7 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 		OPT_STRING(0, "tree", &rv->tree, "DIR"),
 		OPT_STRING(0, "verdict", &rv->verdict_path, "FILE"),
 		OPT_STRING(0, "rules", &rv->rules_dir, "DIR"),
+		OPT_STRING(0, "format", &rv->format, "mail or json"),
 		OPT_END(),
 	};
 
@@ -128,6 +137,10 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 					   version);
 		rv->version = (int)n;
 	}
+	if (rv->format && strcmp(rv->format, "mail") && strcmp(rv->format, "json"))
+		return usage_error("--format takes mail or json, not", rv->format);
+	if (rv->format && !strcmp(rv->format, "json") && rv->send)
+		return usage_error("--format=json drafts; it does not go with", "--send");
 	if (rv->args.nr > 1)
 		return usage_error("too many arguments:", rv->args.v[1]);
 	if (rv->args.nr)
@@ -326,6 +339,19 @@ out:
 
 /* ---- the reply ------------------------------------------------------------ */
 
+/*
+ * rules/advice.json, when a tree is configured: the facts review_run()
+ * reads from the tree name allocators the advice knows.
+ */
+static void load_advice(struct review *rv, const char *tree)
+{
+	if (!tree || !*tree)
+		return;
+	if (!advice_load(&rv->advice, rv->rules_dir ? rv->rules_dir : rv->set.rules_dir.buf))
+		rv->have_advice = true;
+	error_clear();
+}
+
 /* The review's options: the configuration's, then ours. */
 static void run_opts(struct review_run_opts *o, struct review *rv)
 {
@@ -337,6 +363,11 @@ static void run_opts(struct review_run_opts *o, struct review *rv)
 	o->rules = &rv->rules;
 	o->tree = rv->tree;
 	o->prev = rv->have_prev ? &rv->prev : NULL;
+	/* Facts from the tree under review, when there is one. */
+	if (rv->have_advice) {
+		o->reply.advice = &rv->advice;
+		o->facts_tree = rv->tree ? rv->tree : rv->set.review_tree;
+	}
 }
 
 /* A reply review_run() decided not to write, said; 0 when it wrote one. */
@@ -464,7 +495,17 @@ static int draft_reply(struct review *rv)
 
 	run_opts(&o, rv);
 	ret = review_run(&r, &rv->series, &o);
-	if (ret > 0)
+	if (ret >= 0 && rv->format && !strcmp(rv->format, "json")) {
+		json_t *doc = json_object();
+
+		json_object_set_new(doc, "reply", ret == REVIEW_DRAFTED ?
+				    json_string(r.text.buf) : json_null());
+		json_object_set_new(doc, "calls", r.record ? json_incref(r.record) : json_array());
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		putchar('\n');
+		json_decref(doc);
+		ret = 0;
+	} else if (ret > 0)
 		say_decision(rv, ret);
 	else if (!ret && rv->out_dir)
 		ret = write_draft(rv, &r);
@@ -523,6 +564,7 @@ static int run(struct review *rv, int *exit_status)
 	if (ret < 0)
 		return ret;
 	rv->have_guide = ret > 0;
+	load_advice(rv, tree);
 	if (!rv->send)
 		return draft_reply(rv);
 
@@ -553,6 +595,7 @@ static void review_release(struct review *rv)
 	guide_release(&rv->guide);
 	strbuf_release(&rv->tree_name);
 	ci_verdict_release(&rv->verdict);
+	advice_release(&rv->advice);
 }
 
 int cmd_review(int argc, const char **argv)
@@ -565,6 +608,7 @@ int cmd_review(int argc, const char **argv)
 		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,
 		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT, .guide = GUIDE_INIT,
 		.tree_name = STRBUF_INIT, .verdict = CI_VERDICT_INIT,
+		.advice = ADVICE_INIT,
 	};
 	int status = EXIT_OK, ret;
 

@@ -52,8 +52,7 @@ static int on_hunk(const git_diff_hunk *hunk, void *payload)
 	return 0;
 }
 
-/* A path a patch may name: relative, inside the tree, not in .git. */
-static const char *bad_path(const char *path)
+const char *kapply_bad_path(const char *path)
 {
 	const char *p = path;
 
@@ -231,7 +230,7 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
 		git_tree_entry *e = NULL;
 
 		for (int k = 0; k < 2 && !ret; k++) {
-			const char *why = paths[k] ? bad_path(paths[k]) : NULL;
+			const char *why = paths[k] ? kapply_bad_path(paths[k]) : NULL;
 
 			if (why)
 				ret = error_code(WW_EAPPLY,

@@ -61,4 +61,8 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 
 void kapply_result_release(struct kapply_result *r);
 
+/* Why `path` (named by a patch) may not be written: absolute, "..", ".",
+ * an empty component, inside .git; NULL when it is fine. */
+const char *kapply_bad_path(const char *path);
+
 #endif

@@ -22,6 +22,9 @@ static const char *const match_names[AM__NR] = {
 	[AM_DEREF_AFTER] = "deref-after",
 	[AM_OR_CONDITIONS] = "or-conditions",
 	[AM_BARE_STATEMENT] = "bare-statement",
+	[AM_IMPOSSIBLE] = "impossible",
+	[AM_DUP_IF] = "dup-if",
+	[AM_PATH] = "path",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -112,7 +115,7 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	int ret = 0;
 
 	static const char *const keys[] = { "id", "match", "classes", "say", "again",
-					    "rewrite", "replaces", "comment", NULL };
+					    "rewrite", "replaces", "paths", "comment", NULL };
 	static const char *const texts[] = { "say", "again", "rewrite", NULL };
 
 	strbuf_addf(&where, "advice[%zu]", i);
@@ -138,6 +141,7 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	ae = &a->v[a->nr];
 	memset(ae, 0, sizeof(*ae));
 	strvec_init(&ae->replaces);
+	strvec_init(&ae->paths);
 	for (k = 0; k < AM__NR && strcmp(match_names[k], m); k++)
 		;
 	if (k == AM__NR) {
@@ -168,6 +172,10 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 		}
 	}
 	ret = get_strs(&ae->replaces, json_object_get(e, "replaces"), name, where.buf);
+	if (!ret)
+		ret = get_strs(&ae->paths, json_object_get(e, "paths"), name, where.buf);
+	if (!ret && ae->match == AM_PATH && !ae->paths.nr)
+		ret = bad(name, where.buf, "\"match\": \"path\" needs \"paths\"");
 out:
 	strbuf_release(&where);
 	return ret;
@@ -357,6 +365,7 @@ void advice_release(struct advice *a)
 		free(a->v[i].again);
 		free(a->v[i].rewrite);
 		strvec_clear(&a->v[i].replaces);
+		strvec_clear(&a->v[i].paths);
 	}
 	free(a->v);
 	for (size_t i = 0; i < a->nr_fs; i++) {
@@ -423,16 +432,6 @@ static bool has_any(const char *text, const struct strvec *v)
 	return false;
 }
 
-/* Lines [from, to) of the post-image (no '-' lines) contain one of `v`. */
-static bool lines_have(const struct strvec *lines, size_t from, size_t to,
-		       const struct strvec *v)
-{
-	for (size_t i = from; i < to && i < lines->nr; i++)
-		if (lines->v[i][0] != '-' && has_any(lines->v[i], v))
-			return true;
-	return false;
-}
-
 /* "!p" or "p == NULL" or "NULL == p": the pointer, else false. */
 static bool null_test(struct strbuf *out, const char *cond)
 {
@@ -483,26 +482,112 @@ static bool is_statement(const struct finding *f, const struct strvec *lines)
 	return !strncmp(l, f->rule->macro, n) && l[n] == '(';
 }
 
-/* The first non-blank post-image line after the call. */
-static const char *next_line(const struct finding *f, const struct strvec *lines)
+/* The filesystem entry for `f`'s file, or NULL. */
+static const struct advice_fs *fs_of(const struct advice *a, const struct finding *f)
 {
-	size_t i = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1);
+	for (size_t i = 0; i < a->nr_fs; i++)
+		if (starts_with(f->file, a->fs[i].path))
+			return &a->fs[i];
+	return NULL;
+}
 
-	for (; i < lines->nr; i++) {
-		const char *l = lines->v[i] + 1;
+static bool evidence(struct advice_hit *h, const char *fact, const char *what)
+{
+	h->fact = fact;
+	h->evidence = xstrdup(what ? what : "");
+	return true;
+}
 
-		if (lines->v[i][0] == '-')
+/*
+ * A name of condition `cond` that the hunk's lines after the call use
+ * (the state the call reported, used anyway), into `out`.
+ */
+static bool used_after(struct strbuf *out, const struct finding *f,
+		       const struct strvec *lines, const char *cond)
+{
+	static const char id[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	size_t after = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1);
+	struct strbuf tok = STRBUF_INIT;
+	bool used = false;
+
+	for (const char *p = cond ? cond : ""; *p && !used;) {
+		size_t n = strspn(p, id);
+
+		/* A name, not a number or a member after "." / "->". */
+		if (!n || isdigit((unsigned char)*p) || (p > cond && (p[-1] == '.' || p[-1] == '>'))) {
+			p += n ? n : 1;
 			continue;
-		l += strspn(l, " \t");
-		if (*l)
-			return l;
+		}
+		strbuf_reset(&tok);
+		strbuf_add(&tok, p, n);
+		for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER && !used; i++) {
+			const char *l = lines->v[i] + 1;
+
+			if (lines->v[i][0] == '-')
+				continue;
+			for (const char *at = strstr(l, tok.buf); at && !used; at = strstr(at + 1, tok.buf))
+				used = !strchr(id, at[n]) && (at == l || !strchr(id, at[-1]));
+		}
+		p += n;
 	}
-	return "";
+	if (used)
+		strbuf_addbuf(out, &tok);
+	strbuf_release(&tok);
+	return used;
+}
+
+/* The function has a way to leave on failure: its own exit, or an error value. */
+static bool has_way_out(const struct cfacts *cf)
+{
+	return cf->exit || cf->ret == CF_RET_INT || cf->ret == CF_RET_BOOL ||
+	       cf->ret == CF_RET_PTR || cf->ret == CF_RET_ERR_PTR;
+}
+
+/* On-disk data, user input, ...: facts only the tree after the patch gives. */
+static bool match_fact(struct advice_hit *h, const struct advice_entry *e,
+		       const struct advice *a, const struct finding *f,
+		       const struct strvec *lines, const char *cond, const struct cfacts *cf)
+{
+	struct strbuf sb = STRBUF_INIT, ev = STRBUF_INIT;
+
+	switch (e->match) {
+	case AM_ON_DISK:
+		h->fs = cf->disk ? fs_of(a, f) : NULL;
+		if (!h->fs)
+			return false;
+		h->arg = xstrdup(cf->disk);
+		return evidence(h, "disk", cf->disk);
+	case AM_USER_INPUT:
+		if (!cf->user)
+			return false;
+		h->arg = xstrdup(cf->user);
+		return evidence(h, "user", cf->user);
+	case AM_IMPOSSIBLE:
+		if (!cf->impossible)
+			return false;
+		h->arg = xstrdup(cf->impossible);
+		return evidence(h, "impossible", cf->impossible);
+	case AM_DUP_IF:
+		return cf->dup_if && evidence(h, "dup_if", cf->cond);
+	case AM_BARE_STATEMENT:
+		/* Bail-out advice only when code follows that uses the state. */
+		if (!is_statement(f, lines) || !cf->follows || cf->recovers || cf->assertion ||
+		    !has_way_out(cf) || !used_after(&sb, f, lines, cond))
+			return false;
+		strbuf_addstr(&ev, "the next lines use ");
+		strbuf_addbuf(&ev, &sb);
+		strbuf_release(&sb);
+		h->evidence = strbuf_detach(&ev, NULL);
+		h->fact = "follows";
+		return true;
+	default:
+		return false;
+	}
 }
 
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
-		      const struct strvec *lines, const char *cond)
+		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
 {
 	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
 	size_t after = at + (f->source_lines > 0 ? f->source_lines : 1);
@@ -511,20 +596,20 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 
 	switch (e->match) {
 	case AM_ON_DISK:
-		for (size_t i = 0; i < a->nr_fs && !hit; i++) {
-			const struct advice_fs *fs = &a->fs[i];
-
-			if (!starts_with(f->file, fs->path))
-				continue;
-			hit = has_any(cond, &fs->markers) ||
-			      lines_have(lines, from, at, &fs->markers);
-			if (hit)
-				h->fs = fs;
-		}
-		break;
 	case AM_USER_INPUT:
-		hit = advice_user_entry(a, f->function) ||
-		      lines_have(lines, from, at, &a->user_markers);
+	case AM_IMPOSSIBLE:
+	case AM_DUP_IF:
+	case AM_BARE_STATEMENT:
+		hit = cf && match_fact(h, e, a, f, lines, cond, cf);
+		break;
+	case AM_PATH:
+		/* Not when the call is already what the entry would write. */
+		if (e->rewrite && starts_with(e->rewrite, f->rule->macro) &&
+		    e->rewrite[strlen(f->rule->macro)] == '(')
+			break;
+		for (size_t i = 0; i < e->paths.nr && !hit; i++)
+			if (starts_with(f->file, e->paths.v[i]))
+				hit = evidence(h, "path", e->paths.v[i]);
 		break;
 	case AM_LOCK_HELD:
 		for (size_t i = 0; i < a->lock_tests.nr && !hit; i++) {
@@ -536,14 +621,21 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 			    cond[1 + n] == '(' && cond[strlen(cond) - 1] == ')') {
 				strbuf_add(&sb, cond + 2 + n, strlen(cond) - 3 - n);
 				h->arg = strbuf_detach(&sb, NULL);
-				hit = true;
+				hit = evidence(h, "diff", cond);
 			}
 		}
 		break;
 	case AM_REFCOUNT:
-		hit = has_any(cond, &a->refcount_markers);
+		hit = has_any(cond, &a->refcount_markers) && evidence(h, "diff", cond);
 		break;
 	case AM_AFTER_ALLOC:
+		if (cf) {
+			if (cf->alloc) {
+				h->arg = xstrdup(cf->alloc);
+				hit = evidence(h, "alloc", cf->alloc);
+			}
+			break;
+		}
 		if (null_test(&sb, cond)) {
 			for (size_t i = from; i < at && !hit; i++) {
 				const char *l = lines->v[i] + 1;
@@ -553,11 +645,20 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 				      starts_with(l + sb.len, " = ") &&
 				      has_any(l + sb.len + 3, &a->alloc_calls);
 			}
-			if (hit)
+			if (hit) {
 				h->arg = strbuf_detach(&sb, NULL);
+				evidence(h, "diff", h->arg);
+			}
 		}
 		break;
 	case AM_DEREF_AFTER:
+		if (cf) {
+			if (cf->deref) {
+				h->arg = xstrdup(cf->deref);
+				hit = evidence(h, "deref", cf->deref);
+			}
+			break;
+		}
 		if (is_statement(f, lines) && null_test(&sb, cond)) {
 			strbuf_addstr(&sb, "->");
 			for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
@@ -574,21 +675,16 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 				}
 			}
 			strbuf_setlen(&sb, sb.len - 2);
-			if (hit)
+			if (hit) {
 				h->arg = strbuf_detach(&sb, NULL);
+				evidence(h, "diff", h->arg);
+			}
 		}
 		break;
 	case AM_OR_CONDITIONS:
-		hit = top_level_or(cond);
+		hit = (cf ? cf->cond_or : top_level_or(cond)) &&
+		      evidence(h, cf ? "cond_or" : "diff", cf && cf->cond ? cf->cond : cond);
 		break;
-	case AM_BARE_STATEMENT: {
-		const char *next = next_line(f, lines);
-
-		hit = is_statement(f, lines) && !starts_with(next, "return") &&
-		      !starts_with(next, "goto") && !starts_with(next, "break") &&
-		      !starts_with(next, "continue");
-		break;
-	}
 	case AM__NR:
 		break;
 	}
@@ -596,7 +692,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 	return hit;
 }
 
-size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f)
+size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f,
+		    const struct cfacts *cf)
 {
 	struct strvec lines = STRVEC_INIT;
 	struct strbuf cond = STRBUF_INIT;
@@ -604,16 +701,22 @@ size_t advice_match(struct advice_hit *out, const struct advice *a, const struct
 
 	if (f->kind != FINDING_ADDED || !f->rule)
 		return 0;
+	if (cf && !cf->found)
+		cf = NULL;
 	split_hunk(&lines, f);
 	advice_call_args(&cond, f->source);
 	for (size_t i = 0; i < a->nr && (size_t)f->hunk_line < lines.nr; i++) {
 		const struct advice_entry *e = &a->v[i];
-		struct advice_hit h = { e, NULL, NULL };
+		struct advice_hit h = { e, NULL, NULL, NULL, NULL };
 
 		if (!(e->classes & (1u << f->rule->class)))
 			continue;
-		if (match_one(&h, a, e, f, &lines, cond.buf))
+		if (match_one(&h, a, e, f, &lines, cond.buf, cf)) {
 			out[n++] = h;
+		} else {
+			free(h.arg);
+			free(h.evidence);
+		}
 	}
 	strvec_clear(&lines);
 	strbuf_release(&cond);
@@ -624,7 +727,9 @@ void advice_hits_release(struct advice_hit *h, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
 		free(h[i].arg);
+		free(h[i].evidence);
 		h[i].arg = NULL;
+		h[i].evidence = NULL;
 	}
 }
 

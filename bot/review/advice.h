@@ -10,6 +10,7 @@
 #ifndef WW_ADVICE_H
 #define WW_ADVICE_H
 
+#include "cfacts.h"
 #include "check.h"
 #include "strvec.h"
 
@@ -31,6 +32,9 @@ enum advice_match {
 	AM_DEREF_AFTER,		/* WARN_ON(!p); then p-> anyway */
 	AM_OR_CONDITIONS,	/* one WARN over a || b */
 	AM_BARE_STATEMENT,	/* WARN_ON(c); and carry on */
+	AM_IMPOSSIBLE,		/* an unsigned < 0: never true */
+	AM_DUP_IF,		/* the enclosing if tests the same */
+	AM_PATH,		/* a file under one of the entry's "paths" */
 	AM__NR
 };
 
@@ -42,6 +46,7 @@ struct advice_entry {
 	char *again;		/* later matches: what differs, or NULL */
 	char *rewrite;		/* NULL: the default rewrite */
 	struct strvec replaces;	/* ids (or "explain") not said with this */
+	struct strvec paths;	/* AM_PATH: "mm/" ... */
 };
 
 struct advice {
@@ -77,14 +82,27 @@ struct advice_hit {
 	const struct advice_entry *e;
 	const struct advice_fs *fs;	/* AM_ON_DISK */
 	char *arg;			/* the lock (AM_LOCK_HELD), the pointer */
+	/* Why it fired, for the reply's JSON record: the fact ("disk",
+	 * "user", "alloc", ... as struct cfacts names them, or "diff" for
+	 * what the patch's own lines show) and its evidence ("es->s_foo"). */
+	const char *fact;
+	char *evidence;
 };
 
 /*
  * The entries that apply to added call `f` (in data order), into `out`
- * (an array of at least a->nr).  Returns how many.  `out[i].arg` is the
- * caller's to free (advice_hits_release()).
+ * (an array of at least a->nr).  Returns how many.  `out[i].arg` and
+ * `.evidence` are the caller's to free (advice_hits_release()).
+ *
+ * `cf`: the facts about the call from the file after the patch
+ * (cfacts.h), or NULL without a tree.  Each entry fires only when its
+ * fact holds: on-disk, user-input, impossible, dup-if and
+ * bare-statement need facts; the others (after-alloc, deref-after,
+ * or-conditions, lock-held, refcount, path) fall back to what the
+ * diff's own lines prove.
  */
-size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f);
+size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f,
+		    const struct cfacts *cf);
 void advice_hits_release(struct advice_hit *h, size_t nr);
 
 /* Whether `fn` is a handler user space calls (ioctl, sysfs store, syscall). */

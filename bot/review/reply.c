@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <jansson.h>
 #include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -480,7 +481,83 @@ struct subst {
 	struct strbuf cond, ret, fn;
 	const struct series *s;
 	const struct finding *f;
+	const struct cfacts *cf;	/* from the tree, or NULL */
+	bool no_exit;			/* a {ret:} the facts have no way out for */
+	struct strbuf exit;		/* the way out a rewrite took */
 };
+
+/* Where "-EXXX" starts in `s`, and its length, or NULL. */
+static const char *find_errno(const char *s, size_t *len)
+{
+	for (const char *p = strstr(s, "-E"); p; p = strstr(p + 1, "-E")) {
+		size_t n = strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
+
+		if (n > 1) {
+			*len = n + 1;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The way out of the call's function that the facts support, into
+ * `out`, with errno `want` when given: the function's own nearest
+ * failure exit mirrored (so its cleanup labels and unlocks come with
+ * it), else what its return type allows.  False when there is none (a
+ * void function without a failure exit of its own, a hash, a struct):
+ * there the fix is a WARN that lets the function run to its end.
+ */
+static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char *want)
+{
+	const char *err;
+	size_t n;
+
+	if (cf->exit) {
+		if (cf->exit_var)
+			strbuf_addf(out, "%s = %s;\n", cf->exit_var, want ? want : "-EINVAL");
+		err = want && !cf->exit_var ? find_errno(cf->exit, &n) : NULL;
+		if (err)
+			strbuf_addf(out, "%.*s%s%s", (int)(err - cf->exit), cf->exit, want,
+				    err + n);
+		else
+			strbuf_addstr(out, cf->exit);
+		return true;
+	}
+	switch (cf->ret) {
+	case CF_RET_INT:
+		strbuf_addf(out, "return %s;", want ? want : "-EINVAL");
+		return true;
+	case CF_RET_BOOL:
+		strbuf_addstr(out, "return false;");
+		return true;
+	case CF_RET_PTR:
+		strbuf_addstr(out, "return NULL;");
+		return true;
+	case CF_RET_ERR_PTR:
+		strbuf_addf(out, "return ERR_PTR(%s);", want ? want : "-EINVAL");
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* What must hold, turned into what must not: "!p" -> "p", "a < b" -> "!(a < b)". */
+static void negate(struct strbuf *cond)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *id = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_->.";
+
+	if (cond->buf[0] == '!' && cond->buf[1] != '(' && strspn(cond->buf + 1, id) == cond->len - 1)
+		strbuf_addstr(&sb, cond->buf + 1);
+	else if (strspn(cond->buf, id) == cond->len)
+		strbuf_addf(&sb, "!%s", cond->buf);
+	else
+		strbuf_addf(&sb, "!(%s)", cond->buf);
+	strbuf_reset(cond);
+	strbuf_addbuf(cond, &sb);
+	strbuf_release(&sb);
+}
 
 /*
  * expand() with the call's placeholders, and "{ret:-EXXX}": the way out
@@ -488,7 +565,7 @@ struct subst {
  * ERR_PTR(-EXXX);" when the code around uses ERR_PTR(), "return;" in a
  * void function).
  */
-static void expand_call(struct strbuf *out, const char *text, const struct subst *x)
+static void expand_call(struct strbuf *out, const char *text, struct subst *x)
 {
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	const char *p = text ? text : "", *at;
@@ -501,7 +578,18 @@ static void expand_call(struct strbuf *out, const char *text, const struct subst
 		strbuf_add(&sb, p, at - p);
 		strbuf_reset(&err);
 		strbuf_add(&err, at + 5, n);
-		suggest_return(&sb, x->s, x->f, err.buf);
+		if (!x->cf) {
+			suggest_return(&sb, x->s, x->f, err.buf);
+		} else {
+			size_t before = sb.len;
+
+			if (fact_return(&sb, x->cf, err.buf)) {
+				strbuf_reset(&x->exit);
+				strbuf_addstr(&x->exit, sb.buf + before);
+			} else {
+				x->no_exit = true;
+			}
+		}
 		p = at + 5 + n + 1;
 	}
 	strbuf_addstr(&sb, p);
@@ -511,7 +599,7 @@ static void expand_call(struct strbuf *out, const char *text, const struct subst
 }
 
 static void subst_init(struct subst *x, const struct series *s, const struct finding *f,
-		       const struct advice_hit *h)
+		       const struct advice_hit *h, const struct cfacts *cf)
 {
 	static const char *const keys[] = { "macro", "function", "cond", "ret", "repl",
 					    "arg", "fs" };
@@ -519,12 +607,21 @@ static void subst_init(struct subst *x, const struct series *s, const struct fin
 	memcpy(x->keys, keys, sizeof(keys));
 	x->s = s;
 	x->f = f;
+	x->cf = cf;
+	x->no_exit = false;
 	strbuf_init(&x->cond, 0);
 	strbuf_init(&x->ret, 0);
 	strbuf_init(&x->fn, 0);
+	strbuf_init(&x->exit, 0);
 	advice_call_args(&x->cond, f->source);
+	/* An assertion states what must hold: a rewrite tests the opposite. */
+	if (cf && cf->assertion && x->cond.len)
+		negate(&x->cond);
 	quote_buf(&x->cond, QUOTE_KEEP_TAB);
-	suggest_return(&x->ret, s, f, NULL);
+	if (!cf)
+		suggest_return(&x->ret, s, f, NULL);
+	else
+		fact_return(&x->ret, cf, NULL);
 	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
 	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
 	x->vals[1] = x->fn.buf;
@@ -540,6 +637,7 @@ static void subst_release(struct subst *x)
 	strbuf_release(&x->cond);
 	strbuf_release(&x->ret);
 	strbuf_release(&x->fn);
+	strbuf_release(&x->exit);
 }
 
 /* The column after `len` bytes of `s` (TABs to the next multiple of 8). */
@@ -622,55 +720,68 @@ static void code_block(struct strbuf *out, const char *code)
 }
 
 /*
- * The default rewrite of an added BUG/WARN: the rule's gentler macro,
- * inside an if with a way out when it was a bare statement.  Empty when
- * the rule has no replacement.
+ * The default rewrite of an added BUG/WARN, from the facts about it
+ * (never without them: the diff alone does not show the function's
+ * return type or its exits): the rule's gentler macro, inside an if
+ * that leaves the way the function's own nearest failure exit does
+ * (`exit` gets that way out) when code that would use the bad state
+ * follows; the gentler macro alone when nothing follows, the next
+ * statement recovers, or the function has no way out.  An assertion's
+ * condition is negated; a statement macro (VM_WARN_ON_ONCE) is never
+ * made a condition.  Empty when the rule has no replacement.
  */
-static void example(struct strbuf *out, const struct series *s, const struct finding *f,
-		    const struct advice *a)
+static void example(struct strbuf *out, struct strbuf *exit, const struct finding *f,
+		    const struct cfacts *cf)
 {
-	struct strbuf unlock = STRBUF_INIT;
 	const char *repl = f->rule->replacement;
 	struct strbuf args = STRBUF_INIT, line = STRBUF_INIT, ret = STRBUF_INIT;
 	const char *macro = f->rule->macro;
+	bool statement = repl && starts_with(repl, "VM_");
 
-	if (!repl || f->kind != FINDING_ADDED || !f->source ||
+	if (!cf || !repl || f->kind != FINDING_ADDED || !f->source ||
 	    (f->rule->class != RC_BUG && f->rule->class != RC_WARN))
 		goto out;
 	if (!advice_call_args(&args, f->source))
 		goto out;
+	if (cf->assertion && args.len)
+		negate(&args);
 	finding_line(&line, f);
-	suggest_return(&ret, s, f, NULL);
-	if (a)
-		advice_unlocks(&unlock, a, f);
-	if (starts_with(line.buf, macro) && f->source_lines <= 1 &&
-	    line.buf[strlen(macro)] == '(') {
-		if (!args.len) {
-			strbuf_addf(out, "%s(1);\n%s%s", repl, unlock.buf, ret.buf);
-		} else if (!unlock.len) {
-			strbuf_addf(out, "if (%s(%s))\n\t%s", repl, args.buf, ret.buf);
-		} else {
-			/* Leave the way it came in: unlock first. */
-			strbuf_addf(out, "if (%s(%s)) {\n", repl, args.buf);
-			for (const char *u = unlock.buf; *u; u += strcspn(u, "\n") + 1)
-				strbuf_addf(out, "\t%.*s\n", (int)strcspn(u, "\n"), u);
-			strbuf_addf(out, "\t%s\n}", ret.buf);
-		}
-	} else {
+	if (!starts_with(line.buf, macro) || f->source_lines > 1 ||
+	    line.buf[strlen(macro)] != '(') {
 		/* Already a condition: only the macro changes. */
 		const char *at = strstr(line.buf, macro);
 
-		if (!at || f->source_lines > 1)
-			strbuf_addf(out, "%s(%s)", repl, args.buf);
-		else
+		if (at && f->source_lines <= 1 && !cf->assertion && !statement)
 			strbuf_addf(out, "%.*s%s%s", (int)(at - line.buf), line.buf,
 				    repl, at + strlen(macro));
+		goto out;
 	}
+	if (!args.len) {
+		strbuf_addf(out, "%s(1);", repl);
+		goto out;
+	}
+	/* A void function with no failure exit runs to its end, unless what
+	 * follows would dereference the NULL the call reports. */
+	if (!statement && cf->follows && !cf->recovers && !fact_return(&ret, cf, NULL) &&
+	    cf->ret == CF_RET_VOID && cf->deref)
+		strbuf_addstr(&ret, "return;");
+	if (statement || !cf->follows || cf->recovers || !ret.len) {
+		strbuf_addf(out, "%s(%s);", repl, args.buf);
+		goto out;
+	}
+	strbuf_addbuf(exit, &ret);
+	if (!strchr(ret.buf, '\n')) {
+		strbuf_addf(out, "if (%s(%s))\n\t%s", repl, args.buf, ret.buf);
+		goto out;
+	}
+	strbuf_addf(out, "if (%s(%s)) {\n", repl, args.buf);
+	for (const char *u = ret.buf; *u; u += strcspn(u, "\n") + (u[strcspn(u, "\n")] == '\n'))
+		strbuf_addf(out, "\t%.*s\n", (int)strcspn(u, "\n"), u);
+	strbuf_addch(out, '}');
 out:
 	strbuf_release(&args);
 	strbuf_release(&line);
 	strbuf_release(&ret);
-	strbuf_release(&unlock);
 }
 
 /* "Sentence." from a rule text: first letter up, a full stop at the end. */
@@ -704,7 +815,21 @@ struct builder {
 	const struct reply_opts *o;
 	const struct advice *advice;	/* o->advice, or loaded, or NULL */
 	struct strvec said;		/* what this reply said already */
+	const struct check_result *r;
+	json_t *record;			/* reply.record */
 };
+
+/* The facts about finding `f` of b->r, or NULL (no tree, no function). */
+static const struct cfacts *facts_of(const struct reply_opts *o, const struct check_result *r,
+				     const struct finding *f)
+{
+	const struct cfacts *cf;
+
+	if (!o->facts || !r || f < r->v || f >= r->v + r->nr)
+		return NULL;
+	cf = &o->facts[f - r->v];
+	return cf->found ? cf : NULL;
+}
 
 static const struct series_patch *patch_of(const struct series *s, int index)
 {
@@ -943,7 +1068,7 @@ static bool said(struct builder *b, const char *key)
 }
 
 static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char *text,
-			     const struct subst *x)
+			     struct subst *x)
 {
 	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
 	struct tmpl_vars *item = NULL;
@@ -1030,22 +1155,73 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 	return true;
 }
 
+/*
+ * Compile rewrite `code` of `f` with the caller's compiler (reply_opts
+ * .compile): true, false (then `code` is emptied: nothing said about
+ * code rather than something wrong), or null when it could not be tried.
+ */
+static json_t *compiled(struct strbuf *code, const struct reply_opts *o,
+			const struct finding *f)
+{
+	int ret;
+
+	if (!code->len || !o->compile)
+		return json_null();
+	ret = o->compile(o->compile_data, f, code->buf);
+	if (ret < 0) {
+		error_clear();
+		return json_null();
+	}
+	if (!ret)
+		strbuf_reset(code);
+	return json_boolean(ret > 0);
+}
+
+/* The JSON record of one call: where, the rules that fired and why. */
+static json_t *record_of(const struct finding *f, const struct cfacts *cf)
+{
+	json_t *rec = json_object();
+
+	json_object_set_new(rec, "patch", json_integer(f->patch));
+	json_object_set_new(rec, "file", json_string(f->file));
+	json_object_set_new(rec, "line", json_integer(f->line));
+	json_object_set_new(rec, "function", json_string(f->function));
+	json_object_set_new(rec, "macro", json_string(f->rule->macro));
+	json_object_set_new(rec, "facts", json_boolean(cf != NULL));
+	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
+			    json_string(cf->ret_type) : json_null());
+	json_object_set_new(rec, "rules", json_array());
+	return rec;
+}
+
+static void record_rule(json_t *rec, const char *id, const char *fact, const char *evidence)
+{
+	json_t *r = json_object();
+
+	json_object_set_new(r, "id", json_string(id));
+	json_object_set_new(r, "fact", json_string(fact));
+	json_object_set_new(r, "evidence", json_string(evidence ? evidence : ""));
+	json_array_append_new(json_object_get(rec, "rules"), r);
+}
+
 /* What to say under the quote of one call: what is new, and its rewrite. */
 static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct item *it)
 {
 	const struct finding *f = it->f;
 	const struct advice *a = b->advice;
+	const struct cfacts *cf = facts_of(b->o, b->r, f);
 	struct tmpl_vars *fv = tmpl_add(bv, "findings");
 	struct advice_hit hits[32];
-	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT, exit = STRBUF_INIT;
 	const char *rewrite = NULL;
 	struct tmpl_vars *item;
+	json_t *rec = record_of(f, cf);
 	struct subst x;
 	size_t nr = 0;
 
 	if (a && a->nr <= ARRAY_SIZE(hits))
-		nr = advice_match(hits, a, f);
-	subst_init(&x, b->s, f, NULL);
+		nr = advice_match(hits, a, f, cf);
+	subst_init(&x, b->s, f, NULL, cf);
 	tmpl_set(fv, "location", quote_str(&sb, f->file));
 	if (fired_comment(fv, b, f)) {
 		/* The boot is the point: the class's note would weaken it. */
@@ -1087,21 +1263,31 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 
 		if (replaced(hits, nr, e->id))
 			continue;
-		subst_init(&y, b->s, f, &hits[i]);
+		record_rule(rec, e->id, hits[i].fact, hits[i].evidence);
+		subst_init(&y, b->s, f, &hits[i], cf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "advice:%s", e->id);
 		if (!said(b, sb.buf))
 			say(fv, b, e->say, &y);
 		else if (e->again)
 			say(fv, b, e->again, &y);
-		if (!rewrite && (e->rewrite || hits[i].fs)) {
+		/* A rewrite only from the facts: the diff does not show the way out. */
+		if (!rewrite && cf && (e->rewrite || hits[i].fs)) {
 			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
 			expand_call(&code, rewrite, &y);
+			if (y.no_exit)
+				strbuf_reset(&code);
+			strbuf_addbuf(&exit, &y.exit);
 		}
 		subst_release(&y);
 	}
 	if (!rewrite)
-		example(&code, b->s, f, a);
+		example(&code, &exit, f, cf);
+	json_object_set_new(rec, "compiled", compiled(&code, b->o, f));
+	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
+	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
+			    json_null());
+	json_array_append_new(b->record, rec);
 	strbuf_reset(&sb);
 	if (code.len)
 		code_block(&sb, code.buf);
@@ -1110,6 +1296,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	subst_release(&x);
 	strbuf_release(&sb);
 	strbuf_release(&code);
+	strbuf_release(&exit);
 }
 
 /* The calls of patch `index`, quoted and commented in patch order. */
@@ -1231,14 +1418,15 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
  * takes the place of the class's explanation ("fs-corruption",
  * "user-input"), if any.  Calls with the same point are one thing to fix.
  */
-static void point_of(struct strbuf *out, const struct advice *a, const struct finding *f)
+static void point_of(struct strbuf *out, const struct advice *a, const struct finding *f,
+		     const struct cfacts *cf)
 {
 	struct advice_hit hits[32];
 	size_t nr = 0;
 
 	strbuf_addstr(out, f->rule->id);
 	if (a && a->nr <= ARRAY_SIZE(hits))
-		nr = advice_match(hits, a, f);
+		nr = advice_match(hits, a, f, cf);
 	for (size_t i = 0; i < nr; i++) {
 		bool main = false;
 
@@ -1252,9 +1440,12 @@ static void point_of(struct strbuf *out, const struct advice *a, const struct fi
 	advice_hits_release(hits, nr);
 }
 
-static void opening(struct strbuf *out, const struct plan *p, const struct series *s,
-		    bool single, const struct advice *a, const struct ci_verdict *v)
+static void opening(struct strbuf *out, const struct plan *p, const struct builder *b,
+		    bool single)
 {
+	const struct series *s = b->s;
+	const struct advice *a = b->advice;
+	const struct ci_verdict *v = b->o->verdict;
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
 	bool xc = false;
@@ -1273,7 +1464,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct serie
 			if (p->v[i].type != IT_ISSUE)
 				continue;
 			strbuf_reset(&point);
-			point_of(&point, a, p->v[i].f);
+			point_of(&point, a, p->v[i].f, facts_of(b->o, b->r, p->v[i].f));
 			if (!first.len)
 				strbuf_addbuf(&first, &point);
 			else if (strcmp(first.buf, point.buf))
@@ -1640,7 +1831,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	bool single = target != 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	opening(&sb, p, s, single, b->advice, b->o->verdict);
+	opening(&sb, p, b, single);
 	tmpl_set(top, "opening", sb.buf);
 	tmpl_set_bool(top, "single", single);
 	tmpl_setf(top, "version", "%d", s->version);
@@ -1785,7 +1976,7 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
 	struct plan p = { NULL, 0, 0, 0, 0, 0 };
-	struct builder b = { s, o, o->advice, STRVEC_INIT };
+	struct builder b = { s, o, o->advice, STRVEC_INIT, r, NULL };
 	struct advice own = ADVICE_INIT;
 	struct strbuf body = STRBUF_INIT, id = STRBUF_INIT;
 	const struct series_patch *sp;
@@ -1795,6 +1986,9 @@ int reply_build(struct reply *out, const struct series *s,
 
 	out->empty = false;
 	out->author_skipped = false;
+	if (!out->record)
+		out->record = json_array();
+	b.record = out->record;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict);
 	out->issues = p.issues;
 	out->credits = p.credits;
@@ -1869,6 +2063,7 @@ void reply_release(struct reply *r)
 	mail_addr_list_clear(&r->to);
 	mail_addr_list_clear(&r->cc);
 	mail_addr_list_clear(&r->rcpt);
+	json_decref(r->record);
 	memset(r, 0, sizeof(*r));
 }
 

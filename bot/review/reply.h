@@ -16,10 +16,13 @@
 #define WW_REPLY_H
 
 #include "advice.h"
+#include "cfacts.h"
 #include "check.h"
 #include "guide.h"
 #include "mailhdr.h"
 #include "strvec.h"
+
+#include <jansson.h>
 
 enum reply_policy {
 	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
@@ -63,10 +66,27 @@ struct reply_opts {
 	const char *contact;		/* how to reach a human */
 	const char *message_id;		/* ours (no brackets); NULL: a new one */
 	time_t date;			/* 0: mailhdr_now() */
+	/*
+	 * The facts about each finding of `r` (r->nr of them, in order) from
+	 * the tree after the patch (cfacts.h, read by the caller: this module
+	 * never calls libclang), or NULL.  Without facts the reply says only
+	 * what the diff proves and shows no rewrite; with them each advice
+	 * fires only when its fact holds, and a rewrite mirrors the
+	 * function's own nearest failure exit.
+	 */
+	const struct cfacts *facts;
+	/*
+	 * Compile rewrite `code` of finding `f` in the tree after the patch:
+	 * 1 it compiles, 0 it does not (the rewrite is dropped), negative
+	 * when it could not be tried.  NULL: rewrites are not compiled
+	 * ("compiled": null).
+	 */
+	int (*compile)(void *data, const struct finding *f, const char *code);
+	void *compile_data;
 };
 
-#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, NULL, NULL, false, false, NULL, NULL, \
-			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+/* Everything else NULL, false or 0. */
+#define REPLY_OPTS_INIT { .policy = REPLY_TO_BOTH }
 
 struct reply {
 	bool empty;			/* nothing to say: no mail */
@@ -80,11 +100,20 @@ struct reply {
 	struct mail_addr_list rcpt;	/* envelope recipients: to + cc */
 	int answered;			/* patch index; 0: the cover letter */
 	int issues, credits, notes;	/* what it says, counted */
+	/*
+	 * One object per call commented on: patch, file, line, function,
+	 * macro, "facts" (whether the tree's were used), "return_type",
+	 * "rules" ([{id, fact, evidence}]: each advice said and the fact it
+	 * rests on), "rewrite" (or null), "compiled" (true, false, null:
+	 * not tried) and "exit" (the failure exit the rewrite mirrored, or
+	 * null).  Format: docs/review.md.
+	 */
+	json_t *record;
 };
 
 #define REPLY_INIT { false, false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
 		     MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, \
-		     0, 0, 0, 0 }
+		     0, 0, 0, 0, NULL }
 
 /*
  * Build the reply to series `s` with findings `r`.  out->empty is set

@@ -5,6 +5,7 @@
  * exactly once.
  */
 #include "review.h"
+#include "patched.h"
 
 #include <signal.h>
 
@@ -229,12 +230,36 @@ int review_load_guide(struct guide *out, struct strbuf *tree_name,
 	return 1;
 }
 
+/*
+ * The facts about each added call from the tree after the series: the
+ * reply then mirrors the functions' own exits and compiles its rewrites.
+ * When even the scratch copy fails the reply says only what the diff
+ * proves, with a warning.
+ */
+static void use_facts(struct reply_opts *ro, struct patched *pt,
+		      const struct review_run_opts *o, const struct series *s,
+		      const struct check_result *cur)
+{
+	if (patched_apply(pt, o->facts_tree, s, cur,
+			  ro->advice ? &ro->advice->alloc_calls : NULL)) {
+		say(&o->warn, "no facts from '%s': %s", o->facts_tree, error_last());
+		error_clear();
+		return;
+	}
+	for (size_t i = 0; i < pt->failed.nr; i++)
+		say(&o->warn, "for facts, %s", pt->failed.v[i]);
+	ro->facts = pt->facts;
+	ro->compile = patched_compile;
+	ro->compile_data = pt;
+}
+
 int review_run(struct reply *out, const struct series *s,
 	       const struct review_run_opts *o)
 {
 	struct check_result cur = CHECK_RESULT_INIT, prev = CHECK_RESULT_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
 	struct reply_opts ro = o->reply;
+	struct patched pt = PATCHED_INIT;
 	int ret;
 
 	co.rules = o->rules;
@@ -258,6 +283,8 @@ int review_run(struct reply *out, const struct series *s,
 			ro.prev_result = &prev;
 		}
 	}
+	if (o->facts_tree)
+		use_facts(&ro, &pt, o, s, &cur);
 	ret = reply_build(out, s, &cur, &ro);
 	if (ret < 0)
 		goto out;
@@ -268,6 +295,7 @@ int review_run(struct reply *out, const struct series *s,
 	else
 		ret = REVIEW_DRAFTED;
 out:
+	patched_release(&pt);
 	check_result_clear(&cur);
 	check_result_clear(&prev);
 	return ret;

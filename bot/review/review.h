@@ -107,6 +107,12 @@ struct review_run_opts {
 	const char *tree;		/* the tree the series is checked in, or NULL */
 	const struct series *prev;	/* the previous version, or NULL */
 	const char *name;		/* whose series, for errors, or NULL */
+	/*
+	 * The tree to read facts from (patched.h: the series applied to a
+	 * scratch copy of the files it touches, read with libclang, rewrites
+	 * compiled), or NULL: the reply then says only what the diff proves.
+	 */
+	const char *facts_tree;
 	struct review_warn warn;
 };
 

@@ -35,11 +35,11 @@ static struct finding call(const struct rule *r, const char *file, const char *f
 }
 
 /* The ids advice_match() finds for `f`, " "-separated; `arg` the first arg. */
-static void matched(struct strbuf *out, struct strbuf *arg, const struct advice *a,
-		    const struct finding *f)
+static void matched_cf(struct strbuf *out, struct strbuf *arg, const struct advice *a,
+		       const struct finding *f, const struct cfacts *cf)
 {
 	struct advice_hit h[32];
-	size_t n = advice_match(h, a, f);
+	size_t n = advice_match(h, a, f, cf);
 
 	strbuf_reset(out);
 	strbuf_reset(arg);
@@ -50,6 +50,27 @@ static void matched(struct strbuf *out, struct strbuf *arg, const struct advice 
 		if (h[i].fs && !arg->len)
 			strbuf_addstr(arg, h[i].fs->name);
 	}
+	advice_hits_release(h, n);
+}
+
+/* Without facts: what the diff proves. */
+static void matched(struct strbuf *out, struct strbuf *arg, const struct advice *a,
+		    const struct finding *f)
+{
+	matched_cf(out, arg, a, f, NULL);
+}
+
+/* The evidence advice_match() gives for entry `id` with facts `cf`. */
+static void evidence_of(struct strbuf *out, const struct advice *a, const struct finding *f,
+			const struct cfacts *cf, const char *id)
+{
+	struct advice_hit h[32];
+	size_t n = advice_match(h, a, f, cf);
+
+	strbuf_reset(out);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(h[i].e->id, id))
+			strbuf_addf(out, "%s: %s", h[i].fact, h[i].evidence);
 	advice_hits_release(h, n);
 }
 
@@ -71,6 +92,7 @@ int main(void)
 	const char *top = getenv("WW_TOP");
 	char dir[4096];
 	struct finding f;
+	struct cfacts cf = CFACTS_INIT, none = CFACTS_INIT;
 
 	snprintf(dir, sizeof(dir), "%s/rules", top && *top ? top : ".");
 	if (advice_load(&a, dir)) {
@@ -127,21 +149,37 @@ int main(void)
 		 "BUG_ON(le16_to_cpu(de->rec_len) < 12)",
 		 " \tstruct ext4_dir_entry_2 *de = buf;\n+\tBUG_ON(le16_to_cpu(de->rec_len) < 12);\n", 1);
 	matched(&ids, &arg, &a, &f);
-	ok(strstr(ids.buf, "fs-corruption") && !strcmp(arg.buf, "ext4"),
-	   "on-disk: ext4 reading a little-endian field (%s, %s)", ids.buf, arg.buf);
+	ok(!strstr(ids.buf, "fs-corruption"),
+	   "on-disk: not from the diff alone, le16_to_cpu() or not (%s)", ids.buf);
+	cf.found = true;
+	cf.disk = (char *)"de->rec_len";
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(strstr(ids.buf, "fs-corruption") && !strcmp(arg.buf, "de->rec_len"),
+	   "on-disk: ext4 and the facts say __le16 (%s, %s)", ids.buf, arg.buf);
+	evidence_of(&sb, &a, &f, &cf, "fs-corruption");
+	is_str(sb.buf, "disk: de->rec_len", "on-disk: its evidence is the disk fact");
+	strbuf_reset(&sb);
 	f.file = (char *)"drivers/foo.c";
-	matched(&ids, &arg, &a, &f);
+	matched_cf(&ids, &arg, &a, &f, &cf);
 	ok(!strstr(ids.buf, "fs-corruption"), "on-disk: not outside the filesystem's directory");
+	cf = none;
 
 	f = call(&warn_on, "drivers/foo.c", "foo_ioctl", "WARN_ON(arg > 4)",
 		 " \tint ret;\n+\tWARN_ON(arg > 4);\n \tret = 0;\n", 1);
 	matched(&ids, &arg, &a, &f);
-	ok(strstr(ids.buf, "user-input") != NULL, "user-input: an ioctl handler (%s)", ids.buf);
+	ok(!strstr(ids.buf, "user-input"), "user-input: not for a handler's name alone (%s)",
+	   ids.buf);
 	f = call(&warn_on, "drivers/foo.c", "foo_set", "WARN_ON(v.n > 4)",
 		 " \tif (copy_from_user(&v, p, sizeof(v)))\n \t\treturn -EFAULT;\n"
 		 "+\tWARN_ON(v.n > 4);\n", 2);
 	matched(&ids, &arg, &a, &f);
-	ok(strstr(ids.buf, "user-input") != NULL, "user-input: a value just copied from user space");
+	ok(!strstr(ids.buf, "user-input"), "user-input: not for a copy_from_user() nearby alone");
+	cf.found = true;
+	cf.user = (char *)"v";
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(strstr(ids.buf, "user-input") && !strcmp(arg.buf, "v"),
+	   "user-input: when the facts say the operand came from user space (%s)", ids.buf);
+	cf = none;
 	ok(advice_user_entry(&a, "foo_ioctl") && advice_user_entry(&a, "__do_sys_foo") &&
 	   !advice_user_entry(&a, "foo_probe") && !advice_user_entry(&a, ""),
 	   "user entry points by name");
@@ -166,10 +204,57 @@ int main(void)
 	   "deref-after: dereferenced anyway (%s)", ids.buf);
 
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
-		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo();\n", 0);
+		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n", 0);
 	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "or-conditions") && !strstr(ids.buf, "bare-statement"),
+	   "or-conditions from the diff, bare-statement never without facts (%s)", ids.buf);
+	cf.found = true;
+	cf.cond_or = true;
+	cf.follows = true;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"),
+	   "no bail-out advice in a void function with no failure exit (%s)", ids.buf);
+	cf.ret = CF_RET_INT;
+	matched_cf(&ids, &arg, &a, &f, &cf);
 	ok(strstr(ids.buf, "or-conditions") && strstr(ids.buf, "bare-statement"),
-	   "or-conditions and bare-statement: two conditions, carries on (%s)", ids.buf);
+	   "or-conditions and bare-statement: two conditions, code follows (%s)", ids.buf);
+	evidence_of(&sb, &a, &f, &cf, "bare-statement");
+	is_str(sb.buf, "follows: the next lines use b", "bail-out: the state is used next");
+	strbuf_reset(&sb);
+	f.hunk = (char *)"+\tWARN_ON(a < 0 || b > 4);\n \tfoo(c);\n";
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice when the next lines do not "
+	   "use what it reported (%s)", ids.buf);
+	f.hunk = (char *)"+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n";
+	cf.recovers = true;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice when the next lines recover");
+	cf.recovers = false;
+	cf.follows = false;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice when nothing follows");
+	cf.follows = true;
+	cf.assertion = true;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"), "no bail-out advice for an assertion");
+	cf = none;
+	cf.found = true;
+	cf.impossible = (char *)"len < 0";
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(strstr(ids.buf, "impossible") && !strcmp(arg.buf, "len < 0"),
+	   "impossible: an unsigned compare that cannot hold (%s)", ids.buf);
+	cf.impossible = NULL;
+	cf.dup_if = true;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(strstr(ids.buf, "dup-if") != NULL, "dup-if: the enclosing if tests the same (%s)",
+	   ids.buf);
+	cf = none;
+	f.file = (char *)"mm/gup.c";
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "mm-debug") != NULL, "mm-debug: a check under mm/ (%s)", ids.buf);
+	f.file = (char *)"drivers/foo.c";
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "mm-debug"), "mm-debug: not outside mm/");
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(f(a || b))",
 		 "+\tif (WARN_ON(f(a || b)))\n \t\treturn;\n", 0);
 	matched(&ids, &arg, &a, &f);

@@ -291,8 +291,45 @@ int main(void)
 	   "why: the explanation of its class (rules/advice.json)");
 	ok(has_flat(&r, "See \"Use WARN() rather than BUG()\" in Documentation/process/coding-style.rst."),
 	   "without a tree: the section is named, not quoted");
-	ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
-	   "example: an int function returns an errno");
+	ok(!has(&r, "WARN_ON_ONCE(!dev)"),
+	   "without a tree no rewrite: the diff does not show the function's exits");
+	/* With facts from the tree after the patch: an int function, code follows. */
+	{
+		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
+		struct reply_opts fo = o;
+
+		cf[0].found = true;
+		cf[0].ret = CF_RET_INT;
+		cf[0].follows = true;
+		fo.facts = cf;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
+		   "example: an int function returns an errno");
+		cf[0].exit = (char *)"err = -ENODEV;\ngoto out_put;";
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\tif (WARN_ON_ONCE(!dev)) {\n\t\terr = -ENODEV;\n\t\tgoto out_put;\n\t}\n"),
+		   "example: the function's own nearest failure exit, mirrored");
+		ok(!strcmp(json_string_value(json_object_get(json_array_get(r.record, 0), "exit")),
+			   "err = -ENODEV;\ngoto out_put;"),
+		   "the JSON record names the exit mirrored");
+		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
+		   "not compiled without a compiler: null");
+		cf[0].recovers = true;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\tWARN_ON_ONCE(!dev);\n") && !has(&r, "goto out_put"),
+		   "the next statement recovers: the gentler macro, no way out");
+		cf[0].recovers = false;
+		cf[0].ret = CF_RET_VOID;
+		cf[0].exit = NULL;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\tWARN_ON_ONCE(!dev);\n") && !has(&r, "return"),
+		   "a void function without a failure exit runs to its end: no return");
+		cf[0].ret = CF_RET_INT;
+		cf[0].assertion = true;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\tif (WARN_ON_ONCE(dev))\n"), "an assertion's condition is negated");
+		cf[0].assertion = false;
+	}
 	ok(has(&r, "Contact: Jane Maintainer <jm@example.org>"), "signature with a contact");
 	ok(!has(&r, "One caveat"), "no panic_on_warn caveat for a BUG_ON() alone");
 
@@ -307,7 +344,17 @@ int main(void)
 	   "opening: this series, both macros, both functions");
 	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
 	   "per-patch headings");
-	ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
+	ok(!has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "no tree: no rewrite in a series either");
+	{
+		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
+		struct reply_opts fo = o;
+
+		cf[1].found = true;
+		cf[1].ret = CF_RET_INT;
+		fo.facts = cf;
+		build(&r, &s, f, 2, &fo);
+		ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
+	}
 	ok(has_flat(&r, "Any WARN stops panic_on_warn=1 machines") &&
 	   has_flat(&r, "pr_warn_ratelimited()"),
 	   "panic_on_warn caveat with a WARN, and what to use instead");
@@ -318,10 +365,23 @@ int main(void)
 		struct finding u = finding(2, &warn_on, 41, "foo_ioctl", "WARN_ON(id < 0)",
 					   " \tstruct foo *f;\n+\tWARN_ON(id < 0);\n", 1);
 
+		struct cfacts cf = CFACTS_INIT;
+		struct reply_opts fo = o;
+
 		build(&r, &s, &u, 1, &o);
-		ok(has_flat(&r, "foo_ioctl() is reached straight from user space") &&
+		ok(!has_flat(&r, "user space"), "an ioctl's name alone proves nothing about id");
+		cf.found = true;
+		cf.ret = CF_RET_INT;
+		cf.user = (char *)"id";
+		fo.facts = &cf;
+		build(&r, &s, &u, 1, &fo);
+		ok(has_flat(&r, "User space sets id") &&
 		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
 		   "user-space entry point: an error return, not a WARN");
+		ok(json_array_size(r.record) == 1, "one JSON record for the call");
+		ok(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(
+			json_array_get(r.record, 0), "rules"), 0), "fact")), "user"),
+		   "its rule names the user fact as evidence");
 	}
 
 	/* No cover letter: the first patch with findings. */
@@ -426,7 +486,20 @@ int main(void)
 		suggest_return(&rb, &ps, &pf[1], NULL);
 		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
 		strbuf_release(&rb);
-		build(&r, &ps, pf, 2, &o);
+		{
+			struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
+			struct reply_opts fo = o;
+
+			cf[0].found = cf[1].found = true;
+			cf[0].ret = CF_RET_ERR_PTR;
+			cf[0].exit = (char *)"return ERR_PTR(-EIO);";
+			cf[0].disk = (char *)"de->rec_len";
+			cf[0].cond_or = true;
+			cf[0].follows = cf[1].follows = true;
+			cf[1].ret = CF_RET_PTR;
+			fo.facts = cf;
+			build(&r, &ps, pf, 2, &fo);
+		}
 		ok(has(&r, "\t\tEXT4_ERROR_INODE(inode, \"...\");\n\t\treturn ERR_PTR(-EFSCORRUPTED);\n"),
 		   "ext4 on-disk check in a pointer function: ERR_PTR(-EFSCORRUPTED)");
 		ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n\t\treturn NULL;\n"), "and NULL where NULL is the style");

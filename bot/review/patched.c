@@ -1,0 +1,355 @@
+/*
+ * The series applied to a scratch copy of the files it touches, the
+ * facts about each added call read there, and the reply's rewrites
+ * compiled there (see patched.h).
+ */
+#include "patched.h"
+#include "child.h"
+#include "diff.h"
+#include "kapply.h"
+#include "mkdirs.h"
+#include "safefs.h"
+
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define PATCHED_FILE_MAX (8u << 20)
+#define PATCHED_TIMEOUT_MS (60 * 1000)
+
+struct touched {
+	struct strvec paths;
+	const char *bad;	/* the first path refused, or NULL */
+};
+
+static int collect(const struct diff_file *f, void *data)
+{
+	struct touched *t = data;
+	const char *const paths[] = { f->old_path, f->new_path };
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (!paths[i] || strvec_has(&t->paths, paths[i]))
+			continue;
+		if (kapply_bad_path(paths[i])) {
+			t->bad = t->bad ? t->bad : paths[i];
+			continue;
+		}
+		strvec_push(&t->paths, paths[i]);
+	}
+	return 0;
+}
+
+/* Copy tree/rel into the scratch copy, when the tree has it. */
+static int copy_in(struct patched *p, const char *rel)
+{
+	struct strbuf text = STRBUF_INIT, to = STRBUF_INIT;
+	int ret = safefs_read(&text, p->tree, rel, PATCHED_FILE_MAX, 0);
+
+	if (ret == WW_ENOTFOUND) {	/* a file the series creates */
+		error_clear();
+		ret = 0;
+		goto out;
+	}
+	if (ret)
+		goto out;
+	strbuf_addf(&to, "%s/%s", p->dir.buf, rel);
+	*strrchr(to.buf, '/') = '\0';
+	ret = mkdirs(to.buf, 0700, WW_EINPUT);
+	to.buf[strlen(to.buf)] = '/';
+	if (!ret)
+		ret = strbuf_write_file(&text, to.buf);
+out:
+	strbuf_release(&text);
+	strbuf_release(&to);
+	return ret;
+}
+
+/* `patch -p1 --fuzz=3` of one patch of the series; refusals are noted. */
+static void apply_one(struct patched *p, const struct series_patch *sp)
+{
+	struct child c = CHILD_INIT;
+
+	strvec_pushl(&c.args, "patch", "-p1", "--fuzz=3", "--batch", "--forward",
+		     "--no-backup-if-mismatch", "--reject-file=-", "--silent", "-d",
+		     p->dir.buf, NULL);
+	c.in = sp->diff;
+	c.in_len = sp->diff_len;
+	c.timeout_ms = PATCHED_TIMEOUT_MS;
+	c.flags = CHILD_STDERR_TO_OUT;
+	if (child_run(&c) || c.status) {
+		struct strbuf last = STRBUF_INIT;
+
+		child_last_line(&last, &c.out);
+		strvec_pushf(&p->failed, "patch %d: %s", sp->index, last.buf);
+		strbuf_release(&last);
+		error_clear();
+	}
+	child_release(&c);
+}
+
+/* The line nearest `near` of `text` that reads `want` (blanks around ignored). */
+static int find_line(const char *text, const char *want, int near)
+{
+	int line = 1, best = 0;
+	size_t n = strlen(want);
+
+	for (const char *p = text; *p; line++) {
+		size_t len = strcspn(p, "\n");
+		const char *l = p + strspn(p, " \t");
+
+		if ((size_t)(p + len - l) >= n && !strncmp(l, want, n) &&
+		    (!best || abs(line - near) < abs(best - near)))
+			best = line;
+		p += len + (p[len] == '\n');
+	}
+	return best;
+}
+
+/* The call's own first line as the hunk shows it, trimmed. */
+static void call_line(struct strbuf *out, const struct finding *f)
+{
+	const char *p = f->hunk ? f->hunk : "";
+
+	for (int i = 0; i < f->hunk_line && *p; i++)
+		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+	if (*p)
+		p++;
+	strbuf_add(out, p, strcspn(p, "\n"));
+	strbuf_trim(out);
+}
+
+static size_t patch_pos(const struct series *s, int index)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->patches[i].index == index)
+			return i;
+	return s->nr;
+}
+
+static void flags_for(struct strvec *out, const struct patched *p, const char *rel)
+{
+	const char *slash = strrchr(rel, '/');
+	int dir = slash ? (int)(slash - rel) : 0;
+
+	/* A header the series touched wins over the tree's. */
+	strvec_pushf(out, "-iquote%s/%.*s", p->dir.buf, dir, rel);
+	strvec_pushf(out, "-iquote%s/%.*s", p->tree, dir, rel);
+	cfacts_flags(out, p->tree, rel);
+}
+
+static void read_one(struct patched *p, const struct series *s, size_t i,
+		     const struct strvec *alloc_calls)
+{
+	const struct finding *f = &p->r->v[i];
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strvec flags = STRVEC_INIT;
+	struct cfacts_opts o = CFACTS_OPTS_INIT;
+	size_t pos = patch_pos(s, f->patch);
+	int line = f->line;
+
+	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
+		goto out;
+	strbuf_addstr(&path, f->file);
+	if (pos < s->nr && linemap_final(&line, &path, p->r->map, s, pos, f->file, f->line) < 0) {
+		error_clear();
+		line = f->line;
+	}
+	if (!line || kapply_bad_path(path.buf))
+		goto out;
+	if (safefs_read(&text, p->dir.buf, path.buf, PATCHED_FILE_MAX, SAFEFS_NO_SYMLINKS)) {
+		error_clear();
+		goto out;
+	}
+	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
+	call_line(&want, f);
+	line = want.len ? find_line(text.buf, want.buf, line) : 0;
+	if (!line)
+		goto out;
+	flags_for(&flags, p, path.buf);
+	o.macro = f->rule->macro;
+	o.alloc_calls = alloc_calls;
+	o.flags = &flags;
+	strbuf_reset(&want);
+	strbuf_addf(&want, "%s/%s", p->dir.buf, path.buf);
+	if (cfacts_read(&p->facts[i], want.buf, text.buf, text.len, line, &o)) {
+		error_clear();
+		goto out;
+	}
+	p->paths[i] = strbuf_detach(&path, NULL);
+	p->lines[i] = line;
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	strvec_clear(&flags);
+}
+
+int patched_apply(struct patched *out, const char *tree, const struct series *s,
+		  const struct check_result *r, const struct strvec *alloc_calls)
+{
+	struct touched t = { STRVEC_INIT, NULL };
+	const char *tmp = getenv("TMPDIR");
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+	int ret = 0;
+
+	out->tree = tree;
+	out->r = r;
+	out->nr = r->nr;
+	out->facts = xcalloc(r->nr + 1, sizeof(*out->facts));
+	out->paths = xcalloc(r->nr + 1, sizeof(*out->paths));
+	out->lines = xcalloc(r->nr + 1, sizeof(*out->lines));
+	out->base_ok = xcalloc(r->nr + 1, sizeof(*out->base_ok));
+	for (size_t i = 0; i < r->nr; i++) {
+		struct cfacts init = CFACTS_INIT;
+
+		out->facts[i] = init;
+		out->base_ok[i] = -2;	/* not tried */
+	}
+	dopts.every_file = true;
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->patches[i].diff_len &&
+		    diff_parse(s->patches[i].diff, s->patches[i].diff_len, &dopts, collect, &t))
+			error_clear();	/* damaged: patch will say what it can apply */
+	if (t.bad) {
+		ret = error_code(WW_EINPUT, "the series names '%s': %s", t.bad,
+				 kapply_bad_path(t.bad));
+		goto out;
+	}
+	strbuf_addf(&out->dir, "%s/warnwatch-patched-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(out->dir.buf)) {
+		ret = error("cannot create '%s': %s", out->dir.buf, strerror(errno));
+		strbuf_reset(&out->dir);
+		goto out;
+	}
+	for (size_t i = 0; i < t.paths.nr && !ret; i++)
+		ret = copy_in(out, t.paths.v[i]);
+	if (ret)
+		goto out;
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->patches[i].diff_len)
+			apply_one(out, &s->patches[i]);
+	for (size_t i = 0; i < r->nr; i++)
+		read_one(out, s, i, alloc_calls);
+out:
+	strvec_clear(&t.paths);
+	return ret;
+}
+
+/* `text` with lines [line, line + n) replaced by `code`, indented as `line` was. */
+static void splice(struct strbuf *out, const char *text, int line, int n, const char *code)
+{
+	const char *p = text, *indent = NULL;
+	int at = 1;
+
+	for (; *p; at++) {
+		size_t len = strcspn(p, "\n");
+
+		if (at == line) {
+			indent = p;
+			strbuf_addstr(out, "");
+		}
+		if (at < line || at >= line + n) {
+			strbuf_add(out, p, len);
+			strbuf_addch(out, '\n');
+		} else if (at == line) {
+			size_t in = strspn(indent, " \t");
+
+			for (const char *c = code; *c;) {
+				size_t k = strcspn(c, "\n");
+
+				strbuf_addf(out, "%.*s%.*s\n", (int)in, indent, (int)k, c);
+				c += k + (c[k] == '\n');
+			}
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* -fsyntax-only on `text` as scratch file `rel`'s twin: 1 clean, 0 not. */
+static int syntax_ok(const struct patched *p, const char *rel, const struct strbuf *text)
+{
+	struct strbuf name = STRBUF_INIT;
+	struct strvec flags = STRVEC_INIT;
+	struct child c = CHILD_INIT;
+	int ret;
+
+	strbuf_addf(&name, "%s/%s.ww-rewrite.c", p->dir.buf, rel);
+	ret = strbuf_write_file(text, name.buf);
+	if (ret)
+		goto out;
+	flags_for(&flags, p, rel);
+	strvec_pushl(&c.args, "gcc", "-fsyntax-only", NULL);
+	for (size_t i = 0; i < flags.nr; i++) {
+		/* gcc stops at a forced include that is not there. */
+		if (starts_with(flags.v[i], "-include") && flags.v[i][8] &&
+		    access(flags.v[i] + 8, R_OK))
+			continue;
+		strvec_push(&c.args, flags.v[i]);
+	}
+	strvec_push(&c.args, name.buf);
+	c.timeout_ms = PATCHED_TIMEOUT_MS;
+	c.flags = CHILD_STDERR_TO_OUT;
+	ret = child_run(&c);
+	if (!ret)
+		ret = c.status == 0;
+	unlink(name.buf);
+out:
+	child_release(&c);
+	strvec_clear(&flags);
+	strbuf_release(&name);
+	return ret;
+}
+
+int patched_compile(void *data, const struct finding *f, const char *code)
+{
+	struct patched *p = data;
+	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
+	size_t i = f >= p->r->v && f < p->r->v + p->r->nr ? (size_t)(f - p->r->v) : p->nr;
+	int ret;
+
+	if (i >= p->nr || !p->paths[i])
+		return error_code(WW_ENOTFOUND, "no file after the patch for this call");
+	ret = safefs_read(&text, p->dir.buf, p->paths[i], PATCHED_FILE_MAX, SAFEFS_NO_SYMLINKS);
+	if (ret)
+		goto out;
+	/* Only a file that compiles as the series left it says anything. */
+	if (p->base_ok[i] == -2)
+		p->base_ok[i] = syntax_ok(p, p->paths[i], &text);
+	if (p->base_ok[i] != 1) {
+		ret = error_code(WW_ECHILD, "'%s' does not compile as the series left it",
+				 p->paths[i]);
+		goto out;
+	}
+	splice(&out, text.buf, p->lines[i], f->source_lines > 0 ? f->source_lines : 1, code);
+	ret = syntax_ok(p, p->paths[i], &out);
+out:
+	strbuf_release(&text);
+	strbuf_release(&out);
+	return ret;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+void patched_release(struct patched *p)
+{
+	if (p->dir.len)
+		nftw(p->dir.buf, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	for (size_t i = 0; i < p->nr; i++) {
+		cfacts_release(&p->facts[i]);
+		free(p->paths[i]);
+	}
+	free(p->facts);
+	free(p->paths);
+	free(p->lines);
+	free(p->base_ok);
+	strbuf_release(&p->dir);
+	strvec_clear(&p->failed);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,54 @@
+/*
+ * The files a series touches, as they stand after it: the series
+ * applied with GNU patch's fuzz (`patch -p1 --fuzz=3`) to a scratch copy
+ * of only those files of the base tree, for the facts about each added
+ * call (cfacts.h) and for compiling the reply's rewrites there.  Facts
+ * alone tolerate fuzz; kernel-ci applies exactly (kapply.h).
+ *
+ * This is the review's heavy half (libclang): `check` never links it.
+ */
+#ifndef WW_PATCHED_H
+#define WW_PATCHED_H
+
+#include "cfacts.h"
+#include "check.h"
+#include "series.h"
+
+struct patched {
+	const char *tree;		/* the base tree (borrowed) */
+	struct strbuf dir;		/* the scratch copy, or empty */
+	const struct check_result *r;	/* borrowed */
+	struct cfacts *facts;		/* one per finding of r, in order */
+	char **paths;			/* ... the file after the series, or NULL */
+	int *lines;			/* ... the call's line in it (1-based) */
+	int *base_ok;			/* ... the file as is: 1 compiles, 0 not, -1 unknown */
+	size_t nr;
+	struct strvec failed;		/* "patch 2: fs/x.c" hunks patch refused */
+};
+
+#define PATCHED_INIT { NULL, STRBUF_INIT, NULL, NULL, NULL, NULL, NULL, 0, STRVEC_INIT }
+
+/*
+ * Apply series `s` to a scratch copy of the files it touches in `tree`
+ * and read the facts about each added call of `r` (its findings) there
+ * (alloc_calls: advice.json's).  A file patch refuses, or a call not
+ * found, leaves that finding's facts empty (found false): the reply
+ * then says only what the diff proves.  Errors: a scratch directory
+ * that cannot be made, a path that leaves the tree (WW_EINPUT).
+ */
+int patched_apply(struct patched *out, const char *tree, const struct series *s,
+		  const struct check_result *r, const struct strvec *alloc_calls);
+
+/*
+ * reply_opts.compile: the file of finding `f` with its call replaced by
+ * `code` (indented as the call was), compiled with -fsyntax-only and the
+ * object's own flags (the tree's .o.cmd, else cfacts_flags()'s minimal
+ * ones).  1 compiles, 0 does not, negative when it could not be tried
+ * (no facts, or the file does not compile without the rewrite either).
+ */
+int patched_compile(void *data, const struct finding *f, const char *code);
+
+/* Remove the scratch copy and free everything. */
+void patched_release(struct patched *p);
+
+#endif
