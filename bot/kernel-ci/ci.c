@@ -15,6 +15,7 @@
 #include "ktree.h"
 #include "gcov.h"
 #include "kbase.h"
+#include "kblame.h"
 #include "kguest.h"
 #include "safefs.h"
 
@@ -1174,6 +1175,10 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			strbuf_addf(out, "(patch %d/%zu is \"%s\")\n", v->failed_patch,
 				    s->nr, s->patches[v->failed_patch - 1].title);
 		break;
+	case CI_UNTESTABLE:
+		strbuf_addf(out, "Could not test this series: %s\n",
+			    v->reason ? v->reason : "?");
+		break;
 	case CI_HUNG:
 	case CI_ERROR:
 		strbuf_addf(out, "%s: %s\n", v->kind == CI_HUNG ?
@@ -1200,6 +1205,8 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		strbuf_addf(out, "The unpatched kernel could not be booted for "
 			    "comparison (%s): whether a report is pre-existing is "
 			    "unknown.\n", v->base_error);
+	if (v->applied && strcmp(v->applied, "applied"))
+		strbuf_addf(out, "The series %s.\n", v->applied);
 	if (v->apply_note)
 		strbuf_addf(out, "Note: %s\n", v->apply_note);
 	if (v->console)
@@ -1238,6 +1245,7 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->fired);
 	free(v->build_error);
 	free(v->apply_note);
+	free(v->applied);
 	free(v->base_error);
 	free(v->failed_file);
 	free(v->base_why);
@@ -1853,6 +1861,7 @@ static int pick_bases(struct strvec *out, bool *only_first, struct ci_verdict *v
 	}
 	release_of(&rel, s->base_commit);
 	*only_first = rel.len && !strcmp(out->v[0], rel.buf);
+	v->own_base = *only_first;	/* the release base-commit: names */
 	v->base_why = strbuf_detach(&why, NULL);
 out:
 	strbuf_release(&why);
@@ -1916,6 +1925,32 @@ void ci_warm_bases(struct strbuf *out, const char *cache)
 	strbuf_release(&dir);
 	strbuf_release(&path);
 	strbuf_release(&rel);
+}
+
+/*
+ * An apply or build failure on a base that is not the series' own: the
+ * series' fault, or the base's (kblame.h)?  A build failure is the base's
+ * when its log names symbols the base tree lacks.
+ */
+static void blame(struct ci_verdict *out, struct ktree *t,
+		  const struct kapply_result *ap, const struct kbuild_result *kb)
+{
+	struct strvec missing = STRVEC_INIT;
+	struct strbuf log = STRBUF_INIT;
+
+	if (out->own_base)
+		return;
+	if (out->kind == CI_BUILD_FAILED) {
+		if (!kb->log_path ||
+		    strbuf_read_file(&log, kb->log_path, 16u << 20) < 0)
+			strbuf_addstr(&log, out->build_error ? out->build_error : "");
+		if (kblame_missing_symbols(&missing, log.buf, t->worktree,
+					   &ap->touched, t->repo, &ap->base) < 0)
+			error_clear();	/* then the error stays the series' */
+	}
+	kblame_classify(out, &missing);
+	strvec_clear(&missing);
+	strbuf_release(&log);
 }
 
 /* Forget an apply failure before trying the next tree. */
@@ -2021,6 +2056,8 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		kbuild_result_release(&kb);
 		ktree_release(&t);
 	}
+	if (ret > 0)
+		blame(out, &t, &ap, &kb);
 	if (tried.len) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -2030,7 +2067,9 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	}
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
-		strbuf_addstr(&c.no_gcov, out->kind == CI_APPLY_FAILED ?
+		strbuf_addstr(&c.no_gcov, out->kind == CI_UNTESTABLE ?
+			      "the series could not be tested on this base: nothing ran" :
+			      out->kind == CI_APPLY_FAILED ?
 			      "the series does not apply: nothing ran" :
 			      out->kind == CI_BUILD_FAILED ?
 			      "the patched kernel does not build: nothing ran" :

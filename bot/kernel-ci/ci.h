@@ -30,6 +30,10 @@ enum ci_verdict_kind {
 	CI_ERROR,		/* QEMU or the machinery failed: no verdict */
 	CI_FS_CORRUPTED,	/* booted clean, but e2fsck -fn finds a workload's
 				   file system corrupted afterwards */
+	CI_UNTESTABLE,		/* the series could not be tested on the base we
+				   have: it does not apply or build there, and that
+				   base is not the one it was written for (reason
+				   says why); never the series' fault */
 };
 
 /* A test that ran in the guest: a KUnit suite, a kselftest, a workload. */
@@ -137,13 +141,18 @@ struct ci_verdict {
 	char *guest_error;	/* why the guest had no user space, or NULL */
 	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules) */
 	struct ci_landed *landed; /* ci_land(): where the added lines landed */
+	/* Issue 28. */
+	bool own_base;		/* the base is the one the series names: its
+				   base-commit: exactly, or the release it names */
+	char *applied;		/* "applied", "applied 3-way", or NULL */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
 			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL }
+			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL, \
+			  false, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
