@@ -1581,6 +1581,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return ret;
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
+	free(out->applied);
+	out->applied = xstrdup(ap->three_way ? "applied 3-way" : "applied");
 	ret = ci_land(out, s, t->repo, ap);
 	if (ret < 0)
 		return ret;
