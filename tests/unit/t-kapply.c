@@ -367,6 +367,66 @@ static void test_three_way(void)
 	ktree_release(&t);
 }
 
+/*
+ * A commit of a git repository as the base (issue 28): the worktree is
+ * seeded from the Debian tree of the same release, a later commit's
+ * files are checked out, and only keep_bases bases stay in the cache.
+ */
+static void test_git_base(void)
+{
+	struct ktree t = KTREE_INIT, g = KTREE_INIT;
+	struct ktree_opts o = KTREE_OPTS_INIT;
+	struct strbuf sb = STRBUF_INIT, op = STRBUF_INIT;
+	git_oid c[5];
+	int n = 0;
+
+	if (open_tree(&t, 0) < 0)
+		return;
+	/* The "operator's repository": the import plus four later commits. */
+	strbuf_addstr(&op, t.gitdir);
+	git_oid_cpy(&c[0], &t.base);
+	for (int i = 1; i < 5; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "diff --git a/lib/bar.c b/lib/bar.c\n--- a/lib/bar.c\n"
+			    "+++ b/lib/bar.c\n@@ -1 +1,2 @@\n bar\n+helper_%d();\n", i);
+		if (!kapply_diff(&c[i], NULL, &t, &c[0], sb.buf, sb.len, "later",
+				 "a later commit", NULL))
+			n++;
+	}
+	is(n, 4, "four later commits");
+	ktree_release(&t);
+
+	o.cache_dir = cache.buf;
+	o.repo = op.buf;
+	o.keep_bases = 3;
+	o.lock_timeout_s = 5;
+	is(ktree_open_git(&g, &o, &c[1]), 0, "a commit of the repository as base");
+	ok(g.version && starts_with(g.version, "9.9.1-g"), "version names the release and commit: %s",
+	   g.version ? g.version : "(null)");
+	is_str(g.seed_version ? g.seed_version : "", "9.9.1", "seeded from the Debian tree");
+	read_work(&sb, &g, "lib/bar.c");
+	is_str(sb.buf, "bar\nhelper_1();\n", "the commit's file is checked out");
+	read_work(&sb, &g, "kernel/foo.c");
+	is_str(sb.buf, foo_c, "the others come from the seed");
+	ktree_release(&g);
+	for (int i = 2; i < 5; i++) {
+		is(ktree_open_git(&g, &o, &c[i]), 0, "base %d", i);
+		ktree_release(&g);
+	}
+	n = 0;
+	for (int i = 1; i < 5; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/work/%s", cache.buf, git_oid_tostr_s(&c[i]));
+		n += access(sb.buf, F_OK) == 0;
+	}
+	is(n, 3, "four bases opened, three kept");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/work/%s", cache.buf, git_oid_tostr_s(&c[1]));
+	ok(access(sb.buf, F_OK) < 0, "the oldest was evicted");
+	strbuf_release(&sb);
+	strbuf_release(&op);
+}
+
 static void test_series_names(void)
 {
 	struct ktree t = KTREE_INIT;
@@ -507,6 +567,7 @@ int main(void)
 	test_apply();
 	test_offsets();
 	test_three_way();
+	test_git_base();
 	test_series_names();
 	test_security();
 	cleanup();
