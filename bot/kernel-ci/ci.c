@@ -1246,6 +1246,7 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->build_error);
 	free(v->apply_note);
 	free(v->applied);
+	free(v->git_why);
 	free(v->base_error);
 	free(v->failed_file);
 	free(v->base_why);
@@ -1814,8 +1815,11 @@ static const char *named_tree(const struct ci_opts *opts, const char **why)
 {
 	const char *env = getenv("WARNWATCH_BASE_TARBALL");
 
-	*why = opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL";
-	return opts->tree ? opts->tree : env && *env ? env : NULL;
+	const char *tree = opts->tree && !starts_with(opts->tree, "git:") ?
+			   opts->tree : NULL;	/* "git:" is git_base()'s */
+
+	*why = tree ? "--tree" : "$WARNWATCH_BASE_TARBALL";
+	return tree ? tree : env && *env ? env : NULL;
 }
 
 /* The installed releases in the order to try them (kbase.h); `out` stays
@@ -2004,6 +2008,56 @@ static void prepare_guest(struct ci_ctx *c, struct ci_verdict *out,
 	strbuf_release(&dotconfig);
 }
 
+/*
+ * The git repository as the base (kbase_git()): --repo/[ci] repo, or a
+ * tree "git:PATH#BRANCH".  1 with `t` open, 0 to go on with the Debian
+ * trees (out->git_why says why), or an error.
+ */
+static int git_base(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
+		    const struct series *s, const struct ci_opts *opts)
+{
+	struct ktree_opts ko = KTREE_OPTS_INIT;
+	struct strbuf repo = STRBUF_INIT, branch = STRBUF_INIT, why = STRBUF_INIT;
+	const char *p;
+	git_oid commit;
+	bool own;
+	int ret = 0;
+
+	if (opts->tree && skip_prefix(opts->tree, "git:", &p)) {
+		strbuf_add(&repo, p, strcspn(p, "#"));
+		if (p[repo.len] == '#')
+			strbuf_addstr(&branch, p + repo.len + 1);
+	} else if (opts->repo && *opts->repo) {
+		strbuf_addstr(&repo, opts->repo);
+	}
+	if (!repo.len)
+		goto out;
+	if (!branch.len && opts->branch)
+		strbuf_addstr(&branch, opts->branch);
+	ret = kbase_git(&commit, &own, &why, repo.buf, branch.buf, s->base_commit);
+	if (ret <= 0) {
+		out->git_why = strbuf_detach(&why, NULL);
+		goto out;
+	}
+	ko.cache_dir = c->cache.buf;
+	ko.repo = repo.buf;
+	ko.keep_bases = opts->keep_bases;
+	ko.progress = opts->flags & CI_PROGRESS;
+	progress(c, "opening the base %.12s of %s", git_oid_tostr_s(&commit), repo.buf);
+	ret = ktree_open_git(t, &ko, &commit);
+	if (ret < 0)
+		goto out;
+	out->own_base = own;
+	free(out->base_why);
+	out->base_why = strbuf_detach(&why, NULL);
+	ret = 1;
+out:
+	strbuf_release(&why);
+	strbuf_release(&branch);
+	strbuf_release(&repo);
+	return ret;
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
@@ -2030,9 +2084,26 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;
+	ret = git_base(&c, out, &t, s, opts);
+	if (ret < 0)
+		goto out;
+	if (ret > 0) {
+		/* The git base: the one tree to try. */
+		free(out->base);
+		out->base = xstrdup(t.version);
+		ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+		goto built;
+	}
 	ret = pick_bases(&bases, &only_first, out, s, opts);
 	if (ret < 0)
 		goto out;
+	if (out->git_why) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s%s", out->git_why, out->base_why);
+		free(out->base_why);
+		out->base_why = strbuf_detach(&why, NULL);
+	}
 	for (size_t i = 0; i < bases.nr; i++) {
 		bool last = only_first || i + 1 == bases.nr;
 
@@ -2058,6 +2129,7 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		kbuild_result_release(&kb);
 		ktree_release(&t);
 	}
+built:
 	if (ret > 0)
 		blame(out, &t, &ap, &kb);
 	if (tried.len) {

@@ -145,6 +145,7 @@ struct ci_verdict {
 	bool own_base;		/* the base is the one the series names: its
 				   base-commit: exactly, or the release it names */
 	char *applied;		/* "applied", "applied 3-way", or NULL */
+	char *git_why;		/* why the git repository gave no base, or NULL */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
@@ -152,7 +153,7 @@ struct ci_verdict {
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
 			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL, \
-			  false, NULL }
+			  false, NULL, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -173,9 +174,13 @@ struct ci_opts {
 	unsigned int boot_timeout_s; /* per boot; 0: KBOOT_DEFAULT_TIMEOUT_S */
 	const char *accel;	/* "auto" (NULL), "kvm", "tcg" */
 	unsigned int flags;	/* enum ci_flags */
+	const char *repo;	/* a git kernel repository ([ci] repo, --repo), or
+				   NULL; tree = "git:PATH#BRANCH" names one too */
+	const char *branch;	/* its branch when base-commit: is not in it */
+	unsigned int keep_bases; /* git bases kept; 0: KTREE_KEEP_BASES */
 };
 
-#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0 }
+#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, NULL, 0 }
 
 /*
  * Run the whole pipeline on `s`.  Returns 0 whenever there is a verdict

@@ -863,7 +863,7 @@ static void evict_bases(const char *cache, const char *current, unsigned int kee
 {
 	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
 	struct strvec hexes = STRVEC_INIT;
-	time_t *used = NULL;
+	double *used = NULL;	/* when last opened (ns matter: a test opens several a second) */
 	size_t alloc = 0;
 	struct dirent *e;
 	DIR *d;
@@ -878,7 +878,8 @@ static void evict_bases(const char *cache, const char *current, unsigned int kee
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/git/base-%s.git/" BASE_USED, cache, e->d_name);
 		ALLOC_GROW(used, hexes.nr + 1, alloc);
-		used[hexes.nr] = stat(path.buf, &st) < 0 ? 0 : st.st_mtime;
+		used[hexes.nr] = stat(path.buf, &st) < 0 ? 0 :
+				 st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
 		strvec_push(&hexes, e->d_name);
 	}
 	if (d)

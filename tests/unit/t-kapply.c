@@ -6,6 +6,7 @@
  * reach.
  */
 #include "kapply.h"
+#include "kbase.h"
 #include "child.h"
 #include "tap.h"
 
@@ -395,6 +396,27 @@ static void test_git_base(void)
 	}
 	is(n, 4, "four later commits");
 	ktree_release(&t);
+	{
+		/* The base order: base-commit exactly, else the branch, else none. */
+		struct strbuf why = STRBUF_INIT;
+		git_oid got;
+		bool own = false;
+
+		is(kbase_git(&got, &own, &why, op.buf, "v9.9.1", git_oid_tostr_s(&c[2])), 1,
+		   "base-commit found in the repository");
+		ok(own && git_oid_equal(&got, &c[2]), "exactly that commit, the series' own");
+		strbuf_reset(&why);
+		is(kbase_git(&got, &own, &why, op.buf, "v9.9.1", "0123456789ab"), 1,
+		   "base-commit not there: the branch");
+		ok(!own && git_oid_equal(&got, &c[0]), "its commit, not the series' own: %s",
+		   why.buf);
+		strbuf_reset(&why);
+		is(kbase_git(&got, &own, &why, op.buf, NULL, "0123456789ab"), 0,
+		   "neither: the Debian trees");
+		ok(starts_with(why.buf, "base-commit 0123456789ab is not in /") &&
+		   ends_with(why.buf, ": the Debian trees; "), "why: %s", why.buf);
+		strbuf_release(&why);
+	}
 
 	o.cache_dir = cache.buf;
 	o.repo = op.buf;
