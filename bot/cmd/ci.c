@@ -21,6 +21,9 @@ static const char usage_text[] =
 	"  --tree VERSION|TARBALL  base kernel: \"6.1\", \"6.12\" or a linux-source\n"
 	"                          tarball (default: the release the series'\n"
 	"                          base-commit: names, else newest first)\n"
+	"  --repo PATH             a git kernel repository: the series' base-commit:\n"
+	"                          when it has it, else --branch, else the trees\n"
+	"  --branch B              the branch of --repo to use without base-commit:\n"
 	"  --cache DIR             cache directory (default $WARNWATCH_CACHE or\n"
 	"                          ~/.cache/warnwatch); console logs are kept there\n"
 	"  --format=text|json      output (json is quiet on stderr)\n"
@@ -105,6 +108,8 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 	struct opt opts[] = {
 		OPT_STRING(0, "tree", &a->opts.tree, "VERSION|TARBALL"),
 		OPT_STRING(0, "cache", &a->opts.cache_dir, "DIR"),
+		OPT_STRING(0, "repo", &a->opts.repo, "PATH"),
+		OPT_STRING(0, "branch", &a->opts.branch, "B"),
 		OPT_STRING(0, "format", &a->format, "text|json"),
 		OPT_STRING(0, "timeout", &timeout, "S"),
 		OPT_STRING(0, "accel", &a->opts.accel, "auto|kvm|tcg"),

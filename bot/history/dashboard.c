@@ -821,6 +821,8 @@ static const struct verdict_kind verdict_kinds[] = {
 	{ "error", "error" },
 	{ "not-booted", "not booted" },
 	{ "pending", "pending" },
+	/* Not the series' fault (issue 28): never "failed". */
+	{ "untestable", "untestable" },
 };
 
 static size_t verdict_of(const json_t *s)

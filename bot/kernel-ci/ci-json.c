@@ -69,6 +69,7 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 	case CI_HUNG: return "hung";
 	case CI_ERROR: return "error";
 	case CI_FS_CORRUPTED: return "fs-corrupted";
+	case CI_UNTESTABLE: return "untestable";
 	}
 	return "?";
 }
@@ -232,6 +233,8 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(o, "console_panic_on_warn_0", json_str_or_null(v->console2));
 	json_object_set_new(o, "build_error", json_str_or_null(v->build_error));
 	json_object_set_new(o, "apply_note", json_str_or_null(v->apply_note));
+	json_object_set_new(o, "applied", json_str_or_null(v->applied));
+	json_object_set_new(o, "own_base", json_boolean(v->own_base));
 	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
 	json_object_set_new(o, "base_compared", json_boolean(v->base_compared));
 	json_object_set_new(o, "rerun", json_boolean(v->rerun));
@@ -297,7 +300,7 @@ static int one_of(const char **out, const char *name, const char *const *names,
 
 static int kind_from_name(enum ci_verdict_kind *out, const char *name, const char *what)
 {
-	for (int k = CI_CLEAN; k <= CI_FS_CORRUPTED; k++)
+	for (int k = CI_CLEAN; k <= CI_UNTESTABLE; k++)
 		if (name && !strcmp(name, ci_verdict_name(k))) {
 			*out = k;
 			return 0;
@@ -611,7 +614,7 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		{ "panic", &out->panic_message }, { "panic_suite", &out->panic_suite },
 		{ "console", &out->console }, { "console_panic_on_warn_0", &out->console2 },
 		{ "build_error", &out->build_error }, { "apply_note", &out->apply_note },
-		{ "base_boot_error", &out->base_error },
+		{ "base_boot_error", &out->base_error }, { "applied", &out->applied },
 	};
 	char *name = NULL;
 	int ret = jsonval_str(&name, root, "verdict", what);
@@ -627,6 +630,8 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		ret = jsonval_bool(&out->base_compared, root, "base_compared", false, what);
 	if (!ret)
 		ret = jsonval_bool(&out->rerun, root, "rerun", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->own_base, root, "own_base", false, what);
 	if (!ret)
 		ret = jsonval_int(&out->nr_patches, root, "patches", 0, what);
 	if (!ret)

@@ -15,6 +15,7 @@
 #include "ktree.h"
 #include "gcov.h"
 #include "kbase.h"
+#include "kblame.h"
 #include "kguest.h"
 #include "safefs.h"
 
@@ -1225,6 +1226,10 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 			strbuf_addf(out, "(patch %d/%zu is \"%s\")\n", v->failed_patch,
 				    s->nr, s->patches[v->failed_patch - 1].title);
 		break;
+	case CI_UNTESTABLE:
+		strbuf_addf(out, "Could not test this series: %s\n",
+			    v->reason ? v->reason : "?");
+		break;
 	case CI_HUNG:
 	case CI_ERROR:
 		strbuf_addf(out, "%s: %s\n", v->kind == CI_HUNG ?
@@ -1251,6 +1256,8 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		strbuf_addf(out, "The unpatched kernel could not be booted for "
 			    "comparison (%s): whether a report is pre-existing is "
 			    "unknown.\n", v->base_error);
+	if (v->applied && strcmp(v->applied, "applied"))
+		strbuf_addf(out, "The series %s.\n", v->applied);
 	if (v->apply_note)
 		strbuf_addf(out, "Note: %s\n", v->apply_note);
 	if (v->console)
@@ -1291,6 +1298,8 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->fired);
 	free(v->build_error);
 	free(v->apply_note);
+	free(v->applied);
+	free(v->git_why);
 	free(v->base_error);
 	free(v->failed_file);
 	free(v->base_why);
@@ -1830,6 +1839,8 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 		return ret;
 	if (ap->note.len)
 		out->apply_note = xstrdup(ap->note.buf);
+	free(out->applied);
+	out->applied = xstrdup(ap->three_way ? "applied 3-way" : "applied");
 	ret = ci_land(out, s, t->repo, ap);
 	if (ret < 0)
 		return ret;
@@ -2061,8 +2072,11 @@ static const char *named_tree(const struct ci_opts *opts, const char **why)
 {
 	const char *env = getenv("WARNWATCH_BASE_TARBALL");
 
-	*why = opts->tree ? "--tree" : "$WARNWATCH_BASE_TARBALL";
-	return opts->tree ? opts->tree : env && *env ? env : NULL;
+	const char *tree = opts->tree && !starts_with(opts->tree, "git:") ?
+			   opts->tree : NULL;	/* "git:" is git_base()'s */
+
+	*why = tree ? "--tree" : "$WARNWATCH_BASE_TARBALL";
+	return tree ? tree : env && *env ? env : NULL;
 }
 
 /* The installed releases in the order to try them (kbase.h); `out` stays
@@ -2110,6 +2124,7 @@ static int pick_bases(struct strvec *out, bool *only_first, struct ci_verdict *v
 	}
 	release_of(&rel, s->base_commit);
 	*only_first = rel.len && !strcmp(out->v[0], rel.buf);
+	v->own_base = *only_first;	/* the release base-commit: names */
 	v->base_why = strbuf_detach(&why, NULL);
 out:
 	strbuf_release(&why);
@@ -2189,6 +2204,32 @@ static void known_reports(struct ci_verdict *v)
 	strbuf_release(&path);
 }
 
+/*
+ * An apply or build failure on a base that is not the series' own: the
+ * series' fault, or the base's (kblame.h)?  A build failure is the base's
+ * when its log names symbols the base tree lacks.
+ */
+static void blame(struct ci_verdict *out, struct ktree *t,
+		  const struct kapply_result *ap, const struct kbuild_result *kb)
+{
+	struct strvec missing = STRVEC_INIT;
+	struct strbuf log = STRBUF_INIT;
+
+	if (out->own_base)
+		return;
+	if (out->kind == CI_BUILD_FAILED) {
+		if (!kb->log_path ||
+		    strbuf_read_file(&log, kb->log_path, 16u << 20) < 0)
+			strbuf_addstr(&log, out->build_error ? out->build_error : "");
+		if (kblame_missing_symbols(&missing, log.buf, t->worktree,
+					   &ap->touched, t->repo, &ap->base) < 0)
+			error_clear();	/* then the error stays the series' */
+	}
+	kblame_classify(out, &missing);
+	strvec_clear(&missing);
+	strbuf_release(&log);
+}
+
 /* Forget an apply failure before trying the next tree. */
 static void clear_apply_failure(struct ci_verdict *v, const char *base,
 				struct strbuf *tried)
@@ -2238,6 +2279,56 @@ static void prepare_guest(struct ci_ctx *c, struct ci_verdict *out,
 	strbuf_release(&dotconfig);
 }
 
+/*
+ * The git repository as the base (kbase_git()): --repo/[ci] repo, or a
+ * tree "git:PATH#BRANCH".  1 with `t` open, 0 to go on with the Debian
+ * trees (out->git_why says why), or an error.
+ */
+static int git_base(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
+		    const struct series *s, const struct ci_opts *opts)
+{
+	struct ktree_opts ko = KTREE_OPTS_INIT;
+	struct strbuf repo = STRBUF_INIT, branch = STRBUF_INIT, why = STRBUF_INIT;
+	const char *p;
+	git_oid commit;
+	bool own;
+	int ret = 0;
+
+	if (opts->tree && skip_prefix(opts->tree, "git:", &p)) {
+		strbuf_add(&repo, p, strcspn(p, "#"));
+		if (p[repo.len] == '#')
+			strbuf_addstr(&branch, p + repo.len + 1);
+	} else if (opts->repo && *opts->repo) {
+		strbuf_addstr(&repo, opts->repo);
+	}
+	if (!repo.len)
+		goto out;
+	if (!branch.len && opts->branch)
+		strbuf_addstr(&branch, opts->branch);
+	ret = kbase_git(&commit, &own, &why, repo.buf, branch.buf, s->base_commit);
+	if (ret <= 0) {
+		out->git_why = strbuf_detach(&why, NULL);
+		goto out;
+	}
+	ko.cache_dir = c->cache.buf;
+	ko.repo = repo.buf;
+	ko.keep_bases = opts->keep_bases;
+	ko.progress = opts->flags & CI_PROGRESS;
+	progress(c, "opening the base %.12s of %s", git_oid_tostr_s(&commit), repo.buf);
+	ret = ktree_open_git(t, &ko, &commit);
+	if (ret < 0)
+		goto out;
+	out->own_base = own;
+	free(out->base_why);
+	out->base_why = strbuf_detach(&why, NULL);
+	ret = 1;
+out:
+	strbuf_release(&why);
+	strbuf_release(&branch);
+	strbuf_release(&repo);
+	return ret;
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
@@ -2264,9 +2355,26 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	ret = make_logdir(&c);
 	if (ret < 0)
 		goto out;
+	ret = git_base(&c, out, &t, s, opts);
+	if (ret < 0)
+		goto out;
+	if (ret > 0) {
+		/* The git base: the one tree to try. */
+		free(out->base);
+		out->base = xstrdup(t.version);
+		ret = apply_and_build(&c, out, &t, s, &ap, &kb);
+		goto built;
+	}
 	ret = pick_bases(&bases, &only_first, out, s, opts);
 	if (ret < 0)
 		goto out;
+	if (out->git_why) {
+		struct strbuf why = STRBUF_INIT;
+
+		strbuf_addf(&why, "%s%s", out->git_why, out->base_why);
+		free(out->base_why);
+		out->base_why = strbuf_detach(&why, NULL);
+	}
 	for (size_t i = 0; i < bases.nr; i++) {
 		bool last = only_first || i + 1 == bases.nr;
 
@@ -2292,6 +2400,9 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		kbuild_result_release(&kb);
 		ktree_release(&t);
 	}
+built:
+	if (ret > 0)
+		blame(out, &t, &ap, &kb);
 	if (tried.len) {
 		struct strbuf why = STRBUF_INIT;
 
@@ -2301,7 +2412,9 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	}
 	if (ret) {
 		ret = ret > 0 ? 0 : ret;
-		strbuf_addstr(&c.no_gcov, out->kind == CI_APPLY_FAILED ?
+		strbuf_addstr(&c.no_gcov, out->kind == CI_UNTESTABLE ?
+			      "the series could not be tested on this base: nothing ran" :
+			      out->kind == CI_APPLY_FAILED ?
 			      "the series does not apply: nothing ran" :
 			      out->kind == CI_BUILD_FAILED ?
 			      "the patched kernel does not build: nothing ran" :

@@ -30,6 +30,10 @@ enum ci_verdict_kind {
 	CI_ERROR,		/* QEMU or the machinery failed: no verdict */
 	CI_FS_CORRUPTED,	/* booted clean, but e2fsck -fn finds a workload's
 				   file system corrupted afterwards */
+	CI_UNTESTABLE,		/* the series could not be tested on the base we
+				   have: it does not apply or build there, and that
+				   base is not the one it was written for (reason
+				   says why); never the series' fault */
 };
 
 /* A test that ran in the guest: a KUnit suite, a kselftest, a workload. */
@@ -155,6 +159,11 @@ struct ci_verdict {
 	struct ci_landed *landed; /* ci_land(): where the added lines landed */
 	bool base_compared;	/* the base booted with the same tests */
 	bool rerun;		/* the patched kernel booted once more */
+	/* Issue 28. */
+	bool own_base;		/* the base is the one the series names: its
+				   base-commit: exactly, or the release it names */
+	char *applied;		/* "applied", "applied 3-way", or NULL */
+	char *git_why;		/* why the git repository gave no base, or NULL */
 };
 
 #define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
@@ -162,7 +171,7 @@ struct ci_verdict {
 			  false, NULL, NULL, NULL, \
 			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
 			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL, \
-			  false, false }
+			  false, false, false, NULL, NULL }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -184,9 +193,13 @@ struct ci_opts {
 	unsigned int boot_timeout_s; /* per boot; 0: KBOOT_DEFAULT_TIMEOUT_S */
 	const char *accel;	/* "auto" (NULL), "kvm", "tcg" */
 	unsigned int flags;	/* enum ci_flags */
+	const char *repo;	/* a git kernel repository ([ci] repo, --repo), or
+				   NULL; tree = "git:PATH#BRANCH" names one too */
+	const char *branch;	/* its branch when base-commit: is not in it */
+	unsigned int keep_bases; /* git bases kept; 0: KTREE_KEEP_BASES */
 };
 
-#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0 }
+#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, NULL, 0 }
 
 /*
  * Run the whole pipeline on `s`.  Returns 0 whenever there is a verdict

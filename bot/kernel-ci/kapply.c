@@ -612,6 +612,195 @@ static int apply_moving_hunks(git_index **index, struct ktree *t,
 	}
 }
 
+/* ---- 3-way: as git am -3, from the blob ids of the patch's index lines ---- */
+
+/* Apply only delta `only` of the diff (the others are skipped). */
+static int only_delta(const git_diff_delta *delta, void *payload)
+{
+	const git_diff_delta *only = payload;
+
+	return delta == only ? 0 : 1;
+}
+
+/* The full id of an abbreviated blob id, when the repository has it. */
+static bool expand_blob(git_oid *out, git_repository *repo, const git_diff_file *f)
+{
+	git_odb *odb = NULL;
+	bool found;
+
+	if (!f->id_abbrev || git_oid_is_zero(&f->id))
+		return false;
+	found = !git_repository_odb(&odb, repo) &&
+		!git_odb_exists_prefix(out, odb, &f->id, f->id_abbrev);
+	git_error_clear();
+	git_odb_free(odb);
+	return found;
+}
+
+/*
+ * The post-image of delta `i`: the patch applied to its pre-image blob
+ * alone (a tree holding just that file), as the author's tree had it.
+ */
+static int postimage(git_oid *out, git_repository *repo, git_diff *diff, size_t i,
+		     const git_oid *pre)
+{
+	const git_diff_delta *d = git_diff_get_delta(diff, i);
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL, *one = NULL;
+	git_index *index = NULL;
+	git_tree_update upd;
+	git_apply_options ao;
+	const git_index_entry *e;
+	git_oid id;
+	int ret = -1;
+
+	if (git_treebuilder_new(&tb, repo, NULL) < 0 ||
+	    git_treebuilder_write(&id, tb) < 0 ||
+	    git_tree_lookup(&empty, repo, &id) < 0)
+		goto out;
+	memset(&upd, 0, sizeof(upd));
+	upd.action = GIT_TREE_UPDATE_UPSERT;
+	upd.filemode = GIT_FILEMODE_BLOB;
+	upd.path = d->old_file.path;
+	git_oid_cpy(&upd.id, pre);
+	if (git_tree_create_updated(&id, repo, empty, 1, &upd) < 0 ||
+	    git_tree_lookup(&one, repo, &id) < 0)
+		goto out;
+	git_apply_options_init(&ao, GIT_APPLY_OPTIONS_VERSION);
+	ao.delta_cb = only_delta;
+	ao.payload = (void *)d;
+	if (git_apply_to_tree(&index, repo, one, diff, &ao) < 0 ||
+	    !(e = git_index_get_bypath(index, d->new_file.path, 0)))
+		goto out;
+	git_oid_cpy(out, &e->id);
+	ret = 0;
+out:
+	git_index_free(index);
+	git_tree_free(one);
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return ret;
+}
+
+static void merge_input(git_merge_file_input *in, git_blob *b, const char *path)
+{
+	git_merge_file_input_init(in, GIT_MERGE_FILE_INPUT_VERSION);
+	in->ptr = git_blob_rawcontent(b);
+	in->size = (size_t)git_blob_rawsize(b);
+	in->path = path;
+	in->mode = GIT_FILEMODE_BLOB;
+}
+
+/*
+ * Merge the author's change (pre -> post) into the file as the parent
+ * tree has it (git_merge_file); the merged blob into `out`.  WW_EAPPLY
+ * with `why` set when the change conflicts with the parent's file.
+ */
+static int merge_one(git_oid *out, git_repository *repo, git_tree *ptree,
+		     const char *path, const git_oid *pre, const git_oid *post,
+		     struct strbuf *why)
+{
+	git_blob *anc = NULL, *ours = NULL, *theirs = NULL;
+	git_tree_entry *e = NULL;
+	git_merge_file_input a, o, th;
+	git_merge_file_result r = { 0 };
+	int ret = -1;
+
+	if (git_tree_entry_bypath(&e, ptree, path) < 0) {
+		strbuf_addf(why, "%s: no such file", path);
+		ret = WW_EAPPLY;
+		goto out;
+	}
+	if (git_oid_equal(git_tree_entry_id(e), pre)) {
+		git_oid_cpy(out, post);		/* the context only moved */
+		ret = 0;
+		goto out;
+	}
+	if (git_blob_lookup(&anc, repo, pre) < 0 ||
+	    git_blob_lookup(&ours, repo, git_tree_entry_id(e)) < 0 ||
+	    git_blob_lookup(&theirs, repo, post) < 0)
+		goto out;
+	merge_input(&a, anc, path);
+	merge_input(&o, ours, path);
+	merge_input(&th, theirs, path);
+	if (git_merge_file(&r, &a, &o, &th, NULL) < 0)
+		goto out;
+	if (!r.automergeable) {
+		strbuf_addf(why, "%s conflicts with the change", path);
+		ret = WW_EAPPLY;
+		goto out;
+	}
+	if (git_blob_create_from_buffer(out, repo, r.ptr, r.len) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (ret == -1)
+		ret = error("3-way merge of '%s': %s", path, gitlib_error());
+	git_merge_file_result_free(&r);
+	git_blob_free(anc);
+	git_blob_free(ours);
+	git_blob_free(theirs);
+	git_tree_entry_free(e);
+	return ret;
+}
+
+/* Does the patch name blobs (index lines), as git format-patch writes? */
+static bool has_blob_ids(git_diff *diff)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++)
+		if (git_diff_get_delta(diff, i)->old_file.id_abbrev)
+			return true;
+	return false;
+}
+
+/*
+ * git am -3: every delta that modifies a file carries the pre-image's
+ * blob id in its index line; when the repository has that blob, the
+ * patch is applied to it and the result merged into the parent's file.
+ * The merged tree into `out`; WW_EAPPLY with `why` set when a blob is
+ * missing, a delta is not a modification, or a merge conflicts.
+ */
+static int apply_3way(git_oid *out, git_repository *repo, git_tree *ptree,
+		      git_diff *diff, struct strbuf *why)
+{
+	size_t n = git_diff_num_deltas(diff);
+	git_tree_update *upd = xcalloc(n ? n : 1, sizeof(*upd));
+	git_oid *ids = xcalloc(n ? n : 1, sizeof(*ids));
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_oid pre, post;
+
+		if (d->status != GIT_DELTA_MODIFIED ||
+		    strcmp(d->old_file.path, d->new_file.path)) {
+			strbuf_addf(why, "%s is not a plain modification", d->new_file.path);
+			ret = WW_EAPPLY;
+		} else if (!expand_blob(&pre, repo, &d->old_file)) {
+			strbuf_addf(why, "the repository does not have %s's pre-image blob %s",
+				    d->old_file.path, git_oid_is_zero(&d->old_file.id) ?
+				    "(no index line)" : git_oid_tostr_s(&d->old_file.id));
+			ret = WW_EAPPLY;
+		} else if ((ret = postimage(&post, repo, diff, i, &pre)) < 0) {
+			strbuf_addf(why, "%s does not apply to its own pre-image", d->old_file.path);
+			git_error_clear();
+			ret = WW_EAPPLY;
+		} else if (!(ret = merge_one(&ids[i], repo, ptree, d->old_file.path,
+					     &pre, &post, why))) {
+			upd[i].action = GIT_TREE_UPDATE_UPSERT;
+			upd[i].filemode = d->new_file.mode ? d->new_file.mode :
+					  GIT_FILEMODE_BLOB;
+			upd[i].path = d->new_file.path;
+			git_oid_cpy(&upd[i].id, &ids[i]);
+		}
+	}
+	if (!ret && git_tree_create_updated(out, repo, ptree, n, upd) < 0)
+		ret = error("3-way: cannot write the tree: %s", gitlib_error());
+	free(ids);
+	free(upd);
+	return ret;
+}
+
 int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		const git_oid *parent, const char *diff_text, size_t len,
 		const char *what, const char *subject, const char *author)
@@ -641,11 +830,27 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	if ((ret = check_deltas(diff, ptree, what, t->version,
 				res ? &res->touched : NULL)) < 0)
 		goto out;
-	if ((ret = apply_moving_hunks(&index, t, ptree, &diff, &text, what,
-				      res ? &res->note : NULL)) < 0)
+	ret = apply_moving_hunks(&index, t, ptree, &diff, &text, what,
+				 res ? &res->note : NULL);
+	if (ret == WW_EAPPLY && has_blob_ids(diff)) {
+		/* Strictly it does not apply: as git am -3 would. */
+		struct strbuf strict = STRBUF_INIT, why = STRBUF_INIT;
+
+		strbuf_addstr(&strict, error_last());
+		error_clear();
+		ret = apply_3way(&tree_id, t->repo, ptree, diff, &why);
+		if (ret == WW_EAPPLY)
+			error_code(WW_EAPPLY, "%s; 3-way: %s", strict.buf, why.buf);
+		else if (!ret && res)
+			res->three_way++;
+		strbuf_release(&strict);
+		strbuf_release(&why);
+	} else if (!ret && git_index_write_tree_to(&tree_id, index, t->repo) < 0) {
+		ret = error("%s: cannot write its tree: %s", what, gitlib_error());
+	}
+	if (ret < 0)
 		goto out;
-	if (git_index_write_tree_to(&tree_id, index, t->repo) < 0 ||
-	    git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
+	if (git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
 		ret = error("%s: cannot write its tree: %s", what,
 			    gitlib_error());
 		goto out;

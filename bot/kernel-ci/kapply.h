@@ -31,9 +31,10 @@ struct kapply_result {
 	struct strbuf note;	/* why base-commit: was not used, hunks applied
 				   at an offset; "" if none */
 	int failed;		/* 1-based patch that did not apply, 0 if none */
+	int three_way;		/* patches applied 3-way (as git am -3) */
 };
 
-#define KAPPLY_RESULT_INIT { {{0}}, {{0}}, NULL, 0, STRVEC_INIT, STRBUF_INIT, 0 }
+#define KAPPLY_RESULT_INIT { {{0}}, {{0}}, NULL, 0, STRVEC_INIT, STRBUF_INIT, 0, 0 }
 
 /*
  * Apply `s` to the base of `t` and check the result out into t->worktree.
@@ -54,6 +55,12 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
  * (`res` may be NULL).  Hunks are placed as git apply places them: at the
  * line the header says, else where their context is, nearest first; no
  * fuzz.  Quilt and "diff -ruN" output is normalised first (diff.h).
+ * When that fails, it is applied 3-way as git am -3 does: each file's
+ * pre-image blob (its "index abc1234..def5678" line) is looked up in the
+ * repository, the patch applied to it and the result merged into the
+ * parent's file (git_merge_file); res->three_way counts it.  When that
+ * fails too (no blob, a conflict), the message gives the strict failure
+ * and then "; 3-way: <why>".
  */
 int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		const git_oid *parent, const char *diff, size_t len,

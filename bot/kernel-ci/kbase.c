@@ -3,6 +3,7 @@
  * first.
  */
 #include "kbase.h"
+#include "gitlib.h"
 
 #include <ctype.h>
 
@@ -115,4 +116,57 @@ int kbase_order(struct strvec *out, const char *base_commit,
 			strvec_push(out, sorted[i]);
 	free(sorted);
 	return 0;
+}
+
+/* `spec` as a commit of `r`. */
+static bool resolve(git_oid *out, git_repository *r, const char *spec)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_object *obj = NULL;
+	bool ok;
+
+	strbuf_addf(&sb, "%s^{commit}", spec);
+	ok = !git_revparse_single(&obj, r, sb.buf);
+	if (ok)
+		git_oid_cpy(out, git_object_id(obj));
+	git_error_clear();
+	git_object_free(obj);
+	strbuf_release(&sb);
+	return ok;
+}
+
+int kbase_git(git_oid *out, bool *own, struct strbuf *why, const char *repo,
+	      const char *branch, const char *base_commit)
+{
+	git_repository *r = NULL;
+	int ret = 0;
+
+	*own = false;
+	gitlib_init();
+	if (git_repository_open_ext(&r, repo, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return error_code(WW_ENOTFOUND, "cannot open the kernel repository '%s': %s",
+				  repo, gitlib_error());
+	if (base_commit && is_hash(base_commit) && resolve(out, r, base_commit)) {
+		*own = true;
+		strbuf_addf(why, "base-commit %.12s found in %s", base_commit, repo);
+		ret = 1;
+		goto out;
+	}
+	if (base_commit && *base_commit)
+		strbuf_addf(why, "base-commit %.12s is not in %s", base_commit, repo);
+	else
+		strbuf_addf(why, "no base-commit");
+	if (branch && *branch) {
+		if (resolve(out, r, branch)) {
+			strbuf_addf(why, ": branch %s (%.12s)", branch,
+				    git_oid_tostr_s(out));
+			ret = 1;
+			goto out;
+		}
+		strbuf_addf(why, ", nor is branch %s", branch);
+	}
+	strbuf_addstr(why, ": the Debian trees; ");
+out:
+	git_repository_free(r);
+	return ret;
 }

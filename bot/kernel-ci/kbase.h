@@ -11,6 +11,8 @@
 #include "strbuf.h"
 #include "strvec.h"
 
+#include <git2.h>
+
 /*
  * Fill `out` (appended to) with every entry of `available` ("6.12.57",
  * "6.1.192": release versions, digits and dots) once, in the order to try.
@@ -31,5 +33,16 @@
  */
 int kbase_order(struct strvec *out, const char *base_commit,
 		const struct strvec *available, struct strbuf *why);
+
+/*
+ * A git repository as the base (issue 28), in this order: the series'
+ * base-commit: when `repo` has that commit, exactly (*own = true: a
+ * failure there is the series'); else `branch` (a branch, remote branch
+ * or any revision; *own = false); else nothing: the Debian tarballs.
+ * Returns 1 with `out` set, 0 when the repository gives no base, or an
+ * error when it cannot be opened.  `why` (appended to) says which and why.
+ */
+int kbase_git(git_oid *out, bool *own, struct strbuf *why, const char *repo,
+	      const char *branch, const char *base_commit);
 
 #endif

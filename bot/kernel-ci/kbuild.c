@@ -680,6 +680,15 @@ static int choose_config(struct kbuild_result *out, struct ktree *t,
 	kconfig_frag_hash(&hash, frag);
 	if ((ret = build_dir_for(dir, t, hash.buf)) < 0)
 		goto out;
+	if (t->seed_version && !opts->plan_only) {
+		/* A git base: start from the Debian tree's build it was copied
+		 * from, so that only the files that differ rebuild. */
+		strbuf_addf(&path, "%s/build/%s-%s", t->cache_dir, t->seed_version,
+			    hash.buf);
+		if ((ret = seed_from(dir->buf, path.buf)) < 0 ||
+		    (ret = check_build_dir(dir->buf)) < 0)
+			goto out;
+	}
 	sb->build_dir = dir->buf;
 	if ((ret = configure(out, t, sb, frag, timeout_s, prog)) < 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -59,15 +60,13 @@ static bool all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+static int version_from_text(struct strbuf *out, struct strbuf *text,
+			     const char *makefile);
+
 int ktree_read_version(struct strbuf *out, const char *makefile)
 {
-	struct strbuf text = STRBUF_INIT, val = STRBUF_INIT;
-	char *part[4] = { NULL, NULL, NULL, NULL };
-	static const char *const keys[] = {
-		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION"
-	};
-	char *line, *next;
-	int ret = -1;
+	struct strbuf text = STRBUF_INIT;
+	int ret;
 
 	if (strbuf_read_file(&text, makefile, MAKEFILE_HEAD_CAP) < 0 &&
 	    !text.len) {
@@ -75,7 +74,25 @@ int ktree_read_version(struct strbuf *out, const char *makefile)
 				 makefile, strerror(errno));
 		goto out;
 	}
-	for (line = text.buf; line && *line; line = next) {
+	ret = version_from_text(out, &text, makefile);
+out:
+	strbuf_release(&text);
+	return ret;
+}
+
+/* The version from a top Makefile's text (`text` is cut into lines). */
+static int version_from_text(struct strbuf *out, struct strbuf *text,
+			     const char *makefile)
+{
+	struct strbuf val = STRBUF_INIT;
+	char *part[4] = { NULL, NULL, NULL, NULL };
+	static const char *const keys[] = {
+		"VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION"
+	};
+	char *line, *next;
+	int ret = -1;
+
+	for (line = text->buf; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -104,7 +121,6 @@ out:
 	for (size_t i = 0; i < ARRAY_SIZE(part); i++)
 		free(part[i]);
 	strbuf_release(&val);
-	strbuf_release(&text);
 	return ret;
 }
 
@@ -650,5 +666,382 @@ void ktree_release(struct ktree *t)
 	free(t->tag);
 	free(t->worktree);
 	free(t->gitdir);
+	free(t->seed_version);
 	*t = (struct ktree)KTREE_INIT;
+}
+
+/* ---- a commit of the operator's git repository as the base ---- */
+
+#define BASE_USED "warnwatch-used"	/* in the gitdir: touched on each open */
+
+/* "<repo>/objects" of the operator's repository (bare or not). */
+static int operator_objects(struct strbuf *out, const char *path)
+{
+	git_repository *r = NULL;
+
+	if (git_repository_open_ext(&r, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0)
+		return error_code(WW_ENOTFOUND, "cannot open the kernel repository '%s': %s",
+				  path, gitlib_error());
+	strbuf_addf(out, "%sobjects", git_repository_path(r));
+	git_repository_free(r);
+	return 0;
+}
+
+/* The Debian tree of release `rel` ("6.12") in the cache: its version
+ * ("6.12.118") and lock name ("linux-source-6.12"), or false. */
+static bool debian_seed(struct strbuf *version, struct strbuf *lock,
+			const char *cache, const char *rel)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, text = STRBUF_INIT;
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	strbuf_addf(&dir, "%s/work", cache);
+	d = opendir(dir.buf);
+	while (d && !found && (e = readdir(d))) {
+		const char *v;
+		size_t n = strlen(e->d_name);
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".base"))
+			continue;
+		strbuf_reset(&path);
+		strbuf_reset(&text);
+		strbuf_addf(&path, "%s/%s", dir.buf, e->d_name);
+		if (strbuf_read_file(&text, path.buf, 4096) < 0 ||
+		    !skip_prefix(text.buf, "version ", &v) ||
+		    strncmp(v, rel, strlen(rel)) || v[strlen(rel)] != '.')
+			continue;
+		strbuf_add(version, v, strcspn(v, "\n"));
+		strbuf_add(lock, e->d_name, n - 5);
+		found = true;
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+	return found;
+}
+
+static int run_cmd(unsigned int timeout_s, ...)
+{
+	struct child c = CHILD_INIT;
+	const char *arg;
+	va_list ap;
+	int ret;
+
+	va_start(ap, timeout_s);
+	while ((arg = va_arg(ap, const char *)))
+		strvec_push(&c.args, arg);
+	va_end(ap);
+	ret = run_quiet(&c, timeout_s);
+	child_release(&c);
+	return ret;
+}
+
+/*
+ * Start the worktree as a copy of the Debian tree `seed` (mtimes kept),
+ * with its index and HEAD, so that ktree_checkout() writes only what
+ * differs.  Under the seed's lock: no run checks it out meanwhile.
+ */
+static int seed_worktree(struct ktree *t, const char *seed, const char *lock,
+			 struct strbuf *alternates, unsigned int lock_timeout_s)
+{
+	struct ktree s = KTREE_INIT;
+	struct strbuf src = STRBUF_INIT, gitdir = STRBUF_INIT, path = STRBUF_INIT;
+	git_oid head;
+	int ret;
+
+	s.cache_dir = xstrdup(t->cache_dir);
+	if ((ret = take_lock(&s, lock, lock_timeout_s, false)) < 0)
+		goto out;
+	set_paths(&s, seed);
+	if ((ret = open_repo(&s)) < 0) {
+		ret = WW_ENOTFOUND;
+		goto out;
+	}
+	if (git_reference_name_to_id(&head, s.repo, "HEAD") < 0) {
+		ret = error("cannot read HEAD of '%s': %s", s.gitdir, gitlib_error());
+		goto out;
+	}
+	strbuf_addf(alternates, "%s/objects\n", s.gitdir);
+	strbuf_addf(&path, "%s.seed", t->worktree);
+	strbuf_addf(&src, "%s/index", s.gitdir);
+	strbuf_addf(&gitdir, "%s/index", t->gitdir);
+	if ((ret = remove_tree(path.buf)) < 0 ||
+	    (ret = run_cmd(KTREE_EXTRACT_TIMEOUT_S, "cp", "-a", "--", s.worktree,
+			   path.buf, NULL)) < 0 ||
+	    (ret = run_cmd(60, "cp", "--", src.buf, gitdir.buf, NULL)) < 0)
+		goto out;
+	if (rename(path.buf, t->worktree) < 0) {
+		ret = error("cannot rename '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	git_oid_cpy(&t->base, &head);	/* what the copy holds */
+	t->seed_version = xstrdup(seed);
+	ret = 0;
+out:
+	ktree_release(&s);
+	strbuf_release(&path);
+	strbuf_release(&src);
+	strbuf_release(&gitdir);
+	return ret;
+}
+
+/* "6.12.118" of `commit`'s top Makefile. */
+static int commit_version(struct strbuf *out, git_repository *repo,
+			  const git_oid *commit)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+	git_blob *b = NULL;
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	if (git_commit_lookup(&c, repo, commit) < 0 ||
+	    git_commit_tree(&tree, c) < 0 ||
+	    git_tree_entry_bypath(&e, tree, "Makefile") < 0 ||
+	    git_blob_lookup(&b, repo, git_tree_entry_id(e)) < 0) {
+		ret = error_code(WW_ENOTFOUND, "commit %s: no top Makefile: %s",
+				 git_oid_tostr_s(commit), gitlib_error());
+		goto out;
+	}
+	strbuf_add(&text, git_blob_rawcontent(b), (size_t)git_blob_rawsize(b));
+	ret = version_from_text(out, &text, "Makefile");
+out:
+	strbuf_release(&text);
+	git_blob_free(b);
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ret;
+}
+
+static bool is_commit_dir(const char *name)
+{
+	return strlen(name) == GIT_OID_HEXSZ &&
+	       strspn(name, "0123456789abcdef") == GIT_OID_HEXSZ;
+}
+
+/* Remove one git base: worktree, repository, build directories. */
+static void remove_base(const char *cache, const char *hex)
+{
+	struct strbuf path = STRBUF_INIT, suffix = STRBUF_INIT;
+	struct dirent *e;
+	DIR *d;
+
+	strbuf_addf(&path, "%s/work/%s", cache, hex);
+	remove_tree(path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/git/base-%s.git", cache, hex);
+	remove_tree(path.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/build", cache);
+	strbuf_addf(&suffix, "-g%.12s-", hex);
+	d = opendir(path.buf);
+	while (d && (e = readdir(d))) {
+		struct strbuf dir = STRBUF_INIT;
+
+		if (!strstr(e->d_name, suffix.buf))
+			continue;
+		strbuf_addf(&dir, "%s/%s", path.buf, e->d_name);
+		remove_tree(dir.buf);
+		strbuf_release(&dir);
+	}
+	if (d)
+		closedir(d);
+	strbuf_release(&suffix);
+	strbuf_release(&path);
+}
+
+/* Keep the `keep` most recently opened git bases (never `current`, nor one
+ * whose lock another run holds). */
+static void evict_bases(const char *cache, const char *current, unsigned int keep)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT;
+	struct strvec hexes = STRVEC_INIT;
+	double *used = NULL;	/* when last opened (ns matter: a test opens several a second) */
+	size_t alloc = 0;
+	struct dirent *e;
+	DIR *d;
+
+	strbuf_addf(&dir, "%s/work", cache);
+	d = opendir(dir.buf);
+	while (d && (e = readdir(d))) {
+		struct stat st;
+
+		if (!is_commit_dir(e->d_name))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/git/base-%s.git/" BASE_USED, cache, e->d_name);
+		ALLOC_GROW(used, hexes.nr + 1, alloc);
+		used[hexes.nr] = stat(path.buf, &st) < 0 ? 0 :
+				 st.st_mtim.tv_sec + st.st_mtim.tv_nsec / 1e9;
+		strvec_push(&hexes, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	for (size_t alive = hexes.nr; alive > keep; alive--) {
+		size_t old = SIZE_MAX;
+		struct ktree probe = KTREE_INIT;
+		struct strbuf name = STRBUF_INIT;
+
+		for (size_t i = 0; i < hexes.nr; i++)
+			if (used[i] >= 0 && strcmp(hexes.v[i], current) &&
+			    (old == SIZE_MAX || used[i] < used[old]))
+				old = i;
+		if (old == SIZE_MAX)
+			break;
+		probe.cache_dir = xstrdup(cache);
+		strbuf_addf(&name, "base-%.12s", hexes.v[old]);
+		if (!take_lock(&probe, name.buf, 0, false))
+			remove_base(cache, hexes.v[old]);
+		else
+			error_clear();	/* in use: the next run tries again */
+		ktree_release(&probe);
+		strbuf_release(&name);
+		used[old] = -1;		/* gone, or busy: not waited for */
+	}
+	free(used);
+	strvec_clear(&hexes);
+	strbuf_release(&path);
+	strbuf_release(&dir);
+}
+
+/* Create git/base-<hex>.git and work/<hex>/ for `commit`. */
+static int create_base(struct ktree *t, const char *objects, const git_oid *commit,
+		       const char *release, unsigned int lock_timeout_s, bool progress)
+{
+	git_repository_init_options init;
+	struct strbuf alt = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf seed = STRBUF_INIT, lock = STRBUF_INIT;
+	int ret;
+
+	if ((ret = remove_tree(t->worktree)) < 0 || (ret = remove_tree(t->gitdir)) < 0)
+		goto out;
+	git_repository_init_options_init(&init, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
+	init.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_DOTGIT_DIR |
+		     GIT_REPOSITORY_INIT_BARE;
+	if (git_repository_init_ext(&t->repo, t->gitdir, &init) < 0) {
+		ret = error("cannot create '%s': %s", t->gitdir, gitlib_error());
+		goto out;
+	}
+	strbuf_addf(&alt, "%s\n", objects);
+	if (release && debian_seed(&seed, &lock, t->cache_dir, release)) {
+		if (progress)
+			fprintf(stderr, "warnwatch: copying linux %s to start %.12s from it\n",
+				seed.buf, git_oid_tostr_s(commit));
+		ret = seed_worktree(t, seed.buf, lock.buf, &alt, lock_timeout_s);
+		if (ret == WW_ENOTFOUND)
+			ret = 0;	/* no usable seed after all: full checkout */
+		if (ret < 0)
+			goto out;
+	}
+	strbuf_addf(&path, "%s/objects/info/alternates", t->gitdir);
+	if (strbuf_write_file(&alt, path.buf) < 0) {
+		ret = error("cannot write '%s': %s", path.buf, strerror(errno));
+		goto out;
+	}
+	if (mkdirs(t->worktree, 0755, WW_ERROR) < 0) {
+		ret = -1;
+		goto out;
+	}
+	/* Reopen: the alternates are read when the repository is opened. */
+	git_repository_free(t->repo);
+	t->repo = NULL;
+	if (git_repository_open_bare(&t->repo, t->gitdir) < 0 ||
+	    git_repository_set_workdir(t->repo, t->worktree, 0) < 0 ||
+	    (t->seed_version &&
+	     git_repository_set_head_detached(t->repo, &t->base) < 0)) {
+		ret = error("cannot open '%s': %s", t->gitdir, gitlib_error());
+		goto out;
+	}
+	ret = ktree_checkout(t, commit);
+out:
+	strbuf_release(&lock);
+	strbuf_release(&seed);
+	strbuf_release(&path);
+	strbuf_release(&alt);
+	return ret;
+}
+
+int ktree_open_git(struct ktree *out, const struct ktree_opts *opts,
+		   const git_oid *commit)
+{
+	struct strbuf objects = STRBUF_INIT, sb = STRBUF_INIT, ver = STRBUF_INIT;
+	char hex[GIT_OID_HEXSZ + 1];
+	git_repository *op = NULL;
+	unsigned int lock_timeout = opts->lock_timeout_s ? opts->lock_timeout_s :
+				    KTREE_DEFAULT_LOCK_TIMEOUT_S;
+	int ret;
+
+	*out = (struct ktree)KTREE_INIT;
+	gitlib_init();
+	git_oid_tostr(hex, sizeof(hex), commit);
+	if ((ret = operator_objects(&objects, opts->repo)) < 0 ||
+	    (ret = resolve_cache(out, opts->cache_dir)) < 0)
+		goto fail;
+	out->tarball = xstrdup(opts->repo);
+	strbuf_addf(&sb, "base-%.12s", hex);
+	if ((ret = take_lock(out, sb.buf, lock_timeout, opts->progress)) < 0)
+		goto fail;
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/work/%s", out->cache_dir, hex);
+	out->worktree = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%s/git/base-%s.git", out->cache_dir, hex);
+	out->gitdir = strbuf_detach(&sb, NULL);
+	if (git_repository_open_ext(&op, opts->repo, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				    NULL) < 0 ||
+	    (ret = commit_version(&ver, op, commit)) < 0) {
+		ret = ret < 0 ? ret : error("cannot open '%s': %s", opts->repo,
+					    gitlib_error());
+		goto fail;
+	}
+	strbuf_addf(&sb, "%s-g%.12s", ver.buf, hex);
+	out->version = strbuf_detach(&sb, NULL);
+	strbuf_addf(&sb, "%.12s", hex);
+	out->tag = strbuf_detach(&sb, NULL);
+	if (!git_repository_open_bare(&out->repo, out->gitdir) &&
+	    !git_repository_set_workdir(out->repo, out->worktree, 0) &&
+	    access(out->worktree, F_OK) == 0) {
+		git_oid head;
+
+		/* Made before: checked out unless interrupted; redo if not. */
+		if (git_reference_name_to_id(&head, out->repo, "HEAD") < 0 &&
+		    (ret = ktree_checkout(out, commit)) < 0)
+			goto fail;
+	} else {
+		char *dot = strchr(ver.buf, '.');
+
+		git_error_clear();
+		if (out->repo)
+			git_repository_free(out->repo);
+		out->repo = NULL;
+		/* The release: "6.12" of "6.12.118". */
+		if (dot)
+			strbuf_setlen(&ver, dot - ver.buf + 1 + strspn(dot + 1, "0123456789"));
+		ret = create_base(out, objects.buf, commit, dot ? ver.buf : NULL,
+				  lock_timeout, opts->progress);
+		if (ret < 0)
+			goto fail;
+	}
+	git_oid_cpy(&out->base, commit);
+	strbuf_addf(&sb, "%s/" BASE_USED, out->gitdir);
+	strbuf_write_file(&sb, sb.buf);	/* its mtime: when last used */
+	evict_bases(out->cache_dir, hex, opts->keep_bases ? opts->keep_bases :
+		    KTREE_KEEP_BASES);
+	ret = 0;
+	goto out;
+fail:
+	ktree_release(out);
+out:
+	if (op)
+		git_repository_free(op);
+	strbuf_release(&ver);
+	strbuf_release(&sb);
+	strbuf_release(&objects);
+	return ret;
 }

@@ -35,14 +35,19 @@
 /* Extracting the 6.1 tarball takes about 20 s; allow for a slow disk. */
 #define KTREE_EXTRACT_TIMEOUT_S (20 * 60)
 
+/* Worktrees of git bases kept (each ~1.5 GB plus its build directories). */
+#define KTREE_KEEP_BASES 3
+
 struct ktree_opts {
 	const char *cache_dir;	/* NULL: ktree_cache_dir(NULL) */
+	const char *repo;	/* ktree_open_git(): the operator's kernel repository */
+	unsigned int keep_bases; /* ktree_open_git(): git bases kept; 0: KTREE_KEEP_BASES */
 	const char *tarball;	/* NULL: $WARNWATCH_BASE_TARBALL, else the default */
 	unsigned int lock_timeout_s; /* 0: KTREE_DEFAULT_LOCK_TIMEOUT_S */
 	bool progress;		/* say on stderr when extracting/importing */
 };
 
-#define KTREE_OPTS_INIT { NULL, NULL, 0, false }
+#define KTREE_OPTS_INIT { NULL, NULL, 0, NULL, 0, false }
 
 struct ktree {
 	char *cache_dir;	/* absolute */
@@ -56,9 +61,12 @@ struct ktree {
 	int lock_fd;
 	double extract_seconds;	/* 0 when the cache already had the tree */
 	double import_seconds;	/* likewise */
+	char *seed_version;	/* a git base: the Debian tree (same release) its
+				   worktree and build directories were seeded
+				   from, or NULL */
 };
 
-#define KTREE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL, {{0}}, -1, 0, 0 }
+#define KTREE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL, {{0}}, -1, 0, 0, NULL }
 
 /*
  * Open (and on first use create) the base tree, holding its lock.
@@ -66,6 +74,25 @@ struct ktree {
  * WW_EINPUT (no version in the tarball's Makefile), WW_ERROR otherwise.
  */
 int ktree_open(struct ktree *out, const struct ktree_opts *opts);
+
+/*
+ * A commit of the operator's git repository (opts->repo, kept fetched by
+ * the operator: mainline, linux-next, a maintainer's tree) as the base:
+ *   git/base-<commit>.git   warnwatch's own repository, whose objects/info/
+ *                           alternates name the operator's objects (the
+ *                           series' commits go here, never there)
+ *   work/<commit>/          its worktree
+ *   locks/base-<commit12>.lock
+ * version is "<make kernelversion>-g<commit12>", tag the short commit.  A
+ * new worktree starts as a copy of the Debian tree of the same
+ * major.minor (keeping mtimes, so the build directory copied from it only
+ * rebuilds the files that differ; t->seed_version names it), else a full
+ * checkout.  The opts->keep_bases most recently opened git bases are
+ * kept; older ones (worktree, repository, build directories) are removed
+ * unless another run holds them.
+ */
+int ktree_open_git(struct ktree *out, const struct ktree_opts *opts,
+		   const git_oid *commit);
 
 /* Close the repository, drop the lock, free everything. */
 void ktree_release(struct ktree *t);

@@ -1531,11 +1531,22 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 
 	if (!vd)
 		return;
-	words_of(&w, vd);
 	v = tmpl_add(top, "verdict");
 	tmpl_set(v, "verdict", ci_verdict_name(vd->kind));
 	tmpl_set(v, "kernel", quote_str(&sb, vd->base));
 	strbuf_reset(&sb);
+	if (vd->kind == CI_UNTESTABLE) {
+		/* One line, the reason: nothing about the series itself. */
+		strbuf_addstr(&sb, vd->reason ? vd->reason : "no base tree to test it on");
+		strbuf_rtrim(&sb);
+		while (sb.len && sb.buf[sb.len - 1] == '.')
+			strbuf_setlen(&sb, sb.len - 1);
+		tmpl_set_bool(v, "untestable", true);
+		tmpl_set(v, "why", sb.buf);
+		strbuf_release(&sb);
+		return;
+	}
+	words_of(&w, vd);
 	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
 	tmpl_set_bool(v, "panic_on_warn", true);
 	if (vd->kind == CI_CLEAN) {
@@ -1544,7 +1555,9 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		/* kernel-ci itself failed; not the series' fault. */
 		tmpl_set_bool(v, "skipped", true);
 	} else {
-		tmpl_set_bool(v, "failed", true);
+		/* Nothing booted when it did not apply or build: say so. */
+		tmpl_set_bool(v, vd->kind == CI_APPLY_FAILED ? "not_applied" :
+			      vd->kind == CI_BUILD_FAILED ? "not_built" : "failed", true);
 		failed = true;
 		tmpl_set(v, "outcome", outcome_of(vd->kind));
 	}

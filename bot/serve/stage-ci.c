@@ -5,6 +5,7 @@
  */
 #include "stage.h"
 #include "ci-json.h"
+#include "config.h"
 
 static bool wants_boot(const struct serve_list *l)
 {
@@ -33,6 +34,7 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	struct strbuf raw = STRBUF_INIT;
 	json_t *json = NULL;
 	char *text = NULL;
+	const char *keep;
 	int ret;
 
 	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
@@ -41,6 +43,10 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	co.tree = *l->tree ? l->tree : NULL;
+	/* [ci] repo: the git kernel repository the operator keeps fetched. */
+	co.repo = sv->cfg->config ? config_get(sv->cfg->config, "ci", "repo") : NULL;
+	keep = sv->cfg->config ? config_get(sv->cfg->config, "ci", "keep-bases") : NULL;
+	co.keep_bases = keep ? (unsigned int)strtoul(keep, NULL, 10) : 0;
 	co.rules = &sv->rules;
 	ret = ci_run(&v, &series, &co);
 	if (!ret && v.kind == CI_ERROR)

@@ -6,6 +6,7 @@
  * reach.
  */
 #include "kapply.h"
+#include "kbase.h"
 #include "child.h"
 #include "tap.h"
 
@@ -287,6 +288,167 @@ static void test_offsets(void)
 	ktree_release(&t);
 }
 
+/* The abbreviated id of `path` in `commit`'s tree. */
+static void blob_abbrev(struct strbuf *out, struct ktree *t, const git_oid *commit,
+			const char *path)
+{
+	git_commit *c = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *e = NULL;
+
+	if (!git_commit_lookup(&c, t->repo, commit) && !git_commit_tree(&tree, c) &&
+	    !git_tree_entry_bypath(&e, tree, path))
+		strbuf_addf(out, "%.7s", git_oid_tostr_s(git_tree_entry_id(e)));
+	git_tree_entry_free(e);
+	git_tree_free(tree);
+	git_commit_free(c);
+}
+
+/*
+ * git am -3: a patch written against a tree whose line 6 differs from the
+ * base's.  Its context does not match the base; the pre-image blob (the
+ * author's foo.c) is in the repository, so it applies 3-way.
+ */
+static void test_three_way(void)
+{
+	struct ktree t = KTREE_INIT;
+	struct kapply_result r = KAPPLY_RESULT_INIT;
+	struct strbuf diff = STRBUF_INIT, pre = STRBUF_INIT, sb = STRBUF_INIT;
+	static const char newer[] =
+		"diff --git a/kernel/foo.c b/kernel/foo.c\n"
+		"--- a/kernel/foo.c\n+++ b/kernel/foo.c\n"
+		"@@ -5,3 +5,3 @@\n line 5\n-line 6\n+line 6 in a newer tree\n line 7\n";
+	git_oid author;
+
+	if (open_tree(&t, 0) < 0)
+		return;
+	/* The author's tree: its foo.c blob is in the repository. */
+	is(kapply_diff(&author, NULL, &t, &t.base, newer, strlen(newer), "newer",
+		       "a newer tree", NULL), 0, "the author's tree");
+	blob_abbrev(&pre, &t, &author, "kernel/foo.c");
+	strbuf_addf(&diff, "diff --git a/kernel/foo.c b/kernel/foo.c\n"
+		    "index %s..1234567 100644\n"
+		    "--- a/kernel/foo.c\n+++ b/kernel/foo.c\n"
+		    "@@ -6,4 +6,5 @@\n line 6 in a newer tree\n line 7\n line 8\n"
+		    "+WARN_ON(x);\n line 9\n", pre.buf);
+	is(apply_one(&r, &t, diff.buf, NULL), 0, "drifted context applies 3-way");
+	is(r.three_way, 1, "... and says so");
+	read_work(&sb, &t, "kernel/foo.c");
+	is_str(sb.buf, "line 1\nline 2\nline 3\nline 4\nline 5\nline 6\nline 7\n"
+	       "line 8\nWARN_ON(x);\nline 9\nline 10\n",
+	       "the change merged into the base's file, the base's line 6 kept");
+	kapply_result_release(&r);
+
+	/* The change itself touches what the base has differently: a conflict. */
+	strbuf_reset(&diff);
+	strbuf_addf(&diff, "diff --git a/kernel/foo.c b/kernel/foo.c\n"
+		    "index %s..1234567 100644\n"
+		    "--- a/kernel/foo.c\n+++ b/kernel/foo.c\n"
+		    "@@ -5,3 +5,3 @@\n line 5\n-line 6 in a newer tree\n+WARN_ON(y);\n line 7\n",
+		    pre.buf);
+	is(apply_one(&r, &t, diff.buf, NULL), WW_EAPPLY, "a conflicting change fails");
+	ok(strstr(error_last(), "hunk 1 (@@ -5,3 +5,3 @@): context does not match; "
+		  "3-way: kernel/foo.c conflicts with the change") != NULL,
+	   "the strict failure and the conflict: %s", error_last());
+	kapply_result_release(&r);
+
+	/* No such blob: the strict message, and why 3-way could not help. */
+	strbuf_reset(&diff);
+	strbuf_addstr(&diff, "diff --git a/kernel/foo.c b/kernel/foo.c\n"
+		      "index 0abcdef..1234567 100644\n"
+		      "--- a/kernel/foo.c\n+++ b/kernel/foo.c\n"
+		      "@@ -5,3 +5,3 @@\n line 5\n-line 6 in a newer tree\n+WARN_ON(y);\n line 7\n");
+	is(apply_one(&r, &t, diff.buf, NULL), WW_EAPPLY, "without the pre-image blob it fails");
+	ok(strstr(error_last(), "3-way: the repository does not have kernel/foo.c's "
+		  "pre-image blob 0abcdef") != NULL, "and says so: %s", error_last());
+	kapply_result_release(&r);
+	strbuf_release(&sb);
+	strbuf_release(&pre);
+	strbuf_release(&diff);
+	ktree_release(&t);
+}
+
+/*
+ * A commit of a git repository as the base (issue 28): the worktree is
+ * seeded from the Debian tree of the same release, a later commit's
+ * files are checked out, and only keep_bases bases stay in the cache.
+ */
+static void test_git_base(void)
+{
+	struct ktree t = KTREE_INIT, g = KTREE_INIT;
+	struct ktree_opts o = KTREE_OPTS_INIT;
+	struct strbuf sb = STRBUF_INIT, op = STRBUF_INIT;
+	git_oid c[5];
+	int n = 0;
+
+	if (open_tree(&t, 0) < 0)
+		return;
+	/* The "operator's repository": the import plus four later commits. */
+	strbuf_addstr(&op, t.gitdir);
+	git_oid_cpy(&c[0], &t.base);
+	for (int i = 1; i < 5; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "diff --git a/lib/bar.c b/lib/bar.c\n--- a/lib/bar.c\n"
+			    "+++ b/lib/bar.c\n@@ -1 +1,2 @@\n bar\n+helper_%d();\n", i);
+		if (!kapply_diff(&c[i], NULL, &t, &c[0], sb.buf, sb.len, "later",
+				 "a later commit", NULL))
+			n++;
+	}
+	is(n, 4, "four later commits");
+	ktree_release(&t);
+	{
+		/* The base order: base-commit exactly, else the branch, else none. */
+		struct strbuf why = STRBUF_INIT;
+		git_oid got;
+		bool own = false;
+
+		is(kbase_git(&got, &own, &why, op.buf, "v9.9.1", git_oid_tostr_s(&c[2])), 1,
+		   "base-commit found in the repository");
+		ok(own && git_oid_equal(&got, &c[2]), "exactly that commit, the series' own");
+		strbuf_reset(&why);
+		is(kbase_git(&got, &own, &why, op.buf, "v9.9.1", "0123456789ab"), 1,
+		   "base-commit not there: the branch");
+		ok(!own && git_oid_equal(&got, &c[0]), "its commit, not the series' own: %s",
+		   why.buf);
+		strbuf_reset(&why);
+		is(kbase_git(&got, &own, &why, op.buf, NULL, "0123456789ab"), 0,
+		   "neither: the Debian trees");
+		ok(starts_with(why.buf, "base-commit 0123456789ab is not in /") &&
+		   ends_with(why.buf, ": the Debian trees; "), "why: %s", why.buf);
+		strbuf_release(&why);
+	}
+
+	o.cache_dir = cache.buf;
+	o.repo = op.buf;
+	o.keep_bases = 3;
+	o.lock_timeout_s = 5;
+	is(ktree_open_git(&g, &o, &c[1]), 0, "a commit of the repository as base");
+	ok(g.version && starts_with(g.version, "9.9.1-g"), "version names the release and commit: %s",
+	   g.version ? g.version : "(null)");
+	is_str(g.seed_version ? g.seed_version : "", "9.9.1", "seeded from the Debian tree");
+	read_work(&sb, &g, "lib/bar.c");
+	is_str(sb.buf, "bar\nhelper_1();\n", "the commit's file is checked out");
+	read_work(&sb, &g, "kernel/foo.c");
+	is_str(sb.buf, foo_c, "the others come from the seed");
+	ktree_release(&g);
+	for (int i = 2; i < 5; i++) {
+		is(ktree_open_git(&g, &o, &c[i]), 0, "base %d", i);
+		ktree_release(&g);
+	}
+	n = 0;
+	for (int i = 1; i < 5; i++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/work/%s", cache.buf, git_oid_tostr_s(&c[i]));
+		n += access(sb.buf, F_OK) == 0;
+	}
+	is(n, 3, "four bases opened, three kept");
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/work/%s", cache.buf, git_oid_tostr_s(&c[1]));
+	ok(access(sb.buf, F_OK) < 0, "the oldest was evicted");
+	strbuf_release(&sb);
+	strbuf_release(&op);
+}
+
 static void test_series_names(void)
 {
 	struct ktree t = KTREE_INIT;
@@ -426,6 +588,8 @@ int main(void)
 	test_tree();
 	test_apply();
 	test_offsets();
+	test_three_way();
+	test_git_base();
 	test_series_names();
 	test_security();
 	cleanup();

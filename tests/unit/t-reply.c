@@ -642,10 +642,43 @@ int main(void)
 	}
 	o.verdict = &vd;
 	build(&r, &s, f, 1, &o);
-	ok(has_flat(&r, "kernel-ci built the series on 6.1.192 and booted it in QEMU with "
-		    "panic_on_warn=1, and the kernel did not build.") &&
+	/* Issue 28: it used to say "built ... and booted it in QEMU ..., and
+	 * the kernel did not build": nothing booted. */
+	ok(has_flat(&r, "kernel-ci applied the series to linux 6.1.192, and the patched "
+		    "kernel does not build.") &&
 	   has(&r, "\n    kernel/time/timeconv.c:55:2: error: expected ';'\n"),
 	   "the verdict and its console lines are in the reply");
+	ok(!has(&r, "booted"), "a kernel that did not build was not booted");
+	o.verdict = NULL;
+	ci_verdict_release(&vd);
+	{
+		const char *json = "{\"verdict\": \"untestable\", \"base\": \"6.12.118\", "
+			"\"reason\": \"linux 6.12.118 lacks 'ext4_emergency_state', which the "
+			"series uses: it was written for a newer tree\", \"build_error\": "
+			"\"fs/ext4/inode.c:180:13: error: implicit declaration of function "
+			"'ext4_emergency_state'\"}";
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "u.json"), 0, "untestable parses");
+	}
+	o.verdict = &vd;
+	build(&r, &s, f, 1, &o);
+	ok(has_flat(&r, "kernel-ci could not test this series: linux 6.12.118 lacks "
+		    "'ext4_emergency_state', which the series uses: it was written for a "
+		    "newer tree."), "untestable: one line with the reason");
+	ok(!has(&r, "does not build") && !has(&r, "did not build") && !has(&r, "booted") &&
+	   !has(&r, "error: implicit"), "and nothing that blames the series");
+	o.verdict = NULL;
+	ci_verdict_release(&vd);
+	{
+		const char *json = "{\"verdict\": \"apply-failed\", \"base\": \"6.1.192\", "
+			"\"reason\": \"patch 2/2 does not apply to linux 6.1.192: kernel/x.c: hunk 1\"}";
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "a.json"), 0, "apply-failed parses");
+	}
+	o.verdict = &vd;
+	build(&r, &s, f, 1, &o);
+	ok(has_flat(&r, "kernel-ci could not apply the series to linux 6.1.192.") &&
+	   !has(&r, "booted"), "apply-failed: nothing booted, nothing said to");
 	o.verdict = NULL;
 	ci_verdict_release(&vd);
 	{
