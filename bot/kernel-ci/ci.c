@@ -2215,7 +2215,8 @@ static void blame(struct ci_verdict *out, struct ktree *t,
 	struct strvec missing = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
 
-	if (out->own_base)
+	/* A refused series is refused on every base: it stays the series'. */
+	if (out->own_base || ap->refused)
 		return;
 	if (out->kind == CI_BUILD_FAILED) {
 		if (!kb->log_path ||

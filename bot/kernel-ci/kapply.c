@@ -828,8 +828,11 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		goto out;
 	}
 	if ((ret = check_deltas(diff, ptree, what, t->version,
-				res ? &res->touched : NULL)) < 0)
+				res ? &res->touched : NULL)) < 0) {
+		if (ret == WW_EAPPLY && res)
+			res->refused = true;
 		goto out;
+	}
 	ret = apply_moving_hunks(&index, t, ptree, &diff, &text, what,
 				 res ? &res->note : NULL);
 	if (ret == WW_EAPPLY && has_blob_ids(diff)) {
@@ -855,8 +858,11 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 			    gitlib_error());
 		goto out;
 	}
-	if ((ret = check_links(diff, tree, what)) < 0)
+	if ((ret = check_links(diff, tree, what)) < 0) {
+		if (ret == WW_EAPPLY && res)
+			res->refused = true;
 		goto out;
+	}
 	/* Dated like the parent: the same series gives the same commits. */
 	if ((ret = make_signature(&sig, author,
 				  git_commit_time(pc))) < 0)

@@ -32,9 +32,12 @@ struct kapply_result {
 				   at an offset; "" if none */
 	int failed;		/* 1-based patch that did not apply, 0 if none */
 	int three_way;		/* patches applied 3-way (as git am -3) */
+	bool refused;		/* `failed` was refused (a path or link that
+				   would leave the tree): on any base, never
+				   a question of which tree it was written for */
 };
 
-#define KAPPLY_RESULT_INIT { {{0}}, {{0}}, NULL, 0, STRVEC_INIT, STRBUF_INIT, 0, 0 }
+#define KAPPLY_RESULT_INIT { .touched = STRVEC_INIT, .note = STRBUF_INIT }
 
 /*
  * Apply `s` to the base of `t` and check the result out into t->worktree.
