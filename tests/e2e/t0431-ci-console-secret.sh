@@ -24,25 +24,7 @@ tmp=$TEST_DIR
 export WARNWATCH_CACHE=$tmp/cache
 export XDG_CACHE_HOME=$tmp/xdg-cache
 
-src=$tmp/src/linux-source-9.9
-mkdir -p "$src/kernel"
-printf 'VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 1\nEXTRAVERSION =\nNAME = Test\n\n' >"$src/Makefile"
-cat >>"$src/Makefile" <<'MK'
-olddefconfig:
-	@echo configured $(O)
-
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	echo image >$(O)/arch/x86/boot/bzImage
-	echo elf >$(O)/vmlinux
-
-%:
-	@echo nothing to do for $@
-MK
-printf '/*\n!.gitignore\n' >"$src/.gitignore"
-printf 'int foo(void)\n{\n\treturn 0;\n}\n' >"$src/kernel/foo.c"
-tar -cJf "$tmp/linux-source-9.9.tar.xz" -C "$tmp/src" linux-source-9.9 ||
-	skip_all "cannot make the fake tarball"
+fake_kernel_tree "$tmp" || skip_all "cannot make the fake tarball"
 
 # The host secret: line 1 for the chain's l, line 3 for the console's
 # foo.c (the line the series adds in the tree).
