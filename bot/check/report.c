@@ -32,9 +32,10 @@ static const char *kind_name(enum finding_kind k)
 	}
 }
 
+/* Kept (escaped, jsonval.h) when not UTF-8, never a lost key. */
 static json_t *str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return jsonval_text(s);
 }
 
 /* A JSON string even from bytes that are not UTF-8 (mail is mail). */

@@ -17,6 +17,8 @@ long dash_jint(const json_t *o, const char *key);
 long dash_jsum(const json_t *o);
 /* Set `name` to `s`, escaped for HTML and SVG. */
 void dash_set_text(struct tmpl_vars *v, const char *name, const char *s);
+/* The same for text of several lines: the LFs kept (svg_escape_lines()). */
+void dash_set_lines(struct tmpl_vars *v, const char *name, const char *s);
 /* Set `name` to `n` written with thousands separators. */
 void dash_set_num(struct tmpl_vars *v, const char *name, double n);
 

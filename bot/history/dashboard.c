@@ -14,6 +14,7 @@
 #include "dashboard.h"
 #include "ci-json.h"
 #include "history.h"
+#include "jsonval.h"
 #include "dashboard-priv.h"
 #include "datadir.h"
 #include "queue.h"
@@ -62,6 +63,15 @@ void dash_set_text(struct tmpl_vars *v, const char *name, const char *s)
 	struct strbuf sb = STRBUF_INIT;
 
 	svg_escape(&sb, s);
+	tmpl_set(v, name, sb.buf);
+	strbuf_release(&sb);
+}
+
+void dash_set_lines(struct tmpl_vars *v, const char *name, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	svg_escape_lines(&sb, s);
 	tmpl_set(v, name, sb.buf);
 	strbuf_release(&sb);
 }
@@ -306,11 +316,12 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	gmtime_r(&t, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_set_new(s, "id", json_integer(qs->id));
-	json_object_set_new(s, "message_id", json_string(qs->root_msgid));
-	json_object_set_new(s, "subject", json_string(qs->title));
+	/* From mail: kept when not UTF-8 (jsonval_text()), never lost. */
+	json_object_set_new(s, "message_id", jsonval_text(qs->root_msgid));
+	json_object_set_new(s, "subject", jsonval_text(qs->title));
 	json_object_set_new(s, "version", json_integer(qs->version));
 	json_object_set_new(s, "patches", json_integer(qs->total));
-	json_object_set_new(s, "author", json_string(qs->author));
+	json_object_set_new(s, "author", jsonval_text(qs->author));
 	json_object_set_new(s, "date", json_string(date));
 	json_object_set_new(s, "state", json_string(queue_state_name(qs->state)));
 	json_object_set_new(s, "findings", json_integer(qs->findings));
@@ -318,7 +329,7 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	if (qs->prev_id)
 		json_object_set_new(s, "previous", json_integer(qs->prev_id));
 	if (*qs->error)
-		json_object_set_new(s, "error", json_string(qs->error));
+		json_object_set_new(s, "error", jsonval_text(qs->error));
 
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_FINDINGS);
 	if ((j = read_artifact_json(path.buf))) {
@@ -985,7 +996,7 @@ static int write_series_page(struct render_ctx *rc, const json_t *list,
 		strbuf_reset(&tmp);
 		strbuf_addf(&tmp, "%s/%s", rc->opts->out_dir, links[2].buf);
 		if (!strbuf_read_file(&reply, tmp.buf, 1u << 20))
-			dash_set_text(pv, "reply_text", reply.buf);
+			dash_set_lines(pv, "reply_text", reply.buf);
 		error_clear();
 	}
 	ret = template_render_file(&html, rc->tdir, "series.html", pv, 0);

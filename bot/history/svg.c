@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "svg.h"
+#include "quote.h"
 
 #define SVG_WIDTH 960
 #define CHAR_W 7.0
@@ -14,9 +15,10 @@
 #define BAR_GAP 6
 #define LABEL_MAX 340
 
-void svg_escape(struct strbuf *out, const char *s)
+/* `len` bytes of `s`, already free of controls, with the markup escaped. */
+static void escape_markup(struct strbuf *out, const char *s, size_t len)
 {
-	for (; s && *s; s++) {
+	for (; len; s++, len--) {
 		switch (*s) {
 		case '&':
 			strbuf_addstr(out, "&amp;");
@@ -34,11 +36,38 @@ void svg_escape(struct strbuf *out, const char *s)
 			strbuf_addstr(out, "&#39;");
 			break;
 		default:
-			/* Control characters are not allowed in XML 1.0. */
-			if ((unsigned char)*s < 0x20 && *s != '\t' && *s != '\n')
-				strbuf_addch(out, ' ');
-			else
-				strbuf_addch(out, *s);
+			strbuf_addch(out, *s);
+		}
+	}
+}
+
+/* Controls (not allowed in XML 1.0, and a line break in a one-line
+ * value) and bytes that are not UTF-8 made visible, then the markup. */
+static void escape_n(struct strbuf *out, const char *s, size_t len)
+{
+	struct strbuf q = STRBUF_INIT;
+
+	quote_c_style_n(&q, s, len, 0);
+	escape_markup(out, q.buf, q.len);
+	strbuf_release(&q);
+}
+
+void svg_escape(struct strbuf *out, const char *s)
+{
+	if (s)
+		escape_n(out, s, strlen(s));
+}
+
+void svg_escape_lines(struct strbuf *out, const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, "\n");
+
+		escape_n(out, s, n);
+		s += n;
+		if (*s) {
+			strbuf_addch(out, '\n');
+			s++;
 		}
 	}
 }

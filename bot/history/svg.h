@@ -46,8 +46,17 @@ struct svg_panel {
 	size_t nr;
 };
 
-/* Append `s` with &, <, >, " and ' escaped (for SVG and HTML alike). */
+/*
+ * Append `s` with &, <, >, " and ' escaped (for SVG and HTML alike), and
+ * first every control character (LF and TAB too), every byte that is not
+ * valid UTF-8 and the Unicode separators and bidi controls shown C-style
+ * as quote.h does ("\n", "\033"): strings from mail and from the guest
+ * stay one line of visible text, and the page stays valid UTF-8 and XML.
+ */
 void svg_escape(struct strbuf *out, const char *s);
+/* The same for text of several lines (a reply in a <pre>): each line as
+ * svg_escape() does, the LFs kept. */
+void svg_escape_lines(struct strbuf *out, const char *s);
 
 /* 1234567 -> "1,234,567"; fractions get one decimal ("2.5"). */
 void svg_number(struct strbuf *out, double v);

@@ -74,9 +74,10 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 	return "?";
 }
 
+/* Strings from the series or the guest: kept even when not UTF-8. */
 static json_t *json_str_or_null(const char *s)
 {
-	return s ? json_string(s) : json_null();
+	return jsonval_text(s);
 }
 
 static json_t *trace_json(const char *trace)
@@ -87,7 +88,7 @@ static json_t *trace_json(const char *trace)
 	while (p && *p) {
 		size_t n = strcspn(p, "\n");
 
-		json_array_append_new(a, json_stringn(p, n));
+		json_array_append_new(a, jsonval_textn(p, n));
 		p += n;
 		if (*p)
 			p++;
@@ -128,13 +129,13 @@ static json_t *test_json(const struct ci_test *t)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "name", json_string(t->name));
+	json_object_set_new(o, "name", jsonval_text(t->name));
 	json_object_set_new(o, "kind", json_string(t->kind));
 	json_object_set_new(o, "result", json_string(t->result));
 	if (t->image)
-		json_object_set_new(o, "image", json_string(t->image));
+		json_object_set_new(o, "image", jsonval_text(t->image));
 	if (t->detail)
-		json_object_set_new(o, "detail", json_string(t->detail));
+		json_object_set_new(o, "detail", jsonval_text(t->detail));
 	if (t->base_result)
 		json_object_set_new(o, "base_result", json_string(t->base_result));
 	if (t->rerun_result)
@@ -146,10 +147,10 @@ static json_t *call_json(const struct ci_call *c)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "file", json_string(c->file));
+	json_object_set_new(o, "file", jsonval_text(c->file));
 	json_object_set_new(o, "line", json_integer(c->line));
 	json_object_set_new(o, "tree_line", json_integer(c->tree_line));
-	json_object_set_new(o, "macro", json_string(c->macro));
+	json_object_set_new(o, "macro", jsonval_text(c->macro));
 	json_object_set_new(o, "patch", json_integer(c->patch));
 	json_object_set_new(o, "reached", c->reached >= 0 ?
 			    json_integer(c->reached) : json_null());
@@ -179,7 +180,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 		const struct ci_suite *su = &v->suites[i];
 		json_t *s = json_object();
 
-		json_object_set_new(s, "name", json_string(su->name));
+		json_object_set_new(s, "name", jsonval_text(su->name));
 		json_object_set_new(s, "result", json_string(ktap_result_name(su->result)));
 		json_object_set_new(s, "pass", json_integer(su->pass));
 		json_object_set_new(s, "fail", json_integer(su->fail));
@@ -191,11 +192,11 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 			    json_integer(v->planned_suites) : json_null());
 	a = json_array();
 	for (size_t i = 0; i < v->enabled.nr; i++)
-		json_array_append_new(a, json_string(v->enabled.v[i]));
+		json_array_append_new(a, jsonval_text(v->enabled.v[i]));
 	json_object_set_new(o, "enabled_suites", a);
 	a = json_array();
 	for (size_t i = 0; i < v->config_added.nr; i++)
-		json_array_append_new(a, json_string(v->config_added.v[i]));
+		json_array_append_new(a, jsonval_text(v->config_added.v[i]));
 	json_object_set_new(o, "config_added", a);
 	a = json_array();
 	for (size_t i = 0; i < v->nr_fired; i++)
@@ -214,7 +215,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 		const struct ci_image *im = &v->images[i];
 
 		t = json_object();
-		json_object_set_new(t, "name", json_string(im->name));
+		json_object_set_new(t, "name", jsonval_text(im->name));
 		json_object_set_new(t, "features", json_str_or_null(im->features));
 		json_object_set_new(t, "fsck", json_string(im->clean ? "clean" : "corrupted"));
 		json_object_set_new(t, "fsck_output", json_str_or_null(im->fsck_output));
@@ -223,7 +224,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(o, "images", a);
 	a = json_array();
 	for (size_t i = 0; i < v->not_built.nr; i++)
-		json_array_append_new(a, json_string(v->not_built.v[i]));
+		json_array_append_new(a, jsonval_text(v->not_built.v[i]));
 	json_object_set_new(o, "kselftests_not_built", a);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
 	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));

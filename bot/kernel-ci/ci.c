@@ -17,6 +17,7 @@
 #include "kbase.h"
 #include "kblame.h"
 #include "kguest.h"
+#include "quote.h"
 #include "safefs.h"
 
 #include <git2.h>
@@ -855,6 +856,19 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 
 /* ---- text ---- */
 
+/*
+ * Every string below came from the series or the guest (file, function
+ * and suite names, console lines, the build log): names go through
+ * quote_c_style() (quoted as git quotes a path when they need it), text
+ * through text() (controls escaped, never wrapped), so that each item
+ * stays on its own line (quote.h).
+ */
+static void text(struct strbuf *out, const char *s)
+{
+	if (s)
+		quote_c_style_n(out, s, strlen(s), QUOTE_KEEP_TAB);
+}
+
 static void test_phrase(struct strbuf *out, const char *name);
 
 static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
@@ -869,7 +883,9 @@ static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
 			   f->kind == FIRED_BUG ? "BUG" : "crash report";
 
 	if (f->added_by_series && f->source) {
-		strbuf_addf(out, "the %s that ", f->source);
+		strbuf_addstr(out, "the ");
+		text(out, f->source);
+		strbuf_addstr(out, " that ");
 		patch_name(out, v, f->patch);
 		strbuf_addstr(out, " adds at ");
 		ci_where(out, v, f->file, f->line, f->tree_line);
@@ -881,15 +897,24 @@ static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
 		patch_name(out, v, f->patch);
 		strbuf_addstr(out, " adds");
 	} else if (f->file) {
-		strbuf_addf(out, "the existing %s at %s:%d%s%s%s fired", what,
-			    f->file, f->line, f->function ? " (" : "",
-			    f->function ? f->function : "", f->function ? ")" : "");
+		strbuf_addf(out, "the existing %s at ", what);
+		quote_c_style(out, f->file);
+		strbuf_addf(out, ":%d", f->line);
+		if (f->function) {
+			strbuf_addstr(out, " (");
+			quote_c_style(out, f->function);
+			strbuf_addch(out, ')');
+		}
+		strbuf_addstr(out, " fired");
 		strbuf_addstr(out, f->preexisting ?
 			      " (it fires on the unpatched kernel too)" :
 			      " (not on the unpatched kernel)");
 	} else {
-		strbuf_addf(out, "%s%s%s", f->message ? f->message : what,
-			    f->function ? " in " : "", f->function ? f->function : "");
+		text(out, f->message ? f->message : what);
+		if (f->function) {
+			strbuf_addstr(out, " in ");
+			quote_c_style(out, f->function);
+		}
 		if (f->preexisting)
 			strbuf_addstr(out, " (on the unpatched kernel too)");
 	}
@@ -913,18 +938,8 @@ static void fired_counts(struct strbuf *out, const struct ci_verdict *v,
 
 static void indent_trace(struct strbuf *out, const char *trace)
 {
-	const char *p = trace;
-
-	while (p && *p) {
-		size_t n = strcspn(p, "\n");
-
-		strbuf_addstr(out, "    ");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
-		p += n;
-		if (*p)
-			p++;
-	}
+	if (trace)
+		quote_lines(out, "    ", trace, strlen(trace));
 }
 
 static const struct ci_fired *first_fired(const struct ci_verdict *v)
@@ -954,13 +969,16 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 		fired_sentence(out, v, f);
 		fired_counts(out, v, f);
 	} else {
-		strbuf_addf(out, ": %s", v->panic_message ? v->panic_message : "");
+		strbuf_addstr(out, ": ");
+		text(out, v->panic_message);
 	}
 	strbuf_addstr(out, ".\n");
-	if (f && f->test && f->suite && starts_with(f->suite, "workload:"))
-		strbuf_addf(out, "The workload was running on image %s.\n", f->test);
-	else if (f && f->test)
-		strbuf_addf(out, "The test case was %s.\n", f->test);
+	if (f && f->test) {
+		strbuf_addstr(out, f->suite && starts_with(f->suite, "workload:") ?
+			      "The workload was running on image " : "The test case was ");
+		quote_c_style(out, f->test);
+		strbuf_addstr(out, ".\n");
+	}
 	if (f && f->trace) {
 		strbuf_addstr(out, "\n");
 		indent_trace(out, f->trace);
@@ -991,10 +1009,15 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 			strbuf_addstr(out, "  - ");
 			fired_sentence(out, v, o);
 			fired_counts(out, v, o);
-			if (o->suite)
-				strbuf_addf(out, ", in suite %s", o->suite);
-			if (o->test)
-				strbuf_addf(out, " (test %s)", o->test);
+			if (o->suite) {
+				strbuf_addstr(out, ", in suite ");
+				quote_c_style(out, o->suite);
+			}
+			if (o->test) {
+				strbuf_addstr(out, " (test ");
+				quote_c_style(out, o->test);
+				strbuf_addch(out, ')');
+			}
 			strbuf_addch(out, '\n');
 		}
 	}
@@ -1017,15 +1040,21 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
 		    pass, fail, skip);
 	for (size_t i = 0; i < v->nr_suites; i++)
-		if (v->suites[i].result == KTAP_CRASHED)
-			strbuf_addf(out, ", %s cut short", v->suites[i].name);
+		if (v->suites[i].result == KTAP_CRASHED) {
+			strbuf_addstr(out, ", ");
+			quote_c_style(out, v->suites[i].name);
+			strbuf_addstr(out, " cut short");
+		}
 	if (v->planned_suites > (int)v->nr_suites)
 		strbuf_addf(out, ", %d of %d never ran",
 			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < v->nr_suites; i++)
-		if (v->suites[i].result == KTAP_FAIL)
-			strbuf_addf(out, "  failed: %s\n", v->suites[i].name);
+		if (v->suites[i].result == KTAP_FAIL) {
+			strbuf_addstr(out, "  failed: ");
+			quote_c_style(out, v->suites[i].name);
+			strbuf_addch(out, '\n');
+		}
 }
 
 /* A clean boot says nothing about an added call but that it did not fire. */
@@ -1038,14 +1067,17 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 		if (f->kind == FINDING_ADDED && !v->nr_calls) {
 			strbuf_addf(out, "The %s() that ", macro);
 			patch_name(out, v, f->patch);
-			strbuf_addf(out, " adds at %s:%d did not fire during the "
-				    "KUnit suites: that finding stays static.\n",
-				    f->file, f->line);
+			strbuf_addstr(out, " adds at ");
+			quote_c_style(out, f->file);
+			strbuf_addf(out, ":%d did not fire during the KUnit suites: "
+				    "that finding stays static.\n", f->line);
 		} else if (f->kind == FINDING_REMOVED) {
 			strbuf_addf(out, "The %s() that ", macro);
 			patch_name(out, v, f->patch);
-			strbuf_addf(out, " removes at %s:%d is gone%s, and the "
-				    "kernel still boots clean.\n", f->file, f->line,
+			strbuf_addstr(out, " removes at ");
+			quote_c_style(out, f->file);
+			strbuf_addf(out, ":%d is gone%s, and the kernel still boots "
+				    "clean.\n", f->line,
 				    f->conversion ? " (converted to a gentler call)" : "");
 		}
 	}
@@ -1073,11 +1105,19 @@ static void ran_phrase(struct strbuf *out, const struct ci_verdict *v)
 			kunit = true;
 			continue;
 		}
-		if (skip_prefix(t->name, "workload:", &w))
-			strbuf_addf(&key, "the %s workload", w);
-		else
-			strbuf_addf(&key, "the %.*s kselftests",
-				    (int)strcspn(t->name, ":"), t->name);
+		if (skip_prefix(t->name, "workload:", &w)) {
+			strbuf_addstr(&key, "the ");
+			quote_c_style(&key, w);
+			strbuf_addstr(&key, " workload");
+		} else {
+			struct strbuf target = STRBUF_INIT;
+
+			strbuf_add(&target, t->name, strcspn(t->name, ":"));
+			strbuf_addstr(&key, "the ");
+			quote_c_style(&key, target.buf);
+			strbuf_addstr(&key, " kselftests");
+			strbuf_release(&target);
+		}
 		for (size_t j = 0; j < seen.nr; j++)
 			dup = dup || !strcmp(seen.v[j], key.buf);
 		if (!dup)
@@ -1104,7 +1144,9 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 		const char *suite;
 
 		if (ci_call_fired(v, c, &suite)) {
-			strbuf_addf(out, "The %s() at ", c->macro);
+			strbuf_addstr(out, "The ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
@@ -1119,7 +1161,9 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 					    c->reached == 1 ? "" : "s");
 			strbuf_addstr(out, ".\n");
 		} else if (c->reached > 0) {
-			strbuf_addf(out, "The %s() at ", c->macro);
+			strbuf_addstr(out, "The ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
@@ -1128,7 +1172,9 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 			ran_phrase(out, v);
 			strbuf_addstr(out, ", and never fired.\n");
 		} else if (c->reached == 0) {
-			strbuf_addf(out, "No test reached the %s() at ", c->macro);
+			strbuf_addstr(out, "No test reached the ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
@@ -1137,12 +1183,15 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 			ran_phrase(out, v);
 			strbuf_addstr(out, ".\n");
 		} else {
-			strbuf_addf(out, "Whether the %s() at ", c->macro);
+			strbuf_addstr(out, "Whether the ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
 			ci_where(out, v, c->file, c->line, c->tree_line);
 			strbuf_addstr(out, " (");
 			patch_name(out, v, c->patch);
-			strbuf_addf(out, ") ran could not be measured (%s); it did "
-				    "not fire.\n", c->reached_why ? c->reached_why : "?");
+			strbuf_addstr(out, ") ran could not be measured (");
+			text(out, c->reached_why ? c->reached_why : "?");
+			strbuf_addstr(out, "); it did not fire.\n");
 		}
 	}
 }
@@ -1157,23 +1206,38 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 
 		if (!strcmp(t->kind, "kunit"))
 			continue;
-		strbuf_addf(out, "%s %s%s%s%s: %s%s%s%s", t->kind, t->name,
-			    t->image ? " (image " : "", t->image ? t->image : "",
-			    t->image ? ")" : "", t->result,
-			    t->detail ? " (" : "", t->detail ? t->detail : "",
-			    t->detail ? ")" : "");
+		text(out, t->kind);
+		strbuf_addch(out, ' ');
+		quote_c_style(out, t->name);
+		if (t->image) {
+			strbuf_addstr(out, " (image ");
+			quote_c_style(out, t->image);
+			strbuf_addch(out, ')');
+		}
+		strbuf_addstr(out, ": ");
+		text(out, t->result);
+		if (t->detail) {
+			strbuf_addstr(out, " (");
+			text(out, t->detail);
+			strbuf_addch(out, ')');
+		}
 		if (t->rerun_result && !strcmp(t->rerun_result, "pass"))
 			strbuf_addstr(out, "; passed when run again (flaky)");
-		else if (t->rerun_result)
-			strbuf_addf(out, "; run again: %s", t->rerun_result);
+		else if (t->rerun_result) {
+			strbuf_addstr(out, "; run again: ");
+			text(out, t->rerun_result);
+		}
 		if (t->base_result && !strcmp(t->result, "fail"))
 			strbuf_addstr(out, !strcmp(t->base_result, "fail") ?
 				      "; fails on the unpatched kernel too (not the "
 				      "series' fault)" : "; passes on the unpatched kernel");
 		strbuf_addch(out, '\n');
 	}
-	for (size_t i = 0; i < v->not_built.nr; i++)
-		strbuf_addf(out, "kselftests not (all) built: %s\n", v->not_built.v[i]);
+	for (size_t i = 0; i < v->not_built.nr; i++) {
+		strbuf_addstr(out, "kselftests not (all) built: ");
+		quote_c_style(out, v->not_built.v[i]);
+		strbuf_addch(out, '\n');
+	}
 	for (size_t i = 0; i < v->nr_images; i++)
 		if (!v->images[i].clean)
 			bad++;
@@ -1185,8 +1249,11 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 
 		if (im->clean)
 			continue;
-		strbuf_addf(out, "e2fsck -fn after the workload: image %s (%s) is "
-			    "corrupted:\n", im->name, im->features ? im->features : "");
+		strbuf_addstr(out, "e2fsck -fn after the workload: image ");
+		quote_c_style(out, im->name);
+		strbuf_addstr(out, " (");
+		text(out, im->features);
+		strbuf_addstr(out, ") is corrupted:\n");
 		indent_trace(out, im->fsck_output);
 	}
 }
@@ -1194,47 +1261,60 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s)
 {
+	const char *base = v->base ? v->base : "?";
+
 	switch (v->kind) {
 	case CI_PANICKED:
 		text_panicked(out, v);
 		break;
 	case CI_CLEAN:
-		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
-			    "booted and ran its %s without any WARNING "
-			    "or BUG firing.\n", v->base ? v->base : "?",
-			    v->user_space ? "tests" : "KUnit suites");
+		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
+		text(out, base);
+		strbuf_addf(out, ") booted and ran its %s without any WARNING "
+			    "or BUG firing.\n", v->user_space ? "tests" : "KUnit suites");
 		text_clean_findings(out, v);
 		break;
 	case CI_FS_CORRUPTED:
-		strbuf_addf(out, "With panic_on_warn=1 the patched kernel (linux %s) "
-			    "ran its tests without any WARNING or BUG firing, but "
-			    "afterwards e2fsck -fn finds a file system the workload "
-			    "used corrupted: %s\n", v->base ? v->base : "?",
-			    v->reason ? v->reason : "");
+		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
+		text(out, base);
+		strbuf_addstr(out, ") ran its tests without any WARNING or BUG firing, "
+			      "but afterwards e2fsck -fn finds a file system the "
+			      "workload used corrupted: ");
+		text(out, v->reason);
+		strbuf_addch(out, '\n');
 		break;
 	case CI_BUILD_FAILED:
-		strbuf_addf(out, "The patched kernel (linux %s) does not build",
-			    v->base ? v->base : "?");
-		if (v->build_error)
-			strbuf_addf(out, ":\n    %s\n", v->build_error);
-		else
+		strbuf_addstr(out, "The patched kernel (linux ");
+		text(out, base);
+		strbuf_addstr(out, ") does not build");
+		if (v->build_error) {
+			strbuf_addstr(out, ":\n    ");
+			text(out, v->build_error);
+			strbuf_addch(out, '\n');
+		} else {
 			strbuf_addstr(out, ".\n");
+		}
 		break;
 	case CI_APPLY_FAILED:
-		strbuf_addf(out, "%s\n", v->reason ? v->reason : "the series does not apply");
-		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr)
-			strbuf_addf(out, "(patch %d/%zu is \"%s\")\n", v->failed_patch,
-				    s->nr, s->patches[v->failed_patch - 1].title);
+		text(out, v->reason ? v->reason : "the series does not apply");
+		strbuf_addch(out, '\n');
+		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr) {
+			strbuf_addf(out, "(patch %d/%zu is \"", v->failed_patch, s->nr);
+			text(out, s->patches[v->failed_patch - 1].title);
+			strbuf_addstr(out, "\")\n");
+		}
 		break;
 	case CI_UNTESTABLE:
-		strbuf_addf(out, "Could not test this series: %s\n",
-			    v->reason ? v->reason : "?");
+		strbuf_addstr(out, "Could not test this series: ");
+		text(out, v->reason ? v->reason : "?");
+		strbuf_addch(out, '\n');
 		break;
 	case CI_HUNG:
 	case CI_ERROR:
-		strbuf_addf(out, "%s: %s\n", v->kind == CI_HUNG ?
-			    "The patched kernel hung" : "No verdict",
-			    v->reason ? v->reason : "");
+		strbuf_addstr(out, v->kind == CI_HUNG ? "The patched kernel hung: " :
+			      "No verdict: ");
+		text(out, v->reason);
+		strbuf_addch(out, '\n');
 		break;
 	}
 	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
@@ -1243,27 +1323,46 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		text_suites(out, v);
 		text_tests(out, v);
 	}
-	if (v->base_why)
-		strbuf_addf(out, "Base: linux %s (%s).\n", v->base ? v->base : "?",
-			    v->base_why);
+	if (v->base_why) {
+		strbuf_addstr(out, "Base: linux ");
+		text(out, base);
+		strbuf_addstr(out, " (");
+		text(out, v->base_why);
+		strbuf_addstr(out, ").\n");
+	}
 	if (v->enabled.nr) {
 		strbuf_addstr(out, "Suites enabled for the files the series touches:");
-		for (size_t i = 0; i < v->enabled.nr; i++)
-			strbuf_addf(out, " %s", v->enabled.v[i]);
+		for (size_t i = 0; i < v->enabled.nr; i++) {
+			strbuf_addch(out, ' ');
+			quote_c_style(out, v->enabled.v[i]);
+		}
 		strbuf_addch(out, '\n');
 	}
-	if (v->base_error)
-		strbuf_addf(out, "The unpatched kernel could not be booted for "
-			    "comparison (%s): whether a report is pre-existing is "
-			    "unknown.\n", v->base_error);
-	if (v->applied && strcmp(v->applied, "applied"))
-		strbuf_addf(out, "The series %s.\n", v->applied);
-	if (v->apply_note)
-		strbuf_addf(out, "Note: %s\n", v->apply_note);
-	if (v->console)
-		strbuf_addf(out, "Console log: %s\n", v->console);
-	if (v->console2)
-		strbuf_addf(out, "Console log (panic_on_warn=0): %s\n", v->console2);
+	if (v->base_error) {
+		strbuf_addstr(out, "The unpatched kernel could not be booted for comparison (");
+		text(out, v->base_error);
+		strbuf_addstr(out, "): whether a report is pre-existing is unknown.\n");
+	}
+	if (v->applied && strcmp(v->applied, "applied")) {
+		strbuf_addstr(out, "The series ");
+		text(out, v->applied);
+		strbuf_addstr(out, ".\n");
+	}
+	if (v->apply_note) {
+		strbuf_addstr(out, "Note: ");
+		text(out, v->apply_note);
+		strbuf_addch(out, '\n');
+	}
+	if (v->console) {
+		strbuf_addstr(out, "Console log: ");
+		text(out, v->console);
+		strbuf_addch(out, '\n');
+	}
+	if (v->console2) {
+		strbuf_addstr(out, "Console log (panic_on_warn=0): ");
+		text(out, v->console2);
+		strbuf_addch(out, '\n');
+	}
 }
 
 void ci_verdict_release(struct ci_verdict *v)

@@ -2,6 +2,7 @@
  * Typed reads of a JSON object's keys: see jsonval.h.
  */
 #include "jsonval.h"
+#include "quote.h"
 
 #include <limits.h>
 
@@ -122,4 +123,22 @@ int jsonval_strv(struct strvec *out, const json_t *o, const char *key, const cha
 		strvec_push(out, json_string_value(s));
 	}
 	return 0;
+}
+
+json_t *jsonval_textn(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_t *j = json_stringn(s, len);
+
+	if (j)
+		return j;
+	quote_c_style_n(&sb, s, len, QUOTE_KEEP_TAB);
+	j = json_stringn(sb.buf, sb.len);
+	strbuf_release(&sb);
+	return j ? j : json_string("");
+}
+
+json_t *jsonval_text(const char *s)
+{
+	return s ? jsonval_textn(s, strlen(s)) : json_null();
 }

@@ -31,4 +31,15 @@ int jsonval_strv(struct strvec *out, const json_t *o, const char *key, const cha
 int jsonval_array(const json_t **out, const json_t *o, const char *key, const char *what);
 int jsonval_object(const json_t **out, const json_t *o, const char *key, const char *what);
 
+/*
+ * The other way: a JSON string for `len` bytes of `s` (a new reference),
+ * never NULL.  jansson refuses bytes that are not valid UTF-8 (and NUL),
+ * and a console line, a file name or a test name from a series may hold
+ * them: such a string is kept, escaped as quote.h does (invalid bytes
+ * and controls in C-style octal), instead of losing its key.  Valid text
+ * is as it was.  jsonval_text() of NULL is JSON null.
+ */
+json_t *jsonval_textn(const char *s, size_t len);
+json_t *jsonval_text(const char *s);
+
 #endif

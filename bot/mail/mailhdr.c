@@ -282,6 +282,16 @@ static void add_phrase(struct strbuf *out, const char *name)
 	strbuf_addch(out, '"');
 }
 
+void mail_addr_format(struct strbuf *out, const char *name, const char *addr)
+{
+	if (name && *name) {
+		add_phrase(out, name);
+		strbuf_addf(out, " <%s>", addr);
+	} else {
+		strbuf_addstr(out, addr);
+	}
+}
+
 void mailhdr_add_addrs(struct strbuf *out, const char *name,
 		       const struct mail_addr_list *l)
 {
@@ -291,12 +301,7 @@ void mailhdr_add_addrs(struct strbuf *out, const char *name,
 	for (size_t i = 0; i < l->nr; i++) {
 		if (i)
 			strbuf_addstr(&line, ", ");
-		if (*l->v[i].name) {
-			add_phrase(&line, l->v[i].name);
-			strbuf_addf(&line, " <%s>", l->v[i].addr);
-		} else {
-			strbuf_addstr(&line, l->v[i].addr);
-		}
+		mail_addr_format(&line, l->v[i].name, l->v[i].addr);
 	}
 	fold(out, line.buf, line.len, strlen(name) + 1);
 	strbuf_release(&line);

@@ -65,6 +65,15 @@ bool mail_addr_valid(const char *addr);
 bool mail_addr_has(const struct mail_addr_list *l, const char *addr);
 void mail_addr_list_clear(struct mail_addr_list *l);
 
+/*
+ * One mailbox as RFC 5322 writes it: `name` as a phrase (as it is when
+ * only atoms, else a quoted-string with '"' and '\\' escaped, or RFC 2047
+ * words when not ASCII), then " <addr>"; `addr` alone when `name` is NULL
+ * or empty.  A name holding a comma, quotes or angle brackets stays one
+ * display name: mail_addr_parse() gives back exactly this mailbox.
+ */
+void mail_addr_format(struct strbuf *out, const char *name, const char *addr);
+
 /* "Name: value\n", an unstructured header (Subject), encoded and folded. */
 void mailhdr_add_text(struct strbuf *out, const char *name, const char *value);
 /* "Name: a, b\n" for an address list; display names encoded or quoted. */

@@ -1615,9 +1615,10 @@ bool reply_addr_matches(const char *addr, const char *globs)
 	return match;
 }
 
+/* Only the configured lists count (reply_opts.lists): NULL matches none. */
 static bool is_list(const char *addr, const char *patterns)
 {
-	return reply_addr_matches(addr, patterns ? patterns : REPLY_DEFAULT_LISTS);
+	return patterns && reply_addr_matches(addr, patterns);
 }
 
 /* `in` into `out`, but ourselves and whoever asked for no reviews. */

@@ -37,9 +37,6 @@ extern const char *const reply_policy_names[];
 /* The coding-style section quoted next to the panic_on_warn note. */
 #define REPLY_PANIC_ON_WARN_SECTION "The panic_on_warn kernel option"
 
-/* Addresses that are mailing lists unless configured otherwise. */
-#define REPLY_DEFAULT_LISTS "*@vger.kernel.org *@lists.* *@kvack.org *@ozlabs.org *@googlegroups.com"
-
 /* The kernel-ci paragraph quotes at most this many console lines. */
 #define REPLY_VERDICT_LOG_LINES 12
 
@@ -48,7 +45,11 @@ struct ci_verdict;
 struct reply_opts {
 	const char *from;		/* "warnwatch <bot@example.org>" */
 	enum reply_policy policy;
-	const char *lists;		/* globs of list addresses; NULL: defaults */
+	/* The configured list address(es) (globs): the only addresses
+	 * that are "the list".  NULL: none, so reply-to = both mails the
+	 * author alone.  No built-in pattern stands in for it: anybody can
+	 * own an address that looks like a list (x@lists.evil.example). */
+	const char *lists;
 	const char *watched;		/* the list being answered on ("a@x, b@y"):
 					 * first in Cc: (To: for reply-to = list)
 					 * unless reply-to = author; or NULL */

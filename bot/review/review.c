@@ -69,8 +69,9 @@ int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
 	if (ret)
 		return ret;
 	strbuf_reset(&keep->from);
-	strbuf_addf(&keep->from, "%s <%s>", name && *name ? name : "warnwatch",
-		    email);
+	/* Quoted as RFC 5322 wants: "Doe, Jane" is one name, not two
+	 * mailboxes. */
+	mail_addr_format(&keep->from, name && *name ? name : "warnwatch", email);
 	strbuf_reset(&keep->templates);
 	if (config_get_path(&keep->templates, c, "review", "templates"))
 		strbuf_addstr(&keep->templates, reply_default_templates());

@@ -4,6 +4,7 @@
  * See queue.h for the model; this file is the SQL behind it.
  */
 #include "queue.h"
+#include "jsonval.h"
 #include "mkdirs.h"
 #include "series.h"
 
@@ -995,8 +996,8 @@ static json_t *col_json(struct store_rows *st, int i)
 		return json_integer(store_rows_int(st, i));
 	if (store_rows_is_null(st, i))
 		return json_null();
-	return json_string(store_rows_text(st, i)) ?:
-	       json_string("");	/* not UTF-8: jansson refuses it */
+	/* Text from mail that is not UTF-8: kept, escaped (jsonval.h). */
+	return jsonval_text(store_rows_text(st, i));
 }
 
 /* Each row of `sql` as an object keyed by column name, into `arr`. */

@@ -381,8 +381,8 @@ bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list 
 	for (size_t i = 0; l->allow_senders.nr && i < rcpt->nr; i++) {
 		const char *addr = rcpt->v[i].addr;
 
-		if (reply_addr_matches(addr, lists ? lists : REPLY_DEFAULT_LISTS) ||
-		    reply_addr_matches(addr, l->address))
+		if ((lists && reply_addr_matches(addr, lists)) ||
+		    (*l->address && reply_addr_matches(addr, l->address)))
 			continue;
 		if (!glob_any(&l->allow_senders, addr, FNM_CASEFOLD)) {
 			*why = "a recipient is not in allow-senders";

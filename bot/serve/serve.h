@@ -104,9 +104,11 @@ bool serve_allowed(const struct serve_list *l, const char *author_email,
 
 /*
  * Whether allow-senders lets the reply reach every one of `rcpt`: each
- * address that is not a mailing list (`lists` globs, NULL: the defaults
- * of reply.h; or the list's own address) must match it, not only the author's -- a From: or Cc: can
- * name anyone.  If not, *why says so.
+ * address that is not the list being answered (`lists`: the list's
+ * configured address or [review] lists, globs; NULL: none; and the
+ * list's own address) must match it,
+ * not only the author's -- a From: or Cc: can name anyone, and anyone can
+ * own an address that looks like a list.  If not, *why says so.
  */
 bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list *rcpt,
 			const char *lists, const char **why);

@@ -255,6 +255,31 @@ EOF
 		XDG_CACHE_HOME="$TEST_DIR/b4home/cache" HOME="$TEST_DIR/b4home" "$@"
 }
 
+# ---- a fake kernel tree ----------------------------------------------------
+
+# fake_kernel_tree DIR: DIR/src/linux-source-9.9, a tiny tree whose top
+# Makefile "configures" (olddefconfig) and "builds" (bzImage: a text
+# bzImage and vmlinux in $(O)), with kernel/foo.c; packed as
+# DIR/linux-source-9.9.tar.xz.  No kernel is built: for tests of the
+# build sandbox and of what runs around it (t0430, t0431).
+fake_kernel_tree() {
+	local src=$1/src/linux-source-9.9
+	mkdir -p "$src/kernel"
+	printf 'VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 1\nEXTRAVERSION =\nNAME = Test\n\n' >"$src/Makefile"
+	cat >>"$src/Makefile" <<'MK'
+olddefconfig:
+	@echo configured $(O)
+
+bzImage:
+	mkdir -p $(O)/arch/x86/boot
+	echo image >$(O)/arch/x86/boot/bzImage
+	echo elf >$(O)/vmlinux
+MK
+	printf '/*\n!.gitignore\n' >"$src/.gitignore"
+	printf 'int foo(void)\n{\n\treturn 0;\n}\n' >"$src/kernel/foo.c"
+	tar -cJf "$1/linux-source-9.9.tar.xz" -C "$1/src" linux-source-9.9
+}
+
 # ---- SMTP ------------------------------------------------------------------
 
 SMTP_PORT=

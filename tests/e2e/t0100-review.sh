@@ -61,6 +61,7 @@ timeout = 20
 
 [review]
 reply-to = both
+lists = *@vger.kernel.org
 patchwork-hint = yes
 contact = Jane Maintainer <jane@example.org>
 

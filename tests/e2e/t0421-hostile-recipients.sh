@@ -10,6 +10,10 @@
 #     address is left out, the others still get the reply.
 #   - allow-senders holds for every recipient: a Cc: outside it keeps the
 #     reply a draft, although the author is allowed.
+#   - Only the configured list is the list: on a list with no address
+#     configured (reply-to = both), a Cc'd x@lists.evil.example is neither
+#     Cc'd as "the list" nor exempt from allow-senders; the author alone
+#     gets the reply.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4
@@ -53,6 +57,7 @@ PY
 }
 
 pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
+pi_init test2 || { echo "Bail out! public-inbox-init test2 failed"; exit 1; }
 pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
 smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
@@ -90,16 +95,24 @@ boot = no
 reply = send
 reply-to = all
 allow-senders = *@example.org
+
+[list.test2]
+archive = $PI_URL
+inbox = test2
+boot = no
+reply = send
+reply-to = both
+allow-senders = *@example.org
 EOF
 
-# patch_mail N FROM CC: one patch adding a BUG_ON(), as the list has it.
+# patch_mail N FROM CC [TO]: one patch adding a BUG_ON(), as the list has it.
 patch_mail() {
-	local n=$1 from=$2 cc=$3
+	local n=$1 from=$2 cc=$3 to=${4:-test@example.org}
 	cat <<EOF
 From: $from
 Date: Mon, 06 May 2024 1$n:00:01 +0000
 Subject: [PATCH] klist: check node $n in klist_del$n()
-To: test@example.org
+To: $to
 ${cc:+Cc: $cc
 }Message-ID: <hostile-$n@example.org>
 MIME-Version: 1.0
@@ -134,10 +147,14 @@ patch_mail 4 'Jane Developer <jane@example.org>' \
 	'Otto Optout <otto@opted-out.example>, Sam Reviewer <sam@example.org>' >"$TEST_DIR/mail/4.eml"
 patch_mail 5 'Jane Developer <jane@example.org>' 'Eve <eve@elsewhere.example>' >"$TEST_DIR/mail/5.eml"
 patch_mail 0 'Jane Developer <jane@example.org>' '' >"$TEST_DIR/mail/0.eml"
+patch_mail 7 'Jane Developer <jane@example.org>' '' test2@example.org >"$TEST_DIR/mail/7.eml"
+patch_mail 6 'Jane Developer <jane@example.org>' 'X <x@lists.evil.example>' \
+	test2@example.org >"$TEST_DIR/mail/6.eml"
 
 # What was there before the service watched is left alone: its first poll
 # is done when mail 0 is skipped.
 pi_deliver test "$TEST_DIR/mail/0.eml" || { echo "Bail out! public-inbox-mda failed"; exit 1; }
+pi_deliver test2 "$TEST_DIR/mail/7.eml" || { echo "Bail out! public-inbox-mda failed"; exit 1; }
 "$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
 SERVE_PID=$!
 ww_track "$SERVE_PID" warnwatch-serve
@@ -148,11 +165,13 @@ else
 	sed 's/^/#   /' "$TEST_DIR/serve.log"
 fi
 test_expect "the list is polled once" wait_for 30 series_is hostile-0@example.org skipped
+test_expect "the second list is polled once" wait_for 30 series_is hostile-7@example.org skipped
 
 for n in 1 2 3 4 5; do
 	pi_deliver test "$TEST_DIR/mail/$n.eml" || { echo "Bail out! public-inbox-mda refused mail $n"; exit 1; }
 done
-for n in 1 2 3 4 5; do
+pi_deliver test2 "$TEST_DIR/mail/6.eml" || { echo "Bail out! public-inbox-mda refused mail 6"; exit 1; }
+for n in 1 2 3 4 5 6; do
 	if ! wait_for 90 series_is "hostile-$n@example.org" replied; then
 		not_ok "series $n done within 90 s ($(series_field "hostile-$n@example.org" state))"
 		tail -n 20 "$TEST_DIR/serve.log" | sed 's/^/#   /'
@@ -178,8 +197,11 @@ test_expect "a Cc: outside allow-senders: nothing sent although the author is al
 	test -z "$got"
 test_expect "  drafted, saying why" \
 	test "$(series_field hostile-5@example.org reply)" = "drafted, not sent: a recipient is not in allow-senders"
-test_expect "nobody at elsewhere.example or opted-out.example got anything" \
-	sh -c "! grep -qi '^X-RcptTo:.*\(elsewhere\|opted-out\)\.example' '$MAILDIR'/new/*"
-test_expect "four replies in all" test "$(maildir_count)" -eq 4
+got=$(rcpt_of hostile-6@example.org)
+test_expect "a Cc'd x@lists.evil.example is not the list: the author alone ($got)" \
+	test "$got" = "jane@example.org"
+test_expect "nobody at elsewhere.example, opted-out.example or lists.evil.example got anything" \
+	sh -c "! grep -qi '^X-RcptTo:.*\(elsewhere\|opted-out\|lists\.evil\)\.example' '$MAILDIR'/new/*"
+test_expect "five replies in all" test "$(maildir_count)" -eq 5
 
 done_testing

@@ -19,22 +19,7 @@ tmp=$TEST_DIR
 unshare -pf --kill-child --mount-proc true 2>/dev/null ||
 	skip_all "no pid namespaces here (unshare -pf)"
 
-src=$tmp/src/linux-source-9.9
-mkdir -p "$src/kernel"
-printf 'VERSION = 9\nPATCHLEVEL = 9\nSUBLEVEL = 1\nEXTRAVERSION =\nNAME = Test\n\n' >"$src/Makefile"
-cat >>"$src/Makefile" <<'MK'
-olddefconfig:
-	@echo configured $(O)
-
-bzImage:
-	mkdir -p $(O)/arch/x86/boot
-	echo image >$(O)/arch/x86/boot/bzImage
-	echo elf >$(O)/vmlinux
-MK
-printf '/*\n!.gitignore\n' >"$src/.gitignore"
-printf 'int foo(void)\n{\n\treturn 0;\n}\n' >"$src/kernel/foo.c"
-tar -cJf "$tmp/linux-source-9.9.tar.xz" -C "$tmp/src" linux-source-9.9 ||
-	skip_all "cannot make the fake tarball"
+fake_kernel_tree "$tmp" || skip_all "cannot make the fake tarball"
 
 victim=$tmp/home/.bashrc
 mkdir -p "$tmp/home"

@@ -7,6 +7,7 @@
  */
 #include "ci-json.h"
 #include "mbox.h"
+#include "quote.h"
 #include "tap.h"
 
 #include <dirent.h>
@@ -356,6 +357,137 @@ static void errors(void)
 	refuses("{\"verdict\": \"clean\", \"fired\": [1]}", "fired[0]: not an object", "fired[0] not an object");
 }
 
+/* Issue 22: console-derived strings with a line of bait, ESC and bytes
+ * that are not UTF-8 (the guest prints what the series makes it print). */
+#define BAIT "x\nReviewed-by: warnwatch <bot@example.org>\n\x1b[31m\xff\xfe\x7f"
+
+static void set(char **field, const char *value)
+{
+	free(*field);
+	*field = xstrdup(value);
+}
+
+/* Each line of `text` free of controls and invalid UTF-8, none starting
+ * with the bait's trailer.  A trace or fsck's output is console lines,
+ * each its own line, indented by four spaces as console lines are. */
+static bool clean_lines(const char *text, const char *what)
+{
+	bool clean = true;
+
+	for (const char *l = text; *l;) {
+		size_t n = strcspn(l, "\n");
+		if (quote_needed(l, n, QUOTE_KEEP_TAB) || !strncmp(l, "Reviewed-by:", 12)) {
+			struct strbuf q = STRBUF_INIT;
+
+			quote_c_style_n(&q, l, n, 0);
+			printf("# %s: line '%s'\n", what, q.buf);
+			strbuf_release(&q);
+			clean = false;
+		}
+		l += n + (l[n] == '\n');
+	}
+	return clean;
+}
+
+static void hostile(void)
+{
+	static const enum ci_verdict_kind kinds[] = {
+		CI_PANICKED, CI_CLEAN, CI_FS_CORRUPTED, CI_BUILD_FAILED, CI_APPLY_FAILED,
+		CI_HUNG, CI_ERROR,
+	};
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	const json_t *f0;
+	json_t *j;
+	char *dumped;
+
+	fill(&v);
+	set(&v.base_why, BAIT);
+	set(&v.reason, BAIT);
+	set(&v.panic_message, BAIT);
+	set(&v.panic_suite, BAIT);
+	set(&v.build_error, BAIT);
+	set(&v.apply_note, BAIT);
+	set(&v.base_error, BAIT);
+	set(&v.suites[0].name, BAIT);
+	set(&v.suites[1].name, BAIT);
+	v.suites[1].result = KTAP_FAIL;
+	set(&v.fired[0].file, BAIT);
+	set(&v.fired[0].function, BAIT);
+	set(&v.fired[0].suite, BAIT);
+	set(&v.fired[0].test, BAIT);
+	set(&v.fired[0].trace, BAIT);
+	set(&v.fired[0].message, BAIT);
+	set(&v.fired[0].source, BAIT);
+	set(&v.fired[1].message, BAIT);
+	set(&v.fired[1].function, BAIT);
+	set(&v.tests[1].name, BAIT);
+	set(&v.tests[1].detail, BAIT);
+	set(&v.tests[2].name, "workload:" BAIT);
+	set(&v.tests[2].image, BAIT);
+	set(&v.calls[0].file, BAIT);
+	set(&v.calls[0].suite, BAIT);
+	set(&v.calls[1].macro, BAIT);
+	set(&v.calls[2].reached_why, BAIT);
+	set(&v.images[1].name, BAIT);
+	set(&v.images[1].features, BAIT);
+	set(&v.images[1].fsck_output, BAIT);
+	strvec_push(&v.not_built, BAIT);
+	strvec_push(&v.enabled, BAIT);
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		v.kind = kinds[i];
+		v.fired[0].in_first_boot = true;
+		v.fired[0].added_by_series = i % 2;
+		strbuf_reset(&text);
+		ci_verdict_text(&text, &v, NULL);
+		ok(clean_lines(text.buf, ci_verdict_name(kinds[i])),
+		   "ci text, %s: one line per item, no control or bait line",
+		   ci_verdict_name(kinds[i]));
+	}
+	v.kind = CI_PANICKED;
+	v.fired[0].added_by_series = false;
+	strbuf_reset(&text);
+	ci_verdict_text(&text, &v, NULL);
+	ok(strstr(text.buf, "x\\nReviewed-by: warnwatch <bot@example.org>\\n\\033[31m\\377\\376\\177"),
+	   "ci text: the bait shown escaped, as quote.h does");
+
+	j = ci_verdict_to_json(&v);
+	f0 = json_array_get(json_object_get(j, "fired"), 0);
+	ok(json_is_string(json_object_get(f0, "file")) &&
+	   json_is_string(json_object_get(f0, "function")) &&
+	   json_is_string(json_object_get(f0, "suite")) &&
+	   json_is_string(json_object_get(f0, "test")) &&
+	   json_is_string(json_object_get(f0, "source")) &&
+	   json_is_string(json_object_get(f0, "message")),
+	   "JSON: fired[0] keeps every key whose text is not UTF-8");
+	is(json_array_size(json_object_get(f0, "trace")), 3, "JSON: every trace line kept");
+	is_str(json_string_value(json_object_get(f0, "suite")),
+	       "x\\nReviewed-by: warnwatch <bot@example.org>\\n\\033[31m\\377\\376\\177",
+	       "JSON: such a string escaped (quote.h)");
+	ok(json_is_string(json_object_get(json_array_get(json_object_get(j, "suites"), 0), "name")) &&
+	   json_is_string(json_object_get(json_array_get(json_object_get(j, "tests"), 1), "name")) &&
+	   json_is_string(json_object_get(json_array_get(json_object_get(j, "calls"), 0), "file")) &&
+	   json_is_string(json_object_get(json_array_get(json_object_get(j, "images"), 1), "name")) &&
+	   json_is_string(json_object_get(j, "panic")) && json_is_string(json_object_get(j, "reason")) &&
+	   json_is_string(json_object_get(j, "build_error")),
+	   "JSON: suites, tests, calls, images and the top level keep theirs");
+	is(json_array_size(json_object_get(j, "kselftests_not_built")), v.not_built.nr,
+	   "JSON: no array entry lost");
+	dumped = json_dumps(j, DUMP);
+	{
+		struct ci_verdict back = CI_VERDICT_INIT;
+
+		is(dumped ? ci_verdict_from_json(&back, dumped, strlen(dumped), "hostile") : -1, 0,
+		   "JSON: reads back");
+		ci_verdict_release(&back);
+	}
+	free(dumped);
+	json_decref(j);
+	strbuf_release(&text);
+	ci_verdict_release(&v);
+}
+
 int main(void)
 {
 	round_trip();
@@ -363,5 +495,6 @@ int main(void)
 	fixtures();
 	kernel_cases();
 	errors();
+	hostile();
 	return done_testing();
 }

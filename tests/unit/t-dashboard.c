@@ -11,6 +11,7 @@
 #include "queue.h"
 #include "store.h"
 #include "strbuf.h"
+#include "quote.h"
 #include "tap.h"
 
 static struct queue q;
@@ -59,12 +60,36 @@ static bool file_has(const char *path, const char *needle)
 	return found;
 }
 
+/* Every line of the file at `path` free of controls (but TAB) and of
+ * bytes that are not UTF-8, and none starting with the bait's trailer. */
+static bool page_clean(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool clean = !strbuf_read_file(&sb, path, 0);
+
+	for (const char *l = sb.buf; clean && *l;) {
+		size_t n = strcspn(l, "\n");
+
+		if (quote_needed(l, n, QUOTE_KEEP_TAB) || !strncmp(l, "Reviewed-by:", 12)) {
+			struct strbuf shown = STRBUF_INIT;
+
+			quote_c_style_n(&shown, l, n, 0);
+			printf("# %s: line '%s'\n", path, shown.buf);
+			strbuf_release(&shown);
+			clean = false;
+		}
+		l += n + (l[n] == '\n');
+	}
+	strbuf_release(&sb);
+	return clean;
+}
+
 static void test_state(const char *tmp, const char *templates)
 {
 	struct store st = STORE_INIT;
 	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
 	struct strbuf state = STRBUF_INIT, site = STRBUF_INIT, p = STRBUF_INIT;
-	long long v1, v2;
+	long long v1, v2, v3;
 	struct queue_msg m = {
 		.inbox = "linux-mm", .msgid = "old@x", .parent = "",
 		.subject = "[PATCH] old: before we watched", .author_name = "Old",
@@ -93,6 +118,21 @@ static void test_state(const char *tmp, const char *templates)
 	queue_set_verdict(&q, v2, "clean", 0);
 	queue_prev_version(&q, v2);
 	artifact(v2, QUEUE_CI, "{\"verdict\": \"clean\", \"reason\": \"booted\"}");
+
+	/* Issue 22: a subject, a finding's file and a reply with a line of
+	 * bait, ESC, BEL, a C1 control and bytes that are not UTF-8. */
+	v3 = add_series("v3@x", "[PATCH] mm: x\nReviewed-by: warnwatch <bot@example.org>"
+			"\x1b[31m\xff\xc2\x85", 3000);
+	queue_advance(&q, v3, QS_REPLIED, 3100);
+	queue_set_verdict(&q, v3, "panicked", 1);
+	artifact(v3, QUEUE_FINDINGS, "{\"findings\": [{\"kind\": \"added\", \"file\": "
+		 "\"mm/x\\nReviewed-by: y <y@example.org>\\u001b.c\", \"line\": 7, "
+		 "\"function\": \"f\\u0085\\u2028g\", \"macro\": \"BUG_ON\", \"class\": \"bug\", "
+		 "\"severity\": \"error\", \"message\": \"new BUG_ON()\\r\", \"conversion\": false, "
+		 "\"moved\": false}], \"summary\": {\"added\": {\"bug\": 1}, \"removed\": {}}}");
+	artifact(v3, QUEUE_CI, "{\"verdict\": \"panicked\", \"reason\": "
+		 "\"kernel BUG at x\\nReviewed-by: z <z@example.org>\\u001b[0m\"}");
+	artifact(v3, QUEUE_REPLY, "Subject: Re: x\n\n> +\x1b[31m\xff\x07 line\nBye.\n");
 
 	queue_add_message(&q, &m, 500, true);
 	ok(v1 && v2 && v1 != v2, "two series in the queue");
@@ -124,6 +164,16 @@ static void test_state(const char *tmp, const char *templates)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/series/%lld/console.log", site.buf, v1);
 	ok(!access(p.buf, R_OK), "the console log is copied into the site");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/index.html", site.buf);
+	ok(page_clean(p.buf), "index.html: no raw control, no byte that is not UTF-8, no bait line");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/series/%lld/index.html", site.buf, v3);
+	ok(page_clean(p.buf), "a hostile series' page: the same");
+	ok(file_has(p.buf, "\\nReviewed-by: warnwatch &lt;bot@example.org&gt;\\033[31m\\377\\302\\205"),
+	   "  the subject escaped C-style, then for HTML");
+	ok(file_has(p.buf, "&gt; +\\033[31m\\377\\a line\nBye."),
+	   "  the reply keeps its lines, each escaped");
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/dashboard.json", site.buf);
 	ok(file_has(p.buf, "\"lists_base\""), "the model is written");

@@ -132,6 +132,7 @@ static struct reply_opts opts(void)
 	o.from = "warnwatch <bot@example.org>";
 	o.template_dir = dir;
 	o.contact = "Jane Maintainer <jm@example.org>";
+	o.lists = "*@vger.kernel.org";
 	o.date = 1715270400;
 	o.message_id = "fixed.1@example.org";
 	return o;
@@ -230,6 +231,64 @@ next:
 		strbuf_release(&got);
 	}
 	f->patch = 1;
+}
+
+/*
+ * Issue 22: only the configured list is the list.  A Cc'd address that
+ * merely looks like one (x@lists.evil.example, y@googlegroups.com) is
+ * nobody's list: under reply-to = both it gets nothing, and without any
+ * configured list the author alone is mailed.
+ */
+static void test_lookalike_lists(const struct reply_opts *base, struct finding *f)
+{
+	static const char *const lists[] = { "*@vger.kernel.org", NULL };
+	static const char *const want[] = {
+		"jane@example.org linux-foo@vger.kernel.org", "jane@example.org",
+	};
+	struct reply_opts o = *base;
+	struct mail_list ml = MAIL_LIST_INIT;
+	struct series s = SERIES_INIT;
+	static const char mbox[] = "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: Jane <jane@example.org>\nTo: linux-foo@vger.kernel.org\n"
+		"Cc: x@lists.evil.example, Y <y@googlegroups.com>\n"
+		"Subject: [PATCH] foo: check the thing\nMessage-ID: <ll@example.org>\n\n"
+		"Check.\n---\ndiff --git a/drivers/foo.c b/drivers/foo.c\n"
+		"--- a/drivers/foo.c\n+++ b/drivers/foo.c\n"
+		"@@ -10,3 +10,4 @@ static int foo_probe(struct device *dev)\n"
+		" \tint ret;\n+\tBUG_ON(!dev);\n \tret = 0;\n";
+
+	if (mbox_parse(&ml, mbox, strlen(mbox)) || series_from_mails(&s, &ml)) {
+		ok(0, "lookalike lists: parses: %s", error_last());
+		goto out;
+	}
+	f->patch = s.nr ? s.patches[0].index : 1;
+	o.policy = REPLY_TO_BOTH;
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
+		struct reply r = REPLY_INIT;
+		struct strbuf got = STRBUF_INIT;
+
+		o.lists = lists[i];
+		is(build(&r, &s, f, 1, &o), 0, "lookalike lists %zu: builds", i);
+		for (size_t j = 0; j < r.rcpt.nr; j++)
+			strbuf_addf(&got, "%s%s", j ? " " : "", r.rcpt.v[j].addr);
+		is_str(got.buf, want[i], "reply-to = both, lists = %s: %s", lists[i] ? lists[i] :
+		       "(none)", want[i]);
+		reply_release(&r);
+		strbuf_release(&got);
+	}
+	o.lists = NULL;
+	o.policy = REPLY_TO_LIST;
+	{
+		struct reply r = REPLY_INIT;
+
+		is(build(&r, &s, f, 1, &o), WW_EINPUT,
+		   "reply-to = list with no list configured: an error, no lookalike mailed");
+		reply_release(&r);
+	}
+out:
+	f->patch = 1;
+	series_release(&s);
+	mail_list_clear(&ml);
 }
 
 int main(void)
@@ -592,7 +651,7 @@ int main(void)
 	o.policy = REPLY_TO_LIST;
 	ret = build(&r, &s, f, 1, &o);
 	is(ret, WW_EINPUT, "reply-to = list without a list address is an error");
-	o.lists = NULL;
+	o.lists = "*@vger.kernel.org";
 	o.policy = REPLY_TO_BOTH;
 	o.from = "not an address";
 	ret = build(&r, &s, f, 1, &o);
@@ -621,6 +680,7 @@ int main(void)
 	}
 
 	test_hostile_from(&o, &f[0]);
+	test_lookalike_lists(&o, &f[0]);
 
 	/* The kernel-ci verdict: ci-json.h reads it, the reply takes the struct. */
 	{

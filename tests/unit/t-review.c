@@ -94,6 +94,21 @@ static void test_reply_opts(void)
 	is_str(ro.lists, "*@vger.example.org", "lists");
 	ok(ro.patchwork_hint, "patchwork-hint");
 	is_str(ro.contact, "owner@example.org", "contact");
+	/* Issue 22: a name with a comma or quotes is one quoted display name. */
+	config_set(&c, "identity", "name", "Doe, Jane \"JD\" \\ <x@y>");
+	is(review_reply_opts(&ro, &keep, &c, 0), 0, "a name with a comma and quotes");
+	is_str(ro.from, "\"Doe, Jane \\\"JD\\\" \\\\ <x@y>\" <bot@example.org>",
+	       "  quoted per RFC 5322");
+	{
+		struct mail_addr_list l = MAIL_ADDR_LIST_INIT;
+
+		ok(!mail_addr_parse(&l, ro.from) && l.nr == 1 &&
+		   !strcmp(l.v[0].addr, "bot@example.org") &&
+		   !strcmp(l.v[0].name, "Doe, Jane \"JD\" \\ <x@y>"),
+		   "  parsed back: one mailbox, the name as configured");
+		mail_addr_list_clear(&l);
+	}
+	config_set(&c, "identity", "name", "Bot");
 	config_set(&c, "review", "reply-to", "everyone");
 	ok(review_reply_opts(&ro, &keep, &c, 0) < 0, "a bad reply-to is an error");
 	review_conf_release(&keep);

@@ -154,7 +154,14 @@ static void test_allowed(void)
 		struct mail_addr_list rcpt = MAIL_ADDR_LIST_INIT;
 
 		mail_addr_parse(&rcpt, "jane@example.org, linux-mm@kvack.org");
-		ok(serve_rcpt_allowed(&l, &rcpt, NULL, &why), "the author and a list");
+		ok(serve_rcpt_allowed(&l, &rcpt, "linux-mm@kvack.org", &why),
+		   "the author and the list");
+		ok(!serve_rcpt_allowed(&l, &rcpt, NULL, &why),
+		   "no list configured: a list-looking address is not exempt");
+		mail_addr_list_clear(&rcpt);
+		mail_addr_parse(&rcpt, "jane@example.org, x@lists.evil.example");
+		ok(!serve_rcpt_allowed(&l, &rcpt, "linux-mm@kvack.org", &why),
+		   "a Cc'd x@lists.evil.example is not the list: refused");
 		mail_addr_parse(&rcpt, "victim@elsewhere.example");
 		ok(!serve_rcpt_allowed(&l, &rcpt, NULL, &why), "another recipient is refused");
 		ok(why && strstr(why, "allow-senders"), "  says why: %s", why);

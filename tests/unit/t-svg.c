@@ -35,8 +35,15 @@ static void test_escape_and_numbers(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	svg_escape(&sb, "<a href=\"x\">Tom & Jerry's</a>\x01");
-	is_str(sb.buf, "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt; ",
+	is_str(sb.buf, "&lt;a href=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/a&gt;\\001",
 	       "markup, quotes and control characters are escaped");
+	strbuf_reset(&sb);
+	svg_escape(&sb, "a\nb\x1b\xff\xc2\x85");
+	is_str(sb.buf, "a\\nb\\033\\377\\302\\205",
+	       "a line break, ESC, a byte that is not UTF-8 and a C1 control shown C-style");
+	strbuf_reset(&sb);
+	svg_escape_lines(&sb, "> +\x1b<x>\nBye.\n");
+	is_str(sb.buf, "&gt; +\\033&lt;x&gt;\nBye.\n", "several lines: the LFs kept");
 	strbuf_reset(&sb);
 	svg_number(&sb, 1234567);
 	is_str(sb.buf, "1,234,567", "thousands separators");
