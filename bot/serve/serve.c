@@ -382,7 +382,7 @@ bool serve_rcpt_allowed(const struct serve_list *l, const struct mail_addr_list 
 		const char *addr = rcpt->v[i].addr;
 
 		if ((lists && reply_addr_matches(addr, lists)) ||
-		    (*l->address && reply_addr_matches(addr, l->address)))
+		    (l->address && *l->address && reply_addr_matches(addr, l->address)))
 			continue;
 		if (!glob_any(&l->allow_senders, addr, FNM_CASEFOLD)) {
 			*why = "a recipient is not in allow-senders";
