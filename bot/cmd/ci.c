@@ -2,11 +2,14 @@
  * warnwatch ci MBOX|MSGID: apply a series to the distro kernel, build it,
  * boot it with panic_on_warn=1 and say which added line fired (ci.h).
  * Exit status: 0 clean, 1 any other verdict, 2 usage or input error.
+ * warnwatch ci --coverage PATH...: the evidence coverage of verdicts
+ * already written (kcover.h); exit status 0, or 2.
  */
 #include "builtin.h"
 
 #include "b4.h"
 #include "ci-json.h"
+#include "kcover.h"
 #include "config.h"
 #include "mbox.h"
 #include "msgid.h"
@@ -17,6 +20,7 @@
 
 static const char usage_text[] =
 	"usage: warnwatch ci MBOX|MSGID [options]\n"
+	"   or: warnwatch ci --coverage DIR|FILE... [--format=text|json]\n"
 	"\n"
 	"  --tree VERSION|TARBALL  base kernel: \"6.1\", \"6.12\" or a linux-source\n"
 	"                          tarball (default: the release the series'\n"
@@ -44,10 +48,17 @@ static const char usage_text[] =
 	"                          test failure from a real one\n"
 	"  --no-user-space         KUnit only: no initramfs, kselftests, workloads\n"
 	"                          or gcov counts\n"
+	"  --coverage              read kernel-ci verdicts (FILEs, or every *.json\n"
+	"                          in a DIR, as --format=json or --json-out wrote\n"
+	"                          them) and sum them: series with a boot verdict,\n"
+	"                          untestable ones and why, added calls with\n"
+	"                          runtime evidence; it runs nothing, so a DIR of\n"
+	"                          series mboxes needs `warnwatch ci --json-out`\n"
+	"                          on each first\n"
 	"\n"
 	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/\n"
 	"fs-corrupted/error,\n"
-	"2 usage or input error\n";
+	"2 usage or input error; --coverage: 0, or 2\n";
 
 struct ci_args {
 	struct strvec args;	/* the arguments that are not options */
@@ -58,6 +69,7 @@ struct ci_args {
 	struct ci_opts opts;
 	const char *config_path;
 	int version;
+	bool coverage;		/* --coverage: args are verdicts to sum */
 };
 
 /* Print a usage error (the message is error_last()); exit status 2. */
@@ -121,6 +133,7 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 		OPT_BIT(0, "no-base-boot", &a->opts.flags, CI_NO_BASE_BOOT),
 		OPT_BIT(0, "no-rerun", &a->opts.flags, CI_NO_RERUN),
 		OPT_BIT(0, "no-user-space", &a->opts.flags, CI_NO_USER_SPACE),
+		OPT_FLAG(0, "coverage", &a->coverage),
 		OPT_END(),
 	};
 	int ret;
@@ -132,11 +145,13 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 	}
 	if (!ret)
 		ret = check_values(a, timeout, version);
-	if (!ret && a->args.nr > 1)
+	if (!ret && a->args.nr > 1 && !a->coverage)
 		ret = error_code(WW_EUSAGE, "more than one series given: '%s'",
 				 a->args.v[1]);
 	if (!ret && !a->args.nr)
-		ret = error_code(WW_EUSAGE, "no series given 'MBOX|MSGID'");
+		ret = a->coverage ?
+		      error_code(WW_EUSAGE, "no verdicts given 'DIR|FILE...'") :
+		      error_code(WW_EUSAGE, "no series given 'MBOX|MSGID'");
 	if (ret < 0)
 		return usage_error();
 	a->input = a->args.v[0];
@@ -198,17 +213,22 @@ out:
 	return ret;
 }
 
+/* JSON on stdout, indented; `o` is stolen. */
+static void print_json(json_t *o)
+{
+	char *text = json_dumps(o, JSON_INDENT(2));
+
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	json_decref(o);
+}
+
 static void print_verdict(const struct ci_verdict *v, const struct series *s,
 			  bool json)
 {
 	if (json) {
-		json_t *o = ci_verdict_to_json(v);
-		char *text = json_dumps(o, JSON_INDENT(2));
-
-		if (text)
-			printf("%s\n", text);
-		free(text);
-		json_decref(o);
+		print_json(ci_verdict_to_json(v));
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -230,10 +250,36 @@ static int write_json(const struct ci_verdict *v, const char *path)
 	return ret;
 }
 
+/* --coverage: the verdicts in a->args summed (kcover.h). */
+static int coverage(const struct ci_args *a)
+{
+	struct kcover cov = KCOVER_INIT;
+	int ret = EXIT_OK;
+
+	for (size_t i = 0; i < a->args.nr; i++)
+		if (kcover_load(&cov, a->args.v[i]) < 0) {
+			ret = report_error(NULL);
+			goto out;
+		}
+	kcover_sort(&cov);
+	if (!strcmp(a->format, "json")) {
+		print_json(kcover_to_json(&cov));
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+
+		kcover_text(&sb, &cov);
+		fputs(sb.buf, stdout);
+		strbuf_release(&sb);
+	}
+out:
+	kcover_release(&cov);
+	return ret;
+}
+
 int cmd_ci(int argc, const char **argv)
 {
 	struct ci_args a = { STRVEC_INIT, NULL, "text", NULL, NULL, CI_OPTS_INIT,
-			     NULL, 0 };
+			     NULL, 0, false };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -245,6 +291,10 @@ int cmd_ci(int argc, const char **argv)
 	ret = parse_args(&a, argc, argv);
 	if (ret) {
 		ret = ret == 1 ? EXIT_OK : EXIT_USAGE;
+		goto out;
+	}
+	if (a.coverage) {
+		ret = coverage(&a);
 		goto out;
 	}
 	json = !strcmp(a.format, "json");

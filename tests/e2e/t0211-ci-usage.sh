@@ -3,7 +3,9 @@
 # t0211: `warnwatch ci` command line: usage errors exit 2 with one clear
 # line, --help exits 0, a message-id that is invalid or whose archive is
 # down and inputs that are not series are errors naming the input -- all
-# before any kernel work (t0212 fetches a real series by message-id).
+# before any kernel work (t0212 fetches a real series by message-id);
+# --coverage sums hand-written verdicts (tests/unit/data/kcover), booting
+# nothing.
 . "$(dirname "$0")/lib.sh"
 cd "$WW_TOP" || exit 2
 tmp=$TEST_DIR
@@ -41,4 +43,19 @@ t "every option parses: the missing input is the error" 2 "cannot open '$tmp/non
 	ci --tree 6.1 --cache "$tmp/cache" --format=json --json-out "$tmp/v.json" \
 	--timeout=60 --accel tcg --rules rules --config "$tmp/down.conf" -v2 \
 	--no-second-boot --no-base-boot --no-user-space -- "$tmp/none.mbox"
+cov=tests/unit/data/kcover
+t "--coverage: a directory of verdicts, runtime evidence counted" 0 \
+	'runtime evidence: +3 \(38%\)' -- ci --coverage "$cov"
+t "--coverage: untestable reasons grouped" 0 \
+	'untestable 2: it does not apply to linux 6.12.9' -- ci --coverage "$cov"
+t "--coverage --format=json: the share" 0 '"evidence_coverage": 0.375' -- \
+	ci --coverage --format=json "$cov"
+t "--coverage: files add up" 0 '^series: +2$' -- \
+	ci --coverage "$cov/01-clean.json" "$cov/02-panicked.json"
+t "--coverage without verdicts: usage error" 2 "no verdicts given" -- ci --coverage
+t "--coverage of a series mbox: not a verdict, named" 2 \
+	"verdict '$tmp/nopatch.mbox'" -- ci --coverage "$tmp/nopatch.mbox"
+mkdir -p "$tmp/empty"
+t "--coverage of a directory without verdicts: error names it" 2 \
+	"no verdict files .*'$tmp/empty'" -- ci --coverage "$tmp/empty"
 done_testing
