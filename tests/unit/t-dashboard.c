@@ -163,6 +163,7 @@ static void test_state(const char *tmp, const char *templates)
 	is(card(p.buf, "Series reviewed"), 2, "v1 and v2 are one series, solo another");
 	is(card(p.buf, "Conversions credited"), 1, "v2 repeating v1's conversion is one");
 	ok(file_has(p.buf, "id=\"list-linux-next\""), "a watched list without series is shown");
+	ok(file_has(p.buf, "No series seen on this list yet."), "and says it has none yet");
 	ok(!file_contains(p.buf, "No list is watched yet"), "no 'No list is watched' while lists are");
 	ok(file_has(p.buf, "href=\"https://lore.kernel.org/linux-mm/\""), "the list's archive");
 	is_str(badge_after(p.buf, "mm: only checked"), "not-booted",
