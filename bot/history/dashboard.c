@@ -325,7 +325,9 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	json_object_set_new(s, "date", json_string(date));
 	json_object_set_new(s, "state", json_string(queue_state_name(qs->state)));
 	json_object_set_new(s, "findings", json_integer(qs->findings));
-	json_object_set_new(s, "verdict", json_string(qs->verdict));
+	/* No "verdict" from the queue row: the check stage puts "clean" or
+	 * "findings" there too, and the Boot column must not read a check
+	 * as a boot.  Only ci.json (a boot that ran) sets it, below. */
 	if (qs->prev_id)
 		json_object_set_new(s, "previous", json_integer(qs->prev_id));
 	if (*qs->error)
@@ -367,13 +369,22 @@ static json_t *list_get(json_t *lists, const char *name)
  * call, so the ids come from its table directly (read-only), and each
  * series is then read through queue_load() like `status` does.
  */
-static int lists_from_state(json_t *model, struct store *st, const char *state_dir)
+static int lists_from_state(json_t *model, struct store *st,
+			    const struct dashboard_opts *opts)
 {
+	const char *state_dir = opts->state_dir;
 	struct store_rows *rows = NULL;
 	struct queue q;
 	json_t *lists = json_array();
 	int ret, rc;
 
+	/* The watched lists first, in their order, series or not yet. */
+	for (size_t i = 0; i < opts->nr_watched; i++) {
+		json_t *l = list_get(lists, opts->watched[i].name);
+
+		if (opts->watched[i].url && *opts->watched[i].url)
+			json_object_set_new(l, "url", json_string(opts->watched[i].url));
+	}
 	ret = queue_init(&q, st, state_dir, NULL);
 	if (ret < 0)
 		goto out_lists;
@@ -454,7 +465,7 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 			st = &own;
 		}
 		if (!ret)
-			ret = lists_from_state(m, st, opts->state_dir);
+			ret = lists_from_state(m, st, opts);
 		if (!ret)
 			ret = history_model(&h, st, NULL);
 		if (h)
@@ -1130,6 +1141,49 @@ static void list_card(struct tmpl_vars *lv, const char *label, double value,
 	dash_set_text(card, "note", note);
 }
 
+/*
+ * What tells the entries of one list apart: the id (id_string(): never a
+ * ':'), else the Message-ID, else the place in the list.
+ */
+static void entry_key(struct strbuf *out, const json_t *s, size_t idx)
+{
+	strbuf_reset(out);
+	if (json_object_get(s, "id")) {
+		id_string(out, json_object_get(s, "id"));
+	} else if (*dash_jstr(s, "message_id")) {
+		strbuf_addf(out, "mid:%s", dash_jstr(s, "message_id"));
+	} else {
+		strbuf_addf(out, "nr:%zu", idx);
+	}
+}
+
+/*
+ * The series an entry belongs to, across versions: the key of the oldest
+ * version its "previous" links reach in `by_key` (key -> entry).  Every
+ * version of one series has the same key; a chain is followed at most
+ * as many steps as there are entries, so a loop in the links ends.
+ */
+static void series_key(struct strbuf *out, const json_t *by_key, const json_t *s,
+		       size_t idx)
+{
+	size_t steps = json_object_size(by_key);
+	struct strbuf k = STRBUF_INIT;
+
+	entry_key(out, s, idx);
+	while (steps-- && json_object_get(s, "previous")) {
+		const json_t *prev;
+
+		id_string(&k, json_object_get(s, "previous"));
+		prev = json_object_get(by_key, k.buf);
+		if (!prev || prev == s)
+			break;
+		s = prev;
+		strbuf_reset(out);
+		strbuf_addbuf(out, &k);
+	}
+	strbuf_release(&k);
+}
+
 static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 		       const json_t *list)
 {
@@ -1141,6 +1195,8 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	struct svg_item items[ARRAY_SIZE(verdict_kinds)];
 	struct svg_chart ch = { NULL, "Boot verdicts", NULL, "series", 0 };
 	struct strbuf anchor = STRBUF_INIT, sb = STRBUF_INIT, id = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT;
+	json_t *by_key = json_object(), *counted = json_object();
 	size_t recent = rc->opts->recent ? rc->opts->recent : DASHBOARD_RECENT;
 	int ret = 0;
 
@@ -1150,15 +1206,24 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	if (*dash_jstr(list, "url"))
 		dash_set_text(lv, "url", dash_jstr(list, "url"));
 	json_array_foreach(series, i, s) {
+		entry_key(&key, s, i);
+		json_object_set(by_key, key.buf, (json_t *)s);
+	}
+	json_array_foreach(series, i, s) {
 		if (!strcmp(dash_jstr(s, "state"), "skipped"))
 			continue;
 		verdicts[verdict_of(s)]++;
-		if (reviewed(s)) {
+		/* A series counts once, in its newest reviewed version (the
+		 * entries come newest first): its findings and conversions,
+		 * not those of every version again. */
+		series_key(&key, by_key, s, i);
+		if (reviewed(s) && !json_object_get(counted, key.buf)) {
+			json_object_set_new(counted, key.buf, json_true());
 			nr_reviewed++;
 			findings += dash_jint(s, "findings");
+			conversions += dash_jint(s, "conversions");
 		}
 		bug_added += dash_jint(json_object_get(s, "added"), rule_class_name(RC_BUG));
-		conversions += dash_jint(s, "conversions");
 		if (shown < recent) {
 			ret = render_series_row(rc, lv, list, s);
 			if (ret < 0)
@@ -1166,12 +1231,14 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 			shown++;
 		}
 	}
-	list_card(lv, "Series reviewed", nr_reviewed, "checked, booted or replied to");
+	list_card(lv, "Series reviewed", nr_reviewed,
+		  "checked, booted or replied to; each version chain once");
 	list_card(lv, "Findings per series",
 		  nr_reviewed ? round((double)findings / nr_reviewed * 10) / 10 : 0,
 		  "added or removed BUG/WARN calls");
 	list_card(lv, "BUG() / BUG_ON() added", bug_added, "BUG class calls the series added");
-	list_card(lv, "Conversions credited", conversions, "BUG/WARN calls turned into gentler code");
+	list_card(lv, "Conversions credited", conversions,
+		  "BUG/WARN calls turned into gentler code, once per series");
 
 	/* The four outcomes people look for always; the rest when they happened. */
 	for (i = 0, n = 0; i < ARRAY_SIZE(verdict_kinds); i++) {
@@ -1188,6 +1255,9 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	svg_share_bar(&sb, &ch, items, n);
 	tmpl_set(lv, "verdicts_svg", sb.buf);
 out:
+	json_decref(by_key);
+	json_decref(counted);
+	strbuf_release(&key);
 	strbuf_release(&anchor);
 	strbuf_release(&sb);
 	strbuf_release(&id);

@@ -27,6 +27,12 @@ struct store;
 #define DASHBOARD_MAX_ARTIFACT (64u << 20)
 #define DASHBOARD_MAX_INPUT (256u << 20)	/* one census or lists JSON */
 
+/* A list the service watches: shown from the start, series or not. */
+struct dashboard_watched {
+	const char *name;
+	const char *url;		/* its archive, or NULL */
+};
+
 struct dashboard_opts {
 	const char *out_dir;
 	/* The service's state, or NULL: its series' artifacts are under
@@ -42,9 +48,12 @@ struct dashboard_opts {
 	size_t recent;			/* 0: DASHBOARD_RECENT */
 	time_t now;			/* 0: time(NULL); tests pin it */
 	struct store *store;		/* see state_dir */
+	/* With state_dir: the lists serve watches (borrowed), or none. */
+	const struct dashboard_watched *watched;
+	size_t nr_watched;
 };
 
-#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, NULL }
+#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0 }
 
 /*
  * The model the site is made from: { "generated", "title", "releases":

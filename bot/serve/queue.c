@@ -1070,7 +1070,11 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
 			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
 			"s.lease_until, s.base FROM queue_series s "
-			"ORDER BY s.id DESC LIMIT ?", (long long)limit);
+			/* Every series in progress, however old, and
+			 * the newest `limit` besides. */
+			"WHERE s.state NOT IN ('replied', 'skipped') OR s.id IN "
+			"(SELECT id FROM queue_series ORDER BY id DESC LIMIT ?) "
+			"ORDER BY s.id DESC", (long long)limit);
 	if (!ret)
 		ret = rows_json(workers, q, "SELECT name, host, pid, role, started, "
 					    "heartbeat, series_id, stage, warm, lease FROM "

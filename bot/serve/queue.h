@@ -252,7 +252,8 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 /*
  * Everything `warnwatch status` and the dashboard show, as a new JSON
  * object: {"generated", "backend", "lists": [poll state], "counts":
- * {STATE: N}, "series": [newest first, at most `limit`], "events": [newest
+ * {STATE: N}, "series": [newest first: every one not yet replied to or
+ * skipped, and the newest `limit` besides], "events": [newest
  * first, at most `limit`], "workers": [name, host, pid, role, heartbeat,
  * series_id, stage]}.  A series lists its artifacts as paths relative to the
  * state directory ("series/12/findings.json") when they exist.

@@ -600,9 +600,23 @@ static int write_outputs(struct serve *sv, time_t now)
 {
 	struct dashboard_opts dopts = DASHBOARD_OPTS_INIT;
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	struct dashboard_watched *watched;
+	struct strvec urls = STRVEC_INIT;
 	json_t *status = NULL;
 	char *text;
 	int ret;
+
+	/* The lists watched show from the start, before any series came. */
+	watched = xcalloc(sv->cfg->nr_lists + 1, sizeof(*watched));
+	for (size_t i = 0; i < sv->cfg->nr_lists; i++)
+		strvec_pushf(&urls, "%s/%s/", sv->cfg->lists[i].archive,
+			     sv->cfg->lists[i].inbox);
+	for (size_t i = 0; i < sv->cfg->nr_lists; i++) {
+		watched[i].name = sv->cfg->lists[i].name;
+		watched[i].url = urls.v[i];
+	}
+	dopts.watched = watched;
+	dopts.nr_watched = sv->cfg->nr_lists;
 
 	dopts.out_dir = sv->cfg->dashboard_dir;
 	dopts.state_dir = sv->cfg->settings->state.dir;
@@ -616,6 +630,8 @@ static int write_outputs(struct serve *sv, time_t now)
 		queue_log(&sv->q, 0, "", QL_ERROR, "dashboard: %s", error_last());
 		serve_say(sv, "dashboard: %s", error_last());
 	}
+	free(watched);
+	strvec_clear(&urls);
 	ret = queue_status_json(&status, &sv->q, 200, now);
 	if (ret)
 		return ret;

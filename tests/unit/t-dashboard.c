@@ -84,12 +84,53 @@ static bool page_clean(const char *path)
 	return clean;
 }
 
+/* A conversion check reports: a BUG_ON removed for a WARN_ON. */
+#define CONVERSION "{\"kind\": \"removed\", \"file\": \"mm/a.c\", \"line\": 3, " \
+	"\"macro\": \"BUG_ON\", \"class\": \"bug\", \"severity\": \"info\", " \
+	"\"message\": \"BUG_ON() turned into WARN_ON()\", \"conversion\": true, " \
+	"\"moved\": false}"
+
+/* The value of the card labelled `label` on the page, -1 if none. */
+static long card(const char *path, const char *label)
+{
+	struct strbuf sb = STRBUF_INIT, pat = STRBUF_INIT;
+	const char *c, *v;
+	long n = -1;
+
+	strbuf_addf(&pat, "card-label\">%s</div>", label);
+	if (!strbuf_read_file(&sb, path, 0) && (c = strstr(sb.buf, pat.buf)) &&
+	    (v = strstr(c, "data-value=\"")))
+		n = strtol(v + strlen("data-value=\""), NULL, 10);
+	strbuf_release(&sb);
+	strbuf_release(&pat);
+	return n;
+}
+
+/* The class of the first badge after `text` on the page, "" if none. */
+static const char *badge_after(const char *path, const char *text)
+{
+	static char cls[64];
+	struct strbuf sb = STRBUF_INIT;
+	const char *c, *b;
+
+	cls[0] = '\0';
+	if (!strbuf_read_file(&sb, path, 0) && (c = strstr(sb.buf, text)) &&
+	    (b = strstr(c, "class=\"badge ")))
+		sscanf(b + strlen("class=\"badge "), "%63[^\"]", cls);
+	strbuf_release(&sb);
+	return cls;
+}
+
 static void test_state(const char *tmp, const char *templates)
 {
 	struct store st = STORE_INIT;
 	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
 	struct strbuf state = STRBUF_INIT, site = STRBUF_INIT, p = STRBUF_INIT;
-	long long v1, v2, v3;
+	long long v1, v2, v3, solo;
+	static const struct dashboard_watched watched[] = {
+		{ "linux-mm", "https://lore.kernel.org/linux-mm/" },
+		{ "linux-next", NULL },
+	};
 	struct queue_msg m = {
 		.inbox = "linux-mm", .msgid = "old@x", .parent = "",
 		.subject = "[PATCH] old: before we watched", .author_name = "Old",
@@ -107,8 +148,8 @@ static void test_state(const char *tmp, const char *templates)
 	queue_set_verdict(&q, v1, "panicked", 1);
 	artifact(v1, QUEUE_FINDINGS, "{\"findings\": [{\"kind\": \"added\", \"file\": \"mm/slub.c\", "
 		 "\"line\": 7, \"macro\": \"VM_BUG_ON\", \"class\": \"bug\", \"severity\": \"error\", "
-		 "\"message\": \"new VM_BUG_ON()\", \"conversion\": false, \"moved\": false}], "
-		 "\"summary\": {\"added\": {\"bug\": 1}, \"removed\": {}}}");
+		 "\"message\": \"new VM_BUG_ON()\", \"conversion\": false, \"moved\": false}, "
+		 CONVERSION "], \"summary\": {\"added\": {\"bug\": 1}, \"removed\": {\"bug\": 1}}}");
 	artifact(v1, QUEUE_CI, "{\"verdict\": \"panicked\", \"reason\": \"kernel BUG at mm/slub.c:7\"}");
 	artifact(v1, QUEUE_CONSOLE, "kernel BUG at mm/slub.c:7!\n");
 	artifact(v1, QUEUE_REPLY, "Subject: Re: [PATCH] mm: add a VM_BUG_ON\n\nPlease don't.\n");
@@ -118,6 +159,14 @@ static void test_state(const char *tmp, const char *templates)
 	queue_set_verdict(&q, v2, "clean", 0);
 	queue_prev_version(&q, v2);
 	artifact(v2, QUEUE_CI, "{\"verdict\": \"clean\", \"reason\": \"booted\"}");
+	/* v2 keeps v1's conversion: one conversion of one series. */
+	artifact(v2, QUEUE_FINDINGS, "{\"findings\": [" CONVERSION "], "
+		 "\"summary\": {\"added\": {}, \"removed\": {\"bug\": 1}}}");
+	/* Checked without findings, never booted: the check stage's verdict
+	 * is "clean", which is no boot. */
+	solo = add_series("solo@x", "[PATCH] mm: only checked", 3000);
+	queue_advance(&q, solo, QS_REPLIED, 3100);
+	queue_set_verdict(&q, solo, "clean", 0);
 
 	/* Issue 22: a subject, a finding's file and a reply with a line of
 	 * bait, ESC, BEL, a C1 control and bytes that are not UTF-8. */
@@ -141,6 +190,8 @@ static void test_state(const char *tmp, const char *templates)
 	opts.state_dir = state.buf;
 	opts.templates = templates;
 	opts.now = 1700000000;
+	opts.watched = watched;
+	opts.nr_watched = ARRAY_SIZE(watched);
 	is(dashboard_write(&opts), 0, "dashboard from the state: %s", error_last());
 
 	strbuf_addf(&p, "%s/index.html", site.buf);
@@ -149,6 +200,14 @@ static void test_state(const char *tmp, const char *templates)
 	ok(file_has(p.buf, ">clean</span>"), "v2's verdict");
 	ok(file_has(p.buf, "(follows <a href=\"series/"), "v2 links to v1");
 	ok(!file_contains(p.buf, "before we watched"), "skipped series are not listed");
+	is(card(p.buf, "Series reviewed"), 3, "v1 and v2 are one series; solo and v3 two more");
+	is(card(p.buf, "Conversions credited"), 1, "v2 repeating v1's conversion is one");
+	ok(file_has(p.buf, "id=\"list-linux-next\""), "a watched list without series is shown");
+	ok(file_has(p.buf, "No series seen on this list yet."), "and says it has none yet");
+	ok(!file_contains(p.buf, "No list is watched yet"), "no 'No list is watched' while lists are");
+	ok(file_has(p.buf, "href=\"https://lore.kernel.org/linux-mm/\""), "the list's archive");
+	is_str(badge_after(p.buf, "mm: only checked"), "not-booted",
+	       "a series only checked is not booted, whatever the check said");
 	{
 		struct strbuf link = STRBUF_INIT;
 
@@ -177,6 +236,31 @@ static void test_state(const char *tmp, const char *templates)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/dashboard.json", site.buf);
 	ok(file_has(p.buf, "\"lists_base\""), "the model is written");
+
+	/* status: every series in progress, not only among the newest. */
+	{
+		long long busy = add_series("busy@x", "[PATCH] mm: still in review", 4000);
+		long long late = 0;
+		struct queue_msg lm = {
+			.inbox = "linux-mm", .msgid = "late@x", .parent = "",
+			.subject = "[PATCH] mm: newer, done", .author_name = "Jane Dev",
+			.author_email = "jane@example.org",
+		};
+
+		queue_add_message(&q, &lm, 5000, false);
+		queue_find(&late, &q, "linux-mm", "late@x");
+		json_t *st_json = NULL, *s;
+		size_t i;
+		bool seen = false;
+
+		queue_advance(&q, late, QS_REPLIED, 5100);
+		is(queue_status_json(&st_json, &q, 1, 6000), 0, "status json");
+		json_array_foreach(json_object_get(st_json, "series"), i, s)
+			if (json_integer_value(json_object_get(s, "id")) == busy)
+				seen = true;
+		ok(busy && seen, "status lists a series in progress older than the newest --limit");
+		json_decref(st_json);
+	}
 
 	queue_release(&q);
 	store_close(&st);
