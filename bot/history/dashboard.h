@@ -44,7 +44,7 @@ struct dashboard_opts {
 	struct store *store;		/* see state_dir */
 };
 
-#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, NULL }
+#define DASHBOARD_OPTS_INIT { 0 }
 
 /*
  * The model the site is made from: { "generated", "title", "releases":

@@ -33,7 +33,7 @@ struct kapply_result {
 	int failed;		/* 1-based patch that did not apply, 0 if none */
 };
 
-#define KAPPLY_RESULT_INIT { {{0}}, {{0}}, NULL, 0, STRVEC_INIT, STRBUF_INIT, 0 }
+#define KAPPLY_RESULT_INIT { .touched = STRVEC_INIT, .note = STRBUF_INIT }
 
 /*
  * Apply `s` to the base of `t` and check the result out into t->worktree.

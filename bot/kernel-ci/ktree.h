@@ -42,7 +42,7 @@ struct ktree_opts {
 	bool progress;		/* say on stderr when extracting/importing */
 };
 
-#define KTREE_OPTS_INIT { NULL, NULL, 0, false }
+#define KTREE_OPTS_INIT { 0 }
 
 struct ktree {
 	char *cache_dir;	/* absolute */
@@ -58,7 +58,7 @@ struct ktree {
 	double import_seconds;	/* likewise */
 };
 
-#define KTREE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL, {{0}}, -1, 0, 0 }
+#define KTREE_INIT { .lock_fd = -1 }
 
 /*
  * Open (and on first use create) the base tree, holding its lock.

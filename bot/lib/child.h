@@ -47,8 +47,8 @@ struct child {
 	double seconds;		/* wall-clock run time */
 };
 
-#define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, 0, NULL, 0, NULL, 0, 0, \
-		     NULL, NULL, STRBUF_INIT, STRBUF_INIT, 0, false, false, 0 }
+#define CHILD_INIT { .args = STRVEC_INIT, .env = STRVEC_INIT, .out = STRBUF_INIT, \
+			.err = STRBUF_INIT }
 
 void child_init(struct child *c);
 /* Free args, env and the captured output. */

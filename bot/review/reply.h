@@ -62,8 +62,7 @@ struct reply_opts {
 	time_t date;			/* 0: mailhdr_now() */
 };
 
-#define REPLY_OPTS_INIT { NULL, REPLY_TO_BOTH, NULL, NULL, false, false, NULL, NULL, \
-			  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0 }
+#define REPLY_OPTS_INIT { .policy = REPLY_TO_BOTH }
 
 struct reply {
 	bool empty;			/* nothing to say: no mail */
@@ -79,9 +78,8 @@ struct reply {
 	int issues, credits, notes;	/* what it says, counted */
 };
 
-#define REPLY_INIT { false, false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
-		     MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, \
-		     0, 0, 0, 0 }
+#define REPLY_INIT { .text = STRBUF_INIT, .to = MAIL_ADDR_LIST_INIT, .cc = MAIL_ADDR_LIST_INIT, \
+			.rcpt = MAIL_ADDR_LIST_INIT }
 
 /*
  * Build the reply to series `s` with findings `r`.  out->empty is set
