@@ -55,24 +55,15 @@ enum {
 	CC_DIGIT = 4,
 };
 
-static unsigned char cclass[256];
-
-static void cclass_init(void)
-{
-	int c;
-
-	if (cclass['_'])
-		return;
-	for (c = 0; c < 256; c++) {
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
-			cclass[c] |= CC_SPACE;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    c == '_' || c == '$')
-			cclass[c] |= CC_IDENT;
-		if (c >= '0' && c <= '9')
-			cclass[c] |= CC_IDENT | CC_DIGIT;
-	}
-}
+/* Constant, so no thread ever sees it half filled (it was filled lazily,
+ * behind a racy "filled yet?" test). */
+static const unsigned char cclass[256] = {
+	[' '] = CC_SPACE, ['\t'] = CC_SPACE, ['\r'] = CC_SPACE, ['\f'] = CC_SPACE,
+	['\v'] = CC_SPACE,
+	['a' ... 'z'] = CC_IDENT, ['A' ... 'Z'] = CC_IDENT, ['_'] = CC_IDENT,
+	['$'] = CC_IDENT,
+	['0' ... '9'] = CC_IDENT | CC_DIGIT,
+};
 
 static void lex_newline(struct lexer *lx, const char *nl)
 {
@@ -1126,18 +1117,14 @@ enum {
 	STOP_PAREN,
 };
 
-static unsigned char stop_calls[256], stop_defines[256];
-
-static void stops_init(void)
-{
-	if (stop_calls['#'])
-		return;
-	stop_calls['"'] = stop_defines['"'] = STOP_QUOTE;
-	stop_calls['\''] = stop_defines['\''] = STOP_QUOTE;
-	stop_calls['/'] = stop_defines['/'] = STOP_SLASH;
-	stop_calls['#'] = stop_defines['#'] = STOP_HASH;
-	stop_calls['('] = STOP_PAREN;
-}
+static const unsigned char stop_calls[256] = {
+	['"'] = STOP_QUOTE, ['\''] = STOP_QUOTE, ['/'] = STOP_SLASH,
+	['#'] = STOP_HASH, ['('] = STOP_PAREN,
+};
+static const unsigned char stop_defines[256] = {
+	['"'] = STOP_QUOTE, ['\''] = STOP_QUOTE, ['/'] = STOP_SLASH,
+	['#'] = STOP_HASH,
+};
 
 /*
  * The next stop byte at or after `p`, or `end`.  With SSE2 (every x86-64),
@@ -1232,8 +1219,6 @@ static void scan_fast(struct scanner *sc)
 static void scan_run(struct scanner *sc, const char *text, size_t len,
 		     enum scan_state start)
 {
-	cclass_init();
-	stops_init();
 	sc->text = text;
 	sc->lx.p = sc->lx.lstart = text;
 	sc->lx.end = text + len;
@@ -1268,7 +1253,6 @@ void scan_text_slow(struct scan_result *out, const struct ruleset *rs,
 	struct scanner sc = { 0 };
 	struct token t;
 
-	cclass_init();
 	sc.out = out;
 	sc.rs = rs;
 	sc.calls = true;

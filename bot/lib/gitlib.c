@@ -23,6 +23,7 @@
 #include "gitlib.h"
 
 #include <git2.h>
+#include <pthread.h>
 
 struct mbedtls_x509_crt;
 
@@ -44,12 +45,14 @@ const char *gitlib_error(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+static pthread_once_t started = PTHREAD_ONCE_INIT;
+
+static void start(void)
+{
+	git_libgit2_init();
+}
+
 void gitlib_init(void)
 {
-	static bool started;
-
-	if (!started) {
-		git_libgit2_init();
-		started = true;
-	}
+	pthread_once(&started, start);
 }

@@ -76,4 +76,11 @@ void archive_escape_msgid(struct strbuf *out, const char *s);
 
 void archive_inbox_release(struct archive_inbox *st);
 
+/*
+ * Start libcurl, once per process whichever thread comes first
+ * (pthread_once); every module that uses libcurl (archive, smtp) calls it
+ * before its first handle.
+ */
+int archive_curl_init(void);
+
 #endif

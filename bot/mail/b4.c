@@ -11,6 +11,7 @@
 #include "msgid.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,6 +153,8 @@ void b4_sweep(void)
 	strbuf_release(&p);
 }
 
+static pthread_once_t sweep_once = PTHREAD_ONCE_INIT;
+
 /*
  * A private directory <cache>/b4-tmp/<pid>.XXXXXX: the owner's pid in the
  * name, so that b4_sweep() (run before the process's first one) can
@@ -159,17 +162,13 @@ void b4_sweep(void)
  */
 static int run_init(struct b4_run *r, const struct b4_opts *o)
 {
-	static bool swept;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	r->o = o;
 	r->dir = NULL;
 	strbuf_init(&r->config, 0);
-	if (!swept) {
-		b4_sweep();
-		swept = true;
-	}
+	pthread_once(&sweep_once, b4_sweep);
 	work_root(&path);
 	ret = mkdirs(path.buf, 0700, WW_ERROR);
 	if (ret < 0) {
