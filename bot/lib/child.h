@@ -65,6 +65,14 @@ int child_run(struct child *c);
  * message names the program and quotes the last line of its stderr. */
 int child_run_ok(struct child *c);
 
+/*
+ * How a module says a program failed: store "<fmt...>: <last line>" as
+ * WW_ECHILD and return WW_ECHILD.  The line is the last non-empty one of
+ * its stderr, or of its stdout when stderr is empty (merged into stdout
+ * with CHILD_STDERR_TO_OUT, or silent); no ": " when both are empty.
+ */
+int child_error(const struct child *c, const char *fmt, ...) WW_PRINTF(2, 3);
+
 /* The last non-empty line of `sb` (for error messages), into `out`. */
 void child_last_line(struct strbuf *out, const struct strbuf *sb);
 

@@ -259,7 +259,7 @@ static void archive_name(struct strbuf *out, const struct b4_opts *o)
 static int diagnose(const struct child *c, int run_ret, const char *what,
 		    const char *msgid, const struct b4_opts *o)
 {
-	struct strbuf last = STRBUF_INIT, arch = STRBUF_INIT;
+	struct strbuf arch = STRBUF_INIT;
 	const char *err = c->err.buf;
 	int ret;
 
@@ -284,18 +284,11 @@ static int diagnose(const struct child *c, int run_ret, const char *what,
 				 o->version, msgid ? msgid : "", o->mbox ? o->mbox : arch.buf);
 	} else if (strstr(err, "No patches found")) {
 		ret = error_code(WW_ENOTFOUND, "no patches in the thread of <%s>", msgid ? msgid : "");
+	} else if (c->status) {
+		ret = child_error(c, "b4 failed with status %d", c->status);
 	} else {
-		child_last_line(&last, &c->err);
-		ret = error_code(WW_ECHILD, "b4 failed%s%d%s%s", c->status ? " with status " : "",
-				 c->status, last.len ? ": " : "", last.buf);
-		if (!c->status) {
-			strbuf_reset(&last);
-			child_last_line(&last, &c->err);
-			ret = error_code(WW_ECHILD, "b4 wrote no %s for <%s>%s%s", what,
-					 msgid ? msgid : "", last.len ? ": " : "", last.buf);
-		}
+		ret = child_error(c, "b4 wrote no %s for <%s>", what, msgid ? msgid : "");
 	}
-	strbuf_release(&last);
 	strbuf_release(&arch);
 	return ret;
 }
