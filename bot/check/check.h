@@ -112,8 +112,7 @@ struct check_result {
 	struct linemap *map;
 };
 
-#define CHECK_RESULT_INIT { NULL, 0, 0, { 0 }, { 0 }, SEV_INFO, { 0 }, { 0 }, \
-			    { 0 }, NULL, 0, 0, NULL, 0, 0, NULL }
+#define CHECK_RESULT_INIT { .worst = SEV_INFO }
 
 struct check_opts {
 	/*
@@ -130,7 +129,7 @@ struct check_opts {
 	struct check_filter *filter;
 };
 
-#define CHECK_OPTS_INIT { NULL, NULL, NULL }
+#define CHECK_OPTS_INIT { 0 }
 
 struct check_filter {
 	struct diff_anchors *anchors;
@@ -138,7 +137,7 @@ struct check_filter {
 	size_t nr_rules;		/* ...when it had this many rules */
 };
 
-#define CHECK_FILTER_INIT { NULL, NULL, 0 }
+#define CHECK_FILTER_INIT { 0 }
 void check_filter_release(struct check_filter *f);
 
 /*

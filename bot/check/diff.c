@@ -10,6 +10,7 @@
  * slowest stage, see docs/check.md) off text that cannot matter.
  */
 #include "diff.h"
+#include "diff-priv.h"
 #include "gitlib.h"
 
 #include <ctype.h>
@@ -20,80 +21,6 @@
 #include <tmmintrin.h>
 #endif
 
-enum state {
-	S_TEXT,			/* outside any file: prose, noise lines */
-	S_GIT_HEADER,		/* after "diff --git", before the first hunk */
-	S_PLAIN_HEADER,		/* after a "--- "/"+++ " pair */
-	S_HUNK,			/* inside a hunk, counts not yet exhausted */
-	S_AFTER_HUNK,		/* a hunk's counts are exhausted */
-	S_BINARY,		/* skipping a "GIT binary patch" payload */
-	S_SKIP,			/* skipping a damaged hunk (opts->damaged) */
-};
-
-/*
- * libgit2 rejects hunk headers over 128 bytes; git itself cuts the
- * function context at 80 bytes.
- */
-#define HUNK_CONTEXT_MAX 80
-
-/* Hunks shorter than this are kept or dropped whole, not split. */
-#define SPLIT_MIN_LINES 64
-
-/* What the parser knows about the file being read, before libgit2. */
-struct cur_file {
-	bool git;
-	bool noprefix;		/* "diff --git X X": git diff --no-prefix */
-	bool binary;
-	bool want;
-	bool have_index;
-	bool header_seen[16];	/* git_header_lines[], then "--- ", "+++ " */
-	enum diff_status status;
-	struct strbuf old_path;
-	struct strbuf new_path;
-	int hunks_total;
-	int *sel;		/* file-relative index of each hunk in `seg` */
-	size_t sel_nr, sel_alloc;
-	bool header_damaged;	/* skip the whole file, not only a hunk */
-	struct diff_range *ranges;	/* every hunk header read */
-	size_t ranges_nr, ranges_alloc;
-};
-
-struct parser {
-	const char *buf;
-	size_t len;
-	size_t pos;
-	const struct diff_opts *opts;
-	diff_file_fn fn;
-	void *data;
-	struct strbuf *normalised;	/* diff_normalise(): collect, no libgit2 */
-	bool crlf;
-
-	const char *line;	/* the current line, without "\n" (or "\r\n") */
-	size_t line_len;
-
-	enum state state;
-	struct cur_file f;
-	struct strbuf seg;	/* git-dialect header + copied hunks */
-	struct strbuf tmp;	/* scratch for splitting a hunk */
-	size_t hunk_start;	/* offset of the current hunk in `seg` */
-	bool copying;		/* the current hunk goes into `seg` */
-	long old_left, new_left;
-	int old_start, old_count, new_start, new_count;
-	size_t hunk_line;	/* 1-based line within the current hunk body */
-	int damaged_hunk;	/* -1, or the hunk (0: header) of the last error */
-	bool hunk_tab;		/* the hunk has a tab somewhere */
-	int hunk_space_indent;	/* its pre-image lines indented with 8 spaces */
-	bool reparse;		/* that error's line starts what comes next */
-
-	const struct diff_anchors *anchors;	/* ready to search, or NULL */
-	struct diff_anchors *own_anchors;	/* made from opts->anchors */
-
-	/* Reused for every file handed to the callback. */
-	struct diff_hunk *hunks;
-	size_t hunks_alloc;
-	struct diff_line *lines;
-	size_t lines_alloc;
-};
 
 const char *diff_status_name(enum diff_status s)
 {
@@ -121,14 +48,14 @@ bool diff_looks_like(const char *buf, size_t len)
 	return false;
 }
 
-static bool line_is(const struct parser *p, const char *prefix)
+bool diff_parser_line_is(const struct parser *p, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
 	return p->line_len >= n && !memcmp(p->line, prefix, n);
 }
 
-static const char *cur_path(const struct parser *p)
+const char *diff_parser_path(const struct parser *p)
 {
 	if (p->f.new_path.len)
 		return p->f.new_path.buf;
@@ -140,8 +67,7 @@ static const char *cur_path(const struct parser *p)
  * "'FILE' hunk N<tail>" or "'FILE'<tail>", where opts->damaged may take
  * it and the parse go on (see run()).
  */
-__attribute__((format(printf, 3, 4)))
-static int damage(struct parser *p, int hunk, const char *fmt, ...)
+int diff_parser_damage(struct parser *p, int hunk, const char *fmt, ...)
 {
 	struct strbuf tail = STRBUF_INIT;
 	va_list ap;
@@ -151,9 +77,9 @@ static int damage(struct parser *p, int hunk, const char *fmt, ...)
 	strbuf_vaddf(&tail, fmt, ap);
 	va_end(ap);
 	if (hunk)
-		ret = error_code(WW_EINPUT, "'%s' hunk %d%s", cur_path(p), hunk, tail.buf);
+		ret = error_code(WW_EINPUT, "'%s' hunk %d%s", diff_parser_path(p), hunk, tail.buf);
 	else
-		ret = error_code(WW_EINPUT, "'%s'%s", cur_path(p), tail.buf);
+		ret = error_code(WW_EINPUT, "'%s'%s", diff_parser_path(p), tail.buf);
 	p->damaged_hunk = hunk;
 	strbuf_release(&tail);
 	return ret;
@@ -192,119 +118,7 @@ static bool peek_line(const struct parser *p, const char **out, size_t *len)
 	return true;
 }
 
-/*
- * Undo C-style quoting as git and GNU diff write it ("a/x\tb").  Returns
- * the number of bytes of `s` consumed.
- */
-static size_t unquote(struct strbuf *out, const char *s, size_t len)
-{
-	size_t i = 1;
-
-	while (i < len && s[i] != '"') {
-		char c = s[i++];
-
-		if (c == '\\' && i < len) {
-			c = s[i++];
-			switch (c) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'a': c = '\a'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case 'v': c = '\v'; break;
-			default:
-				if (c >= '0' && c <= '3' && i + 1 < len &&
-				    s[i] >= '0' && s[i] <= '7' &&
-				    s[i + 1] >= '0' && s[i + 1] <= '7') {
-					c = (char)(((c - '0') << 6) |
-						   ((s[i] - '0') << 3) |
-						   (s[i + 1] - '0'));
-					i += 2;
-				}
-				break;
-			}
-		}
-		strbuf_addch(out, c);
-	}
-	return i < len ? i + 1 : i;
-}
-
-/* Append `path` to `out` quoted the way git quotes it, if it needs it. */
-static void add_quoted(struct strbuf *out, const char *prefix, const char *path)
-{
-	bool need = false;
-
-	for (const char *c = path; *c; c++)
-		if (*c == '"' || *c == '\\' || *c == '\n' || *c == '\t' ||
-		    (unsigned char)*c < ' ')
-			need = true;
-	if (!need) {
-		strbuf_addstr(out, prefix);
-		strbuf_addstr(out, path);
-		return;
-	}
-	strbuf_addch(out, '"');
-	strbuf_addstr(out, prefix);
-	for (const char *c = path; *c; c++) {
-		switch (*c) {
-		case '"': strbuf_addstr(out, "\\\""); break;
-		case '\\': strbuf_addstr(out, "\\\\"); break;
-		case '\n': strbuf_addstr(out, "\\n"); break;
-		case '\t': strbuf_addstr(out, "\\t"); break;
-		default:
-			if ((unsigned char)*c < ' ')
-				strbuf_addf(out, "\\%03o", (unsigned char)*c);
-			else
-				strbuf_addch(out, *c);
-		}
-	}
-	strbuf_addch(out, '"');
-}
-
-/*
- * The path of a "--- "/"+++ " line of a plain diff: quoted or not, cut
- * at the tab before GNU diff's timestamp.
- */
-static void plain_path(struct strbuf *out, const char *s, size_t len)
-{
-	const char *tab;
-
-	strbuf_reset(out);
-	if (len && s[0] == '"') {
-		unquote(out, s, len);
-		return;
-	}
-	tab = memchr(s, '\t', len);
-	if (tab)
-		len = tab - s;
-	strbuf_add(out, s, len);
-	strbuf_rtrim(out);
-}
-
-/* Drop the first path component ("a/mm/x.c" -> "mm/x.c"), if any. */
-static void strip_component(struct strbuf *sb)
-{
-	char *slash = strchr(sb->buf, '/');
-
-	if (slash && slash[1]) {
-		size_t skip = slash + 1 - sb->buf;
-
-		memmove(sb->buf, sb->buf + skip, sb->len - skip);
-		strbuf_setlen(sb, sb->len - skip);
-	}
-}
-
-static bool first_components_differ(const char *a, const char *b)
-{
-	const char *sa = strchr(a, '/'), *sb = strchr(b, '/');
-
-	if (!sa || !sb)
-		return false;
-	return sa - a != sb - b || memcmp(a, b, sa - a);
-}
-
-static void file_reset(struct cur_file *f)
+void diff_parser_file_reset(struct cur_file *f)
 {
 	f->git = f->noprefix = f->binary = f->want = f->have_index = false;
 	memset(f->header_seen, 0, sizeof(f->header_seen));
@@ -317,7 +131,7 @@ static void file_reset(struct cur_file *f)
 	f->ranges_nr = 0;
 }
 
-static bool want_path(const struct parser *p, const char *path)
+bool diff_parser_want_path(const struct parser *p, const char *path)
 {
 	if (!p->opts || !p->opts->want_file)
 		return true;
@@ -328,9 +142,9 @@ static bool want_path(const struct parser *p, const char *path)
 static int bad_line(struct parser *p, const char *what)
 {
 	if (p->state == S_HUNK || p->state == S_AFTER_HUNK)
-		return damage(p, p->f.hunks_total, ", line %zu: %s",
+		return diff_parser_damage(p, p->f.hunks_total, ", line %zu: %s",
 			      p->hunk_line + 1, what);
-	return damage(p, 0, ": header line %s", what);
+	return diff_parser_damage(p, 0, ": header line %s", what);
 }
 
 static int check_line(struct parser *p)
@@ -355,13 +169,13 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 
 	if (nh != p->f.sel_nr)
 		return error_code(WW_EINPUT, "'%s': libgit2 found %zu hunks, expected %zu",
-				  cur_path(p), nh, p->f.sel_nr);
+				  diff_parser_path(p), nh, p->f.sel_nr);
 	for (size_t h = 0; h < nh; h++) {
 		const git_diff_hunk *gh;
 		size_t nl;
 
 		if (git_patch_get_hunk(&gh, &nl, patch, h) < 0)
-			return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
+			return error_code(WW_EINPUT, "'%s': %s", diff_parser_path(p),
 					  gitlib_error());
 		total += nl;
 	}
@@ -404,7 +218,7 @@ static int fill_from_patch(struct parser *p, struct diff_file *df,
 			size_t n;
 
 			if (git_patch_get_line_in_hunk(&gl, patch, h, l) < 0)
-				return error_code(WW_EINPUT, "'%s': %s", cur_path(p),
+				return error_code(WW_EINPUT, "'%s': %s", diff_parser_path(p),
 						  gitlib_error());
 			if (gl->origin != GIT_DIFF_LINE_CONTEXT &&
 			    gl->origin != GIT_DIFF_LINE_ADDITION &&
@@ -454,13 +268,13 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	/* Only now: a diff without anchors never needs libgit2 at all. */
 	gitlib_init();
 	if (git_diff_from_buffer(&diff, p->seg.buf, p->seg.len) < 0) {
-		ret = error_code(WW_EINPUT, "'%s': %s", cur_path(p), gitlib_error());
+		ret = error_code(WW_EINPUT, "'%s': %s", diff_parser_path(p), gitlib_error());
 		goto out;
 	}
 	if (git_diff_num_deltas(diff) != 1 ||
 	    git_patch_from_diff(&patch, diff, 0) < 0 || !patch) {
 		ret = error_code(WW_EINPUT, "'%s': libgit2 cannot parse the file's diff",
-				 cur_path(p));
+				 diff_parser_path(p));
 		goto out;
 	}
 	delta = git_diff_get_delta(diff, 0);
@@ -473,7 +287,7 @@ static int deliver_parsed(struct parser *p, struct diff_file *df)
 	if (!df->new_path)
 		df->new_path = df->old_path;
 	if (!df->old_path) {
-		ret = error_code(WW_EINPUT, "'%s': the diff names no file", cur_path(p));
+		ret = error_code(WW_EINPUT, "'%s': the diff names no file", diff_parser_path(p));
 		goto out;
 	}
 	df->status = status_from_git(delta->status);
@@ -488,7 +302,7 @@ out:
 }
 
 /* The current file is complete: parse and deliver it. */
-static int finish_file(struct parser *p)
+int diff_parser_finish_file(struct parser *p)
 {
 	struct diff_file df = { 0 };
 	int ret = 0;
@@ -496,7 +310,7 @@ static int finish_file(struct parser *p)
 	if (p->state == S_TEXT)
 		return 0;
 	if (p->state == S_GIT_HEADER || p->state == S_PLAIN_HEADER)
-		p->f.want = want_path(p, cur_path(p));	/* a file without hunks */
+		p->f.want = diff_parser_want_path(p, diff_parser_path(p));	/* a file without hunks */
 	p->state = S_TEXT;
 	if (!p->f.want && !p->f.binary &&
 	    (!p->fn || p->normalised || !p->opts || !p->opts->every_file))
@@ -507,8 +321,8 @@ static int finish_file(struct parser *p)
 		strbuf_addbuf(p->normalised, &p->seg);
 		return 0;
 	}
-	df.old_path = p->f.old_path.len ? p->f.old_path.buf : cur_path(p);
-	df.new_path = cur_path(p);
+	df.old_path = p->f.old_path.len ? p->f.old_path.buf : diff_parser_path(p);
+	df.new_path = diff_parser_path(p);
 	df.status = p->f.status;
 	df.binary = p->f.binary;
 	df.git = p->f.git;
@@ -554,7 +368,7 @@ static bool parse_range(const char **s, const char *end, int *start, int *count)
 	return true;
 }
 
-static bool parse_hunk_header(struct parser *p)
+bool diff_parser_hunk_header(struct parser *p)
 {
 	const char *s = p->line, *end = p->line + p->line_len;
 
@@ -572,7 +386,7 @@ static bool parse_hunk_header(struct parser *p)
 }
 
 /* Append the current line to the segment, as a hunk or header line. */
-static void seg_add_line(struct parser *p)
+void diff_parser_seg_add_line(struct parser *p)
 {
 	strbuf_add(&p->seg, p->line, p->line_len);
 	strbuf_addch(&p->seg, '\n');
@@ -937,7 +751,7 @@ static void add_hunk_header(struct parser *p)
 	const char *ctx, *end = p->line + p->line_len;
 
 	if (p->line_len < 100) {
-		seg_add_line(p);
+		diff_parser_seg_add_line(p);
 		return;
 	}
 	ctx = memmem(p->line + 2, p->line_len - 2, "@@", 2) + 2;
@@ -948,12 +762,12 @@ static void add_hunk_header(struct parser *p)
 		    (int)(end - ctx > HUNK_CONTEXT_MAX ? HUNK_CONTEXT_MAX : end - ctx), ctx);
 }
 
-static int begin_hunk(struct parser *p)
+int diff_parser_begin_hunk(struct parser *p)
 {
-	if (!parse_hunk_header(p)) {
+	if (!diff_parser_hunk_header(p)) {
 		p->f.hunks_total++;	/* the next one is the hunk after it */
 		p->copying = false;
-		return damage(p, p->f.hunks_total, ": malformed hunk header '%.*s'",
+		return diff_parser_damage(p, p->f.hunks_total, ": malformed hunk header '%.*s'",
 			      (int)(p->line_len > 80 ? 80 : p->line_len), p->line);
 	}
 	p->f.hunks_total++;
@@ -984,7 +798,7 @@ const char diff_reason_tabs[] =
 
 static void spaces_for_tabs(struct parser *p)
 {
-	const char *path = cur_path(p);
+	const char *path = diff_parser_path(p);
 	struct strbuf msg = STRBUF_INIT;
 
 	if (p->hunk_tab || p->hunk_space_indent < 2 || !p->opts ||
@@ -1025,7 +839,7 @@ static int hunk_line(struct parser *p)
 	default:
 		/* Not a diff line: it may start the next file (reparsed). */
 		p->reparse = true;
-		return damage(p, p->f.hunks_total,
+		return diff_parser_damage(p, p->f.hunks_total,
 			      " is truncated at its line %zu: "
 			      "%ld old and %ld new lines missing",
 			      p->hunk_line, p->old_left, p->new_left);
@@ -1034,7 +848,7 @@ static int hunk_line(struct parser *p)
 		if (c == '\n')
 			strbuf_addstr(&p->seg, " \n");
 		else
-			seg_add_line(p);
+			diff_parser_seg_add_line(p);
 	}
 	if (p->line_len && memchr(p->line, '\t', p->line_len))
 		p->hunk_tab = true;
@@ -1047,259 +861,11 @@ static int hunk_line(struct parser *p)
 	}
 	return 0;
 lie:
-	return damage(p, p->f.hunks_total,
+	return diff_parser_damage(p, p->f.hunks_total,
 		      ", line %zu: more %s lines than its header "
 		      "'@@ -%d,%d +%d,%d @@' says", p->hunk_line,
 		      c == '+' ? "added" : c == '-' ? "removed" : "context",
 		      p->old_start, p->old_count, p->new_start, p->new_count);
-}
-
-/*
- * A "diff --git X Y" line: remember the paths (for messages and the
- * file filter, until libgit2 says better) and whether it lacks prefixes.
- */
-static void start_git_file(struct parser *p)
-{
-	const char *s = p->line + strlen("diff --git "), *end = p->line + p->line_len;
-	size_t n = end - s;
-
-	file_reset(&p->f);
-	p->f.git = true;
-	p->state = S_GIT_HEADER;
-	strbuf_reset(&p->seg);
-	if (n && *s == '"') {
-		size_t used = unquote(&p->f.old_path, s, n);
-
-		s += used;
-		while (s < end && *s == ' ')
-			s++;
-		if (s < end && *s == '"')
-			unquote(&p->f.new_path, s, end - s);
-		else
-			strbuf_add(&p->f.new_path, s, end - s);
-		strip_component(&p->f.old_path);
-		strip_component(&p->f.new_path);
-	} else if (n % 2 == 1 && s[n / 2] == ' ' && !memcmp(s, s + n / 2 + 1, n / 2)) {
-		/* The same path twice: "a/x b/x" cannot be that, so no prefix. */
-		p->f.noprefix = true;
-		strbuf_add(&p->f.old_path, s, n / 2);
-		strbuf_addbuf(&p->f.new_path, &p->f.old_path);
-	} else {
-		const char *b = n > 4 ? memmem(s, n, " b/", 3) : NULL;
-
-		if (b) {
-			strbuf_add(&p->f.old_path, s, b - s);
-			strbuf_add(&p->f.new_path, b + 1, end - b - 1);
-			strip_component(&p->f.old_path);
-			strip_component(&p->f.new_path);
-		}
-	}
-	if (p->f.noprefix) {
-		strbuf_addstr(&p->seg, "diff --git ");
-		add_quoted(&p->seg, "a/", p->f.old_path.buf);
-		strbuf_addch(&p->seg, ' ');
-		add_quoted(&p->seg, "b/", p->f.new_path.buf);
-		strbuf_addch(&p->seg, '\n');
-	} else {
-		seg_add_line(p);
-	}
-}
-
-/* "--- X" / "+++ X" inside a git header: note the path, fix prefixes. */
-static void git_file_line(struct parser *p, struct strbuf *path, const char *prefix)
-{
-	const char *s = p->line + 4;
-	size_t n = p->line_len - 4;
-	bool devnull = n >= 9 && !memcmp(s, "/dev/null", 9);
-
-	if (!devnull) {
-		plain_path(path, s, n);
-		if (!p->f.noprefix)
-			strip_component(path);
-	}
-	if (!p->f.have_index) {
-		/* libgit2 1.5 wants an index line before "---" after renames. */
-		strbuf_addstr(&p->seg, "index 0000000..0000000\n");
-		p->f.have_index = true;
-	}
-	if (p->f.noprefix && !devnull) {
-		strbuf_add(&p->seg, p->line, 4);
-		add_quoted(&p->seg, prefix, path->buf);
-		strbuf_addch(&p->seg, '\n');
-	} else {
-		seg_add_line(p);
-	}
-}
-
-static void set_path_from(struct strbuf *path, const char *s, size_t n)
-{
-	strbuf_reset(path);
-	if (n && *s == '"')
-		unquote(path, s, n);
-	else
-		strbuf_add(path, s, n);
-}
-
-/* One line of a git header; 1 if it is not a header line (file ends). */
-/* The extended header lines of git, each allowed once, before "--- ". */
-static const char *const git_header_lines[] = {
-	"old mode ", "new mode ", "deleted file mode ", "new file mode ",
-	"copy from ", "copy to ", "rename from ", "rename to ",
-	"similarity index ", "dissimilarity index ", "index ",
-};
-
-/*
- * One line of a git header; 1 if it is not a header line (file ends).
- * git's order is enforced: extended lines once each, then "--- ", then
- * "+++ ", then hunks.  (libgit2 leaks memory when it refuses a header, so
- * it is only ever handed well-formed ones.)
- */
-static int git_header_line(struct parser *p)
-{
-	const char *v;
-	size_t kind;
-
-	if (line_is(p, "@@ -")) {
-		p->f.want = want_path(p, cur_path(p));
-		return begin_hunk(p);
-	}
-	if (line_is(p, "GIT binary patch") || line_is(p, "Binary files ")) {
-		p->f.binary = true;
-		p->state = S_BINARY;
-		return 0;
-	}
-	if (line_is(p, "--- ") && !p->f.header_seen[ARRAY_SIZE(git_header_lines)]) {
-		p->f.header_seen[ARRAY_SIZE(git_header_lines)] = true;
-		git_file_line(p, &p->f.old_path, "a/");
-		return 0;
-	}
-	if (line_is(p, "+++ ") && p->f.header_seen[ARRAY_SIZE(git_header_lines)] &&
-	    !p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1]) {
-		p->f.header_seen[ARRAY_SIZE(git_header_lines) + 1] = true;
-		git_file_line(p, &p->f.new_path, "b/");
-		return 0;
-	}
-	for (kind = 0; kind < ARRAY_SIZE(git_header_lines); kind++)
-		if (line_is(p, git_header_lines[kind]))
-			break;
-	if (kind == ARRAY_SIZE(git_header_lines) ||
-	    p->f.header_seen[ARRAY_SIZE(git_header_lines)])
-		return 1;	/* not a header line, or one after "--- " */
-	if (p->f.header_seen[kind])
-		return damage(p, 0, ": the file header has '%.*s' twice",
-			      (int)strlen(git_header_lines[kind]) - 1,
-			      git_header_lines[kind]);
-	p->f.header_seen[kind] = true;
-	if (line_is(p, "new file mode ")) {
-		p->f.status = DIFF_ADDED;
-	} else if (line_is(p, "deleted file mode ")) {
-		p->f.status = DIFF_DELETED;
-	} else if (line_is(p, "rename from ") || line_is(p, "copy from ")) {
-		bool rename = line_is(p, "rename");
-
-		p->f.status = rename ? DIFF_RENAMED : DIFF_COPIED;
-		v = p->line + strlen(rename ? "rename from " : "copy from ");
-		set_path_from(&p->f.old_path, v, p->line + p->line_len - v);
-	} else if (line_is(p, "rename to ") || line_is(p, "copy to ")) {
-		v = p->line + strlen(line_is(p, "rename") ? "rename to " : "copy to ");
-		set_path_from(&p->f.new_path, v, p->line + p->line_len - v);
-	} else if (line_is(p, "index ")) {
-		p->f.have_index = true;
-	}
-	seg_add_line(p);
-	return 0;
-}
-
-/*
- * A "--- X"/"+++ Y" pair outside a git header (quilt, diff -u, diff -ruN):
- * work out the file's name, -p1 as patch(1) would.  The header proper is
- * written at its first hunk, which says whether the file is new.
- */
-static void start_plain_file(struct parser *p, const char *plus, size_t plus_len)
-{
-	struct cur_file *f = &p->f;
-	bool old_null, new_null;
-
-	file_reset(f);
-	p->state = S_PLAIN_HEADER;
-	strbuf_reset(&p->seg);
-	plain_path(&f->old_path, p->line + 4, p->line_len - 4);
-	plain_path(&f->new_path, plus + 4, plus_len - 4);
-	old_null = !strcmp(f->old_path.buf, "/dev/null");
-	new_null = !strcmp(f->new_path.buf, "/dev/null");
-	if (old_null || new_null) {
-		struct strbuf *real = old_null ? &f->new_path : &f->old_path;
-
-		strip_component(real);
-		f->status = old_null ? DIFF_ADDED : DIFF_DELETED;
-		strbuf_reset(old_null ? &f->old_path : &f->new_path);
-		strbuf_addbuf(old_null ? &f->old_path : &f->new_path, real);
-	} else {
-		if (first_components_differ(f->old_path.buf, f->new_path.buf))
-			strip_component(&f->new_path);
-		/* No renames in plain diffs: "x.c.orig" is x.c. */
-		strbuf_reset(&f->old_path);
-		strbuf_addbuf(&f->old_path, &f->new_path);
-	}
-}
-
-/* The git header of a plain diff's file, written at its first hunk. */
-static int plain_first_hunk(struct parser *p)
-{
-	struct cur_file *f = &p->f;
-	const char *path = f->new_path.buf;
-
-	if (!parse_hunk_header(p))
-		return 1;
-	/* diff -N writes new and deleted files against an empty one. */
-	if (f->status == DIFF_MODIFIED && p->old_start == 0 && p->old_count == 0)
-		f->status = DIFF_ADDED;
-	else if (f->status == DIFF_MODIFIED && p->new_start == 0 && p->new_count == 0)
-		f->status = DIFF_DELETED;
-	strbuf_addstr(&p->seg, "diff --git ");
-	add_quoted(&p->seg, "a/", path);
-	strbuf_addch(&p->seg, ' ');
-	add_quoted(&p->seg, "b/", path);
-	strbuf_addch(&p->seg, '\n');
-	if (f->status == DIFF_ADDED)
-		strbuf_addstr(&p->seg, "new file mode 100644\n");
-	else if (f->status == DIFF_DELETED)
-		strbuf_addstr(&p->seg, "deleted file mode 100644\n");
-	strbuf_addstr(&p->seg, "index 0000000..0000000\n--- ");
-	if (f->status == DIFF_ADDED)
-		strbuf_addstr(&p->seg, "/dev/null");
-	else
-		add_quoted(&p->seg, "a/", path);
-	strbuf_addstr(&p->seg, "\n+++ ");
-	if (f->status == DIFF_DELETED)
-		strbuf_addstr(&p->seg, "/dev/null");
-	else
-		add_quoted(&p->seg, "b/", path);
-	strbuf_addch(&p->seg, '\n');
-	f->want = want_path(p, path);
-	return begin_hunk(p);
-}
-
-/* "Binary files A and B differ" from diff -r: a binary file, no header. */
-static int plain_binary(struct parser *p)
-{
-	const char *s = p->line + strlen("Binary files "), *end = p->line + p->line_len;
-	const char *and = memmem(s, end - s, " and ", 5);
-	int ret;
-
-	if (!and || end - and < 12 || memcmp(end - 7, " differ", 7))
-		return 0;
-	file_reset(&p->f);
-	strbuf_add(&p->f.old_path, s, and - s);
-	strbuf_add(&p->f.new_path, and + 5, end - 7 - (and + 5));
-	if (first_components_differ(p->f.old_path.buf, p->f.new_path.buf))
-		strip_component(&p->f.new_path);
-	strbuf_reset(&p->f.old_path);
-	strbuf_addbuf(&p->f.old_path, &p->f.new_path);
-	p->f.binary = true;
-	p->state = S_BINARY;
-	ret = finish_file(p);
-	return ret;
 }
 
 /* A line outside any file: a file start, noise, or prose. */
@@ -1308,18 +874,18 @@ static int text_line(struct parser *p)
 	const char *next;
 	size_t next_len;
 
-	if (line_is(p, "diff --git ")) {
-		start_git_file(p);
+	if (diff_parser_line_is(p, "diff --git ")) {
+		diff_header_git_start(p);
 		return 0;
 	}
-	if (line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
+	if (diff_parser_line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
 	    next_len >= 4 && !memcmp(next, "+++ ", 4)) {
-		start_plain_file(p, next, next_len);
+		diff_header_plain_start(p, next, next_len);
 		next_line(p);
 		return 0;
 	}
-	if (line_is(p, "Binary files "))
-		return plain_binary(p);
+	if (diff_parser_line_is(p, "Binary files "))
+		return diff_header_plain_binary(p);
 	/* "Index:", "diff -ruN a b", "Only in", "====", prose: nothing. */
 	return 0;
 }
@@ -1335,7 +901,7 @@ static bool stray_diff_line(const struct parser *p)
 
 	if (!p->line_len || (p->line[0] != '+' && p->line[0] != '-'))
 		return false;
-	if (line_is(p, "--- ") || line_is(p, "-- ") || line_is(p, "+++ "))
+	if (diff_parser_line_is(p, "--- ") || diff_parser_line_is(p, "-- ") || diff_parser_line_is(p, "+++ "))
 		return false;
 	for (i = 0; i < p->line_len && p->line[i] == p->line[0]; i++)
 		;
@@ -1344,18 +910,18 @@ static bool stray_diff_line(const struct parser *p)
 
 static int after_hunk_line(struct parser *p)
 {
-	if (line_is(p, "\\")) {
+	if (diff_parser_line_is(p, "\\")) {
 		if (p->copying)
-			seg_add_line(p);
+			diff_parser_seg_add_line(p);
 		return 0;
 	}
-	if (line_is(p, "@@ -")) {
+	if (diff_parser_line_is(p, "@@ -")) {
 		close_hunk(p);
-		return begin_hunk(p);
+		return diff_parser_begin_hunk(p);
 	}
 	/* Before close_hunk(): a damaged hunk is dropped, not kept. */
 	if (stray_diff_line(p))
-		return damage(p, p->f.hunks_total,
+		return diff_parser_damage(p, p->f.hunks_total,
 			      ": lines past the end its header "
 			      "'@@ -%d,%d +%d,%d @@' gives",
 			      p->old_start, p->old_count, p->new_start, p->new_count);
@@ -1373,14 +939,14 @@ static int skip_line(struct parser *p)
 	const char *next;
 	size_t next_len;
 
-	if (line_is(p, "@@ -") && !p->f.header_damaged)
-		return begin_hunk(p);
-	if (line_is(p, "diff --git "))
+	if (diff_parser_line_is(p, "@@ -") && !p->f.header_damaged)
+		return diff_parser_begin_hunk(p);
+	if (diff_parser_line_is(p, "diff --git "))
 		return 1;
 	/* A damaged git header's own "---"/"+++" pair is still its. */
 	if (p->f.header_damaged && p->f.git)
 		return 0;
-	if (line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
+	if (diff_parser_line_is(p, "--- ") && peek_line(p, &next, &next_len) &&
 	    next_len >= 4 && !memcmp(next, "+++ ", 4))
 		return 1;
 	return 0;
@@ -1397,14 +963,14 @@ static int recover(struct parser *p, int err)
 	    !p->opts->damaged)
 		return err;
 	/* The reason is the message after "'FILE' hunk N" and its ": ". */
-	strbuf_addf(&prefix, "'%s'", cur_path(p));
+	strbuf_addf(&prefix, "'%s'", diff_parser_path(p));
 	if (p->damaged_hunk)
 		strbuf_addf(&prefix, " hunk %d", p->damaged_hunk);
 	tail = starts_with(msg, prefix.buf) ? msg + prefix.len : msg;
 	if (*tail == ':' || *tail == ',')
 		tail++;
 	tail += strspn(tail, " ");
-	p->opts->damaged(cur_path(p), p->damaged_hunk, tail, msg,
+	p->opts->damaged(diff_parser_path(p), p->damaged_hunk, tail, msg,
 			 p->opts->damaged_data);
 	strbuf_release(&prefix);
 	error_clear();
@@ -1433,10 +999,10 @@ static int parse_line(struct parser *p)
 	case S_TEXT:
 		return text_line(p);
 	case S_GIT_HEADER:
-		ret = git_header_line(p);
+		ret = diff_header_git_line(p);
 		break;
 	case S_PLAIN_HEADER:
-		ret = plain_first_hunk(p);
+		ret = diff_header_plain_first_hunk(p);
 		break;
 	case S_HUNK:
 		return hunk_line(p);
@@ -1444,8 +1010,8 @@ static int parse_line(struct parser *p)
 		ret = after_hunk_line(p);
 		break;
 	case S_BINARY:
-		ret = line_is(p, "diff --git ") || line_is(p, "--- ") ||
-		      line_is(p, "-- ");
+		ret = diff_parser_line_is(p, "diff --git ") || diff_parser_line_is(p, "--- ") ||
+		      diff_parser_line_is(p, "-- ");
 		break;
 	case S_SKIP:
 		ret = skip_line(p);
@@ -1456,7 +1022,7 @@ static int parse_line(struct parser *p)
 	if (ret <= 0)
 		return ret;
 	/* Not part of the file: it ended; the line starts whatever is next. */
-	ret = finish_file(p);
+	ret = diff_parser_finish_file(p);
 	if (ret < 0)
 		return ret;
 	return text_line(p);
@@ -1531,7 +1097,7 @@ static int run(struct parser *p)
 			return ret;
 	}
 	if (p->state == S_HUNK) {
-		ret = damage(p, p->f.hunks_total, " is truncated: the diff ends "
+		ret = diff_parser_damage(p, p->f.hunks_total, " is truncated: the diff ends "
 			     "with %ld old and %ld new lines missing",
 			     p->old_left, p->new_left);
 		ret = recover(p, ret);
@@ -1540,7 +1106,7 @@ static int run(struct parser *p)
 	}
 	if (p->state == S_AFTER_HUNK)
 		close_hunk(p);
-	return finish_file(p);
+	return diff_parser_finish_file(p);
 }
 
 int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,

@@ -122,7 +122,7 @@ struct diff_opts {
 	void *damaged_data;
 };
 
-#define DIFF_OPTS_INIT { NULL, NULL, NULL, NULL, false, NULL, NULL }
+#define DIFF_OPTS_INIT { 0 }
 
 /*
  * Parse the unified diff in `buf` (prose before, between and after the

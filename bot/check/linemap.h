@@ -46,7 +46,7 @@ struct linemap {
 	bool partial;
 };
 
-#define LINEMAP_INIT { NULL, 0, false }
+#define LINEMAP_INIT { 0 }
 
 /* Room for `patches` patches, recording nothing yet. */
 void linemap_init(struct linemap *m, size_t patches);

@@ -38,7 +38,7 @@ struct maintainers {
 	void *priv;		/* pattern index */
 };
 
-#define MAINTAINERS_INIT { NULL, 0, 0, 0, NULL }
+#define MAINTAINERS_INIT { 0 }
 
 enum maintainers_flags {
 	MAINTAINERS_NO_REGEX = 1 << 0,	/* ignore N: lines */

@@ -28,7 +28,7 @@ struct report_opts {
 	const char *prefix;
 };
 
-#define REPORT_OPTS_INIT { REPORT_TEXT, false, false, false, NULL }
+#define REPORT_OPTS_INIT { .format = REPORT_TEXT }
 
 /*
  * The JSON document for one checked input: series, findings, summary,

@@ -12,6 +12,7 @@
  * and stops growing at SCAN_TEXT_MAX bytes.
  */
 #include "scan.h"
+#include "scan-priv.h"
 #include "strbuf.h"
 
 #ifdef __SSE2__
@@ -20,285 +21,6 @@
 
 /* A call's text is cut here (then "..." is added). */
 #define SCAN_TEXT_MAX 200
-
-enum tok_kind {
-	TK_EOF,
-	TK_IDENT,
-	TK_NUMBER,
-	TK_STRING,
-	TK_CHAR,
-	TK_PUNCT,
-};
-
-struct token {
-	enum tok_kind kind;
-	const char *s;
-	size_t len;
-	size_t line;		/* 0-based line of the first byte */
-	size_t col;		/* byte column of the first byte */
-	size_t end_line;	/* line of the last byte */
-	bool bol;		/* first token of a logical line */
-	bool ws;		/* whitespace or a comment before it */
-};
-
-struct lexer {
-	const char *p, *end;
-	const char *lstart;	/* start of the current physical line */
-	size_t line;
-	bool bol, ws;
-};
-
-/* Character classes, so the hot loops test one table entry per byte. */
-enum {
-	CC_SPACE = 1,		/* ' ' \t \r \f \v */
-	CC_IDENT = 2,		/* [A-Za-z0-9_$] */
-	CC_DIGIT = 4,
-};
-
-static unsigned char cclass[256];
-
-static void cclass_init(void)
-{
-	int c;
-
-	if (cclass['_'])
-		return;
-	for (c = 0; c < 256; c++) {
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')
-			cclass[c] |= CC_SPACE;
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		    c == '_' || c == '$')
-			cclass[c] |= CC_IDENT;
-		if (c >= '0' && c <= '9')
-			cclass[c] |= CC_IDENT | CC_DIGIT;
-	}
-}
-
-static void lex_newline(struct lexer *lx, const char *nl)
-{
-	lx->line++;
-	lx->lstart = nl + 1;
-}
-
-/* A backslash-newline (or backslash-CR-LF) at p: its length, else 0. */
-static size_t splice_len(const struct lexer *lx, const char *p)
-{
-	if (*p != '\\' || p + 1 >= lx->end)
-		return 0;
-	if (p[1] == '\n')
-		return 2;
-	if (p[1] == '\r' && p + 2 < lx->end && p[2] == '\n')
-		return 3;
-	return 0;
-}
-
-/* Skip a block comment whose "/\*" is already consumed; newlines count. */
-static void skip_block_comment(struct lexer *lx)
-{
-	const char *p = lx->p;
-
-	for (;;) {
-		const char *q = memchr(p, '*', lx->end - p);
-		const char *nl;
-
-		/* Count the newlines up to the '*' (or the end). */
-		while ((nl = memchr(p, '\n', (q ? q : lx->end) - p))) {
-			lex_newline(lx, nl);
-			p = nl + 1;
-		}
-		if (!q) {
-			lx->p = lx->end;
-			return;
-		}
-		p = q + 1;
-		if (p < lx->end && *p == '/') {
-			lx->p = p + 1;
-			return;
-		}
-	}
-}
-
-/* Skip a line comment up to (not over) its newline; splices continue it. */
-static void skip_line_comment(struct lexer *lx)
-{
-	const char *p = lx->p;
-
-	for (;;) {
-		const char *nl = memchr(p, '\n', lx->end - p);
-
-		if (!nl) {
-			lx->p = lx->end;
-			return;
-		}
-		if ((nl > p && nl[-1] == '\\') ||
-		    (nl - 1 > p && nl[-1] == '\r' && nl[-2] == '\\')) {
-			lex_newline(lx, nl);
-			p = nl + 1;
-			continue;
-		}
-		lx->p = nl;
-		return;
-	}
-}
-
-/* Whitespace, newlines, splices and comments before the next token. */
-static void skip_blank(struct lexer *lx)
-{
-	while (lx->p < lx->end) {
-		unsigned char c = *lx->p;
-		size_t n;
-
-		if (cclass[c] & CC_SPACE) {
-			lx->p++;
-			lx->ws = true;
-		} else if (c == '\n') {
-			lex_newline(lx, lx->p);
-			lx->p++;
-			lx->bol = true;
-			lx->ws = true;
-		} else if ((n = splice_len(lx, lx->p))) {
-			lex_newline(lx, lx->p + n - 1);
-			lx->p += n;
-			lx->ws = true;
-		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '*') {
-			lx->p += 2;
-			skip_block_comment(lx);
-			lx->ws = true;
-		} else if (c == '/' && lx->p + 1 < lx->end && lx->p[1] == '/') {
-			lx->p += 2;
-			skip_line_comment(lx);
-			lx->ws = true;
-		} else {
-			return;
-		}
-	}
-}
-
-/*
- * A string or character literal: escapes skip a byte, a splice continues
- * it, and an unescaped newline ends it (an unbalanced quote in a hunk
- * must not swallow the lines after it).
- */
-static void lex_quoted(struct lexer *lx, char quote)
-{
-	const char *p = lx->p + 1;
-
-	while (p < lx->end) {
-		size_t n;
-
-		if (*p == quote) {
-			p++;
-			break;
-		}
-		if (*p == '\n')
-			break;
-		if ((n = splice_len(lx, p))) {
-			lex_newline(lx, p + n - 1);
-			p += n;
-		} else if (*p == '\\') {
-			p += p + 1 < lx->end ? 2 : 1;
-		} else {
-			p++;
-		}
-	}
-	lx->p = p;
-}
-
-static void lex_number(struct lexer *lx)
-{
-	const char *p = lx->p + 1;
-
-	while (p < lx->end) {
-		unsigned char c = *p;
-
-		if ((c == '+' || c == '-') &&
-		    (p[-1] == 'e' || p[-1] == 'E' || p[-1] == 'p' || p[-1] == 'P'))
-			p++;
-		else if ((cclass[c] & CC_IDENT) || c == '.')
-			p++;
-		else
-			break;
-	}
-	lx->p = p;
-}
-
-static void lex_next(struct lexer *lx, struct token *t)
-{
-	const char *p;
-	unsigned char c;
-
-	skip_blank(lx);
-	t->bol = lx->bol;
-	t->ws = lx->ws;
-	t->line = lx->line;
-	t->col = lx->p - lx->lstart;
-	t->s = lx->p;
-	lx->bol = lx->ws = false;
-	if (lx->p >= lx->end) {
-		t->kind = TK_EOF;
-		t->len = 0;
-		t->end_line = lx->line;
-		return;
-	}
-	p = lx->p;
-	c = *p;
-	if ((cclass[c] & (CC_IDENT | CC_DIGIT)) == CC_IDENT) {
-		while (++p < lx->end && (cclass[(unsigned char)*p] & CC_IDENT))
-			;
-		lx->p = p;
-		t->kind = TK_IDENT;
-	} else if ((cclass[c] & CC_DIGIT) ||
-		   (c == '.' && p + 1 < lx->end &&
-		    (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
-		lex_number(lx);
-		t->kind = TK_NUMBER;
-	} else if (c == '"' || c == '\'') {
-		lex_quoted(lx, c);
-		t->kind = c == '"' ? TK_STRING : TK_CHAR;
-	} else {
-		/* Only the two-byte tokens that matter: "->" and "##". */
-		if (p + 1 < lx->end &&
-		    ((c == '-' && p[1] == '>') || (c == '#' && p[1] == '#')))
-			lx->p = p + 2;
-		else
-			lx->p = p + 1;
-		t->kind = TK_PUNCT;
-	}
-	t->len = lx->p - t->s;
-	t->end_line = lx->line;
-}
-
-static bool tok_is(const struct token *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	return t->len == n && !memcmp(t->s, s, n);
-}
-
-static bool tok_punct(const struct token *t, char c)
-{
-	return t->kind == TK_PUNCT && t->len == 1 && t->s[0] == c;
-}
-
-/*
- * Identifiers that may come right before a call in an expression or a
- * statement.  Any other identifier before a rule's name makes it a
- * declaration ("void panic(const char *fmt, ...)").
- */
-static bool is_expr_keyword(const struct token *t)
-{
-	static const char *const kw[] = {
-		"return", "else", "do", "case", "sizeof", "typeof",
-		"__typeof__", "__typeof", "_Alignof", "__alignof__", "alignof",
-		"__extension__", NULL
-	};
-	const char *const *k;
-
-	for (k = kw; *k; k++)
-		if (tok_is(t, *k))
-			return true;
-	return false;
-}
 
 /*
  * The fast path finds a call from its '(' and looks backwards for the name
@@ -357,7 +79,7 @@ static void next_token(struct scanner *sc, struct token *t)
 		sc->has_pending = false;
 		return;
 	}
-	lex_next(&sc->lx, t);
+	scan_lex_next(&sc->lx, t);
 }
 
 static void unread_token(struct scanner *sc, const struct token *t)
@@ -505,10 +227,10 @@ static bool is_call(struct scanner *sc, const struct token *t)
 
 	if (p->kind == TK_PUNCT && (tok_is(p, ".") || tok_is(p, "->")))
 		return false;	/* a member: x.BUG_ON(), ops->panic() */
-	if (p->kind == TK_IDENT && !is_expr_keyword(p))
+	if (p->kind == TK_IDENT && !scan_lex_is_expr_keyword(p))
 		return false;	/* a declaration: void panic(...) */
 	if (tok_punct(p, '*') && sc->before_stars.kind == TK_IDENT &&
-	    !is_expr_keyword(&sc->before_stars))
+	    !scan_lex_is_expr_keyword(&sc->before_stars))
 		return false;	/* char *panic(...) */
 	peek_token(sc, &next);
 	return tok_punct(&next, '(');
@@ -804,7 +526,7 @@ static const struct span *span_at(const struct scanner *sc, const char *p)
 
 static bool is_space_byte(unsigned char c)
 {
-	return c == '\n' || (cclass[c] & CC_SPACE);
+	return c == '\n' || (scan_cclass[c] & CC_SPACE);
 }
 
 /*
@@ -850,7 +572,7 @@ static bool expr_keyword(const char *s, size_t len)
 {
 	struct token t = { .kind = TK_IDENT, .s = s, .len = len };
 
-	return is_expr_keyword(&t);
+	return scan_lex_is_expr_keyword(&t);
 }
 
 /* The identifier that ends at `e`, as its start (== e when there is none). */
@@ -858,9 +580,9 @@ static const char *back_ident(const struct scanner *sc, const char *e)
 {
 	const char *p = e;
 
-	while (p > sc->text && (cclass[(unsigned char)p[-1]] & CC_IDENT))
+	while (p > sc->text && (scan_cclass[(unsigned char)p[-1]] & CC_IDENT))
 		p--;
-	while (p < e && (cclass[(unsigned char)*p] & CC_DIGIT))
+	while (p < e && (scan_cclass[(unsigned char)*p] & CC_DIGIT))
 		p++;	/* "0x1f" is a number, not an identifier */
 	return p;
 }
@@ -881,7 +603,7 @@ enum run_tok {
  * or "1e+x" the bytes before the name belong to a number (the lexer reads
  * "4.WARN_ON" as one pp-number).  So take the whole run of identifier
  * bytes, dots and exponent signs that ends at `e`, and lex it forwards as
- * lex_next() would.  Returns the kind of its last token, and its start.
+ * scan_lex_next() would.  Returns the kind of its last token, and its start.
  */
 static enum run_tok last_in_run(const struct scanner *sc, const char *e,
 				const char **start)
@@ -892,7 +614,7 @@ static enum run_tok last_in_run(const struct scanner *sc, const char *e,
 	while (r > sc->text) {
 		unsigned char c = r[-1];
 
-		if ((cclass[c] & CC_IDENT) || c == '.' ||
+		if ((scan_cclass[c] & CC_IDENT) || c == '.' ||
 		    ((c == '+' || c == '-') && r - 1 > sc->text && is_exp(r[-2])))
 			r--;
 		else
@@ -901,15 +623,15 @@ static enum run_tok last_in_run(const struct scanner *sc, const char *e,
 	*start = e;
 	for (p = r; p < e; ) {
 		*start = p;
-		if ((cclass[(unsigned char)*p] & CC_DIGIT) ||
-		    (*p == '.' && p + 1 < e && (cclass[(unsigned char)p[1]] & CC_DIGIT))) {
+		if ((scan_cclass[(unsigned char)*p] & CC_DIGIT) ||
+		    (*p == '.' && p + 1 < e && (scan_cclass[(unsigned char)p[1]] & CC_DIGIT))) {
 			for (p++; p < e; p++)
-				if (!(cclass[(unsigned char)*p] & CC_IDENT) && *p != '.' &&
+				if (!(scan_cclass[(unsigned char)*p] & CC_IDENT) && *p != '.' &&
 				    !((*p == '+' || *p == '-') && is_exp(p[-1])))
 					break;
 			kind = RT_NUMBER;
-		} else if (cclass[(unsigned char)*p] & CC_IDENT) {
-			while (++p < e && (cclass[(unsigned char)*p] & CC_IDENT))
+		} else if (scan_cclass[(unsigned char)*p] & CC_IDENT) {
+			while (++p < e && (scan_cclass[(unsigned char)*p] & CC_IDENT))
 				;
 			kind = RT_IDENT;
 		} else {
@@ -950,7 +672,7 @@ static bool not_a_call(const struct scanner *sc, const char *s)
 	if (c == '>' && q - 1 > sc->text && q[-2] == '-')
 		/* "->", unless the '-' is an exponent's sign ("1e->") */
 		return !star && last_in_run(sc, q - 1, &ps) == RT_PUNCT;
-	if (!(cclass[(unsigned char)c] & CC_IDENT) && c != '.')
+	if (!(scan_cclass[(unsigned char)c] & CC_IDENT) && c != '.')
 		return false;
 	switch (last_in_run(sc, q, &ps)) {
 	case RT_PUNCT:		/* '.' */
@@ -1078,9 +800,9 @@ static bool directive_needs_lexer(const char *p, const char *end)
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	if (p < end && !(cclass[(unsigned char)*p] & CC_IDENT))
+	if (p < end && !(scan_cclass[(unsigned char)*p] & CC_IDENT))
 		return true;	/* a comment or a splice: let the lexer judge */
-	for (s = p; p < end && (cclass[(unsigned char)*p] & CC_IDENT); p++)
+	for (s = p; p < end && (scan_cclass[(unsigned char)*p] & CC_IDENT); p++)
 		;
 	for (n = names; *n; n++)
 		if (strlen(*n) == (size_t)(p - s) && !memcmp(*n, s, p - s))
@@ -1106,7 +828,7 @@ static bool fast_directive(struct scanner *sc, const char *hash)
 	catch_up(sc, hash);
 	sc->lx.p = hash;
 	sc->lx.bol = true;
-	lex_next(&sc->lx, &t);
+	scan_lex_next(&sc->lx, &t);
 	scan_directive(sc, &t);
 	unpend(sc);
 	sc->line_pos = sc->lx.p;
@@ -1126,18 +848,14 @@ enum {
 	STOP_PAREN,
 };
 
-static unsigned char stop_calls[256], stop_defines[256];
-
-static void stops_init(void)
-{
-	if (stop_calls['#'])
-		return;
-	stop_calls['"'] = stop_defines['"'] = STOP_QUOTE;
-	stop_calls['\''] = stop_defines['\''] = STOP_QUOTE;
-	stop_calls['/'] = stop_defines['/'] = STOP_SLASH;
-	stop_calls['#'] = stop_defines['#'] = STOP_HASH;
-	stop_calls['('] = STOP_PAREN;
-}
+static const unsigned char stop_calls[256] = {
+	['"'] = STOP_QUOTE, ['\''] = STOP_QUOTE, ['/'] = STOP_SLASH,
+	['#'] = STOP_HASH, ['('] = STOP_PAREN,
+};
+static const unsigned char stop_defines[256] = {
+	['"'] = STOP_QUOTE, ['\''] = STOP_QUOTE, ['/'] = STOP_SLASH,
+	['#'] = STOP_HASH,
+};
 
 /*
  * The next stop byte at or after `p`, or `end`.  With SSE2 (every x86-64),
@@ -1232,15 +950,13 @@ static void scan_fast(struct scanner *sc)
 static void scan_run(struct scanner *sc, const char *text, size_t len,
 		     enum scan_state start)
 {
-	cclass_init();
-	stops_init();
 	sc->text = text;
 	sc->lx.p = sc->lx.lstart = text;
 	sc->lx.end = text + len;
 	sc->lx.bol = true;
 	sc->line_pos = text;
 	if (start == SCAN_BLOCK_COMMENT && len) {
-		skip_block_comment(&sc->lx);
+		scan_lex_skip_block_comment(&sc->lx);
 		sc->line_pos = sc->lx.p;
 		add_blank(sc, text, sc->lx.p);
 	}
@@ -1268,7 +984,6 @@ void scan_text_slow(struct scan_result *out, const struct ruleset *rs,
 	struct scanner sc = { 0 };
 	struct token t;
 
-	cclass_init();
 	sc.out = out;
 	sc.rs = rs;
 	sc.calls = true;
@@ -1277,7 +992,7 @@ void scan_text_slow(struct scan_result *out, const struct ruleset *rs,
 	sc.lx.end = text + len;
 	sc.lx.bol = true;
 	if (start == SCAN_BLOCK_COMMENT && len)
-		skip_block_comment(&sc.lx);
+		scan_lex_skip_block_comment(&sc.lx);
 	for (;;) {
 		next_token(&sc, &t);
 		if (t.kind == TK_EOF)

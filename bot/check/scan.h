@@ -62,7 +62,7 @@ struct scan_result {
 	size_t nr, alloc;
 };
 
-#define SCAN_RESULT_INIT { NULL, 0, 0 }
+#define SCAN_RESULT_INIT { 0 }
 
 /*
  * Scan `len` bytes of `text` that begin in lexical state `start`.  Hits

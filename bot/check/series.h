@@ -46,7 +46,7 @@ struct series {
 	size_t versions_nr;
 };
 
-#define SERIES_INIT { NULL, NULL, 1, false, NULL, NULL, NULL, 0, 0, NULL, 0 }
+#define SERIES_INIT { .version = 1 }
 
 /* What a subject line's tags say. */
 struct subject_tags {

@@ -51,7 +51,7 @@ struct backfill_opts {
 	void *data;
 };
 
-#define BACKFILL_OPTS_INIT { NULL, NULL, NULL, NULL, NULL }
+#define BACKFILL_OPTS_INIT { 0 }
 
 /*
  * Read the public-inbox archive at `path` (a v2 inbox directory, a v1

@@ -30,7 +30,7 @@ struct census_opts {
 	void *data;
 };
 
-#define CENSUS_OPTS_INIT { 0, NULL, NULL }
+#define CENSUS_OPTS_INIT { 0 }
 
 /* Added/removed (census --git) or present (census TREE) calls. */
 struct census_macro {

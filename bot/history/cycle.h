@@ -51,7 +51,7 @@ struct cycles {
 	size_t nr;
 };
 
-#define CYCLES_INIT { NULL, 0, NULL, 0 }
+#define CYCLES_INIT { 0 }
 
 /* The releases file: $WARNWATCH_KERNEL_CI/releases.json, a checkout's
  * kernel-ci/releases.json, or the installed one.  Into `buf`. */

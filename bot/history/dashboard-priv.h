@@ -22,4 +22,12 @@ void dash_set_lines(struct tmpl_vars *v, const char *name, const char *s);
 /* Set `name` to `n` written with thousands separators. */
 void dash_set_num(struct tmpl_vars *v, const char *name, double n);
 
+/* A census's "release", else its "source" ("" when neither). */
+const char *dash_release_name(const json_t *census);
+/* "+1,234 (+2.1%)" in `name` and "up"/"down" in `trend`, from `prev` to `now`. */
+void dash_set_change(struct tmpl_vars *v, const char *name,
+		     const char *trend, double prev, double now);
+/* dashboard-releases.c: the releases section of the front page. */
+void dash_render_releases(struct tmpl_vars *v, const json_t *model);
+
 #endif

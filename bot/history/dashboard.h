@@ -53,7 +53,7 @@ struct dashboard_opts {
 	size_t nr_watched;
 };
 
-#define DASHBOARD_OPTS_INIT { NULL, NULL, NULL, NULL, 0, NULL, NULL, 0, 0, NULL, NULL, 0 }
+#define DASHBOARD_OPTS_INIT { 0 }
 
 /*
  * The model the site is made from: { "generated", "title", "releases":

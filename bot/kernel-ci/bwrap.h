@@ -33,7 +33,7 @@ struct bwrap_opts {
 	const struct strvec *binds;
 };
 
-#define BWRAP_OPTS_INIT { NULL, NULL, NULL, 4096, NULL }
+#define BWRAP_OPTS_INIT { .mem_mb = 4096 }
 
 /* Push "prlimit ... -- bwrap ... --chdir BWRAP_BUILD" onto `args`; the
  * command to run in the sandbox follows. */

@@ -166,12 +166,9 @@ struct ci_verdict {
 	char *git_why;		/* why the git repository gave no base, or NULL */
 };
 
-#define CI_VERDICT_INIT { CI_ERROR, NULL, NULL, NULL, NULL, NULL, NULL, \
-			  NULL, -1, NULL, 0, 0, STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, 0, \
-			  false, NULL, NULL, NULL, \
-			  0, NULL, 0, 0, CHECK_RESULT_INIT, NULL, { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }, \
-			  NULL, false, NULL, 0, 0, NULL, 0, 0, NULL, 0, 0, STRVEC_INIT, NULL, NULL, NULL, \
-			  false, false, false, NULL, NULL }
+#define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \
+			.config_added = STRVEC_INIT, .findings = CHECK_RESULT_INIT, \
+			.not_built = STRVEC_INIT }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -199,7 +196,7 @@ struct ci_opts {
 	unsigned int keep_bases; /* git bases kept; 0: KTREE_KEEP_BASES */
 };
 
-#define CI_OPTS_INIT { NULL, NULL, NULL, 0, NULL, 0, NULL, NULL, 0 }
+#define CI_OPTS_INIT { 0 }
 
 /*
  * Run the whole pipeline on `s`.  Returns 0 whenever there is a verdict

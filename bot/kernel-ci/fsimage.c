@@ -117,12 +117,8 @@ int fsimage_check(struct fsimage_fsck *out, const char *img)
 	if ((ret = child_run(&c)) < 0)
 		goto out;
 	if (c.status != 0 && c.status != 4) {
-		struct strbuf last = STRBUF_INIT;
-
-		child_last_line(&last, &c.out);
-		ret = error_code(WW_ECHILD, "e2fsck -fn '%s' failed with status %d: %s",
-				 img, c.status, last.buf);
-		strbuf_release(&last);
+		ret = child_error(&c, "e2fsck -fn '%s' failed with status %d",
+				  img, c.status);
 		goto out;
 	}
 	out->clean = c.status == 0;

@@ -23,7 +23,7 @@ struct fsimage_set {
 	size_t nr, alloc;
 };
 
-#define FSIMAGE_SET_INIT { NULL, NULL, 0, 0 }
+#define FSIMAGE_SET_INIT { 0 }
 
 /* Read "image_size" and "images" of a workload JSON.  Errors: WW_ENOTFOUND,
  * WW_EINPUT naming the key.  `out` is the caller's: fsimage_set_release(). */
@@ -46,7 +46,7 @@ struct fsimage_fsck {
 	struct strbuf output;
 };
 
-#define FSIMAGE_FSCK_INIT { false, STRBUF_INIT }
+#define FSIMAGE_FSCK_INIT { .output = STRBUF_INIT }
 
 /* `e2fsck -fn IMG`: exit 0 is clean, 4 (errors left uncorrected: -n
  * corrects nothing) corrupted; anything else is WW_ECHILD (e.g. not an

@@ -155,12 +155,8 @@ static int run_gcov(struct strbuf *json, const char *gcno, const char *gcda)
 		goto out_rmdir;
 	}
 	if (c.status) {
-		struct strbuf last = STRBUF_INIT;
-
-		child_last_line(&last, &c.err);
-		ret = error_code(WW_ECHILD, "gcov failed on '%s' with status %d: %s",
-				 gcno, c.status, last.buf);
-		strbuf_release(&last);
+		ret = child_error(&c, "gcov failed on '%s' with status %d",
+				  gcno, c.status);
 		goto out_rmdir;
 	}
 	if (c.truncated) {

@@ -39,7 +39,7 @@ struct gcov_counts {
 	size_t nr;
 };
 
-#define GCOV_COUNTS_INIT { NULL, NULL, 0 }
+#define GCOV_COUNTS_INIT { 0 }
 
 /*
  * Read the counts of `srcfile` (tree-relative, "fs/ext4/namei.c") from

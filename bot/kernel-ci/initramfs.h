@@ -63,7 +63,7 @@ struct initramfs_opts {
 	enum initramfs_compress compress;
 };
 
-#define INITRAMFS_OPTS_INIT { NULL, NULL, NULL, NULL, NULL, 0, NULL, INITRAMFS_GZIP }
+#define INITRAMFS_OPTS_INIT { .compress = INITRAMFS_GZIP }
 
 /*
  * Write the initramfs to `path` (through path.tmp and a rename).

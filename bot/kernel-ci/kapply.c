@@ -303,41 +303,6 @@ static int check_links(git_diff *diff, git_tree *tree, const char *what)
 	return ret;
 }
 
-/* "Name <addr>" -> a signature libgit2 accepts, at time `when`. */
-static int make_signature(git_signature **out, const char *author,
-			  git_time_t when)
-{
-	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
-	const char *lt = author ? strchr(author, '<') : NULL;
-	const char *gt = lt ? strchr(lt, '>') : NULL;
-	int ret;
-
-	if (lt && gt) {
-		strbuf_add(&name, author, lt - author);
-		strbuf_add(&email, lt + 1, gt - lt - 1);
-	} else if (author) {
-		strbuf_addstr(&name, author);
-	}
-	/* libgit2 refuses angle brackets and newlines in either part. */
-	for (size_t i = 0; i < name.len; i++)
-		if (strchr("<>\r\n", name.buf[i]))
-			name.buf[i] = ' ';
-	for (size_t i = 0; i < email.len; i++)
-		if (strchr("<>\r\n ", email.buf[i]))
-			email.buf[i] = '_';
-	strbuf_trim(&name);
-	strbuf_trim(&email);
-	if (!name.len)
-		strbuf_addstr(&name, "unknown");
-	if (!email.len)
-		strbuf_addstr(&email, "unknown@localhost");
-	ret = git_signature_new(out, name.buf, email.buf, when, 0);
-	strbuf_release(&email);
-	strbuf_release(&name);
-	return ret < 0 ? error("bad author '%s': %s", author ? author : "",
-			       gitlib_error()) : 0;
-}
-
 /* Hunks libgit2 could not place and we moved: bounded per patch. */
 #define KAPPLY_RELOCATE_MAX 64
 
@@ -810,7 +775,6 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	git_commit *pc = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
 	git_index *index = NULL;
-	git_signature *sig = NULL;
 	git_oid tree_id;
 	int ret = -1;
 
@@ -864,19 +828,18 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		goto out;
 	}
 	/* Dated like the parent: the same series gives the same commits. */
-	if ((ret = make_signature(&sig, author,
-				  git_commit_time(pc))) < 0)
-		goto out;
 	strbuf_addf(&msg, "%s\n\nwarnwatch: %s\n", subject && *subject ?
 		    subject : what, what);
-	if (git_commit_create(out, t->repo, NULL, sig, sig, NULL, msg.buf,
-			      tree, 1, (const git_commit **)&pc) < 0) {
-		ret = error("%s: cannot commit: %s", what, gitlib_error());
+	ret = gitlib_commit(out, t->repo, NULL, author ? author : "", git_commit_time(pc),
+			    msg.buf, tree, pc);
+	if (ret == WW_EINPUT)
+		goto out;	/* "bad author ..." as before */
+	if (ret < 0) {
+		ret = error_prefix(ret, "%s: cannot commit", what);
 		goto out;
 	}
 	ret = 0;
 out:
-	git_signature_free(sig);
 	git_index_free(index);
 	git_tree_free(tree);
 	git_tree_free(ptree);

@@ -174,12 +174,7 @@ static int boot_once(struct kboot_result *out, const struct kboot_opts *opts,
 		error_clear();
 		ret = 0;
 	} else if (!ret && c.status) {
-		struct strbuf last = STRBUF_INIT;
-
-		child_last_line(&last, &c.err);
-		ret = error_code(WW_ECHILD, "qemu exited with status %d%s%s",
-				 c.status, last.len ? ": " : "", last.buf);
-		strbuf_release(&last);
+		ret = child_error(&c, "qemu exited with status %d", c.status);
 	}
 	child_release(&c);
 	return ret;

@@ -59,8 +59,8 @@ struct kboot_opts {
 /* A whole clean 6.1 KUnit boot prints about 25 KB. */
 #define KBOOT_DEFAULT_MAX_CONSOLE (32u << 20)
 
-#define KBOOT_OPTS_INIT { NULL, NULL, NULL, NULL, KBOOT_ACCEL_AUTO, NULL, \
-			  true, NULL, STRVEC_INIT, 0, 0, 0, NULL, STRVEC_INIT }
+#define KBOOT_OPTS_INIT { .accel = KBOOT_ACCEL_AUTO, .panic_on_warn = true, \
+			.append = STRVEC_INIT, .drives = STRVEC_INIT }
 
 struct kboot_result {
 	enum kboot_accel accel;	/* what was used */
@@ -73,8 +73,8 @@ struct kboot_result {
 	struct strvec argv;	/* the whole QEMU command, for the record */
 };
 
-#define KBOOT_RESULT_INIT { KBOOT_ACCEL_TCG, false, false, 0, 0, \
-			    STRBUF_INIT, STRBUF_INIT, STRVEC_INIT }
+#define KBOOT_RESULT_INIT { .accel = KBOOT_ACCEL_TCG, .qemu_err = STRBUF_INIT, \
+			.cmdline = STRBUF_INIT, .argv = STRVEC_INIT }
 
 /*
  * Boot and wait for QEMU to exit or the deadline.  Returns 0 when QEMU

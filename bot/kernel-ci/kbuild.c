@@ -829,12 +829,7 @@ int kbuild_run(struct kbuild_result *out, struct ktree *t,
 	if (ret < 0)
 		goto out;
 	if (bwrap_failed(&c)) {
-		struct strbuf last = STRBUF_INIT;
-
-		child_last_line(&last, &c.out);
-		ret = error_code(WW_ECHILD, "the build sandbox failed: %s",
-				 last.buf);
-		strbuf_release(&last);
+		ret = child_error(&c, "the build sandbox failed");
 		goto out;
 	}
 	/* Kconfig edits in the series are applied by make itself: look again. */

@@ -50,7 +50,7 @@ struct kbuild_opts {
 				   (the base directory still gets configured) */
 };
 
-#define KBUILD_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0, false, false }
+#define KBUILD_OPTS_INIT { 0 }
 
 struct kbuild_result {
 	char *build_dir;	/* host path of the O= directory */
@@ -69,9 +69,8 @@ struct kbuild_result {
 	int make_status;
 };
 
-#define KBUILD_RESULT_INIT { NULL, NULL, NULL, NULL, NULL, false, \
-			     STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, \
-			     STRVEC_INIT, STRBUF_INIT, 0, 0, 0 }
+#define KBUILD_RESULT_INIT { .suites = STRVEC_INIT, .tests = STRVEC_INIT, .symbols = STRVEC_INIT, \
+			.dropped = STRVEC_INIT, .error = STRBUF_INIT }
 
 /*
  * Configure and build t->worktree as it is checked out now (kapply.h).

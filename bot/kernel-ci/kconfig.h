@@ -37,7 +37,7 @@ struct kconfig_frag {
 	size_t nr, alloc;
 };
 
-#define KCONFIG_FRAG_INIT { NULL, 0, 0 }
+#define KCONFIG_FRAG_INIT { 0 }
 
 void kconfig_frag_release(struct kconfig_frag *f);
 
@@ -78,7 +78,8 @@ struct kconfig_suites {
 	struct strvec objects;	/* "kernel/time/time_test.o", for messages */
 };
 
-#define KCONFIG_SUITES_INIT { STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
+#define KCONFIG_SUITES_INIT { .tests = STRVEC_INIT, .symbols = STRVEC_INIT, \
+			.suites = STRVEC_INIT, .objects = STRVEC_INIT }
 
 /*
  * Find the KUnit tests covering `touched` (paths relative to `srctree`)

@@ -54,8 +54,8 @@ struct kguest {
 	double kselftest_seconds, image_seconds, initramfs_seconds, fsck_seconds;
 };
 
-#define KGUEST_INIT { NULL, NULL, NULL, NULL, TESTMAP_SEL_INIT, \
-		      KSELFTEST_RESULT_INIT, NULL, 0, 0, 0, STRVEC_INIT, 0, 0, 0, 0 }
+#define KGUEST_INIT { .sel = TESTMAP_SEL_INIT, .kselftests = KSELFTEST_RESULT_INIT, \
+			.not_built = STRVEC_INIT }
 
 struct kguest_opts {
 	const char *cache_dir;	/* kselftest cache */
@@ -64,7 +64,7 @@ struct kguest_opts {
 	unsigned int jobs;
 };
 
-#define KGUEST_OPTS_INIT { NULL, NULL, NULL, 0 }
+#define KGUEST_OPTS_INIT { 0 }
 
 /*
  * Commit GCOV_PROFILE lines for the .c files in `files` (tree-relative)

@@ -370,12 +370,7 @@ static int run_make(struct child *c, const char *worktree, const char *tmp,
 	} else if (ret < 0) {
 		ret = error_prefix(WW_ECHILD, "cannot run the selftest build");
 	} else if (bwrap_failed(c)) {
-		struct strbuf last = STRBUF_INIT;
-
-		child_last_line(&last, &c->out);
-		ret = error_code(WW_ECHILD, "the build sandbox failed: %s",
-				 last.buf);
-		strbuf_release(&last);
+		ret = child_error(c, "the build sandbox failed");
 	}
 out:
 	strvec_clear(&binds);

@@ -51,7 +51,7 @@ struct kselftest_opts {
 	unsigned int mem_mb;	/* per process; 0: KSELFTEST_DEFAULT_MEM_MB */
 };
 
-#define KSELFTEST_OPTS_INIT { NULL, NULL, NULL, 0, 0, 0 }
+#define KSELFTEST_OPTS_INIT { 0 }
 
 struct kselftest_target {
 	char *target;		/* "cgroup", "filesystems/epoll" */
@@ -73,7 +73,7 @@ struct kselftest_result {
 	double seconds;		/* all targets, including the hashing */
 };
 
-#define KSELFTEST_RESULT_INIT { NULL, 0, 0, 0 }
+#define KSELFTEST_RESULT_INIT { 0 }
 
 /*
  * Build (or find in the cache) every target of `targets` from `worktree`

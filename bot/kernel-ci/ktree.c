@@ -367,7 +367,6 @@ static int import_tree(struct ktree *t, const char *tarname,
 	git_repository_init_options init;
 	struct strbuf msg = STRBUF_INIT, abs = STRBUF_INIT, rel = STRBUF_INIT;
 	git_index *index = NULL;
-	git_signature *sig = NULL;
 	git_tree *tree = NULL;
 	git_commit *commit = NULL;
 	git_oid tree_id, tag_id;
@@ -387,16 +386,14 @@ static int import_tree(struct ktree *t, const char *tarname,
 		goto out;
 	if (git_index_write(index) < 0 ||
 	    git_index_write_tree(&tree_id, index) < 0 ||
-	    git_tree_lookup(&tree, t->repo, &tree_id) < 0 ||
-	    git_signature_new(&sig, "warnwatch", "warnwatch@localhost",
-			      st->st_mtime, 0) < 0) {
+	    git_tree_lookup(&tree, t->repo, &tree_id) < 0) {
 		ret = error("cannot import '%s' into '%s': %s", t->worktree,
 			    t->gitdir, gitlib_error());
 		goto out;
 	}
 	strbuf_addf(&msg, "linux %s from %s\n", t->version, tarname);
-	if (git_commit_create(&t->base, t->repo, "HEAD", sig, sig, NULL,
-			      msg.buf, tree, 0, NULL) < 0 ||
+	if (gitlib_commit(&t->base, t->repo, "HEAD", NULL, st->st_mtime,
+			  msg.buf, tree, NULL) < 0 ||
 	    git_commit_lookup(&commit, t->repo, &t->base) < 0 ||
 	    git_tag_create_lightweight(&tag_id, t->repo, t->tag,
 				       (git_object *)commit, 1) < 0) {
@@ -407,7 +404,6 @@ static int import_tree(struct ktree *t, const char *tarname,
 	ret = 0;
 out:
 	git_commit_free(commit);
-	git_signature_free(sig);
 	git_tree_free(tree);
 	git_index_free(index);
 	strbuf_release(&rel);
@@ -614,7 +610,6 @@ int ktree_commit_files(git_oid *out, struct ktree *t, const git_oid *parent,
 	git_tree_update *upd = xcalloc(files->nr ? files->nr : 1, sizeof(*upd));
 	git_commit *pc = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
-	git_signature *sig = NULL;
 	git_oid tree_id;
 	int ret = -1;
 
@@ -635,10 +630,8 @@ int ktree_commit_files(git_oid *out, struct ktree *t, const git_oid *parent,
 	/* Dated like the parent: the same change gives the same commit. */
 	if (git_tree_create_updated(&tree_id, t->repo, ptree, files->nr, upd) < 0 ||
 	    git_tree_lookup(&tree, t->repo, &tree_id) < 0 ||
-	    git_signature_new(&sig, "warnwatch", "warnwatch@localhost",
-			      git_commit_time(pc), 0) < 0 ||
-	    git_commit_create(out, t->repo, NULL, sig, sig, NULL, message, tree,
-			      1, (const git_commit **)&pc) < 0)
+	    gitlib_commit(out, t->repo, NULL, NULL, git_commit_time(pc), message,
+			  tree, pc) < 0)
 		goto out_git;
 	ret = 0;
 	goto out;
@@ -646,7 +639,6 @@ out_git:
 	ret = error("cannot commit %s in '%s': %s", message, t->gitdir,
 		    gitlib_error());
 out:
-	git_signature_free(sig);
 	git_tree_free(tree);
 	git_tree_free(ptree);
 	git_commit_free(pc);

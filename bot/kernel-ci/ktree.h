@@ -47,7 +47,7 @@ struct ktree_opts {
 	bool progress;		/* say on stderr when extracting/importing */
 };
 
-#define KTREE_OPTS_INIT { NULL, NULL, 0, NULL, 0, false }
+#define KTREE_OPTS_INIT { 0 }
 
 struct ktree {
 	char *cache_dir;	/* absolute */
@@ -66,7 +66,7 @@ struct ktree {
 				   from, or NULL */
 };
 
-#define KTREE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL, {{0}}, -1, 0, 0, NULL }
+#define KTREE_INIT { .lock_fd = -1 }
 
 /*
  * Open (and on first use create) the base tree, holding its lock.

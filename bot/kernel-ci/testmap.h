@@ -57,8 +57,9 @@ struct testmap_sel {
 	struct strvec tests_skip;
 };
 
-#define TESTMAP_SEL_INIT { STRVEC_INIT, STRVEC_INIT, NULL, 0, 0, STRVEC_INIT, \
-			   STRVEC_INIT, STRVEC_INIT, STRVEC_INIT }
+#define TESTMAP_SEL_INIT { .kselftests = STRVEC_INIT, .test_names = STRVEC_INIT, \
+			.kunit_suites = STRVEC_INIT, .config_fragments = STRVEC_INIT, \
+			.workloads = STRVEC_INIT, .tests_skip = STRVEC_INIT }
 
 struct testmap;		/* opaque */
 

@@ -342,17 +342,28 @@ void child_last_line(struct strbuf *out, const struct strbuf *sb)
 	strbuf_add(out, sb->buf + start, end - start);
 }
 
+int child_error(const struct child *c, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, last = STRBUF_INIT;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	child_last_line(&last, c->err.len ? &c->err : &c->out);
+	ret = error_code(WW_ECHILD, "%s%s%s", msg.buf, last.len ? ": " : "",
+			 last.buf);
+	strbuf_release(&last);
+	strbuf_release(&msg);
+	return ret;
+}
+
 int child_run_ok(struct child *c)
 {
-	struct strbuf last = STRBUF_INIT;
 	int ret = child_run(c);
 
 	if (ret < 0 || !c->status)
 		return ret;
-	child_last_line(&last, c->err.len ? &c->err : &c->out);
-	ret = error_code(WW_ECHILD, "'%s' failed with status %d%s%s",
-			 c->args.v[0], c->status, last.len ? ": " : "",
-			 last.buf);
-	strbuf_release(&last);
-	return ret;
+	return child_error(c, "'%s' failed with status %d", c->args.v[0], c->status);
 }

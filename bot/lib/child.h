@@ -47,8 +47,8 @@ struct child {
 	double seconds;		/* wall-clock run time */
 };
 
-#define CHILD_INIT { STRVEC_INIT, STRVEC_INIT, NULL, 0, NULL, 0, NULL, 0, 0, \
-		     NULL, NULL, STRBUF_INIT, STRBUF_INIT, 0, false, false, 0 }
+#define CHILD_INIT { .args = STRVEC_INIT, .env = STRVEC_INIT, .out = STRBUF_INIT, \
+			.err = STRBUF_INIT }
 
 void child_init(struct child *c);
 /* Free args, env and the captured output. */
@@ -64,6 +64,14 @@ int child_run(struct child *c);
 /* Like child_run, but a non-zero exit status is an error (WW_ECHILD) whose
  * message names the program and quotes the last line of its stderr. */
 int child_run_ok(struct child *c);
+
+/*
+ * How a module says a program failed: store "<fmt...>: <last line>" as
+ * WW_ECHILD and return WW_ECHILD.  The line is the last non-empty one of
+ * its stderr, or of its stdout when stderr is empty (merged into stdout
+ * with CHILD_STDERR_TO_OUT, or silent); no ": " when both are empty.
+ */
+int child_error(const struct child *c, const char *fmt, ...) WW_PRINTF(2, 3);
 
 /* The last non-empty line of `sb` (for error messages), into `out`. */
 void child_last_line(struct strbuf *out, const struct strbuf *sb);

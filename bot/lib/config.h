@@ -33,7 +33,7 @@ struct config {
 	char *path;		/* the file read, or NULL */
 };
 
-#define CONFIG_INIT { NULL, 0, 0, NULL }
+#define CONFIG_INIT { 0 }
 
 /* The file to read when none is given: $WARNWATCH_CONFIG, else
  * $XDG_CONFIG_HOME/warnwatch/warnwatch.conf (~/.config/...).  Caller frees. */

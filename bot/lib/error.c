@@ -8,7 +8,7 @@
 #include "ww.h"
 #include "quote.h"
 
-static _Thread_local char last[1024];
+static _Thread_local char last[ERROR_MSG_MAX];
 
 /*
  * A message names files, subjects and message-ids from a series; it is
@@ -82,6 +82,24 @@ const char *error_last(void)
 void error_clear(void)
 {
 	last[0] = '\0';
+}
+
+int error_state_capture(struct error_state *out, int code)
+{
+	out->code = code;
+	if (last[0])
+		memcpy(out->msg, last, sizeof(out->msg));
+	else
+		snprintf(out->msg, sizeof(out->msg),
+			 "failed with no message (code %d)", code);
+	error_clear();
+	return code;
+}
+
+int error_state_restore(const struct error_state *st)
+{
+	memcpy(last, st->msg, sizeof(last));
+	return st->code;
 }
 
 void warning(const char *fmt, ...)

@@ -40,6 +40,28 @@ int error_prefix(int code, const char *fmt, ...) WW_PRINTF(2, 3);
 const char *error_last(void);
 void error_clear(void);
 
+#define ERROR_MSG_MAX 1024
+
+/*
+ * A failure held aside, as libgit2's git_error_state_capture/restore:
+ * the code and message of a failure survive the cleanup, logging or
+ * bookkeeping that runs before it is reported (each may store messages of
+ * its own, or clear them).  No allocation: it lives on the stack.
+ */
+struct error_state {
+	int code;
+	char msg[ERROR_MSG_MAX];
+};
+
+/*
+ * Move the stored message and `code` into `out` and clear the store.  A
+ * failure that stored no message gets one naming its code, so no failure
+ * is ever recorded with an empty reason.  Returns `code`.
+ */
+int error_state_capture(struct error_state *out, int code);
+/* Store `st`'s message again; returns its code. */
+int error_state_restore(const struct error_state *st);
+
 /* Print "warnwatch: warning: ..." to stderr at once (main-level only). */
 void warning(const char *fmt, ...) WW_PRINTF(1, 2);
 /* Print "warnwatch: ..." to stderr and exit(2).  main-level code only. */

@@ -21,8 +21,10 @@
  * the one in use.
  */
 #include "gitlib.h"
+#include "strbuf.h"
 
 #include <git2.h>
+#include <pthread.h>
 
 struct mbedtls_x509_crt;
 
@@ -44,12 +46,67 @@ const char *gitlib_error(void)
 	return e && e->message ? e->message : "unknown libgit2 error";
 }
 
+static pthread_once_t started = PTHREAD_ONCE_INIT;
+
+static void start(void)
+{
+	git_libgit2_init();
+}
+
+/* "Name <addr>" -> a signature libgit2 accepts, at time `when`. */
+static int make_signature(git_signature **out, const char *author,
+			  git_time_t when)
+{
+	struct strbuf name = STRBUF_INIT, email = STRBUF_INIT;
+	const char *lt = author ? strchr(author, '<') : NULL;
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	int ret;
+
+	if (lt && gt) {
+		strbuf_add(&name, author, lt - author);
+		strbuf_add(&email, lt + 1, gt - lt - 1);
+	} else if (author) {
+		strbuf_addstr(&name, author);
+	}
+	/* libgit2 refuses angle brackets and newlines in either part. */
+	for (size_t i = 0; i < name.len; i++)
+		if (strchr("<>\r\n", name.buf[i]))
+			name.buf[i] = ' ';
+	for (size_t i = 0; i < email.len; i++)
+		if (strchr("<>\r\n ", email.buf[i]))
+			email.buf[i] = '_';
+	strbuf_trim(&name);
+	strbuf_trim(&email);
+	if (!name.len)
+		strbuf_addstr(&name, "unknown");
+	if (!email.len)
+		strbuf_addstr(&email, "unknown@localhost");
+	ret = git_signature_new(out, name.buf, email.buf, when, 0);
+	strbuf_release(&email);
+	strbuf_release(&name);
+	return ret < 0 ? error_code(WW_EINPUT, "bad author '%s': %s",
+				    author ? author : "", gitlib_error()) : 0;
+}
+
+int gitlib_commit(struct git_oid *out, struct git_repository *repo, const char *ref,
+		  const char *author, int64_t when, const char *message,
+		  const struct git_tree *tree, const struct git_commit *parent)
+{
+	git_signature *sig = NULL;
+	int ret;
+
+	ret = make_signature(&sig, author ? author : "warnwatch <warnwatch@localhost>",
+			     when);
+	if (ret < 0)
+		return ret;
+	if (git_commit_create(out, repo, ref, sig, sig, NULL, message, tree,
+			      parent ? 1 : 0, parent ? &parent : NULL) < 0)
+		ret = error("%s", gitlib_error());
+	git_signature_free(sig);
+	return ret;
+}
+
 void gitlib_init(void)
 {
-	static bool started;
-
-	if (!started) {
-		git_libgit2_init();
-		started = true;
-	}
+	pthread_once(&started, start);
 }

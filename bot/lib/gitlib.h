@@ -23,4 +23,23 @@ void gitlib_init(void);
 /* libgit2's last error message, for ours: it does not always set one. */
 const char *gitlib_error(void);
 
+struct git_oid;
+struct git_repository;
+struct git_tree;
+struct git_commit;
+
+/*
+ * The one way warnwatch commits: `tree` on `parent` (NULL: a first
+ * commit), by `author` ("Name <addr>" from a mail; what libgit2 refuses
+ * in a signature is blanked out, a missing part becomes "unknown"; NULL:
+ * warnwatch <warnwatch@localhost>) as author and committer, dated `when`
+ * (seconds, UTC) -- the same inputs give the same commit id everywhere.
+ * `ref` ("HEAD") is moved to it unless NULL.  The new id into `out`.
+ * Errors: WW_EINPUT for an author libgit2 still refuses, WW_ERROR with
+ * libgit2's message otherwise; callers prefix their context.
+ */
+int gitlib_commit(struct git_oid *out, struct git_repository *repo, const char *ref,
+		  const char *author, int64_t when, const char *message,
+		  const struct git_tree *tree, const struct git_commit *parent);
+
 #endif

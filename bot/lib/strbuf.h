@@ -17,7 +17,7 @@ struct strbuf {
 };
 
 extern char strbuf_slopbuf[];
-#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+#define STRBUF_INIT { .buf = strbuf_slopbuf }
 
 void strbuf_init(struct strbuf *sb, size_t hint);
 /* Free the memory; the strbuf is empty and reusable afterwards. */

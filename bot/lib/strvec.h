@@ -14,7 +14,7 @@ struct strvec {
 };
 
 extern const char *empty_strvec[];
-#define STRVEC_INIT { empty_strvec, 0, 0 }
+#define STRVEC_INIT { .v = empty_strvec }
 
 void strvec_init(struct strvec *sv);
 void strvec_push(struct strvec *sv, const char *s);

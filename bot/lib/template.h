@@ -66,7 +66,7 @@ struct template_opts {
 	unsigned int width;	/* fill paragraphs at this column; 0: don't */
 };
 
-#define TEMPLATE_OPTS_INIT { NULL, "template", TEMPLATE_WIDTH }
+#define TEMPLATE_OPTS_INIT { .name = "template", .width = TEMPLATE_WIDTH }
 
 /*
  * Render `len` bytes of template `text` with `vars`, appending to `out`.

@@ -6,6 +6,7 @@
 #include "archive.h"
 
 #include <curl/curl.h>
+#include <pthread.h>
 
 struct fetch {
 	struct strbuf *body;
@@ -15,14 +16,21 @@ struct fetch {
 	unsigned int retry_after;
 };
 
-static void global_init(void)
-{
-	static bool done;
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_started = CURLE_FAILED_INIT;
 
-	/* curl 7.84+ makes this thread-safe; we also call it first thing
-	 * from the main thread, before the HTTP server thread exists. */
-	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK)
-		done = true;
+static void curl_start(void)
+{
+	curl_started = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+int archive_curl_init(void)
+{
+	pthread_once(&curl_once, curl_start);
+	if (curl_started != CURLE_OK)
+		return error("cannot initialise libcurl: %s",
+			     curl_easy_strerror(curl_started));
+	return 0;
 }
 
 static size_t on_body(char *data, size_t size, size_t n, void *arg)
@@ -92,7 +100,9 @@ static int do_get(struct fetch *f, long *status, const char *url,
 	int ret;
 
 	*status = 0;
-	global_init();
+	ret = archive_curl_init();
+	if (ret)
+		return ret;
 	curl = curl_easy_init();
 	if (!curl)
 		return error("cannot initialise libcurl");

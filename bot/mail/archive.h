@@ -21,7 +21,7 @@ struct archive_inbox {
 	time_t last_ok;		/* last successful poll, 0 never */
 };
 
-#define ARCHIVE_INBOX_INIT { NULL, NULL, 0, 0, 0 }
+#define ARCHIVE_INBOX_INIT { 0 }
 
 struct archive_opts {
 	unsigned int interval;	/* seconds between polls of a healthy inbox */
@@ -32,7 +32,8 @@ struct archive_opts {
 	const char *user_agent;
 };
 
-#define ARCHIVE_OPTS_INIT { 60, 3600, 30000, 10000, 8u << 20, "warnwatch" }
+#define ARCHIVE_OPTS_INIT { .interval = 60, .backoff_max = 3600, .timeout_ms = 30000, \
+			.connect_timeout_ms = 10000, .cap = 8u << 20, .user_agent = "warnwatch" }
 
 enum archive_poll_result {
 	ARCHIVE_UNCHANGED = 0,	/* 304: nothing new */
@@ -74,5 +75,12 @@ int archive_get(struct strbuf *out, long *status, const char *url,
 void archive_escape_msgid(struct strbuf *out, const char *s);
 
 void archive_inbox_release(struct archive_inbox *st);
+
+/*
+ * Start libcurl, once per process whichever thread comes first
+ * (pthread_once); every module that uses libcurl (archive, smtp) calls it
+ * before its first handle.
+ */
+int archive_curl_init(void);
 
 #endif

@@ -45,7 +45,7 @@ struct atom_feed {
 	size_t dropped;		/* entries without a usable Message-ID */
 };
 
-#define ATOM_FEED_INIT { NULL, NULL, NULL, 0, 0, 0 }
+#define ATOM_FEED_INIT { 0 }
 
 /*
  * Parse `len` bytes of an Atom document into `out` (entries appended).

@@ -11,6 +11,7 @@
 #include "msgid.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -152,6 +153,8 @@ void b4_sweep(void)
 	strbuf_release(&p);
 }
 
+static pthread_once_t sweep_once = PTHREAD_ONCE_INIT;
+
 /*
  * A private directory <cache>/b4-tmp/<pid>.XXXXXX: the owner's pid in the
  * name, so that b4_sweep() (run before the process's first one) can
@@ -159,17 +162,13 @@ void b4_sweep(void)
  */
 static int run_init(struct b4_run *r, const struct b4_opts *o)
 {
-	static bool swept;
 	struct strbuf path = STRBUF_INIT;
 	int ret;
 
 	r->o = o;
 	r->dir = NULL;
 	strbuf_init(&r->config, 0);
-	if (!swept) {
-		b4_sweep();
-		swept = true;
-	}
+	pthread_once(&sweep_once, b4_sweep);
 	work_root(&path);
 	ret = mkdirs(path.buf, 0700, WW_ERROR);
 	if (ret < 0) {
@@ -260,7 +259,7 @@ static void archive_name(struct strbuf *out, const struct b4_opts *o)
 static int diagnose(const struct child *c, int run_ret, const char *what,
 		    const char *msgid, const struct b4_opts *o)
 {
-	struct strbuf last = STRBUF_INIT, arch = STRBUF_INIT;
+	struct strbuf arch = STRBUF_INIT;
 	const char *err = c->err.buf;
 	int ret;
 
@@ -285,18 +284,11 @@ static int diagnose(const struct child *c, int run_ret, const char *what,
 				 o->version, msgid ? msgid : "", o->mbox ? o->mbox : arch.buf);
 	} else if (strstr(err, "No patches found")) {
 		ret = error_code(WW_ENOTFOUND, "no patches in the thread of <%s>", msgid ? msgid : "");
+	} else if (c->status) {
+		ret = child_error(c, "b4 failed with status %d", c->status);
 	} else {
-		child_last_line(&last, &c->err);
-		ret = error_code(WW_ECHILD, "b4 failed%s%d%s%s", c->status ? " with status " : "",
-				 c->status, last.len ? ": " : "", last.buf);
-		if (!c->status) {
-			strbuf_reset(&last);
-			child_last_line(&last, &c->err);
-			ret = error_code(WW_ECHILD, "b4 wrote no %s for <%s>%s%s", what,
-					 msgid ? msgid : "", last.len ? ": " : "", last.buf);
-		}
+		ret = child_error(c, "b4 wrote no %s for <%s>", what, msgid ? msgid : "");
 	}
-	strbuf_release(&last);
 	strbuf_release(&arch);
 	return ret;
 }

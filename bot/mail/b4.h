@@ -36,7 +36,7 @@ struct b4_opts {
 	unsigned int timeout_s;	/* per b4 run; 0: B4_DEFAULT_TIMEOUT_S */
 };
 
-#define B4_OPTS_INIT { NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, NULL, 0 }
+#define B4_OPTS_INIT { 0 }
 
 struct b4_series {
 	struct strbuf mbx;	/* b4 am's patches of the chosen version */
@@ -46,7 +46,7 @@ struct b4_series {
 	double seconds;		/* time spent in b4 */
 };
 
-#define B4_SERIES_INIT { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, 0 }
+#define B4_SERIES_INIT { .mbx = STRBUF_INIT, .cover = STRBUF_INIT, .thread = STRBUF_INIT }
 
 /*
  * Fetch the series `msgid` belongs to (any message of its thread will

@@ -22,7 +22,7 @@ struct mailfile {
 	bool gzipped;
 };
 
-#define MAILFILE_INIT { STRBUF_INIT, MAILFILE_MBOX, false }
+#define MAILFILE_INIT { .mbox = STRBUF_INIT, .shape = MAILFILE_MBOX }
 
 /* Read `path` (capped at MBOX_MAX_BYTES after decompression) into out. */
 int mailfile_read(struct mailfile *out, const char *path);

@@ -42,7 +42,7 @@ struct mail_addr_list {
 	size_t max;		/* entries kept at most; 0: MAILHDR_MAX_ADDRS */
 };
 
-#define MAIL_ADDR_LIST_INIT { NULL, 0, 0, 0 }
+#define MAIL_ADDR_LIST_INIT { 0 }
 
 /*
  * Parse `value`, the raw value of an address-list header (From:, To:,

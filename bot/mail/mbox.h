@@ -54,7 +54,7 @@ struct mail_list {
 	size_t alloc;
 };
 
-#define MAIL_LIST_INIT { NULL, 0, 0 }
+#define MAIL_LIST_INIT { 0 }
 
 /*
  * Parse `buf` as an mbox ("From " separated, >From unquoted, mboxrd and

@@ -3,6 +3,7 @@
  */
 #include "smtp.h"
 #include "config.h"
+#include "archive.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -41,16 +42,6 @@ void smtp_crlf(struct strbuf *out, const char *msg, size_t len)
 	}
 	if (out->len < 2 || memcmp(out->buf + out->len - 2, "\r\n", 2) != 0)
 		strbuf_addstr(out, "\r\n");
-}
-
-static int curl_init_once(void)
-{
-	static bool done;
-
-	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		return error("cannot initialise libcurl");
-	done = true;
-	return 0;
 }
 
 static int map_error(CURLcode rc, const char *url, const char *detail)
@@ -208,7 +199,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 		return error_code(WW_EINPUT, "no recipient to send to");
 	if (!mail_addr_valid(from))
 		return error_code(WW_EINPUT, "invalid sender address '%s'", from);
-	ret = curl_init_once();
+	ret = archive_curl_init();
 	if (ret)
 		return ret;
 	curl = curl_easy_init();

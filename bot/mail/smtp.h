@@ -27,7 +27,7 @@ struct smtp_opts {
 	unsigned int timeout_s;		/* whole session; 0: 120 s */
 };
 
-#define SMTP_OPTS_INIT { NULL, SMTP_TLS_TRY, NULL, NULL, NULL, 0, 0 }
+#define SMTP_OPTS_INIT { .starttls = SMTP_TLS_TRY }
 
 /*
  * Send `msg` (a whole message with LF or CRLF line ends) from envelope

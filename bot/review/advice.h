@@ -68,10 +68,10 @@ struct advice {
 	char *guide_intro;		/* before the coding-style quote */
 };
 
-#define ADVICE_INIT { { NULL }, { { NULL, 0, 0 } }, { NULL }, { { NULL, 0, 0 } }, \
-		      NULL, 0, 0, NULL, 0, 0, \
-		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, \
-		      STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, NULL }
+#define ADVICE_INIT { .user_suffixes = STRVEC_INIT, .user_prefixes = STRVEC_INIT, \
+			.user_markers = STRVEC_INIT, .alloc_calls = STRVEC_INIT, \
+			.lock_tests = STRVEC_INIT, .refcount_markers = STRVEC_INIT, \
+			.locks = STRVEC_INIT, .unlocks = STRVEC_INIT }
 
 /* Load DIR/advice.json.  WW_ENOTFOUND when absent, WW_EINPUT naming the key. */
 int advice_load(struct advice *out, const char *dir);

@@ -75,8 +75,7 @@ struct cfacts {
 	bool assertion;
 };
 
-#define CFACTS_INIT { false, NULL, NULL, CF_RET_UNKNOWN, NULL, 0, NULL, false, false, NULL, \
-		      false, NULL, NULL, NULL, NULL, NULL, false, false, false }
+#define CFACTS_INIT { .ret = CF_RET_UNKNOWN }
 
 struct cfacts_opts {
 	const char *macro;		/* the call's macro, "WARN_ON" */
@@ -84,7 +83,7 @@ struct cfacts_opts {
 	const struct strvec *flags;	/* compiler flags; NULL: none */
 };
 
-#define CFACTS_OPTS_INIT { NULL, NULL, NULL }
+#define CFACTS_OPTS_INIT { 0 }
 
 /*
  * Facts about the call of o->macro on line `line` (1-based) of the C

@@ -36,7 +36,7 @@ struct guide {
 	size_t nr, alloc;
 };
 
-#define GUIDE_INIT { NULL, NULL, 0, NULL, 0, 0 }
+#define GUIDE_INIT { 0 }
 
 /* Parse reStructuredText `text` (copied) into sections. */
 int guide_parse(struct guide *out, const char *text, size_t len, const char *name);

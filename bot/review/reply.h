@@ -86,7 +86,6 @@ struct reply_opts {
 	void *compile_data;
 };
 
-/* Everything else NULL, false or 0. */
 #define REPLY_OPTS_INIT { .policy = REPLY_TO_BOTH }
 
 struct reply {
@@ -112,9 +111,8 @@ struct reply {
 	json_t *record;
 };
 
-#define REPLY_INIT { false, false, STRBUF_INIT, NULL, NULL, NULL, NULL, \
-		     MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, MAIL_ADDR_LIST_INIT, \
-		     0, 0, 0, 0, NULL }
+#define REPLY_INIT { .text = STRBUF_INIT, .to = MAIL_ADDR_LIST_INIT, .cc = MAIL_ADDR_LIST_INIT, \
+			.rcpt = MAIL_ADDR_LIST_INIT }
 
 /*
  * Build the reply to series `s` with findings `r`.  out->empty is set

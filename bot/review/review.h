@@ -44,7 +44,7 @@ struct review_conf {
 	struct strbuf templates;	/* the template directory */
 };
 
-#define REVIEW_CONF_INIT { STRBUF_INIT, STRBUF_INIT }
+#define REVIEW_CONF_INIT { .from = STRBUF_INIT, .templates = STRBUF_INIT }
 
 void review_conf_release(struct review_conf *k);
 

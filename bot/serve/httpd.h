@@ -36,7 +36,9 @@ struct httpd_opts {
 
 #define HTTPD_DEFAULT_HOST "127.0.0.1"
 #define HTTPD_DEFAULT_PORT 8025
-#define HTTPD_OPTS_INIT { NULL, HTTPD_DEFAULT_HOST, HTTPD_DEFAULT_PORT, 64, 8, 30, 10 }
+#define HTTPD_OPTS_INIT { .host = HTTPD_DEFAULT_HOST, .port = HTTPD_DEFAULT_PORT, \
+			.max_connections = 64, .max_per_ip = 8, .timeout_s = 30, \
+			.head_timeout_s = 10 }
 
 struct httpd;
 

@@ -801,13 +801,19 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 	struct queue_series s = QUEUE_SERIES_INIT;
 	unsigned long delay;
 	int ret, attempts;
-	/*
-	 * Callers pass error_last(), which queue_load() clears: without a
-	 * copy, every failure was recorded with an empty reason.
-	 */
-	char *why = xstrdup(reason ? reason : "");
+	struct error_state why;
 
-	reason = why;
+	/*
+	 * Callers pass error_last(), which queue_load() clears: held aside,
+	 * or every failure was recorded with an empty reason.  A failure
+	 * never goes down without one.
+	 */
+	if (!reason || reason == error_last()) {
+		error_state_capture(&why, WW_ERROR);
+		reason = why.msg;
+	} else if (!*reason) {
+		reason = "failed with no message";
+	}
 	ret = queue_load(&s, q, id);
 	if (ret < 0)
 		goto out;
@@ -842,7 +848,6 @@ int queue_fail(struct queue *q, long long id, const char *reason, bool permanent
 	ret = ret < 0 ? ret : (int)s.state;
 out:
 	queue_series_release(&s);
-	free(why);
 	return ret;
 }
 

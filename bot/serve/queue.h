@@ -63,7 +63,8 @@ struct queue_opts {
 	unsigned int warm_wait;	/* seconds a build waits for a warm worker */
 };
 
-#define QUEUE_OPTS_INIT { 120, 3600, 60, 3600, 5, 600 }
+#define QUEUE_OPTS_INIT { .settle = 120, .max_wait = 3600, .retry_base = 60, .retry_max = 3600, \
+			.max_attempts = 5, .warm_wait = 600 }
 
 struct queue {
 	struct store *store;	/* borrowed: the state store */

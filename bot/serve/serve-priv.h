@@ -38,7 +38,7 @@ struct beat {
 	struct queue_worker w;	/* strings borrowed from struct serve */
 	long long series_id;	/* under lock: what the loop works on */
 	char stage[32];
-	char warm[128];		/* under lock: the releases built here */
+	struct strbuf warm;	/* under lock: the releases built here, uncut */
 	unsigned int interval;	/* seconds between beats */
 	unsigned int lease;	/* seconds each renewal extends the claim by */
 };

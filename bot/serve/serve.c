@@ -686,7 +686,8 @@ static void refresh_warm(struct serve *sv)
 	/* Before the heartbeat thread starts, its first beat reads it as is. */
 	if (sv->beat.running)
 		pthread_mutex_lock(&sv->beat.lock);
-	snprintf(sv->beat.warm, sizeof(sv->beat.warm), "%s", sv->warm.buf);
+	strbuf_reset(&sv->beat.warm);
+	strbuf_addbuf(&sv->beat.warm, &sv->warm);
 	if (sv->beat.running)
 		pthread_mutex_unlock(&sv->beat.lock);
 }
@@ -694,10 +695,11 @@ static void refresh_warm(struct serve *sv)
 static void *beat_main(void *arg)
 {
 	struct beat *b = arg;
+	struct strbuf warm = STRBUF_INIT;
 
 	for (;;) {
 		struct queue_worker w = b->w;
-		char stage[sizeof(b->stage)], warm[sizeof(b->warm)];
+		char stage[sizeof(b->stage)];
 		time_t now = time(NULL);
 		bool stop;
 
@@ -705,12 +707,13 @@ static void *beat_main(void *arg)
 		stop = b->stop;
 		w.series_id = b->series_id;
 		memcpy(stage, b->stage, sizeof(stage));
-		memcpy(warm, b->warm, sizeof(warm));
+		strbuf_reset(&warm);
+		strbuf_addbuf(&warm, &b->warm);
 		pthread_mutex_unlock(&b->lock);
 		if (stop)
 			break;
 		w.stage = stage;
-		w.warm = warm;
+		w.warm = warm.buf;
 		/* Failures (the database restarting) wait for the next beat;
 		 * a lease lost meanwhile fences the stage's transitions. */
 		queue_heartbeat(&b->q, &w, now);
@@ -727,6 +730,7 @@ static void *beat_main(void *arg)
 			nanosleep(&ts, NULL);
 		}
 	}
+	strbuf_release(&warm);
 	return NULL;
 }
 
@@ -955,6 +959,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	sv->cfg = cfg;
 	sv->flags = flags;
 	strbuf_init(&sv->warm, 0);
+	strbuf_init(&sv->beat.warm, 0);
 	ao.timeout_ms = cfg->http_timeout * 1000L;
 	ao.connect_timeout_ms = ao.timeout_ms < 10000 ? ao.timeout_ms : 10000;
 	ao.backoff_max = cfg->backoff_max;
@@ -1040,6 +1045,7 @@ static void stop(struct serve *sv)
 	queue_release(&sv->q);
 	store_close(&sv->store);
 	strbuf_release(&sv->warm);
+	strbuf_release(&sv->beat.warm);
 }
 
 /* Sleep until `until` (at most max_sleep), waking for a stop request. */

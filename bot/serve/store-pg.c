@@ -131,10 +131,11 @@ static int pg_open(struct store *s)
 	ping = PQpingParams((const char *[]){ "dbname", "connect_timeout", NULL },
 			    (const char *[]){ s->conninfo, PG_CONNECT_TIMEOUT, NULL }, 1);
 	if (ping == PQPING_NO_RESPONSE || ping == PQPING_REJECT) {
-		char *msg = xstrdup(error_last());
+		struct error_state why;
 
-		ret = error_code(WW_ENET, "%s", msg);
-		free(msg);
+		/* The same message, as a failure to connect. */
+		error_state_capture(&why, WW_ENET);
+		ret = error_state_restore(&why);
 	}
 	return ret;
 }

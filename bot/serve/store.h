@@ -51,7 +51,7 @@ struct store {
 				 * locks (store_try_lock) were lost */
 };
 
-#define STORE_INIT { NULL, NULL, NULL, NULL, NULL, NULL, 0, 0 }
+#define STORE_INIT { 0 }
 
 enum reply_state {
 	REPLY_INTENT,		/* committed before sending: maybe sent */
@@ -72,7 +72,7 @@ struct store_reply {
 	bool forced;
 };
 
-#define STORE_REPLY_INIT { NULL, 0, NULL, NULL, NULL, NULL, REPLY_INTENT, 0, 0, NULL, false }
+#define STORE_REPLY_INIT { .state = REPLY_INTENT }
 
 /* The default state directory: $XDG_STATE_HOME/warnwatch or
  * ~/.local/state/warnwatch.  Caller frees. */

@@ -26,5 +26,8 @@ count "no plan: stopped early, a failure" "2 1 0" "ok 1 - a\nok 2 - b\n"
 count "fewer tests than planned: a failure" "2 1 0" "1..3\nok 1 - a\nok 2 - b\n"
 count "more tests than planned: a failure" "2 1 0" "1..1\nok 1 - a\nok 2 - b\n"
 count "plans of sub-scripts add up" "3 0 0" "1..2\nok 1 - a\nok 2 - b\n1..1\nok 1 - c\n"
+count "one script skipped whole does not excuse another's short run" "1 1 1" \
+	"1..0 # SKIP no QEMU here\n1..3\nok 1 - a\n"
+count "nor a run with no plan" "1 1 1" "1..0 # SKIP no QEMU here\nok 1 - a\n"
 echo "1..$n"
 [ "$bad" -eq 0 ]

@@ -4,10 +4,13 @@
 # (b4.prep-perpatch-check-cmd for `b4 prep --check`,
 # b4.am-perpatch-check-cmd for `b4 am --check`), set with the two git
 # config lines docs/check.md gives.  Debian 12's b4 (0.12) has no check
-# commands yet; tests/e2e/b4-check.py feeds each patch as b4 does, with
-# b4 0.12's own message serialiser, command runner and config reader,
-# and reads the output by b4's documented rules.  The fixture in
-# data/b4/ is a patch as b4 pipes it (headers first, no From_ line).
+# commands yet, so b4 itself never runs the check here:
+# tests/e2e/b4-check.py feeds each patch as b4 does, with b4 0.12's own
+# message serialiser, command runner and config reader, and reads the
+# output by a restatement of b4 0.14's rules (run_local_check).  The test
+# names say so: they prove what warnwatch prints by those rules, not that
+# a b4 with check commands accepts it.  The fixture in data/b4/ is a
+# patch as b4 pipes it (headers first, no From_ line).
 set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd git
@@ -34,8 +37,8 @@ for which in prep am; do
 	exp="fail	$name: mm/a.c:3: ERROR: new BUG_ON() in f(): "
 	case "$rc:$out" in
 	0:"$exp"*"[new-bug]"$'\n'"warning	$name: mm/b.c:3: WARNING: new WARN_ON() in g(): "*"[new-warn]"$'\n'"success	$name: passed all checks")
-		ok "b4.$which-perpatch-check-cmd: BUG_ON patch fails, WARN_ON patch warns, clean patch passes" ;;
-	*) not_ok "b4.$which-perpatch-check-cmd (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
+		ok "b4.$which-perpatch-check-cmd, read by b4 0.14's rules restated: BUG_ON patch fails, WARN_ON patch warns, clean patch passes" ;;
+	*) not_ok "b4.$which-perpatch-check-cmd, read by b4 0.14's rules restated (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 	esac
 done
 
@@ -50,12 +53,12 @@ out=$(cd "$r" && "$WARNWATCH" check --format=b4 <"$TEST_DIR"/p/0003-*.patch 2>&1
 	{ not_ok "--format=b4 no INPUT (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /'; }
 # a mail without a patch (a cover letter) is silence: b4 says passed
 out=$(printf 'Subject: x\n\nnot a patch\n' | "$WARNWATCH" check --format=b4 - 2>&1 >/dev/null); rc=$?
-[ "$rc" = 0 ] && [ -z "$out" ] && ok "a mail without a patch: nothing (b4: passed)" ||
+[ "$rc" = 0 ] && [ -z "$out" ] && ok "a mail without a patch: nothing (b4's rules: passed)" ||
 	{ not_ok "mail without patch (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /'; }
 # input warnwatch cannot read: one stderr line, which b4 shows as a failure
 out=$(printf 'hello\n' | "$WARNWATCH" check --format=b4 - 2>&1 >/dev/null); rc=$?
 case "$rc:$out" in
-2:"warnwatch: '-': neither a mail, an mbox nor a diff") ok "unreadable input: one line on stderr (b4: fail), status 2" ;;
+2:"warnwatch: '-': neither a mail, an mbox nor a diff") ok "unreadable input: one line on stderr (b4's rules: fail), status 2" ;;
 *) not_ok "unreadable input (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
 done_testing

@@ -59,7 +59,10 @@ fi
 CACHE=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
 if [ ! -f /usr/src/linux-source-6.1.tar.xz ] &&
    [ ! -f "$CACHE/guide/linux-source-6.1/Documentation/process/coding-style.rst" ]; then
-	skip_all "no linux-source-6.1 to quote coding-style.rst from"
+	# Tests ran already: their plan stays (tests/tapcount checks it).
+	skip "the golden replies" "no linux-source-6.1 to quote coding-style.rst from"
+	done_testing
+	exit
 fi
 
 normalise() {

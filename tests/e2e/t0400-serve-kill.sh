@@ -12,7 +12,7 @@
 # twice, one reply per series with a finding and none for the clean ones,
 # the store agreeing.  Check-only (boot = no).
 . "$(dirname "$0")/lib.sh"
-need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 git
+need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 curl git
 "$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
 . "$(dirname "$0")/fault-lib.sh"
 # b4's working directories belong under $WARNWATCH_CACHE/b4-tmp, never in
@@ -76,7 +76,16 @@ for ((k = 1; k <= KILLS; k++)); do
 done
 diag "seed $FAULT_SEED: $killed kill -9 from outside, $selfkilled at a kill point"
 diag "replies so far: $(maildir_count)"
-ok "$SERIES series delivered to the archive in three waves"
+# Each series' message is in the archive, as public-inbox-httpd serves it.
+in_archive=0
+while read -r mid _; do
+	curl -sf -o /dev/null "$PI_URL/test/$mid/raw" && in_archive=$((in_archive + 1))
+done <"$SERIES_DIR/list"
+if [ "$in_archive" -eq "$SERIES" ]; then
+	ok "$SERIES series delivered to the archive in three waves"
+else
+	not_ok "$in_archive of $SERIES series in the archive after the three waves"
+fi
 if [ $((killed + selfkilled)) -ge 20 ]; then
 	ok "the service died $((killed + selfkilled)) times by SIGKILL ($killed from outside, $selfkilled at a kill point)"
 else

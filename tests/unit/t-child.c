@@ -79,6 +79,35 @@ static void test_run_ok(void)
 	child_release(&c);
 }
 
+/* The one way modules word a failed program (qemu, e2fsck, gcov, b4...). */
+static void test_error(void)
+{
+	struct child c = CHILD_INIT;
+
+	strvec_pushl(&c.args, "sh", "-c", "echo out; echo 'err 1' >&2; echo 'err 2' >&2; exit 3",
+		     NULL);
+	is(child_run(&c), 0, "ran");
+	is(child_error(&c, "sh said no with status %d", c.status), WW_ECHILD,
+	   "child_error returns WW_ECHILD");
+	is_str(error_last(), "sh said no with status 3: err 2",
+	       "and quotes the last line of stderr");
+	child_release(&c);
+
+	child_init(&c);
+	strvec_pushl(&c.args, "sh", "-c", "echo 'to out' >&2; exit 4", NULL);
+	c.flags = CHILD_STDERR_TO_OUT;
+	child_run(&c);
+	child_error(&c, "merged");
+	is_str(error_last(), "merged: to out", "stdout when stderr went into it");
+	child_release(&c);
+
+	child_init(&c);
+	strvec_pushl(&c.args, "false", NULL);
+	is(child_run_ok(&c), WW_ECHILD, "false fails");
+	is_str(error_last(), "'false' failed with status 1", "no ': ' after a silent program");
+	child_release(&c);
+}
+
 static void test_cap(void)
 {
 	struct child c = CHILD_INIT;
@@ -99,6 +128,7 @@ int main(void)
 	test_timeout();
 	test_missing();
 	test_run_ok();
+	test_error();
 	test_cap();
 	return done_testing();
 }

@@ -24,6 +24,7 @@ static void *other_thread(void *unused)
 
 int main(void)
 {
+	struct error_state es;
 	pthread_t t;
 	int ret;
 
@@ -33,6 +34,19 @@ int main(void)
 	is_str(error_last(), "a b", "and stores the message");
 	is(error_prefix(WW_EINPUT, "ctx"), WW_EINPUT, "error_prefix keeps the code");
 	is_str(error_last(), "ctx: a b", "and prefixes the message");
+	error_clear();
+
+	/* A failure held aside across cleanup that stores messages of its own. */
+	error_code(WW_ENET, "cannot reach '%s'", "h");
+	is(error_state_capture(&es, WW_ENET), WW_ENET, "capture returns the code");
+	is_str(error_last(), "", "and clears the store");
+	error("cleanup failed too");
+	is(error_state_restore(&es), WW_ENET, "restore returns the captured code");
+	is_str(error_last(), "cannot reach 'h'", "and the captured message is back");
+	error_clear();
+	error_state_capture(&es, WW_ESTATE);
+	is_str(es.msg, "failed with no message (code -12)",
+	       "a failure without a message is never captured with an empty one");
 	error_clear();
 
 	pthread_barrier_init(&both_set, NULL, 2);

@@ -213,11 +213,20 @@ static void test_stages(void)
 	ok(s.attempts == 1 && s.next_at == 20001 + (time_t)q.opts.retry_base &&
 	   !strcmp(s.error, "b4: server down"), "retry after retry_base");
 	queue_series_release(&s);
-	queue_fail(&q, id, "again", false, 20100);
+	/* The callers' way: the reason is the stored message, which
+	 * queue_load() inside queue_fail() clears. */
+	error_code(WW_ENET, "again");
+	queue_fail(&q, id, error_last(), false, 20100);
 	queue_load(&s, &q, id);
 	is(s.next_at, 20100 + 2 * (time_t)q.opts.retry_base, "delay doubles");
+	is_str(s.error, "again", "the reason is error_last() before the failure");
 	queue_series_release(&s);
-	queue_fail(&q, id, "3", false, 20200);
+	error_clear();
+	queue_fail(&q, id, error_last(), false, 20200);
+	queue_load(&s, &q, id);
+	is_str(s.error, "failed with no message (code -1)",
+	       "a failure without a message is not recorded with an empty reason");
+	queue_series_release(&s);
 	queue_fail(&q, id, "4", false, 20300);
 	is(queue_fail(&q, id, "5: gave up", false, 20400), QS_FAILED,
 	   "max attempts: failed");
