@@ -52,6 +52,7 @@ static int copy_in(struct patched *p, const char *rel)
 	}
 	if (ret)
 		goto out;
+	p->copied++;
 	strbuf_addf(&to, "%s/%s", p->dir.buf, rel);
 	*strrchr(to.buf, '/') = '\0';
 	ret = mkdirs(to.buf, 0700, WW_EINPUT);
@@ -225,6 +226,11 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 		ret = copy_in(out, t.paths.v[i]);
 	if (ret)
 		goto out;
+	if (t.paths.nr && !out->copied) {
+		ret = error_code(WW_ENOTFOUND, "'%s' has none of the files the series "
+				 "changes", tree);
+		goto out;
+	}
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->patches[i].diff_len)
 			apply_one(out, &s->patches[i]);

@@ -24,16 +24,19 @@ struct patched {
 	int *base_ok;			/* ... the file as is: 1 compiles, 0 not, -1 unknown */
 	size_t nr;
 	struct strvec failed;		/* "patch 2: fs/x.c" hunks patch refused */
+	size_t copied;			/* files of the series the tree has */
 };
 
-#define PATCHED_INIT { NULL, STRBUF_INIT, NULL, NULL, NULL, NULL, NULL, 0, STRVEC_INIT }
+#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT }
 
 /*
  * Apply series `s` to a scratch copy of the files it touches in `tree`
  * and read the facts about each added call of `r` (its findings) there
  * (alloc_calls: advice.json's).  A file patch refuses, or a call not
  * found, leaves that finding's facts empty (found false): the reply
- * then says only what the diff proves.  Errors: a scratch directory
+ * then says only what the diff proves.  WW_ENOTFOUND: the tree has none
+ * of the files the series changes (not the code under review: a tree
+ * that holds only the coding-style guide, say).  Errors: a scratch directory
  * that cannot be made, a path that leaves the tree (WW_EINPUT).
  */
 int patched_apply(struct patched *out, const char *tree, const struct series *s,

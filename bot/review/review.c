@@ -241,8 +241,15 @@ static void use_facts(struct reply_opts *ro, struct patched *pt,
 		      const struct review_run_opts *o, const struct series *s,
 		      const struct check_result *cur)
 {
-	if (patched_apply(pt, o->facts_tree, s, cur,
-			  ro->advice ? &ro->advice->alloc_calls : NULL)) {
+	int ret = patched_apply(pt, o->facts_tree, s, cur,
+				ro->advice ? &ro->advice->alloc_calls : NULL);
+
+	if (ret == WW_ENOTFOUND) {
+		/* Not the code under review (a guide-only tree): nothing to say. */
+		error_clear();
+		return;
+	}
+	if (ret) {
 		say(&o->warn, "no facts from '%s': %s", o->facts_tree, error_last());
 		error_clear();
 		return;
