@@ -22,7 +22,7 @@ DEBIAN_PACKAGES = build-essential pkg-config libgit2-dev libcurl4-openssl-dev \
 	cpio ccache rsync bubblewrap busybox-static libcap-dev e2fsprogs public-inbox python3-aiosmtpd openssl \
 	libarchive-dev liblzma-dev chromium \
 	libexpat1-dev clang libclang-rt-14-dev cppcheck clang-tidy libpq-dev postgresql-15 \
-	vim git-email libgmime-3.0-dev libclang-dev
+	vim git-email libgmime-3.0-dev libclang-dev llvm
 PKGS = libgit2 jansson libcurl sqlite3 libpq libmicrohttpd libarchive liblzma expat gmime-3.0
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
