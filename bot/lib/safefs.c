@@ -70,6 +70,8 @@ static int open_regular(const char *root, const char *rel, unsigned int how)
 	struct stat st;
 	int rootfd, fd;
 
+	/* The root is warnwatch's own (a worktree, a build directory): only
+	 * what lies beneath it is walked without links. */
 	rootfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,

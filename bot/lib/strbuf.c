@@ -191,7 +191,12 @@ int strbuf_write_file(const struct strbuf *sb, const char *path)
 	size_t off = 0;
 	int dirfd, fd, ret = -1;
 
-	/* The temp file and the rename stay in one directory, held by fd. */
+	/*
+	 * The temp file and the rename stay in one directory, held by fd.
+	 * The directory is the caller's choice and may be reached through an
+	 * operator's link (~/.cache on another disk); what a stranger may
+	 * have planted is the name inside it, which is never followed.
+	 */
 	if (slash)
 		strbuf_add(&dir, path, slash == path ? 1 : (size_t)(slash - path));
 	else
