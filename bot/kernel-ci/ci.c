@@ -901,9 +901,7 @@ static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
 		quote_c_style(out, f->file);
 		strbuf_addf(out, ":%d", f->line);
 		if (f->function) {
-			strbuf_addstr(out, " (");
-			quote_c_style(out, f->function);
-			strbuf_addch(out, ')');
+			quote_between(out, " (", f->function, ")");
 		}
 		strbuf_addstr(out, " fired");
 		strbuf_addstr(out, f->preexisting ?
@@ -1014,9 +1012,7 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 				quote_c_style(out, o->suite);
 			}
 			if (o->test) {
-				strbuf_addstr(out, " (test ");
-				quote_c_style(out, o->test);
-				strbuf_addch(out, ')');
+				quote_between(out, " (test ", o->test, ")");
 			}
 			strbuf_addch(out, '\n');
 		}
@@ -1041,9 +1037,7 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 		    pass, fail, skip);
 	for (size_t i = 0; i < v->nr_suites; i++)
 		if (v->suites[i].result == KTAP_CRASHED) {
-			strbuf_addstr(out, ", ");
-			quote_c_style(out, v->suites[i].name);
-			strbuf_addstr(out, " cut short");
+			quote_between(out, ", ", v->suites[i].name, " cut short");
 		}
 	if (v->planned_suites > (int)v->nr_suites)
 		strbuf_addf(out, ", %d of %d never ran",
@@ -1051,9 +1045,7 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 	strbuf_addch(out, '\n');
 	for (size_t i = 0; i < v->nr_suites; i++)
 		if (v->suites[i].result == KTAP_FAIL) {
-			strbuf_addstr(out, "  failed: ");
-			quote_c_style(out, v->suites[i].name);
-			strbuf_addch(out, '\n');
+			quote_between(out, "  failed: ", v->suites[i].name, "\n");
 		}
 }
 
@@ -1210,9 +1202,7 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 		strbuf_addch(out, ' ');
 		quote_c_style(out, t->name);
 		if (t->image) {
-			strbuf_addstr(out, " (image ");
-			quote_c_style(out, t->image);
-			strbuf_addch(out, ')');
+			quote_between(out, " (image ", t->image, ")");
 		}
 		strbuf_addstr(out, ": ");
 		text(out, t->result);
@@ -1234,9 +1224,7 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 		strbuf_addch(out, '\n');
 	}
 	for (size_t i = 0; i < v->not_built.nr; i++) {
-		strbuf_addstr(out, "kselftests not (all) built: ");
-		quote_c_style(out, v->not_built.v[i]);
-		strbuf_addch(out, '\n');
+		quote_between(out, "kselftests not (all) built: ", v->not_built.v[i], "\n");
 	}
 	for (size_t i = 0; i < v->nr_images; i++)
 		if (!v->images[i].clean)
@@ -1249,9 +1237,7 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 
 		if (im->clean)
 			continue;
-		strbuf_addstr(out, "e2fsck -fn after the workload: image ");
-		quote_c_style(out, im->name);
-		strbuf_addstr(out, " (");
+		quote_between(out, "e2fsck -fn after the workload: image ", im->name, " (");
 		text(out, im->features);
 		strbuf_addstr(out, ") is corrupted:\n");
 		indent_trace(out, im->fsck_output);

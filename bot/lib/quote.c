@@ -125,6 +125,13 @@ void quote_c_style(struct strbuf *out, const char *s)
 		quote_c_style_n(out, s, strlen(s), QUOTE_WRAP);
 }
 
+void quote_between(struct strbuf *out, const char *pre, const char *s, const char *post)
+{
+	strbuf_addstr(out, pre);
+	quote_c_style(out, s);
+	strbuf_addstr(out, post);
+}
+
 const char *quote_str(struct strbuf *tmp, const char *s)
 {
 	if (!s)

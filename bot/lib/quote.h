@@ -41,6 +41,10 @@ void quote_c_style_n(struct strbuf *out, const char *s, size_t len, unsigned fla
  * NULL appends nothing. */
 void quote_c_style(struct strbuf *out, const char *s);
 
+/* `pre`, then `s` as quote_c_style() writes it, then `post`: a name in
+ * a sentence of ours ("(test NAME)"). */
+void quote_between(struct strbuf *out, const char *pre, const char *s, const char *post);
+
 /*
  * The same into `tmp` (reset first), returned for a printf("%s"):
  * borrowed, valid until `tmp` changes.  NULL stays NULL.

@@ -83,9 +83,7 @@ static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
 static void test_name(struct strbuf *out, const char *name)
 {
 	if (starts_with(name, "workload:")) {
-		strbuf_addstr(out, "the ");
-		quote_c_style(out, name + 9);
-		strbuf_addstr(out, " workload");
+		quote_between(out, "the ", name + 9, " workload");
 	} else {
 		quote_c_style(out, name);
 	}
@@ -982,9 +980,7 @@ static void qblock_text(struct strbuf *out, const struct qblock *b, bool new_fil
 		struct strbuf path = STRBUF_INIT;
 
 		strbuf_addf(&path, "b/%s", b->file);
-		strbuf_addstr(out, "> +++ ");
-		quote_c_style(out, path.buf);
-		strbuf_addch(out, '\n');
+		quote_between(out, "> +++ ", path.buf, "\n");
 		strbuf_release(&path);
 	}
 	if (skipped)
