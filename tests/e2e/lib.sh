@@ -288,6 +288,23 @@ MAILDIR=$TEST_DIR/maildir
 
 # smtp_start: aiosmtpd (python3-aiosmtpd) in the foreground of a
 # background job, unprivileged, storing every message in $MAILDIR.
+conf_serve_head() {	# conf_serve_head STATE SMTP_URL: [identity], [state], [smtp]
+	cat <<EOF
+[identity]
+name = warnwatch test bot
+email = bot@example.org
+
+[state]
+dir = $1
+
+[smtp]
+url = $2
+starttls = no
+timeout = 20
+
+EOF
+}
+
 smtp_start() {
 	SMTP_PORT=$(free_port)
 	SMTP_URL=smtp://127.0.0.1:$SMTP_PORT

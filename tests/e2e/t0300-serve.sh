@@ -80,19 +80,9 @@ relay_start
 HTTP_PORT=$(free_port)
 mkdir -p "$TEST_DIR/tree/Documentation/process"
 cp "$DATA/coding-style.rst" "$TEST_DIR/tree/Documentation/process/"
-cat >"$CONF" <<EOF
-[identity]
-name = warnwatch test bot
-email = bot@example.org
-
-[state]
-dir = $STATE
-
-[smtp]
-url = $SMTP_URL
-starttls = no
-timeout = 20
-
+{
+	conf_serve_head "$STATE" "$SMTP_URL"
+	cat <<EOF
 [review]
 tree = $TEST_DIR/tree
 contact = Test Maintainer <maint@example.org>
@@ -117,6 +107,7 @@ reply-to = both
 # default (positive = no) does not send; this test checks those credits.
 positive = yes
 EOF
+} >"$CONF"
 
 SERVE_PID=
 start_serve() {

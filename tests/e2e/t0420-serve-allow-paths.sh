@@ -41,19 +41,9 @@ pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
 smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 
 HTTP_PORT=$(free_port)
-cat >"$CONF" <<EOC
-[identity]
-name = warnwatch test bot
-email = bot@example.org
-
-[state]
-dir = $STATE
-
-[smtp]
-url = $SMTP_URL
-starttls = no
-timeout = 20
-
+{
+	conf_serve_head "$STATE" "$SMTP_URL"
+	cat <<EOC
 [review]
 contact = Test Maintainer <maint@example.org>
 
@@ -73,6 +63,7 @@ reply = send
 reply-to = both
 allow-paths = drivers/net/
 EOC
+} >"$CONF"
 
 # The serve poll starts at the newest message: deliver after it watches.
 "$WARNWATCH" serve --config "$CONF" --verbose >"$TEST_DIR/serve.log" 2>&1 &

@@ -63,19 +63,9 @@ smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
 
 HTTP_PORT=$(free_port)
-cat >"$CONF" <<EOF
-[identity]
-name = warnwatch test bot
-email = bot@example.org
-
-[state]
-dir = $STATE
-
-[smtp]
-url = $SMTP_URL
-starttls = no
-timeout = 20
-
+{
+	conf_serve_head "$STATE" "$SMTP_URL"
+	cat <<EOF
 [review]
 contact = Test Maintainer <maint@example.org>
 skip-authors = *@opted-out.example
@@ -104,6 +94,7 @@ reply = send
 reply-to = both
 allow-senders = *@example.org
 EOF
+} >"$CONF"
 
 # patch_mail N FROM CC [TO]: one patch adding a BUG_ON(), as the list has it.
 patch_mail() {
