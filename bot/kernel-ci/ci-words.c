@@ -1,0 +1,504 @@
+/*
+ * The kernel-ci verdict in words: the text `warnwatch ci` prints
+ * (ci_verdict_text).
+ */
+#include "ci-priv.h"
+#include "quote.h"
+
+/* ---- text ---- */
+
+/*
+ * Every string below came from the series or the guest (file, function
+ * and suite names, console lines, the build log): names go through
+ * quote_c_style() (quoted as git quotes a path when they need it), text
+ * through text() (controls escaped, never wrapped), so that each item
+ * stays on its own line (quote.h).
+ */
+static void text(struct strbuf *out, const char *s)
+{
+	if (s)
+		quote_c_style_n(out, s, strlen(s), QUOTE_KEEP_TAB);
+}
+
+static void test_phrase(struct strbuf *out, const char *name);
+
+static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
+{
+	strbuf_addf(out, "patch %d/%d", patch, v->nr_patches ? v->nr_patches : patch);
+}
+
+static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
+			   const struct ci_fired *f)
+{
+	const char *what = f->kind == FIRED_WARN ? "WARNING" :
+			   f->kind == FIRED_BUG ? "BUG" : "crash report";
+
+	if (f->added_by_series && f->source) {
+		strbuf_addstr(out, "the ");
+		text(out, f->source);
+		strbuf_addstr(out, " that ");
+		patch_name(out, v, f->patch);
+		strbuf_addstr(out, " adds at ");
+		ci_where(out, v, f->file, f->line, f->tree_line);
+		strbuf_addstr(out, " fired");
+	} else if (f->added_by_series) {
+		strbuf_addf(out, "a %s fired at ", what);
+		ci_where(out, v, f->file, f->line, f->tree_line);
+		strbuf_addstr(out, ", a line that ");
+		patch_name(out, v, f->patch);
+		strbuf_addstr(out, " adds");
+	} else if (f->file) {
+		strbuf_addf(out, "the existing %s at ", what);
+		quote_c_style(out, f->file);
+		strbuf_addf(out, ":%d", f->line);
+		if (f->function) {
+			quote_between(out, " (", f->function, ")");
+		}
+		strbuf_addstr(out, " fired");
+		strbuf_addstr(out, f->preexisting ?
+			      " (it fires on the unpatched kernel too)" :
+			      " (not on the unpatched kernel)");
+	} else {
+		text(out, f->message ? f->message : what);
+		if (f->function) {
+			strbuf_addstr(out, " in ");
+			quote_c_style(out, f->function);
+		}
+		if (f->preexisting)
+			strbuf_addstr(out, " (on the unpatched kernel too)");
+	}
+}
+
+/* 0-day's parent column, whether it is known, whether it came back. */
+static void fired_counts(struct strbuf *out, const struct ci_verdict *v,
+			 const struct ci_fired *f)
+{
+	if (f->base_count >= 0)
+		strbuf_addf(out, " [base: %d, patched: %d]", f->base_count,
+			    f->patched_count);
+	else
+		strbuf_addf(out, " [base: not booted, patched: %d]", f->patched_count);
+	if (f->known)
+		strbuf_addf(out, " (known on %s: %s)", v->base ? v->base : "this base",
+			    f->known);
+	if (f->reproduced == 0)
+		strbuf_addstr(out, " (did not fire again when booted once more: flaky)");
+}
+
+static void indent_trace(struct strbuf *out, const char *trace)
+{
+	if (trace)
+		quote_lines(out, "    ", trace, strlen(trace));
+}
+
+static const struct ci_fired *first_fired(const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (v->fired[i].in_first_boot)
+			return &v->fired[i];
+	return NULL;
+}
+
+static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
+{
+	const struct ci_fired *f = first_fired(v);
+	size_t others = 0;
+
+	const char *during = v->panic_suite ? v->panic_suite : f ? f->suite : NULL;
+
+	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel panicked");
+	if (during) {
+		strbuf_addstr(out, " while running ");
+		test_phrase(out, during);
+	} else {
+		strbuf_addstr(out, " during boot, outside any test");
+	}
+	if (f) {
+		strbuf_addstr(out, ": ");
+		fired_sentence(out, v, f);
+		fired_counts(out, v, f);
+	} else {
+		strbuf_addstr(out, ": ");
+		text(out, v->panic_message);
+	}
+	strbuf_addstr(out, ".\n");
+	if (f && f->test) {
+		strbuf_addstr(out, f->suite && starts_with(f->suite, "workload:") ?
+			      "The workload was running on image " : "The test case was ");
+		quote_c_style(out, f->test);
+		strbuf_addstr(out, ".\n");
+	}
+	if (f && f->trace) {
+		strbuf_addstr(out, "\n");
+		indent_trace(out, f->trace);
+	}
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].in_first_boot)
+			others++;
+	if (v->console2 && v->warn_flood) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: WARNINGs "
+			    "kept firing in a loop (%d in the first %u MB of "
+			    "console output, where the boot was stopped)%s\n",
+			    v->warn_count, CI_SECOND_BOOT_MAX_CONSOLE >> 20,
+			    others ? "; the others:" : ".");
+	} else if (v->console2) {
+		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
+			    "fired (counted on the console%s)%s\n",
+			    v->warn_count, v->warn_count == 1 ? "" : "s",
+			    v->user_space ? "" : ": without user space the "
+			    "guest's /sys/kernel/warn_count cannot be read",
+			    others ? "; the others:" : ".");
+	}
+	if (v->console2) {
+		for (size_t i = 0; i < v->nr_fired; i++) {
+			const struct ci_fired *o = &v->fired[i];
+
+			if (o->in_first_boot)
+				continue;
+			strbuf_addstr(out, "  - ");
+			fired_sentence(out, v, o);
+			fired_counts(out, v, o);
+			if (o->suite) {
+				strbuf_addstr(out, ", in suite ");
+				quote_c_style(out, o->suite);
+			}
+			if (o->test) {
+				quote_between(out, " (test ", o->test, ")");
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void text_suites(struct strbuf *out, const struct ci_verdict *v)
+{
+	int pass = 0, fail = 0, skip = 0;
+
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		switch (v->suites[i].result) {
+		case KTAP_PASS: pass++; break;
+		case KTAP_FAIL: fail++; break;
+		case KTAP_SKIP: skip++; break;
+		case KTAP_CRASHED: break;
+		}
+	}
+	if (!v->nr_suites)
+		return;
+	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
+		    pass, fail, skip);
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_CRASHED) {
+			quote_between(out, ", ", v->suites[i].name, " cut short");
+		}
+	if (v->planned_suites > (int)v->nr_suites)
+		strbuf_addf(out, ", %d of %d never ran",
+			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < v->nr_suites; i++)
+		if (v->suites[i].result == KTAP_FAIL) {
+			quote_between(out, "  failed: ", v->suites[i].name, "\n");
+		}
+}
+
+/* A clean boot says nothing about an added call but that it did not fire. */
+static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->findings.nr; i++) {
+		const struct finding *f = &v->findings.v[i];
+		const char *macro = f->rule ? f->rule->macro : "call";
+
+		if (f->kind == FINDING_ADDED && !v->nr_calls) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addstr(out, " adds at ");
+			quote_c_style(out, f->file);
+			strbuf_addf(out, ":%d did not fire during the KUnit suites: "
+				    "that finding stays static.\n", f->line);
+		} else if (f->kind == FINDING_REMOVED) {
+			strbuf_addf(out, "The %s() that ", macro);
+			patch_name(out, v, f->patch);
+			strbuf_addstr(out, " removes at ");
+			quote_c_style(out, f->file);
+			strbuf_addf(out, ":%d is gone%s, and the kernel still boots "
+				    "clean.\n", f->line,
+				    f->conversion ? " (converted to a gentler call)" : "");
+		}
+	}
+}
+
+static void test_phrase(struct strbuf *out, const char *name)
+{
+	ci_test_phrase(out, name);
+}
+
+/* What ran, for "ran N times during ...": the boot, its KUnit suites,
+ * the kselftest targets and the workloads, each named once. */
+static void ran_phrase(struct strbuf *out, const struct ci_verdict *v)
+{
+	struct strvec parts = STRVEC_INIT, seen = STRVEC_INIT;
+	bool kunit = false;
+
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *t = &v->tests[i];
+		struct strbuf key = STRBUF_INIT;
+		const char *w;
+		bool dup = false;
+
+		if (!strcmp(t->kind, "kunit")) {
+			kunit = true;
+			continue;
+		}
+		if (skip_prefix(t->name, "workload:", &w)) {
+			strbuf_addstr(&key, "the ");
+			quote_c_style(&key, w);
+			strbuf_addstr(&key, " workload");
+		} else {
+			struct strbuf target = STRBUF_INIT;
+
+			strbuf_add(&target, t->name, strcspn(t->name, ":"));
+			strbuf_addstr(&key, "the ");
+			quote_c_style(&key, target.buf);
+			strbuf_addstr(&key, " kselftests");
+			strbuf_release(&target);
+		}
+		for (size_t j = 0; j < seen.nr; j++)
+			dup = dup || !strcmp(seen.v[j], key.buf);
+		if (!dup)
+			strvec_push(&seen, key.buf);
+		strbuf_release(&key);
+	}
+	strvec_push(&parts, "the boot");
+	if (kunit)
+		strvec_push(&parts, "its KUnit suites");
+	for (size_t i = 0; i < seen.nr; i++)
+		strvec_push(&parts, seen.v[i]);
+	for (size_t i = 0; i < parts.nr; i++)
+		strbuf_addf(out, "%s%s", i == 0 ? "" : i + 1 == parts.nr ?
+			    " and " : ", ", parts.v[i]);
+	strvec_clear(&parts);
+	strvec_clear(&seen);
+}
+
+/* Per added call, in words: did it run, how often, did it fire. */
+static void text_calls(struct strbuf *out, const struct ci_verdict *v)
+{
+	for (size_t i = 0; i < v->nr_calls; i++) {
+		const struct ci_call *c = &v->calls[i];
+		const char *suite;
+
+		if (ci_call_fired(v, c, &suite)) {
+			strbuf_addstr(out, "The ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
+			patch_name(out, v, c->patch);
+			strbuf_addstr(out, ") fired");
+			if (suite) {
+				strbuf_addstr(out, " during ");
+				test_phrase(out, suite);
+			}
+			if (c->reached > 0)
+				strbuf_addf(out, "; it ran %lld time%s in the boot with "
+					    "panic_on_warn=0", c->reached,
+					    c->reached == 1 ? "" : "s");
+			strbuf_addstr(out, ".\n");
+		} else if (c->reached > 0) {
+			strbuf_addstr(out, "The ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
+			patch_name(out, v, c->patch);
+			strbuf_addf(out, ") ran %lld time%s during ", c->reached,
+				    c->reached == 1 ? "" : "s");
+			ran_phrase(out, v);
+			strbuf_addstr(out, ", and never fired.\n");
+		} else if (c->reached == 0) {
+			strbuf_addstr(out, "No test reached the ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
+			patch_name(out, v, c->patch);
+			strbuf_addstr(out, "), so this boot says nothing about it: "
+				      "the line never ran during ");
+			ran_phrase(out, v);
+			strbuf_addstr(out, ".\n");
+		} else {
+			strbuf_addstr(out, "Whether the ");
+			text(out, c->macro);
+			strbuf_addstr(out, "() at ");
+			ci_where(out, v, c->file, c->line, c->tree_line);
+			strbuf_addstr(out, " (");
+			patch_name(out, v, c->patch);
+			strbuf_addstr(out, ") ran could not be measured (");
+			text(out, c->reached_why ? c->reached_why : "?");
+			strbuf_addstr(out, "); it did not fire.\n");
+		}
+	}
+}
+
+/* The user-space tests and the images, briefly. */
+static void text_tests(struct strbuf *out, const struct ci_verdict *v)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < v->nr_tests; i++) {
+		const struct ci_test *t = &v->tests[i];
+
+		if (!strcmp(t->kind, "kunit"))
+			continue;
+		text(out, t->kind);
+		strbuf_addch(out, ' ');
+		quote_c_style(out, t->name);
+		if (t->image) {
+			quote_between(out, " (image ", t->image, ")");
+		}
+		strbuf_addstr(out, ": ");
+		text(out, t->result);
+		if (t->detail) {
+			strbuf_addstr(out, " (");
+			text(out, t->detail);
+			strbuf_addch(out, ')');
+		}
+		if (t->rerun_result && !strcmp(t->rerun_result, "pass"))
+			strbuf_addstr(out, "; passed when run again (flaky)");
+		else if (t->rerun_result) {
+			strbuf_addstr(out, "; run again: ");
+			text(out, t->rerun_result);
+		}
+		if (t->base_result && !strcmp(t->result, "fail"))
+			strbuf_addstr(out, !strcmp(t->base_result, "fail") ?
+				      "; fails on the unpatched kernel too (not the "
+				      "series' fault)" : "; passes on the unpatched kernel");
+		strbuf_addch(out, '\n');
+	}
+	for (size_t i = 0; i < v->not_built.nr; i++) {
+		quote_between(out, "kselftests not (all) built: ", v->not_built.v[i], "\n");
+	}
+	for (size_t i = 0; i < v->nr_images; i++)
+		if (!v->images[i].clean)
+			bad++;
+	if (v->nr_images && !bad)
+		strbuf_addf(out, "e2fsck -fn after the workload: all %zu images clean.\n",
+			    v->nr_images);
+	for (size_t i = 0; i < v->nr_images; i++) {
+		const struct ci_image *im = &v->images[i];
+
+		if (im->clean)
+			continue;
+		quote_between(out, "e2fsck -fn after the workload: image ", im->name, " (");
+		text(out, im->features);
+		strbuf_addstr(out, ") is corrupted:\n");
+		indent_trace(out, im->fsck_output);
+	}
+}
+
+void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
+		     const struct series *s)
+{
+	const char *base = v->base ? v->base : "?";
+
+	switch (v->kind) {
+	case CI_PANICKED:
+		text_panicked(out, v);
+		break;
+	case CI_CLEAN:
+		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
+		text(out, base);
+		strbuf_addf(out, ") booted and ran its %s without any WARNING "
+			    "or BUG firing.\n", v->user_space ? "tests" : "KUnit suites");
+		text_clean_findings(out, v);
+		break;
+	case CI_FS_CORRUPTED:
+		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
+		text(out, base);
+		strbuf_addstr(out, ") ran its tests without any WARNING or BUG firing, "
+			      "but afterwards e2fsck -fn finds a file system the "
+			      "workload used corrupted: ");
+		text(out, v->reason);
+		strbuf_addch(out, '\n');
+		break;
+	case CI_BUILD_FAILED:
+		strbuf_addstr(out, "The patched kernel (linux ");
+		text(out, base);
+		strbuf_addstr(out, ") does not build");
+		if (v->build_error) {
+			strbuf_addstr(out, ":\n    ");
+			text(out, v->build_error);
+			strbuf_addch(out, '\n');
+		} else {
+			strbuf_addstr(out, ".\n");
+		}
+		break;
+	case CI_APPLY_FAILED:
+		text(out, v->reason ? v->reason : "the series does not apply");
+		strbuf_addch(out, '\n');
+		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr) {
+			strbuf_addf(out, "(patch %d/%zu is \"", v->failed_patch, s->nr);
+			text(out, s->patches[v->failed_patch - 1].title);
+			strbuf_addstr(out, "\")\n");
+		}
+		break;
+	case CI_UNTESTABLE:
+		strbuf_addstr(out, "Could not test this series: ");
+		text(out, v->reason ? v->reason : "?");
+		strbuf_addch(out, '\n');
+		break;
+	case CI_HUNG:
+	case CI_ERROR:
+		strbuf_addstr(out, v->kind == CI_HUNG ? "The patched kernel hung: " :
+			      "No verdict: ");
+		text(out, v->reason);
+		strbuf_addch(out, '\n');
+		break;
+	}
+	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
+	    v->kind == CI_FS_CORRUPTED) {
+		text_calls(out, v);
+		text_suites(out, v);
+		text_tests(out, v);
+	}
+	if (v->base_why) {
+		strbuf_addstr(out, "Base: linux ");
+		text(out, base);
+		strbuf_addstr(out, " (");
+		text(out, v->base_why);
+		strbuf_addstr(out, ").\n");
+	}
+	if (v->enabled.nr) {
+		strbuf_addstr(out, "Suites enabled for the files the series touches:");
+		for (size_t i = 0; i < v->enabled.nr; i++) {
+			strbuf_addch(out, ' ');
+			quote_c_style(out, v->enabled.v[i]);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (v->base_error) {
+		strbuf_addstr(out, "The unpatched kernel could not be booted for comparison (");
+		text(out, v->base_error);
+		strbuf_addstr(out, "): whether a report is pre-existing is unknown.\n");
+	}
+	if (v->applied && strcmp(v->applied, "applied")) {
+		strbuf_addstr(out, "The series ");
+		text(out, v->applied);
+		strbuf_addstr(out, ".\n");
+	}
+	if (v->apply_note) {
+		strbuf_addstr(out, "Note: ");
+		text(out, v->apply_note);
+		strbuf_addch(out, '\n');
+	}
+	if (v->console) {
+		strbuf_addstr(out, "Console log: ");
+		text(out, v->console);
+		strbuf_addch(out, '\n');
+	}
+	if (v->console2) {
+		strbuf_addstr(out, "Console log (panic_on_warn=0): ");
+		text(out, v->console2);
+		strbuf_addch(out, '\n');
+	}
+}
+
