@@ -5,6 +5,10 @@
  */
 #include "reply.h"
 #include "advice.h"
+#include "english.h"
+#include "plan.h"
+#include "reply-headers.h"
+#include "rewrite.h"
 #include "ci-json.h"
 #include "datadir.h"
 #include "msgid.h"
@@ -14,7 +18,6 @@
 #include "template.h"
 
 #include <ctype.h>
-#include <fnmatch.h>
 #include <jansson.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -208,596 +211,6 @@ static void words_release(struct verdict_words *w)
 	strvec_clear(&w->calls);
 }
 
-/* ---- what to say ------------------------------------------------------- */
-
-enum item_type {
-	IT_ISSUE,	/* an added call to fix */
-	IT_CREDIT,	/* a removal or conversion in this version */
-	IT_XCREDIT,	/* fixed since the previous version */
-	IT_NOTE,	/* an added WARN_ON_ONCE(): worth a sentence */
-};
-
-struct item {
-	enum item_type type;
-	const struct finding *f;	/* this version's finding (NULL: dropped) */
-	const struct finding *prev;	/* IT_XCREDIT: the previous version's */
-	int patch;			/* where it is; 0: no patch */
-};
-
-struct plan {
-	struct item *v;
-	size_t nr, alloc;
-	int issues, credits, notes;
-};
-
-static void plan_add(struct plan *p, enum item_type t, const struct finding *f,
-		     const struct finding *prev)
-{
-	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
-	p->v[p->nr++] = (struct item){ t, f, prev, f ? f->patch : 0 };
-	if (t == IT_ISSUE)
-		p->issues++;
-	else if (t == IT_NOTE)
-		p->notes++;
-	else
-		p->credits++;
-}
-
-/* How hard a class hits: a conversion goes from higher to lower. */
-static int harm(enum rule_class c)
-{
-	switch (c) {
-	case RC_BUG:
-	case RC_PANIC:
-		return 3;
-	case RC_WARN:
-	case RC_WARN_LIKE:
-		return 2;
-	case RC_WARN_ONCE:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
-static bool same_place(const struct finding *a, const struct finding *b)
-{
-	if (strcmp(a->file, b->file) != 0)
-		return false;
-	return !*a->function || !*b->function || !strcmp(a->function, b->function);
-}
-
-/* Previous version's issues: fixed, converted, or still there. */
-static void plan_versions(struct plan *p, const struct check_result *r,
-			  const struct check_result *prev, bool *used)
-{
-	for (size_t i = 0; prev && i < prev->nr; i++) {
-		const struct finding *old = &prev->v[i], *best = NULL;
-		bool still = false;
-
-		if (old->kind != FINDING_ADDED || old->moved || old->severity < SEV_WARNING)
-			continue;
-		for (size_t j = 0; j < r->nr && !still; j++) {
-			const struct finding *f = &r->v[j];
-
-			if (f->kind != FINDING_ADDED || f->moved || !same_place(old, f))
-				continue;
-			if (!strcmp(f->rule->macro, old->rule->macro))
-				still = true;
-			else if (!used[j] && !best && harm(f->rule->class) < harm(old->rule->class))
-				best = f;
-		}
-		if (still)
-			continue;
-		if (best)
-			used[best - r->v] = true;
-		plan_add(p, IT_XCREDIT, best, old);
-	}
-}
-
-/* The report of the boot that saw added call `f` fire, or NULL.
- * (fired[] lines are the patch's own, as findings are.) */
-static const struct ci_fired *fired_in_boot(const struct ci_verdict *v,
-					    const struct finding *f)
-{
-	int last = f->line + (f->source_lines > 1 ? f->source_lines - 1 : 0);
-
-	for (size_t i = 0; v && f->kind == FINDING_ADDED && i < v->nr_fired; i++) {
-		const struct ci_fired *fd = &v->fired[i];
-
-		if (fd->added_by_series && fd->patch == f->patch && fd->file &&
-		    !strcmp(fd->file, f->file) && fd->line >= f->line && fd->line <= last)
-			return fd;
-	}
-	return NULL;
-}
-
-static void plan_build(struct plan *p, const struct check_result *r,
-		       const struct check_result *prev, const struct ci_verdict *v)
-{
-	bool *used = xcalloc(r->nr ? r->nr : 1, sizeof(*used));
-
-	plan_versions(p, r, prev, used);
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct finding *f = &r->v[i];
-
-		if (f->moved)
-			continue;
-		if (f->kind == FINDING_REMOVED) {
-			if (f->severity == SEV_CREDIT)
-				plan_add(p, IT_CREDIT, f, NULL);
-			continue;
-		}
-		if (f->conversion)
-			continue;	/* thanked with its removal */
-		/* Early boot: nothing to return an error to (f->in_init). */
-		if (f->in_init && (f->rule->class == RC_BUG || f->rule->class == RC_PANIC) &&
-		    !fired_in_boot(v, f))
-			continue;
-		/* A call the boot saw fire is an error whatever its rule says. */
-		if (f->severity >= SEV_WARNING || fired_in_boot(v, f)) {
-			plan_add(p, IT_ISSUE, f, NULL);
-		} else if (!used[i] && f->kind == FINDING_ADDED &&
-			   f->rule->class == RC_WARN_ONCE &&
-			   f->severity == f->rule->severity) {
-			/* Not where overrides lowered it (tools/, tests). */
-			plan_add(p, IT_NOTE, f, NULL);
-		}
-	}
-	free(used);
-}
-
-/* ---- small English ------------------------------------------------------ */
-
-static const char *number(int n)
-{
-	static const char *const words[] = { "no", "one", "two", "three", "four",
-		"five", "six", "seven", "eight", "nine", "ten" };
-	static char buf[16];
-
-	if (n >= 0 && n < (int)ARRAY_SIZE(words))
-		return words[n];
-	snprintf(buf, sizeof(buf), "%d", n);
-	return buf;
-}
-
-/* Join `v` as "a", "a and b", "a, b and c". */
-static void join(struct strbuf *out, const struct strvec *v)
-{
-	for (size_t i = 0; i < v->nr; i++) {
-		if (i)
-			strbuf_addstr(out, i + 1 == v->nr ? " and " : ", ");
-		strbuf_addstr(out, v->v[i]);
-	}
-}
-
-/* "a BUG_ON()", "two WARN_ON() calls" for the issues of each macro. */
-static void count_macros(struct strvec *out, const struct plan *p, enum item_type t,
-			 bool prev_side)
-{
-	struct strvec seen = STRVEC_INIT;
-
-	for (size_t i = 0; i < p->nr; i++) {
-		const struct finding *f = prev_side ? p->v[i].prev : p->v[i].f;
-		const char *macro;
-		int n = 0;
-		bool dup = false;
-
-		if (p->v[i].type != t || !f)
-			continue;
-		macro = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
-		for (size_t k = 0; k < seen.nr; k++)
-			dup |= !strcmp(seen.v[k], macro);
-		if (dup)
-			continue;
-		strvec_push(&seen, macro);
-		for (size_t j = i; j < p->nr; j++) {
-			const struct finding *g = prev_side ? p->v[j].prev : p->v[j].f;
-
-			if (p->v[j].type == t && g &&
-			    !strcmp(g->kind == FINDING_DEFINE ? g->defined : g->rule->macro, macro))
-				n++;
-		}
-		if (f->kind == FINDING_DEFINE && n == 1)
-			strvec_pushf(out, "a macro %s() that wraps a BUG/WARN", macro);
-		else if (f->kind == FINDING_DEFINE)
-			strvec_pushf(out, "%s %s() wrapper macros", number(n), macro);
-		else if (n == 1)
-			strvec_pushf(out, "%s %s()", prev_side ? "the" : "a", macro);
-		else
-			strvec_pushf(out, "%s %s() calls", number(n), macro);
-	}
-	strvec_clear(&seen);
-}
-
-/* The functions the items of type `t` are in: "in foo()" / "in foo() and bar()". */
-static void functions_of(struct strbuf *out, const struct plan *p, enum item_type t,
-			 bool prev_side)
-{
-	struct strvec names = STRVEC_INIT;
-
-	for (size_t i = 0; i < p->nr; i++) {
-		const struct finding *f = prev_side ? p->v[i].prev : p->v[i].f;
-		bool dup = false;
-
-		if (p->v[i].type != t || !f || !*f->function)
-			continue;
-		for (size_t k = 0; k < names.nr; k++)
-			dup |= !strncmp(names.v[k], f->function, strlen(f->function)) &&
-			       !strcmp(names.v[k] + strlen(f->function), "()");
-		if (!dup)
-			strvec_pushf(&names, "%s()", f->function);
-	}
-	if (names.nr && names.nr <= 3) {
-		strbuf_addstr(out, " to ");
-		join(out, &names);
-	}
-	strvec_clear(&names);
-}
-
-/* ---- quoting ------------------------------------------------------------ */
-
-/* The added line of the finding, without its '+' and indentation. */
-static void finding_line(struct strbuf *out, const struct finding *f)
-{
-	const char *p = f->hunk ? f->hunk : "";
-
-	for (int i = 0; i < f->hunk_line && *p; i++)
-		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
-	if (*p)
-		p++;	/* the '+', '-' or ' ' */
-	strbuf_add(out, p, strcspn(p, "\n"));
-	strbuf_trim(out);
-}
-
-/* Replace {name} placeholders of `text` from `keys`/`vals`. */
-static void expand(struct strbuf *out, const char *text, const char *const *keys,
-		   const char *const *vals, size_t n)
-{
-	for (const char *p = text ? text : ""; *p;) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-		size_t k = n;
-
-		if (close)
-			for (k = 0; k < n; k++)
-				if (strlen(keys[k]) == (size_t)(close - p - 1) &&
-				    !strncmp(p + 1, keys[k], close - p - 1))
-					break;
-		if (k < n) {
-			strbuf_addstr(out, vals[k] ? vals[k] : "");
-			p = close + 1;
-		} else {
-			strbuf_addch(out, *p++);
-		}
-	}
-}
-
-/* The placeholders of advice texts for one call. */
-struct subst {
-	const char *keys[7];
-	const char *vals[7];
-	struct strbuf cond, ret, fn;
-	const struct series *s;
-	const struct finding *f;
-	const struct cfacts *cf;	/* from the tree, or NULL */
-	bool no_exit;			/* a {ret:} the facts have no way out for */
-	struct strbuf exit;		/* the way out a rewrite took */
-};
-
-/* Where "-EXXX" starts in `s`, and its length, or NULL. */
-static const char *find_errno(const char *s, size_t *len)
-{
-	for (const char *p = strstr(s, "-E"); p; p = strstr(p + 1, "-E")) {
-		size_t n = strspn(p + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-
-		if (n > 1) {
-			*len = n + 1;
-			return p;
-		}
-	}
-	return NULL;
-}
-
-/*
- * The way out of the call's function that the facts support, into
- * `out`, with errno `want` when given: the function's own nearest
- * failure exit mirrored (so its cleanup labels and unlocks come with
- * it), else what its return type allows.  False when there is none (a
- * void function without a failure exit of its own, a hash, a struct):
- * there the fix is a WARN that lets the function run to its end.
- */
-static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char *want)
-{
-	const char *err;
-	size_t n;
-
-	if (cf->exit) {
-		if (cf->exit_var)
-			strbuf_addf(out, "%s = %s;\n", cf->exit_var, want ? want : "-EINVAL");
-		err = want && !cf->exit_var ? find_errno(cf->exit, &n) : NULL;
-		if (err)
-			strbuf_addf(out, "%.*s%s%s", (int)(err - cf->exit), cf->exit, want,
-				    err + n);
-		else
-			strbuf_addstr(out, cf->exit);
-		return true;
-	}
-	switch (cf->ret) {
-	case CF_RET_INT:
-		strbuf_addf(out, "return %s;", want ? want : "-EINVAL");
-		return true;
-	case CF_RET_BOOL:
-		strbuf_addstr(out, "return false;");
-		return true;
-	case CF_RET_PTR:
-		strbuf_addstr(out, "return NULL;");
-		return true;
-	case CF_RET_ERR_PTR:
-		strbuf_addf(out, "return ERR_PTR(%s);", want ? want : "-EINVAL");
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* What must hold, turned into what must not: "!p" -> "p", "a < b" -> "!(a < b)". */
-static void negate(struct strbuf *cond)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *id = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_->.";
-
-	if (cond->buf[0] == '!' && cond->buf[1] != '(' && strspn(cond->buf + 1, id) == cond->len - 1)
-		strbuf_addstr(&sb, cond->buf + 1);
-	else if (strspn(cond->buf, id) == cond->len)
-		strbuf_addf(&sb, "!%s", cond->buf);
-	else
-		strbuf_addf(&sb, "!(%s)", cond->buf);
-	strbuf_reset(cond);
-	strbuf_addbuf(cond, &sb);
-	strbuf_release(&sb);
-}
-
-/*
- * expand() with the call's placeholders, and "{ret:-EXXX}": the way out
- * of the call's function with that errno where it returns one ("return
- * ERR_PTR(-EXXX);" when the code around uses ERR_PTR(), "return;" in a
- * void function).
- */
-static void expand_call(struct strbuf *out, const char *text, struct subst *x)
-{
-	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
-	const char *p = text ? text : "", *at;
-
-	while ((at = strstr(p, "{ret:"))) {
-		size_t n = strcspn(at + 5, "}");
-
-		if (!at[5 + n])
-			break;
-		strbuf_add(&sb, p, at - p);
-		strbuf_reset(&err);
-		strbuf_add(&err, at + 5, n);
-		if (!x->cf) {
-			suggest_return(&sb, x->s, x->f, err.buf);
-		} else {
-			size_t before = sb.len;
-
-			if (fact_return(&sb, x->cf, err.buf)) {
-				strbuf_reset(&x->exit);
-				strbuf_addstr(&x->exit, sb.buf + before);
-			} else {
-				x->no_exit = true;
-			}
-		}
-		p = at + 5 + n + 1;
-	}
-	strbuf_addstr(&sb, p);
-	expand(out, sb.buf, x->keys, x->vals, ARRAY_SIZE(x->keys));
-	strbuf_release(&sb);
-	strbuf_release(&err);
-}
-
-static void subst_init(struct subst *x, const struct series *s, const struct finding *f,
-		       const struct advice_hit *h, const struct cfacts *cf)
-{
-	static const char *const keys[] = { "macro", "function", "cond", "ret", "repl",
-					    "arg", "fs" };
-
-	memcpy(x->keys, keys, sizeof(keys));
-	x->s = s;
-	x->f = f;
-	x->cf = cf;
-	x->no_exit = false;
-	strbuf_init(&x->cond, 0);
-	strbuf_init(&x->ret, 0);
-	strbuf_init(&x->fn, 0);
-	strbuf_init(&x->exit, 0);
-	advice_call_args(&x->cond, f->source);
-	/* An assertion states what must hold: a rewrite tests the opposite. */
-	if (cf && cf->assertion && x->cond.len)
-		negate(&x->cond);
-	quote_buf(&x->cond, QUOTE_KEEP_TAB);
-	if (!cf)
-		suggest_return(&x->ret, s, f, NULL);
-	else
-		fact_return(&x->ret, cf, NULL);
-	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
-	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
-	x->vals[1] = x->fn.buf;
-	x->vals[2] = x->cond.buf;
-	x->vals[3] = x->ret.buf;
-	x->vals[4] = f->rule->replacement ? f->rule->replacement : "WARN_ON_ONCE";
-	x->vals[5] = h ? h->arg : NULL;
-	x->vals[6] = h && h->fs ? h->fs->name : NULL;
-}
-
-static void subst_release(struct subst *x)
-{
-	strbuf_release(&x->cond);
-	strbuf_release(&x->ret);
-	strbuf_release(&x->fn);
-	strbuf_release(&x->exit);
-}
-
-/* The column after `len` bytes of `s` (TABs to the next multiple of 8). */
-static size_t column(const char *s, size_t len)
-{
-	size_t col = 0;
-
-	for (size_t i = 0; i < len; i++)
-		col = s[i] == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
-	return col;
-}
-
-/*
- * One code line of a rewrite, as the kernel wraps it: over REWRITE_COLS
- * columns, break after the last "|| ", "&& " or ", " that fits and
- * align the rest under the first character inside the open parenthesis.
- * A line with no such place stays long.
- */
-#define REWRITE_COLS 80
-
-static void code_line(struct strbuf *out, const char *line, size_t len)
-{
-	struct strbuf l = STRBUF_INIT;
-
-	strbuf_add(&l, line, len);
-	while (column(l.buf, l.len) > REWRITE_COLS) {
-		size_t cut = 0, align = 0, opens[32], depth = 0;
-
-		for (size_t i = 0; i + 1 < l.len; i++) {
-			if (l.buf[i] == '(' && depth < ARRAY_SIZE(opens))
-				opens[depth++] = i;
-			else if (l.buf[i] == ')' && depth)
-				depth--;
-			if (!depth || l.buf[i + 1] != ' ' ||
-			    column(l.buf, i + 1) > REWRITE_COLS)
-				continue;
-			if (l.buf[i] == ',' || (i && ((l.buf[i] == '|' && l.buf[i - 1] == '|') ||
-						     (l.buf[i] == '&' && l.buf[i - 1] == '&')))) {
-				cut = i + 1;
-				align = column(l.buf, opens[depth - 1] + 1);
-			}
-		}
-		if (!cut)
-			break;
-		strbuf_add(out, l.buf, cut);
-		strbuf_addch(out, '\n');
-		{
-			struct strbuf rest = STRBUF_INIT;
-
-			for (size_t t = 0; t < align / 8; t++)
-				strbuf_addch(&rest, '\t');
-			for (size_t t = 0; t < align % 8; t++)
-				strbuf_addch(&rest, ' ');
-			strbuf_addstr(&rest, l.buf + cut + 1);
-			strbuf_reset(&l);
-			strbuf_addbuf(&l, &rest);
-			strbuf_release(&rest);
-		}
-	}
-	strbuf_addbuf(out, &l);
-	strbuf_addch(out, '\n');
-	strbuf_release(&l);
-}
-
-/* Code lines into a mail block: each line starts with a TAB. */
-static void code_block(struct strbuf *out, const char *code)
-{
-	struct strbuf l = STRBUF_INIT;
-
-	for (const char *p = code; *p;) {
-		size_t n = strcspn(p, "\n");
-
-		strbuf_reset(&l);
-		strbuf_addch(&l, '\t');
-		quote_c_style_n(&l, p, n, QUOTE_KEEP_TAB);
-		code_line(out, l.buf, l.len);
-		p += n + (p[n] == '\n');
-	}
-	strbuf_release(&l);
-}
-
-/*
- * The default rewrite of an added BUG/WARN, from the facts about it
- * (never without them: the diff alone does not show the function's
- * return type or its exits): the rule's gentler macro, inside an if
- * that leaves the way the function's own nearest failure exit does
- * (`exit` gets that way out) when code that would use the bad state
- * follows; the gentler macro alone when nothing follows, the next
- * statement recovers, or the function has no way out.  An assertion's
- * condition is negated; a statement macro (VM_WARN_ON_ONCE) is never
- * made a condition.  Empty when the rule has no replacement.
- */
-static void example(struct strbuf *out, struct strbuf *exit, const struct finding *f,
-		    const struct cfacts *cf)
-{
-	const char *repl = f->rule->replacement;
-	struct strbuf args = STRBUF_INIT, line = STRBUF_INIT, ret = STRBUF_INIT;
-	const char *macro = f->rule->macro;
-	bool statement = repl && starts_with(repl, "VM_");
-
-	if (!cf || !repl || f->kind != FINDING_ADDED || !f->source ||
-	    (f->rule->class != RC_BUG && f->rule->class != RC_WARN))
-		goto out;
-	if (!advice_call_args(&args, f->source))
-		goto out;
-	if (cf->assertion && args.len)
-		negate(&args);
-	finding_line(&line, f);
-	if (!starts_with(line.buf, macro) || f->source_lines > 1 ||
-	    line.buf[strlen(macro)] != '(') {
-		/* Already a condition: only the macro changes. */
-		const char *at = strstr(line.buf, macro);
-
-		if (at && f->source_lines <= 1 && !cf->assertion && !statement)
-			strbuf_addf(out, "%.*s%s%s", (int)(at - line.buf), line.buf,
-				    repl, at + strlen(macro));
-		goto out;
-	}
-	if (!args.len) {
-		strbuf_addf(out, "%s(1);", repl);
-		goto out;
-	}
-	/* A void function with no failure exit runs to its end, unless what
-	 * follows would dereference the NULL the call reports. */
-	if (!statement && cf->follows && !cf->recovers && !fact_return(&ret, cf, NULL) &&
-	    cf->ret == CF_RET_VOID && cf->deref)
-		strbuf_addstr(&ret, "return;");
-	if (statement || !cf->follows || cf->recovers || !ret.len) {
-		strbuf_addf(out, "%s(%s);", repl, args.buf);
-		goto out;
-	}
-	strbuf_addbuf(exit, &ret);
-	if (!strchr(ret.buf, '\n')) {
-		strbuf_addf(out, "if (%s(%s))\n\t%s", repl, args.buf, ret.buf);
-		goto out;
-	}
-	strbuf_addf(out, "if (%s(%s)) {\n", repl, args.buf);
-	for (const char *u = ret.buf; *u; u += strcspn(u, "\n") + (u[strcspn(u, "\n")] == '\n'))
-		strbuf_addf(out, "\t%.*s\n", (int)strcspn(u, "\n"), u);
-	strbuf_addch(out, '}');
-out:
-	strbuf_release(&args);
-	strbuf_release(&line);
-	strbuf_release(&ret);
-}
-
-/* "Sentence." from a rule text: first letter up, a full stop at the end. */
-static void sentence(struct strbuf *out, const char *text)
-{
-	size_t start = out->len;
-
-	strbuf_addstr(out, text ? text : "");
-	strbuf_trim(out);
-	/* "new BUG_ON()" -> "New BUG_ON()", but never "Foo_bar()". */
-	if (out->len > start && islower((unsigned char)out->buf[start]) &&
-	    strspn(out->buf + start, "abcdefghijklmnopqrstuvwxyz") ==
-	    strcspn(out->buf + start, " ,:;."))
-		out->buf[start] = toupper((unsigned char)out->buf[start]);
-	if (out->len > start && !strchr(".!?:", out->buf[out->len - 1]))
-		strbuf_addch(out, '.');
-}
-
 /* ---- the template variables -------------------------------------------- */
 
 /* A multi-line value, without its final newline (the template adds it). */
@@ -854,7 +267,7 @@ struct qblock {
 	int patch;
 	struct qline *v;
 	size_t nr, alloc;
-	const struct item *items[16];
+	const struct plan_item *items[16];
 	size_t nr_items;
 };
 
@@ -873,7 +286,7 @@ static bool defines(const char *l)
 	       l[1] != '/' && l[1] != '*';
 }
 
-static void qblock_of(struct qblock *out, const struct item *it)
+static void qblock_of(struct qblock *out, const struct plan_item *it)
 {
 	const struct finding *f = it->f;
 	struct strvec lines = STRVEC_INIT;
@@ -1064,13 +477,13 @@ static bool said(struct builder *b, const char *key)
 }
 
 static struct tmpl_vars *say(struct tmpl_vars *fv, struct builder *b, const char *text,
-			     struct subst *x)
+			     struct rewrite_subst *x)
 {
 	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
 	struct tmpl_vars *item = NULL;
 
-	expand_call(&sb, text, x);
-	sentence(&s, sb.buf);
+	rewrite_expand(&sb, text, x);
+	english_sentence(&s, sb.buf);
 	/* No sentence twice in one reply. */
 	strbuf_reset(&sb);
 	strbuf_addf(&sb, "text:%s", s.buf);
@@ -1125,7 +538,7 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 			  const struct finding *f)
 {
 	const struct ci_verdict *v = b->o->verdict;
-	const struct ci_fired *fd = fired_in_boot(v, f);
+	const struct ci_fired *fd = plan_fired_in_boot(v, f);
 	struct strbuf sb = STRBUF_INIT;
 	struct tmpl_vars *item;
 
@@ -1201,7 +614,7 @@ static void record_rule(json_t *rec, const char *id, const char *fact, const cha
 }
 
 /* What to say under the quote of one call: what is new, and its rewrite. */
-static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct item *it)
+static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct plan_item *it)
 {
 	const struct finding *f = it->f;
 	const struct advice *a = b->advice;
@@ -1212,12 +625,12 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	const char *rewrite = NULL;
 	struct tmpl_vars *item;
 	json_t *rec = record_of(f, cf);
-	struct subst x;
+	struct rewrite_subst x;
 	size_t nr = 0;
 
 	if (a && a->nr <= ARRAY_SIZE(hits))
 		nr = advice_match(hits, a, f, cf);
-	subst_init(&x, b->s, f, NULL, cf);
+	rewrite_subst_init(&x, b->s, f, NULL, cf);
 	tmpl_set(fv, "location", quote_str(&sb, f->file));
 	if (fired_comment(fv, b, f)) {
 		/* The boot is the point: the class's note would weaken it. */
@@ -1255,12 +668,12 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	}
 	for (size_t i = 0; i < nr; i++) {
 		const struct advice_entry *e = hits[i].e;
-		struct subst y;
+		struct rewrite_subst y;
 
 		if (replaced(hits, nr, e->id))
 			continue;
 		record_rule(rec, e->id, hits[i].fact, hits[i].evidence);
-		subst_init(&y, b->s, f, &hits[i], cf);
+		rewrite_subst_init(&y, b->s, f, &hits[i], cf);
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "advice:%s", e->id);
 		if (!said(b, sb.buf))
@@ -1270,15 +683,15 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 		/* A rewrite only from the facts: the diff does not show the way out. */
 		if (!rewrite && cf && (e->rewrite || hits[i].fs)) {
 			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
-			expand_call(&code, rewrite, &y);
+			rewrite_expand(&code, rewrite, &y);
 			if (y.no_exit)
 				strbuf_reset(&code);
 			strbuf_addbuf(&exit, &y.exit);
 		}
-		subst_release(&y);
+		rewrite_subst_release(&y);
 	}
 	if (!rewrite)
-		example(&code, &exit, f, cf);
+		rewrite_example(&code, &exit, f, cf);
 	json_object_set_new(rec, "compiled", compiled(&code, b->o, f));
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
@@ -1286,10 +699,10 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	json_array_append_new(b->record, rec);
 	strbuf_reset(&sb);
 	if (code.len)
-		code_block(&sb, code.buf);
+		rewrite_code_block(&sb, code.buf);
 	set_block(fv, "rewrite", &sb);
 	advice_hits_release(hits, nr);
-	subst_release(&x);
+	rewrite_subst_release(&x);
 	strbuf_release(&sb);
 	strbuf_release(&code);
 	strbuf_release(&exit);
@@ -1305,9 +718,9 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < p->nr; i++) {
-		const struct item *it = &p->v[i];
+		const struct plan_item *it = &p->v[i];
 
-		if ((it->type != IT_ISSUE && it->type != IT_NOTE) || it->patch != index)
+		if ((it->type != PLAN_ISSUE && it->type != PLAN_NOTE) || it->patch != index)
 			continue;
 		ALLOC_GROW(blocks, nr + 1, alloc);
 		qblock_of(&blocks[nr], it);
@@ -1334,7 +747,7 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 /* A removal or an in-patch conversion: one sentence of thanks, said
  * once per reply however many calls earn it.  What v(N-1) added and
  * this version fixed is said in the opening. */
-static void add_credit(struct tmpl_vars *top, struct builder *b, const struct item *it)
+static void add_credit(struct tmpl_vars *top, struct builder *b, const struct plan_item *it)
 {
 	const struct finding *f = it->f;
 	struct strbuf sb = STRBUF_INIT, key = STRBUF_INIT;
@@ -1374,13 +787,13 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 		struct strbuf l = STRBUF_INIT;
 		bool dup = false;
 
-		if (p->v[i].type != IT_XCREDIT)
+		if (p->v[i].type != PLAN_XCREDIT)
 			continue;
 		if (!f) {
 			all_converted = false;
 			continue;
 		}
-		finding_line(&l, f);
+		rewrite_finding_line(&l, f);
 		all_recover &= strstr(l.buf, "if (") != NULL;
 		strbuf_release(&l);
 		for (size_t k = 0; k < now.nr; k++)
@@ -1388,12 +801,12 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 		if (!dup)
 			strvec_push(&now, f->rule->macro);
 	}
-	count_macros(&macros, p, IT_XCREDIT, true);
+	plan_count_macros(&macros, p, PLAN_XCREDIT, true);
 	one = macros.nr == 1 && !strstr(macros.v[0], " calls");
 	strbuf_addf(out, "Thanks for v%d: ", s->version);
-	join(out, &macros);
+	english_join(out, &macros);
 	strbuf_addf(out, " that v%d added", s->version - 1);
-	functions_of(out, p, IT_XCREDIT, true);
+	plan_functions_of(out, p, PLAN_XCREDIT, true);
 	if (all_converted && now.nr == 1) {
 		strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
 			    now.v[0]);
@@ -1448,8 +861,8 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	int nr_fired = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
-		xc |= p->v[i].type == IT_XCREDIT;
-		if (p->v[i].type == IT_ISSUE && fired_in_boot(v, p->v[i].f))
+		xc |= p->v[i].type == PLAN_XCREDIT;
+		if (p->v[i].type == PLAN_ISSUE && plan_fired_in_boot(v, p->v[i].f))
 			nr_fired++;
 	}
 	if (p->issues) {
@@ -1457,7 +870,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		bool one_kind = true;
 
 		for (size_t i = 0; i < p->nr; i++) {
-			if (p->v[i].type != IT_ISSUE)
+			if (p->v[i].type != PLAN_ISSUE)
 				continue;
 			strbuf_reset(&point);
 			point_of(&point, a, p->v[i].f, facts_of(b->o, b->r, p->v[i].f));
@@ -1468,12 +881,12 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		}
 		strbuf_release(&first);
 		strbuf_release(&point);
-		count_macros(&macros, p, IT_ISSUE, false);
+		plan_count_macros(&macros, p, PLAN_ISSUE, false);
 		strbuf_addf(out, "%s adds ", what);
-		join(out, &macros);
+		english_join(out, &macros);
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */
-		functions_of(out, p, IT_ISSUE, false);
+		plan_functions_of(out, p, PLAN_ISSUE, false);
 		if (nr_fired)
 			strbuf_addstr(out, nr_fired == 1 && p->issues == 1 ?
 				      ", and kernel-ci's boot saw it fire" :
@@ -1482,7 +895,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		if (one_kind && p->issues > 1 && !nr_fired)
 			strbuf_addf(out, ": one point covers %s%s, made at the first, "
 				    "and each gets its rewrite below.", p->issues == 2 ? "both" : "all ",
-				    p->issues == 2 ? "" : number(p->issues));
+				    p->issues == 2 ? "" : english_number(p->issues));
 		else
 			strbuf_addstr(out, "; comments inline.");
 		if (xc && s->version > 1) {
@@ -1558,14 +971,14 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		tmpl_set(v, "outcome", outcome_of(vd->kind));
 	}
 	if (w.first.len) {
-		sentence(&sb, w.first.buf);
+		english_sentence(&sb, w.first.buf);
 		tmpl_set(v, "first", sb.buf);
 		strbuf_reset(&sb);
 	}
 	tmpl_set(v, "tests", w.tests.len ? w.tests.buf : NULL);
 	for (size_t i = 0; i < w.calls.nr; i++) {
 		strbuf_reset(&sb);
-		sentence(&sb, w.calls.v[i]);
+		english_sentence(&sb, w.calls.v[i]);
 		tmpl_set(tmpl_add(v, "calls"), "text", sb.buf);
 	}
 	/* When it went wrong, the console lines that say where (the panic
@@ -1588,208 +1001,6 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	words_release(&w);
 }
 
-/* ---- headers ------------------------------------------------------------ */
-
-bool reply_addr_matches(const char *addr, const char *globs)
-{
-	struct strbuf pat = STRBUF_INIT;
-	const char *p = globs ? globs : "";
-	bool match = false;
-
-	while (*p && !match) {
-		size_t n = strcspn(p, " ,\t");
-
-		if (n) {
-			strbuf_reset(&pat);
-			strbuf_add(&pat, p, n);
-			match = !fnmatch(pat.buf, addr, FNM_CASEFOLD);
-		}
-		p += n;
-		p += strspn(p, " ,\t");
-	}
-	strbuf_release(&pat);
-	return match;
-}
-
-/* Only the configured lists count (reply_opts.lists): NULL matches none. */
-static bool is_list(const char *addr, const char *patterns)
-{
-	return patterns && reply_addr_matches(addr, patterns);
-}
-
-/* `in` into `out`, but ourselves and whoever asked for no reviews. */
-static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
-		    const char *self, const char *skip)
-{
-	for (size_t i = 0; i < in->nr; i++)
-		if (strcasecmp(in->v[i].addr, self) != 0 &&
-		    !reply_addr_matches(in->v[i].addr, skip))
-			mail_addr_add(out, in->v[i].name, in->v[i].addr);
-}
-
-/*
- * Who gets the reply, as kernel etiquette has it: To: the author; Cc: the
- * watched list first (o->watched, whether or not the patch named it, so
- * that no cap drops it), then the lists the patch went to (o->lists
- * globs), or with reply-to = all everyone it went to.  The addresses come
- * from the raw headers parsed as RFC 5322 lists (mail_addr_parse()), so
- * nothing inside a display name or a comment is one; To: and Cc: are read
- * up to MAILHDR_MAX_SEEN addresses, so a list after the 64th address of a
- * 200-address To: is still found, and only what the reply writes is
- * capped (MAILHDR_MAX_ADDRS per header).  The author is exactly one
- * address, the first mailbox of From:, whatever else From: lists;
- * [review] skip-authors (o->skip) holds for every recipient, and a
- * skipped author means no reply at all.
- */
-static int recipients(struct reply *out, const struct mail *m, const struct reply_opts *o,
-		      const char *self)
-{
-	struct mail_addr_list from = MAIL_ADDR_LIST_INIT, author = MAIL_ADDR_LIST_INIT,
-			      others = MAIL_ADDR_LIST_INIT, lists = MAIL_ADDR_LIST_INIT;
-	int ret = 0;
-
-	mail_addr_parse(&from, m->from_raw);
-	if (from.nr)
-		mail_addr_add(&author, from.v[0].name, from.v[0].addr);
-	if (author.nr && reply_addr_matches(author.v[0].addr, o->skip)) {
-		out->author_skipped = true;
-		goto out;
-	}
-	others.max = lists.max = MAILHDR_MAX_SEEN;
-	if (o->watched && o->policy != REPLY_TO_AUTHOR)
-		mail_addr_parse(&lists, o->watched);
-	mail_addr_parse(&others, m->to_raw);
-	mail_addr_parse(&others, m->cc_raw);
-	for (size_t i = 0; i < others.nr; i++)
-		if (is_list(others.v[i].addr, o->lists))
-			mail_addr_add(&lists, others.v[i].name, others.v[i].addr);
-	switch (o->policy) {
-	case REPLY_TO_AUTHOR:
-		add_all(&out->to, &author, self, o->skip);
-		break;
-	case REPLY_TO_LIST:
-		add_all(&out->to, &lists, self, o->skip);
-		break;
-	case REPLY_TO_ALL:
-		add_all(&out->to, &author, self, o->skip);
-		add_all(&out->cc, &lists, self, o->skip);
-		add_all(&out->cc, &others, self, o->skip);
-		break;
-	case REPLY_TO_BOTH:
-		add_all(&out->to, &author, self, o->skip);
-		add_all(&out->cc, &lists, self, o->skip);
-		break;
-	}
-	/* Nobody in To: is odd; Cc: alone works but reads badly. */
-	if (!out->to.nr && out->cc.nr) {
-		mail_addr_list_clear(&out->to);
-		out->to = out->cc;
-		memset(&out->cc, 0, sizeof(out->cc));
-	}
-	out->rcpt.max = 2 * MAILHDR_MAX_ADDRS;
-	for (size_t i = 0; i < out->to.nr; i++)
-		mail_addr_add(&out->rcpt, "", out->to.v[i].addr);
-	for (size_t i = 0; i < out->cc.nr; i++)
-		mail_addr_add(&out->rcpt, "", out->cc.v[i].addr);
-	if (!out->rcpt.nr)
-		ret = error_code(WW_EINPUT, "no %s address to send the reply to (reply-to = %s)",
-				 o->policy == REPLY_TO_LIST ? "mailing list" : "valid",
-				 reply_policy_names[o->policy]);
-out:
-	mail_addr_list_clear(&from);
-	mail_addr_list_clear(&author);
-	mail_addr_list_clear(&others);
-	mail_addr_list_clear(&lists);
-	return ret;
-}
-
-/* References: the answered message's (valid ones, the first and the
- * last few if there are many), then its own id. */
-static void references(struct strvec *out, const struct mail *m)
-{
-	struct strvec all = STRVEC_INIT;
-	const char *p = m->references ? m->references : "";
-
-	while ((p = strchr(p, '<'))) {
-		const char *end = strchr(p, '>');
-		char *id;
-
-		if (!end)
-			break;
-		id = xstrndup(p + 1, end - p - 1);
-		if (msgid_valid(id))
-			strvec_push(&all, id);
-		free(id);
-		p = end + 1;
-	}
-	for (size_t i = 0; i < all.nr; i++)
-		if (i == 0 || i + 8 >= all.nr)
-			strvec_push(out, all.v[i]);
-	strvec_push(out, m->message_id);
-	strvec_clear(&all);
-}
-
-static int headers(struct reply *out, struct strbuf *h, const struct mail *m,
-		   const struct reply_opts *o)
-{
-	struct mail_addr_list from = MAIL_ADDR_LIST_INIT;
-	struct strvec refs = STRVEC_INIT;
-	struct strbuf sb = STRBUF_INIT;
-	const char *self;
-	int ret;
-
-	if (mail_addr_parse(&from, o->from ? o->from : "") || from.nr != 1) {
-		ret = error_code(WW_EINPUT, "the From: identity '%s' is not one valid address",
-				 o->from ? o->from : "");
-		goto out;
-	}
-	self = from.v[0].addr;
-	out->from_addr = xstrdup(self);
-	ret = recipients(out, m, o, self);
-	if (ret || out->author_skipped)
-		goto out;
-	mailhdr_add_addrs(h, "From", &from);
-	mailhdr_add_addrs(h, "To", &out->to);
-	if (out->cc.nr)
-		mailhdr_add_addrs(h, "Cc", &out->cc);
-	strbuf_addstr(&sb, m->subject);
-	strbuf_trim(&sb);
-	if (strncasecmp(sb.buf, "Re:", 3) != 0) {
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "Re: %s", m->subject);
-	}
-	mailhdr_add_text(h, "Subject", sb.buf);
-	/* The subject as it went out, for the state database. */
-	{
-		struct strbuf subj = STRBUF_INIT;
-
-		mailhdr_clean(&subj, sb.buf, MAILHDR_MAX_TEXT);
-		out->subject = strbuf_detach(&subj, NULL);
-	}
-	strbuf_reset(&sb);
-	mailhdr_date(&sb, o->date ? o->date : mailhdr_now());
-	strbuf_addf(h, "Date: %s\n", sb.buf);
-	{
-		const char *id = out->message_id;
-
-		mailhdr_add_ids(h, "Message-ID", &id, 1);
-		id = m->message_id;
-		mailhdr_add_ids(h, "In-Reply-To", &id, 1);
-	}
-	references(&refs, m);
-	mailhdr_add_ids(h, "References", refs.v, refs.nr);
-	if (o->patchwork_hint)
-		strbuf_addstr(h, "X-Patchwork-Hint: ignore\n");
-	strbuf_addstr(h, "MIME-Version: 1.0\n"
-		      "Content-Type: text/plain; charset=UTF-8\n"
-		      "Content-Transfer-Encoding: 8bit\n");
-out:
-	mail_addr_list_clear(&from);
-	strvec_clear(&refs);
-	strbuf_release(&sb);
-	return ret;
-}
-
 /* ---- putting it together ------------------------------------------------ */
 
 /* Which message to answer: the one patch with something to say, else the
@@ -1802,7 +1013,7 @@ static int choose_target(const struct plan *p, const struct series *s)
 	for (size_t i = 0; i < p->nr; i++) {
 		int idx = p->v[i].patch;
 
-		if (p->v[i].type == IT_NOTE)
+		if (p->v[i].type == PLAN_NOTE)
 			continue;
 		if (!idx)
 			nopatch = true;
@@ -1855,7 +1066,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		bool any = false;
 
 		for (size_t i = 0; i < p->nr; i++)
-			any |= (p->v[i].type == IT_ISSUE || p->v[i].type == IT_NOTE) &&
+			any |= (p->v[i].type == PLAN_ISSUE || p->v[i].type == PLAN_NOTE) &&
 			       p->v[i].patch == sp->index;
 		if (any) {
 			struct tmpl_vars *pv = tmpl_add(top, "patches");
@@ -1867,7 +1078,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	}
 	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
-		if (p->v[i].type == IT_CREDIT)
+		if (p->v[i].type == PLAN_CREDIT)
 			add_credit(top, b, &p->v[i]);
 	tmpl_set_bool(top, "issues", p->issues > 0);
 	verdict_vars(top, b->o->verdict);
@@ -1985,7 +1196,7 @@ static void quote_trailers(struct strbuf *body)
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
-	struct plan p = { NULL, 0, 0, 0, 0, 0 };
+	struct plan p = PLAN_INIT;
 	struct builder b = { s, o, o->advice, STRVEC_INIT, r, NULL };
 	struct advice own = ADVICE_INIT;
 	struct strbuf body = STRBUF_INIT, id = STRBUF_INIT;
@@ -2033,7 +1244,7 @@ int reply_build(struct reply *out, const struct series *s,
 	}
 	out->message_id = strbuf_detach(&id, NULL);
 
-	ret = headers(out, &out->text, m, o);
+	ret = reply_headers(out, &out->text, m, o);
 	if (ret || out->author_skipped)
 		goto out;
 	strbuf_addch(&out->text, '\n');
@@ -2059,7 +1270,7 @@ out:
 	advice_release(&own);
 	strbuf_release(&body);
 	strbuf_release(&id);
-	free(p.v);
+	plan_release(&p);
 	return ret;
 }
 

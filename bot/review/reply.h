@@ -20,6 +20,7 @@
 #include "check.h"
 #include "guide.h"
 #include "mailhdr.h"
+#include "reply-headers.h"
 #include "strvec.h"
 
 #include <jansson.h>
@@ -131,11 +132,5 @@ void reply_release(struct reply *r);
  * Borrowed. */
 const char *reply_default_templates(void);
 
-/*
- * Does address `addr` match one of `globs` (fnmatch patterns separated by
- * blanks or commas, without case: "*@vger.kernel.org, jo@x.org")?  The
- * shape of [review] lists and skip-authors.  NULL matches nothing.
- */
-bool reply_addr_matches(const char *addr, const char *globs);
 
 #endif

@@ -1,0 +1,195 @@
+/*
+ * What a review reply says, before any word of it: the plan (see
+ * plan.h) and the few phrases made from it.
+ */
+#include "plan.h"
+#include "english.h"
+#include "ci.h"
+
+static void plan_add(struct plan *p, enum plan_item_type t, const struct finding *f,
+		     const struct finding *prev)
+{
+	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
+	p->v[p->nr++] = (struct plan_item){ t, f, prev, f ? f->patch : 0 };
+	if (t == PLAN_ISSUE)
+		p->issues++;
+	else if (t == PLAN_NOTE)
+		p->notes++;
+	else
+		p->credits++;
+}
+
+/* How hard a class hits: a conversion goes from higher to lower. */
+static int harm(enum rule_class c)
+{
+	switch (c) {
+	case RC_BUG:
+	case RC_PANIC:
+		return 3;
+	case RC_WARN:
+	case RC_WARN_LIKE:
+		return 2;
+	case RC_WARN_ONCE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static bool same_place(const struct finding *a, const struct finding *b)
+{
+	if (strcmp(a->file, b->file) != 0)
+		return false;
+	return !*a->function || !*b->function || !strcmp(a->function, b->function);
+}
+
+/* Previous version's issues: fixed, converted, or still there. */
+static void plan_versions(struct plan *p, const struct check_result *r,
+			  const struct check_result *prev, bool *used)
+{
+	for (size_t i = 0; prev && i < prev->nr; i++) {
+		const struct finding *old = &prev->v[i], *best = NULL;
+		bool still = false;
+
+		if (old->kind != FINDING_ADDED || old->moved || old->severity < SEV_WARNING)
+			continue;
+		for (size_t j = 0; j < r->nr && !still; j++) {
+			const struct finding *f = &r->v[j];
+
+			if (f->kind != FINDING_ADDED || f->moved || !same_place(old, f))
+				continue;
+			if (!strcmp(f->rule->macro, old->rule->macro))
+				still = true;
+			else if (!used[j] && !best && harm(f->rule->class) < harm(old->rule->class))
+				best = f;
+		}
+		if (still)
+			continue;
+		if (best)
+			used[best - r->v] = true;
+		plan_add(p, PLAN_XCREDIT, best, old);
+	}
+}
+
+/* The report of the boot that saw added call `f` fire, or NULL.
+ * (fired[] lines are the patch's own, as findings are.) */
+const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
+					  const struct finding *f)
+{
+	int last = f->line + (f->source_lines > 1 ? f->source_lines - 1 : 0);
+
+	for (size_t i = 0; v && f->kind == FINDING_ADDED && i < v->nr_fired; i++) {
+		const struct ci_fired *fd = &v->fired[i];
+
+		if (fd->added_by_series && fd->patch == f->patch && fd->file &&
+		    !strcmp(fd->file, f->file) && fd->line >= f->line && fd->line <= last)
+			return fd;
+	}
+	return NULL;
+}
+
+void plan_build(struct plan *p, const struct check_result *r,
+		const struct check_result *prev, const struct ci_verdict *v)
+{
+	bool *used = xcalloc(r->nr ? r->nr : 1, sizeof(*used));
+
+	plan_versions(p, r, prev, used);
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->moved)
+			continue;
+		if (f->kind == FINDING_REMOVED) {
+			if (f->severity == SEV_CREDIT)
+				plan_add(p, PLAN_CREDIT, f, NULL);
+			continue;
+		}
+		if (f->conversion)
+			continue;	/* thanked with its removal */
+		/* Early boot: nothing to return an error to (f->in_init). */
+		if (f->in_init && (f->rule->class == RC_BUG || f->rule->class == RC_PANIC) &&
+		    !plan_fired_in_boot(v, f))
+			continue;
+		/* A call the boot saw fire is an error whatever its rule says. */
+		if (f->severity >= SEV_WARNING || plan_fired_in_boot(v, f)) {
+			plan_add(p, PLAN_ISSUE, f, NULL);
+		} else if (!used[i] && f->kind == FINDING_ADDED &&
+			   f->rule->class == RC_WARN_ONCE &&
+			   f->severity == f->rule->severity) {
+			/* Not where overrides lowered it (tools/, tests). */
+			plan_add(p, PLAN_NOTE, f, NULL);
+		}
+	}
+	free(used);
+}
+
+
+/* "a BUG_ON()", "two WARN_ON() calls" for the issues of each macro. */
+void plan_count_macros(struct strvec *out, const struct plan *p, enum plan_item_type t,
+		       bool prev_side)
+{
+	struct strvec seen = STRVEC_INIT;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct finding *f = prev_side ? p->v[i].prev : p->v[i].f;
+		const char *macro;
+		int n = 0;
+		bool dup = false;
+
+		if (p->v[i].type != t || !f)
+			continue;
+		macro = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
+		for (size_t k = 0; k < seen.nr; k++)
+			dup |= !strcmp(seen.v[k], macro);
+		if (dup)
+			continue;
+		strvec_push(&seen, macro);
+		for (size_t j = i; j < p->nr; j++) {
+			const struct finding *g = prev_side ? p->v[j].prev : p->v[j].f;
+
+			if (p->v[j].type == t && g &&
+			    !strcmp(g->kind == FINDING_DEFINE ? g->defined : g->rule->macro, macro))
+				n++;
+		}
+		if (f->kind == FINDING_DEFINE && n == 1)
+			strvec_pushf(out, "a macro %s() that wraps a BUG/WARN", macro);
+		else if (f->kind == FINDING_DEFINE)
+			strvec_pushf(out, "%s %s() wrapper macros", english_number(n), macro);
+		else if (n == 1)
+			strvec_pushf(out, "%s %s()", prev_side ? "the" : "a", macro);
+		else
+			strvec_pushf(out, "%s %s() calls", english_number(n), macro);
+	}
+	strvec_clear(&seen);
+}
+
+/* The functions the items of type `t` are in: "in foo()" / "in foo() and bar()". */
+void plan_functions_of(struct strbuf *out, const struct plan *p, enum plan_item_type t,
+		       bool prev_side)
+{
+	struct strvec names = STRVEC_INIT;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct finding *f = prev_side ? p->v[i].prev : p->v[i].f;
+		bool dup = false;
+
+		if (p->v[i].type != t || !f || !*f->function)
+			continue;
+		for (size_t k = 0; k < names.nr; k++)
+			dup |= !strncmp(names.v[k], f->function, strlen(f->function)) &&
+			       !strcmp(names.v[k] + strlen(f->function), "()");
+		if (!dup)
+			strvec_pushf(&names, "%s()", f->function);
+	}
+	if (names.nr && names.nr <= 3) {
+		strbuf_addstr(out, " to ");
+		english_join(out, &names);
+	}
+	strvec_clear(&names);
+}
+
+void plan_release(struct plan *p)
+{
+	free(p->v);
+	memset(p, 0, sizeof(*p));
+}

@@ -1,0 +1,61 @@
+/*
+ * What a review reply says, decided before any word of it: one item per
+ * added call to fix or to note and per removal or conversion to thank
+ * for, this version's against the previous one's.
+ */
+#ifndef WW_PLAN_H
+#define WW_PLAN_H
+
+#include "check.h"
+#include "strvec.h"
+
+struct ci_verdict;
+struct ci_fired;
+
+enum plan_item_type {
+	PLAN_ISSUE,	/* an added call to fix */
+	PLAN_CREDIT,	/* a removal or conversion in this version */
+	PLAN_XCREDIT,	/* fixed since the previous version */
+	PLAN_NOTE,	/* an added WARN_ON_ONCE(): worth a sentence */
+};
+
+struct plan_item {
+	enum plan_item_type type;
+	const struct finding *f;	/* this version's finding (NULL: dropped) */
+	const struct finding *prev;	/* PLAN_XCREDIT: the previous version's */
+	int patch;			/* where it is; 0: no patch */
+};
+
+struct plan {
+	struct plan_item *v;
+	size_t nr, alloc;
+	int issues, credits, notes;
+};
+
+#define PLAN_INIT { 0 }
+
+/*
+ * The plan for findings `r` into `p` (PLAN_INIT): `prev` (may be NULL)
+ * is the previous version's findings, `v` (may be NULL) kernel-ci's
+ * verdict, for the calls that fired.
+ */
+void plan_build(struct plan *p, const struct check_result *r,
+		const struct check_result *prev, const struct ci_verdict *v);
+void plan_release(struct plan *p);
+
+/* The report of the boot that saw added call `f` fire, or NULL (borrowed).
+ * `v` may be NULL. */
+const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
+					  const struct finding *f);
+
+/* "a BUG_ON()", "two WARN_ON() calls", one per macro of the items of
+ * type `t` (of their previous version's finding when `prev_side`). */
+void plan_count_macros(struct strvec *out, const struct plan *p,
+		       enum plan_item_type t, bool prev_side);
+
+/* " to foo()" / " to foo() and bar()": the functions of the items of
+ * type `t`, when there are at most three; nothing otherwise. */
+void plan_functions_of(struct strbuf *out, const struct plan *p,
+		       enum plan_item_type t, bool prev_side);
+
+#endif
