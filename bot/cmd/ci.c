@@ -9,6 +9,7 @@
 
 #include "b4.h"
 #include "ci-json.h"
+#include "ci-words.h"
 #include "kcover.h"
 #include "config.h"
 #include "mbox.h"

@@ -1,8 +1,11 @@
 /*
- * The kernel-ci verdict in words: the text `warnwatch ci` prints
- * (ci_verdict_text).
+ * The kernel-ci verdict in words, in one place (see ci-words.h): the
+ * text `warnwatch ci` prints (ci_verdict_text) and what a review reply's
+ * kernel-ci paragraph says (ci_words_of), which share their phrases for
+ * tests and for what ran.
  */
 #include "ci-priv.h"
+#include "ci-words.h"
 #include "quote.h"
 
 /* ---- text ---- */
@@ -249,9 +252,7 @@ static void ran_phrase(struct strbuf *out, const struct ci_verdict *v)
 			continue;
 		}
 		if (skip_prefix(t->name, "workload:", &w)) {
-			strbuf_addstr(&key, "the ");
-			quote_c_style(&key, w);
-			strbuf_addstr(&key, " workload");
+			ci_test_phrase(&key, t->name);
 		} else {
 			struct strbuf target = STRBUF_INIT;
 
@@ -502,3 +503,205 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 	}
 }
 
+/* ---- a review reply's kernel-ci paragraph ---- */
+
+/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
+static void test_name(struct strbuf *out, const char *name)
+{
+	if (starts_with(name, "workload:"))
+		ci_test_phrase(out, name);
+	else
+		quote_c_style(out, name);
+}
+
+/* The first WARN/BUG, in words, and its trace (when no log yet). */
+static void words_fired(struct ci_words *w, const struct ci_verdict *v)
+{
+	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
+	size_t n = 0;
+
+	if (!f)
+		return;
+	if (f->file) {
+		/* In backquotes: the filler never breaks code apart. */
+		strbuf_addch(&w->first, '`');
+		if (f->source)
+			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
+		else
+			strbuf_addstr(&w->first, fired_kind_name(f->kind));
+		strbuf_addstr(&w->first, "` at ");
+		if (f->line > 0)
+			ci_where(&w->first, v, f->file, f->line, f->tree_line);
+		else
+			quote_c_style(&w->first, f->file);
+		strbuf_addstr(&w->first, " fired");
+		if (f->suite) {
+			strbuf_addstr(&w->first, " in ");
+			ci_test_phrase(&w->first, f->suite);
+		}
+		/* 0-day's parent column. */
+		if (f->base_count >= 0)
+			strbuf_addf(&w->first, " (base: %d, patched: %d)", f->base_count,
+				    f->patched_count);
+		if (f->known)
+			strbuf_addstr(&w->first, ", a known report on this base");
+		if (!f->added_by_series && f->preexisting)
+			strbuf_addstr(&w->first, ", and it fires on the unpatched kernel too");
+	}
+	if (w->has_log)
+		return;
+	w->has_log = true;
+	for (const char *p = f->trace; p && *p && n < CI_WORDS_LOG_LINES; n++) {
+		size_t len = strcspn(p, "\n");
+
+		strbuf_add(&w->log, p, len);
+		strbuf_addch(&w->log, '\n');
+		p += len + (p[len] == '\n');
+	}
+}
+
+
+
+/* What ran, and what failed, in a few words. */
+static void words_tests(struct ci_words *w, const struct ci_verdict *v)
+{
+	struct strbuf failed = STRBUF_INIT;
+	size_t n = v->nr_tests, nfail = 0;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct ci_test *t = &v->tests[i];
+
+		if (n <= 4) {
+			if (i)
+				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
+			test_name(&w->tests, t->name);
+		}
+		/* A test that fails on the base, or passed when run again, is not blamed. */
+		if (!strcmp(t->result, "crashed") ||
+		    (!strcmp(t->result, "fail") &&
+		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
+		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
+			strbuf_addstr(&failed, nfail++ ? ", " : "");
+			test_name(&failed, t->name);
+		}
+	}
+	if (n > 4)
+		strbuf_addf(&w->tests, "%zu tests", n);
+	strbuf_addstr(&w->tests, " ran");
+	if (nfail)
+		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
+	strbuf_release(&failed);
+}
+
+/*
+ * Per added call, whether it ran and fired.  When one test ran, what ran
+ * is said with the count ("ran 41 times during the boot and the ext4
+ * workload": the counters run from boot, as in ci_verdict_text()).
+ */
+static void words_calls(struct ci_words *w, const struct ci_verdict *v)
+{
+	const char *only = v->nr_tests == 1 ? v->tests[0].name : NULL;
+	struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr_calls; i++) {
+		const struct ci_call *c = &v->calls[i];
+		const char *suite;
+
+		strbuf_reset(&at);
+		strbuf_reset(&sb);
+		strbuf_addstr(&at, "the ");
+		quote_c_style(&at, c->macro);
+		strbuf_addstr(&at, "() at ");
+		ci_where(&at, v, c->file, c->line, c->tree_line);
+		/* Fired beats any count: never "not reached" for a call that fired. */
+		if (ci_call_fired(v, c, &suite)) {
+			strbuf_addf(&sb, "%s fired", at.buf);
+			if (suite) {
+				strbuf_addstr(&sb, " during ");
+				test_name(&sb, suite);
+			}
+		} else if (c->reached > 0) {
+			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, c->reached,
+				    c->reached == 1 ? "" : "s");
+			if (only) {
+				strbuf_addstr(&sb, " during ");
+				ran_phrase(&sb, v);
+			}
+			strbuf_addstr(&sb, " and never fired");
+		} else if (c->reached == 0) {
+			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
+				    at.buf);
+		} else {
+			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
+			if (c->reached_why) {
+				strbuf_addstr(&sb, " (");
+				quote_c_style(&sb, c->reached_why);
+				strbuf_addch(&sb, ')');
+			}
+		}
+		strvec_push(&w->calls, sb.buf);
+	}
+	strbuf_release(&at);
+	strbuf_release(&sb);
+}
+
+/*
+ * The console lines to quote: the compiler's error, else the first
+ * WARN/BUG's trace, headed by the reason (a console line such as
+ * "Kernel panic - not syncing: ...").
+ */
+void ci_words_of(struct ci_words *w, const struct ci_verdict *v)
+{
+	if (v->build_error) {
+		strbuf_addstr(&w->log, v->build_error);
+		w->has_log = true;
+	}
+	words_fired(w, v);
+	words_tests(w, v);
+	words_calls(w, v);
+	if (v->reason) {
+		struct strbuf head = STRBUF_INIT;
+
+		/* One console line, whatever it holds. */
+		quote_c_style_n(&head, v->reason, strlen(v->reason), QUOTE_KEEP_TAB);
+		strbuf_addch(&head, '\n');
+		strbuf_addbuf(&head, &w->log);
+		strbuf_release(&w->log);
+		w->log = head;
+		w->has_log = true;
+	}
+}
+
+void ci_words_release(struct ci_words *w)
+{
+	strbuf_release(&w->first);
+	strbuf_release(&w->log);
+	strbuf_release(&w->tests);
+	strvec_clear(&w->calls);
+}
+
+/* What went wrong, in words, for each verdict that is not clean. */
+const char *ci_words_outcome(enum ci_verdict_kind k)
+{
+	switch (k) {
+	case CI_PANICKED: return "the kernel panicked";
+	case CI_BUILD_FAILED: return "the kernel did not build";
+	case CI_APPLY_FAILED: return "the series did not apply";
+	case CI_HUNG: return "the boot did not finish in time";
+	case CI_FS_CORRUPTED:
+		return "the file system was corrupted (e2fsck -fn on the images after the boot)";
+	default: return NULL;
+	}
+}
+
+void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v)
+{
+	size_t start = out->len;
+
+	strbuf_addstr(out, v->reason ? v->reason : "no base tree to test it on");
+	strbuf_rtrim(out);
+	while (out->len > start && out->buf[out->len - 1] == '.')
+		strbuf_setlen(out, out->len - 1);
+}

@@ -9,8 +9,9 @@
  * added lines (post-image of the final tree) and to the unpatched base
  * boot (cached once per config) -> verdict.
  *
- * `warnwatch ci` prints the verdict with ci_verdict_text(); its JSON
- * form (ci.json, the one verdict schema) is ci-json.h's.
+ * `warnwatch ci` prints the verdict with ci_verdict_text() (ci-words.h,
+ * the verdict in words); its JSON form (ci.json, the one verdict schema)
+ * is ci-json.h's.
  */
 #ifndef WW_CI_H
 #define WW_CI_H
@@ -280,10 +281,6 @@ void ci_tests_from_console(struct ci_verdict *out,
 			   const struct console_result *boot);
 void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_dir,
 	      const char *build_dir, const char *gcda_dir, const char *no_gcov);
-
-/* The verdict as text for people (as JSON: ci-json.h). */
-void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
-		     const struct series *s);
 
 void ci_verdict_release(struct ci_verdict *v);
 

@@ -10,6 +10,7 @@
 #include "reply-headers.h"
 #include "rewrite.h"
 #include "ci-json.h"
+#include "ci-words.h"
 #include "datadir.h"
 #include "msgid.h"
 #include "quote.h"
@@ -24,192 +25,6 @@
 #include <unistd.h>
 
 const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
-
-/* ---- the kernel-ci verdict, in words ------------------------------------ */
-
-/* What the verdict paragraph says besides the verdict itself. */
-struct verdict_words {
-	struct strbuf first;	/* the first WARN/BUG that fired, or empty */
-	struct strbuf log;	/* console lines to quote */
-	bool has_log;
-	struct strbuf tests;	/* "three suites ran", or empty */
-	struct strvec calls;	/* per added call: did it run, did it fire */
-};
-
-/* The first WARN/BUG, in words, and its trace (when no log yet). */
-static void words_fired(struct verdict_words *w, const struct ci_verdict *v)
-{
-	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
-	size_t n = 0;
-
-	if (!f)
-		return;
-	if (f->file) {
-		/* In backquotes: the filler never breaks code apart. */
-		strbuf_addch(&w->first, '`');
-		if (f->source)
-			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
-		else
-			strbuf_addstr(&w->first, fired_kind_name(f->kind));
-		strbuf_addstr(&w->first, "` at ");
-		if (f->line > 0)
-			ci_where(&w->first, v, f->file, f->line, f->tree_line);
-		else
-			quote_c_style(&w->first, f->file);
-		strbuf_addstr(&w->first, " fired");
-		if (f->suite) {
-			strbuf_addstr(&w->first, " in ");
-			ci_test_phrase(&w->first, f->suite);
-		}
-		/* 0-day's parent column. */
-		if (f->base_count >= 0)
-			strbuf_addf(&w->first, " (base: %d, patched: %d)", f->base_count,
-				    f->patched_count);
-		if (f->known)
-			strbuf_addstr(&w->first, ", a known report on this base");
-		if (!f->added_by_series && f->preexisting)
-			strbuf_addstr(&w->first, ", and it fires on the unpatched kernel too");
-	}
-	if (w->has_log)
-		return;
-	w->has_log = true;
-	for (const char *p = f->trace; p && *p && n < REPLY_VERDICT_LOG_LINES; n++) {
-		size_t len = strcspn(p, "\n");
-
-		strbuf_add(&w->log, p, len);
-		strbuf_addch(&w->log, '\n');
-		p += len + (p[len] == '\n');
-	}
-}
-
-/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
-static void test_name(struct strbuf *out, const char *name)
-{
-	if (starts_with(name, "workload:")) {
-		quote_between(out, "the ", name + 9, " workload");
-	} else {
-		quote_c_style(out, name);
-	}
-}
-
-/* What ran, and what failed, in a few words. */
-static void words_tests(struct verdict_words *w, const struct ci_verdict *v)
-{
-	struct strbuf failed = STRBUF_INIT;
-	size_t n = v->nr_tests, nfail = 0;
-
-	if (!n)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		const struct ci_test *t = &v->tests[i];
-
-		if (n <= 4) {
-			if (i)
-				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
-			test_name(&w->tests, t->name);
-		}
-		/* A test that fails on the base, or passed when run again, is not blamed. */
-		if (!strcmp(t->result, "crashed") ||
-		    (!strcmp(t->result, "fail") &&
-		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
-		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
-			strbuf_addstr(&failed, nfail++ ? ", " : "");
-			test_name(&failed, t->name);
-		}
-	}
-	if (n > 4)
-		strbuf_addf(&w->tests, "%zu tests", n);
-	strbuf_addstr(&w->tests, " ran");
-	if (nfail)
-		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
-	strbuf_release(&failed);
-}
-
-/*
- * Per added call, whether it ran and fired.  When one test ran, it is
- * where the count comes from ("ran 41 times during the ext4 workload").
- */
-static void words_calls(struct verdict_words *w, const struct ci_verdict *v)
-{
-	const char *only = v->nr_tests == 1 ? v->tests[0].name : NULL;
-	struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
-
-	for (size_t i = 0; i < v->nr_calls; i++) {
-		const struct ci_call *c = &v->calls[i];
-		const char *suite;
-
-		strbuf_reset(&at);
-		strbuf_reset(&sb);
-		strbuf_addstr(&at, "the ");
-		quote_c_style(&at, c->macro);
-		strbuf_addstr(&at, "() at ");
-		ci_where(&at, v, c->file, c->line, c->tree_line);
-		/* Fired beats any count: never "not reached" for a call that fired. */
-		if (ci_call_fired(v, c, &suite)) {
-			strbuf_addf(&sb, "%s fired", at.buf);
-			if (suite) {
-				strbuf_addstr(&sb, " during ");
-				test_name(&sb, suite);
-			}
-		} else if (c->reached > 0) {
-			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, c->reached,
-				    c->reached == 1 ? "" : "s");
-			if (only) {
-				strbuf_addstr(&sb, " during ");
-				test_name(&sb, only);
-			}
-			strbuf_addstr(&sb, " and never fired");
-		} else if (c->reached == 0) {
-			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
-				    at.buf);
-		} else {
-			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
-			if (c->reached_why) {
-				strbuf_addstr(&sb, " (");
-				quote_c_style(&sb, c->reached_why);
-				strbuf_addch(&sb, ')');
-			}
-		}
-		strvec_push(&w->calls, sb.buf);
-	}
-	strbuf_release(&at);
-	strbuf_release(&sb);
-}
-
-/*
- * The console lines to quote: the compiler's error, else the first
- * WARN/BUG's trace, headed by the reason (a console line such as
- * "Kernel panic - not syncing: ...").
- */
-static void words_of(struct verdict_words *w, const struct ci_verdict *v)
-{
-	if (v->build_error) {
-		strbuf_addstr(&w->log, v->build_error);
-		w->has_log = true;
-	}
-	words_fired(w, v);
-	words_tests(w, v);
-	words_calls(w, v);
-	if (v->reason) {
-		struct strbuf head = STRBUF_INIT;
-
-		/* One console line, whatever it holds. */
-		quote_c_style_n(&head, v->reason, strlen(v->reason), QUOTE_KEEP_TAB);
-		strbuf_addch(&head, '\n');
-		strbuf_addbuf(&head, &w->log);
-		strbuf_release(&w->log);
-		w->log = head;
-		w->has_log = true;
-	}
-}
-
-static void words_release(struct verdict_words *w)
-{
-	strbuf_release(&w->first);
-	strbuf_release(&w->log);
-	strbuf_release(&w->tests);
-	strvec_clear(&w->calls);
-}
 
 /* ---- the template variables -------------------------------------------- */
 
@@ -917,23 +732,9 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	strvec_clear(&macros);
 }
 
-/* What went wrong, in words, for each verdict that is not clean. */
-static const char *outcome_of(enum ci_verdict_kind k)
-{
-	switch (k) {
-	case CI_PANICKED: return "the kernel panicked";
-	case CI_BUILD_FAILED: return "the kernel did not build";
-	case CI_APPLY_FAILED: return "the series did not apply";
-	case CI_HUNG: return "the boot did not finish in time";
-	case CI_FS_CORRUPTED:
-		return "the file system was corrupted (e2fsck -fn on the images after the boot)";
-	default: return NULL;
-	}
-}
-
 static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 {
-	struct verdict_words w = { STRBUF_INIT, STRBUF_INIT, false, STRBUF_INIT, STRVEC_INIT };
+	struct ci_words w = CI_WORDS_INIT;
 	struct strbuf sb = STRBUF_INIT;
 	struct tmpl_vars *v;
 	bool failed = false;
@@ -946,16 +747,13 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	strbuf_reset(&sb);
 	if (vd->kind == CI_UNTESTABLE) {
 		/* One line, the reason: nothing about the series itself. */
-		strbuf_addstr(&sb, vd->reason ? vd->reason : "no base tree to test it on");
-		strbuf_rtrim(&sb);
-		while (sb.len && sb.buf[sb.len - 1] == '.')
-			strbuf_setlen(&sb, sb.len - 1);
+		ci_words_untestable(&sb, vd);
 		tmpl_set_bool(v, "untestable", true);
 		tmpl_set(v, "why", sb.buf);
 		strbuf_release(&sb);
 		return;
 	}
-	words_of(&w, vd);
+	ci_words_of(&w, vd);
 	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
 	tmpl_set_bool(v, "panic_on_warn", true);
 	if (vd->kind == CI_CLEAN) {
@@ -968,7 +766,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		tmpl_set_bool(v, vd->kind == CI_APPLY_FAILED ? "not_applied" :
 			      vd->kind == CI_BUILD_FAILED ? "not_built" : "failed", true);
 		failed = true;
-		tmpl_set(v, "outcome", outcome_of(vd->kind));
+		tmpl_set(v, "outcome", ci_words_outcome(vd->kind));
 	}
 	if (w.first.len) {
 		english_sentence(&sb, w.first.buf);
@@ -988,7 +786,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	if (failed) {
 		size_t n = 0;
 
-		for (const char *l = w.log.buf; *l && n < REPLY_VERDICT_LOG_LINES; n++) {
+		for (const char *l = w.log.buf; *l && n < CI_WORDS_LOG_LINES; n++) {
 			size_t len = strcspn(l, "\n");
 
 			if (len)
@@ -998,7 +796,7 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		set_block(v, "log", &sb);
 	}
 	strbuf_release(&sb);
-	words_release(&w);
+	ci_words_release(&w);
 }
 
 /* ---- putting it together ------------------------------------------------ */

@@ -38,9 +38,6 @@ extern const char *const reply_policy_names[];
 /* The coding-style section quoted next to the panic_on_warn note. */
 #define REPLY_PANIC_ON_WARN_SECTION "The panic_on_warn kernel option"
 
-/* The kernel-ci paragraph quotes at most this many console lines. */
-#define REPLY_VERDICT_LOG_LINES 12
-
 struct ci_verdict;
 
 struct reply_opts {

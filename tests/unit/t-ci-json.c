@@ -6,6 +6,7 @@
  * errors name the key.
  */
 #include "ci-json.h"
+#include "ci-words.h"
 #include "mbox.h"
 #include "quote.h"
 #include "tap.h"

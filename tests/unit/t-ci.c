@@ -5,6 +5,7 @@
  * text forms.
  */
 #include "ci-json.h"
+#include "ci-words.h"
 #include "mbox.h"
 #include "tap.h"
 #include "tmpdir.h"

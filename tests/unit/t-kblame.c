@@ -5,6 +5,7 @@
  * failure elsewhere is untestable too.  The symbols are looked up with
  * grep in a small tree, not counting the files the series changes.
  */
+#include "ci-words.h"
 #include "kblame.h"
 #include "tap.h"
 #include "tmpdir.h"

@@ -1,0 +1,46 @@
+/*
+ * The kernel-ci verdict in words, written in one place for both of its
+ * readers: the text `warnwatch ci` prints and the kernel-ci paragraph
+ * of a review reply (whose framing sentences are templates/verdict.txt).
+ * Every name and line that came from the series or the guest is escaped
+ * here (quote.h): one line per item.
+ */
+#ifndef WW_CI_WORDS_H
+#define WW_CI_WORDS_H
+
+#include "ci.h"
+
+/* A reply's kernel-ci paragraph quotes at most this many console lines. */
+#define CI_WORDS_LOG_LINES 12
+
+/* The verdict as text for people (as JSON: ci-json.h).  `s` (may be
+ * NULL) names the patch that did not apply. */
+void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
+		     const struct series *s);
+
+/* What a reply's kernel-ci paragraph says besides the verdict itself. */
+struct ci_words {
+	struct strbuf first;	/* the first WARN/BUG that fired, or empty */
+	struct strbuf log;	/* console lines to quote: the reason, then the
+				   build error or the first trace */
+	bool has_log;
+	struct strbuf tests;	/* "a, b and c ran, and b failed", or empty */
+	struct strvec calls;	/* per added call: did it run, did it fire */
+};
+
+#define CI_WORDS_INIT { .first = STRBUF_INIT, .log = STRBUF_INIT, \
+			.tests = STRBUF_INIT, .calls = STRVEC_INIT }
+
+/* Fill `w` (CI_WORDS_INIT) from `v`; ci_words_release() it. */
+void ci_words_of(struct ci_words *w, const struct ci_verdict *v);
+void ci_words_release(struct ci_words *w);
+
+/* What went wrong ("the kernel did not build") for a verdict that is
+ * not clean, not untestable and not an error of kernel-ci's; else NULL. */
+const char *ci_words_outcome(enum ci_verdict_kind k);
+
+/* Why an untestable series could not be tested, as one clause (no full
+ * stop), appended to `out`. */
+void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v);
+
+#endif
