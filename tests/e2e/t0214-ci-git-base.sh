@@ -10,7 +10,7 @@
 # the time KUnit suite fires.
 #   1. --repo: the series is built on that commit (incrementally, from a
 #      copy of the warm Debian 6.12 build) and booted: panicked at its line,
-#      the base naming the commit.
+#      the base and review's reply naming the commit.
 #   2. Debian's trees alone: untestable (the helper is missing), and the
 #      reply `review --verdict` drafts from it blames nothing on the patch.
 #   3. drift.mbox, written on a tree whose context differs, applies 3-way
@@ -120,6 +120,13 @@ test_expect "  opening the git base is timed (seconds.tree $tree)" \
 	"$WW_PYTHON" -c 'import sys; sys.exit(not float(sys.argv[1]) > 0)' "$tree"
 test_expect "  the text names the base commit" \
 	grep -qF "Base: linux $version-g${want:0:12} (base-commit ${want:0:12} found in $repo)" "$out/git.txt"
+"$WARNWATCH" review --always --config "$WW_TOP/tests/e2e/data/example.conf" \
+	--mbox "$case_dir/series.mbox" --verdict "$out/git.json" \
+	>"$out/git-reply.eml" 2>"$out/git-reply.err"
+rc=$?
+test_expect "  review --verdict: the reply says which commit was booted (exit $rc)" \
+	grep -qzE "kernel-ci built the series on[[:space:]]+$version-g${want:0:12}[[:space:]]+and[[:space:]]+booted" \
+	"$out/git-reply.eml"
 
 # 2. Debian's trees alone: the helper is missing, nothing is the patch's.
 ci debian "$case_dir/series.mbox"
