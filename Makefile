@@ -146,6 +146,9 @@ check-fast: all units
 # base for 10, 1903 s at load 11-27 here).  10 and 11 (the 6.12 base and
 # the fallback to 6.1) stay out of the sanitized pass: no warnwatch path
 # of theirs is new.  T0210_SANITIZED= (empty) runs every case.
+# t0214 (the git base, on the 6.12 build t0210's case 10 leaves warm) runs
+# whole in both passes: about 5 minutes the first time (seeding the base),
+# 3 warm; its seeding, 3-way apply and eviction are warnwatch code.
 T0210_SANITIZED ?= 01-warn-fires 05-syntax-error 05b-warn-in-decompressor \
 	06-does-not-apply 07-cgroup-kselftest-fires 08-ext4-workload-fires
 # The PostgreSQL queue storm (t0410) runs full-size (60

@@ -826,6 +826,7 @@ static int git_base(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
 	const char *p;
 	git_oid commit;
 	bool own;
+	double t0;
 	int ret = 0;
 
 	if (opts->tree && skip_prefix(opts->tree, "git:", &p)) {
@@ -849,7 +850,9 @@ static int git_base(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
 	ko.keep_bases = opts->keep_bases;
 	ko.progress = opts->flags & CI_PROGRESS;
 	progress(c, "opening the base %.12s of %s", git_oid_tostr_s(&commit), repo.buf);
+	t0 = monotonic_now();
 	ret = ktree_open_git(t, &ko, &commit);
+	out->t.tree += monotonic_now() - t0;	/* seeding a new base: a minute */
 	if (ret < 0)
 		goto out;
 	out->own_base = own;

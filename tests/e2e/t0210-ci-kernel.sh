@@ -17,51 +17,9 @@ out=$top/tests/out/ci
 mkdir -p "$out"
 n=0
 
-# A Python subset matcher: scalars equal, list entries matched by their keys.
+# The case's expected.json against the verdict (tests/kernel/README.md).
 compare() {
-	python3 - "$1" "$2" <<'EOF'
-import json, sys
-want = json.load(open(sys.argv[1]))
-try:
-    got = json.load(open(sys.argv[2]))
-except Exception as e:
-    print("# verdict is not JSON: %s" % e); sys.exit(1)
-bad = []
-def value_matches(v, g):
-    # ">0": a positive count (calls[].reached)
-    if isinstance(v, str) and v.startswith(">") and isinstance(g, int) and not isinstance(g, bool):
-        return g > int(v[1:])
-    return g == v
-def entry_matches(w, g):
-    return all(value_matches(v, g.get(k)) for k, v in w.items())
-for k, v in want.items():
-    if k == "build_error_contains":
-        if v not in (got.get("build_error") or ""):
-            bad.append("build_error %r lacks %r" % (got.get("build_error"), v))
-    elif k == "base_why_contains":
-        if v not in (got.get("base_why") or ""):
-            bad.append("base_why %r lacks %r" % (got.get("base_why"), v))
-    elif k == "enabled_suites_include":
-        for s in v:
-            if s not in got.get("enabled_suites", []):
-                bad.append("suite %r not enabled (enabled: %s)" % (s, got.get("enabled_suites")))
-    elif isinstance(v, list):
-        if v == [] and got.get(k):
-            bad.append("%s: want none, got %s" % (k, json.dumps(got.get(k))[:300]))
-        for w in v:
-            if not any(entry_matches(w, g) for g in got.get(k) or []):
-                bad.append("%s: no entry like %s in %s" % (k, json.dumps(w), json.dumps(got.get(k))[:600]))
-    elif isinstance(v, dict):
-        g = got.get(k) or {}
-        for kk, vv in v.items():
-            if g.get(kk) != vv:
-                bad.append("%s.%s: want %r, got %r" % (k, kk, vv, g.get(kk)))
-    elif got.get(k) != v:
-        bad.append("%s: want %r, got %r" % (k, v, got.get(k)))
-for b in bad:
-    print("#   " + b)
-sys.exit(1 if bad else 0)
-EOF
+	python3 tests/kernel/match-verdict.py "$1" "$2"
 }
 
 skip_all=
