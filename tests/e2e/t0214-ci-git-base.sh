@@ -4,7 +4,7 @@
 # t0214: a git kernel repository as the base (issue 28, docs/kernel-ci.md
 # "A git kernel repository as the base"), end to end on the real 6.12 tree.
 # The repository stands in for a tree newer than Debian's: the 6.12.118
-# import plus a commit adding a helper (tests/kernel/12-git-base-helper/
+# import plus a commit adding a helper (tests/kernel/14-git-base-helper/
 # make-repo.sh; kept in the cache, keyed by the tarball).  Its series
 # names that commit in base-commit: and calls the helper in a WARN_ON that
 # the time KUnit suite fires.
@@ -19,7 +19,7 @@
 # Verdicts and texts are kept under tests/out/ci-git/.
 . "$(dirname "$0")/lib.sh"
 
-case_dir=$WW_TOP/tests/kernel/12-git-base-helper
+case_dir=$WW_TOP/tests/kernel/14-git-base-helper
 out=$WW_TOP/tests/out/ci-git
 tarball=/usr/src/linux-source-6.12.tar.xz
 # The same requirements as t0210's case 10 (the 6.12 base).
