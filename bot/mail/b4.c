@@ -336,9 +336,18 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	if (o->mbox)
 		strvec_push(&c.args, "--offline-mode");
 	strvec_pushl(&c.args, "--no-stdin", "am", (char *)NULL);
-	if (o->mbox)
-		strvec_pushl(&c.args, "-m", o->mbox, (char *)NULL);
-	else
+	if (o->mbox) {
+		/*
+		 * On standard input, not by name: b4 0.12 reads a named mbox
+		 * with Python's compat32 policy, keeps a folded Subject's
+		 * line break, and then dies setting it ("Header values may
+		 * not contain linefeed"), which is every long format-patch
+		 * subject.  "-m -" goes through its mailsplit, which unfolds.
+		 */
+		strvec_pushl(&c.args, "-m", "-", (char *)NULL);
+		c.in = out->thread.buf;
+		c.in_len = out->thread.len;
+	} else
 		strvec_push(&c.args, "-C");	/* fresh: a new version may have come */
 	if (o->version > 0)
 		strvec_pushf(&c.args, "-v%d", o->version);
@@ -415,7 +424,7 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 	if (!msgid && !o->mbox)
 		return error_code(WW_EUSAGE, "a message-id is needed without --mbox");
 	if (o->mbox) {
-		/* b4 runs in its own directory: hand it an absolute path. */
+		/* A missing file is reported before b4 starts. */
 		char *abs = realpath(o->mbox, NULL);
 
 		if (!abs)
@@ -428,14 +437,13 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 	ret = run_init(&r, o);
 	if (ret)
 		goto out;
+	/* The file itself is the raw thread, headers untouched; b4 reads it
+	 * from there (run_am). */
+	if (o->mbox && (ret = strbuf_read_file(&out->thread, o->mbox, B4_MAX_BYTES)) < 0)
+		goto out;
 	ret = run_am(out, &r, msgid);
-	if (ret)
+	if (ret || o->mbox)
 		goto out;
-	if (o->mbox) {
-		/* The file itself is the raw thread, headers untouched. */
-		ret = strbuf_read_file(&out->thread, o->mbox, B4_MAX_BYTES);
-		goto out;
-	}
 	/* b4 am rewrites headers (no To/Cc/References): get the originals
 	 * of the series it chose, from its own thread. */
 	ret = b4_first_msgid(&first, out->cover.len ? out->cover.buf : out->mbx.buf,

@@ -78,6 +78,47 @@ int main(void)
 		rmdir(dir);
 	}
 	unsetenv("WARNWATCH_B4");
+
+	/*
+	 * The real b4 on a saved mbox whose Subject is folded, as
+	 * git format-patch folds every long one: b4 0.12 dies on the line
+	 * break when it opens the file by name.
+	 */
+	if (access("/usr/bin/b4", X_OK) == 0) {
+		char mdir[] = "/tmp/t-b4-mbox.XXXXXX";
+		struct b4_opts mo = B4_OPTS_INIT;
+		struct b4_series ms = B4_SERIES_INIT;
+		struct strbuf path = STRBUF_INIT, mbox = STRBUF_INIT;
+
+		ok(mkdtemp(mdir) != NULL, "a directory for the mbox");
+		strbuf_addf(&path, "%s/series.mbox", mdir);
+		strbuf_addstr(&mbox,
+			      "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+			      "Message-Id: <folded.1@example.org>\n"
+			      "From: Ada Tester <ada@example.org>\n"
+			      "Date: Mon, 5 Jan 2026 10:00:00 +0000\n"
+			      "Subject: [PATCH] time: warn when time64_to_tm() is given a time before the\n"
+			      " epoch\n\n"
+			      "Why.\n\nSigned-off-by: Ada Tester <ada@example.org>\n---\n"
+			      "diff --git a/x.c b/x.c\n--- a/x.c\n+++ b/x.c\n@@ -1,2 +1,3 @@\n"
+			      " int a;\n+int b;\n int c;\n-- \n2.39.5\n\n");
+		strbuf_write_file(&mbox, path.buf);
+		mo.mbox = path.buf;
+		mo.timeout_s = 60;
+		mo.midmask = "http://127.0.0.1:9/all/%s";	/* offline: never asked */
+		is(b4_fetch(&ms, NULL, &mo), 0, "a folded Subject: %s",
+		   error_last() ? error_last() : "");
+		ok(strstr(ms.mbx.buf, "Subject: [PATCH] time: warn when") != NULL,
+		   "b4's am-ready mbox has the patch");
+		ok(ms.thread.len == mbox.len, "the raw thread is the file itself");
+		unlink(path.buf);
+		rmdir(mdir);
+		b4_series_release(&ms);
+		strbuf_release(&path);
+		strbuf_release(&mbox);
+	} else {
+		skip("b4 is not installed", "a folded Subject");
+	}
 	b4_series_release(&s);
 	strbuf_release(&sb);
 	strbuf_release(&script);
