@@ -1153,24 +1153,28 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 
 /*
  * Compile rewrite `code` of `f` with the caller's compiler (reply_opts
- * .compile): true, false (then `code` is emptied: nothing said about
- * code rather than something wrong), or null when it could not be tried.
+ * .compile): "compiled" true, false (then `code` is emptied: nothing
+ * said about code rather than something wrong), or null when it could
+ * not be tried, and "compile", the command used, in `rec`.
  */
-static json_t *compiled(struct strbuf *code, const struct reply_opts *o,
-			const struct finding *f)
+static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *o,
+		     const struct finding *f)
 {
+	const char *how = NULL;
 	int ret;
 
-	if (!code->len || !o->compile)
-		return json_null();
-	ret = o->compile(o->compile_data, f, code->buf);
-	if (ret < 0) {
-		error_clear();
-		return json_null();
+	if (!code->len || !o->compile) {
+		json_object_set_new(rec, "compiled", json_null());
+		json_object_set_new(rec, "compile", json_null());
+		return;
 	}
-	if (!ret)
+	ret = o->compile(o->compile_data, f, code->buf, &how);
+	if (ret < 0)
+		error_clear();
+	else if (!ret)
 		strbuf_reset(code);
-	return json_boolean(ret > 0);
+	json_object_set_new(rec, "compiled", ret < 0 ? json_null() : json_boolean(ret > 0));
+	json_object_set_new(rec, "compile", how ? json_string(how) : json_null());
 }
 
 /* The JSON record of one call: where, the rules that fired and why. */
@@ -1279,7 +1283,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	}
 	if (!rewrite)
 		example(&code, &exit, f, cf);
-	json_object_set_new(rec, "compiled", compiled(&code, b->o, f));
+	compiled(rec, &code, b->o, f);
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
 			    json_null());

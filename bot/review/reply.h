@@ -79,10 +79,12 @@ struct reply_opts {
 	/*
 	 * Compile rewrite `code` of finding `f` in the tree after the patch:
 	 * 1 it compiles, 0 it does not (the rewrite is dropped), negative
-	 * when it could not be tried.  NULL: rewrites are not compiled
-	 * ("compiled": null).
+	 * when it could not be tried; *how names the command ("kbuild",
+	 * "minimal": the record's "compile").  NULL: rewrites are not
+	 * compiled ("compiled": null).
 	 */
-	int (*compile)(void *data, const struct finding *f, const char *code);
+	int (*compile)(void *data, const struct finding *f, const char *code,
+		       const char **how);
 	void *compile_data;
 };
 
@@ -105,7 +107,8 @@ struct reply {
 	 * macro, "facts" (whether the tree's were used), "return_type",
 	 * "rules" ([{id, fact, evidence}]: each advice said and the fact it
 	 * rests on), "rewrite" (or null), "compiled" (true, false, null:
-	 * not tried) and "exit" (the failure exit the rewrite mirrored, or
+	 * not tried), "compile" (the command: "kbuild", "minimal", or null)
+	 * and "exit" (the failure exit the rewrite mirrored, or
 	 * null).  Format: docs/review.md.
 	 */
 	json_t *record;
