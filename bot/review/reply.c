@@ -1204,6 +1204,44 @@ static void record_rule(json_t *rec, const char *id, const char *fact, const cha
 	json_array_append_new(json_object_get(rec, "rules"), r);
 }
 
+/*
+ * The rewrite of call `f` (hits[0..nr): the advice that fired): the
+ * first advice's own rewrite, else the gentler form (example()); only
+ * from the facts, since the diff does not show the way out.
+ */
+static void pick_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+			 const struct finding *f, const struct cfacts *cf,
+			 const struct advice_hit *hits, size_t nr)
+{
+	for (size_t i = 0; i < nr && cf; i++) {
+		const struct advice_entry *e = hits[i].e;
+		struct subst y;
+
+		if (replaced(hits, nr, e->id) || (!e->rewrite && !hits[i].fs))
+			continue;
+		subst_init(&y, s, f, &hits[i], cf);
+		expand_call(code, e->rewrite ? e->rewrite : hits[i].fs->rewrite, &y);
+		if (y.no_exit)
+			strbuf_reset(code);
+		strbuf_addbuf(exit, &y.exit);
+		subst_release(&y);
+		return;
+	}
+	example(code, exit, f, cf);
+}
+
+void reply_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+		   const struct finding *f, const struct cfacts *cf, const struct advice *a)
+{
+	struct advice_hit hits[32];
+	size_t nr = 0;
+
+	if (a && a->nr <= ARRAY_SIZE(hits))
+		nr = advice_match(hits, a, f, cf);
+	pick_rewrite(code, exit, s, f, cf, hits, nr);
+	advice_hits_release(hits, nr);
+}
+
 /* What to say under the quote of one call: what is new, and its rewrite. */
 static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct item *it)
 {
@@ -1213,7 +1251,6 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 	struct tmpl_vars *fv = tmpl_add(bv, "findings");
 	struct advice_hit hits[32];
 	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT, exit = STRBUF_INIT;
-	const char *rewrite = NULL;
 	struct tmpl_vars *item;
 	json_t *rec = record_of(f, cf);
 	struct subst x;
@@ -1271,18 +1308,9 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct it
 			say(fv, b, e->say, &y);
 		else if (e->again)
 			say(fv, b, e->again, &y);
-		/* A rewrite only from the facts: the diff does not show the way out. */
-		if (!rewrite && cf && (e->rewrite || hits[i].fs)) {
-			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
-			expand_call(&code, rewrite, &y);
-			if (y.no_exit)
-				strbuf_reset(&code);
-			strbuf_addbuf(&exit, &y.exit);
-		}
 		subst_release(&y);
 	}
-	if (!rewrite)
-		example(&code, &exit, f, cf);
+	pick_rewrite(&code, &exit, b->s, f, cf, hits, nr);
 	compiled(rec, &code, b->o, f);
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :

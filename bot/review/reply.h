@@ -129,6 +129,19 @@ int reply_build(struct reply *out, const struct series *s,
 
 void reply_release(struct reply *r);
 
+/*
+ * The rewrite the reply gives for added call `f` of series `s`, from its
+ * facts `cf` and the advice of `a` that fires on them (advice.json's own
+ * rewrite first, else the gentler form mirroring the function's nearest
+ * failure exit), appended to `code` (one statement per line, unindented;
+ * nothing when the facts support none, and always nothing without
+ * facts), and the exit it mirrored to `exit`.  Not compiled: the caller's
+ * compiler decides (reply_opts.compile, patched_compile()).  For
+ * `check --suggest --tree` (fixup.h), so that it offers what the reply would.
+ */
+void reply_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+		   const struct finding *f, const struct cfacts *cf, const struct advice *a);
+
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.
  * Borrowed. */
