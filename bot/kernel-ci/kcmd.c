@@ -7,7 +7,6 @@
 #include "ktree.h"
 #include "safefs.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <limits.h>
 #include <unistd.h>
@@ -239,10 +238,13 @@ int kcmd_read(struct kcmd *out, const struct strvec *builds, const char *tree,
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT, link = STRBUF_INIT;
 	const char *base = strrchr(rel, '/');
 	int dir = base ? (int)(base - rel) : 0, ret = WW_ENOTFOUND;
+	char *abs_tree = realpath(tree, NULL);
 
 	base = base ? base + 1 : rel;
-	if (!ends_with(rel, ".c"))
+	if (!ends_with(rel, ".c")) {
+		free(abs_tree);
 		return error_code(WW_ENOTFOUND, "'%s' is not a C file", rel);
+	}
 	strbuf_addf(&name, "%.*s%s.%.*s.o.cmd", dir, rel, dir ? "/" : "",
 		    (int)strlen(base) - 2, base);
 	for (size_t i = 0; i < builds->nr && ret == WW_ENOTFOUND; i++) {
@@ -260,16 +262,21 @@ int kcmd_read(struct kcmd *out, const struct strvec *builds, const char *tree,
 		src[n > 0 ? n : 0] = '\0';
 		while (n > 1 && src[n - 1] == '/')
 			src[--n] = '\0';
+		/* Absolute: the command runs in the build directory. */
 		free(out->build);
-		out->build = xstrdup(builds->v[i]);
+		out->build = realpath(builds->v[i], NULL);
+		if (!out->build)
+			out->build = xstrdup(builds->v[i]);
 		strbuf_reset(&link);
 		strbuf_addf(&link, "%s/%s", builds->v[i], name.buf);
-		ret = from_text(out, text.buf, n > 0 ? src : NULL, tree, link.buf);
+		ret = from_text(out, text.buf, n > 0 ? src : NULL, abs_tree ? abs_tree : tree,
+				link.buf);
 	}
 	if (ret == WW_ENOTFOUND)
 		ret = error_code(WW_ENOTFOUND, "no build directory holds '%s'", name.buf);
 	if (ret)
 		strvec_clear(&out->argv);
+	free(abs_tree);
 	strbuf_release(&name);
 	strbuf_release(&text);
 	strbuf_release(&link);
