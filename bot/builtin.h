@@ -13,9 +13,26 @@ enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FOUND = 1,
 	EXIT_USAGE = 2,
+	/* Not a status: main() runs the command again in warnwatch-all. */
+	EXIT_RUN_ALL = -1,
 };
 
 int cmd_check(int argc, const char **argv);
+
+/*
+ * check --suggest --tree's rewrites (fixup_series(), review/fixup.h):
+ * given to check_main() by warnwatch-all's cmd_check_all(); the lean
+ * check has none and returns EXIT_RUN_ALL for --suggest --tree.
+ */
+struct strbuf;
+struct series;
+struct check_result;
+struct suggest_tree_opts;
+int check_main(int argc, const char **argv,
+	       int (*suggest_tree)(struct strbuf *out, struct strbuf *skipped,
+				   const struct series *s, const struct check_result *r,
+				   const struct suggest_tree_opts *o));
+int cmd_check_all(int argc, const char **argv);
 int cmd_hook(int argc, const char **argv);
 int cmd_census(int argc, const char **argv);
 int cmd_backfill(int argc, const char **argv);

@@ -25,8 +25,10 @@
 
 #ifdef WW_ALL
 #define HEAVY(fn) fn
+#define CHECK_FN cmd_check_all	/* with --suggest --tree's rewrites */
 #else
 #define HEAVY(fn) NULL		/* run by warnwatch-all */
+#define CHECK_FN cmd_check	/* EXIT_RUN_ALL for --suggest --tree */
 #endif
 
 struct cmd {
@@ -36,7 +38,7 @@ struct cmd {
 };
 
 static const struct cmd commands[] = {
-	{ "check", cmd_check, "find BUG/WARN calls a patch series adds or removes" },
+	{ "check", CHECK_FN, "find BUG/WARN calls a patch series adds or removes" },
 	{ "hook", cmd_hook, "git send-email's sendemail-validate hook: install, uninstall" },
 	{ "census", HEAVY(cmd_census), "count BUG/WARN calls in a kernel tree, tarball or git range" },
 	{ "backfill", HEAVY(cmd_backfill), "read list archives (public-inbox): BUG/WARN calls per release cycle" },
@@ -98,6 +100,8 @@ int report_error(const char *prefix)
 
 int main(int argc, const char **argv)
 {
+	int ret;
+
 	if (argc < 2)
 		return usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") ||
@@ -112,7 +116,8 @@ int main(int argc, const char **argv)
 			continue;
 		if (!commands[i].fn)
 			return exec_all(argv);
-		return commands[i].fn(argc - 1, argv + 1);
+		ret = commands[i].fn(argc - 1, argv + 1);
+		return ret == EXIT_RUN_ALL ? exec_all(argv) : ret;
 	}
 	/* One line, as git does: the list is one --help away. */
 	fprintf(stderr, "warnwatch: '%s' is not a warnwatch command (see 'warnwatch --help')\n",

@@ -1,16 +1,9 @@
 /*
- * Gentler forms as a patch: see suggest.h.
+ * Rewrites as a patch, and the return a rewrite would use: see suggest.h.
  */
 #include "suggest.h"
-#include "linemap.h"
 
 #include <ctype.h>
-
-struct hline {
-	char origin;
-	const char *text;	/* after the origin character */
-	int len;
-};
 
 /*
  * One rewrite, in the series' result's line numbers: lines lo..hi of the
@@ -159,291 +152,6 @@ done:
 	strbuf_release(&want);
 }
 
-static size_t split_hunk(struct hline **out, const char *hunk)
-{
-	size_t nr = 0, alloc = 0;
-
-	for (const char *p = hunk; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int n = nl ? (int)(nl - p) : (int)strlen(p);
-
-		ALLOC_GROW(*out, nr + 1, alloc);
-		(*out)[nr].origin = n ? *p : ' ';
-		(*out)[nr].text = n ? p + 1 : p;
-		(*out)[nr].len = n ? n - 1 : 0;
-		nr++;
-		p = nl ? nl + 1 : p + n;
-	}
-	return nr;
-}
-
-/* The macros whose _ONCE form takes the same arguments. */
-static const char *once_form(const char *macro)
-{
-	static const char *const pairs[][2] = {
-		{ "WARN_ON", "WARN_ON_ONCE" },
-		{ "WARN", "WARN_ONCE" },
-		{ "WARN_TAINT", "WARN_TAINT_ONCE" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(pairs); i++)
-		if (!strcmp(macro, pairs[i][0]))
-			return pairs[i][1];
-	return NULL;
-}
-
-/* Offset of `macro` followed by '(' as a whole word in `l`, or -1. */
-static int find_call(const struct hline *l, const char *macro)
-{
-	size_t n = strlen(macro);
-
-	for (int i = 0; i + (int)n < l->len; i++) {
-		if (memcmp(l->text + i, macro, n) || l->text[i + n] != '(')
-			continue;
-		if (i && (isalnum((unsigned char)l->text[i - 1]) || l->text[i - 1] == '_'))
-			continue;
-		return i;
-	}
-	return -1;
-}
-
-static int indent_len(const struct hline *l)
-{
-	int i = 0;
-
-	while (i < l->len && (l->text[i] == ' ' || l->text[i] == '\t'))
-		i++;
-	return i;
-}
-
-/*
- * The call at v[at] (column `col`) spans lines at..*last: its closing
- * parenthesis, then ';' and nothing but blanks to the end of that line.
- * *close is the parenthesis's offset in v[*last].
- */
-static bool bare_statement(const struct hline *v, size_t nr, size_t at, int col,
-			   size_t *last, int *close)
-{
-	int depth = 0;
-
-	for (size_t k = at; k < nr && k < at + 16; k++) {
-		if (k > at && v[k].origin != '+')
-			return false;
-		for (int i = k == at ? col : 0; i < v[k].len; i++) {
-			char c = v[k].text[i];
-
-			/* Keep it simple: no literals, no comments. */
-			if (c == '"' || c == '\'' || (c == '/' && i + 1 < v[k].len &&
-			    (v[k].text[i + 1] == '*' || v[k].text[i + 1] == '/')))
-				return false;
-			if (c == '(')
-				depth++;
-			if (c != ')' || --depth)
-				continue;
-			if (i + 1 >= v[k].len || v[k].text[i + 1] != ';')
-				return false;
-			for (int j = i + 2; j < v[k].len; j++)
-				if (v[k].text[j] != ' ' && v[k].text[j] != '\t')
-					return false;
-			*last = k;
-			*close = i;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Is the post-image line before v[at] one after which a second statement
- * is safe (not the body of an unbraced if/else/for/while)? */
-static bool after_complete(const struct hline *v, size_t at)
-{
-	for (size_t k = at; k-- > 0;) {
-		const char *t = v[k].text;
-		int n = v[k].len;
-
-		if (v[k].origin == '-')
-			continue;
-		while (n && (t[n - 1] == ' ' || t[n - 1] == '\t'))
-			n--;
-		if (!n)
-			continue;
-		return t[n - 1] == ';' || t[n - 1] == '{' || t[n - 1] == '}' || t[n - 1] == ':';
-	}
-	return false;
-}
-
-/* The new lines for the call at v[at..last], into `out` ('+'-prefixed). */
-static bool rewrite(struct strbuf *out, int *new_n, const struct series *s,
-		    const struct finding *f, const struct hline *v, size_t nr,
-		    size_t at, size_t *last)
-{
-	const char *once = once_form(f->rule->macro);
-	int col = find_call(&v[at], f->rule->macro), close, ind;
-	struct strbuf ret = STRBUF_INIT;
-	bool is_bug = !strcmp(f->rule->macro, "BUG_ON") || !strcmp(f->rule->macro, "BUG");
-
-	*last = at;
-	if (col < 0 || (!once && !is_bug))
-		return false;
-	if (once) {
-		strbuf_addf(out, "+%.*s%s%.*s\n", col, v[at].text, once,
-			    v[at].len - col - (int)strlen(f->rule->macro),
-			    v[at].text + col + strlen(f->rule->macro));
-		*new_n = 1;
-		return true;
-	}
-	ind = indent_len(&v[at]);
-	if (col != ind || !bare_statement(v, nr, at, col, last, &close))
-		return false;
-	if (!strcmp(f->rule->macro, "BUG") && !after_complete(v, at))
-		return false;
-	suggest_return(&ret, s, f, NULL);
-	if (!strcmp(f->rule->macro, "BUG")) {
-		strbuf_addf(out, "+%.*sWARN_ON_ONCE(1);\n", ind, v[at].text);
-		strbuf_addf(out, "+%.*s%s\n", ind, v[at].text, ret.buf);
-		*new_n = 2;
-	} else {
-		for (size_t k = at; k <= *last; k++) {
-			int from = k == at ? col + (int)strlen("BUG_ON(") : 0;
-			int upto = k == *last ? close : v[k].len;
-
-			strbuf_addch(out, '+');
-			if (k == at) {
-				strbuf_addf(out, "%.*sif (WARN_ON_ONCE(", ind, v[at].text);
-			} else {
-				/* Keep continuation lines aligned under the condition. */
-				int lead = indent_len(&v[k]);
-
-				strbuf_add(out, v[k].text, lead);
-				strbuf_addchars(out, ' ', strlen("if (WARN_ON_ONCE(") - strlen("BUG_ON("));
-				from = lead;
-			}
-			strbuf_add(out, v[k].text + from, upto - from);
-			strbuf_addstr(out, k == *last ? "))\n" : "\n");
-		}
-		strbuf_addf(out, "+%.*s\t%s\n", ind, v[at].text, ret.buf);
-		*new_n = (int)(*last - at) + 2;
-	}
-	strbuf_release(&ret);
-	return true;
-}
-
-static size_t patch_pos(const struct series *s, int index)
-{
-	size_t i;
-
-	for (i = 0; i < s->nr && s->patches[i].index != index; i++)
-		;
-	return i;
-}
-
-/* Final line of post-image line `line` of f->file after patch `pos`, or 0. */
-static int final_line(const struct series *s, const struct linemap *map, size_t pos,
-		      const char *file, int line, struct strbuf *path)
-{
-	int out = line;
-
-	if (pos < s->nr && linemap_final(&out, path, map, s, pos, file, line) < 0) {
-		error_clear();
-		return 0;
-	}
-	if (pos >= s->nr) {
-		strbuf_reset(path);
-		strbuf_addstr(path, file);
-	}
-	return out;
-}
-
-static void one(const struct finding *f, struct strbuf *skipped, const char *why)
-{
-	strbuf_addf(skipped, "%s:%d: %s(): %s\n", f->file, f->line, f->rule->macro, why);
-}
-
-static void suggest_one(struct suggestions *out, struct strbuf *skipped,
-			const struct series *s, const struct linemap *map,
-			const struct finding *f)
-{
-	struct hline *v = NULL;
-	size_t nr = split_hunk(&v, f->hunk), at = f->hunk_line, last, lo, hi;
-	struct strbuf body = STRBUF_INIT, repl = STRBUF_INIT, path = STRBUF_INIT, p2 = STRBUF_INIT;
-	size_t pos = patch_pos(s, f->patch);
-	int *num = xcalloc(nr + 1, sizeof(*num)), *fin = xcalloc(nr + 1, sizeof(*fin));
-	int new_n = 0, before = 0, after = 0, n;
-	struct suggestion *sg;
-
-	if (!v || at >= nr || v[at].origin != '+') {
-		one(f, skipped, "not found in its hunk");
-		goto out;
-	}
-	if (!rewrite(&repl, &new_n, s, f, v, nr, at, &last)) {
-		one(f, skipped, "no mechanical gentler form here");
-		goto out;
-	}
-	/* Post-image numbers, then where each line is in the series' result. */
-	num[at] = f->line;
-	for (size_t k = at; k-- > 0;)
-		num[k] = v[k].origin == '-' ? num[k + 1] : num[k + 1] - 1;
-	for (size_t k = at + 1; k < nr; k++)
-		num[k] = v[k].origin == '-' ? num[k - 1] : num[k - 1] + 1;
-	fin[at] = final_line(s, map, pos, f->file, f->line, &path);
-	if (!fin[at]) {
-		one(f, skipped, "a later patch of the series changes it");
-		goto out;
-	}
-	for (size_t k = at + 1; k <= last; k++) {
-		fin[k] = final_line(s, map, pos, f->file, num[k], &p2);
-		if (fin[k] != fin[at] + (int)(k - at)) {
-			one(f, skipped, "a later patch of the series changes it");
-			goto out;
-		}
-	}
-	/* Context: post-image lines that reach the result unchanged, in a row. */
-	n = fin[at];
-	for (lo = at; lo > 0 && before < SUGGEST_CONTEXT; lo--) {
-		if (v[lo - 1].origin == '-')
-			continue;
-		if (final_line(s, map, pos, f->file, num[lo - 1], &p2) != n - 1)
-			break;
-		n--;
-		before++;
-	}
-	n = fin[at] + (int)(last - at);
-	for (hi = last + 1; hi < nr && after < SUGGEST_CONTEXT; hi++) {
-		if (v[hi].origin == '-')
-			continue;
-		if (final_line(s, map, pos, f->file, num[hi], &p2) != n + 1)
-			break;
-		n++;
-		after++;
-	}
-	ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-	sg = &out->v[out->nr++];
-	sg->path = strbuf_detach(&path, NULL);
-	sg->first = fin[at];
-	sg->old_n = (int)(last - at) + 1;
-	sg->new_n = new_n;
-	sg->lo = fin[at] - before;
-	sg->hi = fin[at] + sg->old_n - 1 + after;
-	sg->text = xcalloc(sg->hi - sg->lo + 1, sizeof(*sg->text));
-	n = 0;
-	for (size_t k = lo; k < hi; k++)
-		if (v[k].origin != '-') {
-			strbuf_reset(&body);
-			strbuf_addf(&body, "%.*s\n", v[k].len, v[k].text);
-			sg->text[n++] = xstrdup(body.buf);
-		}
-	sg->repl = strbuf_detach(&repl, NULL);
-	sg->function = xstrdup(f->function ? f->function : "");
-out:
-	free(v);
-	free(num);
-	free(fin);
-	strbuf_release(&body);
-	strbuf_release(&repl);
-	strbuf_release(&path);
-	strbuf_release(&p2);
-}
-
 static int cmp_suggestion(const void *a, const void *b)
 {
 	const struct suggestion *x = a, *y = b;
@@ -505,20 +213,66 @@ static int emit_group(struct strbuf *out, const struct suggestion *v, size_t nr,
 	return delta + new_n - old_n;
 }
 
-void suggest_series(struct strbuf *out, struct strbuf *skipped,
-		    const struct series *s, const struct check_result *r)
+/* The line of `text` that starts at line `n` (1-based), or NULL. */
+static const char *line_at(const char *text, int n)
+{
+	for (int at = 1; *text && at < n; at++)
+		text += strcspn(text, "\n") + (text[strcspn(text, "\n")] == '\n');
+	return *text ? text : NULL;
+}
+
+/* Edit `e` as a suggestion: its window of context from the whole text. */
+static bool suggestion_of(struct suggestion *out, const struct suggest_edit *e)
+{
+	const char *at = line_at(e->text, e->line), *indent = at;
+	struct strbuf sb = STRBUF_INIT;
+	int lines = 0;
+
+	for (const char *p = e->text; *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n'))
+		lines++;
+	if (!at || e->n < 1 || e->line + e->n - 1 > lines || !*e->code)
+		return false;
+	memset(out, 0, sizeof(*out));
+	out->path = xstrdup(e->path);
+	out->first = e->line;
+	out->old_n = e->n;
+	out->lo = e->line > SUGGEST_CONTEXT ? e->line - SUGGEST_CONTEXT : 1;
+	out->hi = e->line + e->n - 1 + SUGGEST_CONTEXT;
+	if (out->hi > lines)
+		out->hi = lines;
+	out->text = xcalloc(out->hi - out->lo + 1, sizeof(*out->text));
+	for (int n = out->lo; n <= out->hi; n++) {
+		const char *l = line_at(e->text, n);
+
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.*s\n", (int)strcspn(l, "\n"), l);
+		out->text[n - out->lo] = strbuf_detach(&sb, NULL);
+	}
+	/* The code indented as the line it replaces. */
+	for (const char *c = e->code; *c; c += strcspn(c, "\n") + (c[strcspn(c, "\n")] == '\n')) {
+		strbuf_addf(&sb, "+%.*s%.*s\n", (int)strspn(indent, " \t"), indent,
+			    (int)strcspn(c, "\n"), c);
+		out->new_n++;
+	}
+	out->repl = strbuf_detach(&sb, NULL);
+	out->function = xstrdup(e->function ? e->function : "");
+	return true;
+}
+
+void suggest_edits(struct strbuf *out, struct strbuf *skipped,
+		   const struct suggest_edit *v, size_t nr)
 {
 	struct suggestions all = { NULL, 0, 0 };
 	const char *file = NULL;
 	int delta = 0;
 
-	for (size_t i = 0; i < r->nr; i++) {
-		const struct finding *f = &r->v[i];
-
-		if (f->kind != FINDING_ADDED || f->moved || f->conversion ||
-		    f->severity < SEV_WARNING)
-			continue;
-		suggest_one(&all, skipped, s, r->map, f);
+	for (size_t i = 0; i < nr; i++) {
+		ALLOC_GROW(all.v, all.nr + 1, all.alloc);
+		if (suggestion_of(&all.v[all.nr], &v[i]))
+			all.nr++;
+		else
+			strbuf_addf(skipped, "%s:%d: not in the file as the series left "
+				    "it: left out\n", v[i].path, v[i].line);
 	}
 	if (all.nr)
 		qsort(all.v, all.nr, sizeof(*all.v), cmp_suggestion);

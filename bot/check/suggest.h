@@ -1,18 +1,14 @@
 /*
- * check --suggest: the gentler form of each call a series adds, as a
+ * check --suggest: the review's rewrite of each call a series adds, as a
  * unified diff that applies (git apply) on top of the whole series.
  * Never applied by warnwatch; the author reads it and decides.
  *
- * Mechanical forms only:
- *   BUG_ON(cond);    ->  if (WARN_ON_ONCE(cond))
- *                            return <what the reply suggests>;
- *   BUG();           ->  WARN_ON_ONCE(1);  return ...;  (after a complete
- *                        statement, a label or a brace only: never as the
- *                        body of an unbraced if/else/for/while)
- *   WARN_ON(c), WARN(c, ...), WARN_TAINT(...) -> their _ONCE forms
- * The return is suggest_return()'s, the one the review reply proposes.
- * Context comes from the patch's own hunk, kept only where every line
- * reaches the series' result unchanged (linemap.h), so no tree is needed.
+ * A rewrite needs the function as it stands after the series (its return
+ * type, its own failure exits, what follows the call), which the diff
+ * does not show: only `check --suggest --tree DIR` gives one, from the
+ * review's facts and compiled in the tree (fixup.h, in warnwatch-all).
+ * Without a tree, no code is suggested.  This module only writes the
+ * patch, from edits of the files as the series left them.
  */
 #ifndef WW_SUGGEST_H
 #define WW_SUGGEST_H
@@ -23,13 +19,34 @@
 #define SUGGEST_CONTEXT 3
 
 /*
- * The diff for the findings `r` of series `s`, appended to `out` (empty
- * when nothing has a mechanical form).  Each finding left out although
- * it is new and at warning or error level gets one line in `skipped`
- * ("mm/a.c:12: BUG_ON() spans a macro body: no mechanical form").
+ * One rewrite: lines [line, line + n) (1-based) of `path` as the series
+ * left it (`text`, the whole file) replaced by `code` (one line per
+ * statement, unindented; each line is indented as `line` is), in
+ * `function` (the hunk header's, or NULL).
  */
-void suggest_series(struct strbuf *out, struct strbuf *skipped,
-		    const struct series *s, const struct check_result *r);
+struct suggest_edit {
+	const char *path;
+	const char *text;
+	int line, n;
+	const char *code;
+	const char *function;
+};
+
+/*
+ * The edits v[0..nr) as one unified diff appended to `out`: SUGGEST_CONTEXT
+ * lines of context, edits whose contexts touch sharing a hunk.  An edit
+ * that is not in its text, or shares a line with another, is left out
+ * with a line in `skipped` ("fs/a.c:12: ...\n").
+ */
+void suggest_edits(struct strbuf *out, struct strbuf *skipped,
+		   const struct suggest_edit *v, size_t nr);
+
+/* The options of `check --suggest --tree`, for fixup_series() (fixup.h). */
+struct suggest_tree_opts {
+	const char *tree;	/* the kernel tree the series applies to */
+	const char *build_dir;	/* its configured build directory, or NULL */
+	const char *rules_dir;	/* rules/ (advice.json) */
+};
 
 /*
  * The statement that leaves the function of added call `f` (patch
@@ -39,8 +56,8 @@ void suggest_series(struct strbuf *out, struct strbuf *skipped,
  * pointer, else "return -EXXX;" with the errno the code around the call
  * returns, -EINVAL when it shows none; `want_err` ("-EFSCORRUPTED", or
  * NULL) replaces that errno.  The type comes from the function's
- * definition in the patch (a hunk header or a line).  For
- * `check --suggest` as well as the reply.
+ * definition in the patch (a hunk header or a line).  The reply's
+ * {ret} placeholder when it has no facts; never a rewrite (a guess).
  */
 void suggest_return(struct strbuf *out, const struct series *s, const struct finding *f,
 		    const char *want_err);

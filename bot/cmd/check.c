@@ -45,10 +45,14 @@ static const char usage_text[] =
 	"                     b4-review (b4.review-perpatch-check-cmd: a JSON array)\n"
 	"  --column-unit U    gcc: display (default, as gcc: a tab to the next\n"
 	"                     multiple of 8) or byte (vim's %%c)\n"
-	"  --suggest          print, instead of the report, a patch (for git apply on\n"
-	"                     top of the series) that turns each new BUG_ON() into\n"
-	"                     if (WARN_ON_ONCE(...)) return ...; and WARN_ON() into\n"
-	"                     WARN_ON_ONCE(); never applied for you\n"
+	"  --suggest          with --tree: print, instead of the report, a patch (for\n"
+	"                     git apply on top of the series) with the review's rewrite\n"
+	"                     of each new call, from the function as the series leaves\n"
+	"                     it in DIR and compiled there; never applied for you.\n"
+	"                     Without --tree: no code (the diff shows neither the\n"
+	"                     return type nor the function's exits)\n"
+	"  --build-dir DIR    --suggest: DIR's configured build directory (make O=),\n"
+	"                     whose .o.cmd files give each object's compile command\n"
 	"  -q, --quiet        text: only warnings and errors, no summary\n"
 	"  -h, --help         this text\n"
 	"\n"
@@ -59,8 +63,12 @@ struct check_cmd {
 	const char *git_repo;
 	const char *git_range;
 	bool git_revs;		/* -g: inputs are revisions */
-	bool suggest;		/* --suggest: the gentler forms as a diff */
+	bool suggest;		/* --suggest: the review's rewrites as a diff */
 	const char *tree;
+	const char *build_dir;	/* --build-dir, for --suggest --tree */
+	/* warnwatch-all's fixup_series(), or NULL */
+	int (*suggest_tree)(struct strbuf *out, struct strbuf *skipped, const struct series *s,
+			    const struct check_result *r, const struct suggest_tree_opts *o);
 	const char *rules_dir;
 	struct report_opts ropts;
 	struct strvec inputs;
@@ -96,6 +104,7 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 		OPT_CHOICE(0, "format", &format, format_names),
 		OPT_CHOICE(0, "column-unit", &unit, unit_names),
 		OPT_STRING(0, "tree", &cmd->tree, "a directory"),
+		OPT_STRING(0, "build-dir", &cmd->build_dir, "a directory"),
 		OPT_STRING(0, "rules", &cmd->rules_dir, "a directory"),
 		OPT_FLAG(0, "suggest", &cmd->suggest),
 		OPT_FLAG('g', "git-revs", &cmd->git_revs),
@@ -140,12 +149,22 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 {
 	if (cmd->suggest) {
 		struct strbuf diff = STRBUF_INIT, skipped = STRBUF_INIT;
+		struct suggest_tree_opts o = { cmd->tree, cmd->build_dir, cmd->rules_dir };
 
-		suggest_series(&diff, &skipped, s, r);
+		if (cmd->tree && cmd->suggest_tree(&diff, &skipped, s, r, &o) < 0) {
+			struct strbuf prefix = STRBUF_INIT;
+
+			strbuf_addf(&prefix, "suggest: '%s'", input);
+			report_error(prefix.buf);
+			strbuf_release(&prefix);
+		}
+		if (!cmd->tree && r->nr)
+			fprintf(stderr, "warnwatch: suggest: no code without the tree: the diff shows "
+				"neither the return type nor the function's exits (--tree DIR)\n");
 		if (diff.len)
-			printf("warnwatch check --suggest: gentler forms of the calls '%s' adds.\n"
+			printf("warnwatch check --suggest: rewrites of the calls '%s' adds, compiled in '%s'.\n"
 			       "Read each hunk before applying it (git apply); nothing is applied for you.\n\n%s",
-			       input, diff.buf);
+			       input, cmd->tree, diff.buf);
 		for (char *p = skipped.buf, *nl; *p; p = nl + 1) {
 			nl = strchr(p, '\n');
 			fprintf(stderr, "warnwatch: suggest: %.*s\n", (int)(nl - p), p);
@@ -685,12 +704,16 @@ static int read_piped(struct check_cmd *cmd)
 	return 0;
 }
 
-int cmd_check(int argc, const char **argv)
+int check_main(int argc, const char **argv,
+	       int (*suggest_tree)(struct strbuf *out, struct strbuf *skipped,
+				   const struct series *s, const struct check_result *r,
+				   const struct suggest_tree_opts *o))
 {
 	struct check_cmd cmd = { 0 };
 	int ret, status = EXIT_OK;
 
 	cmd.ropts = (struct report_opts)REPORT_OPTS_INIT;
+	cmd.suggest_tree = suggest_tree;
 	strvec_init(&cmd.inputs);
 	strbuf_init(&cmd.piped, 0);
 	strbuf_init(&cmd.prefix, 0);
@@ -698,6 +721,11 @@ int cmd_check(int argc, const char **argv)
 	if (ret) {
 		strvec_clear(&cmd.inputs);
 		return ret == 1 ? EXIT_OK : EXIT_USAGE;
+	}
+	/* The review's rewrites need libclang: warnwatch-all's, before any input is read. */
+	if (cmd.suggest && cmd.tree && !cmd.suggest_tree) {
+		strvec_clear(&cmd.inputs);
+		return EXIT_RUN_ALL;
 	}
 	if (cmd.ropts.format == REPORT_GCC) {
 		cwd_prefix(&cmd.prefix);
@@ -746,4 +774,9 @@ out:
 	strbuf_release(&cmd.piped);
 	strbuf_release(&cmd.prefix);
 	return status;
+}
+
+int cmd_check(int argc, const char **argv)
+{
+	return check_main(argc, argv, NULL);
 }

@@ -45,6 +45,10 @@ static const char usage_text[] =
 	"  --tree DIR         the kernel tree under review (coding-style quotes,\n"
 	"                     wrapper macros; the series applied to a scratch copy\n"
 	"                     of the files it touches for facts and compiled rewrites)\n"
+	"  --build-dir DIR    the tree's configured build directory (make O=DIR):\n"
+	"                     each object's own compile command from its .o.cmd\n"
+	"                     (default: the tree itself, else kernel-ci's cached\n"
+	"                     build of the same release)\n"
 	"  --format FMT       mail (default) or json: the reply and, per call, the\n"
 	"                     advice given with its evidence and the rewrite compiled\n"
 	"  --verdict FILE     kernel-ci's verdict to include (ci.json, docs/ci.md)\n"
@@ -62,6 +66,7 @@ struct review {
 	const char *config_path;
 	const char *out_dir;
 	const char *tree;
+	const char *build_dir;
 	const char *verdict_path;
 	const char *rules_dir;
 	const char *format;
@@ -115,6 +120,7 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 		OPT_STRING(0, "config", &rv->config_path, "FILE"),
 		OPT_STRING(0, "out", &rv->out_dir, "DIR"),
 		OPT_STRING(0, "tree", &rv->tree, "DIR"),
+		OPT_STRING(0, "build-dir", &rv->build_dir, "DIR"),
 		OPT_STRING(0, "verdict", &rv->verdict_path, "FILE"),
 		OPT_STRING(0, "rules", &rv->rules_dir, "DIR"),
 		OPT_STRING(0, "format", &rv->format, "mail or json"),
@@ -367,6 +373,8 @@ static void run_opts(struct review_run_opts *o, struct review *rv)
 	if (rv->have_advice) {
 		o->reply.advice = &rv->advice;
 		o->facts_tree = rv->tree ? rv->tree : rv->set.review_tree;
+		o->build_dir = rv->build_dir ? rv->build_dir : rv->set.review_build_dir;
+		o->cache_dir = rv->set.cache_dir.buf;
 	}
 }
 

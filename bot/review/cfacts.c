@@ -957,83 +957,43 @@ static bool gcc_only(const char *a)
 	return !strcmp(a, "-c") || !strcmp(a, "-o") || !strcmp(a, "-pg");
 }
 
-/* `word` of a kernel command line into `out`, a relative path made the tree's. */
-static void push_path(struct strvec *out, const char *tree, const char *word)
-{
-	if (starts_with(word, "-I") && word[2] && word[2] != '/')
-		strvec_pushf(out, "-I%s/%s", tree, word + 2);
-	else if (word[0] != '-' && word[0] != '/')
-		strvec_pushf(out, "%s/%s", tree, word);
-	else
-		strvec_push(out, word);
-}
-
-/* The words of the command in a .o.cmd ("savedcmd_x.o := gcc ..."). */
-static void cmd_words(struct strvec *out, const char *cmd)
-{
-	const char *p = strstr(cmd, ":="), *end;
-	struct strbuf word = STRBUF_INIT;
-
-	if (!p)
-		return;
-	end = p + strcspn(p, "\n");
-	for (p += 2; p < end;) {
-		p += strspn(p, " \t");
-		strbuf_reset(&word);
-		for (; p < end && *p != ' ' && *p != '\t'; p++)
-			if (*p != '\'' && *p != '"')
-				strbuf_addch(&word, *p);
-		if (word.len)
-			strvec_push(out, word.buf);
-	}
-	strbuf_release(&word);
-}
-
-int cfacts_flags(struct strvec *out, const char *tree, const char *rel)
+int cfacts_flags(struct strvec *out, const char *tree, const char *rel,
+		 const struct kcmd *k)
 {
 	static const char *const incs[] = { "arch/x86/include", "arch/x86/include/generated",
 		"include", "arch/x86/include/uapi", "arch/x86/include/generated/uapi",
 		"include/uapi", "include/generated/uapi" };
 	static const char *const pre[] = { "include/linux/compiler-version.h",
 		"include/linux/kconfig.h", "include/linux/compiler_types.h" };
-	struct strbuf path = STRBUF_INIT, cmd = STRBUF_INIT;
-	struct strvec words = STRVEC_INIT;
 	const char *base = strrchr(rel, '/');
-	int dir = base ? (int)(base - rel) : 0, used = 0;
+	int dir = base ? (int)(base - rel) : 0;
 
-	base = base ? base + 1 : rel;
-	if (ends_with(rel, ".c")) {
-		strbuf_addf(&path, "%s/%.*s%s.%.*s.o.cmd", tree, dir, rel, dir ? "/" : "",
-			    (int)strlen(base) - 2, base);
-		if (!strbuf_read_file(&cmd, path.buf, 1 << 20))
-			cmd_words(&words, cmd.buf);
-		error_clear();
-	}
-	/* Skip the compiler; keep -I/-D/-include/-f/-m the front end knows. */
-	for (size_t i = 1; i < words.nr; i++) {
-		const char *w = words.v[i];
+	if (k && k->argv.nr) {
+		/* Skip the compiler; keep what the front end knows. */
+		for (size_t i = 1; i < k->argv.nr; i++) {
+			const char *w = k->argv.v[i];
 
-		if (!strcmp(w, "-o")) {
-			i++;
-		} else if ((!strcmp(w, "-include") || !strcmp(w, "-isystem") ||
-			    !strcmp(w, "-I")) && i + 1 < words.nr) {
-			strvec_push(out, w);
-			push_path(out, tree, words.v[++i]);
-		} else if (!gcc_only(w)) {
-			push_path(out, tree, w);
+			if (!strcmp(w, "-x")) {
+				i++;	/* -xc follows */
+			} else if (w[0] == '-' && strchr("IDU", w[1]) && !w[2] && i + 1 < k->argv.nr) {
+				strvec_pushl(out, w, k->argv.v[i + 1], NULL);
+				i++;
+			} else if ((!strcmp(w, "-include") || !strcmp(w, "-isystem") ||
+				    !strcmp(w, "-imacros") || !strcmp(w, "-idirafter") ||
+				    !strcmp(w, "-iquote")) && i + 1 < k->argv.nr) {
+				strvec_pushl(out, w, k->argv.v[i + 1], NULL);
+				i++;
+			} else if (!gcc_only(w)) {
+				strvec_push(out, w);
+			}
 		}
-		used = 1;
+		return 1;
 	}
-	if (!used) {
-		for (size_t i = 0; i < ARRAY_SIZE(incs); i++)
-			strvec_pushf(out, "-I%s/%s", tree, incs[i]);
-		strvec_pushf(out, "-I%s/%.*s", tree, dir ? dir : 1, dir ? rel : ".");
-		strvec_pushl(out, "-nostdinc", "-D__KERNEL__", NULL);
-		for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
-			strvec_pushf(out, "-include%s/%s", tree, pre[i]);
-	}
-	strbuf_release(&path);
-	strbuf_release(&cmd);
-	strvec_clear(&words);
-	return used;
+	for (size_t i = 0; i < ARRAY_SIZE(incs); i++)
+		strvec_pushf(out, "-I%s/%s", tree, incs[i]);
+	strvec_pushf(out, "-I%s/%.*s", tree, dir ? dir : 1, dir ? rel : ".");
+	strvec_pushl(out, "-nostdinc", "-D__KERNEL__", NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
+		strvec_pushf(out, "-include%s/%s", tree, pre[i]);
+	return 0;
 }

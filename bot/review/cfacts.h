@@ -13,6 +13,7 @@
 #ifndef WW_CFACTS_H
 #define WW_CFACTS_H
 
+#include "kcmd.h"
 #include "strbuf.h"
 #include "strvec.h"
 
@@ -98,13 +99,14 @@ int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t l
 
 /*
  * The compiler flags for `rel` (a .c path in kernel tree `tree`) that
- * libclang takes: from the configured tree's `.o.cmd` for that object,
- * without the gcc-only flags, with -I paths made absolute; without one,
- * a minimal fallback (-nostdinc, the tree's include dirs, -D__KERNEL__).
- * Appended to `out`.  Returns 1 when the .o.cmd was used, 0 for the
- * fallback.
+ * libclang takes: kbuild's own for that object (`k`, kcmd.h: the
+ * configured build's .o.cmd) without the gcc-only flags; without one
+ * (k NULL or empty), a minimal fallback (-nostdinc, the tree's include
+ * dirs, -D__KERNEL__).  Appended to `out`.  Returns 1 when kbuild's
+ * were used, 0 for the fallback.
  */
-int cfacts_flags(struct strvec *out, const char *tree, const char *rel);
+int cfacts_flags(struct strvec *out, const char *tree, const char *rel,
+		 const struct kcmd *k);
 
 void cfacts_release(struct cfacts *f);
 

@@ -127,7 +127,7 @@ static size_t patch_pos(const struct series *s, int index)
 	return s->nr;
 }
 
-static void flags_for(struct strvec *out, const struct patched *p, const char *rel)
+static void flags_for(struct strvec *out, const struct patched *p, size_t i, const char *rel)
 {
 	const char *slash = strrchr(rel, '/');
 	int dir = slash ? (int)(slash - rel) : 0;
@@ -135,7 +135,18 @@ static void flags_for(struct strvec *out, const struct patched *p, const char *r
 	/* A header the series touched wins over the tree's. */
 	strvec_pushf(out, "-iquote%s/%.*s", p->dir.buf, dir, rel);
 	strvec_pushf(out, "-iquote%s/%.*s", p->tree, dir, rel);
-	cfacts_flags(out, p->tree, rel);
+	cfacts_flags(out, p->tree, rel, &p->cmds[i]);
+}
+
+/* kbuild's command for the object of `rel`, when a build directory has
+ * it; a .o.cmd that does not read as one is noted, and not used. */
+static void read_cmd(struct patched *p, size_t i, const char *rel)
+{
+	int ret = kcmd_read(&p->cmds[i], &p->builds, p->tree, rel);
+
+	if (ret && ret != WW_ENOTFOUND)
+		strvec_pushf(&p->failed, "%s", error_last());
+	error_clear();
 }
 
 static void read_one(struct patched *p, const struct series *s, size_t i,
@@ -166,7 +177,8 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	line = want.len ? find_line(text.buf, want.buf, line) : 0;
 	if (!line)
 		goto out;
-	flags_for(&flags, p, path.buf);
+	read_cmd(p, i, path.buf);
+	flags_for(&flags, p, i, path.buf);
 	o.macro = f->rule->macro;
 	o.alloc_calls = alloc_calls;
 	o.flags = &flags;
@@ -186,7 +198,7 @@ out:
 }
 
 int patched_apply(struct patched *out, const char *tree, const struct series *s,
-		  const struct check_result *r, const struct strvec *alloc_calls)
+		  const struct check_result *r, const struct patched_opts *o)
 {
 	struct touched t = { STRVEC_INIT, NULL };
 	const char *tmp = getenv("TMPDIR");
@@ -200,11 +212,20 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 	out->paths = xcalloc(r->nr + 1, sizeof(*out->paths));
 	out->lines = xcalloc(r->nr + 1, sizeof(*out->lines));
 	out->base_ok = xcalloc(r->nr + 1, sizeof(*out->base_ok));
+	out->cmds = xcalloc(r->nr + 1, sizeof(*out->cmds));
 	for (size_t i = 0; i < r->nr; i++) {
 		struct cfacts init = CFACTS_INIT;
+		struct kcmd cmd = KCMD_INIT;
 
 		out->facts[i] = init;
+		out->cmds[i] = cmd;
 		out->base_ok[i] = -2;	/* not tried */
+	}
+	if (o->build_dir) {
+		strvec_push(&out->builds, o->build_dir);
+	} else {
+		strvec_push(&out->builds, tree);	/* built in place */
+		kcmd_cache_builds(&out->builds, o->cache_dir, tree);
 	}
 	dopts.every_file = true;
 	for (size_t i = 0; i < s->nr; i++)
@@ -235,7 +256,7 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 		if (s->patches[i].diff_len)
 			apply_one(out, &s->patches[i]);
 	for (size_t i = 0; i < r->nr; i++)
-		read_one(out, s, i, alloc_calls);
+		read_one(out, s, i, o->alloc_calls);
 out:
 	strvec_clear(&t.paths);
 	return ret;
@@ -271,11 +292,45 @@ static void splice(struct strbuf *out, const char *text, int line, int n, const 
 	}
 }
 
+/*
+ * The compiler for finding i's object: kbuild's command from its build
+ * directory, else gcc with the minimal flags.
+ */
+static const char *compiler(struct child *c, const struct patched *p, size_t i,
+			    const char *rel)
+{
+	const struct kcmd *k = &p->cmds[i];
+	struct strvec flags = STRVEC_INIT;
+	const char *slash = strrchr(rel, '/');
+
+	if (k->argv.nr) {
+		for (size_t n = 0; n < k->argv.nr; n++)
+			strvec_push(&c->args, k->argv.v[n]);
+		/* A header the series touched wins over the tree's. */
+		strvec_pushf(&c->args, "-iquote%s/%.*s", p->dir.buf,
+			     slash ? (int)(slash - rel) : 0, rel);
+		strvec_push(&c->args, "-fsyntax-only");
+		c->dir = k->build;
+		return "kbuild";
+	}
+	flags_for(&flags, p, i, rel);
+	strvec_pushl(&c->args, "gcc", "-fsyntax-only", NULL);
+	for (size_t n = 0; n < flags.nr; n++) {
+		/* gcc stops at a forced include that is not there. */
+		if (starts_with(flags.v[n], "-include") && flags.v[n][8] &&
+		    access(flags.v[n] + 8, R_OK))
+			continue;
+		strvec_push(&c->args, flags.v[n]);
+	}
+	strvec_clear(&flags);
+	return "minimal";
+}
+
 /* -fsyntax-only on `text` as scratch file `rel`'s twin: 1 clean, 0 not. */
-static int syntax_ok(const struct patched *p, const char *rel, const struct strbuf *text)
+static int syntax_ok(const struct patched *p, size_t i, const char *rel,
+		     const struct strbuf *text, const char **how)
 {
 	struct strbuf name = STRBUF_INIT;
-	struct strvec flags = STRVEC_INIT;
 	struct child c = CHILD_INIT;
 	int ret;
 
@@ -283,15 +338,7 @@ static int syntax_ok(const struct patched *p, const char *rel, const struct strb
 	ret = strbuf_write_file(text, name.buf);
 	if (ret)
 		goto out;
-	flags_for(&flags, p, rel);
-	strvec_pushl(&c.args, "gcc", "-fsyntax-only", NULL);
-	for (size_t i = 0; i < flags.nr; i++) {
-		/* gcc stops at a forced include that is not there. */
-		if (starts_with(flags.v[i], "-include") && flags.v[i][8] &&
-		    access(flags.v[i] + 8, R_OK))
-			continue;
-		strvec_push(&c.args, flags.v[i]);
-	}
+	*how = compiler(&c, p, i, rel);
 	strvec_push(&c.args, name.buf);
 	c.timeout_ms = PATCHED_TIMEOUT_MS;
 	c.flags = CHILD_STDERR_TO_OUT;
@@ -301,12 +348,12 @@ static int syntax_ok(const struct patched *p, const char *rel, const struct strb
 	unlink(name.buf);
 out:
 	child_release(&c);
-	strvec_clear(&flags);
 	strbuf_release(&name);
 	return ret;
 }
 
-int patched_compile(void *data, const struct finding *f, const char *code)
+int patched_compile(void *data, const struct finding *f, const char *code,
+		    const char **how)
 {
 	struct patched *p = data;
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
@@ -320,14 +367,14 @@ int patched_compile(void *data, const struct finding *f, const char *code)
 		goto out;
 	/* Only a file that compiles as the series left it says anything. */
 	if (p->base_ok[i] == -2)
-		p->base_ok[i] = syntax_ok(p, p->paths[i], &text);
+		p->base_ok[i] = syntax_ok(p, i, p->paths[i], &text, how);
 	if (p->base_ok[i] != 1) {
 		ret = error_code(WW_ECHILD, "'%s' does not compile as the series left it",
 				 p->paths[i]);
 		goto out;
 	}
 	splice(&out, text.buf, p->lines[i], f->source_lines > 0 ? f->source_lines : 1, code);
-	ret = syntax_ok(p, p->paths[i], &out);
+	ret = syntax_ok(p, i, p->paths[i], &out, how);
 out:
 	strbuf_release(&text);
 	strbuf_release(&out);
@@ -349,8 +396,11 @@ void patched_release(struct patched *p)
 		nftw(p->dir.buf, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	for (size_t i = 0; i < p->nr; i++) {
 		cfacts_release(&p->facts[i]);
+		kcmd_release(&p->cmds[i]);
 		free(p->paths[i]);
 	}
+	free(p->cmds);
+	strvec_clear(&p->builds);
 	free(p->facts);
 	free(p->paths);
 	free(p->lines);

@@ -22,34 +22,53 @@ struct patched {
 	char **paths;			/* ... the file after the series, or NULL */
 	int *lines;			/* ... the call's line in it (1-based) */
 	int *base_ok;			/* ... the file as is: 1 compiles, 0 not, -1 unknown */
+	struct kcmd *cmds;		/* ... kbuild's command for its object, or empty */
 	size_t nr;
+	struct strvec builds;		/* build directories to find .o.cmd files in */
 	struct strvec failed;		/* "patch 2: fs/x.c" hunks patch refused */
 	size_t copied;			/* files of the series the tree has */
 };
 
-#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT }
+#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT }
+
+struct patched_opts {
+	const struct strvec *alloc_calls;	/* advice.json's, or NULL */
+	/*
+	 * The configured build directory of the tree (make O=), or NULL:
+	 * then the tree itself (built in place) and the kernel-ci cache's
+	 * build directories of the same release (kcmd_cache_builds()).
+	 */
+	const char *build_dir;
+	const char *cache_dir;			/* the kernel-ci cache, or NULL */
+};
+
+#define PATCHED_OPTS_INIT { 0 }
 
 /*
  * Apply series `s` to a scratch copy of the files it touches in `tree`
- * and read the facts about each added call of `r` (its findings) there
- * (alloc_calls: advice.json's).  A file patch refuses, or a call not
- * found, leaves that finding's facts empty (found false): the reply
- * then says only what the diff proves.  WW_ENOTFOUND: the tree has none
- * of the files the series changes (not the code under review: a tree
- * that holds only the coding-style guide, say).  Errors: a scratch directory
- * that cannot be made, a path that leaves the tree (WW_EINPUT).
+ * and read the facts about each added call of `r` (its findings) there,
+ * with the object's own kbuild flags when a build directory (o) has its
+ * .o.cmd.  A file patch refuses, or a call not found, leaves that
+ * finding's facts empty (found false): the reply then says only what
+ * the diff proves.  WW_ENOTFOUND: the tree has none of the files the
+ * series changes (not the code under review: a tree that holds only the
+ * coding-style guide, say).  Errors: a scratch directory that cannot be
+ * made, a path that leaves the tree (WW_EINPUT).
  */
 int patched_apply(struct patched *out, const char *tree, const struct series *s,
-		  const struct check_result *r, const struct strvec *alloc_calls);
+		  const struct check_result *r, const struct patched_opts *o);
 
 /*
  * reply_opts.compile: the file of finding `f` with its call replaced by
- * `code` (indented as the call was), compiled with -fsyntax-only and the
- * object's own flags (the tree's .o.cmd, else cfacts_flags()'s minimal
- * ones).  1 compiles, 0 does not, negative when it could not be tried
- * (no facts, or the file does not compile without the rewrite either).
+ * `code` (indented as the call was), compiled with -fsyntax-only: with
+ * kbuild's own command for the object (kcmd.h; its build directory the
+ * cwd; *how "kbuild") when a build directory has it, else gcc with
+ * cfacts_flags()'s minimal flags (*how "minimal").  1 compiles, 0 does
+ * not, negative when it could not be tried (no facts, or the file does
+ * not compile without the rewrite either).
  */
-int patched_compile(void *data, const struct finding *f, const char *code);
+int patched_compile(void *data, const struct finding *f, const char *code,
+		    const char **how);
 
 /* Remove the scratch copy and free everything. */
 void patched_release(struct patched *p);

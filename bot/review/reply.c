@@ -381,24 +381,28 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 
 /*
  * Compile rewrite `code` of `f` with the caller's compiler (reply_opts
- * .compile): true, false (then `code` is emptied: nothing said about
- * code rather than something wrong), or null when it could not be tried.
+ * .compile): "compiled" true, false (then `code` is emptied: nothing
+ * said about code rather than something wrong), or null when it could
+ * not be tried, and "compile", the command used, in `rec`.
  */
-static json_t *compiled(struct strbuf *code, const struct reply_opts *o,
-			const struct finding *f)
+static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *o,
+		     const struct finding *f)
 {
+	const char *how = NULL;
 	int ret;
 
-	if (!code->len || !o->compile)
-		return json_null();
-	ret = o->compile(o->compile_data, f, code->buf);
-	if (ret < 0) {
-		error_clear();
-		return json_null();
+	if (!code->len || !o->compile) {
+		json_object_set_new(rec, "compiled", json_null());
+		json_object_set_new(rec, "compile", json_null());
+		return;
 	}
-	if (!ret)
+	ret = o->compile(o->compile_data, f, code->buf, &how);
+	if (ret < 0)
+		error_clear();
+	else if (!ret)
 		strbuf_reset(code);
-	return json_boolean(ret > 0);
+	json_object_set_new(rec, "compiled", ret < 0 ? json_null() : json_boolean(ret > 0));
+	json_object_set_new(rec, "compile", how ? json_string(how) : json_null());
 }
 
 /* The JSON record of one call: where, the rules that fired and why. */
@@ -428,6 +432,44 @@ static void record_rule(json_t *rec, const char *id, const char *fact, const cha
 	json_array_append_new(json_object_get(rec, "rules"), r);
 }
 
+/*
+ * The rewrite of call `f` (hits[0..nr): the advice that fired): the
+ * first advice's own rewrite, else the gentler form (rewrite_example()); only
+ * from the facts, since the diff does not show the way out.
+ */
+static void pick_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+			 const struct finding *f, const struct cfacts *cf,
+			 const struct advice_hit *hits, size_t nr)
+{
+	for (size_t i = 0; i < nr && cf; i++) {
+		const struct advice_entry *e = hits[i].e;
+		struct rewrite_subst y;
+
+		if (replaced(hits, nr, e->id) || (!e->rewrite && !hits[i].fs))
+			continue;
+		rewrite_subst_init(&y, s, f, &hits[i], cf);
+		rewrite_expand(code, e->rewrite ? e->rewrite : hits[i].fs->rewrite, &y);
+		if (y.no_exit)
+			strbuf_reset(code);
+		strbuf_addbuf(exit, &y.exit);
+		rewrite_subst_release(&y);
+		return;
+	}
+	rewrite_example(code, exit, f, cf);
+}
+
+void reply_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+		   const struct finding *f, const struct cfacts *cf, const struct advice *a)
+{
+	struct advice_hit hits[32];
+	size_t nr = 0;
+
+	if (a && a->nr <= ARRAY_SIZE(hits))
+		nr = advice_match(hits, a, f, cf);
+	pick_rewrite(code, exit, s, f, cf, hits, nr);
+	advice_hits_release(hits, nr);
+}
+
 /* What to say under the quote of one call: what is new, and its rewrite. */
 static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct plan_item *it)
 {
@@ -437,7 +479,6 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 	struct tmpl_vars *fv = tmpl_add(bv, "findings");
 	struct advice_hit hits[32];
 	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT, exit = STRBUF_INIT;
-	const char *rewrite = NULL;
 	struct tmpl_vars *item;
 	json_t *rec = record_of(f, cf);
 	struct rewrite_subst x;
@@ -495,19 +536,10 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 			say(fv, b, e->say, &y);
 		else if (e->again)
 			say(fv, b, e->again, &y);
-		/* A rewrite only from the facts: the diff does not show the way out. */
-		if (!rewrite && cf && (e->rewrite || hits[i].fs)) {
-			rewrite = e->rewrite ? e->rewrite : hits[i].fs->rewrite;
-			rewrite_expand(&code, rewrite, &y);
-			if (y.no_exit)
-				strbuf_reset(&code);
-			strbuf_addbuf(&exit, &y.exit);
-		}
 		rewrite_subst_release(&y);
 	}
-	if (!rewrite)
-		rewrite_example(&code, &exit, f, cf);
-	json_object_set_new(rec, "compiled", compiled(&code, b->o, f));
+	pick_rewrite(&code, &exit, b->s, f, cf, hits, nr);
+	compiled(rec, &code, b->o, f);
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
 			    json_null());

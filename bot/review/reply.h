@@ -77,10 +77,12 @@ struct reply_opts {
 	/*
 	 * Compile rewrite `code` of finding `f` in the tree after the patch:
 	 * 1 it compiles, 0 it does not (the rewrite is dropped), negative
-	 * when it could not be tried.  NULL: rewrites are not compiled
-	 * ("compiled": null).
+	 * when it could not be tried; *how names the command ("kbuild",
+	 * "minimal": the record's "compile").  NULL: rewrites are not
+	 * compiled ("compiled": null).
 	 */
-	int (*compile)(void *data, const struct finding *f, const char *code);
+	int (*compile)(void *data, const struct finding *f, const char *code,
+		       const char **how);
 	void *compile_data;
 };
 
@@ -103,7 +105,8 @@ struct reply {
 	 * macro, "facts" (whether the tree's were used), "return_type",
 	 * "rules" ([{id, fact, evidence}]: each advice said and the fact it
 	 * rests on), "rewrite" (or null), "compiled" (true, false, null:
-	 * not tried) and "exit" (the failure exit the rewrite mirrored, or
+	 * not tried), "compile" (the command: "kbuild", "minimal", or null)
+	 * and "exit" (the failure exit the rewrite mirrored, or
 	 * null).  Format: docs/review.md.
 	 */
 	json_t *record;
@@ -123,6 +126,19 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o);
 
 void reply_release(struct reply *r);
+
+/*
+ * The rewrite the reply gives for added call `f` of series `s`, from its
+ * facts `cf` and the advice of `a` that fires on them (advice.json's own
+ * rewrite first, else the gentler form mirroring the function's nearest
+ * failure exit), appended to `code` (one statement per line, unindented;
+ * nothing when the facts support none, and always nothing without
+ * facts), and the exit it mirrored to `exit`.  Not compiled: the caller's
+ * compiler decides (reply_opts.compile, patched_compile()).  For
+ * `check --suggest --tree` (fixup.h), so that it offers what the reply would.
+ */
+void reply_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
+		   const struct finding *f, const struct cfacts *cf, const struct advice *a);
 
 /* The default templates directory: $WARNWATCH_TEMPLATES, else templates/
  * in the checkout the binary was built in, else WW_DATADIR/templates.

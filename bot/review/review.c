@@ -241,8 +241,13 @@ static void use_facts(struct reply_opts *ro, struct patched *pt,
 		      const struct review_run_opts *o, const struct series *s,
 		      const struct check_result *cur)
 {
-	int ret = patched_apply(pt, o->facts_tree, s, cur,
-				ro->advice ? &ro->advice->alloc_calls : NULL);
+	struct patched_opts po = PATCHED_OPTS_INIT;
+	int ret;
+
+	po.alloc_calls = ro->advice ? &ro->advice->alloc_calls : NULL;
+	po.build_dir = o->build_dir;
+	po.cache_dir = o->cache_dir;
+	ret = patched_apply(pt, o->facts_tree, s, cur, &po);
 
 	if (ret == WW_ENOTFOUND) {
 		/* Not the code under review (a guide-only tree): nothing to say. */

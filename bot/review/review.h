@@ -113,6 +113,11 @@ struct review_run_opts {
 	 * compiled), or NULL: the reply then says only what the diff proves.
 	 */
 	const char *facts_tree;
+	/* Its configured build directory (make O=), whose .o.cmd files give
+	 * each object's own compile command, or NULL: the tree itself, then
+	 * the kernel-ci cache's (cache_dir) of the same release. */
+	const char *build_dir;
+	const char *cache_dir;
 	struct review_warn warn;
 };
 

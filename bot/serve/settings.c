@@ -13,7 +13,7 @@ static const char *const archive_keys[] = { "url", "midmask", "linkmask",
 static const char *const smtp_keys[] = { "url", "user", "password-file",
 	"starttls", "timeout", "ca-file", NULL };
 static const char *const review_keys[] = { "reply-to", "lists", "patchwork-hint",
-	"templates", "tree", "source", "contact", "skip-authors", "rules", NULL };
+	"templates", "tree", "build-dir", "source", "contact", "skip-authors", "rules", NULL };
 static const char *const state_keys[] = { "dir", "url", "password-file", "lease",
 	"start-wait", NULL };
 static const char *const serve_keys[] = { "dashboard-dir", "listen",
@@ -98,6 +98,7 @@ int settings_apply(struct settings *out, unsigned flags)
 	out->name = config_get(c, "identity", "name");
 	out->email = config_get(c, "identity", "email");
 	out->review_tree = config_get(c, "review", "tree");
+	out->review_build_dir = config_get(c, "review", "build-dir");
 	out->review_source = config_get(c, "review", "source");
 	ret = review_reply_opts(&out->reply, &out->reply_keep, c, 0);
 	if (!ret)

@@ -39,6 +39,7 @@ struct settings {
 	struct reply_opts reply;
 	struct review_conf reply_keep;	/* what `reply` points to */
 	const char *review_tree;	/* [review] tree, or NULL */
+	const char *review_build_dir;	/* [review] build-dir: its make O=, or NULL */
 	const char *review_source;	/* [review] source, or NULL */
 	struct strbuf rules_dir;	/* [review] rules, else rules_default_dir() */
 	/* [archive] + [identity]: b4's options (b4_opts_from_config()) */

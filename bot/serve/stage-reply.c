@@ -167,8 +167,10 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	o.reply.guide = list_guide(sv, l);
 	o.reply.tree_name = *l->tree ? l->tree : NULL;
 	/* Facts from the list's tree, as review --tree reads them. */
-	if (*l->tree && strncmp(l->tree, "git:", 4))
+	if (*l->tree && strncmp(l->tree, "git:", 4)) {
 		o.facts_tree = l->tree;
+		o.cache_dir = sv->cfg->settings->cache_dir.buf;
+	}
 	ret = review_run(&r, series, &o);
 	if (ret == REVIEW_DRAFTED && !r.issues && !l->policy.positive)
 		ret = DRAFT_POSITIVE;

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# slow
+#
+# t0215: review of a one-patch series against the real linux 6.12 tree of the
+# kernel-ci cache (work/6.12.118, which t0210 extracts and builds before this
+# runs): the facts come from the patched fs/ext4/super.c and the rewrite is
+# compiled with kbuild's own command for fs/ext4/super.o, from the configured
+# build directory build/6.12.118-<hash>/ (its .o.cmd).  Reads the cache only:
+# nothing is built, nothing in the tree or the build directory is written.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd b4 gcc
+[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+cache=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
+tree=$cache/work/6.12.118
+build=
+for d in "$cache"/build/6.12.118-*/; do
+	[ -f "$d/fs/ext4/.super.o.cmd" ] && { build=${d%/}; break; }
+done
+[ -f "$tree/fs/ext4/super.c" ] && [ -n "$build" ] ||
+	skip_all "no warm 6.12.118 tree and build directory in $cache (t0210 makes them)"
+export WARNWATCH_CONFIG=/nonexistent WARNWATCH_CACHE=$cache TMPDIR=$TEST_DIR
+
+"$WW_PYTHON" "$WW_TOP/tests/e2e/data/kernel-one-patch.py" "$tree" >"$TEST_DIR/series.mbox" ||
+	skip_all "fs/ext4/super.c of $tree has no ext4_li_info_new() to patch"
+touch "$TEST_DIR/start"
+
+# field FILE KEY: the first call's KEY
+field() {
+	"$WW_PYTHON" -c 'import json,sys; c=json.load(open(sys.argv[1]))["calls"]; print(json.dumps(c[0].get(sys.argv[2])) if c else "no calls")' "$1" "$2"
+}
+
+for how in auto explicit; do
+	args=()
+	[ $how = explicit ] && args=(--build-dir "$build")
+	"$WARNWATCH" review --mbox "$TEST_DIR/series.mbox" --tree "$tree" --format=json "${args[@]}" \
+		>"$TEST_DIR/$how.json" 2>"$TEST_DIR/$how.err"; rc=$?
+	got="$(field "$TEST_DIR/$how.json" facts) $(field "$TEST_DIR/$how.json" compile) $(field "$TEST_DIR/$how.json" compiled) $(field "$TEST_DIR/$how.json" rewrite)"
+	case "$rc:$got" in
+	'0:true "kbuild" true "if (!eli)\n\treturn -ENOMEM;"')
+		ok "$how build directory: facts from the patched tree, the rewrite compiled with kbuild's command for fs/ext4/super.o" ;;
+	*) not_ok "$how build directory: rc $rc, facts/compile/compiled/rewrite: $got"
+	   sed 's/^/#   /' "$TEST_DIR/$how.err" ;;
+	esac
+done
+newer=$(find "$build/fs/ext4" -newer "$TEST_DIR/start" | head -3)
+[ -z "$newer" ] && ok "the build directory is only read (nothing in fs/ext4/ newer)" ||
+	not_ok "the build directory changed: $newer"
+done_testing

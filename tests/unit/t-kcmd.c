@@ -1,0 +1,191 @@
+/*
+ * kcmd: a kernel object's compile command from a .o.cmd (make's quoting,
+ * sh's words without a shell, only the options that make gcc read), and
+ * the kernel-ci cache's build directories of a tree's release.  The build
+ * directories here are small fakes with real-looking .o.cmd lines (6.12's
+ * savedcmd_, 6.1's cmd_ with objtool after a ';').
+ */
+#include "kcmd.h"
+#include "child.h"
+#include "mkdirs.h"
+#include "tap.h"
+
+#include <unistd.h>
+
+static char top[] = "/tmp/ww-t-kcmd-XXXXXX";
+
+static void put(const char *rel, const char *text)
+{
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/%s", top, rel);
+	*strrchr(path.buf, '/') = '\0';
+	if (mkdirs(path.buf, 0700, WW_ERROR))
+		printf("# %s\n", error_last());
+	path.buf[strlen(path.buf)] = '/';
+	strbuf_addstr(&sb, text);
+	if (strbuf_write_file(&sb, path.buf))
+		printf("# %s\n", error_last());
+	strbuf_release(&path);
+	strbuf_release(&sb);
+}
+
+static char *joined(const struct strvec *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < v->nr; i++)
+		strbuf_addf(&sb, "%s%s", i ? " " : "", v->v[i]);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void split_ok(const char *line, const char *want, const char *what)
+{
+	struct strvec v = STRVEC_INIT;
+	int ret = kcmd_split(&v, line);
+	char *got = joined(&v);
+
+	if (!ok(!ret && !strcmp(got, want), "split: %s", what))
+		printf("# ret %d, got [%s], want [%s]\n", ret, got, want);
+	free(got);
+	strvec_clear(&v);
+}
+
+static void split_refused(const char *line, const char *what)
+{
+	struct strvec v = STRVEC_INIT;
+
+	ok(kcmd_split(&v, line) == WW_EINPUT, "split refuses %s", what);
+	error_clear();
+	strvec_clear(&v);
+}
+
+static void test_split(void)
+{
+	split_ok("gcc -c  -o a.o\ta.c\nnext line", "gcc -c -o a.o a.c", "blanks, one line");
+	split_ok("gcc -DKBUILD_MODNAME='\"ext4\"' a.c", "gcc -DKBUILD_MODNAME=\"ext4\" a.c",
+		 "single quotes keep the double ones");
+	split_ok("gcc \"-DX=\\\"a b\\\"\" a.c", "gcc -DX=\"a b\" a.c", "double quotes, escapes");
+	split_ok("gcc -DX='$$y' -DH='$(pound)' a.c", "gcc -DX=$y -DH=# a.c",
+		 "make's $$ and $(pound)");
+	split_ok("gcc -c a.c; ./tools/objtool/objtool --orc a.o", "gcc -c a.c",
+		 "the first command only (6.1's objtool)");
+	split_ok("gcc a\\ b.c # comment", "gcc a b.c", "a backslash, a comment");
+	split_refused("gcc `id` a.c", "a backquote");
+	split_refused("gcc $(shell id) a.c", "an expansion");
+	split_refused("gcc -c a.c | tee x", "a pipe");
+	split_refused("gcc -c a.c > x", "a redirection");
+	split_refused("gcc -c *.c", "a glob");
+	split_refused("gcc -DX='a", "an unterminated quote");
+	split_refused("gcc \"$HOME\"", "an expansion in double quotes");
+}
+
+static void test_read(void)
+{
+	struct strvec builds = STRVEC_INIT;
+	struct kcmd k = KCMD_INIT;
+	struct strbuf b1 = STRBUF_INIT, b2 = STRBUF_INIT, want = STRBUF_INIT, link = STRBUF_INIT;
+	char *got;
+	int ret;
+
+	strbuf_addf(&b1, "%s/empty-build", top);
+	strbuf_addf(&b2, "%s/build", top);
+	put("empty-build/Makefile", "");
+	put("build/fs/ext4/.super.o.cmd",
+	    "savedcmd_fs/ext4/super.o := gcc -Wp,-MMD,fs/ext4/.super.o.d -nostdinc "
+	    "-I/ww/src/include -I./include -include /ww/src/include/linux/kconfig.h "
+	    "-D__KERNEL__ -fplugin=./scripts/gcc-plugins/x.so -fplugin-arg-x-y=1 "
+	    "-B/tmp/evil -specs=/tmp/evil.specs @/tmp/evil.rsp -wrapper /bin/sh "
+	    "-fdump-tree-all -save-temps -MD -MF x.d -Wall -Werror=implicit-int "
+	    "-std=gnu11 -O2 -mcmodel=kernel -DKBUILD_MODNAME='\"ext4\"' "
+	    "-c -o fs/ext4/super.o /ww/src/fs/ext4/super.c; ./tools/objtool/objtool "
+	    "--orc fs/ext4/super.o\n\nsource_fs/ext4/super.o := ../src/fs/ext4/super.c\n");
+	strbuf_addf(&link, "%s/source", b2.buf);
+	if (symlink("/ww/src", link.buf))
+		printf("# symlink: %s\n", strerror(errno));
+	strvec_pushl(&builds, b1.buf, b2.buf, NULL);
+
+	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/super.c");
+	got = joined(&k.argv);
+	strbuf_addf(&want, "gcc -nostdinc -I/src/linux/include -I%s/include -include "
+		    "/src/linux/include/linux/kconfig.h -D__KERNEL__ -Wall -Werror=implicit-int "
+		    "-std=gnu11 -O2 -mcmodel=kernel -DKBUILD_MODNAME=\"ext4\"", b2.buf);
+	if (!ok(!ret && !strcmp(got, want.buf),
+		"the first build holding the .o.cmd: read flags only, sandbox paths mapped, "
+		"relative ones the build's"))
+		printf("# ret %d %s\n# got  %s\n# want %s\n", ret, ret ? error_last() : "",
+		       got, want.buf);
+	is_str(k.build, b2.buf, "its build directory is the command's");
+	free(got);
+	kcmd_release(&k);
+
+	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/inode.c");
+	ok(ret == WW_ENOTFOUND && !k.argv.nr, "an object no build has: WW_ENOTFOUND");
+	error_clear();
+
+	put("build/fs/ext4/.inode.o.cmd",
+	    "cmd_fs/ext4/inode.o := /tmp/evil/gcc -c -o fs/ext4/inode.o fs/ext4/inode.c\n");
+	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/inode.c");
+	ok(ret == WW_EINPUT && !k.argv.nr, "a compiler given as a path: refused");
+	error_clear();
+	put("build/fs/ext4/.inode.o.cmd",
+	    "cmd_fs/ext4/inode.o := gcc $(shell id) -c -o fs/ext4/inode.o fs/ext4/inode.c\n");
+	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/inode.c");
+	ok(ret == WW_EINPUT && strstr(error_last(), ".inode.o.cmd"),
+	   "a command that needs a shell: refused, naming the file");
+	error_clear();
+	kcmd_release(&k);
+
+	strvec_clear(&builds);
+	strbuf_release(&b1);
+	strbuf_release(&b2);
+	strbuf_release(&want);
+	strbuf_release(&link);
+}
+
+static void test_cache_builds(void)
+{
+	struct strvec v = STRVEC_INIT;
+	struct strbuf tree = STRBUF_INIT, cache = STRBUF_INIT;
+	char *got;
+
+	put("tree/Makefile", "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n");
+	put("cache/build/6.12.118-e3d48e04cf65/Makefile", "");
+	put("cache/build/6.12.118-0123456789ab/Makefile", "");
+	put("cache/build/6.1.192-e3d48e04cf65/Makefile", "");
+	put("cache/build/6.12.118-g0123456789ab-e3d48e04cf65/Makefile", "");
+	put("cache/build/6.12.1180-e3d48e04cf65/Makefile", "");
+	strbuf_addf(&tree, "%s/tree", top);
+	strbuf_addf(&cache, "%s/cache", top);
+	kcmd_cache_builds(&v, cache.buf, tree.buf);
+	got = joined(&v);
+	strbuf_reset(&tree);
+	strbuf_addf(&tree, "%s/build/6.12.118-0123456789ab %s/build/6.12.118-e3d48e04cf65",
+		    cache.buf, cache.buf);
+	if (!ok(!strcmp(got, tree.buf), "the cache's builds of the tree's release, sorted"))
+		printf("# got %s\n", got);
+	free(got);
+	strvec_clear(&v);
+	kcmd_cache_builds(&v, cache.buf, "/nonexistent");
+	ok(!v.nr && !*error_last(), "a tree without a version: none, no error left");
+	strvec_clear(&v);
+	strbuf_release(&tree);
+	strbuf_release(&cache);
+}
+
+int main(void)
+{
+	struct child rm = CHILD_INIT;
+
+	if (!mkdtemp(top)) {
+		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
+		return 0;
+	}
+	test_split();
+	test_read();
+	test_cache_builds();
+	strvec_pushl(&rm.args, "rm", "-rf", "--", top, NULL);
+	child_run(&rm);
+	child_release(&rm);
+	return done_testing();
+}
