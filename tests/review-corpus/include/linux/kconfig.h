@@ -3,9 +3,9 @@
  * as linux-source-6.12 defines them, cut down (from tests/unit/data/cfacts/
  * kernel.h, plus what gcc -fsyntax-only needs).  It sits where the minimal
  * flags (cfacts_flags() without a .o.cmd) force-include kconfig.h, so
- * both libclang and the rewrite's compile read it.  Excerpts it
- * does not fully declare (gup-try-grab-folio-fast.c) does
- * not compile: their rewrites are "compiled": null.
+ * both libclang and the rewrite's compile read it.  Every excerpt of
+ * src/ compiles with it (gcc -fsyntax-only), so that every rewrite the
+ * corpus offers is compiled: none is "compiled": null.
  */
 typedef _Bool bool;
 #define true 1
@@ -134,3 +134,28 @@ struct ext4_li_request { struct super_block *lr_super; long lr_mode; ext4_group_
 #define HZ 250
 extern unsigned long volatile jiffies;
 __u32 get_random_u32_below(__u32 ceil);
+
+/* mm/gup.c: try_grab_folio_fast() (include/linux/mm_types.h, mm.h, mmzone.h). */
+struct page;
+struct folio { atomic_t _pincount; };
+enum {
+	FOLL_GET = 1 << 1,
+	FOLL_LONGTERM = 1 << 8,
+	FOLL_PCI_P2PDMA = 1 << 10,
+	FOLL_PIN = 1 << 19,	/* mm/internal.h */
+};
+enum node_stat_item { NR_FOLL_PIN_ACQUIRED };
+#define GUP_PIN_COUNTING_BIAS (1U << 10)
+bool irqs_disabled(void);
+bool is_pci_p2pdma_page(const struct page *page);
+struct folio *try_get_folio(struct page *page, int refs);
+bool is_zero_page(const struct page *page);
+struct folio *page_folio(const struct page *page);
+bool folio_is_longterm_pinnable(struct folio *folio);
+bool put_devmap_managed_folio_refs(struct folio *folio, int refs);
+void folio_put_refs(struct folio *folio, int refs);
+bool folio_test_large(const struct folio *folio);
+void atomic_add(int i, atomic_t *v);
+void folio_ref_add(struct folio *folio, int nr);
+void smp_mb__after_atomic(void);
+void node_stat_mod_folio(struct folio *folio, enum node_stat_item item, int nr);
