@@ -312,8 +312,31 @@ static const struct ci_fired *fired_in_boot(const struct ci_verdict *v,
 	return NULL;
 }
 
+/*
+ * Do the facts say that disk content or user space reaches the call
+ * (the fs-corruption or user-input advice fires for it)?  Then even a
+ * WARN_ON_ONCE() is worth a reply: that is where reviewers object.
+ */
+static bool reached_from_outside(const struct advice *a, const struct finding *f,
+				 const struct cfacts *cf)
+{
+	struct advice_hit hits[32];
+	bool outside = false;
+	size_t nr;
+
+	if (!a || !cf || !cf->found || a->nr > ARRAY_SIZE(hits))
+		return false;
+	nr = advice_match(hits, a, f, cf);
+	for (size_t i = 0; i < nr; i++)
+		outside |= hits[i].e->match == AM_ON_DISK || hits[i].e->match == AM_USER_INPUT;
+	advice_hits_release(hits, nr);
+	return outside;
+}
+
+/* `facts`: r->nr of them, in order, or NULL (reply_opts.facts). */
 static void plan_build(struct plan *p, const struct check_result *r,
-		       const struct check_result *prev, const struct ci_verdict *v)
+		       const struct check_result *prev, const struct ci_verdict *v,
+		       const struct advice *a, const struct cfacts *facts)
 {
 	bool *used = xcalloc(r->nr ? r->nr : 1, sizeof(*used));
 
@@ -341,7 +364,8 @@ static void plan_build(struct plan *p, const struct check_result *r,
 			   f->rule->class == RC_WARN_ONCE &&
 			   f->severity == f->rule->severity) {
 			/* Not where overrides lowered it (tools/, tests). */
-			plan_add(p, IT_NOTE, f, NULL);
+			plan_add(p, reached_from_outside(a, f, facts ? &facts[i] : NULL) ?
+				 IT_ISSUE : IT_NOTE, f, NULL);
 		}
 	}
 	free(used);
@@ -1999,7 +2023,11 @@ int reply_build(struct reply *out, const struct series *s,
 	if (!out->record)
 		out->record = json_array();
 	b.record = out->record;
-	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict);
+	/* The service builds replies without loading the advice itself. */
+	if (!b.advice && !advice_load(&own, rules_default_dir()))
+		b.advice = &own;
+	error_clear();
+	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
@@ -2038,10 +2066,6 @@ int reply_build(struct reply *out, const struct series *s,
 		goto out;
 	strbuf_addch(&out->text, '\n');
 
-	/* The service builds replies without loading the advice itself. */
-	if (!b.advice && !advice_load(&own, rules_default_dir()))
-		b.advice = &own;
-	error_clear();
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);

@@ -460,6 +460,34 @@ int main(void)
 		       "+\tif (WARN_ON_ONCE(!dev))\n", 0);
 	ret = build(&r, &s, f + 2, 1, &o);
 	ok(!ret && r.empty, "an added WARN_ON_ONCE() alone (info) is no reason to write");
+	/* Issue 23, item 5: unless disk content or user space reaches it. */
+	{
+		struct finding once = finding(1, &warn_once, 11, "foo_ioctl", "WARN_ON_ONCE(len > 16)",
+					      "+\tWARN_ON_ONCE(len > 16);\n \tmemcpy(l, p, len);\n", 0);
+		struct cfacts cf = CFACTS_INIT;
+		struct reply_opts fo = o;
+
+		cf.found = true;
+		cf.ret = CF_RET_INT;
+		cf.follows = true;
+		fo.facts = &cf;
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && r.empty, "23: facts that say nothing of disk or user space: still no reply");
+		cf.user = (char *)"len";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && !r.empty && r.issues == 1 && has_flat(&r, "User space sets len"),
+		   "23: a lone WARN_ON_ONCE() user space reaches gets a reply");
+		cf.user = NULL;
+		cf.disk = (char *)"len";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && r.empty, "23: __le data outside a filesystem of advice.json: no reply");
+		once.file = (char *)"fs/ext4/namei.c";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && !r.empty && r.issues == 1 && has_flat(&r, "The ext4 image on disk sets len"),
+		   "23: a lone WARN_ON_ONCE() on ext4's on-disk data gets a reply");
+		ret = build(&r, &s, &once, 1, &o);
+		ok(!ret && r.empty, "23: without the tree's facts the diff proves neither: no reply");
+	}
 	o.always = true;
 	ret = build(&r, &s, f, 0, &o);
 	ok(!ret && !r.empty && r.answered == 0 && has(&r, "found nothing to comment on"),
