@@ -410,20 +410,61 @@ static const char *const user_copies[] = { "copy_from_user(", "__copy_from_user(
 	"_copy_from_user(", "copy_struct_from_user(", "get_user(", "__get_user(",
 	"strncpy_from_user(" };
 static const char *const user_dups[] = { "memdup_user(", "memdup_user_nul(",
-	"vmemdup_user(", "strndup_user(", "memdup_array_user(" };
+	"vmemdup_user(", "strndup_user(", "memdup_array_user(",
+	/* a netlink attribute: genl and rtnetlink requests come from user space */
+	"nla_get_", "nla_data(" };
+/* Parsers whose last argument gets the value of a string ("kstrtoul(buf,
+ * 0, &t)"): user space's in a sysfs store, which gets its buffer. */
+static const char *const user_parsers[] = { "kstrto", "sscanf(" };
+
+/* In "f(a, b, &x)" with x at text[p..]: is f one of user_parsers? */
+static bool parsed_into(const struct reader *rd, unsigned p, unsigned body)
+{
+	int depth = 0;
+
+	while (p > body && (rd->text[p - 1] == '&' || rd->text[p - 1] == ' '))
+		p--;
+	if (p <= body || rd->text[p - 1] != ',')
+		return false;
+	for (p--; p > body; p--) {
+		char c = rd->text[p - 1];
+
+		if (c == ')')
+			depth++;
+		else if (c == '(' && depth)
+			depth--;
+		else if (c == '(')
+			break;
+	}
+	if (p <= body)
+		return false;
+	p--;
+	while (p > body && word_char(rd->text[p - 1]))
+		p--;
+	for (size_t k = 0; k < ARRAY_SIZE(user_parsers); k++)
+		if (!strncmp(rd->text + p, user_parsers[k], strlen(user_parsers[k])))
+			return true;
+	return false;
+}
 
 /*
  * Seed the user set: the first argument of a copy from user space (x in
  * "copy_from_user(&x, ...)" or "get_user(x, p)"), a variable assigned
- * from memdup_user() and friends, and an ioctl's `arg`.
+ * from memdup_user() and friends or from a netlink attribute
+ * (nla_get_u32()), an ioctl's `arg`, and in a sysfs store (a function
+ * named *_store) its `buf` and what kstrto*()/sscanf() parse into.
  */
 static void seed_user(struct reader *rd, const char *fn_name, unsigned body)
 {
+	bool store = ends_with(fn_name, "_store");
+
 	for (size_t i = 0; i < rd->nr_refs; i++) {
 		const struct ref *r = &rd->refs[i];
 		unsigned p = r->off;
 
-		if (!strcmp(r->name, "arg") && strstr(fn_name, "ioctl") && r->off >= body) {
+		if (r->off >= body && ((!strcmp(r->name, "arg") && strstr(fn_name, "ioctl")) ||
+				       (store && (!strcmp(r->name, "buf") ||
+						  parsed_into(rd, p, body))))) {
 			add_decl(&rd->user, &rd->nr_user, &rd->alloc_user, r->decl);
 			continue;
 		}
@@ -530,8 +571,10 @@ static bool failure_exit(struct strbuf *out, char **var, const struct reader *rd
 		}
 	}
 	if (fail) {
+		/* An expression's extent ends before its ';'. */
 		for (size_t i = before.nr; i-- > 0;)
-			strbuf_addf(out, "%s\n", before.v[i]);
+			strbuf_addf(out, "%s%s\n", before.v[i],
+				    ends_with(before.v[i], ";") ? "" : ";");
 		strbuf_addstr(out, self);
 		if (out->len && out->buf[out->len - 1] != ';')
 			strbuf_addch(out, ';');

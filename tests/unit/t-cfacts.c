@@ -128,6 +128,22 @@ int main(void)
 	ok(f.statement_macro && !f.assertion, "VM_WARN_ON_ONCE cannot be a condition");
 	is_str(str(f.exit), "return NULL;", "its failure exit");
 
+	/* fs/ioctl.c ioctl_file_dedupe_range(): get_user() into count; the
+	 * exit above sets ret in an expression statement, which needs its ';'. */
+	is(facts(&f, "dedupe-range.c", "WARN_ON", "WARN_ON(!count)"), 0, "dedupe-range: read");
+	is_str(str(f.user), "count", "count was filled by get_user()");
+	is_str(str(f.exit), "ret = -EFAULT;\ngoto out;", "the exit above, each statement with its ';'");
+
+	/* A sysfs store: what kstrtoul() parses out of its buf. */
+	is(facts(&f, "sysfs-readahead-store.c", "WARN_ON_ONCE", "WARN_ON_ONCE(t > 0x40000000)"), 0,
+	   "sysfs-readahead-store: read");
+	is_str(str(f.user), "t", "t was parsed from the buffer user space wrote");
+
+	/* A generic netlink request: nla_get_u32() of an attribute. */
+	is(facts(&f, "netdev-napi-get.c", "WARN_ON_ONCE", "WARN_ON_ONCE(!napi_id)"), 0,
+	   "netdev-napi-get: read");
+	is_str(str(f.user), "napi_id", "napi_id came from a netlink attribute");
+
 	/* No call on the line; no function around it. */
 	ok(facts(&f, "li-info-new.c", "BUG_ON", "WARN_ON(!eli)") == WW_ENOTFOUND,
 	   "no such call on the line: WW_ENOTFOUND");

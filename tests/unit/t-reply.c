@@ -441,6 +441,13 @@ int main(void)
 		ok(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(
 			json_array_get(r.record, 0), "rules"), 0), "fact")), "user"),
 		   "its rule names the user fact as evidence");
+		/* The advice's "if ({cond})\n\t{ret:-EINVAL}" with a way out of two
+		 * statements: both are the if's, in braces. */
+		cf.exit = (char *)"ret = -EFAULT;\ngoto out;";
+		build(&r, &s, &u, 1, &fo);
+		ok(has(&r, "\tif (id < 0) {\n\t\tret = -EINVAL;\n\t\tgoto out;\n\t}\n"),
+		   "23: a two-statement way out gets the if's braces");
+		cf.exit = NULL;
 	}
 
 	/* No cover letter: the first patch with findings. */
