@@ -546,12 +546,17 @@ static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char 
 			strbuf_addstr(out, cf->exit);
 		return true;
 	}
+	/* A lock held and no exit that drops it: no way out. */
+	if (cf->locked)
+		return false;
 	switch (cf->ret) {
 	case CF_RET_INT:
 		strbuf_addf(out, "return %s;", want ? want : "-EINVAL");
 		return true;
 	case CF_RET_BOOL:
-		strbuf_addstr(out, "return false;");
+		/* An int that carries a truth value (a verifier) returns 0. */
+		strbuf_addstr(out, cf->ret_type && strstr(cf->ret_type, "bool") ?
+			      "return false;" : "return 0;");
 		return true;
 	case CF_RET_PTR:
 		strbuf_addstr(out, "return NULL;");

@@ -95,6 +95,7 @@ int main(void)
 	is_str(str(f.disk), "provided", "a local assigned from le16_to_cpu(gdp->...) is disk data");
 	ok(!f.follows && f.recovers, "the function returns right after it");
 	ok(!f.exit, "no failure exit: its returns are 1 and a comparison");
+	is(f.ret, CF_RET_BOOL, "an int that returns 1 or a comparison carries a truth value");
 	ok(!f.user, "not from user space");
 
 	/* resize.c ext4_get_bitmap(): the if around tests the same. */

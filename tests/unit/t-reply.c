@@ -448,6 +448,12 @@ int main(void)
 		ok(has(&r, "\tif (id < 0) {\n\t\tret = -EINVAL;\n\t\tgoto out;\n\t}\n"),
 		   "23: a two-statement way out gets the if's braces");
 		cf.exit = NULL;
+		/* Inside a locked region with no exit that unlocks: no way out. */
+		cf.locked = true;
+		build(&r, &s, &u, 1, &fo);
+		ok(has_flat(&r, "User space sets id") && !has(&r, "return -EINVAL"),
+		   "23: a lock held and no exit that drops it: no return in the rewrite");
+		cf.locked = false;
 	}
 
 	/* No cover letter: the first patch with findings. */
