@@ -539,6 +539,9 @@ static bool used_after(struct strbuf *out, const struct finding *f,
 /* The function has a way to leave on failure: its own exit, or an error value. */
 static bool has_way_out(const struct cfacts *cf)
 {
+	/* A lock held and no exit of the function's own that drops it. */
+	if (!cf->exit && cf->locked)
+		return false;
 	return cf->exit || cf->ret == CF_RET_INT || cf->ret == CF_RET_BOOL ||
 	       cf->ret == CF_RET_PTR || cf->ret == CF_RET_ERR_PTR;
 }

@@ -410,20 +410,61 @@ static const char *const user_copies[] = { "copy_from_user(", "__copy_from_user(
 	"_copy_from_user(", "copy_struct_from_user(", "get_user(", "__get_user(",
 	"strncpy_from_user(" };
 static const char *const user_dups[] = { "memdup_user(", "memdup_user_nul(",
-	"vmemdup_user(", "strndup_user(", "memdup_array_user(" };
+	"vmemdup_user(", "strndup_user(", "memdup_array_user(",
+	/* a netlink attribute: genl and rtnetlink requests come from user space */
+	"nla_get_", "nla_data(" };
+/* Parsers whose last argument gets the value of a string ("kstrtoul(buf,
+ * 0, &t)"): user space's in a sysfs store, which gets its buffer. */
+static const char *const user_parsers[] = { "kstrto", "sscanf(" };
+
+/* In "f(a, b, &x)" with x at text[p..]: is f one of user_parsers? */
+static bool parsed_into(const struct reader *rd, unsigned p, unsigned body)
+{
+	int depth = 0;
+
+	while (p > body && (rd->text[p - 1] == '&' || rd->text[p - 1] == ' '))
+		p--;
+	if (p <= body || rd->text[p - 1] != ',')
+		return false;
+	for (p--; p > body; p--) {
+		char c = rd->text[p - 1];
+
+		if (c == ')')
+			depth++;
+		else if (c == '(' && depth)
+			depth--;
+		else if (c == '(')
+			break;
+	}
+	if (p <= body)
+		return false;
+	p--;
+	while (p > body && word_char(rd->text[p - 1]))
+		p--;
+	for (size_t k = 0; k < ARRAY_SIZE(user_parsers); k++)
+		if (!strncmp(rd->text + p, user_parsers[k], strlen(user_parsers[k])))
+			return true;
+	return false;
+}
 
 /*
  * Seed the user set: the first argument of a copy from user space (x in
  * "copy_from_user(&x, ...)" or "get_user(x, p)"), a variable assigned
- * from memdup_user() and friends, and an ioctl's `arg`.
+ * from memdup_user() and friends or from a netlink attribute
+ * (nla_get_u32()), an ioctl's `arg`, and in a sysfs store (a function
+ * named *_store) its `buf` and what kstrto*()/sscanf() parse into.
  */
 static void seed_user(struct reader *rd, const char *fn_name, unsigned body)
 {
+	bool store = ends_with(fn_name, "_store");
+
 	for (size_t i = 0; i < rd->nr_refs; i++) {
 		const struct ref *r = &rd->refs[i];
 		unsigned p = r->off;
 
-		if (!strcmp(r->name, "arg") && strstr(fn_name, "ioctl") && r->off >= body) {
+		if (r->off >= body && ((!strcmp(r->name, "arg") && strstr(fn_name, "ioctl")) ||
+				       (store && (!strcmp(r->name, "buf") ||
+						  parsed_into(rd, p, body))))) {
 			add_decl(&rd->user, &rd->nr_user, &rd->alloc_user, r->decl);
 			continue;
 		}
@@ -451,6 +492,55 @@ static void seed_user(struct reader *rd, const char *fn_name, unsigned body)
 }
 
 /* ---- what happens around the call --------------------------------------- */
+
+/*
+ * Does the function return a truth value in an int, as a verifier does
+ * ("return 1;" ... "return provided == calculated;")?  Every return is
+ * 0, 1, a comparison, a negation or a logical and/or, and one at least
+ * is not a literal (a function that only returns 0 returns success).
+ * Its callers test it with "if (!f())": an errno would read as true.
+ */
+static bool truth_valued(const struct reader *rd)
+{
+	static const char *const ops[] = { "==", "!=", "<", ">", "<=", ">=", "&&", "||" };
+	struct kids k = { NULL, 0, 0 };
+	bool tested = false, truth = rd->nr_outs > 0;
+
+	for (size_t i = 0; i < rd->nr_outs && truth; i++) {
+		CXCursor e;
+		char *t, *op = NULL;
+
+		if (clang_getCursorKind(rd->outs[i].c) != CXCursor_ReturnStmt)
+			continue;
+		kids_of(&k, rd->outs[i].c);
+		if (k.nr != 1) {
+			truth = false;
+			break;
+		}
+		e = unwrap(k.v[0]);
+		t = cursor_text(rd, e);
+		if (!strcmp(t, "0") || !strcmp(t, "1")) {
+			free(t);
+			continue;
+		}
+		if (clang_getCursorKind(e) == CXCursor_UnaryOperator && t[0] == '!') {
+			tested = true;
+		} else if (clang_getCursorKind(e) == CXCursor_BinaryOperator) {
+			kids_of(&k, e);
+			op = k.nr == 2 ? binop(rd, k.v[0], k.v[1]) : xstrdup("");
+			truth = false;
+			for (size_t n = 0; n < ARRAY_SIZE(ops); n++)
+				truth |= !strcmp(op, ops[n]);
+			tested = truth;
+		} else {
+			truth = false;
+		}
+		free(op);
+		free(t);
+	}
+	free(k.v);
+	return truth && tested;
+}
 
 static enum cfacts_ret ret_kind(CXType t)
 {
@@ -530,8 +620,10 @@ static bool failure_exit(struct strbuf *out, char **var, const struct reader *rd
 		}
 	}
 	if (fail) {
+		/* An expression's extent ends before its ';'. */
 		for (size_t i = before.nr; i-- > 0;)
-			strbuf_addf(out, "%s\n", before.v[i]);
+			strbuf_addf(out, "%s%s\n", before.v[i],
+				    ends_with(before.v[i], ";") ? "" : ";");
 		strbuf_addstr(out, self);
 		if (out->len && out->buf[out->len - 1] != ';')
 			strbuf_addch(out, ';');
@@ -542,7 +634,34 @@ static bool failure_exit(struct strbuf *out, char **var, const struct reader *rd
 	return fail;
 }
 
-static void nearest_exit(struct cfacts *out, const struct reader *rd)
+/*
+ * Lock and unlock calls in text[b..e): "spin_lock(", "rtnl_lock(",
+ * "spin_lock_irqsave(" count as locks, "...unlock...(" as unlocks.
+ */
+static void count_locks(const struct reader *rd, unsigned b, unsigned e, int *locks,
+			int *unlocks)
+{
+	for (unsigned i = b; i + 5 < e; i++) {
+		const char *p = rd->text + i;
+
+		if (memcmp(p, "lock", 4) || !(p[4] == '(' || !strncmp(p + 4, "_irq", 4) ||
+					      !strncmp(p + 4, "_bh(", 4)))
+			continue;
+		/* "mutex_unlock(", not "dirblock(" */
+		if (i >= b + 3 && !memcmp(p - 2, "un", 2) && !isalnum((unsigned char)p[-3]))
+			(*unlocks)++;
+		else if (i > b && p[-1] == '_')
+			(*locks)++;
+	}
+}
+
+/*
+ * The nearest failure exit that leaves at the call's locking state: an
+ * exit above a lock taken before the call, or below an unlock after it,
+ * would return holding the lock (or drop it twice).  With a lock held
+ * and no such exit, the function has no way out here (cf->locked).
+ */
+static void nearest_exit(struct cfacts *out, const struct reader *rd, unsigned body)
 {
 	int call_line = line_of(rd, rd->call), best = -1;
 	struct strbuf sb = STRBUF_INIT;
@@ -552,7 +671,15 @@ static void nearest_exit(struct cfacts *out, const struct reader *rd)
 		unsigned b, e;
 		int line, d;
 
+		int locks = 0, unlocks = 0;
+
 		if (!extent(rd, rd->outs[i].c, &b, &e) || (b >= rd->stmt && b < rd->stmt_end))
+			continue;
+		if (e <= rd->stmt)
+			count_locks(rd, e, rd->stmt, &locks, &unlocks);
+		else
+			count_locks(rd, rd->stmt_end, b, &locks, &unlocks);
+		if (locks || unlocks)
 			continue;
 		line = line_of(rd, b);
 		d = line > call_line ? line - call_line : call_line - line;
@@ -571,6 +698,12 @@ static void nearest_exit(struct cfacts *out, const struct reader *rd)
 		out->exit_line = line;
 	}
 	strbuf_release(&sb);
+	{
+		int locks = 0, unlocks = 0;
+
+		count_locks(rd, body, rd->stmt, &locks, &unlocks);
+		out->locked = locks > unlocks;
+	}
 }
 
 /* "!p", "p == NULL", "NULL == p", "!(p)": the pointer, as written. */
@@ -899,8 +1032,15 @@ int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t l
 				out->ret = CF_RET_ERR_PTR;
 			free(t);
 		}
+	if (out->ret == CF_RET_INT && truth_valued(&rd))
+		out->ret = CF_RET_BOOL;
 	around(out, &rd, body);
-	nearest_exit(out, &rd);
+	{
+		unsigned bb, be;
+
+		if (extent(&rd, body, &bb, &be))
+			nearest_exit(out, &rd, bb);
+	}
 	operands(out, &rd, body);
 	{
 		void *data[2] = { &rd, out };

@@ -21,7 +21,7 @@ enum cfacts_ret {
 	CF_RET_UNKNOWN,		/* no function found */
 	CF_RET_VOID,
 	CF_RET_INT,		/* an integer that carries -Exxx */
-	CF_RET_BOOL,
+	CF_RET_BOOL,		/* bool, or an int that carries a truth value (1 / a == b) */
 	CF_RET_PTR,		/* a pointer; NULL on failure */
 	CF_RET_ERR_PTR,		/* a pointer whose returns use ERR_PTR()/ERR_CAST() */
 	CF_RET_OTHER,		/* a struct, a hash value...: no errno to return */
@@ -74,6 +74,11 @@ struct cfacts {
 	/* The macro asserts what must hold (J_ASSERT, ASSERT): its
 	 * condition is the good state, not the bad one. */
 	bool assertion;
+	/* A lock taken before the call is still held there (more lock
+	 * calls than unlock calls above it in the function): a way out
+	 * must drop it, so only an exit at the same locking state will do,
+	 * and without one there is none. */
+	bool locked;
 };
 
 #define CFACTS_INIT { .ret = CF_RET_UNKNOWN }

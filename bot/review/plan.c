@@ -5,6 +5,8 @@
 #include "plan.h"
 #include "english.h"
 #include "ci.h"
+#include "advice.h"
+#include "cfacts.h"
 
 static void plan_add(struct plan *p, enum plan_item_type t, const struct finding *f,
 		     const struct finding *prev)
@@ -88,8 +90,30 @@ const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
 	return NULL;
 }
 
+/*
+ * Do the facts say that disk content or user space reaches the call
+ * (the fs-corruption or user-input advice fires for it)?  Then even a
+ * WARN_ON_ONCE() is worth a reply: that is where reviewers object.
+ */
+static bool reached_from_outside(const struct advice *a, const struct finding *f,
+				 const struct cfacts *cf)
+{
+	struct advice_hit hits[32];
+	bool outside = false;
+	size_t nr;
+
+	if (!a || !cf || !cf->found || a->nr > ARRAY_SIZE(hits))
+		return false;
+	nr = advice_match(hits, a, f, cf);
+	for (size_t i = 0; i < nr; i++)
+		outside |= hits[i].e->match == AM_ON_DISK || hits[i].e->match == AM_USER_INPUT;
+	advice_hits_release(hits, nr);
+	return outside;
+}
+
 void plan_build(struct plan *p, const struct check_result *r,
-		const struct check_result *prev, const struct ci_verdict *v)
+		const struct check_result *prev, const struct ci_verdict *v,
+		const struct advice *a, const struct cfacts *facts)
 {
 	bool *used = xcalloc(r->nr ? r->nr : 1, sizeof(*used));
 
@@ -117,7 +141,8 @@ void plan_build(struct plan *p, const struct check_result *r,
 			   f->rule->class == RC_WARN_ONCE &&
 			   f->severity == f->rule->severity) {
 			/* Not where overrides lowered it (tools/, tests). */
-			plan_add(p, PLAN_NOTE, f, NULL);
+			plan_add(p, reached_from_outside(a, f, facts ? &facts[i] : NULL) ?
+				 PLAN_ISSUE : PLAN_NOTE, f, NULL);
 		}
 	}
 	free(used);

@@ -11,6 +11,8 @@
 
 struct ci_verdict;
 struct ci_fired;
+struct advice;
+struct cfacts;
 
 enum plan_item_type {
 	PLAN_ISSUE,	/* an added call to fix */
@@ -37,10 +39,13 @@ struct plan {
 /*
  * The plan for findings `r` into `p` (PLAN_INIT): `prev` (may be NULL)
  * is the previous version's findings, `v` (may be NULL) kernel-ci's
- * verdict, for the calls that fired.
+ * verdict, for the calls that fired.  `a` (may be NULL) the advice and
+ * `facts` (r->nr of them, in order, or NULL: reply_opts.facts) make a
+ * lone WARN_ON_ONCE() that disk content or user space reaches an issue.
  */
 void plan_build(struct plan *p, const struct check_result *r,
-		const struct check_result *prev, const struct ci_verdict *v);
+		const struct check_result *prev, const struct ci_verdict *v,
+		const struct advice *a, const struct cfacts *facts);
 void plan_release(struct plan *p);
 
 /* The report of the boot that saw added call `f` fire, or NULL (borrowed).

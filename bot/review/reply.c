@@ -1040,7 +1040,11 @@ int reply_build(struct reply *out, const struct series *s,
 	if (!out->record)
 		out->record = json_array();
 	b.record = out->record;
-	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict);
+	/* The service builds replies without loading the advice itself. */
+	if (!b.advice && !advice_load(&own, rules_default_dir()))
+		b.advice = &own;
+	error_clear();
+	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
@@ -1079,10 +1083,6 @@ int reply_build(struct reply *out, const struct series *s,
 		goto out;
 	strbuf_addch(&out->text, '\n');
 
-	/* The service builds replies without loading the advice itself. */
-	if (!b.advice && !advice_load(&own, rules_default_dir()))
-		b.advice = &own;
-	error_clear();
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);

@@ -81,12 +81,17 @@ static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char 
 			strbuf_addstr(out, cf->exit);
 		return true;
 	}
+	/* A lock held and no exit that drops it: no way out. */
+	if (cf->locked)
+		return false;
 	switch (cf->ret) {
 	case CF_RET_INT:
 		strbuf_addf(out, "return %s;", want ? want : "-EINVAL");
 		return true;
 	case CF_RET_BOOL:
-		strbuf_addstr(out, "return false;");
+		/* An int that carries a truth value (a verifier) returns 0. */
+		strbuf_addstr(out, cf->ret_type && strstr(cf->ret_type, "bool") ?
+			      "return false;" : "return 0;");
 		return true;
 	case CF_RET_PTR:
 		strbuf_addstr(out, "return NULL;");
@@ -117,6 +122,46 @@ static void negate(struct strbuf *cond)
 }
 
 /*
+ * Way out `way` where a rewrite's "{ret:...}" stands, at the end of
+ * `out`: its later lines ("err = -EIO;\ngoto out;") indented as the
+ * first, and an if whose body it is ("if (x)\n\t{ret:...}") given braces,
+ * or only the first line would be the if's.
+ */
+static void add_exit(struct strbuf *out, const char *way)
+{
+	size_t bol = out->len, if_bol, indent;
+	struct strbuf pre = STRBUF_INIT, if_pre = STRBUF_INIT;
+	bool brace;
+
+	while (bol && out->buf[bol - 1] != '\n')
+		bol--;
+	indent = out->len - bol;
+	strbuf_add(&pre, out->buf + bol, indent);
+	brace = strchr(way, '\n') && indent && strspn(pre.buf, " \t") == indent &&
+		bol >= 2 && out->buf[bol - 2] == ')';
+	if (brace) {
+		/* "if (x)\n\t" -> "if (x) {\n\t", the "}" under the if */
+		for (if_bol = bol - 1; if_bol && out->buf[if_bol - 1] != '\n'; if_bol--)
+			;
+		strbuf_add(&if_pre, out->buf + if_bol, strspn(out->buf + if_bol, " \t"));
+		strbuf_setlen(out, bol - 1);
+		strbuf_addf(out, " {\n%s", pre.buf);
+	}
+	for (const char *p = way; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		if (p != way)
+			strbuf_addf(out, "\n%s", pre.buf);
+		strbuf_add(out, p, n);
+		p += n + (p[n] == '\n');
+	}
+	if (brace)
+		strbuf_addf(out, "\n%s}", if_pre.buf);
+	strbuf_release(&pre);
+	strbuf_release(&if_pre);
+}
+
+/*
  * expand() with the call's placeholders, and "{ret:-EXXX}": the way out
  * of the call's function with that errno where it returns one ("return
  * ERR_PTR(-EXXX);" when the code around uses ERR_PTR(), "return;" in a
@@ -138,14 +183,16 @@ void rewrite_expand(struct strbuf *out, const char *text, struct rewrite_subst *
 		if (!x->cf) {
 			suggest_return(&sb, x->s, x->f, err.buf);
 		} else {
-			size_t before = sb.len;
+			struct strbuf way = STRBUF_INIT;
 
-			if (fact_return(&sb, x->cf, err.buf)) {
+			if (fact_return(&way, x->cf, err.buf)) {
 				strbuf_reset(&x->exit);
-				strbuf_addstr(&x->exit, sb.buf + before);
+				strbuf_addbuf(&x->exit, &way);
+				add_exit(&sb, way.buf);
 			} else {
 				x->no_exit = true;
 			}
+			strbuf_release(&way);
 		}
 		p = at + 5 + n + 1;
 	}

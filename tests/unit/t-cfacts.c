@@ -95,6 +95,7 @@ int main(void)
 	is_str(str(f.disk), "provided", "a local assigned from le16_to_cpu(gdp->...) is disk data");
 	ok(!f.follows && f.recovers, "the function returns right after it");
 	ok(!f.exit, "no failure exit: its returns are 1 and a comparison");
+	is(f.ret, CF_RET_BOOL, "an int that returns 1 or a comparison carries a truth value");
 	ok(!f.user, "not from user space");
 
 	/* resize.c ext4_get_bitmap(): the if around tests the same. */
@@ -127,6 +128,22 @@ int main(void)
 	   "gup: read");
 	ok(f.statement_macro && !f.assertion, "VM_WARN_ON_ONCE cannot be a condition");
 	is_str(str(f.exit), "return NULL;", "its failure exit");
+
+	/* fs/ioctl.c ioctl_file_dedupe_range(): get_user() into count; the
+	 * exit above sets ret in an expression statement, which needs its ';'. */
+	is(facts(&f, "dedupe-range.c", "WARN_ON", "WARN_ON(!count)"), 0, "dedupe-range: read");
+	is_str(str(f.user), "count", "count was filled by get_user()");
+	is_str(str(f.exit), "ret = -EFAULT;\ngoto out;", "the exit above, each statement with its ';'");
+
+	/* A sysfs store: what kstrtoul() parses out of its buf. */
+	is(facts(&f, "sysfs-readahead-store.c", "WARN_ON_ONCE", "WARN_ON_ONCE(t > 0x40000000)"), 0,
+	   "sysfs-readahead-store: read");
+	is_str(str(f.user), "t", "t was parsed from the buffer user space wrote");
+
+	/* A generic netlink request: nla_get_u32() of an attribute. */
+	is(facts(&f, "netdev-napi-get.c", "WARN_ON_ONCE", "WARN_ON_ONCE(!napi_id)"), 0,
+	   "netdev-napi-get: read");
+	is_str(str(f.user), "napi_id", "napi_id came from a netlink attribute");
 
 	/* No call on the line; no function around it. */
 	ok(facts(&f, "li-info-new.c", "BUG_ON", "WARN_ON(!eli)") == WW_ENOTFOUND,

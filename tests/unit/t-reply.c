@@ -441,6 +441,19 @@ int main(void)
 		ok(!strcmp(json_string_value(json_object_get(json_array_get(json_object_get(
 			json_array_get(r.record, 0), "rules"), 0), "fact")), "user"),
 		   "its rule names the user fact as evidence");
+		/* The advice's "if ({cond})\n\t{ret:-EINVAL}" with a way out of two
+		 * statements: both are the if's, in braces. */
+		cf.exit = (char *)"ret = -EFAULT;\ngoto out;";
+		build(&r, &s, &u, 1, &fo);
+		ok(has(&r, "\tif (id < 0) {\n\t\tret = -EINVAL;\n\t\tgoto out;\n\t}\n"),
+		   "23: a two-statement way out gets the if's braces");
+		cf.exit = NULL;
+		/* Inside a locked region with no exit that unlocks: no way out. */
+		cf.locked = true;
+		build(&r, &s, &u, 1, &fo);
+		ok(has_flat(&r, "User space sets id") && !has(&r, "return -EINVAL"),
+		   "23: a lock held and no exit that drops it: no return in the rewrite");
+		cf.locked = false;
 	}
 
 	/* No cover letter: the first patch with findings. */
@@ -460,6 +473,34 @@ int main(void)
 		       "+\tif (WARN_ON_ONCE(!dev))\n", 0);
 	ret = build(&r, &s, f + 2, 1, &o);
 	ok(!ret && r.empty, "an added WARN_ON_ONCE() alone (info) is no reason to write");
+	/* Issue 23, item 5: unless disk content or user space reaches it. */
+	{
+		struct finding once = finding(1, &warn_once, 11, "foo_ioctl", "WARN_ON_ONCE(len > 16)",
+					      "+\tWARN_ON_ONCE(len > 16);\n \tmemcpy(l, p, len);\n", 0);
+		struct cfacts cf = CFACTS_INIT;
+		struct reply_opts fo = o;
+
+		cf.found = true;
+		cf.ret = CF_RET_INT;
+		cf.follows = true;
+		fo.facts = &cf;
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && r.empty, "23: facts that say nothing of disk or user space: still no reply");
+		cf.user = (char *)"len";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && !r.empty && r.issues == 1 && has_flat(&r, "User space sets len"),
+		   "23: a lone WARN_ON_ONCE() user space reaches gets a reply");
+		cf.user = NULL;
+		cf.disk = (char *)"len";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && r.empty, "23: __le data outside a filesystem of advice.json: no reply");
+		once.file = (char *)"fs/ext4/namei.c";
+		ret = build(&r, &s, &once, 1, &fo);
+		ok(!ret && !r.empty && r.issues == 1 && has_flat(&r, "The ext4 image on disk sets len"),
+		   "23: a lone WARN_ON_ONCE() on ext4's on-disk data gets a reply");
+		ret = build(&r, &s, &once, 1, &o);
+		ok(!ret && r.empty, "23: without the tree's facts the diff proves neither: no reply");
+	}
 	o.always = true;
 	ret = build(&r, &s, f, 0, &o);
 	ok(!ret && !r.empty && r.answered == 0 && has(&r, "found nothing to comment on"),

@@ -64,3 +64,8 @@ struct ext4_sb_info {
 struct inode { long long i_size; };
 struct ext4_lazy_init { unsigned long li_state; };
 #define EXT4_IOC_CHECKPOINT_FLAG_VALID 0x7
+/* netdev-napi-get.c */
+struct nlattr;
+struct genl_info { struct nlattr **attrs; };
+enum { NETDEV_A_NAPI_ID = 2 };
+__u32 nla_get_u32(const struct nlattr *nla);
