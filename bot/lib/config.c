@@ -107,9 +107,15 @@ int config_parse(struct config *out, const char *buf, size_t len,
 			for (i = 0; i < section.len; i++)
 				if (!name_char((unsigned char)section.buf[i]))
 					break;
-			if (!section.len || i < section.len)
+			if (!section.len || i < section.len) {
 				ret = error_code(WW_EINPUT, "%s:%d: bad section name '%s'",
 						 name, lineno, section.buf);
+				continue;
+			}
+			ALLOC_GROW(out->sections, out->nr_sections + 1,
+				   out->alloc_sections);
+			out->sections[out->nr_sections].name = xstrdup(section.buf);
+			out->sections[out->nr_sections++].line = lineno;
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -143,6 +149,8 @@ int config_parse(struct config *out, const char *buf, size_t len,
 		}
 		add(out, section.buf, key.buf, value.buf, lineno);
 	}
+	if (!ret && !out->path)
+		out->path = xstrdup(name);	/* errors name it, as config_load's */
 	strbuf_release(&section);
 	strbuf_release(&line);
 	strbuf_release(&key);
@@ -311,6 +319,24 @@ int config_check(const struct config *c, const char *section,
 	return 0;
 }
 
+int config_check_sections(const struct config *c,
+			  bool (*known)(const char *section))
+{
+	const char *file = c->path ? c->path : "the configuration";
+
+	for (size_t i = 0; i < c->nr_sections; i++)
+		if (!known(c->sections[i].name))
+			return error_code(WW_EINPUT, "%s:%d: unknown section '[%s]'",
+					  file, c->sections[i].line,
+					  c->sections[i].name);
+	/* config_set() adds entries without a header */
+	for (size_t i = 0; i < c->nr; i++)
+		if (!known(c->v[i].section))
+			return error_code(WW_EINPUT, "%s: unknown section '[%s]'",
+					  file, c->v[i].section);
+	return 0;
+}
+
 void config_release(struct config *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {
@@ -319,8 +345,13 @@ void config_release(struct config *c)
 		free(c->v[i].value);
 	}
 	free(c->v);
+	for (size_t i = 0; i < c->nr_sections; i++)
+		free(c->sections[i].name);
+	free(c->sections);
 	free(c->path);
 	c->v = NULL;
+	c->sections = NULL;
 	c->path = NULL;
 	c->nr = c->alloc = 0;
+	c->nr_sections = c->alloc_sections = 0;
 }
