@@ -155,7 +155,7 @@ const char *dashboard_templates_dir(void)
 	static char buf[PATH_MAX + 32];
 
 	return datadir_find(buf, sizeof(buf), "templates/dashboard",
-			    "WARNWATCH_TEMPLATES", "dashboard");
+			    ENV_WARNWATCH_TEMPLATES, "dashboard");
 }
 
 static int load_json_file(json_t **out, const char *path)

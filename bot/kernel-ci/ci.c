@@ -5,6 +5,7 @@
  * ci-verdict.c's, its words ci-words.c's, its JSON ci-json.c's.
  */
 #include "ci-priv.h"
+#include "env.h"
 #include "mkdirs.h"
 #include "gitlib.h"
 #include "diff.h"
@@ -582,7 +583,7 @@ static void release_of(struct strbuf *out, const char *base_commit)
 /* The tree --tree or $WARNWATCH_BASE_TARBALL names, or NULL. */
 static const char *named_tree(const struct ci_opts *opts, const char **why)
 {
-	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	const char *env = env_get(ENV_WARNWATCH_BASE_TARBALL);
 
 	const char *tree = opts->tree && !starts_with(opts->tree, "git:") ?
 			   opts->tree : NULL;	/* "git:" is git_base()'s */

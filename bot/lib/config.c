@@ -2,18 +2,19 @@
  * Reading warnwatch's configuration file (format in config.h).
  */
 #include "config.h"
+#include "env.h"
 
 #include <ctype.h>
 
 char *config_default_path(void)
 {
-	const char *env = getenv("WARNWATCH_CONFIG"), *xdg, *home;
+	const char *env = env_get(ENV_WARNWATCH_CONFIG), *xdg, *home;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (env && *env)
 		return xstrdup(env);
-	xdg = getenv("XDG_CONFIG_HOME");
-	home = getenv("HOME");
+	xdg = env_get(ENV_XDG_CONFIG_HOME);
+	home = env_get(ENV_HOME);
 	if (xdg && *xdg)
 		strbuf_addf(&sb, "%s/warnwatch/warnwatch.conf", xdg);
 	else
@@ -283,7 +284,7 @@ int config_get_path(struct strbuf *out, const struct config *c,
 		return WW_ENOTFOUND;
 	v = e->value;
 	if (skip_prefix(v, "~/", &v)) {
-		home = getenv("HOME");
+		home = env_get(ENV_HOME);
 		strbuf_addf(out, "%s/%s", home && *home ? home : ".", v);
 	} else if (v[0] != '/' && e->line && c->path &&
 		   (slash = strrchr(c->path, '/'))) {
