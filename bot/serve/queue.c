@@ -1033,7 +1033,8 @@ static int rows_json(json_t *arr, struct queue *q, const char *sql,
 static void add_artifacts(json_t *series, struct queue *q)
 {
 	static const char *const names[] = {
-		QUEUE_MBOX, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE, QUEUE_REPLY,
+		QUEUE_MBOX, QUEUE_COVER, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE,
+		QUEUE_REPLY,
 	};
 	json_t *a = json_object();
 	struct strbuf path = STRBUF_INIT;

@@ -47,7 +47,8 @@ enum queue_state {
 };
 
 /* Artifact file names inside a series directory. */
-#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (cover first) */
+#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (b4's .mbx) */
+#define QUEUE_COVER "cover.eml"	/* b4's cover letter, when there is one */
 #define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
