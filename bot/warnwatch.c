@@ -11,6 +11,7 @@
  * in-process), which `warnwatch` execs with the same arguments.
  */
 #include "builtin.h"
+#include "env.h"
 #include "datadir.h"
 
 #include <limits.h>
@@ -58,7 +59,7 @@ static const struct cmd commands[] = {
  */
 static int exec_all(const char **argv)
 {
-	const char *env = getenv("WARNWATCH_EXEC_PATH");
+	const char *env = env_get(ENV_WARNWATCH_EXEC_PATH);
 	char exe[PATH_MAX], path[PATH_MAX + sizeof(ALL_NAME) + 1];
 
 	if (env && *env) {
@@ -102,6 +103,7 @@ int main(int argc, const char **argv)
 {
 	int ret;
 
+	env_init();	/* the environment is read here, once (env.h) */
 	if (argc < 2)
 		return usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") ||

@@ -115,7 +115,7 @@ static int render_hook(struct strbuf *out, const char *warnwatch, const char *ch
 	tmpl_set_bool(v, "strict", flags & HOOK_STRICT);
 	tmpl_set_bool(v, "made_dir", made_dir);
 	ret = template_render_file(out, datadir_find(dir, sizeof(dir), "templates",
-						     "WARNWATCH_TEMPLATES", NULL),
+						     ENV_WARNWATCH_TEMPLATES, NULL),
 				   HOOK_NAME ".sh", v, 0);
 	if (ret >= 0 && !strstr(out->buf, HOOK_MARKER))
 		ret = error_code(WW_EINPUT, "template '" HOOK_NAME ".sh' lacks the line '%.*s'",

@@ -9,6 +9,7 @@
  * before it is hashed.
  */
 #include "rules.h"
+#include "env.h"
 #include "advice.h"
 #include "datadir.h"
 #include "strbuf.h"
@@ -836,12 +837,12 @@ int rules_add_wrapper(struct ruleset *rs, const char *macro,
 const char *rules_default_dir(void)
 {
 	static char buf[PATH_MAX + 16];
-	const char *env = getenv("WARNWATCH_RULES");
+	const char *env = env_get(ENV_WARNWATCH_RULES);
 
 	/* $WARNWATCH_RULES is the rules directory itself. */
 	if (env && *env)
 		return env;
-	return datadir_find(buf, sizeof(buf), "rules", NULL, NULL);
+	return datadir_find(buf, sizeof(buf), "rules", ENV_NONE, NULL);
 }
 
 static void rule_release(struct rule *r)

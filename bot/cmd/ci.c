@@ -11,11 +11,11 @@
 #include "ci-json.h"
 #include "ci-words.h"
 #include "kcover.h"
-#include "config.h"
 #include "mbox.h"
 #include "msgid.h"
 #include "opt.h"
 #include "rules.h"
+#include "settings.h"
 
 #include <unistd.h>
 
@@ -38,7 +38,8 @@ static const char usage_text[] =
 	"                          a boot that passes it is the verdict \"hung\"\n"
 	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
 	"  --rules DIR             rules directory for the static findings\n"
-	"  --config FILE           warnwatch config ([archive] url for MSGID;\n"
+	"  --config FILE           warnwatch config ([archive] url for MSGID,\n"
+	"                          [ci] repo and keep-bases;\n"
 	"                          default ~/.config/warnwatch/warnwatch.conf)\n"
 	"  -v N                    with MSGID: version N of the series (default: newest)\n"
 	"  --no-second-boot        after a panic, do not boot again with\n"
@@ -69,6 +70,7 @@ struct ci_args {
 	const char *rules_dir;
 	struct ci_opts opts;
 	const char *config_path;
+	struct settings set;	/* the configuration (settings_load()) */
 	int version;
 	bool coverage;		/* --coverage: args are verdicts to sum */
 };
@@ -166,11 +168,9 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 {
 	const struct ci_args *a = data;
-	struct config cfg = CONFIG_INIT;
-	struct b4_opts o = B4_OPTS_INIT;
+	struct b4_opts o = a->set.b4;
 	struct b4_series bs = B4_SERIES_INIT;
-	struct strbuf mask = STRBUF_INIT, cache = STRBUF_INIT, id = STRBUF_INIT;
-	char *path = a->config_path ? xstrdup(a->config_path) : config_default_path();
+	struct strbuf id = STRBUF_INIT;
 	int ret;
 
 	ret = msgid_normalize(&id, msgid);
@@ -182,17 +182,6 @@ static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 		strbuf_release(&q);
 		goto out;
 	}
-	ret = config_load(&cfg, path);
-	if (ret == WW_ENOTFOUND && !a->config_path) {
-		error_clear();
-		ret = 0;
-	}
-	if (!ret)
-		ret = b4_opts_from_config(&o, &mask, &cfg);
-	if (ret < 0)
-		goto out;
-	ci_cache_dir(&cache);
-	o.cache_dir = cache.buf;
 	o.version = a->version;
 	if (!o.user_email || !*o.user_email)
 		o.user_email = "warnwatch@localhost";	/* b4 am needs one */
@@ -206,12 +195,25 @@ static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 	strbuf_addbuf(out, &bs.mbx);
 out:
 	b4_series_release(&bs);
-	config_release(&cfg);
-	strbuf_release(&mask);
-	strbuf_release(&cache);
 	strbuf_release(&id);
-	free(path);
 	return ret;
+}
+
+/*
+ * The configuration, as every command reads it (settings.h): [ci] repo
+ * unless --repo says otherwise, [ci] keep-bases, [archive] for b4.  No
+ * file at the default place: the defaults.
+ */
+static int load_settings(struct ci_args *a)
+{
+	int ret = settings_load(&a->set, a->config_path, SETTINGS_OPTIONAL);
+
+	if (ret < 0)
+		return ret;
+	if (!a->opts.repo)
+		a->opts.repo = a->set.ci.repo;
+	a->opts.keep_bases = a->set.ci.keep_bases;
+	return 0;
 }
 
 /* JSON on stdout, indented; `o` is stolen. */
@@ -279,8 +281,8 @@ out:
 
 int cmd_ci(int argc, const char **argv)
 {
-	struct ci_args a = { STRVEC_INIT, NULL, "text", NULL, NULL, CI_OPTS_INIT,
-			     NULL, 0, false };
+	struct ci_args a = { .args = STRVEC_INIT, .format = "text",
+			     .opts = CI_OPTS_INIT, .set = SETTINGS_INIT };
 	struct ruleset rules = RULESET_INIT;
 	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
@@ -300,7 +302,8 @@ int cmd_ci(int argc, const char **argv)
 	}
 	json = !strcmp(a.format, "json");
 	/* an mbox, a saved message or a diff; a Message-ID is fetched */
-	if (series_load(&s, &mails, &buf, a.input, 0, fetch_series, &a) < 0 ||
+	if (load_settings(&a) < 0 ||
+	    series_load(&s, &mails, &buf, a.input, 0, fetch_series, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
 		ret = report_error(NULL);
 		goto out;
@@ -328,5 +331,6 @@ out:
 	ruleset_release(&rules);
 	strbuf_release(&buf);
 	strvec_clear(&a.args);
+	settings_release(&a.set);
 	return ret;
 }

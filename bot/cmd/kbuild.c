@@ -111,8 +111,8 @@ static void print_json(const char *verdict, const struct ktree *t,
 	json_object_set_new(o, "verdict", json_string(verdict));
 	json_object_set_new(o, "base", json_string(t->version));
 	json_object_set_new(o, "patches_applied", json_integer(ar->nr));
-	if (ar->failed)
-		json_object_set_new(o, "failed_patch", json_integer(ar->failed));
+	if (ar->fail.patch)
+		json_object_set_new(o, "failed_patch", json_integer(ar->fail.patch));
 	if (ar->note.len)
 		json_object_set_new(o, "note", json_string(ar->note.buf));
 	json_object_set_new(o, "touched", strvec_json(&ar->touched));

@@ -10,6 +10,7 @@
  * (nothing sent; the line names the earlier reply's Message-ID).
  */
 #include "builtin.h"
+#include "env.h"
 #include "opt.h"
 #include "advice.h"
 #include "b4.h"
@@ -166,7 +167,7 @@ static int parse_args(struct review *rv, int argc, const char **argv)
 static int normalise_mbox(struct review *rv)
 {
 	struct mailfile mf = MAILFILE_INIT;
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = env_get(ENV_TMPDIR);
 	int fd, ret;
 
 	if (!rv->mbox)

@@ -15,7 +15,7 @@ const char *cycles_default_path(char *buf, size_t size)
 	char dir[4096];
 
 	snprintf(buf, size, "%s/releases.json",
-		 datadir_find(dir, sizeof(dir), "kernel-ci", "WARNWATCH_KERNEL_CI", NULL));
+		 datadir_find(dir, sizeof(dir), "kernel-ci", ENV_WARNWATCH_KERNEL_CI, NULL));
 	return buf;
 }
 

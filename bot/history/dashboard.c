@@ -155,7 +155,7 @@ const char *dashboard_templates_dir(void)
 	static char buf[PATH_MAX + 32];
 
 	return datadir_find(buf, sizeof(buf), "templates/dashboard",
-			    "WARNWATCH_TEMPLATES", "dashboard");
+			    ENV_WARNWATCH_TEMPLATES, "dashboard");
 }
 
 static int load_json_file(json_t **out, const char *path)
@@ -365,18 +365,17 @@ static json_t *list_get(json_t *lists, const char *name)
 }
 
 /*
- * Every series of the state, newest first.  The queue has no "list"
- * call, so the ids come from its table directly (read-only), and each
- * series is then read through queue_load() like `status` does.
+ * Every series of the state, newest first: the ids from queue_recent(),
+ * each series read through queue_load() like `status` does.
  */
 static int lists_from_state(json_t *model, struct store *st,
 			    const struct dashboard_opts *opts)
 {
 	const char *state_dir = opts->state_dir;
-	struct store_rows *rows = NULL;
+	long long *ids = NULL;
 	struct queue q;
 	json_t *lists = json_array();
-	int ret, rc;
+	int ret, n;
 
 	/* The watched lists first, in their order, series or not yet. */
 	for (size_t i = 0; i < opts->nr_watched; i++) {
@@ -388,27 +387,24 @@ static int lists_from_state(json_t *model, struct store *st,
 	ret = queue_init(&q, st, state_dir, NULL);
 	if (ret < 0)
 		goto out_lists;
-	rc = store_query(&rows, st, "SELECT id FROM queue_series WHERE state != 'skipped' "
-			 "ORDER BY first_seen DESC, id DESC LIMIT ?", "i",
-			 (long long)DASHBOARD_MAX_SERIES);
-	while (rc == 1 && (rc = store_rows_next(rows)) == 1) {
+	n = queue_recent(&ids, &q, DASHBOARD_MAX_SERIES);
+	if (n < 0)
+		ret = error_prefix(n, "'%s': cannot list series", state_dir);
+	for (int i = 0; i < n; i++) {
 		struct queue_series qs = QUEUE_SERIES_INIT;
 		json_t *list;
 
-		ret = queue_load(&qs, &q, store_rows_int(rows, 0));
+		ret = queue_load(&qs, &q, ids[i]);
 		if (ret < 0) {
 			queue_series_release(&qs);
-			goto out_rows;
+			break;
 		}
 		list = list_get(lists, qs.inbox);
 		json_array_append_new(json_object_get(list, "series"),
 				      series_from_queue(&qs, state_dir));
 		queue_series_release(&qs);
 	}
-	if (rc < 0)
-		ret = error_prefix(rc, "'%s': cannot list series", state_dir);
-out_rows:
-	store_rows_free(rows);
+	free(ids);
 	queue_release(&q);
 out_lists:
 	json_object_set_new(model, "lists", lists);

@@ -5,6 +5,7 @@
  * ci-verdict.c's, its words ci-words.c's, its JSON ci-json.c's.
  */
 #include "ci-priv.h"
+#include "env.h"
 #include "mkdirs.h"
 #include "gitlib.h"
 #include "diff.h"
@@ -82,28 +83,6 @@ static void tarball_for(struct strbuf *out, const char *tree)
 		strbuf_addstr(out, tree);
 	else
 		strbuf_addf(out, "/usr/src/linux-source-%s.tar.xz", tree);
-}
-
-/*
- * "patch 2/4 does not apply to linux 6.1.192: drivers/foo.c: hunk 3 (...)":
- * the file and the hunk, for the JSON.
- */
-static void parse_apply_error(struct ci_verdict *v, const char *msg)
-{
-	const char *p = strstr(msg, " does not apply to ");
-	const char *hunk, *colon;
-
-	if (!p || !(p = strstr(p, ": ")))
-		return;
-	p += 2;
-	hunk = strstr(p, ": hunk ");
-	colon = strchr(p, ':');
-	if (hunk && colon == hunk) {
-		v->failed_file = xstrndup(p, hunk - p);
-		v->failed_hunk = atoi(hunk + 7);
-	} else if (colon && colon > p && !memchr(p, ' ', colon - p)) {
-		v->failed_file = xstrndup(p, colon - p);
-	}
 }
 
 static int boot(struct ci_ctx *c, struct kboot_result *res, const char *kernel,
@@ -362,9 +341,10 @@ static int apply_and_build(struct ci_ctx *c, struct ci_verdict *out,
 	out->t.apply = monotonic_now() - t0;
 	if (ret == WW_EAPPLY) {
 		out->kind = CI_APPLY_FAILED;
-		out->failed_patch = ap->failed;
+		out->failed_patch = ap->fail.patch;
 		ci_set_reason(out, "%s", error_last());
-		parse_apply_error(out, error_last());
+		out->failed_file = ap->fail.file ? xstrdup(ap->fail.file) : NULL;
+		out->failed_hunk = ap->fail.hunk;
 		error_clear();
 		return 1;
 	}
@@ -603,7 +583,7 @@ static void release_of(struct strbuf *out, const char *base_commit)
 /* The tree --tree or $WARNWATCH_BASE_TARBALL names, or NULL. */
 static const char *named_tree(const struct ci_opts *opts, const char **why)
 {
-	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	const char *env = env_get(ENV_WARNWATCH_BASE_TARBALL);
 
 	const char *tree = opts->tree && !starts_with(opts->tree, "git:") ?
 			   opts->tree : NULL;	/* "git:" is git_base()'s */
@@ -749,7 +729,7 @@ static void blame(struct ci_verdict *out, struct ktree *t,
 	struct strbuf log = STRBUF_INIT;
 
 	/* A refused series is refused on every base: it stays the series'. */
-	if (out->own_base || ap->refused)
+	if (out->own_base || ap->fail.refused)
 		return;
 	if (out->kind == CI_BUILD_FAILED) {
 		if (!kb->log_path ||

@@ -5,6 +5,7 @@
  * one source file.
  */
 #include "gcov.h"
+#include "env.h"
 #include "safefs.h"
 #include "child.h"
 #include "strbuf.h"
@@ -125,7 +126,7 @@ static int run_gcov(struct strbuf *json, const char *gcno, const char *gcda)
 {
 	struct strbuf dir = STRBUF_INIT, ln = STRBUF_INIT, ld = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = env_get(ENV_TMPDIR);
 	int ret;
 
 	strbuf_addf(&dir, "%s/ww-gcov-XXXXXX", tmp && *tmp ? tmp : "/tmp");

@@ -52,6 +52,39 @@ static int on_hunk(const git_diff_hunk *hunk, void *payload)
 	return 0;
 }
 
+/*
+ * Record why a patch failed in `f` (file and hunk may be NULL and 0) and
+ * return WW_EAPPLY with the message `fmt` in the words callers print.
+ */
+WW_PRINTF(6, 7)
+static int failed(struct kapply_failure *f, bool refused, const char *file,
+		  int hunk, const char *reason, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+	int ret;
+
+	free(f->file);
+	free(f->reason);
+	f->file = file ? xstrdup(file) : NULL;
+	f->hunk = hunk;
+	f->reason = xstrdup(reason);
+	f->refused = refused;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	ret = error_code(WW_EAPPLY, "%s", msg.buf);
+	strbuf_release(&msg);
+	return ret;
+}
+
+static void failure_clear(struct kapply_failure *f)
+{
+	free(f->file);
+	free(f->reason);
+	memset(f, 0, sizeof(*f));
+}
+
 const char *kapply_bad_path(const char *path)
 {
 	const char *p = path;
@@ -214,14 +247,27 @@ static bool ok_mode(uint32_t mode)
 	       mode == GIT_FILEMODE_LINK;
 }
 
+static int refuse_link(struct kapply_failure *f, const char *what,
+		       const char *path, const char *target)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&why, "symlink '%s' points outside the tree ('%s')", path, target);
+	ret = failed(f, true, path, 0, why.buf, "%s is refused: %s", what, why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 /*
  * Refuse what must not reach the worktree; also catch a "new file" that
  * already exists, which libgit2 would silently prepend to.
  */
 static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
-			const char *version, struct strvec *touched)
+			const char *version, struct strvec *touched,
+			struct kapply_failure *f)
 {
-	struct strbuf target = STRBUF_INIT;
+	struct strbuf target = STRBUF_INIT, why = STRBUF_INIT;
 	int ret = 0;
 
 	for (size_t i = 0; i < git_diff_num_deltas(diff) && !ret; i++) {
@@ -230,19 +276,23 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
 		git_tree_entry *e = NULL;
 
 		for (int k = 0; k < 2 && !ret; k++) {
-			const char *why = paths[k] ? kapply_bad_path(paths[k]) : NULL;
+			const char *bad = paths[k] ? kapply_bad_path(paths[k]) : NULL;
 
-			if (why)
-				ret = error_code(WW_EAPPLY,
-						 "%s is refused: '%s' is %s",
-						 what, paths[k], why);
+			if (!bad)
+				continue;
+			strbuf_reset(&why);
+			strbuf_addf(&why, "'%s' is %s", paths[k], bad);
+			ret = failed(f, true, paths[k], 0, why.buf,
+				     "%s is refused: %s", what, why.buf);
 		}
 		if (ret)
 			break;
 		if (!ok_mode(d->old_file.mode) || !ok_mode(d->new_file.mode)) {
-			ret = error_code(WW_EAPPLY,
-					 "%s is refused: '%s' would become a submodule or a directory",
-					 what, d->new_file.path);
+			strbuf_reset(&why);
+			strbuf_addf(&why, "'%s' would become a submodule or a directory",
+				    d->new_file.path);
+			ret = failed(f, true, d->new_file.path, 0, why.buf,
+				     "%s is refused: %s", what, why.buf);
 			break;
 		}
 		if (d->status != GIT_DELTA_DELETED &&
@@ -251,19 +301,16 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
 			if ((ret = link_target(&target, diff, i)) < 0)
 				break;
 			if (!link_stays_inside(d->new_file.path, target.buf)) {
-				ret = error_code(WW_EAPPLY,
-						 "%s is refused: symlink '%s' points outside the tree ('%s')",
-						 what, d->new_file.path,
-						 target.buf);
+				ret = refuse_link(f, what, d->new_file.path, target.buf);
 				break;
 			}
 		}
 		if (d->status == GIT_DELTA_ADDED &&
 		    !git_tree_entry_bypath(&e, parent, d->new_file.path)) {
 			git_tree_entry_free(e);
-			ret = error_code(WW_EAPPLY,
-					 "%s does not apply to linux %s: %s: already exists",
-					 what, version, d->new_file.path);
+			ret = failed(f, false, d->new_file.path, 0, "already exists",
+				     "%s does not apply to linux %s: %s: already exists",
+				     what, version, d->new_file.path);
 			break;
 		}
 		git_error_clear();
@@ -273,6 +320,7 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
 				strvec_push(touched, paths[k]);
 	}
 	strbuf_release(&target);
+	strbuf_release(&why);
 	return ret;
 }
 
@@ -280,7 +328,8 @@ static int check_deltas(git_diff *diff, git_tree *parent, const char *what,
  * Every symlink the patch adds or changes, resolved in the patched tree
  * (check_deltas() has read each target as text; this follows chains).
  */
-static int check_links(git_diff *diff, git_tree *tree, const char *what)
+static int check_links(git_diff *diff, git_tree *tree, const char *what,
+		       struct kapply_failure *f)
 {
 	struct strbuf target = STRBUF_INIT;
 	int ret = 0;
@@ -295,9 +344,7 @@ static int check_links(git_diff *diff, git_tree *tree, const char *what)
 		strbuf_reset(&target);
 		if ((ret = link_target(&target, diff, i)) < 0)
 			break;
-		ret = error_code(WW_EAPPLY,
-				 "%s is refused: symlink '%s' points outside the tree ('%s')",
-				 what, d->new_file.path, target.buf);
+		ret = refuse_link(f, what, d->new_file.path, target.buf);
 	}
 	strbuf_release(&target);
 	return ret;
@@ -500,30 +547,30 @@ out:
 	return done;
 }
 
-static int apply_failed(const struct apply_state *st, const char *what,
-			const char *version, const char *why)
+static int apply_failed(struct kapply_failure *f, const struct apply_state *st,
+			const char *what, const char *version, const char *why)
 {
 	const char *p;
 
 	if (!st->file)
-		return error_code(WW_EAPPLY,
-				  "%s does not apply to linux %s: %s", what,
-				  version, why);
+		return failed(f, false, NULL, 0, why,
+			      "%s does not apply to linux %s: %s", what,
+			      version, why);
 	if (!st->hunk) {
 		/* The file itself was missing (or renamed/deleted before). */
 		if (strstr(why, "does not exist") || strstr(why, "not found") ||
 		    !*why || !strcmp(why, "unknown libgit2 error"))
 			why = "no such file";
-		return error_code(WW_EAPPLY,
-				  "%s does not apply to linux %s: %s: %s",
-				  what, version, st->file, why);
+		return failed(f, false, st->file, 0, why,
+			      "%s does not apply to linux %s: %s: %s",
+			      what, version, st->file, why);
 	}
 	/* "hunk at line 55 did not apply": the hunk is named instead. */
 	if (skip_prefix(why, "hunk at line ", &p))
 		why = "context does not match";
-	return error_code(WW_EAPPLY,
-			  "%s does not apply to linux %s: %s: hunk %d (%s): %s",
-			  what, version, st->file, st->hunk, st->header, why);
+	return failed(f, false, st->file, st->hunk, why,
+		      "%s does not apply to linux %s: %s: hunk %d (%s): %s",
+		      what, version, st->file, st->hunk, st->header, why);
 }
 
 /* Parse `text` into `diff` as every reader of a patch does (diff_to_git). */
@@ -544,7 +591,7 @@ static int parse_diff(git_diff **diff, const struct strbuf *text,
 static int apply_moving_hunks(git_index **index, struct ktree *t,
 			      git_tree *ptree, git_diff **diff,
 			      struct strbuf *text, const char *what,
-			      struct strbuf *notes)
+			      struct strbuf *notes, struct kapply_failure *f)
 {
 	for (int tries = 0; ; tries++) {
 		struct apply_state st = { NULL, 0, "" };
@@ -565,7 +612,7 @@ static int apply_moving_hunks(git_index **index, struct ktree *t,
 		    !starts_with(why, "hunk at line ") ||
 		    !find_offset(&offset, ptree, *diff, st.file, st.hunk - 1) ||
 		    !move_hunk(text, st.file, st.hunk - 1, offset))
-			return apply_failed(&st, what, t->version, why);
+			return apply_failed(f, &st, what, t->version, why);
 		if (notes)
 			strbuf_addf(notes, "%s%s: %s: hunk %d applied at offset %+ld line%s",
 				    notes->len ? "; " : "", what, st.file,
@@ -771,6 +818,8 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		const char *what, const char *subject, const char *author)
 {
 	struct strbuf msg = STRBUF_INIT, text = STRBUF_INIT;
+	struct kapply_failure scratch = { 0 };
+	struct kapply_failure *f = res ? &res->fail : &scratch;
 	git_diff *diff = NULL;
 	git_commit *pc = NULL;
 	git_tree *ptree = NULL, *tree = NULL;
@@ -778,13 +827,16 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	git_oid tree_id;
 	int ret = -1;
 
+	failure_clear(f);
 	if (!len) {
-		ret = error_code(WW_EAPPLY, "%s has no diff", what);
+		ret = failed(f, false, NULL, 0, "no diff", "%s has no diff", what);
 		goto out;
 	}
 	strbuf_add(&text, diff_text, len);
-	if ((ret = parse_diff(&diff, &text, what)) < 0)
+	if ((ret = parse_diff(&diff, &text, what)) < 0) {
+		f->reason = xstrdup(error_last());
 		goto out;
+	}
 	if (git_commit_lookup(&pc, t->repo, parent) < 0 ||
 	    git_commit_tree(&ptree, pc) < 0) {
 		ret = error("cannot read commit %.12s: %s",
@@ -792,13 +844,10 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		goto out;
 	}
 	if ((ret = check_deltas(diff, ptree, what, t->version,
-				res ? &res->touched : NULL)) < 0) {
-		if (ret == WW_EAPPLY && res)
-			res->refused = true;
+				res ? &res->touched : NULL, f)) < 0)
 		goto out;
-	}
 	ret = apply_moving_hunks(&index, t, ptree, &diff, &text, what,
-				 res ? &res->note : NULL);
+				 res ? &res->note : NULL, f);
 	if (ret == WW_EAPPLY && has_blob_ids(diff)) {
 		/* Strictly it does not apply: as git am -3 would. */
 		struct strbuf strict = STRBUF_INIT, why = STRBUF_INIT;
@@ -806,10 +855,20 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 		strbuf_addstr(&strict, error_last());
 		error_clear();
 		ret = apply_3way(&tree_id, t->repo, ptree, diff, &why);
-		if (ret == WW_EAPPLY)
+		if (ret == WW_EAPPLY) {
+			/* the strict failure's file and hunk, both reasons */
+			struct strbuf both = STRBUF_INIT;
+
+			strbuf_addf(&both, "%s; 3-way: %s",
+				    f->reason ? f->reason : "", why.buf);
+			free(f->reason);
+			f->reason = strbuf_detach(&both, NULL);
 			error_code(WW_EAPPLY, "%s; 3-way: %s", strict.buf, why.buf);
-		else if (!ret && res)
-			res->three_way++;
+		} else if (!ret) {
+			failure_clear(f);
+			if (res)
+				res->three_way++;
+		}
 		strbuf_release(&strict);
 		strbuf_release(&why);
 	} else if (!ret && git_index_write_tree_to(&tree_id, index, t->repo) < 0) {
@@ -822,11 +881,8 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 			    gitlib_error());
 		goto out;
 	}
-	if ((ret = check_links(diff, tree, what)) < 0) {
-		if (ret == WW_EAPPLY && res)
-			res->refused = true;
+	if ((ret = check_links(diff, tree, what, f)) < 0)
 		goto out;
-	}
 	/* Dated like the parent: the same series gives the same commits. */
 	strbuf_addf(&msg, "%s\n\nwarnwatch: %s\n", subject && *subject ?
 		    subject : what, what);
@@ -840,6 +896,7 @@ int kapply_diff(git_oid *out, struct kapply_result *res, struct ktree *t,
 	}
 	ret = 0;
 out:
+	failure_clear(&scratch);
 	git_index_free(index);
 	git_tree_free(tree);
 	git_tree_free(ptree);
@@ -924,7 +981,7 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
 				  p->diff_len, what.buf,
 				  p->title ? p->title : p->subject, p->author);
 		if (ret < 0) {
-			out->failed = (int)i + 1;
+			out->fail.patch = (int)i + 1;
 			goto out;
 		}
 		git_oid_cpy(&parent, &out->commits[i]);
@@ -943,5 +1000,6 @@ void kapply_result_release(struct kapply_result *r)
 	free(r->commits);
 	strvec_clear(&r->touched);
 	strbuf_release(&r->note);
+	failure_clear(&r->fail);
 	*r = (struct kapply_result)KAPPLY_RESULT_INIT;
 }

@@ -9,7 +9,8 @@
  * stays incremental.
  *
  * A patch that does not apply is a verdict (WW_EAPPLY, with the patch,
- * the file and the hunk in the message), not a crash.  Patches come from
+ * the file and the hunk in the message and in struct kapply_failure), not
+ * a crash.  Patches come from
  * strangers: paths that leave the tree ("../"), absolute paths, paths
  * inside .git, and symlinks whose target leaves the tree are refused
  * (WW_EAPPLY too, the message says why).
@@ -21,6 +22,23 @@
 #include "series.h"
 #include "strvec.h"
 
+/*
+ * Why a patch did not apply, as data: the caller (ci.c's verdict) takes
+ * the patch, file and hunk from here, never from the message.
+ */
+struct kapply_failure {
+	int patch;		/* 1-based patch that did not apply, 0 if none */
+	char *file;		/* the file it failed on, or NULL */
+	int hunk;		/* 1-based hunk of that file, 0 if not a hunk */
+	char *reason;		/* why, without patch/file/hunk ("context does
+				   not match", "no such file", "already
+				   exists", "'../x' is a path outside ..."),
+				   or NULL */
+	bool refused;		/* refused (a path or link that would leave
+				   the tree): on any base, never a question
+				   of which tree it was written for */
+};
+
 struct kapply_result {
 	git_oid base;		/* the commit the series was applied to */
 	git_oid head;		/* the last patch's commit (== base if none) */
@@ -30,11 +48,8 @@ struct kapply_result {
 				   names of renames), sorted, unique */
 	struct strbuf note;	/* why base-commit: was not used, hunks applied
 				   at an offset; "" if none */
-	int failed;		/* 1-based patch that did not apply, 0 if none */
+	struct kapply_failure fail; /* on WW_EAPPLY; zero otherwise */
 	int three_way;		/* patches applied 3-way (as git am -3) */
-	bool refused;		/* `failed` was refused (a path or link that
-				   would leave the tree): on any base, never
-				   a question of which tree it was written for */
 };
 
 #define KAPPLY_RESULT_INIT { .touched = STRVEC_INIT, .note = STRBUF_INIT }
@@ -43,8 +58,8 @@ struct kapply_result {
  * Apply `s` to the base of `t` and check the result out into t->worktree.
  * The base is the series' base-commit: when the repository has that
  * commit, else the base tag (out->note says so).  An empty series checks
- * out the base.  On WW_EAPPLY, out->failed names the patch and the
- * worktree is not touched.  The message reads
+ * out the base.  On WW_EAPPLY, out->fail says which patch, file and hunk
+ * and why, and the worktree is not touched.  The message reads
  *   "patch 2/4 does not apply to linux 6.1.192: drivers/foo.c: hunk 3 (@@ -10,6 +10,7 @@) ..."
  */
 int kapply_series(struct kapply_result *out, struct ktree *t,
@@ -55,7 +70,8 @@ int kapply_series(struct kapply_result *out, struct ktree *t,
  * `author` ("Name <addr>", may be NULL), without checking it out.  `what`
  * names the patch in messages ("patch 2/4").  The paths it changes go to
  * res->touched, hunks moved to another line are described in res->note
- * (`res` may be NULL).  Hunks are placed as git apply places them: at the
+ * (`res` may be NULL; on WW_EAPPLY res->fail holds the file, hunk and
+ * reason, not the patch number, which is kapply_series()'s).  Hunks are placed as git apply places them: at the
  * line the header says, else where their context is, nearest first; no
  * fuzz.  Quilt and "diff -ruN" output is normalised first (diff.h).
  * When that fails, it is applied 3-way as git am -3 does: each file's

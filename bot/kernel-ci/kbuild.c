@@ -37,7 +37,7 @@ void kbuild_config_dir(struct strbuf *out)
 
 	/* $WARNWATCH_KERNEL_CI, a checkout's kernel-ci/, the installed one. */
 	strbuf_addstr(out, datadir_find(buf, sizeof(buf), "kernel-ci",
-					"WARNWATCH_KERNEL_CI", NULL));
+					ENV_WARNWATCH_KERNEL_CI, NULL));
 }
 
 /* ---- first error ---- */

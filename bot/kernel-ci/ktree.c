@@ -4,6 +4,7 @@
  * cache layout is described in ktree.h.
  */
 #include "ktree.h"
+#include "env.h"
 #include "mkdirs.h"
 #include "gitlib.h"
 #include "child.h"
@@ -22,9 +23,9 @@
 
 void ktree_cache_dir(struct strbuf *out, const char *option)
 {
-	const char *env = getenv("WARNWATCH_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	const char *env = env_get(ENV_WARNWATCH_CACHE);
+	const char *xdg = env_get(ENV_XDG_CACHE_HOME);
+	const char *home = env_get(ENV_HOME);
 
 	if (option && *option)
 		strbuf_addstr(out, option);
@@ -522,7 +523,7 @@ out:
 
 int ktree_open(struct ktree *out, const struct ktree_opts *opts)
 {
-	const char *env = getenv("WARNWATCH_BASE_TARBALL");
+	const char *env = env_get(ENV_WARNWATCH_BASE_TARBALL);
 	struct strbuf name = STRBUF_INIT, stamp = STRBUF_INIT;
 	struct strbuf version = STRBUF_INIT;
 	struct stat st;

@@ -2,18 +2,19 @@
  * Reading warnwatch's configuration file (format in config.h).
  */
 #include "config.h"
+#include "env.h"
 
 #include <ctype.h>
 
 char *config_default_path(void)
 {
-	const char *env = getenv("WARNWATCH_CONFIG"), *xdg, *home;
+	const char *env = env_get(ENV_WARNWATCH_CONFIG), *xdg, *home;
 	struct strbuf sb = STRBUF_INIT;
 
 	if (env && *env)
 		return xstrdup(env);
-	xdg = getenv("XDG_CONFIG_HOME");
-	home = getenv("HOME");
+	xdg = env_get(ENV_XDG_CONFIG_HOME);
+	home = env_get(ENV_HOME);
 	if (xdg && *xdg)
 		strbuf_addf(&sb, "%s/warnwatch/warnwatch.conf", xdg);
 	else
@@ -107,9 +108,15 @@ int config_parse(struct config *out, const char *buf, size_t len,
 			for (i = 0; i < section.len; i++)
 				if (!name_char((unsigned char)section.buf[i]))
 					break;
-			if (!section.len || i < section.len)
+			if (!section.len || i < section.len) {
 				ret = error_code(WW_EINPUT, "%s:%d: bad section name '%s'",
 						 name, lineno, section.buf);
+				continue;
+			}
+			ALLOC_GROW(out->sections, out->nr_sections + 1,
+				   out->alloc_sections);
+			out->sections[out->nr_sections].name = xstrdup(section.buf);
+			out->sections[out->nr_sections++].line = lineno;
 			continue;
 		}
 		eq = strchr(s, '=');
@@ -143,6 +150,8 @@ int config_parse(struct config *out, const char *buf, size_t len,
 		}
 		add(out, section.buf, key.buf, value.buf, lineno);
 	}
+	if (!ret && !out->path)
+		out->path = xstrdup(name);	/* errors name it, as config_load's */
 	strbuf_release(&section);
 	strbuf_release(&line);
 	strbuf_release(&key);
@@ -275,7 +284,7 @@ int config_get_path(struct strbuf *out, const struct config *c,
 		return WW_ENOTFOUND;
 	v = e->value;
 	if (skip_prefix(v, "~/", &v)) {
-		home = getenv("HOME");
+		home = env_get(ENV_HOME);
 		strbuf_addf(out, "%s/%s", home && *home ? home : ".", v);
 	} else if (v[0] != '/' && e->line && c->path &&
 		   (slash = strrchr(c->path, '/'))) {
@@ -311,6 +320,24 @@ int config_check(const struct config *c, const char *section,
 	return 0;
 }
 
+int config_check_sections(const struct config *c,
+			  bool (*known)(const char *section))
+{
+	const char *file = c->path ? c->path : "the configuration";
+
+	for (size_t i = 0; i < c->nr_sections; i++)
+		if (!known(c->sections[i].name))
+			return error_code(WW_EINPUT, "%s:%d: unknown section '[%s]'",
+					  file, c->sections[i].line,
+					  c->sections[i].name);
+	/* config_set() adds entries without a header */
+	for (size_t i = 0; i < c->nr; i++)
+		if (!known(c->v[i].section))
+			return error_code(WW_EINPUT, "%s: unknown section '[%s]'",
+					  file, c->v[i].section);
+	return 0;
+}
+
 void config_release(struct config *c)
 {
 	for (size_t i = 0; i < c->nr; i++) {
@@ -319,8 +346,13 @@ void config_release(struct config *c)
 		free(c->v[i].value);
 	}
 	free(c->v);
+	for (size_t i = 0; i < c->nr_sections; i++)
+		free(c->sections[i].name);
+	free(c->sections);
 	free(c->path);
 	c->v = NULL;
+	c->sections = NULL;
 	c->path = NULL;
 	c->nr = c->alloc = 0;
+	c->nr_sections = c->alloc_sections = 0;
 }

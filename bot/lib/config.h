@@ -10,8 +10,8 @@
  * A key given twice: the last one wins (so a command-line override can be
  * appended with config_set).  Relative paths in values are relative to
  * the file's directory; "~/" is the user's home.  docs/config.md lists
- * every key; each command checks the sections it owns for unknown keys
- * (typos) with config_check().
+ * every key; settings.c checks every section and key against its one
+ * table (config_check_sections(), config_check()): a typo fails the load.
  */
 #ifndef WW_CONFIG_H
 #define WW_CONFIG_H
@@ -27,10 +27,18 @@ struct config_entry {
 	int line;		/* 0 for values set by config_set */
 };
 
+/* A [section] header as read, so that an empty [typo] is seen too. */
+struct config_section {
+	char *name;
+	int line;
+};
+
 struct config {
 	struct config_entry *v;
 	size_t nr, alloc;
-	char *path;		/* the file read, or NULL */
+	struct config_section *sections;	/* every header, in order */
+	size_t nr_sections, alloc_sections;
+	char *path;		/* the file read (or the name parsed), or NULL */
 };
 
 #define CONFIG_INIT { 0 }
@@ -74,6 +82,11 @@ int config_get_path(struct strbuf *out, const struct config *c,
  * WW_EINPUT "path:line: unknown key 'section.key'". */
 int config_check(const struct config *c, const char *section,
 		 const char *const *known);
+
+/* Every section (each header and each entry's) must be accepted by
+ * `known`, else WW_EINPUT "path:line: unknown section '[name]'". */
+int config_check_sections(const struct config *c,
+			  bool (*known)(const char *section));
 
 void config_release(struct config *c);
 

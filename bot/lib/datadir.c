@@ -45,9 +45,9 @@ static bool checkout_top(char *exe, size_t size)
 }
 
 const char *datadir_find(char *buf, size_t size, const char *sub,
-			 const char *env, const char *env_sub)
+			 enum env_var env, const char *env_sub)
 {
-	const char *val = env ? getenv(env) : NULL;
+	const char *val = env_get(env);
 	char exe[PATH_MAX];
 
 	if (val && *val) {

@@ -6,16 +6,17 @@
 #define WW_DATADIR_H
 
 #include "ww.h"
+#include "env.h"
 
 /*
  * The directory `sub` (e.g. "rules", "templates/dashboard"): the value of
- * environment variable `env` if set (with `env_sub` appended when not
+ * environment variable `env` (env.h; ENV_NONE: none) if set (with `env_sub` appended when not
  * NULL), else <checkout>/<sub> when the binary is bot/warnwatch or
  * build/warnwatch of a checkout that has it, else WW_DATADIR "/" sub.
  * The result is in a buffer owned by the caller (`buf`, `size` bytes).
  */
 const char *datadir_find(char *buf, size_t size, const char *sub,
-			 const char *env, const char *env_sub);
+			 enum env_var env, const char *env_sub);
 
 /* The directory this binary is in, into `buf`; false if unknown. */
 bool datadir_exe_dir(char *buf, size_t size);

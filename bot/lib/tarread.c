@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "strbuf.h"
+#include "env.h"
 #include "tarread.h"
 
 struct walk {
@@ -109,7 +110,7 @@ static int open_xz(struct archive *a, const char *path)
 {
 	lzma_mt mt = { 0 };
 	struct xz_source *x;
-	const char *env = getenv("WARNWATCH_XZ_THREADS");
+	const char *env = env_get(ENV_WARNWATCH_XZ_THREADS);
 	uint32_t threads = env && *env ? (uint32_t)atoi(env) : lzma_cputhreads();
 	int fd;
 

@@ -4,6 +4,7 @@
  * See b4.h.
  */
 #include "b4.h"
+#include "env.h"
 #include "config.h"
 #include "child.h"
 #include "ktree.h"
@@ -18,7 +19,7 @@
 
 static const char *program(const struct b4_opts *o)
 {
-	const char *env = getenv("WARNWATCH_B4");
+	const char *env = env_get(ENV_WARNWATCH_B4);
 
 	if (env && *env)
 		return env;

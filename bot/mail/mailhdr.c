@@ -3,6 +3,7 @@
  * folding, address lists, message-ids and dates.  See mailhdr.h.
  */
 #include "mailhdr.h"
+#include "env.h"
 #include "msgid.h"
 #include "template.h"
 
@@ -371,7 +372,7 @@ void mailhdr_date(struct strbuf *out, time_t t)
 
 time_t mailhdr_now(void)
 {
-	const char *e = getenv("SOURCE_DATE_EPOCH");
+	const char *e = env_get(ENV_SOURCE_DATE_EPOCH);
 	char *end;
 	long long v;
 

@@ -2,6 +2,7 @@
  * SMTP submission through libcurl.  See smtp.h.
  */
 #include "smtp.h"
+#include "env.h"
 #include "config.h"
 #include "archive.h"
 
@@ -223,7 +224,7 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, errbuf);
 	/* The server's answers, for "why did the server refuse?" (and the
 	 * whole dialogue on stderr with WARNWATCH_SMTP_DEBUG). */
-	dlg.echo = getenv("WARNWATCH_SMTP_DEBUG") != NULL;
+	dlg.echo = env_get(ENV_WARNWATCH_SMTP_DEBUG) != NULL;
 	curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, debug_cb);
 	curl_easy_setopt(curl, CURLOPT_DEBUGDATA, &dlg);
 	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);

@@ -4,6 +4,7 @@
  * compiled there (see patched.h).
  */
 #include "patched.h"
+#include "env.h"
 #include "child.h"
 #include "diff.h"
 #include "kapply.h"
@@ -201,7 +202,7 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 		  const struct check_result *r, const struct patched_opts *o)
 {
 	struct touched t = { STRVEC_INIT, NULL };
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = env_get(ENV_TMPDIR);
 	struct diff_opts dopts = DIFF_OPTS_INIT;
 	int ret = 0;
 

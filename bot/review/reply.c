@@ -1122,5 +1122,5 @@ const char *reply_default_templates(void)
 {
 	static char buf[PATH_MAX + 16];
 
-	return datadir_find(buf, sizeof(buf), "templates", "WARNWATCH_TEMPLATES", NULL);
+	return datadir_find(buf, sizeof(buf), "templates", ENV_WARNWATCH_TEMPLATES, NULL);
 }

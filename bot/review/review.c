@@ -5,6 +5,7 @@
  * exactly once.
  */
 #include "review.h"
+#include "env.h"
 #include "patched.h"
 
 #include <signal.h>
@@ -105,7 +106,7 @@ int review_known(struct store_reply *out, struct store *st,
  * would, at the worst moments for exactly-once sending. */
 static void test_kill_point(const char *name)
 {
-	const char *at = getenv("WARNWATCH_TEST_KILL_AT");
+	const char *at = env_get(ENV_WARNWATCH_TEST_KILL_AT);
 
 	if (at && !strcmp(at, name))
 		raise(SIGKILL);

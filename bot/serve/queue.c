@@ -762,6 +762,30 @@ int queue_find(long long *out_id, struct queue *q, const char *inbox,
 	return find_series(out_id, q, inbox, root_msgid);
 }
 
+int queue_recent(long long **out, struct queue *q, size_t max)
+{
+	struct store_rows *rows = NULL;
+	long long *ids = NULL;
+	size_t nr = 0, alloc = 0;
+	int rc;
+
+	*out = NULL;
+	rc = query(&rows, q, "SELECT id FROM queue_series WHERE state != 'skipped' "
+			     "ORDER BY first_seen DESC, id DESC LIMIT ?", "i",
+		   (long long)max);
+	while (rc == 1 && (rc = store_rows_next(rows)) == 1) {
+		ALLOC_GROW(ids, nr + 1, alloc);
+		ids[nr++] = store_rows_int(rows, 0);
+	}
+	store_rows_free(rows);
+	if (rc < 0) {
+		free(ids);
+		return rc;
+	}
+	*out = ids;
+	return (int)nr;
+}
+
 int queue_skip(struct queue *q, long long id, const char *reason, time_t now)
 {
 	int ret = exec(q, "UPDATE queue_series SET state = 'skipped', error = ?, "
@@ -1033,7 +1057,8 @@ static int rows_json(json_t *arr, struct queue *q, const char *sql,
 static void add_artifacts(json_t *series, struct queue *q)
 {
 	static const char *const names[] = {
-		QUEUE_MBOX, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE, QUEUE_REPLY,
+		QUEUE_MBOX, QUEUE_COVER, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE,
+		QUEUE_REPLY,
 	};
 	json_t *a = json_object();
 	struct strbuf path = STRBUF_INIT;

@@ -47,7 +47,8 @@ enum queue_state {
 };
 
 /* Artifact file names inside a series directory. */
-#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (cover first) */
+#define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (b4's .mbx) */
+#define QUEUE_COVER "cover.eml"	/* b4's cover letter, when there is one */
 #define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
@@ -198,6 +199,12 @@ void queue_series_release(struct queue_series *s);
  * none, negative on error. */
 int queue_find(long long *out_id, struct queue *q, const char *inbox,
 	       const char *root_msgid);
+/*
+ * The ids of at most `max` series, newest first (first_seen, then id),
+ * those set aside as skipped left out: what the dashboard lists.  *out
+ * (the caller's to free) holds them; returns how many, or a negative code.
+ */
+int queue_recent(long long **out, struct queue *q, size_t max);
 /* Set `id` aside as `skipped` with the reason (e.g. a duplicate). */
 int queue_skip(struct queue *q, long long id, const char *reason, time_t now);
 

@@ -20,6 +20,7 @@ static const char *const serve_keys[] = { "dashboard-dir", "listen",
 	"poll-interval", "settle", "max-wait", "retry-base", "retry-max",
 	"max-attempts", "confirm-window", "http-timeout", "backoff-max",
 	"max-sleep", "census", "warm-wait", "daily-cap", "stop-file", NULL };
+static const char *const ci_keys[] = { "repo", "keep-bases", NULL };
 static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
 	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
 	"quiet-hours", "backfill", "poll-interval", "positive", "ignore-senders",
@@ -35,27 +36,49 @@ static const struct {
 	{ "review", review_keys },
 	{ "state", state_keys },
 	{ "serve", serve_keys },
+	{ "ci", ci_keys },
 	{ "list.", list_keys },
 };
 
+/* The table's entry for section `sec`, or NULL. */
+static const char *const *section_keys(const char *sec)
+{
+	for (size_t j = 0; j < ARRAY_SIZE(sections); j++) {
+		const char *name = sections[j].name;
+		bool prefix = ends_with(name, ".");
+
+		if (prefix ? starts_with(sec, name) && sec[strlen(name)] :
+			     !strcmp(sec, name))
+			return sections[j].keys;
+	}
+	return NULL;
+}
+
+static bool known_section(const char *sec)
+{
+	return section_keys(sec) != NULL;
+}
+
 static int check_keys(const struct config *c)
 {
-	for (size_t i = 0; i < c->nr; i++) {
-		const char *sec = c->v[i].section;
+	int ret = config_check_sections(c, known_section);
 
-		for (size_t j = 0; j < ARRAY_SIZE(sections); j++) {
-			const char *name = sections[j].name;
-			bool prefix = ends_with(name, ".");
+	for (size_t i = 0; !ret && i < c->nr; i++)
+		ret = config_check(c, c->v[i].section, section_keys(c->v[i].section));
+	return ret;
+}
 
-			if (prefix ? !starts_with(sec, name) : strcmp(sec, name))
-				continue;
-			int ret = config_check(c, sec, sections[j].keys);
+/* [ci]: kernel-ci's base repository, for `ci` and the service. */
+static int load_ci(struct settings_ci *out, const struct config *c)
+{
+	unsigned long keep;
+	const char *repo = config_get(c, "ci", "repo");
+	int ret = config_get_uint(&keep, c, "ci", "keep-bases", 0, 0, 1000);
 
-			if (ret)
-				return ret;
-			break;
-		}
-	}
+	if (ret)
+		return ret;
+	out->repo = repo && *repo ? repo : NULL;
+	out->keep_bases = (unsigned int)keep;
 	return 0;
 }
 
@@ -105,6 +128,8 @@ int settings_apply(struct settings *out, unsigned flags)
 		ret = b4_opts_from_config(&out->b4, &out->midmask, c);
 	if (!ret)
 		ret = load_state(&out->state, c);
+	if (!ret)
+		ret = load_ci(&out->ci, c);
 	if (ret)
 		return ret;
 	strbuf_reset(&out->rules_dir);

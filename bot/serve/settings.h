@@ -7,9 +7,11 @@
  * read their configuration here and nowhere else; a command-line option
  * that overrides a key overrides the typed value after settings_load().
  *
- * Sections and their keys (docs/review.md, docs/serve.md): [identity],
- * [archive], [smtp], [review], [state], [serve] and every [list.NAME].
- * An unknown key in any of them is WW_EINPUT "file:line: unknown key".
+ * Sections and their keys (docs/review.md, docs/serve.md,
+ * docs/kernel-ci.md): [identity], [archive], [smtp], [review], [state],
+ * [serve], [ci] and every [list.NAME].  Any other section is WW_EINPUT
+ * "file:line: unknown section", an unknown key in one of them
+ * "file:line: unknown key".
  */
 #ifndef WW_SETTINGS_H
 #define WW_SETTINGS_H
@@ -28,6 +30,12 @@ struct settings_state {
 	char *password_file;	/* [state] password-file, or NULL */
 	unsigned int lease;	/* [state] lease: seconds a claim holds unrenewed */
 	unsigned int start_wait; /* [state] start-wait: seconds to wait at start */
+};
+
+/* [ci]: kernel-ci's options that are not per list. */
+struct settings_ci {
+	const char *repo;	/* [ci] repo (borrowed from config), or NULL */
+	unsigned int keep_bases; /* [ci] keep-bases; 0: KTREE_KEEP_BASES */
 };
 
 struct settings {
@@ -50,6 +58,7 @@ struct settings {
 	struct strbuf smtp_password, smtp_ca_file;
 	bool sending;
 	struct settings_state state;
+	struct settings_ci ci;
 	/* the cache ($WARNWATCH_CACHE, else $XDG_CACHE_HOME/warnwatch) */
 	struct strbuf cache_dir;
 };

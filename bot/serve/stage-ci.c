@@ -5,7 +5,6 @@
  */
 #include "stage.h"
 #include "ci-json.h"
-#include "config.h"
 
 static bool wants_boot(const struct serve_list *l)
 {
@@ -34,7 +33,6 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	struct strbuf raw = STRBUF_INIT;
 	json_t *json = NULL;
 	char *text = NULL;
-	const char *keep;
 	int ret;
 
 	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
@@ -44,9 +42,8 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	}
 	co.tree = *l->tree ? l->tree : NULL;
 	/* [ci] repo: the git kernel repository the operator keeps fetched. */
-	co.repo = sv->cfg->config ? config_get(sv->cfg->config, "ci", "repo") : NULL;
-	keep = sv->cfg->config ? config_get(sv->cfg->config, "ci", "keep-bases") : NULL;
-	co.keep_bases = keep ? (unsigned int)strtoul(keep, NULL, 10) : 0;
+	co.repo = sv->cfg->settings->ci.repo;
+	co.keep_bases = sv->cfg->settings->ci.keep_bases;
 	co.rules = &sv->rules;
 	ret = ci_run(&v, &series, &co);
 	if (!ret && v.kind == CI_ERROR)

@@ -42,7 +42,7 @@ static int run_fetch(struct serve *sv, const struct queue_series *s,
 	 * archive is this list's. */
 	struct b4_opts o = sv->cfg->settings->b4;
 	struct b4_series bs = B4_SERIES_INIT;
-	struct strbuf mask = STRBUF_INIT, mbx = STRBUF_INIT;
+	struct strbuf mask = STRBUF_INIT;
 	int ret;
 
 	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
@@ -67,15 +67,13 @@ static int run_fetch(struct serve *sv, const struct queue_series *s,
 	ret = same_as_known(sv, s, &bs, now);
 	if (ret)
 		goto out;
-	/* The cover letter first, in the same mbox (b4 writes it without
-	 * a From_ line). */
-	if (bs.cover.len && !starts_with(bs.cover.buf, "From "))
-		strbuf_addstr(&mbx, "From git@z Thu Jan  1 00:00:00 1970\n");
-	strbuf_addbuf(&mbx, &bs.cover);
-	if (mbx.len && mbx.buf[mbx.len - 1] != '\n')
-		strbuf_addch(&mbx, '\n');
-	strbuf_addbuf(&mbx, &bs.mbx);
-	ret = stage_put_artifact(sv, s->id, QUEUE_MBOX, mbx.buf, mbx.len);
+	/* b4's pieces as b4 wrote them, each parsed on its own as
+	 * `warnwatch review` parses them (no From_ line made up for the
+	 * cover letter to glue it to the patches). */
+	ret = stage_put_artifact(sv, s->id, QUEUE_MBOX, bs.mbx.buf, bs.mbx.len);
+	if (!ret && bs.cover.len)
+		ret = stage_put_artifact(sv, s->id, QUEUE_COVER, bs.cover.buf,
+					 bs.cover.len);
 	if (!ret)
 		ret = stage_put_artifact(sv, s->id, QUEUE_THREAD, bs.thread.buf,
 				   bs.thread.len);
@@ -85,7 +83,6 @@ static int run_fetch(struct serve *sv, const struct queue_series *s,
 out:
 	b4_series_release(&bs);
 	strbuf_release(&mask);
-	strbuf_release(&mbx);
 	return ret;
 }
 

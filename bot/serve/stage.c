@@ -51,6 +51,17 @@ int stage_load_series(struct mail_list *mails, struct series *series,
 	ret = stage_read_artifact(&mbx, sv, id, QUEUE_MBOX);
 	if (!ret)
 		ret = mbox_parse(&chosen, mbx.buf, mbx.len);
+	/* the cover letter, a message of its own (b4 writes no From_ line) */
+	if (!ret) {
+		strbuf_reset(&mbx);
+		ret = stage_read_artifact(&mbx, sv, id, QUEUE_COVER);
+		if (!ret)
+			ret = mbox_parse(&chosen, mbx.buf, mbx.len);
+		else if (ret == WW_ENOTFOUND) {
+			error_clear();	/* a series without one, or fetched */
+			ret = 0;	/* before the cover was kept apart */
+		}
+	}
 	if (!ret)
 		ret = stage_read_artifact(raw, sv, id, QUEUE_THREAD);
 	if (!ret)

@@ -5,6 +5,7 @@
  * store.h for the crash-safety argument.
  */
 #include "store-be.h"
+#include "env.h"
 #include "mkdirs.h"
 #include "queue.h"
 #include "backfill.h"
@@ -61,7 +62,7 @@ static const char *const migrations[] = {
 
 char *store_default_dir(void)
 {
-	const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	const char *xdg = env_get(ENV_XDG_STATE_HOME), *home = env_get(ENV_HOME);
 	struct strbuf sb = STRBUF_INIT;
 
 	if (xdg && *xdg)

@@ -5,7 +5,8 @@
 # down and inputs that are not series are errors naming the input -- all
 # before any kernel work (t0212 fetches a real series by message-id);
 # --coverage sums hand-written verdicts (tests/unit/data/kcover), booting
-# nothing.
+# nothing; the configuration is read through settings ([ci] repo,
+# keep-bases, unknown sections refused).
 . "$(dirname "$0")/lib.sh"
 cd "$WW_TOP" || exit 2
 tmp=$TEST_DIR
@@ -43,6 +44,21 @@ t "every option parses: the missing input is the error" 2 "cannot open '$tmp/non
 	ci --tree 6.1 --cache "$tmp/cache" --format=json --json-out "$tmp/v.json" \
 	--timeout=60 --accel tcg --rules rules --config "$tmp/down.conf" -v2 \
 	--no-second-boot --no-base-boot --no-user-space -- "$tmp/none.mbox"
+# The configuration goes through settings like every command's: a
+# misspelt section fails with file:line before anything else, and
+# [ci] repo names the base repository when --repo does not.
+printf '[reveiw]\nrules = rules\n' >"$tmp/typo.conf"
+t "config with an unknown section: error names file:line" 2 \
+	"^warnwatch: $tmp/typo.conf:1: unknown section '\\[reveiw\\]'\$" -- \
+	ci --config "$tmp/typo.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
+printf '[ci]\nrepo = %s\nkeep-bases = 2\n' "$tmp/no-such-repo" >"$tmp/ci.conf"
+t "[ci] repo is the base repository" 1 \
+	"cannot open the kernel repository '$tmp/no-such-repo'" -- \
+	ci --config "$tmp/ci.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
+printf '[ci]\nkeep-bases = many\n' >"$tmp/keep.conf"
+t "[ci] keep-bases must be a number: error names file:line" 2 \
+	"$tmp/keep.conf:2: 'ci.keep-bases' must be a number" -- \
+	ci --config "$tmp/keep.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
 cov=tests/unit/data/kcover
 t "--coverage: a directory of verdicts, runtime evidence counted" 0 \
 	'runtime evidence: +3 \(38%\)' -- ci --coverage "$cov"

@@ -151,6 +151,17 @@ else
 	tail -n 20 "$TEST_DIR/serve.log" | sed 's/^/#   /'
 fi
 test_expect "v1 is replied" wait_for 10 series_is "$V1" replied
+# b4's pieces are kept as b4 wrote them: the cover letter a message of
+# its own, no made-up From_ line gluing it to the patches.
+v1dir=$STATE/series/$(series_field "$V1" id)
+cover_id='^Message-ID: *<20240506100000.1000-0-jane@example.org>'
+if [ -f "$v1dir/cover.eml" ] && grep -qi "$cover_id" "$v1dir/cover.eml" &&
+   ! grep -q '^From ' "$v1dir/cover.eml" && ! grep -qi "$cover_id" "$v1dir/series.mbx"; then
+	ok "the cover letter kept apart from the patches, nothing made up"
+else
+	not_ok "the cover letter kept apart from the patches, nothing made up"
+	ls -l "$v1dir" | sed 's/^/#   /'
+fi
 
 # A review that kept the patch's subject without "Re:" looks like a new
 # first patch; b4 shows it is v1 again: set aside, not answered twice.

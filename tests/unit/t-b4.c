@@ -4,6 +4,7 @@
  * from a real public-inbox is tested in tests/e2e/t0100-review.sh.
  */
 #include "b4.h"
+#include "env.h"
 #include "tap.h"
 
 #include <sys/stat.h>
@@ -59,6 +60,7 @@ int main(void)
 	is(b4_fetch(&s, NULL, &o), WW_EUSAGE, "a message-id is needed without --mbox");
 
 	setenv("WARNWATCH_B4", "/nonexistent/b4", 1);
+	env_reload();
 	is(b4_fetch(&s, "a@example.org", &o), WW_ENOTFOUND, "b4 missing");
 	ok(strstr(error_last(), "is b4 installed?") != NULL, "says so: %s", error_last());
 
@@ -69,6 +71,7 @@ int main(void)
 		strbuf_write_file(&body, script.buf);
 		chmod(script.buf, 0755);
 		setenv("WARNWATCH_B4", script.buf, 1);
+		env_reload();
 		o.timeout_s = 1;
 		t0 = time(NULL);
 		is(b4_fetch(&s, "a@example.org", &o), WW_ETIMEOUT, "deadline enforced");
@@ -78,6 +81,7 @@ int main(void)
 		rmdir(dir);
 	}
 	unsetenv("WARNWATCH_B4");
+	env_reload();
 
 	/*
 	 * The real b4 on a saved mbox whose Subject is folded, as

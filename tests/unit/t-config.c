@@ -2,6 +2,7 @@
  * Unit tests for bot/lib/config.c: the configuration file format.
  */
 #include "config.h"
+#include "env.h"
 #include "tap.h"
 
 #include <unistd.h>
@@ -81,6 +82,7 @@ int main(void)
 	ok(strstr(error_last(), "one of 'author', 'list', 'both'") != NULL, "%s", error_last());
 
 	setenv("HOME", "/home/me", 1);
+	env_reload();
 	is(config_get_path(&sb, &c, "review", "templates"), 0, "path");
 	is_str(sb.buf, "/home/me/tpl", "~/ expands to $HOME");
 	is(config_get_path(&sb, &c, "review", "nope"), WW_ENOTFOUND, "unset path");
@@ -128,6 +130,7 @@ int main(void)
 	bad("[s]\n\xef\xbb\xbfk = v\n", "test.conf:2: bad key name", "a BOM past the start");
 
 	setenv("WARNWATCH_CONFIG", "/etc/ww.conf", 1);
+	env_reload();
 	{
 		char *p = config_default_path();
 
@@ -135,7 +138,9 @@ int main(void)
 		free(p);
 	}
 	unsetenv("WARNWATCH_CONFIG");
+	env_reload();
 	setenv("XDG_CONFIG_HOME", "/xdg", 1);
+	env_reload();
 	{
 		char *p = config_default_path();
 

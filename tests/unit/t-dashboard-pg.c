@@ -15,6 +15,7 @@
 #include "queue.h"
 #include "store.h"
 #include "strbuf.h"
+#include "env.h"
 #include "tap.h"
 #include "pi.h"
 #include "pg.h"
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 	strbuf_addf(&rules, "%s/rules", top ? top : ".");
 	strbuf_addf(&rel, "%s/kernel-ci", top ? top : ".");
 	setenv("WARNWATCH_KERNEL_CI", rel.buf, 1);	/* the history's release dates */
+	env_reload();
 	strbuf_addstr(&rel, "/releases.json");
 	strbuf_addf(&templates, "%s/templates/dashboard", top ? top : ".");
 	strbuf_addf(&epoch, "%s/inbox/git/0.git", tmp);

@@ -3,6 +3,7 @@
  * heading (also when reworded), quoting verbatim, locating a tree.
  */
 #include "guide.h"
+#include "env.h"
 #include "tap.h"
 
 #include <sys/stat.h>
@@ -134,6 +135,7 @@ int main(void)
 		strbuf_release(&body);
 	}
 	setenv("WARNWATCH_CACHE", "/var/cache/ww", 1);
+	env_reload();
 	{
 		char *c = guide_cache_dir();
 

@@ -215,7 +215,12 @@ static void test_apply(void)
 	is_str(error_last(),
 	       "the patch does not apply to linux 9.9.1: kernel/foo.c: hunk 2 (@@ -8,3 +9,4 @@): context does not match",
 	       "the message names file, hunk number and header");
-	is(r.failed, 1, "failed names the patch");
+	is(r.fail.patch, 1, "failed names the patch");
+	/* The verdict takes these as data, not from the message. */
+	is_str(r.fail.file, "kernel/foo.c", "  the file, as data");
+	is(r.fail.hunk, 2, "  the hunk, as data");
+	is_str(r.fail.reason, "context does not match", "  the reason, as data");
+	ok(!r.fail.refused, "  not refused: a question of the base");
 	read_work(&sb, &t, "kernel/new.c");
 	is_str(sb.buf, "new\n", "a failed apply does not touch the worktree");
 
@@ -224,6 +229,15 @@ static void test_apply(void)
 		     "@@ -1 +1 @@\n-a\n+b\n", NULL) == WW_EAPPLY &&
 	   strstr(error_last(), "drivers/none.c: no such file"),
 	   "a missing file is named: %s", error_last());
+	ok(r.fail.file && !strcmp(r.fail.file, "drivers/none.c") && !r.fail.hunk &&
+	   r.fail.reason && !strcmp(r.fail.reason, "no such file"),
+	   "  file, no hunk, reason as data");
+	/* A name the message cannot be split at (": " inside it) stays whole. */
+	ok(apply_one(&r, &t, "diff --git \"a/drivers/a: b.c\" \"b/drivers/a: b.c\"\n"
+		     "--- \"a/drivers/a: b.c\"\n+++ \"b/drivers/a: b.c\"\n"
+		     "@@ -1 +1 @@\n-a\n+b\n", NULL) == WW_EAPPLY &&
+	   r.fail.file && !strcmp(r.fail.file, "drivers/a: b.c"),
+	   "a file named 'drivers/a: b.c' is kept whole: %s", r.fail.file ? r.fail.file : "(none)");
 	ok(apply_one(&r, &t, "diff --git a/lib/bar.c b/lib/bar.c\n"
 		     "new file mode 100644\n--- /dev/null\n+++ b/lib/bar.c\n"
 		     "@@ -0,0 +1 @@\n+again\n", NULL) == WW_EAPPLY &&
@@ -466,7 +480,7 @@ static void test_series_names(void)
 	is(kapply_series(&r, &t, &s), WW_EAPPLY, "series: patch 2 fails");
 	ok(starts_with(error_last(), "patch 2/2 does not apply to linux 9.9.1: kernel/foo.c: hunk 2"),
 	   "named 'patch 2/2': %s", error_last());
-	is(r.failed, 2, "failed = 2");
+	is(r.fail.patch, 2, "failed = 2");
 	is(r.nr, 1, "patch 1 was applied (committed)");
 	series_release(&s);
 	kapply_result_release(&r);
@@ -481,6 +495,8 @@ static void refused(struct ktree *t, const char *diff, const char *want,
 
 	ok(ret == WW_EAPPLY && strstr(error_last(), want),
 	   "%s: %s", name, ret == WW_EAPPLY ? error_last() : "applied!");
+	ok(r.fail.refused && r.fail.patch == 1 && r.fail.reason,
+	   "  refused, as data: %s", r.fail.reason ? r.fail.reason : "(none)");
 	kapply_result_release(&r);
 }
 

@@ -4,6 +4,7 @@
  * and where base.config is looked for.
  */
 #include "kbuild.h"
+#include "env.h"
 #include "tap.h"
 
 static void first_error(struct strbuf *out, const char *log)
@@ -75,9 +76,11 @@ static void test_config_dir(void)
 	struct strbuf sb = STRBUF_INIT;
 
 	setenv("WARNWATCH_KERNEL_CI", "/some/where", 1);
+	env_reload();
 	kbuild_config_dir(&sb);
 	is_str(sb.buf, "/some/where", "$WARNWATCH_KERNEL_CI wins");
 	unsetenv("WARNWATCH_KERNEL_CI");
+	env_reload();
 	strbuf_reset(&sb);
 	kbuild_config_dir(&sb);
 	ok(ends_with(sb.buf, "/kernel-ci"), "else a kernel-ci directory: %s", sb.buf);

@@ -4,6 +4,7 @@
  */
 #include "mailhdr.h"
 #include "msgid.h"
+#include "env.h"
 #include "tap.h"
 
 /* Undo folding: drop "\n" before a space, and the final newline. */
@@ -218,8 +219,10 @@ static void test_ids_dates(void)
 	mailhdr_date(&sb, 1714641300);
 	is_str(sb.buf, "Thu, 02 May 2024 09:15:00 +0000", "RFC 5322 date");
 	setenv("SOURCE_DATE_EPOCH", "1714641300", 1);
+	env_reload();
 	is(mailhdr_now(), 1714641300, "SOURCE_DATE_EPOCH pins the date");
 	unsetenv("SOURCE_DATE_EPOCH");
+	env_reload();
 	strbuf_release(&sb);
 }
 

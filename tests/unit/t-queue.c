@@ -264,6 +264,29 @@ static void test_stages(void)
 	   "  skipped, with the reason");
 	queue_series_release(&s);
 	is(queue_skip(&q, 99999, "x", 1), WW_ENOTFOUND, "skip of unknown id");
+
+	/* What the dashboard lists: newest first, the skipped left out. */
+	{
+		long long *ids = NULL;
+		int nr = queue_recent(&ids, &q, 1000);
+		bool has_skipped = false, newest_first = true;
+
+		ok(nr > 1, "queue_recent lists the series: %d", nr);
+		for (int i = 0; i < nr; i++) {
+			struct queue_series a = QUEUE_SERIES_INIT, b = QUEUE_SERIES_INIT;
+
+			has_skipped |= ids[i] == series_of("dup@x");
+			if (i && !queue_load(&a, &q, ids[i - 1]) && !queue_load(&b, &q, ids[i]))
+				newest_first &= a.first_seen >= b.first_seen;
+			queue_series_release(&a);
+			queue_series_release(&b);
+		}
+		ok(!has_skipped, "  not the skipped one");
+		ok(newest_first, "  newest first");
+		free(ids);
+		is(queue_recent(&ids, &q, 1), 1, "  at most max");
+		free(ids);
+	}
 }
 
 static void test_inbox_state(void)

@@ -7,6 +7,7 @@
 #include "rules.h"
 #include "guide.h"
 #include "strbuf.h"
+#include "env.h"
 #include "tap.h"
 
 #include <sys/stat.h>
@@ -454,8 +455,10 @@ static void test_names(void)
 	is_str(rule_class_name(RC__NR), "unknown", "out-of-range class name");
 
 	setenv("WARNWATCH_RULES", "/some/where", 1);
+	env_reload();
 	is_str(rules_default_dir(), "/some/where", "WARNWATCH_RULES wins");
 	unsetenv("WARNWATCH_RULES");
+	env_reload();
 	ok(ends_with(rules_default_dir(), "/rules"), "default dir: %s",
 	   rules_default_dir());
 }

@@ -223,6 +223,22 @@ static void test_settings(void)
 	   "[state] start-wait and lease are known");
 	is(c.state.start_wait, 10, "  start-wait");
 	is(c.state.lease, 30, "  lease");
+	is(load(&cfg, &c, "[list.mm]\narchive = https://lore.kernel.org\n"
+		"[reveiw]\nrules = /etc/ww-rules\n"), WW_EINPUT,
+	   "an unknown section stops the service");
+	is_str(error_last(), "test.conf:3: unknown section '[reveiw]'",
+	       "  one line naming file:line");
+	is(load(&cfg, &c, "[list.mm]\narchive = https://lore.kernel.org\n[reveiw]\n"),
+	   WW_EINPUT, "an unknown section without keys too: %s", error_last());
+	is(load(&cfg, &c, "[list.]\narchive = https://lore.kernel.org\n"), WW_EINPUT,
+	   "[list.] names no list");
+	is(load(&cfg, &c, "[ci]\nrepo = /srv/linux\nkeep-bases = 5\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), 0, "[ci] is known");
+	ok(c.ci.repo && !strcmp(c.ci.repo, "/srv/linux") && c.ci.keep_bases == 5,
+	   "  [ci] repo and keep-bases are typed settings");
+	is(load(&cfg, &c, "[ci]\nrepos = /srv/linux\n"
+		"[list.mm]\narchive = https://lore.kernel.org\n"), WW_EINPUT,
+	   "a typo in a [ci] key: %s", error_last());
 	is(load(&cfg, &c, "[review]\nrules = /etc/ww-rules\n"
 		"[list.mm]\narchive = https://lore.kernel.org\n"), 0, "[review] rules");
 	is_str(c.rules_dir.buf, "/etc/ww-rules", "  the service's rules are [review] rules");
