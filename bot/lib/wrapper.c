@@ -4,6 +4,7 @@
  */
 #include "ww.h"
 
+#include <signal.h>
 #include <time.h>
 
 static WW_NORETURN void oom(size_t n)
@@ -88,4 +89,12 @@ time_t time_ceil(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + (ts.tv_nsec > 0);
+}
+
+void test_kill_point(const char *name)
+{
+	const char *at = getenv("WARNWATCH_TEST_KILL_AT");
+
+	if (at && !strcmp(at, name))
+		raise(SIGKILL);
 }
