@@ -104,7 +104,7 @@ int epoch_walk(struct epoch_walk *st, git_repository *repo, const git_oid *since
 	git_revwalk *walk = NULL;
 	git_oid oid, *newest = NULL;
 	size_t nr = 0;
-	int ret, rc;
+	int ret, rc = GIT_ITEROVER;
 
 	if (since && git_oid_equal(since, head))
 		return 0;

@@ -22,8 +22,8 @@
 
 /*
  * Called for each mail, oldest first: `commit` is its commit's id (hex),
- * `buf` the raw message.  A negative return stops the walk and is
- * returned by epoch_walk().
+ * `buf` the raw message.  A non-zero return (an error, or the caller's
+ * "stop here") stops the walk and is returned by epoch_walk().
  */
 typedef int (*epoch_mail_fn)(void *data, const char *commit, const char *buf,
 			     size_t len);
