@@ -9,9 +9,13 @@
 #     121st, nothing lost, nothing read twice into a second series;
 #   - an epoch with nothing new makes the service ask for the next one,
 #     which the real server answers 404 for; once public-inbox starts
-#     git/1.git (forced with a tiny rotate_bytes), its mail is read.
+#     git/1.git (forced with a tiny rotate_bytes), its mail is read;
+#   - a second list reads the same inbox through tests/e2e/fault-http.py,
+#     which serves no git: it falls back to new.atom, sees 25 entries all
+#     new after the patchbomb, and fills the gap from the thread.
 
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/fault-lib.sh"
 
 need_cmd public-inbox-init public-inbox-httpd curl git sqlite3 perl
 
@@ -23,6 +27,7 @@ mkdir -p "$MAILS"
 
 pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
 pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
+fault_http_start "" || { echo "Bail out! fault-http.py did not start"; exit 1; }
 
 {
 	conf_serve_head "$STATE" "smtp://127.0.0.1:1"
@@ -33,6 +38,13 @@ poll-interval = 1
 
 [list.test]
 archive = $PI_URL
+inbox = test
+address = test@example.org
+boot = no
+reply = none
+
+[list.nogit]
+archive = $FAULT_URL
 inbox = test
 address = test@example.org
 boot = no
@@ -50,7 +62,9 @@ mail() {
 	} >"$1"
 }
 
+# one poll of each list (--once polls only the lists due: 1 s apart)
 poll() {
+	sleep 1
 	env "$@" "$WARNWATCH" serve --config "$CONF" --role=poller --once \
 		>>"$TEST_DIR/serve.log" 2>&1
 }
@@ -69,7 +83,9 @@ poll
 test_expect "the first poll reads epoch 0 up to its head" \
 	[ "$(sql "SELECT epoch || ' ' || last_commit FROM queue_epochs")" = "0 $(head_of 0)" ]
 test_expect "what was there before is recorded, not acted on" \
-	[ "$(sql "SELECT state FROM queue_series WHERE root_msgid = 'old-1@example.org'")" = skipped ]
+	[ "$(sql "SELECT group_concat(state) FROM queue_series WHERE root_msgid = 'old-1@example.org'")" = skipped,skipped ]
+test_expect "the list without git epochs says it reads the feed" \
+	[ "$(sql "SELECT count(*) FROM queue_events WHERE inbox = 'nogit' AND message LIKE '%serves no git epoch; reading its new.atom%'")" = 1 ]
 
 # ---- a patchbomb between two polls, and a kill in the middle -----------------
 
@@ -90,15 +106,19 @@ test_expect "the poll is killed with SIGKILL mid-epoch (rc $rc)" [ "$rc" = 137 ]
 test_expect "the position saved is the 120th mail of the patchbomb" \
 	[ "$(sql "SELECT last_commit FROM queue_epochs WHERE epoch = 0")" = "$(nth_commit 121)" ]
 test_expect "the 120 mails read are in the queue" \
-	[ "$(sql "SELECT count(*) FROM queue_messages WHERE msgid LIKE 'bomb-%'")" = 120 ]
+	[ "$(sql "SELECT count(*) FROM queue_messages WHERE inbox = 'test' AND msgid LIKE 'bomb-%'")" = 120 ]
 
 poll
-test_expect "after the restart all 200 mails are in the queue" \
-	[ "$(sql "SELECT count(DISTINCT msgid) FROM queue_messages WHERE msgid LIKE 'bomb-%'")" = 200 ]
-test_expect "as one series of 199 patches and a cover" \
-	[ "$(sql "SELECT count(*) || ' ' || min(total) || ' ' || min(has_cover) || ' ' || min(state) FROM queue_series WHERE root_msgid LIKE 'bomb-%'")" = "1 199 1 received" ]
-test_expect "every patch joined it" \
-	[ "$(sql "SELECT count(DISTINCT m.idx) FROM queue_messages m JOIN queue_series s ON m.series_id = s.id WHERE s.root_msgid = 'bomb-0@example.org' AND m.idx BETWEEN 1 AND 199")" = 199 ]
+for list in test nogit; do
+	test_expect "$list: all 200 mails are in the queue" \
+		[ "$(sql "SELECT count(DISTINCT msgid) FROM queue_messages WHERE inbox = '$list' AND msgid LIKE 'bomb-%'")" = 200 ]
+	test_expect "$list: as one series of 199 patches and a cover" \
+		[ "$(sql "SELECT count(*) || ' ' || min(total) || ' ' || min(has_cover) || ' ' || min(state) FROM queue_series WHERE inbox = '$list' AND root_msgid LIKE 'bomb-%'")" = "1 199 1 received" ]
+	test_expect "$list: every patch joined it" \
+		[ "$(sql "SELECT count(DISTINCT m.idx) FROM queue_messages m JOIN queue_series s ON m.series_id = s.id WHERE s.inbox = '$list' AND s.root_msgid = 'bomb-0@example.org' AND m.idx BETWEEN 1 AND 199")" = 199 ]
+done
+test_expect "nogit: the gap is said in status, with what the thread gave" \
+	[ "$(sql "SELECT count(*) FROM queue_events WHERE inbox = 'nogit' AND message LIKE 'all 25 feed entries were new%175 more found in the thread of%'")" = 1 ]
 test_expect "the position is the epoch's head" \
 	[ "$(sql "SELECT last_commit FROM queue_epochs WHERE epoch = 0")" = "$(head_of 0)" ]
 test_expect "nothing was read twice" \
@@ -118,11 +138,11 @@ pi_import test 1 "$MAILS/last0.eml" "$MAILS/first1.eml" ||
 test_expect "public-inbox started git/1.git" [ -n "$(head_of 1 2>/dev/null)" ]
 for ((i = 0; i < 3; i++)); do poll; done
 test_expect "the rest of epoch 0 is read" \
-	[ "$(sql "SELECT count(*) FROM queue_messages WHERE msgid = 'last-0@example.org'")" = 1 ]
+	[ "$(sql "SELECT count(*) FROM queue_messages WHERE inbox = 'test' AND msgid = 'last-0@example.org'")" = 1 ]
 test_expect "epoch 1 is noticed and read to its head" \
 	[ "$(sql "SELECT last_commit FROM queue_epochs WHERE epoch = 1")" = "$(head_of 1)" ]
 test_expect "its mail is a new series, to act on" \
-	[ "$(sql "SELECT state FROM queue_series WHERE root_msgid = 'first-1@example.org'")" = received ]
+	[ "$(sql "SELECT state FROM queue_series WHERE inbox = 'test' AND root_msgid = 'first-1@example.org'")" = received ]
 test_expect "status says the epoch was begun" \
 	grep -q "reading epoch 1 of" <("$WARNWATCH" status --config "$CONF" --format=json 2>/dev/null)
 [ "$tap_failed" = 0 ] || show_log

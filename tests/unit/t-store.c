@@ -118,7 +118,8 @@ int main(void)
 
 	/* A state written by the old schema, with the copies the bug sent:
 	 * the migration keeps the rows, the first one owns the answer. */
-	sqlite3_exec(s.db, "DROP INDEX replies_answer_once; PRAGMA user_version = 5;"
+	sqlite3_exec(s.db, "DROP INDEX replies_answer_once; DROP TABLE queue_epochs;"
+		     " PRAGMA user_version = 5;"
 		     "INSERT INTO replies (series, version, message_id, in_reply_to,"
 		     " subject, recipients, state, created, updated) VALUES"
 		     " ('q1@x', 1, 'q1@bot', 'q9@x', '', '', 'sent', 0, 0),"
