@@ -180,6 +180,8 @@ int epoch_fetch(git_repository **out_repo, git_oid *out_head, bool *has_head,
 	int ret = 0;
 
 	gitlib_init();
+	if (starts_with(url, "https://") && (ret = gitlib_enable_tls()) < 0)
+		return ret;
 	git_fetch_options_init(&fo, GIT_FETCH_OPTIONS_VERSION);
 	*out_repo = NULL;
 	*has_head = false;
