@@ -535,6 +535,8 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 			archive_note_success(&in->poll, &ao, now);
 			goto done;
 		}
+		if (ret == WW_ESTATE)
+			goto save;	/* the database, not the archive */
 		if (ret != WW_ENOTFOUND) {
 			archive_note_failure(&in->poll, &ao, now, 0);
 			goto failed;
