@@ -175,6 +175,7 @@ int epoch_fetch(git_repository **out_repo, git_oid *out_head, bool *has_head,
 	char *mirror[] = { "+refs/heads/*:refs/heads/*" };
 	git_strarray specs = { mirror, 1 };
 	git_fetch_options fo;
+	git_remote_create_options ro;
 	struct fetch_limits fl = { .deadline = monotonic_now() + EPOCH_FETCH_SECONDS };
 	git_remote *remote = NULL;
 	int ret = 0;
@@ -192,7 +193,14 @@ int epoch_fetch(git_repository **out_repo, git_oid *out_head, bool *has_head,
 	fo.callbacks.payload = &fl;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	fo.update_fetchhead = 0;
-	if (git_remote_create_anonymous(&remote, *out_repo, url) < 0) {
+	/* anonymous, and without url.*.insteadOf: libgit2 1.5 matches those
+	 * keys with PCRE2 and leaks its match data (about 20 KiB a key, each
+	 * poll of a long-running serve) */
+	git_remote_create_options_init(&ro, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+	ro.repository = *out_repo;
+	ro.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+		   GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	if (git_remote_create_with_opts(&remote, url, &ro) < 0) {
 		ret = error_code(WW_EINPUT, "'%s': %s", url, gitlib_error());
 		goto out;
 	}
