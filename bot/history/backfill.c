@@ -4,6 +4,7 @@
  */
 #include "backfill.h"
 #include "check.h"
+#include "epoch.h"
 #include "gitlib.h"
 #include "mailhdr.h"
 #include "mbox.h"
@@ -216,83 +217,10 @@ out:
 	return ret;
 }
 
-/* v1: the blobs a commit added (one mail, normally). */
-static int v1_blobs(git_oid **out, size_t *nr, git_repository *repo,
-		    git_commit *c, git_tree *tree)
+/* epoch_walk()'s callback: one mail of the epoch. */
+static int ingest_mail(void *data, const char *commit, const char *buf, size_t len)
 {
-	git_commit *parent = NULL;
-	git_tree *ptree = NULL;
-	git_diff *diff = NULL;
-	int ret = -1;
-
-	*out = NULL;
-	*nr = 0;
-	if (git_commit_parentcount(c) &&
-	    (git_commit_parent(&parent, c, 0) < 0 || git_commit_tree(&ptree, parent) < 0))
-		goto out;
-	if (git_diff_tree_to_tree(&diff, repo, ptree, tree, NULL) < 0)
-		goto out;
-	*out = xcalloc(git_diff_num_deltas(diff) + 1, sizeof(**out));
-	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-
-		if (d->status == GIT_DELTA_ADDED || d->status == GIT_DELTA_MODIFIED)
-			(*out)[(*nr)++] = d->new_file.id;
-	}
-	ret = 0;
-out:
-	git_diff_free(diff);
-	git_tree_free(ptree);
-	git_commit_free(parent);
-	return ret;
-}
-
-static int read_commit(struct ingest *in, git_repository *repo, const git_oid *oid)
-{
-	char hex[GIT_OID_HEXSZ + 1];
-	git_commit *c = NULL;
-	git_tree *tree = NULL;
-	const git_tree_entry *e;
-	git_oid *blobs = NULL, one;
-	size_t nr = 0;
-	int ret = 0;
-
-	git_oid_tostr(hex, sizeof(hex), oid);
-	if (git_commit_lookup(&c, repo, oid) < 0 || git_commit_tree(&tree, c) < 0) {
-		ret = error("cannot read commit %s: %s", hex, gitlib_error());
-		goto out;
-	}
-	if ((e = git_tree_entry_byname(tree, "m"))) {		/* v2 */
-		one = *git_tree_entry_id(e);
-		blobs = &one;
-		nr = 1;
-	} else if (git_tree_entry_byname(tree, "d")) {		/* v2 deletion */
-		in->st->skipped++;
-		goto out;
-	} else if (v1_blobs(&blobs, &nr, repo, c, tree) < 0) {
-		ret = error("cannot diff commit %s: %s", hex, gitlib_error());
-		goto out;
-	}
-	for (size_t i = 0; !ret && i < nr; i++) {
-		git_blob *b = NULL;
-
-		if (git_blob_lookup(&b, repo, &blobs[i]) < 0) {
-			ret = error("commit %s: cannot read its mail: %s", hex, gitlib_error());
-			break;
-		}
-		if (git_blob_rawsize(b) > BACKFILL_MAX_MAIL)
-			in->st->skipped++;
-		else
-			ret = record_mail(in, hex, git_blob_rawcontent(b),
-					  git_blob_rawsize(b));
-		git_blob_free(b);
-	}
-out:
-	if (blobs != &one)
-		free(blobs);
-	git_tree_free(tree);
-	git_commit_free(c);
-	return ret;
+	return record_mail(data, commit, buf, len);
 }
 
 static int last_commit(struct ingest *in, const char *repo, git_oid *out, bool *have)
@@ -332,11 +260,11 @@ static int read_epoch(struct ingest *in, const char *path)
 {
 	char real[PATH_MAX];
 	git_repository *repo = NULL;
-	git_revwalk *walk = NULL;
-	git_oid head, last, oid;
+	struct epoch_walk walk = { 0 };
+	git_oid head, last;
 	bool have_last;
 	double t0 = monotonic_now();
-	int ret, rc;
+	int ret;
 
 	if (!realpath(path, real))
 		return error_code(WW_ENOTFOUND, "cannot open '%s': %s", path, strerror(errno));
@@ -352,25 +280,11 @@ static int read_epoch(struct ingest *in, const char *path)
 		goto out;
 	if (have_last && git_oid_equal(&last, &head))
 		goto out;
-	if (git_revwalk_new(&walk, repo) < 0 ||
-	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE) < 0 ||
-	    git_revwalk_push(walk, &head) < 0) {
-		ret = error("'%s': cannot walk: %s", path, gitlib_error());
-		goto out;
-	}
-	/* a last commit the epoch no longer has (history rewritten): read it
-	 * all again; the Message-IDs already recorded are skipped */
-	if (have_last && git_revwalk_hide(walk, &last) < 0)
-		error_clear();
 	if ((ret = store_begin(in->s)) < 0)
 		goto out;
-	while (!(rc = git_revwalk_next(&oid, walk))) {
-		in->st->commits++;
-		if ((ret = read_commit(in, repo, &oid)) < 0)
-			break;
-	}
-	if (!ret && rc != GIT_ITEROVER)
-		ret = error("'%s': cannot walk: %s", path, gitlib_error());
+	ret = epoch_walk(&walk, repo, have_last ? &last : NULL, &head, 0, ingest_mail, in);
+	in->st->commits += walk.commits;
+	in->st->skipped += walk.skipped;
 	if (!ret)
 		ret = save_epoch(in, real, &head, in->st->commits);
 	if (!ret)
@@ -381,7 +295,6 @@ static int read_epoch(struct ingest *in, const char *path)
 		error_prefix(ret, "%s", path);
 out:
 	in->st->seconds = monotonic_now() - t0;
-	git_revwalk_free(walk);
 	git_repository_free(repo);
 	return ret;
 }

@@ -24,8 +24,8 @@
 
 #include <jansson.h>
 
-/* Caps on what an archive may hold (README "Limits"). */
-#define BACKFILL_MAX_MAIL (16u << 20)	/* one mail's blob: bigger is skipped */
+/* Caps on what an archive may hold (README "Limits"; one mail:
+ * EPOCH_MAX_MAIL, epoch.h). */
 #define BACKFILL_MAX_EPOCHS 1000	/* git/N.git per inbox */
 
 /* The schema (migration 3 in store.c). */

@@ -8,9 +8,9 @@
  * whole run over a 150,000-line diff.  Nothing can turn it off at run
  * time: the path is compiled in and read inside git_libgit2_init().
  *
- * warnwatch never lets libgit2 talk to a network (mail and archives go
+ * Most of warnwatch never lets libgit2 talk to a network (mail goes
  * through libcurl, b4 and git run as programs of their own), so the
- * certificates are never needed.  This executable therefore defines the
+ * certificates are not read at start.  This executable therefore defines the
  * one mbedTLS function libgit2 calls to read them.  The dynamic linker
  * resolves a symbol to the executable's definition before any library's
  * (ELF symbol interposition, as LD_PRELOAD'ed allocators work), so libgit2's
@@ -19,10 +19,16 @@
  * closed, never open.  Only libgit2 calls this function (libcurl uses
  * OpenSSL or GnuTLS); tests/unit/t-gitlib.c checks that the definition is
  * the one in use.
+ *
+ * `serve` fetches public-inbox epochs over https (bot/mail/epoch.c): it
+ * calls gitlib_enable_tls(), after which this definition hands the call on
+ * to mbedTLS's own (dlsym RTLD_NEXT) and the system's bundle is loaded
+ * into libgit2, once, in that process only.
  */
 #include "gitlib.h"
 #include "strbuf.h"
 
+#include <dlfcn.h>
 #include <git2.h>
 #include <pthread.h>
 
@@ -30,13 +36,17 @@ struct mbedtls_x509_crt;
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path);
 int gitlib_ca_reads;	/* how often libgit2 asked: for the unit test */
+static bool tls_wanted;	/* gitlib_enable_tls(): read them after all */
 
 int mbedtls_x509_crt_parse_file(struct mbedtls_x509_crt *chain, const char *path)
 {
-	(void)chain;
-	(void)path;
+	int (*real)(struct mbedtls_x509_crt *, const char *);
+
 	gitlib_ca_reads++;
-	return 0;
+	if (!tls_wanted)
+		return 0;
+	*(void **)&real = dlsym(RTLD_NEXT, "mbedtls_x509_crt_parse_file");
+	return real ? real(chain, path) : -1;
 }
 
 const char *gitlib_error(void)
@@ -109,4 +119,22 @@ int gitlib_commit(struct git_oid *out, struct git_repository *repo, const char *
 void gitlib_init(void)
 {
 	pthread_once(&started, start);
+}
+
+static pthread_once_t tls_once = PTHREAD_ONCE_INIT;
+static int tls_ret;
+
+static void load_cas(void)
+{
+	gitlib_init();
+	tls_wanted = true;
+	if (git_libgit2_opts(GIT_OPT_SET_SSL_CERT_LOCATIONS, GITLIB_CA_FILE, NULL) < 0)
+		tls_ret = error("cannot load '%s' into libgit2: %s", GITLIB_CA_FILE,
+				gitlib_error());
+}
+
+int gitlib_enable_tls(void)
+{
+	pthread_once(&tls_once, load_cas);
+	return tls_ret;
 }

@@ -20,6 +20,16 @@
  */
 void gitlib_init(void);
 
+/* The system's certificates (Debian's ca-certificates). */
+#define GITLIB_CA_FILE "/etc/ssl/certs/ca-certificates.crt"
+
+/*
+ * Let libgit2 verify https servers: load GITLIB_CA_FILE into it (once per
+ * process; gitlib.c says why it is not read at start).  0, or an error
+ * naming the file (every later call returns the same).
+ */
+int gitlib_enable_tls(void);
+
 /* libgit2's last error message, for ours: it does not always set one. */
 const char *gitlib_error(void);
 

@@ -3,7 +3,9 @@
  * need an error path for every malloc.  And the one monotonic clock.
  */
 #include "ww.h"
+#include "env.h"
 
+#include <signal.h>
 #include <time.h>
 
 static WW_NORETURN void oom(size_t n)
@@ -88,4 +90,12 @@ time_t time_ceil(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return ts.tv_sec + (ts.tv_nsec > 0);
+}
+
+void test_kill_point(const char *name)
+{
+	const char *at = env_get(ENV_WARNWATCH_TEST_KILL_AT);
+
+	if (at && !strcmp(at, name))
+		raise(SIGKILL);
 }

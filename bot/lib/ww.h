@@ -70,4 +70,9 @@ static inline bool skip_prefix(const char *s, const char *prefix,
 
 bool ends_with(const char *s, const char *suffix);
 
+/* Test-only crash points: with WARNWATCH_TEST_KILL_AT=NAME in the
+ * environment, the process dies as kill -9 would when it passes NAME, at
+ * the worst moments for exactly-once work (tests/e2e). */
+void test_kill_point(const char *name);
+
 #endif

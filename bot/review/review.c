@@ -5,10 +5,8 @@
  * exactly once.
  */
 #include "review.h"
-#include "env.h"
 #include "patched.h"
 
-#include <signal.h>
 
 static bool has_msgid(const struct mail_list *l, const char *msgid)
 {
@@ -100,16 +98,6 @@ int review_known(struct store_reply *out, struct store *st,
 	if (out->state == REPLY_SENT)
 		return REVIEW_ANSWERED;
 	return out->state == REPLY_INTENT ? REVIEW_MAYBE_SENT : 0;
-}
-
-/* Test-only crash points (WARNWATCH_TEST_KILL_AT=NAME): die as kill -9
- * would, at the worst moments for exactly-once sending. */
-static void test_kill_point(const char *name)
-{
-	const char *at = env_get(ENV_WARNWATCH_TEST_KILL_AT);
-
-	if (at && !strcmp(at, name))
-		raise(SIGKILL);
 }
 
 int review_send(struct store_reply *existing, struct store *st,

@@ -112,6 +112,16 @@ const char queue_affinity_sql[] =
 	"ALTER TABLE queue_workers ADD COLUMN warm TEXT NOT NULL DEFAULT '';\n"
 	"ALTER TABLE queue_workers ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;\n";
 
+const char queue_epochs_sql[] =
+	"CREATE TABLE queue_epochs (\n"
+	"	inbox TEXT NOT NULL,\n"
+	"	epoch INTEGER NOT NULL,\n"
+	"	last_commit TEXT NOT NULL DEFAULT '',\n"
+	"	commits INTEGER NOT NULL DEFAULT 0,\n"
+	"	updated INTEGER NOT NULL DEFAULT 0,\n"
+	"	PRIMARY KEY (inbox, epoch)\n"
+	");\n";
+
 #define QUEUE_MAX_EVENTS 10000
 #define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
 
@@ -504,6 +514,41 @@ out_free:
 	strbuf_release(&n.email);
 	strbuf_release(&n.author);
 	return ret;
+}
+
+/* ---- following an archive's epochs ------------------------------------ */
+
+int queue_epoch_newest(struct queue_epoch *out, struct queue *q, const char *inbox)
+{
+	struct store_rows *st;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = query(&st, q, "SELECT epoch, last_commit, commits FROM queue_epochs "
+			    "WHERE inbox = ? ORDER BY epoch DESC LIMIT 1", "s", inbox);
+	if (ret <= 0)
+		return ret;
+	out->epoch = store_rows_int(st, 0);
+	snprintf(out->last_commit, sizeof(out->last_commit), "%s",
+		 store_rows_text(st, 1));
+	out->commits = store_rows_int(st, 2);
+	store_rows_free(st);
+	return 1;
+}
+
+int queue_epoch_save(struct queue *q, const char *inbox, unsigned int epoch,
+		     const char *commit, time_t now)
+{
+	int ret = exec(q, "INSERT INTO queue_epochs (inbox, epoch, last_commit, "
+			  "commits, updated) VALUES (?, ?, ?, ?, ?) "
+			  "ON CONFLICT (inbox, epoch) DO UPDATE SET "
+			  "last_commit = excluded.last_commit, commits = "
+			  "queue_epochs.commits + excluded.commits, "
+			  "updated = excluded.updated",
+		       "sisit", inbox, (long long)epoch, commit,
+		       (long long)(*commit ? 1 : 0), now);
+
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- reading and moving series ----------------------------------------- */

@@ -118,10 +118,11 @@ struct queue_msg {
 	const char *author_email;
 };
 
-/* The SQL that creates the queue's tables: store.c's migrations 2 and 3. */
+/* The SQL that creates the queue's tables: store.c's migrations 2, 4, 5 and 7. */
 extern const char queue_schema_sql[];
 extern const char queue_workers_sql[];
 extern const char queue_affinity_sql[];
+extern const char queue_epochs_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -251,6 +252,25 @@ int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
 int queue_inbox_save(struct queue *q, const char *inbox,
 		     const struct archive_inbox *st, bool primed,
 		     const char *last_error);
+
+/*
+ * Where the service is in a list's public-inbox epochs (migration 7):
+ * the last commit read per epoch, saved after each message read, so a
+ * restart reads on from the commit after it (a message read twice is
+ * known by its Message-ID).
+ */
+struct queue_epoch {
+	unsigned int epoch;	/* N of git/N.git */
+	char last_commit[41];	/* hex, "" none read yet */
+	long long commits;	/* commits read in it */
+};
+
+/* The newest epoch recorded for `inbox`: 1 (into *out), 0 none yet
+ * (the list was never read through git), negative on error. */
+int queue_epoch_newest(struct queue_epoch *out, struct queue *q, const char *inbox);
+/* Record `commit` ("" to start an epoch) as the last read in `epoch`. */
+int queue_epoch_save(struct queue *q, const char *inbox, unsigned int epoch,
+		     const char *commit, time_t now);
 
 /* An event for `status` (errors, late messages, resends). */
 enum queue_level { QL_INFO, QL_WARN, QL_ERROR };

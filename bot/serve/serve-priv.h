@@ -20,6 +20,8 @@ struct httpd;
 struct serve_inbox {
 	struct archive_inbox poll;
 	bool primed;
+	bool git;		/* read through its git epochs (follow.h) */
+	time_t git_retry_at;	/* no epochs: the feed until then */
 	struct guide guide;	/* the list's coding-style, for quoting */
 	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
 };

@@ -8,6 +8,7 @@
 #include "serve-priv.h"
 #include "mkdirs.h"
 #include "atom.h"
+#include "follow.h"
 #include "dashboard.h"
 #include "httpd.h"
 #include "stage.h"
@@ -447,6 +448,71 @@ int serve_fail(struct serve *sv, long long id, const char *why, bool permanent)
 /* public-inbox answers 404 with this body for an inbox without mail. */
 #define PI_EMPTY_FEED "No feed found"
 
+/* How long a list whose archive serves no git epoch is read through its
+ * feed before the epochs are asked for again. */
+#define SERVE_GIT_RETRY 3600
+
+/*
+ * Poll list `i` through its git epochs (follow.h): 0, WW_ENOTFOUND when
+ * the archive serves none, or a failure (in the error state).
+ */
+static int poll_epochs(struct serve *sv, size_t i, time_t now, bool skip,
+		       size_t *added)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+	struct serve_inbox *in = &sv->inboxes[i];
+	struct follow_opts fo = {
+		.list = l->name, .archive = l->archive, .inbox = l->inbox,
+		.state_dir = sv->cfg->settings->state.dir, .http = &sv->http,
+		.skip = skip, .stop = serve_stopping,
+	};
+	struct follow_result res;
+	int ret = follow_list(&res, &sv->q, &fo, now);
+
+	if (ret < 0)
+		return ret;
+	*added = res.added;
+	if (res.new_epoch)
+		queue_log(&sv->q, 0, l->name, QL_INFO, "reading epoch %u of %s/%s",
+			  res.epoch, l->archive, l->inbox);
+	if (res.read)
+		serve_say(sv, "%s: epoch %u: %zu message(s) read, %zu new", l->name,
+			  res.epoch, res.read, res.fresh);
+	in->git = true;
+	return 0;
+}
+
+/*
+ * The feed showed nothing but new mail: a gap before it.  Its oldest
+ * entry's thread (a patchbomb's cover and patches) is read whole; other
+ * threads in the gap are lost, said as a warning in status.
+ */
+static int fill_gap(struct serve *sv, size_t i, const struct atom_feed *feed,
+		    time_t now, bool skip, size_t *added)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+	struct follow_opts fo = {
+		.list = l->name, .archive = l->archive, .inbox = l->inbox,
+		.http = &sv->http, .skip = skip,
+	};
+	struct follow_result res = { 0 };
+	const char *oldest = feed->v[feed->nr - 1].message_id;
+	int ret = follow_fill_thread(&res, &sv->q, &fo, oldest, now);
+
+	if (ret == WW_ESTATE)
+		return ret;
+	*added += res.added;
+	queue_log(&sv->q, 0, l->name, QL_WARN,
+		  "all %zu feed entries were new: mail may have been missed "
+		  "(%s serves no git epoch to read it from); %zu more found in "
+		  "the thread of <%s>%s%s; poll more often", feed->nr, l->archive,
+		  res.fresh, oldest, ret < 0 ? ", which could not be read: " : "",
+		  ret < 0 ? error_last() : "");
+	if (ret < 0)
+		error_clear();
+	return 0;
+}
+
 /* Poll list `i`: 1 when something changed (new mail, an error), 0 when
  * not, WW_ESTATE when the state database failed. */
 static int poll_list(struct serve *sv, size_t i, time_t now)
@@ -462,8 +528,28 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	int ret;
 
 	ao.interval = l->poll_interval;
-	strbuf_addf(&url, "%s/%s/new.atom", l->archive, l->inbox);
 	failures = in->poll.failures;
+	if (now >= in->git_retry_at) {
+		ret = poll_epochs(sv, i, now, skip, &added);
+		if (!ret) {
+			archive_note_success(&in->poll, &ao, now);
+			goto done;
+		}
+		if (ret == WW_ESTATE)
+			goto save;	/* the database, not the archive */
+		if (ret != WW_ENOTFOUND) {
+			archive_note_failure(&in->poll, &ao, now, 0);
+			goto failed;
+		}
+		if (in->git || !in->primed)
+			queue_log(&sv->q, 0, l->name, QL_WARN, "%s; reading its "
+				  "new.atom, which shows only the newest 25 messages",
+				  error_last());
+		error_clear();
+		in->git = false;
+		in->git_retry_at = now + SERVE_GIT_RETRY;
+	}
+	strbuf_addf(&url, "%s/%s/new.atom", l->archive, l->inbox);
 	ret = archive_poll(&body, &in->poll, url.buf, &ao, now);
 	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED)) {
 		ret = ARCHIVE_UNCHANGED;	/* an inbox without mail yet */
@@ -487,6 +573,7 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 		in->poll.failures = failures;
 		archive_note_failure(&in->poll, &ao, now, 0);
 	}
+failed:
 	if (ret < 0) {
 		/* The backoff counts from the failed answer, as fail()'s does,
 		 * not from before a request that may have waited out its
@@ -516,10 +603,12 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 			fresh++;
 	}
 	/* public-inbox's feed holds the newest 25: none known means a gap. */
-	if (in->primed && feed.nr >= 25 && fresh == feed.nr)
-		queue_log(&sv->q, 0, l->name, QL_WARN,
-			  "all %zu feed entries were new: mail may have been "
-			  "missed; poll more often", feed.nr);
+	if (in->primed && feed.nr >= 25 && fresh == feed.nr) {
+		ret = fill_gap(sv, i, &feed, now, skip, &added);
+		if (ret < 0)
+			goto save;
+	}
+done:
 	if (added)
 		serve_say(sv, "%s: %zu new patch message(s)%s", l->name, added,
 		    skip ? " (before watching: skipped)" : "");

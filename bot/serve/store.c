@@ -58,6 +58,9 @@ static const char *const migrations[] = {
 	"  GROUP BY in_reply_to);"
 	"CREATE UNIQUE INDEX replies_answer_once ON replies (in_reply_to)"
 	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');",
+	/* 7: the last commit read per public-inbox epoch of a watched list
+	 * (queue.h, queue_epoch_*). */
+	queue_epochs_sql,
 };
 
 char *store_default_dir(void)

@@ -6,7 +6,8 @@
 Listens on 127.0.0.1:PORT and forwards every GET to UPSTREAM (a real
 public-inbox-httpd), except that the Nth request of a KIND gets the Nth
 FAULT scheduled for that kind instead.  KIND is "feed" (.../new.atom) or
-"thread" (anything else: what b4 fetches).  FAULTs:
+"thread" (anything else: what b4 fetches).  Git epochs (INBOX/git/N.git)
+are always 404: an archive that serves only its feed and threads.  FAULTs:
     500         "500 Internal Server Error"
     503         "503 Service Unavailable" with Retry-After: 2
     garbage     200 with an HTML error page where the Atom or mbox should be
@@ -18,6 +19,7 @@ LOG gets one JSON line per request: time, path, kind, what was done.
 """
 import http.server
 import json
+import re
 import socketserver
 import sys
 import threading
@@ -89,6 +91,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return e.code, e.read(), e.headers
 
     def do_GET(self):
+        # An archive without git epochs (/INBOX/git/N.git, /INBOX/N): the
+        # service falls back to the feed, whose faults are the point here.
+        if re.match(r"/[^/]+/(git/)?[0-9]+(\.git)?/", self.path):
+            log(path=self.path, kind="git", did="404")
+            return self.answer(404, b"no git here\n")
         kind = "feed" if self.path.split("?")[0].endswith("/new.atom") else "thread"
         with lock:
             n = seen[kind]

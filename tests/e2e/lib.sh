@@ -9,6 +9,8 @@
 #     run on INT/TERM/HUP):
 #       pi_init NAME            a public-inbox v2 inbox under $TEST_DIR
 #       pi_deliver NAME FILE... deliver mails with public-inbox-mda
+#       pi_import NAME ROTATE FILE...  many mails in one process (ROTATE 1:
+#                               each after the first in a new epoch)
 #       pi_extindex             (re)build the lore-style /all/ index
 #       pi_httpd_start          public-inbox-httpd; sets PI_PORT, PI_URL
 #       smtp_start              an aiosmtpd SMTP server storing into a
@@ -204,6 +206,29 @@ pi_deliver() {
 			return 1
 		}
 	done
+}
+
+# pi_import NAME ROTATE FILE...: deliver many mails at once, in one
+# public-inbox process (public-inbox-mda starts Perl per mail: 200 mails
+# take a minute).  ROTATE 0: as the list would; 1: the second mail and
+# every one after it starts a new epoch (git/N+1.git), as an epoch that
+# reached public-inbox's size limit (1 GiB) would.
+pi_import() {
+	local name=$1 rotate=$2
+	shift 2
+	_pi_env perl -MPublicInbox::Config -MPublicInbox::InboxWritable \
+		-MPublicInbox::Eml -e '
+my ($name, $rotate, @files) = @ARGV;
+my $ibx = PublicInbox::Config->new->lookup_name($name) or die "no inbox $name\n";
+my $w = PublicInbox::InboxWritable->new($ibx)->importer(0);
+$w->{rotate_bytes} = 1 if $rotate;
+for my $f (@files) {
+	open my $fh, "<", $f or die "$f: $!\n";
+	my $raw = do { local $/; <$fh> };
+	$w->add(PublicInbox::Eml->new(\$raw)) or die "$f: not added\n";
+}
+$w->done;
+' "$name" "$rotate" "$@" </dev/null
 }
 
 # pi_extindex: the lore-style /all/ view over every inbox (public-inbox-mda

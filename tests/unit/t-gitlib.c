@@ -82,6 +82,16 @@ int main(void)
 	} else {
 		skip("libgit2 built without HTTPS", "libgit2's CA read");
 	}
+	if ((features & GIT_FEATURE_HTTPS) && !stat(GITLIB_CA_FILE, &st)) {
+		int reads = gitlib_ca_reads;
+
+		is(gitlib_enable_tls(), 0, "gitlib_enable_tls() loads the CA bundle");
+		is(gitlib_ca_reads, reads + 1, "  through our definition, handed on");
+		is(gitlib_enable_tls(), 0, "  a second call");
+		is(gitlib_ca_reads, reads + 1, "  reads nothing again");
+	} else {
+		skip("no HTTPS in libgit2 or no CA bundle", "gitlib_enable_tls()");
+	}
 	is(git_diff_from_buffer(&diff, text, sizeof(text) - 1), 0,
 	   "libgit2 parses a diff after gitlib_init()");
 	is(diff ? (long long)git_diff_num_deltas(diff) : -1, 1, "one delta");
