@@ -78,6 +78,7 @@ static void subject_token(struct subject_tags *out, const char *p, size_t n)
 
 	if (istarts(p, n, "patch")) {
 		out->is_patch = true;
+		out->patchset |= istarts(p, n, "patchset");
 		/* "PATCHv2", "PATCH-v2" */
 		if ((v = version_token(p + 5, n - 5)) > 0)
 			out->version = v;

@@ -55,6 +55,8 @@ struct subject_tags {
 				 * tag); the other fields still say what the
 				 * replied-to patch was */
 	bool rfc;
+	bool patchset;		/* [PATCHSET ...]: a cover letter, whatever its
+				 * m/n (one of several sets sent together) */
 	int version;		/* 1 when absent */
 	int index;		/* -1 when absent */
 	int total;		/* -1 when absent */

@@ -6,7 +6,7 @@
 #include "queue.h"
 #include "jsonval.h"
 #include "mkdirs.h"
-#include "series.h"
+#include "group.h"
 
 #include <ctype.h>
 #include <sys/stat.h>
@@ -267,28 +267,29 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 
 struct parent_info {
 	long long series_id;
-	bool is_patch;
-	int version, idx, total;
+	struct group_msg g;
 };
 
 static int load_parent(struct parent_info *out, struct queue *q,
 		       const char *inbox, const char *msgid)
 {
+	struct subject_tags tags;
 	struct store_rows *st;
 	int ret;
 
 	if (!msgid || !*msgid)
 		return 0;
-	ret = query(&st, q, "SELECT series_id, is_patch, version, idx, total "
+	ret = query(&st, q, "SELECT series_id, version, idx, total, subject "
 			    "FROM queue_messages WHERE inbox = ? AND msgid = ?",
 		    "ss", inbox, msgid);
 	if (ret <= 0)
 		return ret;
+	series_parse_subject(&tags, store_rows_text(st, 4));
 	out->series_id = store_rows_int(st, 0);
-	out->is_patch = store_rows_int(st, 1);
-	out->version = store_rows_int(st, 2);
-	out->idx = store_rows_int(st, 3);
-	out->total = store_rows_int(st, 4);
+	out->g.kind = group_kind(&tags);
+	out->g.version = store_rows_int(st, 1);
+	out->g.idx = store_rows_int(st, 2);
+	out->g.total = store_rows_int(st, 3);
 	store_rows_free(st);
 	return 1;
 }
@@ -311,6 +312,7 @@ static int find_series(long long *out, struct queue *q, const char *inbox,
 struct new_msg {
 	const struct queue_msg *m;
 	struct subject_tags tags;
+	struct group_msg g;
 	const char *title;
 	struct strbuf title_key;
 	struct strbuf email;
@@ -318,9 +320,13 @@ struct new_msg {
 	int idx, total;
 };
 
-/* Which series `n` belongs to: join a parent's, or start one at `*root`. */
-static int pick_series(long long *out_id, const char **root, struct queue *q,
-		       struct new_msg *n)
+/*
+ * Which series `n` belongs to (group.h): join its parent's (*out_id), or
+ * start one at `*root`.  `*cover` when that root is a parent without a
+ * tag that this patch shows to be a cover letter.
+ */
+static int pick_series(long long *out_id, const char **root, bool *cover,
+		       struct queue *q, struct new_msg *n)
 {
 	struct parent_info parent = { 0 };
 	const char *pmid = n->m->parent;
@@ -328,15 +334,19 @@ static int pick_series(long long *out_id, const char **root, struct queue *q,
 
 	*out_id = 0;
 	*root = n->m->msgid;
-	if (n->idx == 0)
+	*cover = false;
+	if (n->g.kind == GROUP_COVER)
 		return 0;	/* a cover letter always starts a series */
 	ret = load_parent(&parent, q, n->m->inbox, pmid);
 	if (ret < 0)
 		return ret;
-	if (ret && parent.series_id && parent.is_patch &&
-	    parent.version == n->tags.version && parent.total == n->total &&
-	    (n->idx > 1 || parent.idx == 0)) {
-		*out_id = parent.series_id;
+	if (ret && group_joins(&n->g, &parent.g)) {
+		if (parent.series_id) {
+			*out_id = parent.series_id;
+		} else if (parent.g.kind == GROUP_OTHER) {
+			*root = pmid;	/* a cover without a tag */
+			*cover = true;
+		}
 		return 0;
 	}
 	/* Patch 2/n and later whose parent we have not seen (yet): assume
@@ -372,18 +382,79 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 	return 0;
 }
 
-/* The series' root message arrived: it names the series. */
+/* The series' root message arrived: it names the series (its version
+ * and length are its members', touch_series()). */
 static int adopt_root(struct queue *q, long long id, struct new_msg *n)
 {
 	return exec(q, "UPDATE queue_series SET title = ?, title_key = ?, "
-		       "author = ?, author_email = ?, has_cover = ?, version = ?, "
-		       "total = ? WHERE id = ?",
-		    "ssssiiii", n->title, n->title_key.buf, n->author.buf,
-		    n->email.buf, (long long)(n->idx == 0),
-		    (long long)n->tags.version, (long long)n->total, id);
+		       "author = ?, author_email = ?, has_cover = ? WHERE id = ?",
+		    "ssssii", n->title, n->title_key.buf, n->author.buf,
+		    n->email.buf, (long long)(n->idx == 0), id);
 }
 
-/* After a message joined: count patches, push the settle deadline. */
+/*
+ * `msgid`, a message without a tag, is the cover letter of series `id`:
+ * a patch answered it.  It names the series and becomes its member 0.
+ */
+static int adopt_cover(struct queue *q, long long id, const char *inbox,
+		       const char *msgid)
+{
+	struct subject_tags tags;
+	struct strbuf key = STRBUF_INIT;
+	struct store_rows *st;
+	const char *subject;
+	int ret;
+
+	ret = query(&st, q, "SELECT subject FROM queue_messages WHERE inbox = ? "
+			    "AND msgid = ?", "ss", inbox, msgid);
+	if (ret <= 0)
+		return ret;
+	subject = store_rows_text(st, 0);
+	series_parse_subject(&tags, subject);
+	queue_title_key(&key, subject + tags.title_off);
+	ret = exec(q, "UPDATE queue_series SET title = ?, title_key = ?, "
+		      "has_cover = 1 WHERE id = ?", "ssi",
+		   subject + tags.title_off, key.buf, id);
+	if (ret >= 0)
+		ret = exec(q, "UPDATE queue_messages SET series_id = ?, idx = 0 "
+			      "WHERE inbox = ? AND msgid = ?", "iss", id, inbox, msgid);
+	store_rows_free(st);
+	strbuf_release(&key);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The version and length of series `id` from its members, into `s`: the
+ * highest version any of them spells (the cover's or the patches'), and
+ * group_total() of the patches' counts; `s->nr_seen` recounted for it.
+ */
+static int series_shape(struct queue_series *s, struct queue *q, long long id)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT max(version), "
+			    "min(CASE WHEN idx >= 1 THEN total END), "
+			    "max(CASE WHEN idx >= 1 THEN idx END) "
+			    "FROM queue_messages WHERE series_id = ?", "i", id);
+	if (ret <= 0)
+		return ret;
+	if (!store_rows_is_null(st, 0))
+		s->version = store_rows_int(st, 0);
+	if (!store_rows_is_null(st, 2))
+		s->total = group_total(store_rows_int(st, 1), store_rows_int(st, 2));
+	store_rows_free(st);
+	ret = query(&st, q, "SELECT count(DISTINCT idx) FROM queue_messages "
+			    "WHERE series_id = ? AND idx >= 1 AND idx <= ?", "ii",
+		    id, (long long)s->total);
+	if (ret == 1) {
+		s->nr_seen = store_rows_int(st, 0);
+		store_rows_free(st);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* After a message joined: its shape, and when it is due. */
 static int touch_series(struct queue *q, long long id, struct new_msg *n,
 			time_t now)
 {
@@ -403,17 +474,24 @@ static int touch_series(struct queue *q, long long id, struct new_msg *n,
 			   "ti", now, id);
 		goto out;
 	}
-	/* Complete (every patch 1..n there): no reason to wait longer. */
+	ret = series_shape(&s, q, id);
+	if (ret < 0)
+		goto out;
+	/*
+	 * Complete (every patch 1..n there): due at once.  Incomplete: it
+	 * waits for the archive to bring the rest (each message that joins
+	 * comes through here again), and after max-wait b4 runs once on
+	 * what there is; no b4 run in between.
+	 */
 	if (s.nr_seen >= s.total)
 		due = now;
 	else
-		due = now + q->opts.settle;
-	if (due > s.first_seen + (time_t)q->opts.max_wait)
 		due = s.first_seen + q->opts.max_wait;
 	if (due < now)
 		due = now;
 	ret = exec(q, "UPDATE queue_series SET last_seen = ?, next_at = ?, "
-		      "updated = ? WHERE id = ?", "ttti", now, due, now, id);
+		      "updated = ?, version = ?, total = ? WHERE id = ?", "tttiii",
+		   now, due, now, (long long)s.version, (long long)s.total, id);
 out:
 	queue_series_release(&s);
 	return ret < 0 ? ret : 0;
@@ -426,6 +504,7 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 	struct store_rows *st;
 	long long id = 0;
 	const char *root;
+	bool cover;
 	int ret;
 
 	strbuf_init(&n.title_key, 0);
@@ -451,19 +530,36 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 		strbuf_addf(&n.author, "%s <%s>", m->author_name, n.email.buf);
 	else
 		strbuf_addstr(&n.author, n.email.buf);
-	if (!n.tags.is_patch || n.tags.is_reply) {
+	n.g.kind = group_kind(&n.tags);
+	if (n.g.kind == GROUP_REPLY || n.g.kind == GROUP_OTHER) {
 		ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, "
 			      "subject, title_key, author_email, seen) "
 			      "VALUES (?, ?, ?, ?, ?, ?, ?)", "sssssst",
 			   m->inbox, m->msgid, m->parent, m->subject,
 			   n.title_key.buf, n.email.buf, now);
+		if (ret < 0 || n.g.kind == GROUP_REPLY)
+			goto ignored;
+		/* A cover without a tag after patches that answer it: they
+		 * keyed a series by it. */
+		ret = find_series(&id, q, m->inbox, m->msgid);
+		if (ret == 1) {
+			ret = adopt_cover(q, id, m->inbox, m->msgid);
+			if (!ret)
+				ret = touch_series(q, id, &n, now);
+			ret = ret < 0 ? ret : QUEUE_ADDED;
+			goto out;
+		}
+ignored:
 		ret = ret < 0 ? ret : QUEUE_IGNORED;
 		goto out;
 	}
-	n.idx = n.tags.index < 0 ? 1 : n.tags.index;
+	n.idx = n.g.kind == GROUP_COVER ? 0 : n.tags.index < 0 ? 1 : n.tags.index;
 	n.total = n.tags.total < 1 ? 1 : n.tags.total;
+	n.g.version = n.tags.version;
+	n.g.idx = n.idx;
+	n.g.total = n.total;
 
-	ret = pick_series(&id, &root, q, &n);
+	ret = pick_series(&id, &root, &cover, q, &n);
 	if (ret < 0)
 		goto out;
 	if (!id) {
@@ -475,6 +571,8 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 		else if (!ret)
 			ret = create_series(&id, q, &n, root, root == m->msgid,
 					    now, skip);
+		if (ret >= 0 && cover)
+			ret = adopt_cover(q, id, m->inbox, root);
 		if (ret < 0)
 			goto out;
 	}
@@ -519,7 +617,9 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		    "attempts, next_at, first_seen, last_seen, updated, error, "
 		    "verdict, findings, reply, force_reply, "
 		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
-		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base "
+		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base, "
+		    "(SELECT max(version) FROM queue_messages m WHERE "
+		    " m.series_id = s.id AND m.idx >= 1) "
 		    "FROM queue_series s WHERE id = ?", "i", id);
 	if (ret < 0)
 		return ret;
@@ -551,6 +651,7 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 	out->force_reply = store_rows_int(st, 21);
 	out->nr_seen = store_rows_int(st, 22);
 	out->base = col_str(st, 23);
+	out->patch_version = store_rows_is_null(st, 24) ? 1 : store_rows_int(st, 24);
 	store_rows_free(st);
 	error_clear();
 	return 0;

@@ -87,8 +87,10 @@ struct queue_series {
 	char *title;		/* subject without tags */
 	char *author;		/* "Name <addr>" */
 	char *author_email;
-	int version;
-	int total;		/* n of m/n; 1 for a lone patch */
+	int version;		/* the cover's or the patches', the higher */
+	int patch_version;	/* the highest its patches spell (1: none) */
+	int total;		/* n of m/n; 1 for a lone patch; patches that
+				 * disagree: group_total() */
 	int nr_seen;		/* distinct patches seen so far */
 	bool has_cover;
 	long long prev_id;	/* the earlier version, 0 none */

@@ -111,6 +111,7 @@ static void test_subjects(void)
 		{ "[PATCH 99999999999/2] huge", true, false, false, 1, -1, -1, "huge" },
 		{ "", false, false, false, 1, -1, -1, "" },
 	};
+	struct subject_tags set;
 
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct subject_tags st;
@@ -129,6 +130,12 @@ static void test_subjects(void)
 			       st.is_patch, st.is_reply, st.rfc, st.version, st.index,
 			       st.total, s + st.title_off);
 	}
+	/* Darrick Wong's covers: set 3 of 9, not patch 3/9 (issue 27). */
+	series_parse_subject(&set, "[PATCHSET v7 3/9] fuse: cache iomap mappings");
+	ok(set.patchset && set.is_patch && set.version == 7 && set.index == 3,
+	   "[PATCHSET v7 3/9] says it is a set, v7");
+	series_parse_subject(&set, "[PATCH v7 3/9] fuse: one");
+	ok(!set.patchset, "[PATCH v7 3/9] is no set");
 }
 
 static void test_format_patch_series(void)

@@ -1,0 +1,55 @@
+/*
+ * How the service groups a list's mail into series, as b4 does
+ * (b4's LoreMailbox): the thread is built from In-Reply-To, the cover
+ * letter or the first patch is the root, and a series' version comes from
+ * the cover or from its patches, whichever spells it.  These are the
+ * rules; queue.c keeps the messages and applies them.
+ *
+ * Real covers come in more shapes than [PATCH 0/n]: [PATCHSET v7 3/9]
+ * (one of nine sets, its patches say only [PATCH 1/2]), and covers with
+ * no tag at all, whose patches answer them.  Patches may disagree on the
+ * series length ([PATCH 3/4] after 1/3 and 2/3).
+ */
+#ifndef WW_GROUP_H
+#define WW_GROUP_H
+
+#include "series.h"
+
+enum group_kind {
+	GROUP_OTHER,	/* no tag, no Re: (a cover if patches answer it) */
+	GROUP_REPLY,	/* Re:, Fwd: ... : discussion */
+	GROUP_COVER,	/* [PATCH 0/n], [PATCHSET ...] */
+	GROUP_PATCH,	/* [PATCH], [PATCH m/n] with m >= 1 */
+};
+
+/* What a message is, from its subject's tags. */
+enum group_kind group_kind(const struct subject_tags *t);
+
+/* A message as grouping sees it: its kind and the tags it spelled. */
+struct group_msg {
+	enum group_kind kind;
+	int version;	/* as spelled; 1 when absent */
+	int idx;	/* m of m/n; 0 for a cover; 1 for a lone patch */
+	int total;	/* n of m/n; 1 for a lone patch */
+};
+
+/*
+ * Whether patch `p` belongs to the series of `parent`, the message it
+ * answers.  Under a cover (tagged or not) it does unless both spell
+ * different versions: [PATCH 1/2] under [PATCHSET v7 3/9] is v7; under a
+ * message without a tag, only a numbered patch (m/n, n > 1) does: a lone
+ * [PATCH] answering a bug report is a series of its own.  Under
+ * another patch it does when both spell the same version and it is not
+ * a new first patch (a v2 answering v1's patch is a series of its own);
+ * the counts need not agree.
+ */
+bool group_joins(const struct group_msg *p, const struct group_msg *parent);
+
+/*
+ * The length of a series whose patches say `min_total` (the smallest n
+ * of their m/n, 0 none) and whose highest m is `max_idx`: patches that
+ * disagree count as complete once 1..this are there.
+ */
+int group_total(int min_total, int max_idx);
+
+#endif
