@@ -14,6 +14,8 @@
 #define WW_GROUP_H
 
 #include "series.h"
+#include "mbox.h"
+#include "strvec.h"
 
 enum group_kind {
 	GROUP_OTHER,	/* no tag, no Re: (a cover if patches answer it) */
@@ -51,5 +53,27 @@ bool group_joins(const struct group_msg *p, const struct group_msg *parent);
  * disagree count as complete once 1..this are there.
  */
 int group_total(int min_total, int max_idx);
+
+/*
+ * The series that `seeds` (Message-IDs: its root, and the members the
+ * queue knows) belong to, chosen from `mails`, the thread parsed from
+ * `raw` as the archive has it: every seed, and every patch that joins a
+ * chosen message it answers (In-Reply-To, else the last of References)
+ * by group_joins().  Their text, each with its From_ line, is appended
+ * to `out` (an mbox for b4's offline mode); the patches missing from
+ * 1..group_total() to `missing` ("[3/5]", comma separated; empty when
+ * none).  WW_ENOTFOUND when no seed is in the thread.
+ */
+int group_select(struct strbuf *out, struct strbuf *missing, const char *raw,
+		 size_t len, const struct mail_list *mails,
+		 const struct strvec *seeds);
+
+/*
+ * Whether the message `mid` of `mails` answers a message with the same
+ * subject (a review that kept "[PATCH 1/2] ..." without "Re:"): the
+ * index of that parent, or -1.  Such a message looks like a new first
+ * patch but belongs to its parent's series.
+ */
+long group_echo(const struct mail_list *mails, const char *mid);
 
 #endif

@@ -112,6 +112,15 @@ const char queue_affinity_sql[] =
 	"ALTER TABLE queue_workers ADD COLUMN warm TEXT NOT NULL DEFAULT '';\n"
 	"ALTER TABLE queue_workers ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;\n";
 
+/*
+ * Fetching once: how many times b4 ran for a series (status, make
+ * bench-serve) and the patches its thread did not have when it was
+ * reviewed anyway ("[3/5]").
+ */
+const char queue_fetch_sql[] =
+	"ALTER TABLE queue_series ADD COLUMN b4_runs INTEGER NOT NULL DEFAULT 0;\n"
+	"ALTER TABLE queue_series ADD COLUMN missing TEXT NOT NULL DEFAULT '';\n";
+
 #define QUEUE_MAX_EVENTS 10000
 #define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
 
@@ -619,7 +628,7 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
 		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base, "
 		    "(SELECT max(version) FROM queue_messages m WHERE "
-		    " m.series_id = s.id AND m.idx >= 1) "
+		    " m.series_id = s.id AND m.idx >= 1), b4_runs, missing "
 		    "FROM queue_series s WHERE id = ?", "i", id);
 	if (ret < 0)
 		return ret;
@@ -652,6 +661,8 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 	out->nr_seen = store_rows_int(st, 22);
 	out->base = col_str(st, 23);
 	out->patch_version = store_rows_is_null(st, 24) ? 1 : store_rows_int(st, 24);
+	out->b4_runs = store_rows_int(st, 25);
+	out->missing = col_str(st, 26);
 	store_rows_free(st);
 	error_clear();
 	return 0;
@@ -668,6 +679,7 @@ void queue_series_release(struct queue_series *s)
 	free(s->verdict);
 	free(s->reply);
 	free(s->base);
+	free(s->missing);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -881,6 +893,50 @@ int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 	return expect_one(exec(q, "UPDATE queue_series SET verdict = ?, "
 				  "findings = ? WHERE id = ?", "sii", verdict,
 			       (long long)findings, id), id);
+}
+
+int queue_count_b4(struct queue *q, long long id)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET b4_runs = b4_runs + 1 "
+				  "WHERE id = ?", "i", id), id);
+}
+
+int queue_set_missing(struct queue *q, long long id, const char *missing)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET missing = ? WHERE id = ?",
+			       "si", missing, id), id);
+}
+
+int queue_series_of(long long *out_id, struct queue *q, const char *inbox,
+		    const char *msgid)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT series_id FROM queue_messages WHERE inbox = ? "
+			    "AND msgid = ? AND series_id <> 0", "ss", inbox, msgid);
+	if (ret == 1) {
+		*out_id = store_rows_int(st, 0);
+		store_rows_free(st);
+	}
+	return ret;
+}
+
+int queue_members(struct strvec *out, struct queue *q, long long id)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT m.msgid FROM queue_messages m, queue_series s "
+			    "WHERE s.id = ? AND m.series_id = s.id AND m.inbox = s.inbox "
+			    "ORDER BY m.msgid = s.root_msgid DESC, m.idx, m.seen", "i", id);
+	if (ret <= 0)
+		return ret;
+	do
+		strvec_push(out, store_rows_text(st, 0));
+	while ((ret = store_rows_next(st)) == 1);
+	store_rows_free(st);
+	return ret < 0 ? ret : 0;
 }
 
 int queue_set_reply(struct queue *q, long long id, const char *what)
@@ -1175,7 +1231,7 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
 			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
 			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
-			"s.lease_until, s.base FROM queue_series s "
+			"s.lease_until, s.base, s.b4_runs, s.missing FROM queue_series s "
 			/* Every series in progress, however old, and
 			 * the newest `limit` besides. */
 			"WHERE s.state NOT IN ('replied', 'skipped') OR s.id IN "

@@ -49,6 +49,7 @@ enum queue_state {
 /* Artifact file names inside a series directory. */
 #define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (cover first) */
 #define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
+#define QUEUE_SELECTED "selected.mbox"	/* the series' messages of it, for b4 */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
 #define QUEUE_CONSOLE "console.log"
@@ -105,6 +106,8 @@ struct queue_series {
 	char *reply;		/* what the reply step did, for people */
 	bool force_reply;	/* `retry --force`: send even if maybe sent */
 	char *base;		/* the release its build wants first, "" any */
+	int b4_runs;		/* times b4 fetched it (once, normally) */
+	char *missing;		/* patches not in its thread ("[3/5]"), "" none */
 };
 
 #define QUEUE_SERIES_INIT { 0 }
@@ -123,6 +126,7 @@ struct queue_msg {
 extern const char queue_schema_sql[];
 extern const char queue_workers_sql[];
 extern const char queue_affinity_sql[];
+extern const char queue_fetch_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -210,6 +214,17 @@ int queue_advance(struct queue *q, long long id, enum queue_state state,
 int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 		      int findings);
 int queue_set_reply(struct queue *q, long long id, const char *what);
+/* One more b4 run for `id` (counted before it runs, so a crash counts). */
+int queue_count_b4(struct queue *q, long long id);
+/* The patches its thread lacked when it was reviewed ("[3/5]", "" none). */
+int queue_set_missing(struct queue *q, long long id, const char *missing);
+/* The Message-IDs of the messages grouped into `id`, its root first
+ * when the root itself arrived, then by patch number (0 none). */
+int queue_members(struct strvec *out, struct queue *q, long long id);
+/* The series message `msgid` of `inbox` was grouped into: 1 (into
+ * *out_id), 0 none, negative on error. */
+int queue_series_of(long long *out_id, struct queue *q, const char *inbox,
+		    const char *msgid);
 /* Not yet (settle, quiet hours, waiting for the archive): due at `at`. */
 int queue_defer(struct queue *q, long long id, time_t at);
 

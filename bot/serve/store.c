@@ -57,6 +57,8 @@ static const char *const migrations[] = {
 	"  GROUP BY in_reply_to);"
 	"CREATE UNIQUE INDEX replies_answer_once ON replies (in_reply_to)"
 	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');",
+	/* 7: b4 runs once per series; what its thread lacked (queue.h). */
+	queue_fetch_sql,
 };
 
 char *store_default_dir(void)
