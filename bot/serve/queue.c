@@ -277,6 +277,7 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 struct parent_info {
 	long long series_id;
 	struct group_msg g;
+	char *subject;
 };
 
 static int load_parent(struct parent_info *out, struct queue *q,
@@ -294,6 +295,7 @@ static int load_parent(struct parent_info *out, struct queue *q,
 	if (ret <= 0)
 		return ret;
 	series_parse_subject(&tags, store_rows_text(st, 4));
+	out->subject = col_str(st, 4);
 	out->series_id = store_rows_int(st, 0);
 	out->g.kind = group_kind(&tags);
 	out->g.version = store_rows_int(st, 1);
@@ -303,19 +305,25 @@ static int load_parent(struct parent_info *out, struct queue *q,
 	return 1;
 }
 
-static int find_series(long long *out, struct queue *q, const char *inbox,
-		       const char *root)
+/* The id `sql` selects for (inbox, msgid): 1 (into *out), 0, or negative. */
+static int query_id(long long *out, struct queue *q, const char *sql,
+		    const char *inbox, const char *msgid)
 {
 	struct store_rows *st;
-	int ret;
+	int ret = query(&st, q, sql, "ss", inbox, msgid);
 
-	ret = query(&st, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
-			    "root_msgid = ?", "ss", inbox, root);
 	if (ret == 1) {
 		*out = store_rows_int(st, 0);
 		store_rows_free(st);
 	}
 	return ret;
+}
+
+static int find_series(long long *out, struct queue *q, const char *inbox,
+		       const char *root)
+{
+	return query_id(out, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
+				"root_msgid = ?", inbox, root);
 }
 
 struct new_msg {
@@ -332,16 +340,18 @@ struct new_msg {
 /*
  * Which series `n` belongs to (group.h): join its parent's (*out_id), or
  * start one at `*root`.  `*cover` when that root is a parent without a
- * tag that this patch shows to be a cover letter.
+ * tag that this patch shows to be a cover letter; `*echo_of` the series
+ * of a parent with the very same subject (a review that kept the patch's
+ * subject without "Re:"), which its own is the same as.
  */
 static int pick_series(long long *out_id, const char **root, bool *cover,
-		       struct queue *q, struct new_msg *n)
+		       long long *echo_of, struct queue *q, struct new_msg *n)
 {
 	struct parent_info parent = { 0 };
 	const char *pmid = n->m->parent;
 	int ret;
 
-	*out_id = 0;
+	*out_id = *echo_of = 0;
 	*root = n->m->msgid;
 	*cover = false;
 	if (n->g.kind == GROUP_COVER)
@@ -349,7 +359,10 @@ static int pick_series(long long *out_id, const char **root, bool *cover,
 	ret = load_parent(&parent, q, n->m->inbox, pmid);
 	if (ret < 0)
 		return ret;
-	if (ret && group_joins(&n->g, &parent.g)) {
+	if (ret && !strcmp(parent.subject, n->m->subject))
+		*echo_of = parent.series_id;
+	free(parent.subject);
+	if (ret && !*echo_of && group_joins(&n->g, &parent.g)) {
 		if (parent.series_id) {
 			*out_id = parent.series_id;
 		} else if (parent.g.kind == GROUP_OTHER) {
@@ -366,8 +379,10 @@ static int pick_series(long long *out_id, const char **root, bool *cover,
 	return 0;
 }
 
+/* A new series of `n` keyed by `root`; `skip`: created skipped, saying why. */
 static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
-			 const char *root, bool is_root, time_t now, bool skip)
+			 const char *root, bool is_root, time_t now,
+			 const char *skip)
 {
 	int ret;
 
@@ -382,7 +397,7 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 		   (long long)n->tags.version, (long long)n->total,
 		   (long long)(is_root && n->idx == 0),
 		   queue_state_name(skip ? QS_SKIPPED : QS_RECEIVED),
-		   skip ? "posted before the service watched this list" : "",
+		   skip ? skip : "",
 		   now + q->opts.settle, now, now, now);
 	if (ret <= 0)
 		return ret < 0 ? ret : error_code(WW_ESTATE, "no id for a new series");
@@ -511,7 +526,8 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 {
 	struct new_msg n = { .m = m };
 	struct store_rows *st;
-	long long id = 0;
+	struct strbuf why = STRBUF_INIT;
+	long long id = 0, echo_of;
 	const char *root;
 	bool cover;
 	int ret;
@@ -568,9 +584,13 @@ ignored:
 	n.g.idx = n.idx;
 	n.g.total = n.total;
 
-	ret = pick_series(&id, &root, &cover, q, &n);
+	ret = pick_series(&id, &root, &cover, &echo_of, q, &n);
 	if (ret < 0)
 		goto out;
+	if (skip)
+		strbuf_addstr(&why, "posted before the service watched this list");
+	else if (echo_of)
+		strbuf_addf(&why, "the same series as #%lld", echo_of);
 	if (!id) {
 		ret = find_series(&id, q, m->inbox, root);
 		if (ret < 0)
@@ -579,7 +599,7 @@ ignored:
 			ret = adopt_root(q, id, &n);
 		else if (!ret)
 			ret = create_series(&id, q, &n, root, root == m->msgid,
-					    now, skip);
+					    now, why.len ? why.buf : NULL);
 		if (ret >= 0 && cover)
 			ret = adopt_cover(q, id, m->inbox, root);
 		if (ret < 0)
@@ -607,6 +627,7 @@ out:
 			ret = c;
 	}
 out_free:
+	strbuf_release(&why);
 	strbuf_release(&n.title_key);
 	strbuf_release(&n.email);
 	strbuf_release(&n.author);
@@ -910,16 +931,9 @@ int queue_set_missing(struct queue *q, long long id, const char *missing)
 int queue_series_of(long long *out_id, struct queue *q, const char *inbox,
 		    const char *msgid)
 {
-	struct store_rows *st;
-	int ret;
-
-	ret = query(&st, q, "SELECT series_id FROM queue_messages WHERE inbox = ? "
-			    "AND msgid = ? AND series_id <> 0", "ss", inbox, msgid);
-	if (ret == 1) {
-		*out_id = store_rows_int(st, 0);
-		store_rows_free(st);
-	}
-	return ret;
+	return query_id(out_id, q, "SELECT series_id FROM queue_messages WHERE "
+				   "inbox = ? AND msgid = ? AND series_id <> 0",
+			inbox, msgid);
 }
 
 int queue_members(struct strvec *out, struct queue *q, long long id)

@@ -13,36 +13,6 @@
 #include "b4.h"
 #include "group.h"
 
-/*
- * b4 may find that a "series" we grouped is one we already have: a
- * message that looked like a first patch (a reply that kept the subject
- * without "Re:") keyed a series of its own.  1 when `s` was set aside.
- */
-static int same_as_known(struct serve *sv, const struct queue_series *s,
-			 const struct b4_series *bs, time_t now)
-{
-	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
-	struct strbuf mid = STRBUF_INIT, why = STRBUF_INIT;
-	long long other = 0;
-	int ret = 0;
-
-	if (b4_first_msgid(&mid, first->buf, first->len) ||
-	    !strcmp(mid.buf, s->root_msgid))
-		goto out;
-	ret = queue_find(&other, &sv->q, s->inbox, mid.buf);
-	if (ret == 1 && other != s->id) {
-		strbuf_addf(&why, "the same series as #%lld", other);
-		ret = queue_skip(&sv->q, s->id, why.buf, now);
-		ret = ret < 0 ? ret : 1;
-	} else if (ret == 1) {
-		ret = 0;
-	}
-out:
-	strbuf_release(&mid);
-	strbuf_release(&why);
-	return ret;
-}
-
 /* `s` is the series that `msgid` was grouped into, if another: set
  * aside (1), or 0 when not. */
 static int same_as(struct serve *sv, const struct queue_series *s,
@@ -60,6 +30,24 @@ static int same_as(struct serve *sv, const struct queue_series *s,
 		ret = 0;
 	}
 	strbuf_release(&why);
+	return ret;
+}
+
+/*
+ * b4 may find that a "series" we grouped is one we already have: its
+ * first message is another series' member.  1 when `s` was set aside.
+ */
+static int same_as_known(struct serve *sv, const struct queue_series *s,
+			 const struct b4_series *bs, time_t now)
+{
+	const struct strbuf *first = bs->cover.len ? &bs->cover : &bs->mbx;
+	struct strbuf mid = STRBUF_INIT;
+	int ret = 0;
+
+	if (!b4_first_msgid(&mid, first->buf, first->len) &&
+	    strcmp(mid.buf, s->root_msgid))
+		ret = same_as(sv, s, mid.buf, now);
+	strbuf_release(&mid);
 	return ret;
 }
 

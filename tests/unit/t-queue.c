@@ -203,6 +203,15 @@ static void test_real_shapes(void)
 	ok(series_of("djw4a@k.org") == series_of("djw4@k.org") &&
 	   series_of("djw4@k.org") != id, "  the next set is a series of its own");
 
+	/* A review that kept the patch's subject, without "Re:". */
+	add("echo@k.org", "djw3a@k.org", "[PATCH 1/2] fuse: cache iomaps",
+	    "reviewer@x.org", 52005);
+	queue_load(&s, &q, series_of("echo@k.org"));
+	ok(s.state == QS_SKIPPED && s.id != id, "a review keeping the subject is "
+	   "set aside at once, no b4 run");
+	ok(strstr(s.error, "the same series as #") != NULL, "  says whose: %s", s.error);
+	queue_series_release(&s);
+
 	/* Patches that disagree on the length, chained. */
 	add("len1@x", "", "[PATCH v2 1/3] jbd2: one", "jan@x.org", 53000);
 	add("len2@x", "len1@x", "[PATCH v2 2/3] jbd2: two", "jan@x.org", 53001);
