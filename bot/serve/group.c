@@ -142,9 +142,10 @@ int group_select(struct strbuf *out, struct strbuf *missing, const char *raw,
 	for (size_t i = 0; i < nr; i++) {
 		size_t end = i + 1 < nr ? mails->v[i + 1].offset : len;
 
-		if (chosen[i])
-			strbuf_add(out, raw + mails->v[i].offset,
-				   end - mails->v[i].offset);
+		if (!chosen[i])
+			continue;
+		strbuf_add(out, raw + mails->v[i].offset, end - mails->v[i].offset);
+		ret += g[i].kind == GROUP_PATCH;
 	}
 	say_missing(missing, g, chosen, nr);
 out:

@@ -62,7 +62,9 @@ int group_total(int min_total, int max_idx);
  * by group_joins().  Their text, each with its From_ line, is appended
  * to `out` (an mbox for b4's offline mode); the patches missing from
  * 1..group_total() to `missing` ("[3/5]", comma separated; empty when
- * none).  WW_ENOTFOUND when no seed is in the thread.
+ * none).  The number of patches chosen (0: only covers, such as a
+ * [PATCHBOMB] above its sets), or WW_ENOTFOUND when no seed is in the
+ * thread.
  */
 int group_select(struct strbuf *out, struct strbuf *missing, const char *raw,
 		 size_t len, const struct mail_list *mails,

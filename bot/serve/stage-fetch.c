@@ -97,7 +97,13 @@ static int choose(struct strbuf *selected, struct strbuf *missing,
 	if (!ret)
 		ret = group_select(&sel, missing, thread.buf, thread.len, &mails,
 				   &members);
-	if (!ret)
+	if (!ret) {
+		/* Covers only (a [PATCHBOMB] above its sets): nothing for b4. */
+		ret = queue_skip(&sv->q, s->id, "no patches in its thread", now);
+		ret = ret < 0 ? ret : 1;
+		goto out;
+	}
+	if (ret > 0)
 		ret = stage_put_artifact(sv, s->id, QUEUE_THREAD, thread.buf,
 					 thread.len);
 	if (!ret)

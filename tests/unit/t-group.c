@@ -36,8 +36,8 @@ static int pick(struct strbuf *ids, struct strbuf *missing,
 	if (!ret)
 		ret = group_select(&sel, missing, thread->buf, thread->len, &mails,
 				   &seeds);
-	if (!ret && sel.len)
-		ret = mbox_parse(&chosen, sel.buf, sel.len);
+	if (ret >= 0 && sel.len && mbox_parse(&chosen, sel.buf, sel.len) < 0)
+		ret = -1;
 	for (size_t i = 0; i < chosen.nr; i++)
 		strbuf_addf(ids, "%s%s", i ? " " : "", chosen.v[i].message_id);
 	mail_list_clear(&mails);
@@ -62,10 +62,12 @@ int main(void)
 	msg(&t, "set4-1@k", "set4@k", "[PATCH 1/2] fuse: dio read", diff);
 	msg(&t, "set4-2@k", "set4@k", "[PATCH 2/2] fuse: dio write", diff);
 	msg(&t, "rev@k", "set3-1@k", "Re: [PATCH 1/2] fuse: cache", "> hunk\nok");
-	is(pick(&ids, &missing, &t, "set3@k"), 0, "PATCHSET thread: chosen");
+	is(pick(&ids, &missing, &t, "set3@k"), 2, "PATCHSET thread: two patches chosen");
 	is_str(ids.buf, "set3@k set3-1@k set3-2@k",
 	       "  set 3's cover and its two patches, not set 4's nor the review");
 	is_str(missing.buf, "", "  nothing missing");
+	is(pick(&ids, &missing, &t, "bomb@k"), 0, "the [PATCHBOMB] above the sets: no patch");
+	is_str(ids.buf, "bomb@k", "  only itself");
 
 	/* hch's untagged cover; patch 2/3 went to another list only. */
 	strbuf_reset(&t);
@@ -73,7 +75,7 @@ int main(void)
 	msg(&t, "hch1@l", "hch0@l", "[PATCH v4 1/3] fsverity: one", diff);
 	msg(&t, "hch3@l", "hch0@l", "[PATCH v4 3/3] fsverity: three", diff);
 	msg(&t, "hch-old@l", "hch0@l", "[PATCH v3 0/3] fsverity: the old cover", "x");
-	is(pick(&ids, &missing, &t, "hch0@l"), 0, "untagged cover: chosen");
+	is(pick(&ids, &missing, &t, "hch0@l"), 2, "untagged cover: two patches chosen");
 	is_str(ids.buf, "hch0@l hch1@l hch3@l", "  the cover and the patches there");
 	is_str(missing.buf, "[2/3]", "  says which patch is missing");
 
@@ -85,7 +87,7 @@ int main(void)
 	msg(&t, "c2@x", "c1@x", "[PATCH 2/3] jbd2: two", diff);
 	msg(&t, "c3@x", "c2@x", "[PATCH 3/4] jbd2: three", diff);
 	msg(&t, "n1@x", "c3@x", "[PATCH v2 1/3] jbd2: a v2 in reply", diff);
-	is(pick(&ids, &missing, &t, "c1@x"), 0, "chained, disagreeing counts: chosen");
+	is(pick(&ids, &missing, &t, "c1@x"), 3, "chained, disagreeing counts: three chosen");
 	is_str(ids.buf, "c1@x c2@x c3@x", "  1/3 2/3 3/4, not the v2 answering them");
 	is_str(missing.buf, "", "  complete");
 
