@@ -10,14 +10,15 @@
  * one SQLite transaction, so a process killed at any moment restarts from
  * the last stage that completed; stages are written to be repeatable.
  *
- * Grouping uses what the Atom feed says: the subject's [PATCH vN m/n]
- * tags and the parent in thr:in-reply-to.  A cover letter (0/n), a lone
- * patch, or a first patch that is not a reply to a cover of the same
- * version starts a series; any other patch joins its parent's series.  A
- * series waits `settle` seconds after its last message unless all of its
- * patches are there.  A new version is linked to the newest earlier
- * version with the same author address and the same title (cover letter
- * or any patch), so the reply can compare them.
+ * Grouping follows b4 (group.h): the subject's tags and the parent each
+ * message answers.  A cover letter (0/n, a PATCHSET, or an untagged
+ * message that numbered patches answer), a lone patch, or a first patch
+ * that answers no cover starts a series; other patches join the series
+ * of the message they answer.  A series is due once all of its patches
+ * are there, or `max_wait` after its first message (then reviewed once
+ * without the missing ones).  A new version is linked to the newest
+ * earlier version with the same author address and the same title (cover
+ * letter or any patch), so the reply can compare them.
  *
  * The tables live in the state database (store.h), created by the
  * migration queue_schema_sql.  Whether a reply went out is the store's
