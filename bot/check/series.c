@@ -78,6 +78,8 @@ static void subject_token(struct subject_tags *out, const char *p, size_t n)
 
 	if (istarts(p, n, "patch")) {
 		out->is_patch = true;
+		out->patchset |= istarts(p, n, "patchset") ||
+				 istarts(p, n, "patchbomb");
 		/* "PATCHv2", "PATCH-v2" */
 		if ((v = version_token(p + 5, n - 5)) > 0)
 			out->version = v;
@@ -422,7 +424,7 @@ static size_t drop_copies(struct candidate *c, size_t nr)
 }
 
 static size_t collect(struct candidate *c, const struct mail_list *mails,
-		      bool need_tags)
+		      bool need_tags, unsigned int flags)
 {
 	size_t nr = 0;
 
@@ -436,6 +438,8 @@ static size_t collect(struct candidate *c, const struct mail_list *mails,
 		if (k->tags.is_reply || (need_tags && !k->tags.is_patch))
 			continue;
 		has_diff = find_diff(m->body, m->body_len, &k->diff, &k->diff_len);
+		if ((flags & SERIES_GROUPED) && k->tags.patchset)
+			k->tags.index = 0;	/* [PATCHSET v7 3/9]: the cover */
 		if (k->tags.index == 0) {
 			k->cover = true;
 			k->diff = NULL;
@@ -490,8 +494,9 @@ static int cmp_candidate(const void *a, const void *b)
  * one whole series.
  */
 static int check_numbers(struct candidate *c, size_t nr, size_t npatch,
-			 bool have_cover)
+			 bool have_cover, unsigned int flags)
 {
+	bool grouped = flags & SERIES_GROUPED;
 	size_t unnumbered = 0;
 	int total = -1, seq = 0;
 
@@ -511,7 +516,7 @@ static int check_numbers(struct candidate *c, size_t nr, size_t npatch,
 	for (size_t i = 0; i < nr; i++) {
 		if (total < 0)
 			total = c[i].tags.total;
-		else if (c[i].tags.total != total)
+		else if (c[i].tags.total != total && !grouped)
 			return error_code(WW_EINPUT,
 					  "patches disagree on the series length (%d/%d and %d/%d)",
 					  c[0].index, total, c[i].index,
@@ -519,13 +524,14 @@ static int check_numbers(struct candidate *c, size_t nr, size_t npatch,
 		if (i && c[i].index == c[i - 1].index)
 			return error_code(WW_EINPUT, "duplicate patch %d/%d",
 					  c[i].index, c[i].tags.total);
-		if (c[i].index > c[i].tags.total)
+		if (c[i].index > c[i].tags.total && !grouped)
 			return error_code(WW_EINPUT,
 					  "patch %d/%d is beyond the series length",
 					  c[i].index, c[i].tags.total);
 	}
-	/* one patch alone ([PATCH 2/5] saved by itself) may be checked */
-	if (npatch + have_cover <= 1)
+	/* one patch alone ([PATCH 2/5] saved by itself) may be checked; so
+	 * may what is there of a series grouped from its thread */
+	if (npatch + have_cover <= 1 || grouped)
 		return 0;
 	for (int want = 1, i = have_cover; want <= total; want++) {
 		if ((size_t)i < nr && c[i].index == want) {
@@ -562,19 +568,26 @@ static void add_patch(struct series *out, const struct candidate *k)
 
 int series_from_mails(struct series *out, const struct mail_list *mails)
 {
+	return series_from_mails_flags(out, mails, 0);
+}
+
+int series_from_mails_flags(struct series *out, const struct mail_list *mails,
+			    unsigned int flags)
+{
 	struct candidate *c = xcalloc(mails->nr ? mails->nr : 1, sizeof(*c));
 	size_t nr, kept = 0, npatch = 0;
 	const struct candidate *cover = NULL;
 	int version, ret;
 
-	nr = collect(c, mails, true);
+	nr = collect(c, mails, true, flags);
 	/* No [PATCH] tag anywhere: a patch mailed with a plain subject
 	 * (format-patch -k) still counts if it holds a diff. */
 	if (!nr)
-		nr = collect(c, mails, false);
+		nr = collect(c, mails, false, flags);
 	version = pick_version(out, c, nr);
 	for (size_t i = 0; i < nr; i++) {
-		if (c[i].tags.version != version)
+		/* Grouped: one series, whichever members spell the version. */
+		if (c[i].tags.version != version && !(flags & SERIES_GROUPED))
 			continue;
 		c[kept++] = c[i];
 		npatch += !c[kept - 1].cover;
@@ -583,7 +596,7 @@ int series_from_mails(struct series *out, const struct mail_list *mails)
 		ret = error_code(WW_ENOTFOUND, "no patches found");
 		goto out_free;
 	}
-	ret = check_numbers(c, kept, npatch, kept > npatch);
+	ret = check_numbers(c, kept, npatch, kept > npatch, flags);
 	if (ret < 0)
 		goto out_free;
 

@@ -55,6 +55,10 @@ struct subject_tags {
 				 * tag); the other fields still say what the
 				 * replied-to patch was */
 	bool rfc;
+	bool patchset;		/* [PATCHSET ...], [PATCHBOMB ...]: a cover
+				 * letter, whatever its m/n (one of several
+				 * sets sent together, or the letter above
+				 * them) */
 	int version;		/* 1 when absent */
 	int index;		/* -1 when absent */
 	int total;		/* -1 when absent */
@@ -75,6 +79,20 @@ void series_parse_subject(struct subject_tags *out, const char *subject);
  * `out` must be SERIES_INIT; series_release() it on success and failure.
  */
 int series_from_mails(struct series *out, const struct mail_list *mails);
+
+enum series_flags {
+	/*
+	 * `mails` are one series already grouped from its thread (the
+	 * service's group.h): a [PATCHSET] is its cover, members that spell
+	 * no version are the series' version, and counts that disagree or
+	 * patches missing (another list had them) are not errors.
+	 */
+	SERIES_GROUPED = 1 << 0,
+};
+
+/* series_from_mails() with `flags` (enum series_flags). */
+int series_from_mails_flags(struct series *out, const struct mail_list *mails,
+			    unsigned int flags);
 
 /* A bare diff (not mail) as a one-patch series with index 0. */
 void series_from_diff(struct series *out, const char *diff, size_t len,

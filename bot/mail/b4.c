@@ -462,6 +462,21 @@ out:
 	return ret;
 }
 
+int b4_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o,
+	      double *seconds)
+{
+	struct b4_run r;
+	int ret;
+
+	if (!msgid_valid(msgid))
+		return error_code(WW_EINPUT, "invalid message-id");
+	ret = run_init(&r, o);
+	if (!ret)
+		ret = run_mbox(out, &r, msgid, seconds);
+	run_release(&r);
+	return ret;
+}
+
 void b4_series_release(struct b4_series *s)
 {
 	strbuf_release(&s->mbx);

@@ -59,6 +59,14 @@ struct b4_series {
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o);
 
 /*
+ * The whole thread of `msgid` as the archive has it (b4 mbox: exact
+ * headers, bodies' From lines quoted), appended to `out`; the time b4
+ * took is added to `*seconds` (or NULL).  Errors as b4_fetch().
+ */
+int b4_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o,
+	      double *seconds);
+
+/*
  * Remove the working directories (under $WARNWATCH_CACHE/b4-tmp) of
  * processes that are gone: a killed service or command leaves its own.
  * Run by the service at start and before a process's first b4 run.

@@ -116,9 +116,29 @@ static bool is_from_line(const char *p, size_t n)
 	return false;
 }
 
+/*
+ * The From_ line b4 (am's .mbx, mbox) and public-inbox (mboxrd) write
+ * before every message, the same each time; their bodies are not always
+ * quoted (b4 am's .mbx never is), so in such an input only that line
+ * separates, and a body's pasted "From <sha> Mon Sep 17 ..." stays.
+ */
+static bool is_fixed_separator(const char *p, size_t n)
+{
+	static const char *const seps[] = {
+		"From git@z Thu Jan  1 00:00:00 1970",
+		"From mboxrd@z Thu Jan  1 00:00:00 1970",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(seps); i++)
+		if (n == strlen(seps[i]) && !memcmp(p, seps[i], n))
+			return true;
+	return false;
+}
+
 struct mbox_state {
 	struct mail_list *out;
 	bool mbox;		/* the input has From_ lines */
+	bool fixed;		/* ... all the same, is_fixed_separator() */
 	size_t msgno;		/* 1-based, of the message being read */
 	size_t msg_off;
 	bool started, in_body, prev_blank, any_header;
@@ -385,8 +405,10 @@ int mbox_parse(struct mail_list *out, const char *buf, size_t len)
 		return error_code(WW_EINPUT, "empty input");
 	st.mbox = len - start >= 5 && !memcmp(buf + start, "From ", 5);
 	reader_init(&r, buf, len, start);
-	if (st.mbox)
+	if (st.mbox) {
 		reader_next(&r, &l);	/* the first From_ line */
+		st.fixed = is_fixed_separator(l.p, l.len);
+	}
 	start_message(&st, start);
 
 	for (;;) {
@@ -398,7 +420,8 @@ int mbox_parse(struct mail_list *out, const char *buf, size_t len)
 		if (!reader_next(&r, &l))
 			break;
 		if (st.mbox && l.len > 5 && l.p[0] == 'F' &&
-		    (is_format_patch_line(l.p, l.len) ||
+		    (st.fixed ? is_fixed_separator(l.p, l.len) :
+		     is_format_patch_line(l.p, l.len) ||
 		     ((!st.in_body || st.prev_blank) && is_from_line(l.p, l.len)))) {
 			ret = finish_message(&st);
 			if (ret < 0)

@@ -6,7 +6,7 @@
 #include "queue.h"
 #include "jsonval.h"
 #include "mkdirs.h"
-#include "series.h"
+#include "group.h"
 
 #include <ctype.h>
 #include <sys/stat.h>
@@ -121,6 +121,15 @@ const char queue_epochs_sql[] =
 	"	updated INTEGER NOT NULL DEFAULT 0,\n"
 	"	PRIMARY KEY (inbox, epoch)\n"
 	");\n";
+
+/*
+ * Fetching once: how many times b4 ran for a series (status, make
+ * bench-serve) and the patches its thread did not have when it was
+ * reviewed anyway ("[3/5]").
+ */
+const char queue_fetch_sql[] =
+	"ALTER TABLE queue_series ADD COLUMN b4_runs INTEGER NOT NULL DEFAULT 0;\n"
+	"ALTER TABLE queue_series ADD COLUMN missing TEXT NOT NULL DEFAULT '';\n";
 
 #define QUEUE_MAX_EVENTS 10000
 #define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
@@ -277,40 +286,42 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 
 struct parent_info {
 	long long series_id;
-	bool is_patch;
-	int version, idx, total;
+	struct group_msg g;
+	char *subject;
 };
 
 static int load_parent(struct parent_info *out, struct queue *q,
 		       const char *inbox, const char *msgid)
 {
+	struct subject_tags tags;
 	struct store_rows *st;
 	int ret;
 
 	if (!msgid || !*msgid)
 		return 0;
-	ret = query(&st, q, "SELECT series_id, is_patch, version, idx, total "
+	ret = query(&st, q, "SELECT series_id, version, idx, total, subject "
 			    "FROM queue_messages WHERE inbox = ? AND msgid = ?",
 		    "ss", inbox, msgid);
 	if (ret <= 0)
 		return ret;
+	series_parse_subject(&tags, store_rows_text(st, 4));
+	out->subject = col_str(st, 4);
 	out->series_id = store_rows_int(st, 0);
-	out->is_patch = store_rows_int(st, 1);
-	out->version = store_rows_int(st, 2);
-	out->idx = store_rows_int(st, 3);
-	out->total = store_rows_int(st, 4);
+	out->g.kind = group_kind(&tags);
+	out->g.version = store_rows_int(st, 1);
+	out->g.idx = store_rows_int(st, 2);
+	out->g.total = store_rows_int(st, 3);
 	store_rows_free(st);
 	return 1;
 }
 
-static int find_series(long long *out, struct queue *q, const char *inbox,
-		       const char *root)
+/* The id `sql` selects for (inbox, msgid): 1 (into *out), 0, or negative. */
+static int query_id(long long *out, struct queue *q, const char *sql,
+		    const char *inbox, const char *msgid)
 {
 	struct store_rows *st;
-	int ret;
+	int ret = query(&st, q, sql, "ss", inbox, msgid);
 
-	ret = query(&st, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
-			    "root_msgid = ?", "ss", inbox, root);
 	if (ret == 1) {
 		*out = store_rows_int(st, 0);
 		store_rows_free(st);
@@ -318,9 +329,17 @@ static int find_series(long long *out, struct queue *q, const char *inbox,
 	return ret;
 }
 
+static int find_series(long long *out, struct queue *q, const char *inbox,
+		       const char *root)
+{
+	return query_id(out, q, "SELECT id FROM queue_series WHERE inbox = ? AND "
+				"root_msgid = ?", inbox, root);
+}
+
 struct new_msg {
 	const struct queue_msg *m;
 	struct subject_tags tags;
+	struct group_msg g;
 	const char *title;
 	struct strbuf title_key;
 	struct strbuf email;
@@ -328,25 +347,38 @@ struct new_msg {
 	int idx, total;
 };
 
-/* Which series `n` belongs to: join a parent's, or start one at `*root`. */
-static int pick_series(long long *out_id, const char **root, struct queue *q,
-		       struct new_msg *n)
+/*
+ * Which series `n` belongs to (group.h): join its parent's (*out_id), or
+ * start one at `*root`.  `*cover` when that root is a parent without a
+ * tag that this patch shows to be a cover letter; `*echo_of` the series
+ * of a parent with the very same subject (a review that kept the patch's
+ * subject without "Re:"), which its own is the same as.
+ */
+static int pick_series(long long *out_id, const char **root, bool *cover,
+		       long long *echo_of, struct queue *q, struct new_msg *n)
 {
 	struct parent_info parent = { 0 };
 	const char *pmid = n->m->parent;
 	int ret;
 
-	*out_id = 0;
+	*out_id = *echo_of = 0;
 	*root = n->m->msgid;
-	if (n->idx == 0)
+	*cover = false;
+	if (n->g.kind == GROUP_COVER)
 		return 0;	/* a cover letter always starts a series */
 	ret = load_parent(&parent, q, n->m->inbox, pmid);
 	if (ret < 0)
 		return ret;
-	if (ret && parent.series_id && parent.is_patch &&
-	    parent.version == n->tags.version && parent.total == n->total &&
-	    (n->idx > 1 || parent.idx == 0)) {
-		*out_id = parent.series_id;
+	if (ret && !strcmp(parent.subject, n->m->subject))
+		*echo_of = parent.series_id;
+	free(parent.subject);
+	if (ret && !*echo_of && group_joins(&n->g, &parent.g)) {
+		if (parent.series_id) {
+			*out_id = parent.series_id;
+		} else if (parent.g.kind == GROUP_OTHER) {
+			*root = pmid;	/* a cover without a tag */
+			*cover = true;
+		}
 		return 0;
 	}
 	/* Patch 2/n and later whose parent we have not seen (yet): assume
@@ -357,8 +389,10 @@ static int pick_series(long long *out_id, const char **root, struct queue *q,
 	return 0;
 }
 
+/* A new series of `n` keyed by `root`; `skip`: created skipped, saying why. */
 static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
-			 const char *root, bool is_root, time_t now, bool skip)
+			 const char *root, bool is_root, time_t now,
+			 const char *skip)
 {
 	int ret;
 
@@ -373,7 +407,7 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 		   (long long)n->tags.version, (long long)n->total,
 		   (long long)(is_root && n->idx == 0),
 		   queue_state_name(skip ? QS_SKIPPED : QS_RECEIVED),
-		   skip ? "posted before the service watched this list" : "",
+		   skip ? skip : "",
 		   now + q->opts.settle, now, now, now);
 	if (ret <= 0)
 		return ret < 0 ? ret : error_code(WW_ESTATE, "no id for a new series");
@@ -382,18 +416,79 @@ static int create_series(long long *out_id, struct queue *q, struct new_msg *n,
 	return 0;
 }
 
-/* The series' root message arrived: it names the series. */
+/* The series' root message arrived: it names the series (its version
+ * and length are its members', touch_series()). */
 static int adopt_root(struct queue *q, long long id, struct new_msg *n)
 {
 	return exec(q, "UPDATE queue_series SET title = ?, title_key = ?, "
-		       "author = ?, author_email = ?, has_cover = ?, version = ?, "
-		       "total = ? WHERE id = ?",
-		    "ssssiiii", n->title, n->title_key.buf, n->author.buf,
-		    n->email.buf, (long long)(n->idx == 0),
-		    (long long)n->tags.version, (long long)n->total, id);
+		       "author = ?, author_email = ?, has_cover = ? WHERE id = ?",
+		    "ssssii", n->title, n->title_key.buf, n->author.buf,
+		    n->email.buf, (long long)(n->idx == 0), id);
 }
 
-/* After a message joined: count patches, push the settle deadline. */
+/*
+ * `msgid`, a message without a tag, is the cover letter of series `id`:
+ * a patch answered it.  It names the series and becomes its member 0.
+ */
+static int adopt_cover(struct queue *q, long long id, const char *inbox,
+		       const char *msgid)
+{
+	struct subject_tags tags;
+	struct strbuf key = STRBUF_INIT;
+	struct store_rows *st;
+	const char *subject;
+	int ret;
+
+	ret = query(&st, q, "SELECT subject FROM queue_messages WHERE inbox = ? "
+			    "AND msgid = ?", "ss", inbox, msgid);
+	if (ret <= 0)
+		return ret;
+	subject = store_rows_text(st, 0);
+	series_parse_subject(&tags, subject);
+	queue_title_key(&key, subject + tags.title_off);
+	ret = exec(q, "UPDATE queue_series SET title = ?, title_key = ?, "
+		      "has_cover = 1 WHERE id = ?", "ssi",
+		   subject + tags.title_off, key.buf, id);
+	if (ret >= 0)
+		ret = exec(q, "UPDATE queue_messages SET series_id = ?, idx = 0 "
+			      "WHERE inbox = ? AND msgid = ?", "iss", id, inbox, msgid);
+	store_rows_free(st);
+	strbuf_release(&key);
+	return ret < 0 ? ret : 0;
+}
+
+/*
+ * The version and length of series `id` from its members, into `s`: the
+ * highest version any of them spells (the cover's or the patches'), and
+ * group_total() of the patches' counts; `s->nr_seen` recounted for it.
+ */
+static int series_shape(struct queue_series *s, struct queue *q, long long id)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT max(version), "
+			    "min(CASE WHEN idx >= 1 THEN total END), "
+			    "max(CASE WHEN idx >= 1 THEN idx END) "
+			    "FROM queue_messages WHERE series_id = ?", "i", id);
+	if (ret <= 0)
+		return ret;
+	if (!store_rows_is_null(st, 0))
+		s->version = store_rows_int(st, 0);
+	if (!store_rows_is_null(st, 2))
+		s->total = group_total(store_rows_int(st, 1), store_rows_int(st, 2));
+	store_rows_free(st);
+	ret = query(&st, q, "SELECT count(DISTINCT idx) FROM queue_messages "
+			    "WHERE series_id = ? AND idx >= 1 AND idx <= ?", "ii",
+		    id, (long long)s->total);
+	if (ret == 1) {
+		s->nr_seen = store_rows_int(st, 0);
+		store_rows_free(st);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* After a message joined: its shape, and when it is due. */
 static int touch_series(struct queue *q, long long id, struct new_msg *n,
 			time_t now)
 {
@@ -413,17 +508,24 @@ static int touch_series(struct queue *q, long long id, struct new_msg *n,
 			   "ti", now, id);
 		goto out;
 	}
-	/* Complete (every patch 1..n there): no reason to wait longer. */
+	ret = series_shape(&s, q, id);
+	if (ret < 0)
+		goto out;
+	/*
+	 * Complete (every patch 1..n there): due at once.  Incomplete: it
+	 * waits for the archive to bring the rest (each message that joins
+	 * comes through here again), and after max-wait b4 runs once on
+	 * what there is; no b4 run in between.
+	 */
 	if (s.nr_seen >= s.total)
 		due = now;
 	else
-		due = now + q->opts.settle;
-	if (due > s.first_seen + (time_t)q->opts.max_wait)
 		due = s.first_seen + q->opts.max_wait;
 	if (due < now)
 		due = now;
 	ret = exec(q, "UPDATE queue_series SET last_seen = ?, next_at = ?, "
-		      "updated = ? WHERE id = ?", "ttti", now, due, now, id);
+		      "updated = ?, version = ?, total = ? WHERE id = ?", "tttiii",
+		   now, due, now, (long long)s.version, (long long)s.total, id);
 out:
 	queue_series_release(&s);
 	return ret < 0 ? ret : 0;
@@ -434,8 +536,10 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 {
 	struct new_msg n = { .m = m };
 	struct store_rows *st;
-	long long id = 0;
+	struct strbuf why = STRBUF_INIT;
+	long long id = 0, echo_of;
 	const char *root;
+	bool cover;
 	int ret;
 
 	strbuf_init(&n.title_key, 0);
@@ -461,21 +565,42 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 		strbuf_addf(&n.author, "%s <%s>", m->author_name, n.email.buf);
 	else
 		strbuf_addstr(&n.author, n.email.buf);
-	if (!n.tags.is_patch || n.tags.is_reply) {
+	n.g.kind = group_kind(&n.tags);
+	if (n.g.kind == GROUP_REPLY || n.g.kind == GROUP_OTHER) {
 		ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, "
 			      "subject, title_key, author_email, seen) "
 			      "VALUES (?, ?, ?, ?, ?, ?, ?)", "sssssst",
 			   m->inbox, m->msgid, m->parent, m->subject,
 			   n.title_key.buf, n.email.buf, now);
+		if (ret < 0 || n.g.kind == GROUP_REPLY)
+			goto ignored;
+		/* A cover without a tag after patches that answer it: they
+		 * keyed a series by it. */
+		ret = find_series(&id, q, m->inbox, m->msgid);
+		if (ret == 1) {
+			ret = adopt_cover(q, id, m->inbox, m->msgid);
+			if (!ret)
+				ret = touch_series(q, id, &n, now);
+			ret = ret < 0 ? ret : QUEUE_ADDED;
+			goto out;
+		}
+ignored:
 		ret = ret < 0 ? ret : QUEUE_IGNORED;
 		goto out;
 	}
-	n.idx = n.tags.index < 0 ? 1 : n.tags.index;
+	n.idx = n.g.kind == GROUP_COVER ? 0 : n.tags.index < 0 ? 1 : n.tags.index;
 	n.total = n.tags.total < 1 ? 1 : n.tags.total;
+	n.g.version = n.tags.version;
+	n.g.idx = n.idx;
+	n.g.total = n.total;
 
-	ret = pick_series(&id, &root, q, &n);
+	ret = pick_series(&id, &root, &cover, &echo_of, q, &n);
 	if (ret < 0)
 		goto out;
+	if (skip)
+		strbuf_addstr(&why, "posted before the service watched this list");
+	else if (echo_of)
+		strbuf_addf(&why, "the same series as #%lld", echo_of);
 	if (!id) {
 		ret = find_series(&id, q, m->inbox, root);
 		if (ret < 0)
@@ -484,7 +609,9 @@ int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
 			ret = adopt_root(q, id, &n);
 		else if (!ret)
 			ret = create_series(&id, q, &n, root, root == m->msgid,
-					    now, skip);
+					    now, why.len ? why.buf : NULL);
+		if (ret >= 0 && cover)
+			ret = adopt_cover(q, id, m->inbox, root);
 		if (ret < 0)
 			goto out;
 	}
@@ -510,6 +637,7 @@ out:
 			ret = c;
 	}
 out_free:
+	strbuf_release(&why);
 	strbuf_release(&n.title_key);
 	strbuf_release(&n.email);
 	strbuf_release(&n.author);
@@ -564,7 +692,9 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 		    "attempts, next_at, first_seen, last_seen, updated, error, "
 		    "verdict, findings, reply, force_reply, "
 		    "(SELECT count(DISTINCT idx) FROM queue_messages m WHERE "
-		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base "
+		    " m.series_id = s.id AND m.idx >= 1 AND m.idx <= s.total), base, "
+		    "(SELECT max(version) FROM queue_messages m WHERE "
+		    " m.series_id = s.id AND m.idx >= 1), b4_runs, missing "
 		    "FROM queue_series s WHERE id = ?", "i", id);
 	if (ret < 0)
 		return ret;
@@ -596,6 +726,9 @@ int queue_load(struct queue_series *out, struct queue *q, long long id)
 	out->force_reply = store_rows_int(st, 21);
 	out->nr_seen = store_rows_int(st, 22);
 	out->base = col_str(st, 23);
+	out->patch_version = store_rows_is_null(st, 24) ? 1 : store_rows_int(st, 24);
+	out->b4_runs = store_rows_int(st, 25);
+	out->missing = col_str(st, 26);
 	store_rows_free(st);
 	error_clear();
 	return 0;
@@ -612,6 +745,7 @@ void queue_series_release(struct queue_series *s)
 	free(s->verdict);
 	free(s->reply);
 	free(s->base);
+	free(s->missing);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -849,6 +983,43 @@ int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 	return expect_one(exec(q, "UPDATE queue_series SET verdict = ?, "
 				  "findings = ? WHERE id = ?", "sii", verdict,
 			       (long long)findings, id), id);
+}
+
+int queue_count_b4(struct queue *q, long long id)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET b4_runs = b4_runs + 1 "
+				  "WHERE id = ?", "i", id), id);
+}
+
+int queue_set_missing(struct queue *q, long long id, const char *missing)
+{
+	return expect_one(exec(q, "UPDATE queue_series SET missing = ? WHERE id = ?",
+			       "si", missing, id), id);
+}
+
+int queue_series_of(long long *out_id, struct queue *q, const char *inbox,
+		    const char *msgid)
+{
+	return query_id(out_id, q, "SELECT series_id FROM queue_messages WHERE "
+				   "inbox = ? AND msgid = ? AND series_id <> 0",
+			inbox, msgid);
+}
+
+int queue_members(struct strvec *out, struct queue *q, long long id)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = query(&st, q, "SELECT m.msgid FROM queue_messages m, queue_series s "
+			    "WHERE s.id = ? AND m.series_id = s.id AND m.inbox = s.inbox "
+			    "ORDER BY m.msgid = s.root_msgid DESC, m.idx, m.seen", "i", id);
+	if (ret <= 0)
+		return ret;
+	do
+		strvec_push(out, store_rows_text(st, 0));
+	while ((ret = store_rows_next(st)) == 1);
+	store_rows_free(st);
+	return ret < 0 ? ret : 0;
 }
 
 int queue_set_reply(struct queue *q, long long id, const char *what)
@@ -1144,7 +1315,7 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
 			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
 			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
-			"s.lease_until, s.base FROM queue_series s "
+			"s.lease_until, s.base, s.b4_runs, s.missing FROM queue_series s "
 			/* Every series in progress, however old, and
 			 * the newest `limit` besides. */
 			"WHERE s.state NOT IN ('replied', 'skipped') OR s.id IN "

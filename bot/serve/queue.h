@@ -10,14 +10,15 @@
  * one SQLite transaction, so a process killed at any moment restarts from
  * the last stage that completed; stages are written to be repeatable.
  *
- * Grouping uses what the Atom feed says: the subject's [PATCH vN m/n]
- * tags and the parent in thr:in-reply-to.  A cover letter (0/n), a lone
- * patch, or a first patch that is not a reply to a cover of the same
- * version starts a series; any other patch joins its parent's series.  A
- * series waits `settle` seconds after its last message unless all of its
- * patches are there.  A new version is linked to the newest earlier
- * version with the same author address and the same title (cover letter
- * or any patch), so the reply can compare them.
+ * Grouping follows b4 (group.h): the subject's tags and the parent each
+ * message answers.  A cover letter (0/n, a PATCHSET, or an untagged
+ * message that numbered patches answer), a lone patch, or a first patch
+ * that answers no cover starts a series; other patches join the series
+ * of the message they answer.  A series is due once all of its patches
+ * are there, or `max_wait` after its first message (then reviewed once
+ * without the missing ones).  A new version is linked to the newest
+ * earlier version with the same author address and the same title (cover
+ * letter or any patch), so the reply can compare them.
  *
  * The tables live in the state database (store.h), created by the
  * migration queue_schema_sql.  Whether a reply went out is the store's
@@ -50,6 +51,7 @@ enum queue_state {
 #define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (b4's .mbx) */
 #define QUEUE_COVER "cover.eml"	/* b4's cover letter, when there is one */
 #define QUEUE_THREAD "thread.mbox"	/* the thread as archived */
+#define QUEUE_SELECTED "selected.mbox"	/* the series' messages of it, for b4 */
 #define QUEUE_FINDINGS "findings.json"
 #define QUEUE_CI "ci.json"		/* warnwatch ci --format=json */
 #define QUEUE_CONSOLE "console.log"
@@ -88,8 +90,10 @@ struct queue_series {
 	char *title;		/* subject without tags */
 	char *author;		/* "Name <addr>" */
 	char *author_email;
-	int version;
-	int total;		/* n of m/n; 1 for a lone patch */
+	int version;		/* the cover's or the patches', the higher */
+	int patch_version;	/* the highest its patches spell (1: none) */
+	int total;		/* n of m/n; 1 for a lone patch; patches that
+				 * disagree: group_total() */
 	int nr_seen;		/* distinct patches seen so far */
 	bool has_cover;
 	long long prev_id;	/* the earlier version, 0 none */
@@ -104,6 +108,8 @@ struct queue_series {
 	char *reply;		/* what the reply step did, for people */
 	bool force_reply;	/* `retry --force`: send even if maybe sent */
 	char *base;		/* the release its build wants first, "" any */
+	int b4_runs;		/* times b4 fetched it (once, normally) */
+	char *missing;		/* patches not in its thread ("[3/5]"), "" none */
 };
 
 #define QUEUE_SERIES_INIT { 0 }
@@ -123,6 +129,7 @@ extern const char queue_schema_sql[];
 extern const char queue_workers_sql[];
 extern const char queue_affinity_sql[];
 extern const char queue_epochs_sql[];
+extern const char queue_fetch_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -216,6 +223,17 @@ int queue_advance(struct queue *q, long long id, enum queue_state state,
 int queue_set_verdict(struct queue *q, long long id, const char *verdict,
 		      int findings);
 int queue_set_reply(struct queue *q, long long id, const char *what);
+/* One more b4 run for `id` (counted before it runs, so a crash counts). */
+int queue_count_b4(struct queue *q, long long id);
+/* The patches its thread lacked when it was reviewed ("[3/5]", "" none). */
+int queue_set_missing(struct queue *q, long long id, const char *missing);
+/* The Message-IDs of the messages grouped into `id`, its root first
+ * when the root itself arrived, then by patch number (0 none). */
+int queue_members(struct strvec *out, struct queue *q, long long id);
+/* The series message `msgid` of `inbox` was grouped into: 1 (into
+ * *out_id), 0 none, negative on error. */
+int queue_series_of(long long *out_id, struct queue *q, const char *inbox,
+		    const char *msgid);
 /* Not yet (settle, quiet hours, waiting for the archive): due at `at`. */
 int queue_defer(struct queue *q, long long id, time_t at);
 

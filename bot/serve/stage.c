@@ -69,7 +69,7 @@ int stage_load_series(struct mail_list *mails, struct series *series,
 	if (!ret)
 		ret = review_choose_mails(mails, &thread, &chosen, NULL);
 	if (!ret)
-		ret = series_from_mails(series, mails);
+		ret = series_from_mails_flags(series, mails, SERIES_GROUPED);
 	mail_list_clear(&thread);	/* moved entries were zeroed */
 	mail_list_clear(&chosen);
 	strbuf_release(&mbx);

@@ -61,6 +61,8 @@ static const char *const migrations[] = {
 	/* 7: the last commit read per public-inbox epoch of a watched list
 	 * (queue.h, queue_epoch_*). */
 	queue_epochs_sql,
+	/* 8: b4 runs once per series; what its thread lacked (queue.h). */
+	queue_fetch_sql,
 };
 
 char *store_default_dir(void)

@@ -411,6 +411,22 @@ relay_stop() {
 	touch "$TEST_DIR/relay.stop"
 }
 
+# status_json: `warnwatch status --format=json` of the service of $CONF.
+status_json() {
+	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
+}
+
+# series_field MSGID FIELD: a field of the series whose root is MSGID.
+series_field() {
+	status_json | "$WW_PYTHON" -c '
+import json, sys
+for s in json.load(sys.stdin)["series"]:
+    if s["root_msgid"] == sys.argv[1]:
+        print(s[sys.argv[2]])
+        break
+' "$1" "$2"
+}
+
 # wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
 wait_for() {
 	local limit=$1 i

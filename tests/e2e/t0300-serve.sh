@@ -34,22 +34,6 @@ export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-status_json() {
-	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
-}
-
-# series_field MSGID FIELD: a field of the series whose root is MSGID.
-series_field() {
-	status_json | "$WW_PYTHON" -c '
-import json, sys
-st = json.load(sys.stdin)
-for s in st["series"]:
-    if s["root_msgid"] == sys.argv[1]:
-        print(s[sys.argv[2]])
-        break
-' "$1" "$2"
-}
-
 series_is() {
 	[ "$(series_field "$1" state)" = "$2" ]
 }

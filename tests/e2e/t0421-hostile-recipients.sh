@@ -24,20 +24,6 @@ STATE=$TEST_DIR/state
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-status_json() {
-	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
-}
-
-# series_field MSGID FIELD: a field of the series whose root is MSGID.
-series_field() {
-	status_json | "$WW_PYTHON" -c '
-import json, sys
-for s in json.load(sys.stdin)["series"]:
-    if s["root_msgid"] == sys.argv[1]:
-        print(s[sys.argv[2]])
-        break
-' "$1" "$2"
-}
 series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
 
 # rcpt_of MSGID: the envelope recipients of the reply to MSGID, sorted,

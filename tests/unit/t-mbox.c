@@ -184,6 +184,38 @@ static void test_from_lines(void)
 	mail_list_clear(&l);
 }
 
+/*
+ * b4 am's .mbx never quotes a body's From lines: a commit message that
+ * pasted a format-patch header must not split the patch (issue 27).
+ */
+static void test_pasted_from(void)
+{
+	struct mail_list l = MAIL_LIST_INIT;
+	const char *b4mbx =
+		"From git@z Thu Jan  1 00:00:00 1970\n"
+		"From: Ann <ann@example.org>\nSubject: [PATCH 1/2] ext4: a\n"
+		"Message-Id: <a@example.org>\n\n"
+		"As the earlier fix said:\n\n"
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+		"From: Bob <bob@example.org>\n"
+		"Subject: [PATCH] ext4: the earlier fix\n\n"
+		"Signed-off-by: Ann <ann@example.org>\n---\n"
+		"diff --git a/x.c b/x.c\n"
+		"From git@z Thu Jan  1 00:00:00 1970\n"
+		"From: Ann <ann@example.org>\nSubject: [PATCH 2/2] ext4: b\n"
+		"Message-Id: <b@example.org>\n\nb\n";
+
+	is(parse_str(&l, b4mbx), 0, "b4 .mbx with a pasted From <sha> line parses");
+	is(l.nr, 2, "  two messages: the pasted line does not split");
+	if (l.nr == 2) {
+		ok(strstr(l.v[0].body, "From 0123456789abcdef") &&
+		   strstr(l.v[0].body, "diff --git a/x.c b/x.c\n"),
+		   "  the first keeps its whole body");
+		is_str(l.v[1].subject, "[PATCH 2/2] ext4: b", "  the second is patch 2");
+	}
+	mail_list_clear(&l);
+}
+
 static void test_line_ends(void)
 {
 	struct mail_list l = MAIL_LIST_INIT;
@@ -564,6 +596,7 @@ int main(void)
 	test_b4_mbx();
 	test_from_quoting();
 	test_from_lines();
+	test_pasted_from();
 	test_line_ends();
 	test_encoded_words();
 	test_folded_encoded_subject();

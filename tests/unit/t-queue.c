@@ -68,7 +68,9 @@ static void test_grouping(void)
 	is(s.nr_seen, 1, "one patch seen");
 	ok(s.has_cover, "has a cover");
 	is(s.state, QS_RECEIVED, "received");
-	is(s.next_at, 1001 + q.opts.settle, "incomplete: waits the settle time");
+	is(s.next_at, 1000 + (time_t)q.opts.max_wait,
+	   "incomplete: waits for the archive to bring the rest, up to max-wait "
+	   "(no b4 run every settle seconds)");
 	queue_series_release(&s);
 
 	is(add("p2@x", "c1@x", "[PATCH 2/2] foo: second", "jane@x.org", 1010),
@@ -112,8 +114,9 @@ static void test_grouping(void)
 	id = series_of("v2c@x");
 	ok(id > 0 && id != series_of("c1@x"), "v2 in reply to v1 is a new series");
 	is(series_of("v2p1@x"), id, "  its patches join it");
-	/* A v1 patch in reply to the v2 cover does not join it. */
-	add("odd@x", "v2c@x", "[PATCH 1/2] foo: add a check", "jane@x.org", 4003);
+	/* A patch that spells another version than the cover does not join
+	 * it; one that spells none is the cover's version (as b4 reads it). */
+	add("odd@x", "v2c@x", "[PATCH v4 1/2] foo: add a check", "jane@x.org", 4003);
 	ok(series_of("odd@x") != id, "a different version does not join");
 
 	/* Lone patch. */
@@ -126,6 +129,100 @@ static void test_grouping(void)
 
 	is(add("chat@x", "", "what about BUG_ON?", "kim@x.org", 5001), QUEUE_IGNORED,
 	   "a discussion is not a series");
+}
+
+/* Shapes of real covers and series seen on linux-ext4 (issue 27). */
+static void test_real_shapes(void)
+{
+	struct queue_series s = QUEUE_SERIES_INIT;
+	char mid[64], subj[128];
+	long long id;
+	bool one = true;
+
+	/* hch's fsverity v4: the cover has no [PATCH] tag. */
+	is(add("hch0@lst.de", "", "fsverity: support for larger folios v4",
+	       "hch@lst.de", 50000), QUEUE_IGNORED, "a cover without a tag alone "
+	   "is not a series yet");
+	for (int i = 1; i <= 15; i++) {
+		snprintf(mid, sizeof(mid), "hch%d@lst.de", i);
+		snprintf(subj, sizeof(subj), "[PATCH %02d/15] fsverity: step %d", i, i);
+		add(mid, "hch0@lst.de", subj, "hch@lst.de", 50000 + i);
+		one &= series_of(mid) == series_of("hch1@lst.de");
+	}
+	id = series_of("hch1@lst.de");
+	ok(id > 0 && one, "its 15 patches are one series, not 15");
+	is(series_of("hch0@lst.de"), id, "  the untagged cover is its member");
+	queue_load(&s, &q, id);
+	is_str(s.root_msgid, "hch0@lst.de", "  rooted at the cover");
+	ok(s.has_cover, "  has a cover");
+	is_str(s.title, "fsverity: support for larger folios v4", "  titled by it");
+	ok(s.total == 15 && s.nr_seen == 15 && s.next_at == 50015,
+	   "  complete: due at once");
+	queue_series_release(&s);
+
+	/* The untagged cover arriving after a patch that answers it. */
+	add("late2@x", "late0@x", "[PATCH 2/2] ext4: two", "ted@x.org", 51000);
+	id = series_of("late2@x");
+	is(add("late0@x", "", "ext4: two small things", "ted@x.org", 51001),
+	   QUEUE_ADDED, "a late untagged cover adopts the series its patches keyed");
+	is(series_of("late0@x"), id, "  it joins");
+	add("late1@x", "late0@x", "[PATCH 1/2] ext4: one", "ted@x.org", 51002);
+	is(series_of("late1@x"), id, "  patch 1 joins through it");
+	queue_load(&s, &q, id);
+	ok(s.has_cover && !strcmp(s.title, "ext4: two small things") &&
+	   s.nr_seen == 2, "  named by the cover, complete");
+	queue_series_release(&s);
+
+	/* A lone patch answering a bug report is not the report's series. */
+	add("report@x", "", "kernel BUG at fs/ext4/inode.c:1234", "bot@x.org", 51100);
+	add("fix@x", "report@x", "[PATCH] ext4: fix the BUG", "ann@x.org", 51101);
+	queue_load(&s, &q, series_of("fix@x"));
+	is_str(s.root_msgid, "fix@x", "a lone patch answering a report is its own series");
+	queue_series_release(&s);
+
+	/* Darrick's fuse: [PATCHSET v7 3/9] covers, [PATCH 1/2] patches. */
+	is(add("djw3@k.org", "bomb@k.org", "[PATCHSET v7 3/9] fuse: cache iomap mappings",
+	       "djwong@kernel.org", 52000), QUEUE_ADDED, "a PATCHSET m/n is a cover");
+	add("djw3a@k.org", "djw3@k.org", "[PATCH 1/2] fuse: cache iomaps",
+	    "djwong@kernel.org", 52001);
+	add("djw3b@k.org", "djw3@k.org", "[PATCH 2/2] fuse: invalidate iomaps",
+	    "djwong@kernel.org", 52002);
+	id = series_of("djw3@k.org");
+	ok(id > 0 && series_of("djw3a@k.org") == id && series_of("djw3b@k.org") == id,
+	   "  its patches join it although they spell no version");
+	queue_load(&s, &q, id);
+	is(s.version, 7, "  version 7, from the cover");
+	is(s.total, 2, "  two patches (not the 9 sets)");
+	ok(s.nr_seen == 2 && s.next_at == 52002, "  complete: due at once");
+	is(s.patch_version, 1, "  its patches spell no version (b4 is not told v7)");
+	queue_series_release(&s);
+	add("djw4@k.org", "bomb@k.org", "[PATCHSET v7 4/9] fuse: iomap direct io",
+	    "djwong@kernel.org", 52003);
+	add("djw4a@k.org", "djw4@k.org", "[PATCH 1/1] fuse: direct io",
+	    "djwong@kernel.org", 52004);
+	ok(series_of("djw4a@k.org") == series_of("djw4@k.org") &&
+	   series_of("djw4@k.org") != id, "  the next set is a series of its own");
+
+	/* A review that kept the patch's subject, without "Re:". */
+	add("echo@k.org", "djw3a@k.org", "[PATCH 1/2] fuse: cache iomaps",
+	    "reviewer@x.org", 52005);
+	queue_load(&s, &q, series_of("echo@k.org"));
+	ok(s.state == QS_SKIPPED && s.id != id, "a review keeping the subject is "
+	   "set aside at once, no b4 run");
+	ok(strstr(s.error, "the same series as #") != NULL, "  says whose: %s", s.error);
+	queue_series_release(&s);
+
+	/* Patches that disagree on the length, chained. */
+	add("len1@x", "", "[PATCH v2 1/3] jbd2: one", "jan@x.org", 53000);
+	add("len2@x", "len1@x", "[PATCH v2 2/3] jbd2: two", "jan@x.org", 53001);
+	add("len3@x", "len2@x", "[PATCH v2 3/4] jbd2: three", "jan@x.org", 53002);
+	id = series_of("len1@x");
+	ok(series_of("len2@x") == id && series_of("len3@x") == id,
+	   "patches disagreeing on the count are one series");
+	queue_load(&s, &q, id);
+	ok(s.total == 3 && s.nr_seen == 3 && s.next_at == 53002,
+	   "  1..3 there: complete, due at once");
+	queue_series_release(&s);
 }
 
 static void test_settle_caps(void)
@@ -450,6 +547,7 @@ int main(int argc, char **argv)
 	test_dirs();
 	test_time_ceil();
 	test_affinity();
+	test_real_shapes();
 	queue_release(&q);
 	store_close(&store);
 	tmp_remove(tmpdir);

@@ -111,6 +111,7 @@ static void test_subjects(void)
 		{ "[PATCH 99999999999/2] huge", true, false, false, 1, -1, -1, "huge" },
 		{ "", false, false, false, 1, -1, -1, "" },
 	};
+	struct subject_tags set;
 
 	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
 		struct subject_tags st;
@@ -129,6 +130,14 @@ static void test_subjects(void)
 			       st.is_patch, st.is_reply, st.rfc, st.version, st.index,
 			       st.total, s + st.title_off);
 	}
+	/* Darrick Wong's covers: set 3 of 9, not patch 3/9 (issue 27). */
+	series_parse_subject(&set, "[PATCHSET v7 3/9] fuse: cache iomap mappings");
+	ok(set.patchset && set.is_patch && set.version == 7 && set.index == 3,
+	   "[PATCHSET v7 3/9] says it is a set, v7");
+	series_parse_subject(&set, "[PATCHBOMB v7] fuse: iomap");
+	ok(set.patchset, "[PATCHBOMB v7] is a letter above sets");
+	series_parse_subject(&set, "[PATCH v7 3/9] fuse: one");
+	ok(!set.patchset, "[PATCH v7 3/9] is no set");
 }
 
 static void test_format_patch_series(void)
@@ -734,6 +743,40 @@ static void test_paths(void)
 	read_done(&s, &l);
 }
 
+/* A series the service grouped from its thread (issue 27): a PATCHSET
+ * cover, patches that spell no version, disagree on the count and lack
+ * 2/3 (it went to another list only). */
+static void test_grouped(void)
+{
+	static const char mbx[] =
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: D <d@x>\nSubject: [PATCHSET v7 3/9] fuse: iomap\n"
+		"Message-ID: <c@x>\n\nWith a bit of luck.\n\n"
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: D <d@x>\nSubject: [PATCH 1/3] fuse: one\n"
+		"Message-ID: <p1@x>\n\none\n---\n"
+		"diff --git a/a.c b/a.c\n--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n x\n+y\n\n"
+		"From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		"From: D <d@x>\nSubject: [PATCH 3/4] fuse: three\n"
+		"Message-ID: <p3@x>\n\nthree\n---\n"
+		"diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -1 +1,2 @@\n x\n+z\n";
+	struct mail_list l = MAIL_LIST_INIT;
+	struct series a = SERIES_INIT, b = SERIES_INIT;
+
+	is(mbox_parse(&l, mbx, sizeof(mbx) - 1), 0, "grouped: parses");
+	ok(series_from_mails(&a, &l) < 0 || a.nr != 2 || !a.cover,
+	   "grouped: read strictly, it is not this series");
+	error_clear();
+	is(series_from_mails_flags(&b, &l, SERIES_GROUPED), 0,
+	   "grouped: what is there is reviewed");
+	is(b.nr, 2, "  patches 1 and 3");
+	is(b.version, 7, "  v7, the cover's");
+	ok(b.cover && !strcmp(b.cover->message_id, "c@x"), "  the PATCHSET is the cover");
+	series_release(&a);
+	series_release(&b);
+	mail_list_clear(&l);
+}
+
 int main(void)
 {
 	test_subjects();
@@ -750,5 +793,6 @@ int main(void)
 	test_source();
 	test_load();
 	test_paths();
+	test_grouped();
 	return done_testing();
 }
