@@ -991,6 +991,37 @@ static void quote_trailers(struct strbuf *body)
 	*body = out;
 }
 
+/* An advice fired on a fact of the patched tree that makes `f` reachable. */
+static bool fact_evidence(const struct builder *b, const struct finding *f)
+{
+	const struct cfacts *cf = facts_of(b->o, b->r, f);
+	struct advice_hit hits[32];
+	size_t nr;
+	bool yes = false;
+
+	if (!cf || !b->advice || b->advice->nr > ARRAY_SIZE(hits))
+		return false;
+	nr = advice_match(hits, b->advice, f, cf);
+	for (size_t i = 0; i < nr; i++)
+		yes |= hits[i].fact && (!strcmp(hits[i].fact, "user") ||
+					!strcmp(hits[i].fact, "disk"));
+	advice_hits_release(hits, nr);
+	return yes;
+}
+
+/* plan_drop()'s question: what the service's list policy keeps. */
+static bool keep_item(void *data, const struct plan_item *it)
+{
+	const struct builder *b = data;
+	const struct finding *f = it->f;
+
+	if (b->o->drop && b->o->drop(b->o->drop_data, f))
+		return false;
+	if (!b->o->need_evidence || f->severity >= SEV_WARNING)
+		return true;
+	return plan_reached_in_boot(b->o->verdict, f) || fact_evidence(b, f);
+}
+
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
@@ -1009,10 +1040,18 @@ int reply_build(struct reply *out, const struct series *s,
 		out->record = json_array();
 	b.record = out->record;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict);
+	/* The service builds replies without loading the advice itself. */
+	if (!b.advice && !advice_load(&own, rules_default_dir()))
+		b.advice = &own;
+	error_clear();
+	out->dropped = 0;
+	if (o->need_evidence || o->drop)
+		out->dropped = plan_drop(&p, keep_item, &b);
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
-	if (!p.issues && !p.credits && !o->always) {
+	if ((!p.issues && !p.credits && !o->always) ||
+	    (out->dropped && !p.issues && !p.notes)) {
 		out->empty = true;
 		goto out;
 	}
@@ -1046,11 +1085,6 @@ int reply_build(struct reply *out, const struct series *s,
 	if (ret || out->author_skipped)
 		goto out;
 	strbuf_addch(&out->text, '\n');
-
-	/* The service builds replies without loading the advice itself. */
-	if (!b.advice && !advice_load(&own, rules_default_dir()))
-		b.advice = &own;
-	error_clear();
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);

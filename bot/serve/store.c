@@ -8,6 +8,7 @@
 #include "mkdirs.h"
 #include "queue.h"
 #include "backfill.h"
+#include "feedback.h"
 #include "smtp.h"
 
 #include <sys/stat.h>
@@ -57,6 +58,9 @@ static const char *const migrations[] = {
 	"  GROUP BY in_reply_to);"
 	"CREATE UNIQUE INDEX replies_answer_once ON replies (in_reply_to)"
 	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');",
+	/* 7: what people said back (feedback.h): mutes by reply, and
+	 * findings recipients called wrong, by fingerprint. */
+	feedback_schema_sql,
 };
 
 char *store_default_dir(void)

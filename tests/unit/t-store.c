@@ -38,8 +38,8 @@ int main(void)
 	is(store_open(&s, sub.buf), 0, "opens, creating the directory");
 	/* 1: replies, 2: the service queue (queue.h), 3: backfill (backfill.h),
 	 * 4: workers (queue.h), 5: affinity (queue.h), 6: one reply per
-	 * message answered */
-	is(store_schema_version(&s), 6, "migrated to the current schema");
+	 * message answered, 7: feedback (feedback.h) */
+	is(store_schema_version(&s), 7, "migrated to the current schema");
 	{
 		sqlite3_stmt *st;
 		const char *mode = "";
@@ -119,6 +119,7 @@ int main(void)
 	/* A state written by the old schema, with the copies the bug sent:
 	 * the migration keeps the rows, the first one owns the answer. */
 	sqlite3_exec(s.db, "DROP INDEX replies_answer_once; PRAGMA user_version = 5;"
+		     "DROP TABLE mutes; DROP TABLE findings_said; DROP TABLE feedback;"
 		     "INSERT INTO replies (series, version, message_id, in_reply_to,"
 		     " subject, recipients, state, created, updated) VALUES"
 		     " ('q1@x', 1, 'q1@bot', 'q9@x', '', '', 'sent', 0, 0),"
@@ -126,7 +127,7 @@ int main(void)
 		     NULL, NULL, NULL);
 	store_close(&s);
 	is(store_open(&s, sub.buf), 0, "a state with duplicate answers migrates");
-	is(store_schema_version(&s), 6, "  to the current schema");
+	is(store_schema_version(&s), 7, "  to the current schema");
 	store_find_reply(&got, &s, "q1@x", 1);
 	ok(!got.forced, "  the first answer holds the message");
 	store_find_reply(&got, &s, "q2@x", 1);
