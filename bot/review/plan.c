@@ -256,6 +256,20 @@ void plan_fingerprint(struct strbuf *out, const struct finding *f)
 	strbuf_release(&cond);
 }
 
+void plan_added_line(struct strbuf *out, const struct finding *f)
+{
+	const char *l = f->hunk;
+
+	for (int i = 0; l && i < f->hunk_line; i++) {
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	if (!l || *l != '+')
+		return;
+	l++;
+	strbuf_add(out, l, strcspn(l, "\n"));
+}
+
 void plan_release(struct plan *p)
 {
 	free(p->v);

@@ -68,6 +68,10 @@ size_t plan_drop(struct plan *p, bool (*keep)(void *data, const struct plan_item
  */
 void plan_fingerprint(struct strbuf *out, const struct finding *f);
 
+/* The added line of `f` as the patch has it, without its '+' ("" when the
+ * hunk does not show it): appended to `out`. */
+void plan_added_line(struct strbuf *out, const struct finding *f);
+
 /* "a BUG_ON()", "two WARN_ON() calls", one per macro of the items of
  * type `t` (of their previous version's finding when `prev_side`). */
 void plan_count_macros(struct strvec *out, const struct plan *p,

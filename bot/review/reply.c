@@ -405,16 +405,24 @@ static json_t *compiled(struct strbuf *code, const struct reply_opts *o,
 static json_t *record_of(const struct finding *f, const struct cfacts *cf)
 {
 	json_t *rec = json_object();
+	struct strbuf fp = STRBUF_INIT, added = STRBUF_INIT;
 
+	plan_fingerprint(&fp, f);
+	plan_added_line(&added, f);
 	json_object_set_new(rec, "patch", json_integer(f->patch));
 	json_object_set_new(rec, "file", json_string(f->file));
 	json_object_set_new(rec, "line", json_integer(f->line));
 	json_object_set_new(rec, "function", json_string(f->function));
 	json_object_set_new(rec, "macro", json_string(f->rule->macro));
+	json_object_set_new(rec, "rule", json_string(f->rule->id));
+	json_object_set_new(rec, "fingerprint", json_string(fp.buf));
+	json_object_set_new(rec, "added", json_string(added.buf));
 	json_object_set_new(rec, "facts", json_boolean(cf != NULL));
 	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
 			    json_string(cf->ret_type) : json_null());
 	json_object_set_new(rec, "rules", json_array());
+	strbuf_release(&fp);
+	strbuf_release(&added);
 	return rec;
 }
 

@@ -302,6 +302,35 @@ int feedback_called_wrong(struct store *st, const char *fingerprint)
 	return ret > 0;
 }
 
+int feedback_by_rule(json_t **out, struct store *st)
+{
+	struct store_rows *r;
+	json_t *a = json_array();
+	int ret;
+
+	ret = store_query(&r, st, "SELECT s.rule, count(DISTINCT s.message_id),"
+			  " (SELECT count(DISTINCT f.fingerprint) FROM feedback f"
+			  "  WHERE f.rule = s.rule) AS wrong FROM findings_said s"
+			  " GROUP BY s.rule ORDER BY wrong DESC, s.rule", "");
+	while (ret > 0) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "rule", json_string(store_rows_text(r, 0)));
+		json_object_set_new(o, "said", json_integer(store_rows_int(r, 1)));
+		json_object_set_new(o, "wrong", json_integer(store_rows_int(r, 2)));
+		json_array_append_new(a, o);
+		ret = store_rows_next(r);
+		if (ret <= 0)
+			store_rows_free(r);
+	}
+	if (ret < 0) {
+		json_decref(a);
+		return error_prefix(ret, "cannot count the feedback");
+	}
+	*out = a;
+	return 0;
+}
+
 void feedback_release(struct feedback *fb)
 {
 	for (size_t i = 0; i < fb->nr; i++) {

@@ -20,6 +20,8 @@
 
 #include "mbox.h"
 #include "store.h"
+
+#include <jansson.h>
 #include "strvec.h"
 
 #define FEEDBACK_MUTE "warnwatch: mute"
@@ -97,5 +99,13 @@ int feedback_muted(struct strbuf *why, struct store *st, const char *root,
 /* Whether recipients called finding `fingerprint` wrong: 1 yes, 0 no,
  * negative when the store fails. */
 int feedback_called_wrong(struct store *st, const char *fingerprint);
+
+/*
+ * Per rule, how often warnwatch's replies said it and how often
+ * recipients called it wrong: a JSON array of {"rule", "said", "wrong"},
+ * most often called wrong first, into *out (the caller's).  Negative when
+ * the store fails.
+ */
+int feedback_by_rule(json_t **out, struct store *st);
 
 #endif
