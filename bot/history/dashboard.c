@@ -14,6 +14,7 @@
 #include "dashboard.h"
 #include "ci-json.h"
 #include "history.h"
+#include "feedback.h"
 #include "jsonval.h"
 #include "dashboard-priv.h"
 #include "datadir.h"
@@ -462,6 +463,13 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 		}
 		if (!ret)
 			ret = lists_from_state(m, st, opts);
+		if (!ret) {
+			json_t *fb = NULL;
+
+			ret = feedback_by_rule(&fb, st);
+			if (!ret)
+				json_object_set_new(m, "feedback", fb);
+		}
 		if (!ret)
 			ret = history_model(&h, st, NULL);
 		if (h)
@@ -932,7 +940,7 @@ static int copy_file(const char *from, const char *to)
 int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
 {
 	struct render_ctx rc = { opts, NULL, NULL, NULL, 0 };
-	struct tmpl_vars *v = tmpl_vars_new();
+	struct tmpl_vars *v = tmpl_vars_new(), *sec = NULL;
 	struct strbuf path = STRBUF_INIT, html = STRBUF_INIT, from = STRBUF_INIT;
 	const json_t *l;
 	char *dump = NULL;
@@ -958,6 +966,16 @@ int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
 				     rc.site_title, dash_jstr(model, "generated"));
 		if (ret < 0)
 			goto out;
+	}
+	/* Per rule, how often recipients called it wrong (feedback.h). */
+	if (json_array_size(json_object_get(model, "feedback")))
+		sec = tmpl_add(v, "feedback_section");
+	json_array_foreach(json_object_get(model, "feedback"), i, l) {
+		struct tmpl_vars *fv = tmpl_add(sec, "feedback");
+
+		dash_set_text(fv, "rule", dash_jstr(l, "rule"));
+		dash_set_num(fv, "said", dash_jint(l, "said"));
+		dash_set_num(fv, "wrong", dash_jint(l, "wrong"));
 	}
 	json_array_foreach(json_object_get(model, "lists"), i, l) {
 		ret = render_list(&rc, v, l);

@@ -8,6 +8,8 @@
 #include "advice.h"
 #include "cfacts.h"
 
+#include <ctype.h>
+
 static void plan_add(struct plan *p, enum plan_item_type t, const struct finding *f,
 		     const struct finding *prev)
 {
@@ -211,6 +213,85 @@ void plan_functions_of(struct strbuf *out, const struct plan *p, enum plan_item_
 		english_join(out, &names);
 	}
 	strvec_clear(&names);
+}
+
+/* A boot reached added call `f` (its calls[] entry counted runs) or saw it
+ * fire. */
+bool plan_reached_in_boot(const struct ci_verdict *v, const struct finding *f)
+{
+	if (plan_fired_in_boot(v, f))
+		return true;
+	for (size_t i = 0; v && f->kind == FINDING_ADDED && i < v->nr_calls; i++) {
+		const struct ci_call *c = &v->calls[i];
+
+		if (c->patch == f->patch && c->file && !strcmp(c->file, f->file) &&
+		    c->line == f->line && (c->reached > 0 || c->fired))
+			return true;
+	}
+	return false;
+}
+
+size_t plan_drop(struct plan *p, bool (*keep)(void *data, const struct plan_item *it),
+		 void *data)
+{
+	size_t n = 0;
+
+	p->issues = p->credits = p->notes = 0;
+	for (size_t i = 0; i < p->nr; i++) {
+		const struct plan_item *it = &p->v[i];
+
+		if ((it->type == PLAN_ISSUE || it->type == PLAN_NOTE) && !keep(data, it))
+			continue;
+		p->v[n++] = *it;
+		if (it->type == PLAN_ISSUE)
+			p->issues++;
+		else if (it->type == PLAN_NOTE)
+			p->notes++;
+		else
+			p->credits++;
+	}
+	n = p->nr - n;
+	p->nr -= n;
+	return n;
+}
+
+void plan_fingerprint(struct strbuf *out, const struct finding *f)
+{
+	struct strbuf cond = STRBUF_INIT;
+	const char *macro = f->kind == FINDING_DEFINE && f->defined ? f->defined :
+			    f->rule->macro;
+	bool blank = false;
+
+	strbuf_addf(out, "%s:%s:%s:", f->file, f->function ? f->function : "", macro);
+	if (!f->source || !advice_call_args(&cond, f->source))
+		strbuf_addstr(&cond, f->source ? f->source : "");
+	/* The condition without its spacing: a re-indented v2 is the same. */
+	for (const char *c = cond.buf; *c; c++) {
+		if (isspace((unsigned char)*c)) {
+			blank = true;
+			continue;
+		}
+		if (blank && out->len && isalnum((unsigned char)out->buf[out->len - 1]) &&
+		    isalnum((unsigned char)*c))
+			strbuf_addch(out, ' ');
+		blank = false;
+		strbuf_addch(out, *c);
+	}
+	strbuf_release(&cond);
+}
+
+void plan_added_line(struct strbuf *out, const struct finding *f)
+{
+	const char *l = f->hunk;
+
+	for (int i = 0; l && i < f->hunk_line; i++) {
+		l = strchr(l, '\n');
+		l = l ? l + 1 : NULL;
+	}
+	if (!l || *l != '+')
+		return;
+	l++;
+	strbuf_add(out, l, strcspn(l, "\n"));
 }
 
 void plan_release(struct plan *p)

@@ -53,6 +53,30 @@ void plan_release(struct plan *p);
 const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
 					  const struct finding *f);
 
+/* Whether a boot reached added call `f` (counted its runs) or saw it fire.
+ * `v` may be NULL. */
+bool plan_reached_in_boot(const struct ci_verdict *v, const struct finding *f);
+
+/*
+ * Leave out of `p` each issue and note `keep` says no to (credits stay),
+ * and count again.  Returns how many were left out.
+ */
+size_t plan_drop(struct plan *p, bool (*keep)(void *data, const struct plan_item *it),
+		 void *data);
+
+/*
+ * The fingerprint of finding `f`, appended to `out`: "file:function:
+ * macro:condition", the condition (the call's arguments, else the call)
+ * without its spacing, so that the same call in a later version of the
+ * series has the same fingerprint whatever its line or indentation.
+ * What feedback on a finding is recorded against.
+ */
+void plan_fingerprint(struct strbuf *out, const struct finding *f);
+
+/* The added line of `f` as the patch has it, without its '+' ("" when the
+ * hunk does not show it): appended to `out`. */
+void plan_added_line(struct strbuf *out, const struct finding *f);
+
 /* "a BUG_ON()", "two WARN_ON() calls", one per macro of the items of
  * type `t` (of their previous version's finding when `prev_side`). */
 void plan_count_macros(struct strvec *out, const struct plan *p,

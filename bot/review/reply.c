@@ -409,16 +409,24 @@ static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *
 static json_t *record_of(const struct finding *f, const struct cfacts *cf)
 {
 	json_t *rec = json_object();
+	struct strbuf fp = STRBUF_INIT, added = STRBUF_INIT;
 
+	plan_fingerprint(&fp, f);
+	plan_added_line(&added, f);
 	json_object_set_new(rec, "patch", json_integer(f->patch));
 	json_object_set_new(rec, "file", json_string(f->file));
 	json_object_set_new(rec, "line", json_integer(f->line));
 	json_object_set_new(rec, "function", json_string(f->function));
 	json_object_set_new(rec, "macro", json_string(f->rule->macro));
+	json_object_set_new(rec, "rule", json_string(f->rule->id));
+	json_object_set_new(rec, "fingerprint", json_string(fp.buf));
+	json_object_set_new(rec, "added", json_string(added.buf));
 	json_object_set_new(rec, "facts", json_boolean(cf != NULL));
 	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
 			    json_string(cf->ret_type) : json_null());
 	json_object_set_new(rec, "rules", json_array());
+	strbuf_release(&fp);
+	strbuf_release(&added);
 	return rec;
 }
 
@@ -1023,6 +1031,37 @@ static void quote_trailers(struct strbuf *body)
 	*body = out;
 }
 
+/* An advice fired on a fact of the patched tree that makes `f` reachable. */
+static bool fact_evidence(const struct builder *b, const struct finding *f)
+{
+	const struct cfacts *cf = facts_of(b->o, b->r, f);
+	struct advice_hit hits[32];
+	size_t nr;
+	bool yes = false;
+
+	if (!cf || !b->advice || b->advice->nr > ARRAY_SIZE(hits))
+		return false;
+	nr = advice_match(hits, b->advice, f, cf);
+	for (size_t i = 0; i < nr; i++)
+		yes |= hits[i].fact && (!strcmp(hits[i].fact, "user") ||
+					!strcmp(hits[i].fact, "disk"));
+	advice_hits_release(hits, nr);
+	return yes;
+}
+
+/* plan_drop()'s question: what the service's list policy keeps. */
+static bool keep_item(void *data, const struct plan_item *it)
+{
+	const struct builder *b = data;
+	const struct finding *f = it->f;
+
+	if (b->o->drop && b->o->drop(b->o->drop_data, f))
+		return false;
+	if (!b->o->need_evidence || f->severity >= SEV_WARNING)
+		return true;
+	return plan_reached_in_boot(b->o->verdict, f) || fact_evidence(b, f);
+}
+
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
@@ -1045,10 +1084,14 @@ int reply_build(struct reply *out, const struct series *s,
 		b.advice = &own;
 	error_clear();
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);
+	out->dropped = 0;
+	if (o->need_evidence || o->drop)
+		out->dropped = plan_drop(&p, keep_item, &b);
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
-	if (!p.issues && !p.credits && !o->always) {
+	if ((!p.issues && !p.credits && !o->always) ||
+	    (out->dropped && !p.issues && !p.notes)) {
 		out->empty = true;
 		goto out;
 	}
@@ -1082,7 +1125,6 @@ int reply_build(struct reply *out, const struct series *s,
 	if (ret || out->author_skipped)
 		goto out;
 	strbuf_addch(&out->text, '\n');
-
 	vars = tmpl_vars_new();
 	greeting(vars, m);
 	body_vars(vars, &b, &p, target);

@@ -84,6 +84,19 @@ struct reply_opts {
 	int (*compile)(void *data, const struct finding *f, const char *code,
 		       const char **how);
 	void *compile_data;
+	/*
+	 * min-level = warning (the service's [list.NAME], docs/serve.md): an
+	 * info-level call (a lone WARN_ON_ONCE()) is said only with evidence
+	 * beyond the diff: a boot reached it or saw it fire, or an advice
+	 * fired on a fact of the patched tree (user-input, on-disk).
+	 */
+	bool need_evidence;
+	/*
+	 * Leave finding `f` out (a point a human made already in the thread,
+	 * one recipients called wrong): true drops it.  NULL keeps all.
+	 */
+	bool (*drop)(void *data, const struct finding *f);
+	void *drop_data;
 };
 
 #define REPLY_OPTS_INIT { .policy = REPLY_TO_BOTH }
@@ -100,6 +113,9 @@ struct reply {
 	struct mail_addr_list rcpt;	/* envelope recipients: to + cc */
 	int answered;			/* patch index; 0: the cover letter */
 	int issues, credits, notes;	/* what it says, counted */
+	/* Issues and notes left out by need_evidence or drop; when that
+	 * leaves no issue and no note, the reply is empty. */
+	int dropped;
 	/*
 	 * One object per call commented on: patch, file, line, function,
 	 * macro, "facts" (whether the tree's were used), "return_type",

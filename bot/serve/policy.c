@@ -9,16 +9,27 @@
 
 #define DAY (24 * 3600)
 
+const char *const policy_level_names[] = { "info", "warning", NULL };
+
 int policy_list_load(struct policy_list *out, const struct config *c,
 		     const char *section)
 {
 	const char *v = config_get(c, section, "ignore-senders");
-	unsigned long cap;
-	int ret;
+	unsigned long cap, hours;
+	int level, ret;
 
 	memset(out, 0, sizeof(*out));
 	out->ignore_senders = xstrdup(v ? v : POLICY_DEFAULT_IGNORE);
 	ret = config_get_bool(&out->positive, c, section, "positive", false);
+	if (!ret)
+		ret = config_get_enum(&level, c, section, "min-level",
+				      policy_level_names, POLICY_LEVEL_WARNING);
+	if (!ret)
+		out->min_level = level;
+	if (!ret)
+		ret = config_get_uint(&hours, c, section, "embargo", 0, 0, 24 * 30);
+	if (!ret)
+		out->embargo = hours;
 	if (!ret)
 		ret = config_get_uint(&cap, c, section, "daily-cap",
 				      POLICY_DEFAULT_LIST_CAP, 0, 100000);
@@ -58,6 +69,11 @@ void policy_global_release(struct policy_global *g)
 {
 	free(g->stop_file);
 	memset(g, 0, sizeof(*g));
+}
+
+time_t policy_embargo_until(const struct policy_list *p, time_t newest)
+{
+	return p->embargo && newest > 0 ? newest + (time_t)p->embargo * 3600 : 0;
 }
 
 bool policy_ignored(const struct policy_list *p, const char *author_email)

@@ -19,9 +19,21 @@
 #define POLICY_STOP_FILE "stop"		/* in the state directory */
 #define POLICY_STOP_RECHECK 60		/* seconds between looks at it */
 
+/* min-level: the least an added call must be to be mailed without
+ * evidence (reply_opts.need_evidence). */
+enum policy_level {
+	POLICY_LEVEL_INFO,	/* every note, as `warnwatch review` says them */
+	POLICY_LEVEL_WARNING,	/* info-level calls only with evidence (default) */
+};
+
+/* "info", "warning", NULL: for config_get_enum(). */
+extern const char *const policy_level_names[];
+
 /* [list.NAME] keys. */
 struct policy_list {
 	bool positive;		/* positive: mail a reply with no issue */
+	enum policy_level min_level; /* min-level */
+	unsigned int embargo;	/* embargo: hours after the series' newest mail */
 	char *ignore_senders;	/* ignore-senders: globs, blank/comma separated */
 	unsigned int daily_cap;	/* daily-cap: replies per 24 h; 0: none */
 };
@@ -40,6 +52,12 @@ void policy_list_release(struct policy_list *p);
 int policy_global_load(struct policy_global *out, const struct config *c,
 		       const char *state_dir);
 void policy_global_release(struct policy_global *g);
+
+/*
+ * When the list's embargo on a series whose newest mail is dated
+ * `newest` ends: `newest` + embargo hours (0 or `newest` 0: no wait).
+ */
+time_t policy_embargo_until(const struct policy_list *p, time_t newest);
 
 /* Whether `author_email` is in the list's ignore-senders. */
 bool policy_ignored(const struct policy_list *p, const char *author_email);

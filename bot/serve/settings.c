@@ -24,7 +24,7 @@ static const char *const ci_keys[] = { "repo", "keep-bases", NULL };
 static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
 	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
 	"quiet-hours", "backfill", "poll-interval", "positive", "ignore-senders",
-	"daily-cap", NULL };
+	"daily-cap", "min-level", "embargo", NULL };
 
 static const struct {
 	const char *name;	/* ending in '.': every [NAME.x] */

@@ -5,7 +5,9 @@
  */
 #include "stage.h"
 #include "ci-json.h"
+#include "feedback.h"
 #include "mailhdr.h"
+#include "plan.h"
 #include "review.h"
 #include "smtp.h"
 #include <sys/stat.h>
@@ -126,7 +128,68 @@ static const struct guide *list_guide(struct serve *sv,
 /* draft_reply() wrote nothing, beside REVIEW_NOTHING and REVIEW_SKIPPED: */
 enum {
 	DRAFT_POSITIVE = 100,	/* only credits, and the list says positive = no */
+	DRAFT_DROPPED,		/* every point made already, or called wrong */
 };
+
+/* What the reply leaves out: reply_opts.drop's data. */
+struct drop_ctx {
+	struct serve *sv;
+	const struct queue_series *s;
+	const struct feedback *fb;
+};
+
+/* A point a human made in the thread (quoting its added line), or a
+ * finding recipients called wrong before (its fingerprint). */
+static bool drop_finding(void *data, const struct finding *f)
+{
+	struct drop_ctx *d = data;
+	struct strbuf line = STRBUF_INIT, norm = STRBUF_INIT, fp = STRBUF_INIT;
+	bool drop = false;
+
+	plan_added_line(&line, f);
+	feedback_norm(&norm, line.buf, line.len);
+	plan_fingerprint(&fp, f);
+	if (feedback_quoted(&d->fb->human_quoted, norm.buf)) {
+		drop = true;
+		queue_log(&d->sv->q, d->s->id, d->s->inbox, QL_INFO, "left out %s() at "
+			  "%s:%d: a reviewer in the thread quoted it already",
+			  f->rule->macro, f->file, f->line);
+	} else if (feedback_called_wrong(&d->sv->store, fp.buf) > 0) {
+		drop = true;
+		queue_log(&d->sv->q, d->s->id, d->s->inbox, QL_INFO, "left out %s() at "
+			  "%s:%d: recipients called it wrong before (%s)",
+			  f->rule->macro, f->file, f->line, fp.buf);
+	}
+	error_clear();
+	strbuf_release(&line);
+	strbuf_release(&norm);
+	strbuf_release(&fp);
+	return drop;
+}
+
+/* Remember which findings reply `r` says, for feedback on it later. */
+static void note_said(struct serve *sv, const struct queue_series *s,
+		      const struct reply *r)
+{
+	struct strbuf norm = STRBUF_INIT;
+	size_t i;
+	json_t *rec;
+
+	json_array_foreach(r->record, i, rec) {
+		const char *added = json_string_value(json_object_get(rec, "added"));
+
+		strbuf_reset(&norm);
+		feedback_norm(&norm, added ? added : "", added ? strlen(added) : 0);
+		if (feedback_note_said(&sv->store, r->message_id,
+				       json_string_value(json_object_get(rec, "fingerprint")),
+				       json_string_value(json_object_get(rec, "rule")),
+				       norm.buf) < 0) {
+			queue_log(&sv->q, s->id, s->inbox, QL_WARN, "%s", error_last());
+			error_clear();
+		}
+	}
+	strbuf_release(&norm);
+}
 
 /*
  * Draft the reply of series `s` into reply.eml with review_run(),
@@ -134,8 +197,10 @@ enum {
  * review` does.  REVIEW_NOTHING or REVIEW_SKIPPED when it writes none.
  */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, const struct series *series)
+		       const struct serve_list *l, const struct series *series,
+		       const struct feedback *fb)
 {
+	struct drop_ctx drop = { sv, s, fb };
 	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
@@ -171,11 +236,19 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		o.facts_tree = l->tree;
 		o.cache_dir = sv->cfg->settings->cache_dir.buf;
 	}
+	/* The list's policy: min-level, and what people said back. */
+	o.reply.need_evidence = l->policy.min_level == POLICY_LEVEL_WARNING;
+	o.reply.drop = drop_finding;
+	o.reply.drop_data = &drop;
 	ret = review_run(&r, series, &o);
-	if (ret == REVIEW_DRAFTED && !r.issues && !l->policy.positive)
+	if (ret == REVIEW_NOTHING && r.dropped)
+		ret = DRAFT_DROPPED;
+	else if (ret == REVIEW_DRAFTED && !r.issues && !l->policy.positive)
 		ret = DRAFT_POSITIVE;
 	else if (ret == REVIEW_DRAFTED)
 		ret = stage_put_artifact(sv, s->id, QUEUE_REPLY, r.text.buf, r.text.len);
+	if (!ret)
+		note_said(sv, s, &r);
 	reply_release(&r);
 	ci_verdict_release(&v);
 	series_release(&prev);
@@ -226,6 +299,100 @@ static int send_reply(struct serve *sv, const struct queue_series *s,
 	return ret < 0 ? ret : 0;
 }
 
+/* May `sender` mute the thread: the author, or someone the series was
+ * addressed to (the maintainers get_maintainer.pl put in To: or Cc:). */
+static bool may_mute_thread(void *data, const char *sender)
+{
+	const struct mail_list *mails = data;
+	bool yes = false;
+
+	for (size_t i = 0; !yes && i < mails->nr; i++) {
+		struct mail_addr_list a = MAIL_ADDR_LIST_INIT;
+		const struct mail *m = &mails->v[i];
+
+		a.max = MAILHDR_MAX_SEEN;
+		mail_addr_parse(&a, m->from_raw);
+		mail_addr_parse(&a, m->to_raw);
+		mail_addr_parse(&a, m->cc_raw);
+		for (size_t j = 0; !yes && j < a.nr; j++)
+			yes = !strcasecmp(a.v[j].addr, sender);
+		mail_addr_list_clear(&a);
+	}
+	return yes;
+}
+
+/* Read thread `text` of `root` for feedback, record it, keep it in `fb`. */
+static void read_feedback(struct feedback *fb, struct serve *sv,
+			  const struct queue_series *s, const char *root,
+			  const struct strbuf *text, const struct mail_list *mails,
+			  time_t now)
+{
+	struct mail_list thread = MAIL_LIST_INIT;
+	const char *self = sv->cfg->settings->email;
+	int ret;
+
+	if (!self || mbox_parse(&thread, text->buf, text->len)) {
+		error_clear();
+		return;
+	}
+	feedback_scan(fb, &thread, self);
+	ret = feedback_record(&sv->store, fb, root, may_mute_thread, (void *)mails, now);
+	if (ret > 0)
+		queue_log(&sv->q, s->id, s->inbox, QL_INFO, "%d new feedback record%s "
+			  "from the thread of <%s>", ret, ret == 1 ? "" : "s", root);
+	else if (ret < 0)
+		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "%s", error_last());
+	error_clear();
+	mail_list_clear(&thread);
+}
+
+/*
+ * What people said: in this series' thread (read again from the archive
+ * after an embargo, when humans had time to speak), and in the previous
+ * version's when warnwatch answered it (a "wrong" or a mute there holds
+ * for this version).  Then whether mail is muted: 1 with `why` set.
+ */
+static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *sv,
+			 const struct queue_series *s, const struct serve_list *l,
+			 const struct mail_list *mails, const struct strbuf *raw,
+			 bool drafted, time_t now)
+{
+	struct queue_series prev = QUEUE_SERIES_INIT;
+	struct store_reply rec = STORE_REPLY_INIT;
+	struct strbuf text = STRBUF_INIT;
+	long long pid = drafted ? 0 : queue_prev_version(&sv->q, s->id);
+	int ret;
+
+	if (!drafted && l->policy.embargo &&
+	    stage_fetch_thread(&text, sv, l, s->root_msgid) < 0) {
+		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "the thread as fetched is "
+			  "read for what people said: %s", error_last());
+		error_clear();
+	}
+	read_feedback(fb, sv, s, s->root_msgid, text.len ? &text : raw, mails, now);
+	if (pid > 0 && queue_load(&prev, &sv->q, pid) >= 0 &&
+	    review_known(&rec, &sv->store, prev.root_msgid, prev.version) == REVIEW_ANSWERED) {
+		struct feedback pfb = FEEDBACK_INIT;
+
+		if (stage_fetch_thread(&text, sv, l, prev.root_msgid) < 0) {
+			queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d's thread not read "
+				  "for feedback: %s", prev.version, error_last());
+			strbuf_reset(&text);
+		}
+		if (text.len)
+			read_feedback(&pfb, sv, s, prev.root_msgid, &text, mails, now);
+		feedback_release(&pfb);
+	}
+	error_clear();
+	ret = feedback_muted(why, &sv->store, s->root_msgid, s->author_email);
+	if (!ret && prev.root_msgid)
+		ret = feedback_muted(why, &sv->store, prev.root_msgid, s->author_email);
+	queue_series_release(&prev);
+	store_reply_release(&rec);
+	strbuf_release(&text);
+	return ret;
+}
+
 static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
@@ -236,8 +403,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	struct strbuf text = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
 	struct review_outgoing o = REVIEW_OUTGOING_INIT;
+	struct feedback fb = FEEDBACK_INIT;
 	const char *why = NULL;
 	time_t until;
+	bool drafted;
 	int ret;
 
 	if (l->reply == SERVE_REPLY_NONE) {
@@ -269,12 +438,36 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	/* Drafted once: a later attempt sends the same text and Message-ID. */
 	queue_artifact(&path, &sv->q, s->id, QUEUE_REPLY);
-	if (access(path.buf, F_OK)) {
-		ret = draft_reply(sv, s, l, &series);
-		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret == DRAFT_POSITIVE) {
+	drafted = !access(path.buf, F_OK);
+	until = policy_embargo_until(&l->policy, s->last_seen);
+	if (!drafted && until > now && l->reply != SERVE_REPLY_DRAFT) {
+		strbuf_addf(&what, "held for %u hours after the newest mail (embargo: "
+			    "people first)", l->policy.embargo);
+		ret = queue_set_reply(&sv->q, s->id, what.buf);
+		if (!ret)
+			ret = queue_defer(&sv->q, s->id, until);
+		goto out;
+	}
+	strbuf_addstr(&what, "none: ");
+	ret = take_feedback(&fb, &what, sv, s, l, &mails, &raw, drafted, now);
+	if (ret > 0) {
+		ret = finish(sv, s, what.buf, now);
+		goto out;
+	}
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), false);
+		goto out;
+	}
+	strbuf_reset(&what);
+	if (!drafted) {
+		ret = draft_reply(sv, s, l, &series, &fb);
+		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret == DRAFT_POSITIVE ||
+		    ret == DRAFT_DROPPED) {
 			ret = finish(sv, s, ret == REVIEW_NOTHING ? "none: nothing to say" :
 				     ret == DRAFT_POSITIVE ? "none: no issue, only thanks "
 				     "(positive = no)" :
+				     ret == DRAFT_DROPPED ? "none: every point was made in "
+				     "the thread already or called wrong before" :
 				     "none: the author asked not to get these reviews "
 				     "([review] skip-authors)", now);
 			goto out;
@@ -329,6 +522,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	ret = send_reply(sv, s, l, &o, now);
 out:
+	feedback_release(&fb);
 	review_outgoing_release(&o);
 	strbuf_release(&text);
 	store_reply_release(&rec);

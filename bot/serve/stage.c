@@ -4,6 +4,7 @@
  */
 #include "stage.h"
 #include "review.h"
+#include "b4.h"
 
 /* Write `len` bytes to the series' artifact `name` (temp file + rename:
  * a crash leaves the old file or the new one, never half of one). */
@@ -93,4 +94,27 @@ int stage_need_rules(struct serve *sv)
 		return ret;	/* our installation, not the series */
 	sv->rules_loaded = true;
 	return 0;
+}
+
+int stage_fetch_thread(struct strbuf *out, struct serve *sv,
+		       const struct serve_list *l, const char *root)
+{
+	struct b4_opts o = sv->cfg->settings->b4;
+	struct b4_series bs = B4_SERIES_INIT;
+	struct strbuf mask = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&mask, "%s/%s/%%s", l->archive, l->inbox);
+	o.midmask = mask.buf;
+	o.linkmask = NULL;
+	o.searchmask = NULL;
+	o.version = 0;
+	ret = b4_fetch(&bs, root, &o);
+	if (!ret) {
+		strbuf_reset(out);
+		strbuf_addbuf(out, &bs.thread);
+	}
+	b4_series_release(&bs);
+	strbuf_release(&mask);
+	return ret;
 }

@@ -9,6 +9,7 @@
 #include "mkdirs.h"
 #include "queue.h"
 #include "backfill.h"
+#include "feedback.h"
 #include "smtp.h"
 
 #include <sys/stat.h>
@@ -63,6 +64,9 @@ static const char *const migrations[] = {
 	queue_epochs_sql,
 	/* 8: b4 runs once per series; what its thread lacked (queue.h). */
 	queue_fetch_sql,
+	/* 9: what people said back (feedback.h): mutes by reply, and
+	 * findings recipients called wrong, by fingerprint. */
+	feedback_schema_sql,
 };
 
 char *store_default_dir(void)

@@ -8,6 +8,7 @@
 
 #include "child.h"
 #include "dashboard.h"
+#include "feedback.h"
 #include "queue.h"
 #include "store.h"
 #include "strbuf.h"
@@ -186,6 +187,13 @@ static void test_state(const char *tmp, const char *templates)
 	queue_add_message(&q, &m, 500, true);
 	ok(v1 && v2 && v1 != v2, "two series in the queue");
 
+	/* Issue 27: two replies said new-bug, a recipient called one wrong. */
+	feedback_note_said(&st, "r1@bot", "mm/slub.c:f:BUG_ON:x", "new-bug", "BUG_ON(x);");
+	feedback_note_said(&st, "r2@bot", "mm/slub.c:g:BUG_ON:y", "new-bug", "BUG_ON(y);");
+	feedback_note_said(&st, "r2@bot", "mm/slub.c:g:WARN_ON:z", "new-warn", "WARN_ON(z);");
+	store_exec(&st, "INSERT INTO feedback (fingerprint, rule, by_addr, message_id, created)"
+		   " VALUES ('mm/slub.c:g:BUG_ON:y', 'new-bug', 'a@x', 'n1@x', 0)", "");
+
 	opts.out_dir = site.buf;
 	opts.state_dir = state.buf;
 	opts.templates = templates;
@@ -205,6 +213,10 @@ static void test_state(const char *tmp, const char *templates)
 	ok(file_has(p.buf, "id=\"list-linux-next\""), "a watched list without series is shown");
 	ok(file_has(p.buf, "No series seen on this list yet."), "and says it has none yet");
 	ok(!file_contains(p.buf, "No list is watched yet"), "no 'No list is watched' while lists are");
+	ok(file_has(p.buf, "<tr><th scope=\"row\">new-bug</th><td class=\"n\">2</td><td class=\"n\">1</td></tr>"),
+	   "27: per rule, the replies that said it and how often it was called wrong");
+	ok(file_has(p.buf, "<tr><th scope=\"row\">new-warn</th><td class=\"n\">1</td><td class=\"n\">0</td></tr>"),
+	   "27: a rule never called wrong: 0");
 	ok(file_has(p.buf, "href=\"https://lore.kernel.org/linux-mm/\""), "the list's archive");
 	is_str(badge_after(p.buf, "mm: only checked"), "not-booted",
 	       "a series only checked is not booted, whatever the check said");

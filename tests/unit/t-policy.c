@@ -42,6 +42,9 @@ int main(void)
 	/* Defaults: the safe side. */
 	is(policy_list_load(&pl, &c, "list.ext4"), 0, "no keys: defaults");
 	ok(!pl.positive, "positive = no by default");
+	is(pl.min_level, POLICY_LEVEL_WARNING, "min-level = warning by default");
+	is(pl.embargo, 0, "no embargo by default");
+	is(policy_embargo_until(&pl, 1000), 0, "  so no wait");
 	is(pl.daily_cap, POLICY_DEFAULT_LIST_CAP, "a daily cap per list by default");
 	ok(policy_ignored(&pl, "syzbot+abc123@syzkaller.appspotmail.com"), "syzbot ignored");
 	ok(policy_ignored(&pl, "lkp@intel.com"), "the kernel test robot ignored");
@@ -58,6 +61,16 @@ int main(void)
 	config_set(&c, "list.ext4", "daily-cap", "2");
 	is(policy_list_load(&pl, &c, "list.ext4"), 0, "keys set");
 	ok(pl.positive && pl.daily_cap == 2, "positive = yes, daily-cap = 2");
+	config_set(&c, "list.ext4", "min-level", "info");
+	config_set(&c, "list.ext4", "embargo", "12");
+	policy_list_release(&pl);
+	is(policy_list_load(&pl, &c, "list.ext4"), 0, "min-level and embargo set");
+	ok(pl.min_level == POLICY_LEVEL_INFO && pl.embargo == 12, "min-level = info, embargo = 12");
+	is(policy_embargo_until(&pl, 1000), 1000 + 12 * 3600, "the embargo ends 12 h after the newest mail");
+	config_set(&c, "list.ext4", "min-level", "error");
+	policy_list_release(&pl);
+	is(policy_list_load(&pl, &c, "list.ext4"), WW_EINPUT, "a bad min-level is refused");
+	config_set(&c, "list.ext4", "min-level", "warning");
 	ok(policy_ignored(&pl, "ci@bots.example.org") && !policy_ignored(&pl, "lkp@intel.com"),
 	   "ignore-senders replaces the default list");
 	policy_list_release(&pl);

@@ -184,6 +184,13 @@ static int build(struct reply *r, const struct series *s, struct finding *v, siz
 	return reply_build(r, s, &res, o);
 }
 
+/* A drop() for issue 27's tests: every BUG_ON() was called wrong. */
+static bool drop_bug_on(void *data, const struct finding *f)
+{
+	(void)data;
+	return !strcmp(f->rule->macro, "BUG_ON");
+}
+
 /*
  * Issue 22: a From: an attacker wrote reaches the one real author (the
  * first mailbox) and the list, never an address hidden in a second
@@ -942,6 +949,44 @@ int main(void)
 	is(ci_verdict_from_json(&vd, "{\"verdict\": \"warn\"}", 18, "w.json"), WW_EINPUT,
 	   "a verdict kernel-ci never gives is refused");
 	ci_verdict_release(&vd);
+
+	{
+		/*
+		 * Issue 27, min-level = warning: a WARN_ON_ONCE() beside a
+		 * BUG_ON() is said only with evidence (a boot reached it);
+		 * drop() leaves a finding out, and a reply left with nothing
+		 * to object to is no reply.
+		 */
+		const char *json = "{\"verdict\": \"clean\", \"base\": \"6.12.118\", "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
+			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 3, \"fired\": false}]}";
+		struct finding two[2] = { f[0], finding(2, &warn_once, 41, "foo_lookup",
+			"WARN_ON_ONCE(id < 0)", " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1) };
+
+		build(&r, &s, two, 2, &o);
+		ok(r.issues == 1 && r.notes == 1 && !r.dropped, "27: min-level info: the note is said");
+		o.need_evidence = true;
+		build(&r, &s, two, 2, &o);
+		ok(!r.empty && r.issues == 1 && r.notes == 0 && r.dropped == 1,
+		   "27: min-level warning: the WARN_ON_ONCE() without evidence is left out");
+		ok(!has(&r, "WARN_ON_ONCE(id < 0)"), "27: and not quoted");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "reached.json"), 0, "27: verdict parses");
+		o.verdict = &vd;
+		build(&r, &s, two, 2, &o);
+		ok(r.notes == 1 && !r.dropped, "27: min-level warning: a boot reached it: said");
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
+		build(&r, &s, two + 1, 1, &o);
+		ok(r.empty, "27: min-level warning: a lone WARN_ON_ONCE(): no reply");
+		o.need_evidence = false;
+		o.drop = drop_bug_on;
+		build(&r, &s, f, 2, &o);
+		ok(!r.empty && r.issues == 1 && r.dropped == 1 && !has(&r, "BUG_ON(!dev)"),
+		   "27: drop() leaves the BUG_ON() out, the WARN_ON() stays");
+		build(&r, &s, f, 1, &o);
+		ok(r.empty && r.dropped == 1, "27: nothing left to object to: no reply");
+		o.drop = NULL;
+	}
 
 	reply_release(&r);
 	advice_release(&adv);

@@ -33,7 +33,7 @@ static void test_config(void)
 		"[list.mm]\narchive = https://lore.kernel.org/\naddress = linux-mm@kvack.org\n"
 		"tree = 6.1\nboot = yes\nreply = send\n"
 		"allow-senders = *@example.org, jane@x.org\nallow-paths = mm/ include/linux/mm*.h\n"
-		"quiet-hours = 22:00-07:00\n"
+		"quiet-hours = 22:00-07:00\nmin-level = info\nembargo = 6\n"
 		"[list.netdev]\narchive = http://127.0.0.1:8080\ninbox = netdev-test\n"
 		"reply-to = list\npoll-interval = 300\n"), 0, "a full configuration loads");
 	is_str(c.state.dir, "/var/lib/ww", "[state] dir, shared with review");
@@ -55,6 +55,8 @@ static void test_config(void)
 		is(l->allow_paths.nr, 2, "two path globs");
 		ok(l->quiet_from == 22 * 60 && l->quiet_to == 7 * 60, "quiet hours");
 		is(l->poll_interval, 30, "poll interval from [serve]");
+		ok(l->policy.min_level == POLICY_LEVEL_INFO && l->policy.embargo == 6,
+		   "min-level and embargo are [list.NAME] keys (issue 27)");
 	}
 	l = serve_config_list(&cfg, "netdev");
 	if (ok(l != NULL, "list netdev")) {

@@ -39,8 +39,8 @@ int main(void)
 	/* 1: replies, 2: the service queue (queue.h), 3: backfill (backfill.h),
 	 * 4: workers (queue.h), 5: affinity (queue.h), 6: one reply per
 	 * message answered, 7: epochs read (queue.h), 8: b4 runs and missing
-	 * patches (queue.h) */
-	is(store_schema_version(&s), 8, "migrated to the current schema");
+	 * patches (queue.h), 9: feedback (feedback.h) */
+	is(store_schema_version(&s), 9, "migrated to the current schema");
 	{
 		sqlite3_stmt *st;
 		const char *mode = "";
@@ -123,6 +123,7 @@ int main(void)
 		     " PRAGMA user_version = 5;"
 		     "ALTER TABLE queue_series DROP COLUMN b4_runs;"
 		     "ALTER TABLE queue_series DROP COLUMN missing;"
+		     "DROP TABLE mutes; DROP TABLE findings_said; DROP TABLE feedback;"
 		     "INSERT INTO replies (series, version, message_id, in_reply_to,"
 		     " subject, recipients, state, created, updated) VALUES"
 		     " ('q1@x', 1, 'q1@bot', 'q9@x', '', '', 'sent', 0, 0),"
@@ -130,7 +131,7 @@ int main(void)
 		     NULL, NULL, NULL);
 	store_close(&s);
 	is(store_open(&s, sub.buf), 0, "a state with duplicate answers migrates");
-	is(store_schema_version(&s), 8, "  to the current schema");
+	is(store_schema_version(&s), 9, "  to the current schema");
 	store_find_reply(&got, &s, "q1@x", 1);
 	ok(!got.forced, "  the first answer holds the message");
 	store_find_reply(&got, &s, "q2@x", 1);
