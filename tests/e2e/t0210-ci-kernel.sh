@@ -3,7 +3,8 @@
 #
 # t0210: `warnwatch ci` on every series of tests/kernel/: apply to linux
 # 6.1.192 (01-09 name base-commit: v6.1; 11 names none and applies only
-# there) or 6.12.118 (10 names v6.12), build (one warm build directory per
+# there) or 6.12.118 (10 names v6.12; 12 and 13 name none, were written
+# against 6.1 and land on 6.12 with offsets), build (one warm build directory per
 # tree shared by its cases), boot in QEMU with panic_on_warn=1 and the guest's
 # user space (kselftests and workloads of the touched files, gcov counts of
 # the added calls), and compare the JSON verdict with the case's
@@ -100,7 +101,7 @@ for dir in tests/kernel/*/; do
 		echo "ok $n - ci $name # SKIP $skip_all"
 		continue
 	fi
-	# 10 builds 6.12, 11 proves that 6.12 is tried first: both need it.
+	# 10, 12 and 13 boot 6.12, 11 proves that 6.12 is tried first: all need it.
 	if grep -q '6\.12' "$dir/expected.json" && [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
 		echo "ok $n - ci $name # SKIP linux-source-6.12 is not installed"
 		continue
