@@ -181,6 +181,15 @@ n=$((n + 1))
 text_case $n 07-cgroup-kselftest-fires \
 	"With panic_on_warn=1 the patched kernel panicked while running kselftest cgroup:test_core" \
 	"a WARN in a kselftest is attributed to it"
+# On 6.12 the text names the patch's line and where it landed.
+n=$((n + 1))
+text_case $n 12-no-base-commit-6.12-offset-fires \
+	"the WARN_ON_ONCE(strlen(name) > 6) that patch 1/1 adds at kernel/cgroup/cgroup.c:5789 (line 5895 in linux 6.12.118) fired [base: 0, patched: 1]" \
+	"a WARN that landed with an offset is the series', at both lines"
+n=$((n + 1))
+text_case $n 13-no-base-commit-6.12-offset-reached \
+	"The WARN_ON_ONCE() at kernel/notifier.c:75 (line 80 in linux 6.12.118) (patch 1/1) ran " \
+	"a reached count that landed with an offset is the landed line's"
 # KUnit alone does not reach cgroup_mkdir(): without user space 07 is
 # clean, and its call is "not measured" rather than "not reached".
 n=$((n + 1))
