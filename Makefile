@@ -142,8 +142,9 @@ check-fast: all units
 # and apply failures, a kselftest panic, a workload panic with gcov counts
 # and fsck) run again under the sanitizers; the other cases repeat those
 # paths with longer boots, and CI's 90 minutes include the cold kernel
-# builds of the plain pass (6.1's base and 04's COMMON_CLK config; 6.12's
-# base for 10, 1903 s at load 11-27 here).  10 and 11 (the 6.12 base and
+# builds of the plain pass (6.1's base, with COMMON_CLK and the clk suites
+# that 04 needs since they are in base.config; 6.12's base for 10, 12, 13,
+# 1903 s at load 11-27 here).  10 and 11 (the 6.12 base and
 # the fallback to 6.1) stay out of the sanitized pass: no warnwatch path
 # of theirs is new.  T0210_SANITIZED= (empty) runs every case.
 # t0214 (the git base, on the 6.12 build t0210's case 10 leaves warm) runs

@@ -46,6 +46,8 @@ static const char usage_text[] =
 	"                          panic_on_warn=0 to list every WARNING\n"
 	"  --no-base-boot          do not boot the unpatched kernel to recognise\n"
 	"                          pre-existing warnings\n"
+	"  --base-boot             boot the unpatched kernel even when nothing\n"
+	"                          needs it (every test gets its base result)\n"
 	"  --no-rerun              do not boot again to tell a flaky warning or\n"
 	"                          test failure from a real one\n"
 	"  --no-user-space         KUnit only: no initramfs, kselftests, workloads\n"
@@ -134,6 +136,7 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 		OPT_STRING('v', NULL, &version, "N"),
 		OPT_BIT(0, "no-second-boot", &a->opts.flags, CI_NO_SECOND_BOOT),
 		OPT_BIT(0, "no-base-boot", &a->opts.flags, CI_NO_BASE_BOOT),
+		OPT_BIT(0, "base-boot", &a->opts.flags, CI_BASE_BOOT),
 		OPT_BIT(0, "no-rerun", &a->opts.flags, CI_NO_RERUN),
 		OPT_BIT(0, "no-user-space", &a->opts.flags, CI_NO_USER_SPACE),
 		OPT_FLAG(0, "coverage", &a->coverage),
@@ -151,6 +154,10 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
 	if (!ret && a->args.nr > 1 && !a->coverage)
 		ret = error_code(WW_EUSAGE, "more than one series given: '%s'",
 				 a->args.v[1]);
+	if (!ret && (a->opts.flags & CI_BASE_BOOT) &&
+	    (a->opts.flags & CI_NO_BASE_BOOT))
+		ret = error_code(WW_EUSAGE, "--base-boot and --no-base-boot "
+				 "contradict each other");
 	if (!ret && !a->args.nr)
 		ret = a->coverage ?
 		      error_code(WW_EUSAGE, "no verdicts given 'DIR|FILE...'") :

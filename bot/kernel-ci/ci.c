@@ -952,7 +952,8 @@ built:
 		warning("booting again: %s", error_last());
 		error_clear();
 	}
-	if (ci_needs_base(out) && !(opts->flags & CI_NO_BASE_BOOT)) {
+	if ((ci_needs_base(out) || (opts->flags & CI_BASE_BOOT)) &&
+	    !(opts->flags & CI_NO_BASE_BOOT)) {
 		/* Without the base, the verdict stands; "preexisting" is unknown. */
 		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
 			out->base_error = xstrdup(error_last());

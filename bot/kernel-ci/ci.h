@@ -182,6 +182,9 @@ enum ci_flags {
 	CI_NO_USER_SPACE = 1 << 3, /* KUnit only: no initramfs, kselftests,
 				      workloads or gcov counters */
 	CI_NO_RERUN = 1 << 4,	/* do not boot again to tell flaky from real */
+	CI_BASE_BOOT = 1 << 5,	/* boot the base even when nothing needs it:
+				   every test gets its base result (make
+				   bench-ci times the parent boot with it) */
 };
 
 struct ci_opts {

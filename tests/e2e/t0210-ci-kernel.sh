@@ -3,7 +3,8 @@
 #
 # t0210: `warnwatch ci` on every series of tests/kernel/: apply to linux
 # 6.1.192 (01-09 name base-commit: v6.1; 11 names none and applies only
-# there) or 6.12.118 (10 names v6.12), build (one warm build directory per
+# there) or 6.12.118 (10 names v6.12; 12 and 13 name none, were written
+# against 6.1 and land on 6.12 with offsets), build (one warm build directory per
 # tree shared by its cases), boot in QEMU with panic_on_warn=1 and the guest's
 # user space (kselftests and workloads of the touched files, gcov counts of
 # the added calls), and compare the JSON verdict with the case's
@@ -58,7 +59,7 @@ for dir in tests/kernel/*/; do
 		echo "ok $n - ci $name # SKIP $skip_all"
 		continue
 	fi
-	# 10 builds 6.12, 11 proves that 6.12 is tried first: both need it.
+	# 10, 12 and 13 boot 6.12, 11 proves that 6.12 is tried first: all need it.
 	if grep -q '6\.12' "$dir/expected.json" && [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
 		echo "ok $n - ci $name # SKIP linux-source-6.12 is not installed"
 		continue
@@ -138,6 +139,15 @@ n=$((n + 1))
 text_case $n 07-cgroup-kselftest-fires \
 	"With panic_on_warn=1 the patched kernel panicked while running kselftest cgroup:test_core" \
 	"a WARN in a kselftest is attributed to it"
+# On 6.12 the text names the patch's line and where it landed.
+n=$((n + 1))
+text_case $n 12-no-base-commit-6.12-offset-fires \
+	"the WARN_ON_ONCE(strlen(name) > 6) that patch 1/1 adds at kernel/cgroup/cgroup.c:5789 (line 5895 in linux 6.12.118) fired [base: 0, patched: 1]" \
+	"a WARN that landed with an offset is the series', at both lines"
+n=$((n + 1))
+text_case $n 13-no-base-commit-6.12-offset-reached \
+	"The WARN_ON_ONCE() at kernel/notifier.c:75 (line 80 in linux 6.12.118) (patch 1/1) ran " \
+	"a reached count that landed with an offset is the landed line's"
 # KUnit alone does not reach cgroup_mkdir(): without user space 07 is
 # clean, and its call is "not measured" rather than "not reached".
 n=$((n + 1))

@@ -40,6 +40,8 @@ t "not a mail at all: error names it" 2 "'$tmp/notes.txt'" -- ci "$tmp/notes.txt
 t "option without its value: usage error" 2 "--tree needs VERSION\|TARBALL" -- ci x.mbox --tree
 t "bad -v: usage error" 2 "bad version '0'" -- ci -v 0 x.mbox
 t "a flag given a value: usage error" 2 "--no-base-boot takes no value" -- ci --no-base-boot=1 x.mbox
+t "--base-boot with --no-base-boot: usage error" 2 \
+	"--base-boot and --no-base-boot contradict each other" -- ci --base-boot --no-base-boot x.mbox
 t "every option parses: the missing input is the error" 2 "cannot open '$tmp/none.mbox'" -- \
 	ci --tree 6.1 --cache "$tmp/cache" --format=json --json-out "$tmp/v.json" \
 	--timeout=60 --accel tcg --rules rules --config "$tmp/down.conf" -v2 \

@@ -39,8 +39,9 @@ static void test_argv(void)
 	   has(&argv, "-nodefaults", NULL) && has(&argv, "-m", "1024"),
 	   "the QEMU options the notes measured");
 	is_str(cmdline.buf, "console=ttyS0 panic=-1 kunit_shutdown=reboot "
-	       "panic_on_warn=1 oops=panic kunit.filter_glob=time_test* slub_debug=FZ",
-	       "kernel command line: panic_on_warn=1, filter, rule options");
+	       "panic_on_warn=1 oops=panic no_timer_check "
+	       "kunit.filter_glob=time_test* slub_debug=FZ",
+	       "kernel command line: panic_on_warn=1, no timer check, filter, rule options");
 	ok(has(&argv, "-append", cmdline.buf), "passed as one argv word (no shell)");
 	strvec_clear(&argv);
 	o.panic_on_warn = false;
@@ -56,8 +57,8 @@ static void test_argv(void)
 	kboot_argv(&argv, &cmdline, &o, KBOOT_ACCEL_TCG);
 	ok(has(&argv, "-initrd", "/l/initramfs.cpio.gz"), "user space: -initrd");
 	ok(starts_with(cmdline.buf, "console=ttyS0 panic=-1 rdinit=/init printk.devkmsg=on ") &&
-	   !strstr(cmdline.buf, "kunit_shutdown"),
-	   "user space: rdinit=/init, /dev/kmsg markers, no kunit_shutdown");
+	   !strstr(cmdline.buf, "kunit_shutdown") && strstr(cmdline.buf, " no_timer_check"),
+	   "user space: rdinit=/init, /dev/kmsg markers, no kunit_shutdown, no timer check");
 	ok(has(&argv, "-drive", "file=/l/gcov.raw,format=raw,if=virtio") &&
 	   has(&argv, "-drive", "file=/l/images/ext4-4k-default.img,format=raw,if=virtio"),
 	   "disks: gcov first (vda), then the images");
