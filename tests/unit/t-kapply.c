@@ -189,6 +189,7 @@ static void test_apply(void)
 	struct utimbuf old = { 1000000000, 1000000000 };
 	struct stat st;
 	char hex[GIT_OID_HEXSZ + 1];
+	int ret;
 
 	if (open_tree(&t, 0) < 0) {
 		ok(0, "open tree: %s", error_last());
@@ -233,10 +234,12 @@ static void test_apply(void)
 	   r.fail.reason && !strcmp(r.fail.reason, "no such file"),
 	   "  file, no hunk, reason as data");
 	/* A name the message cannot be split at (": " inside it) stays whole. */
-	ok(apply_one(&r, &t, "diff --git \"a/drivers/a: b.c\" \"b/drivers/a: b.c\"\n"
-		     "--- \"a/drivers/a: b.c\"\n+++ \"b/drivers/a: b.c\"\n"
-		     "@@ -1 +1 @@\n-a\n+b\n", NULL) == WW_EAPPLY &&
-	   r.fail.file && !strcmp(r.fail.file, "drivers/a: b.c"),
+	/* Called before ok(): its arguments are evaluated in no set order,
+	 * and the message's r.fail.file must be this call's. */
+	ret = apply_one(&r, &t, "diff --git \"a/drivers/a: b.c\" \"b/drivers/a: b.c\"\n"
+			"--- \"a/drivers/a: b.c\"\n+++ \"b/drivers/a: b.c\"\n"
+			"@@ -1 +1 @@\n-a\n+b\n", NULL);
+	ok(ret == WW_EAPPLY && r.fail.file && !strcmp(r.fail.file, "drivers/a: b.c"),
 	   "a file named 'drivers/a: b.c' is kept whole: %s", r.fail.file ? r.fail.file : "(none)");
 	ok(apply_one(&r, &t, "diff --git a/lib/bar.c b/lib/bar.c\n"
 		     "new file mode 100644\n--- /dev/null\n+++ b/lib/bar.c\n"
