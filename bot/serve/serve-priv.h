@@ -67,7 +67,9 @@ struct serve {
 /* A line on stderr with --verbose ("warnwatch serve: ..."). */
 void serve_say(struct serve *sv, const char *fmt, ...) WW_PRINTF(2, 3);
 /* A stage of series `id` failed: record `why` and set the retry
- * (queue_fail()); `permanent` when retrying cannot help. */
+ * (queue_fail()); `permanent` when retrying cannot help.  0 once
+ * recorded (what the stage then returns, stage.h), negative when the
+ * state store failed. */
 int serve_fail(struct serve *sv, long long id, const char *why, bool permanent);
 
 #endif

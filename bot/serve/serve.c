@@ -440,7 +440,11 @@ void serve_say(struct serve *sv, const char *fmt, ...)
  */
 int serve_fail(struct serve *sv, long long id, const char *why, bool permanent)
 {
-	return queue_fail(&sv->q, id, why, permanent, time_ceil());
+	int ret = queue_fail(&sv->q, id, why, permanent, time_ceil());
+
+	/* The state it left (QS_FAILED or unchanged) is the queue's
+	 * business; a stage returns 0 once the failure is recorded. */
+	return ret < 0 ? ret : 0;
 }
 
 /* ---- polling ----------------------------------------------------------- */
@@ -654,6 +658,7 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 {
 	struct queue_series s = QUEUE_SERIES_INIT;
 	const struct serve_list *l;
+	const struct stage *st;
 	int ret;
 
 	ret = queue_load(&s, &sv->q, id);
@@ -670,7 +675,10 @@ static int run_stage(struct serve *sv, long long id, time_t now)
 	if (ret < 0)
 		;	/* reported below, like any stage's own failure */
 	else
-		ret = next_stage(&s, l)->run(sv, &s, l, now);
+		ret = (st = next_stage(&s, l))->run(sv, &s, l, now);
+	if (ret > 0)
+		BUG("stage %s returned %d for series %lld (stage.h: 0 or negative)",
+		    st->name, ret, id);
 	if (ret < 0) {
 		/* The state store or our own installation failed, not the
 		 * series: say so, and keep the series where it is. */
