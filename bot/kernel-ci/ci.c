@@ -849,8 +849,9 @@ out:
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO,
-			     NULL, STRBUF_INIT, false };
+	struct ci_ctx c = { .opts = opts, .cache = STRBUF_INIT, .logdir = STRBUF_INIT,
+			    .start = monotonic_now(), .accel = KBOOT_ACCEL_AUTO,
+			    .no_gcov = STRBUF_INIT };
 	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
