@@ -8,7 +8,7 @@
 #include "store-be.h"
 #include "env.h"
 #include "mkdirs.h"
-#include "smtp.h"
+#include "safefs.h"
 
 #include <sys/stat.h>
 
@@ -123,7 +123,7 @@ int store_open_url(struct store *out, const char *url,
 		return store_open(out, url);
 	memset(out, 0, sizeof(*out));
 	if (password_file) {
-		ret = smtp_read_password(&pw, password_file);
+		ret = safefs_read_secret(&pw, password_file);
 		if (ret) {
 			strbuf_release(&pw);
 			return ret;
