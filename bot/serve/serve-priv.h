@@ -9,6 +9,7 @@
 
 #include "serve.h"
 #include "archive.h"
+#include "dashboard.h"
 #include "guide.h"
 #include "rules.h"
 #include "store.h"
@@ -56,6 +57,8 @@ struct serve {
 	bool polling;		/* a poller holding the poll lock */
 	unsigned int lock_epoch; /* store.epoch when it was taken */
 	time_t last_outputs;
+	/* the dashboard drawn after every stage reads only what changed */
+	struct dashboard_cache dash_cache;
 	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
 	struct ruleset rules;
 	bool rules_loaded;

@@ -438,6 +438,7 @@ static int write_outputs(struct serve *sv, time_t now)
 	dopts.census = (const char **)sv->cfg->census.v;
 	dopts.nr_census = sv->cfg->census.nr;
 	dopts.now = now;
+	dopts.cache = &sv->dash_cache;
 	ret = dashboard_write(&dopts);
 	if (ret) {
 		/* A page that cannot be drawn must not stop the reviews. */
@@ -860,6 +861,7 @@ static void stop(struct serve *sv)
 	store_close(&sv->store);
 	strbuf_release(&sv->warm);
 	strbuf_release(&sv->beat.warm);
+	dashboard_cache_release(&sv->dash_cache);
 }
 
 /* Sleep until `until` (at most max_sleep), waking for a stop request. */
