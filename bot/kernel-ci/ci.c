@@ -928,8 +928,9 @@ built:
 		free(out->base_why);
 		out->base_why = strbuf_detach(&why, NULL);
 	}
+	if (ret < 0)
+		goto out;	/* our machinery, not the series: no verdict */
 	if (ret) {
-		ret = ret > 0 ? 0 : ret;
 		strbuf_addstr(&c.no_gcov, out->kind == CI_UNTESTABLE ?
 			      "the series could not be tested on this base: nothing ran" :
 			      out->kind == CI_APPLY_FAILED ?
