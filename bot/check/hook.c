@@ -301,7 +301,7 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
 	struct report_opts ropts = REPORT_OPTS_INIT;
-	struct verdict v = { CHECK_RESULT_INIT, CHECK_RESULT_INIT };
+	struct verdict v = { .block = CHECK_RESULT_INIT, .warn = CHECK_RESULT_INIT };
 	const struct series_patch *p;
 	int ret;
 

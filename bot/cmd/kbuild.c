@@ -183,7 +183,7 @@ static void print_summary(const struct ktree *t, const struct kapply_result *ar,
 
 int cmd_kbuild(int argc, const char **argv)
 {
-	struct kbuild_cmd o = { NULL, NULL, NULL, 0, 0, 0, 0, false, false, STRVEC_INIT };
+	struct kbuild_cmd o = { .args = STRVEC_INIT };
 	struct ktree_opts to = KTREE_OPTS_INIT;
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct ktree t = KTREE_INIT;

@@ -305,10 +305,61 @@ static void add_link(json_t *links, const char *name, const char *state_dir,
 	strbuf_release(&abs);
 }
 
-static json_t *series_from_queue(const struct queue_series *qs,
-				 const char *state_dir)
+/* findings.json's summary, in the form verdict_summary() has. */
+static void findings_summary(json_t *s, const char *path)
 {
-	json_t *s = json_object(), *links = json_object(), *j;
+	json_t *j = read_artifact_json(path);
+
+	if (j)
+		summarize_findings(s, j);
+	json_decref(j);
+}
+
+void dashboard_cache_release(struct dashboard_cache *c)
+{
+	json_decref(c->parts);
+	c->parts = NULL;
+}
+
+/*
+ * What the artifact `path` says, by `fn`, into `s`: from the cache when
+ * the file did not change, else read.  `keep` (NULL without a cache)
+ * collects the entries this write used.
+ */
+static void artifact_summary(json_t *s, const char *path,
+			     void (*fn)(json_t *, const char *),
+			     struct dashboard_cache *cache, json_t *keep)
+{
+	json_t *e, *part;
+	struct stat st;
+	char stamp[96];
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return;
+	snprintf(stamp, sizeof(stamp), "%ju:%jd:%jd.%09ld", (uintmax_t)st.st_ino,
+		 (intmax_t)st.st_size, (intmax_t)st.st_mtim.tv_sec,
+		 st.st_mtim.tv_nsec);
+	e = cache ? json_object_get(cache->parts, path) : NULL;
+	if (e && !strcmp(dash_jstr(e, "stamp"), stamp)) {
+		part = json_incref(json_object_get(e, "part"));
+	} else {
+		part = json_object();
+		fn(part, path);
+		if (cache)
+			cache->parsed++;
+	}
+	json_object_update(s, part);
+	if (keep)
+		json_object_set_new(keep, path, json_pack("{s:s, s:O}", "stamp", stamp,
+							  "part", part));
+	json_decref(part);
+}
+
+static json_t *series_from_queue(const struct queue_series *qs,
+				 const char *state_dir,
+				 struct dashboard_cache *cache, json_t *keep)
+{
+	json_t *s = json_object(), *links = json_object();
 	struct strbuf path = STRBUF_INIT;
 	char date[32];
 	struct tm tm;
@@ -335,13 +386,10 @@ static json_t *series_from_queue(const struct queue_series *qs,
 		json_object_set_new(s, "error", jsonval_text(qs->error));
 
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_FINDINGS);
-	if ((j = read_artifact_json(path.buf))) {
-		summarize_findings(s, j);
-		json_decref(j);
-	}
+	artifact_summary(s, path.buf, findings_summary, cache, keep);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_CI);
-	verdict_summary(s, path.buf);
+	artifact_summary(s, path.buf, verdict_summary, cache, keep);
 	add_link(links, "findings", state_dir, qs->id, QUEUE_FINDINGS);
 	add_link(links, "console", state_dir, qs->id, QUEUE_CONSOLE);
 	add_link(links, "reply", state_dir, qs->id, QUEUE_REPLY);
@@ -376,7 +424,12 @@ static int lists_from_state(json_t *model, struct store *st,
 	long long *ids = NULL;
 	struct queue q;
 	json_t *lists = json_array();
+	/* the cache's entries this write uses: the next cache */
+	json_t *keep = opts->cache ? json_object() : NULL;
 	int ret, n;
+
+	if (opts->cache)
+		opts->cache->parsed = 0;
 
 	/* The watched lists first, in their order, series or not yet. */
 	for (size_t i = 0; i < opts->nr_watched; i++) {
@@ -402,12 +455,16 @@ static int lists_from_state(json_t *model, struct store *st,
 		}
 		list = list_get(lists, qs.inbox);
 		json_array_append_new(json_object_get(list, "series"),
-				      series_from_queue(&qs, state_dir));
+				      series_from_queue(&qs, state_dir, opts->cache, keep));
 		queue_series_release(&qs);
 	}
 	free(ids);
 	queue_release(&q);
 out_lists:
+	if (opts->cache) {
+		json_decref(opts->cache->parts);
+		opts->cache->parts = keep;
+	}
 	json_object_set_new(model, "lists", lists);
 	json_object_set_new(model, "lists_base", json_string(state_dir));
 	return ret;

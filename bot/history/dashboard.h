@@ -33,6 +33,23 @@ struct dashboard_watched {
 	const char *url;		/* its archive, or NULL */
 };
 
+/*
+ * What each series' artifacts say (findings.json's counts, ci.json's
+ * verdict), kept across dashboard_write() calls by a caller that draws
+ * the page again and again: serve draws it after every stage and must not
+ * parse thousands of unchanged files each time.  An entry holds while its
+ * file has the same inode, size and mtime (artifacts are replaced by
+ * rename); entries of series no longer listed are dropped at each write.
+ */
+struct dashboard_cache {
+	json_t *parts;		/* path -> { "stamp", "part" } */
+	size_t parsed;		/* artifacts the last write had to parse (tests) */
+};
+
+#define DASHBOARD_CACHE_INIT { 0 }
+
+void dashboard_cache_release(struct dashboard_cache *c);
+
 struct dashboard_opts {
 	const char *out_dir;
 	/* The service's state, or NULL: its series' artifacts are under
@@ -51,6 +68,9 @@ struct dashboard_opts {
 	/* With state_dir: the lists serve watches (borrowed), or none. */
 	const struct dashboard_watched *watched;
 	size_t nr_watched;
+	/* With state_dir: what the previous writes read (borrowed, updated),
+	 * or NULL to parse every artifact. */
+	struct dashboard_cache *cache;
 };
 
 #define DASHBOARD_OPTS_INIT { 0 }

@@ -849,8 +849,9 @@ out:
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
-	struct ci_ctx c = { opts, STRBUF_INIT, STRBUF_INIT, monotonic_now(), KBOOT_ACCEL_AUTO,
-			     NULL, STRBUF_INIT, false };
+	struct ci_ctx c = { .opts = opts, .cache = STRBUF_INIT, .logdir = STRBUF_INIT,
+			    .start = monotonic_now(), .accel = KBOOT_ACCEL_AUTO,
+			    .no_gcov = STRBUF_INIT };
 	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
@@ -927,8 +928,9 @@ built:
 		free(out->base_why);
 		out->base_why = strbuf_detach(&why, NULL);
 	}
+	if (ret < 0)
+		goto out;	/* our machinery, not the series: no verdict */
 	if (ret) {
-		ret = ret > 0 ? 0 : ret;
 		strbuf_addstr(&c.no_gcov, out->kind == CI_UNTESTABLE ?
 			      "the series could not be tested on this base: nothing ran" :
 			      out->kind == CI_APPLY_FAILED ?

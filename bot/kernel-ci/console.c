@@ -679,8 +679,8 @@ static void finish(struct parser *p)
 
 void console_parse(struct console_result *out, const char *buf, size_t len)
 {
-	struct parser p = { out, 0, 0, -1, NULL, -1, false, 0, 0, NULL, 0,
-			    STRBUF_INIT, -1 };
+	struct parser p = { .r = out, .open_suite = -1, .trace_for = -1,
+			    .pending = STRBUF_INIT, .open_utest = -1 };
 	struct strbuf line = STRBUF_INIT;
 	size_t pos = 0;
 

@@ -30,7 +30,7 @@ struct kcover {
 	size_t unmeasured;	/* reached null (nothing ran, no gcov data) */
 };
 
-#define KCOVER_INIT { 0, { 0 }, 0, NULL, 0, 0, 0, 0, 0, 0 }
+#define KCOVER_INIT { 0 }
 
 /* Did kernel-ci boot the patched kernel for verdict kind `k`. */
 bool kcover_booted(enum ci_verdict_kind k);

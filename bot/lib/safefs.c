@@ -142,3 +142,32 @@ int safefs_create_temp(struct strbuf *name, int dirfd, const char *base,
 	}
 	return error("cannot create a temporary file for '%s'", base);
 }
+
+/* Read as ssh reads a key: refused if anyone else could read it (a
+ * password others can read is no longer a secret). */
+int safefs_read_secret(struct strbuf *out, const char *path)
+{
+	struct stat st;
+	int fd, ret;
+
+	strbuf_reset(out);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
+				  "cannot open password file '%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_code(WW_EINPUT, "password file '%s' is not a regular file", path);
+	}
+	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
+		close(fd);
+		return error_code(WW_EINPUT, "password file '%s' is readable by group or others (chmod 600 it)",
+				  path);
+	}
+	ret = strbuf_read_fd(out, fd, 4096);
+	close(fd);
+	if (ret)
+		return error_prefix(ret, "password file '%s'", path);
+	strbuf_setlen(out, strcspn(out->buf, "\r\n"));
+	return 0;
+}

@@ -57,4 +57,12 @@ bool safefs_is_regular(const char *root, const char *rel, unsigned int how);
 int safefs_create_temp(struct strbuf *name, int dirfd, const char *base,
 		       mode_t mode);
 
+/*
+ * Read a password file ([smtp] password-file, [state] password-file):
+ * its first line, without the newline, into `out`.  A file that is not
+ * regular, or that group or others can read, is refused (WW_EINPUT), as
+ * ssh refuses such keys; WW_ENOTFOUND when it does not exist.
+ */
+int safefs_read_secret(struct strbuf *out, const char *path);
+
 #endif

@@ -5,6 +5,7 @@
 #include "env.h"
 #include "config.h"
 #include "archive.h"
+#include "safefs.h"
 
 #include <curl/curl.h>
 #include <fcntl.h>
@@ -285,7 +286,7 @@ int smtp_opts_from_config(struct smtp_opts *o, struct strbuf *password,
 	if (!config_get_path(ca_file, c, "smtp", "ca-file"))
 		o->ca_file = ca_file->buf;
 	if (!config_get_path(&path, c, "smtp", "password-file")) {
-		ret = smtp_read_password(password, path.buf);
+		ret = safefs_read_secret(password, path.buf);
 		o->password = password->buf;
 	} else if (o->user) {
 		ret = error_code(WW_EINPUT, "[smtp] user is set but no password-file");
@@ -294,29 +295,3 @@ int smtp_opts_from_config(struct smtp_opts *o, struct strbuf *password,
 	return ret;
 }
 
-int smtp_read_password(struct strbuf *out, const char *path)
-{
-	struct stat st;
-	int fd, ret;
-
-	strbuf_reset(out);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return error_code(errno == ENOENT ? WW_ENOTFOUND : WW_ERROR,
-				  "cannot open password file '%s': %s", path, strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return error_code(WW_EINPUT, "password file '%s' is not a regular file", path);
-	}
-	if (st.st_mode & (S_IRWXG | S_IRWXO)) {
-		close(fd);
-		return error_code(WW_EINPUT, "password file '%s' is readable by group or others (chmod 600 it)",
-				  path);
-	}
-	ret = strbuf_read_fd(out, fd, 4096);
-	close(fd);
-	if (ret)
-		return error_prefix(ret, "password file '%s'", path);
-	strbuf_setlen(out, strcspn(out->buf, "\r\n"));
-	return 0;
-}

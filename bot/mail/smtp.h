@@ -51,9 +51,6 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 int smtp_opts_from_config(struct smtp_opts *o, struct strbuf *password,
 			  struct strbuf *ca_file, const struct config *c);
 
-/* Read a password file: first line, without its newline.  A file that
- * others can read is refused (WW_EINPUT), like ssh does with keys. */
-int smtp_read_password(struct strbuf *out, const char *path);
 
 /* `msg` with every line ending in CRLF (bare LF and bare CR fixed). */
 void smtp_crlf(struct strbuf *out, const char *msg, size_t len);

@@ -105,7 +105,7 @@ int review_send(struct store_reply *existing, struct store *st,
 		const char *from, const struct mail_addr_list *rcpt,
 		const char *text, size_t len)
 {
-	struct strbuf why = STRBUF_INIT;
+	struct error_state why;
 	int ret;
 
 	/* The intent is committed before the first byte goes out. */
@@ -124,12 +124,11 @@ int review_send(struct store_reply *existing, struct store *st,
 		return store_mark_sent(st, rec->message_id) ? REVIEW_UNRECORDED : 0;
 	if (ret == WW_ETIMEOUT)
 		return ret;	/* maybe delivered: the intent stays */
-	/* Refused, or no connection: certainly not delivered. */
-	strbuf_addstr(&why, error_last());
-	store_mark_failed(st, rec->message_id, why.buf);
-	ret = error_code(ret, "%s", why.buf);
-	strbuf_release(&why);
-	return ret;
+	/* Refused, or no connection: certainly not delivered.  The SMTP
+	 * failure is what the caller reports, whatever recording it says. */
+	error_state_capture(&why, ret);
+	store_mark_failed(st, rec->message_id, why.msg);
+	return error_state_restore(&why);
 }
 
 int review_archived(const char *base, const char *inbox, const char *msgid,

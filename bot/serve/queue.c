@@ -1,15 +1,15 @@
 /*
  * The persistent queue of the service: series grouping, stage
- * transitions, retries and the exactly-once reply record, in SQLite.
- * See queue.h for the model; this file is the SQL behind it.
+ * transitions, retries and the exactly-once reply record, in the state
+ * database (store.h).  See queue.h for the model; this file is the SQL
+ * behind it, but for where each list's archive was read up to
+ * (queue-inbox.c) and the status JSON (queue-status.c).
  */
 #include "queue.h"
-#include "jsonval.h"
 #include "mkdirs.h"
 #include "group.h"
 
 #include <ctype.h>
-#include <sys/stat.h>
 
 const char queue_schema_sql[] =
 	"CREATE TABLE queue_inboxes (\n"
@@ -644,41 +644,6 @@ out_free:
 	return ret;
 }
 
-/* ---- following an archive's epochs ------------------------------------ */
-
-int queue_epoch_newest(struct queue_epoch *out, struct queue *q, const char *inbox)
-{
-	struct store_rows *st;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	ret = query(&st, q, "SELECT epoch, last_commit, commits FROM queue_epochs "
-			    "WHERE inbox = ? ORDER BY epoch DESC LIMIT 1", "s", inbox);
-	if (ret <= 0)
-		return ret;
-	out->epoch = store_rows_int(st, 0);
-	snprintf(out->last_commit, sizeof(out->last_commit), "%s",
-		 store_rows_text(st, 1));
-	out->commits = store_rows_int(st, 2);
-	store_rows_free(st);
-	return 1;
-}
-
-int queue_epoch_save(struct queue *q, const char *inbox, unsigned int epoch,
-		     const char *commit, time_t now)
-{
-	int ret = exec(q, "INSERT INTO queue_epochs (inbox, epoch, last_commit, "
-			  "commits, updated) VALUES (?, ?, ?, ?, ?) "
-			  "ON CONFLICT (inbox, epoch) DO UPDATE SET "
-			  "last_commit = excluded.last_commit, commits = "
-			  "queue_epochs.commits + excluded.commits, "
-			  "updated = excluded.updated",
-		       "sisit", inbox, (long long)epoch, commit,
-		       (long long)(*commit ? 1 : 0), now);
-
-	return ret < 0 ? ret : 0;
-}
-
 /* ---- reading and moving series ----------------------------------------- */
 
 int queue_load(struct queue_series *out, struct queue *q, long long id)
@@ -1177,184 +1142,4 @@ void queue_artifact(struct strbuf *out, struct queue *q, long long id,
 {
 	strbuf_reset(out);
 	strbuf_addf(out, "%s/series/%lld/%s", q->state_dir, id, name);
-}
-
-/* ---- per-inbox poll state ---------------------------------------------- */
-
-int queue_inbox_load(struct archive_inbox *out, bool *primed, struct queue *q,
-		     const char *inbox)
-{
-	struct store_rows *st;
-	int ret;
-
-	archive_inbox_release(out);
-	memset(out, 0, sizeof(*out));
-	*primed = false;
-	ret = query(&st, q, "SELECT etag, last_modified, failures, next_at, "
-			    "last_ok, primed FROM queue_inboxes WHERE name = ?",
-		    "s", inbox);
-	if (ret <= 0) {
-		out->etag = xstrdup("");
-		out->last_modified = xstrdup("");
-		return ret;
-	}
-	out->etag = col_str(st, 0);
-	out->last_modified = col_str(st, 1);
-	out->failures = store_rows_int(st, 2);
-	out->next_at = store_rows_int(st, 3);
-	out->last_ok = store_rows_int(st, 4);
-	*primed = store_rows_int(st, 5);
-	store_rows_free(st);
-	return 0;
-}
-
-int queue_inbox_save(struct queue *q, const char *inbox,
-		     const struct archive_inbox *st, bool primed,
-		     const char *last_error)
-{
-	int ret = exec(q, "INSERT INTO queue_inboxes (name, etag, last_modified, "
-			  "failures, next_at, last_ok, primed, last_error) "
-			  "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE "
-			  "SET etag = excluded.etag, last_modified = excluded.last_modified, "
-			  "failures = excluded.failures, next_at = excluded.next_at, "
-			  "last_ok = excluded.last_ok, primed = excluded.primed, "
-			  "last_error = excluded.last_error",
-		       "sssittis", inbox, st->etag, st->last_modified,
-		       (long long)st->failures, st->next_at, st->last_ok,
-		       (long long)primed, last_error);
-
-	return ret < 0 ? ret : 0;
-}
-
-/* ---- status ------------------------------------------------------------ */
-
-static const char *jstr_of(const json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-static json_t *col_json(struct store_rows *st, int i)
-{
-	if (store_rows_is_int(st, i))
-		return json_integer(store_rows_int(st, i));
-	if (store_rows_is_null(st, i))
-		return json_null();
-	/* Text from mail that is not UTF-8: kept, escaped (jsonval.h). */
-	return jsonval_text(store_rows_text(st, i));
-}
-
-/* Each row of `sql` as an object keyed by column name, into `arr`. */
-static int rows_json(json_t *arr, struct queue *q, const char *sql,
-		     long long limit)
-{
-	struct store_rows *st;
-	int ret;
-
-	if (limit >= 0)
-		ret = query(&st, q, sql, "i", limit);
-	else
-		ret = query(&st, q, sql, "");
-	if (ret <= 0)
-		return ret;
-	while ((ret = store_rows_next(st)) == 1) {
-		json_t *o = json_object();
-
-		for (int i = 0; i < store_rows_ncols(st); i++)
-			json_object_set_new(o, store_rows_name(st, i),
-					    col_json(st, i));
-		json_array_append_new(arr, o);
-	}
-	store_rows_free(st);
-	return ret;
-}
-
-static void add_artifacts(json_t *series, struct queue *q)
-{
-	static const char *const names[] = {
-		QUEUE_MBOX, QUEUE_COVER, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE,
-		QUEUE_REPLY,
-	};
-	json_t *a = json_object();
-	struct strbuf path = STRBUF_INIT;
-	long long id = json_integer_value(json_object_get(series, "id"));
-	struct stat st;
-
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
-		queue_artifact(&path, q, id, names[i]);
-		if (stat(path.buf, &st) || !S_ISREG(st.st_mode))
-			continue;
-		strbuf_reset(&path);
-		strbuf_addf(&path, "series/%lld/%s", id, names[i]);
-		json_object_set_new(a, names[i], json_string(path.buf));
-	}
-	json_object_set_new(series, "artifacts", a);
-	strbuf_release(&path);
-}
-
-int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
-{
-	json_t *o = json_object(), *lists = json_array(), *series = json_array();
-	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
-	json_t *workers = json_array();
-	size_t i;
-	json_t *row;
-	int ret;
-
-	ret = rows_json(lists, q, "SELECT name, failures, next_at, last_ok, primed, "
-				  "last_error FROM queue_inboxes ORDER BY name", -1);
-	if (!ret)
-		ret = rows_json(rows, q, "SELECT state, count(*) AS n FROM queue_series "
-					 "GROUP BY state", -1);
-	if (!ret)
-		ret = rows_json(series, q,
-			"SELECT s.id, s.inbox AS list, s.root_msgid, s.title, s.author, "
-			"s.version, s.total, (SELECT count(DISTINCT idx) FROM "
-			"queue_messages m WHERE m.series_id = s.id AND m.idx >= 1 AND "
-			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
-			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
-			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
-			"s.lease_until, s.base, s.b4_runs, s.missing FROM queue_series s "
-			/* Every series in progress, however old, and
-			 * the newest `limit` besides. */
-			"WHERE s.state NOT IN ('replied', 'skipped') OR s.id IN "
-			"(SELECT id FROM queue_series ORDER BY id DESC LIMIT ?) "
-			"ORDER BY s.id DESC", (long long)limit);
-	if (!ret)
-		ret = rows_json(workers, q, "SELECT name, host, pid, role, started, "
-					    "heartbeat, series_id, stage, warm, lease FROM "
-					    "queue_workers ORDER BY name LIMIT ?", (long long)limit);
-	if (!ret)
-		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
-					   "level, message FROM queue_events "
-					   "ORDER BY id DESC LIMIT ?", (long long)limit);
-	if (ret) {
-		json_decref(o);
-		json_decref(lists);
-		json_decref(series);
-		json_decref(events);
-		json_decref(counts);
-		json_decref(rows);
-		json_decref(workers);
-		return ret;
-	}
-	for (int s = 0; s < QS__NR; s++)
-		json_object_set_new(counts, queue_state_name(s), json_integer(0));
-	json_array_foreach(rows, i, row)
-		json_object_set(counts, jstr_of(row, "state"),
-				json_object_get(row, "n"));
-	json_decref(rows);
-	json_array_foreach(series, i, row)
-		add_artifacts(row, q);
-	json_object_set_new(o, "generated", json_integer(now));
-	json_object_set_new(o, "state_dir", json_string(q->state_dir));
-	json_object_set_new(o, "lists", lists);
-	json_object_set_new(o, "counts", counts);
-	json_object_set_new(o, "series", series);
-	json_object_set_new(o, "events", events);
-	json_object_set_new(o, "workers", workers);
-	json_object_set_new(o, "backend", json_string(store_backend_name(q->store)));
-	*out = o;
-	return 0;
 }

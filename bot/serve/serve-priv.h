@@ -9,6 +9,7 @@
 
 #include "serve.h"
 #include "archive.h"
+#include "dashboard.h"
 #include "guide.h"
 #include "rules.h"
 #include "store.h"
@@ -56,6 +57,8 @@ struct serve {
 	bool polling;		/* a poller holding the poll lock */
 	unsigned int lock_epoch; /* store.epoch when it was taken */
 	time_t last_outputs;
+	/* the dashboard drawn after every stage reads only what changed */
+	struct dashboard_cache dash_cache;
 	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
 	struct ruleset rules;
 	bool rules_loaded;
@@ -67,7 +70,9 @@ struct serve {
 /* A line on stderr with --verbose ("warnwatch serve: ..."). */
 void serve_say(struct serve *sv, const char *fmt, ...) WW_PRINTF(2, 3);
 /* A stage of series `id` failed: record `why` and set the retry
- * (queue_fail()); `permanent` when retrying cannot help. */
+ * (queue_fail()); `permanent` when retrying cannot help.  0 once
+ * recorded (what the stage then returns, stage.h), negative when the
+ * state store failed. */
 int serve_fail(struct serve *sv, long long id, const char *why, bool permanent);
 
 #endif

@@ -26,16 +26,14 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 static int run_ci(struct serve *sv, const struct queue_series *s,
 		  const struct serve_list *l, time_t now)
 {
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct series series = SERIES_INIT;
+	struct stage_series ss = STAGE_SERIES_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
 	struct ci_opts co = CI_OPTS_INIT;
-	struct strbuf raw = STRBUF_INIT;
 	json_t *json = NULL;
 	char *text = NULL;
 	int ret;
 
-	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
+	ret = stage_load_series(&ss, sv, s->id);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -45,7 +43,7 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	co.repo = sv->cfg->settings->ci.repo;
 	co.keep_bases = sv->cfg->settings->ci.keep_bases;
 	co.rules = &sv->rules;
-	ret = ci_run(&v, &series, &co);
+	ret = ci_run(&v, &ss.series, &co);
 	if (!ret && v.kind == CI_ERROR)
 		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
@@ -69,9 +67,7 @@ out:
 	free(text);
 	json_decref(json);
 	ci_verdict_release(&v);
-	series_release(&series);
-	mail_list_clear(&mails);
-	strbuf_release(&raw);
+	stage_series_release(&ss);
 	return ret;
 }
 

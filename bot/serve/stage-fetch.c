@@ -158,8 +158,10 @@ static int run_fetch(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	ret = same_as_known(sv, s, &bs, now);
-	if (ret)
+	if (ret) {
+		ret = ret > 0 ? 0 : ret;	/* set aside, or a failure */
 		goto out;
+	}
 	/* b4's pieces as b4 wrote them, each parsed on its own as
 	 * `warnwatch review` parses them (no From_ line made up for the
 	 * cover letter to glue it to the patches). */

@@ -204,9 +204,8 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
-	struct series prev = SERIES_INIT;
-	struct mail_list prev_mails = MAIL_LIST_INIT;
-	struct strbuf prev_raw = STRBUF_INIT, path = STRBUF_INIT;
+	struct stage_series prev = STAGE_SERIES_INIT;
+	struct strbuf path = STRBUF_INIT;
 	long long pid = queue_prev_version(&sv->q, s->id);
 	struct log_to to = { sv, s->id, s->inbox };
 	int ret;
@@ -219,11 +218,11 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	queue_artifact(&path, &sv->q, s->id, QUEUE_CI);
 	if (!access(path.buf, F_OK) && ci_verdict_load(&v, path.buf) == 0)
 		o.reply.verdict = &v;
-	if (pid && stage_load_series(&prev_mails, &prev, &prev_raw, sv, pid) < 0)
+	if (pid && stage_load_series(&prev, sv, pid) < 0)
 		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
 			  "not compared: %s", s->version - 1, pid, error_last());
 	else if (pid)
-		o.prev = &prev;
+		o.prev = &prev.series;
 	/* The list's own policy; its address always, beside the lists the
 	 * patch went to ([review] lists). */
 	o.reply.policy = l->reply_to;
@@ -251,9 +250,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		note_said(sv, s, &r);
 	reply_release(&r);
 	ci_verdict_release(&v);
-	series_release(&prev);
-	mail_list_clear(&prev_mails);
-	strbuf_release(&prev_raw);
+	stage_series_release(&prev);
 	strbuf_release(&path);
 	return ret;
 }
@@ -354,8 +351,7 @@ static void read_feedback(struct feedback *fb, struct serve *sv,
  */
 static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *sv,
 			 const struct queue_series *s, const struct serve_list *l,
-			 const struct mail_list *mails, const struct strbuf *raw,
-			 bool drafted, time_t now)
+			 const struct stage_series *ss, bool drafted, time_t now)
 {
 	struct queue_series prev = QUEUE_SERIES_INIT;
 	struct store_reply rec = STORE_REPLY_INIT;
@@ -369,7 +365,8 @@ static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *
 			  "read for what people said: %s", error_last());
 		error_clear();
 	}
-	read_feedback(fb, sv, s, s->root_msgid, text.len ? &text : raw, mails, now);
+	read_feedback(fb, sv, s, s->root_msgid, text.len ? &text : &ss->raw,
+		      &ss->mails, now);
 	if (pid > 0 && queue_load(&prev, &sv->q, pid) >= 0 &&
 	    review_known(&rec, &sv->store, prev.root_msgid, prev.version) == REVIEW_ANSWERED) {
 		struct feedback pfb = FEEDBACK_INIT;
@@ -380,7 +377,7 @@ static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *
 			strbuf_reset(&text);
 		}
 		if (text.len)
-			read_feedback(&pfb, sv, s, prev.root_msgid, &text, mails, now);
+			read_feedback(&pfb, sv, s, prev.root_msgid, &text, &ss->mails, now);
 		feedback_release(&pfb);
 	}
 	error_clear();
@@ -397,9 +394,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
 	struct store_reply rec = STORE_REPLY_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct series series = SERIES_INIT;
-	struct strbuf raw = STRBUF_INIT, path = STRBUF_INIT, what = STRBUF_INIT;
+	struct stage_series ss = STAGE_SERIES_INIT;
+	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
 	struct review_outgoing o = REVIEW_OUTGOING_INIT;
@@ -431,7 +427,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	if (ret < 0)
 		goto out;
 
-	ret = stage_load_series(&mails, &series, &raw, sv, s->id);
+	ret = stage_load_series(&ss, sv, s->id);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -449,7 +445,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	strbuf_addstr(&what, "none: ");
-	ret = take_feedback(&fb, &what, sv, s, l, &mails, &raw, drafted, now);
+	ret = take_feedback(&fb, &what, sv, s, l, &ss, drafted, now);
 	if (ret > 0) {
 		ret = finish(sv, s, what.buf, now);
 		goto out;
@@ -460,7 +456,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	strbuf_reset(&what);
 	if (!drafted) {
-		ret = draft_reply(sv, s, l, &series, &fb);
+		ret = draft_reply(sv, s, l, &ss.series, &fb);
 		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret == DRAFT_POSITIVE ||
 		    ret == DRAFT_DROPPED) {
 			ret = finish(sv, s, ret == REVIEW_NOTHING ? "none: nothing to say" :
@@ -486,7 +482,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "drafted", now);
 		goto out;
 	}
-	ret = series_paths(&paths, &series);
+	ret = series_paths(&paths, &ss.series);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -526,10 +522,8 @@ out:
 	review_outgoing_release(&o);
 	strbuf_release(&text);
 	store_reply_release(&rec);
-	series_release(&series);
-	mail_list_clear(&mails);
+	stage_series_release(&ss);
 	strvec_clear(&paths);
-	strbuf_release(&raw);
 	strbuf_release(&path);
 	strbuf_release(&what);
 	return ret;

@@ -1,7 +1,8 @@
 /*
  * The backends behind store.h, like git's ref storage backends: each
  * fills one `struct store_be` (store-sqlite.c, store-pg.c); store.c
- * dispatches to it and keeps what is common (migrations, replies).
+ * dispatches to it and keeps what is common (running the migrations,
+ * replies).
  * Private to the store: nothing else includes this.
  */
 #ifndef WW_STORE_BE_H
@@ -47,5 +48,11 @@ struct store_rows_ops {
 
 extern const struct store_be store_be_sqlite;
 extern const struct store_be store_be_pg;
+
+/* The migrations in schema order (store-schema.c), and the replies
+ * table's own two (store.c). */
+extern const char *const store_migrations[];
+extern const size_t store_nr_migrations;
+extern const char store_replies_sql[], store_replies_once_sql[];
 
 #endif

@@ -1,28 +1,19 @@
 /*
- * The state database, whatever the backend: migrations (the one place the
- * schema lives), opening by directory or URL, the SQL entry points that
- * dispatch to the backend (store-be.h), and the replies table.  See
- * store.h for the crash-safety argument.
+ * The state database, whatever the backend: opening by directory or URL
+ * and running the migrations (their list: store-schema.c; each table's
+ * SQL: its owner module), the SQL entry points that dispatch to the
+ * backend (store-be.h), and the replies table.  See store.h for the
+ * crash-safety argument.
  */
 #include "store-be.h"
 #include "env.h"
 #include "mkdirs.h"
-#include "queue.h"
-#include "backfill.h"
-#include "feedback.h"
-#include "smtp.h"
+#include "safefs.h"
 
 #include <sys/stat.h>
 
-/*
- * Migrations, applied in order, each in its own transaction; the array
- * index + 1 is the schema version it leads to.  Never edit a released
- * entry: add a new one.  Written in the dialect both backends accept;
- * store-pg.c widens INTEGER to BIGINT and INTEGER PRIMARY KEY to an
- * identity column.
- */
-static const char *const migrations[] = {
-	/* 1: replies sent (or about to be) per series version. */
+/* The replies table (store.h's store_reply_*): the store's own. */
+const char store_replies_sql[] =
 	"CREATE TABLE replies ("
 	"  id INTEGER PRIMARY KEY,"
 	"  series TEXT NOT NULL,"
@@ -37,37 +28,22 @@ static const char *const migrations[] = {
 	"  error TEXT,"
 	"  forced INTEGER NOT NULL DEFAULT 0"
 	");"
-	"CREATE INDEX replies_series ON replies (series, version);",
-	/* 2: the service's queue (queue.h). */
-	queue_schema_sql,
-	/* 3: list archives read by `warnwatch backfill` (backfill.h). */
-	backfill_schema_sql,
-	/* 4: several workers: leases and heartbeats (queue.h), and at most
-	 * one unforced reply in flight or sent per series version. */
-	queue_workers_sql,
-	/* 5: steering builds to workers whose kernel is warm; each worker's
-	 * lease, for status. */
-	queue_affinity_sql,
-	/* 6: at most one unforced reply in flight or sent per message
-	 * answered, whichever queue entry drafted it (a thread whose cover
-	 * has no tag became one "series" per patch, each answering the same
-	 * patch).  Copies recorded before this keep their row but leave the
-	 * index, as a forced reply does. */
+	"CREATE INDEX replies_series ON replies (series, version);";
+
+/*
+ * At most one unforced reply in flight or sent per message answered,
+ * whichever queue entry drafted it (a thread whose cover has no tag became
+ * one "series" per patch, each answering the same patch).  Copies
+ * recorded before this keep their row but leave the index, as a forced
+ * reply does.
+ */
+const char store_replies_once_sql[] =
 	"UPDATE replies SET forced = 1 WHERE forced = 0 AND in_reply_to <> ''"
 	"  AND state IN ('intent', 'sent') AND id NOT IN (SELECT MIN(id)"
 	"  FROM replies WHERE forced = 0 AND state IN ('intent', 'sent')"
 	"  GROUP BY in_reply_to);"
 	"CREATE UNIQUE INDEX replies_answer_once ON replies (in_reply_to)"
-	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');",
-	/* 7: the last commit read per public-inbox epoch of a watched list
-	 * (queue.h, queue_epoch_*). */
-	queue_epochs_sql,
-	/* 8: b4 runs once per series; what its thread lacked (queue.h). */
-	queue_fetch_sql,
-	/* 9: what people said back (feedback.h): mutes by reply, and
-	 * findings recipients called wrong, by fingerprint. */
-	feedback_schema_sql,
-};
+	"  WHERE forced = 0 AND in_reply_to <> '' AND state IN ('intent', 'sent');";
 
 char *store_default_dir(void)
 {
@@ -91,7 +67,7 @@ static int open_be(struct store *s)
 	int ret = s->be->open(s);
 
 	if (!ret)
-		ret = s->be->migrate(s, migrations, ARRAY_SIZE(migrations));
+		ret = s->be->migrate(s, store_migrations, store_nr_migrations);
 	if (ret)
 		store_close(s);
 	return ret;
@@ -147,7 +123,7 @@ int store_open_url(struct store *out, const char *url,
 		return store_open(out, url);
 	memset(out, 0, sizeof(*out));
 	if (password_file) {
-		ret = smtp_read_password(&pw, password_file);
+		ret = safefs_read_secret(&pw, password_file);
 		if (ret) {
 			strbuf_release(&pw);
 			return ret;

@@ -12,7 +12,7 @@
  * Callers write SQL once, in the dialect both accept (`?` placeholders,
  * ON CONFLICT, RETURNING); the few places that differ ask the store
  * (store_for_update(), store_try_lock()).  The schema grows by numbered
- * migrations kept in store.c, the one place the schema lives.
+ * migrations listed in store-schema.c, each table's SQL its owner's.
  *
  * The replies table is what makes "never answer a series twice" hold even
  * across crashes: the intent to send is committed (synchronous=FULL)

@@ -249,6 +249,33 @@ static void test_state(const char *tmp, const char *templates)
 	strbuf_addf(&p, "%s/dashboard.json", site.buf);
 	ok(file_has(p.buf, "\"lists_base\""), "the model is written");
 
+	/* serve draws the page after every stage: only what changed is read. */
+	{
+		struct dashboard_cache cache = DASHBOARD_CACHE_INIT;
+		struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+
+		strbuf_read_file(&before, p.buf, 0);
+		opts.cache = &cache;
+		is(dashboard_write(&opts), 0, "cache: the first write");
+		is((int)cache.parsed, 6, "cache: the first write reads the 6 findings.json and ci.json");
+		is(dashboard_write(&opts), 0, "cache: the second write");
+		is((int)cache.parsed, 0, "cache: nothing changed, nothing parsed");
+		strbuf_read_file(&after, p.buf, 0);
+		ok(before.len && !strcmp(before.buf, after.buf),
+		   "cache: the model is the one drawn without a cache");
+		artifact(v2, QUEUE_CI, "{\"verdict\": \"panicked\", \"reason\": \"now\"}");
+		is(dashboard_write(&opts), 0, "cache: a write after v2's ci.json was replaced");
+		is((int)cache.parsed, 1, "cache: only the replaced file is read again");
+		strbuf_reset(&after);
+		strbuf_read_file(&after, p.buf, 0);
+		ok(strstr(after.buf, "\"reason\": \"now\""), "cache: and what it says is shown");
+		artifact(v2, QUEUE_CI, "{\"verdict\": \"clean\", \"reason\": \"booted\"}");
+		opts.cache = NULL;
+		dashboard_cache_release(&cache);
+		strbuf_release(&before);
+		strbuf_release(&after);
+	}
+
 	/* status: every series in progress, not only among the newest. */
 	{
 		long long busy = add_series("busy@x", "[PATCH] mm: still in review", 4000);

@@ -4,6 +4,7 @@
  * end to end against aiosmtpd (tests/e2e/t0100-review.sh).
  */
 #include "smtp.h"
+#include "safefs.h"
 #include "tap.h"
 
 #include <arpa/inet.h>
@@ -64,13 +65,13 @@ int main(void)
 		ok(0, "write");
 	close(fd);
 	chmod(path, 0600);
-	is(smtp_read_password(&sb, path), 0, "reads a 0600 password file");
+	is(safefs_read_secret(&sb, path), 0, "reads a 0600 password file");
 	is_str(sb.buf, "s3cret", "first line, no newline");
 	chmod(path, 0644);
-	is(smtp_read_password(&sb, path), WW_EINPUT, "refuses a world-readable one");
+	is(safefs_read_secret(&sb, path), WW_EINPUT, "refuses a world-readable one");
 	ok(strstr(error_last(), "chmod 600") != NULL, "and says what to do: %s", error_last());
 	unlink(path);
-	is(smtp_read_password(&sb, path), WW_ENOTFOUND, "missing file");
+	is(safefs_read_secret(&sb, path), WW_ENOTFOUND, "missing file");
 
 	mail_addr_list_clear(&rcpt);
 	strbuf_release(&sb);

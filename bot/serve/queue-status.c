@@ -1,0 +1,142 @@
+/*
+ * `warnwatch status` and status.json: the queue as JSON, read-only (lists,
+ * counts by state, the series in progress and the newest, workers, the
+ * event log).  The series' moves are queue.c's.
+ */
+#include "queue.h"
+#include "jsonval.h"
+
+#include <sys/stat.h>
+
+/* ---- status ------------------------------------------------------------ */
+
+static const char *jstr_of(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static json_t *col_json(struct store_rows *st, int i)
+{
+	if (store_rows_is_int(st, i))
+		return json_integer(store_rows_int(st, i));
+	if (store_rows_is_null(st, i))
+		return json_null();
+	/* Text from mail that is not UTF-8: kept, escaped (jsonval.h). */
+	return jsonval_text(store_rows_text(st, i));
+}
+
+/* Each row of `sql` as an object keyed by column name, into `arr`. */
+static int rows_json(json_t *arr, struct queue *q, const char *sql,
+		     long long limit)
+{
+	struct store_rows *st;
+	int ret;
+
+	if (limit >= 0)
+		ret = store_query(&st, q->store, sql, "i", limit);
+	else
+		ret = store_query(&st, q->store, sql, "");
+	if (ret <= 0)
+		return ret;
+	while ((ret = store_rows_next(st)) == 1) {
+		json_t *o = json_object();
+
+		for (int i = 0; i < store_rows_ncols(st); i++)
+			json_object_set_new(o, store_rows_name(st, i),
+					    col_json(st, i));
+		json_array_append_new(arr, o);
+	}
+	store_rows_free(st);
+	return ret;
+}
+
+static void add_artifacts(json_t *series, struct queue *q)
+{
+	static const char *const names[] = {
+		QUEUE_MBOX, QUEUE_COVER, QUEUE_FINDINGS, QUEUE_CI, QUEUE_CONSOLE,
+		QUEUE_REPLY,
+	};
+	json_t *a = json_object();
+	struct strbuf path = STRBUF_INIT;
+	long long id = json_integer_value(json_object_get(series, "id"));
+	struct stat st;
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		queue_artifact(&path, q, id, names[i]);
+		if (stat(path.buf, &st) || !S_ISREG(st.st_mode))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "series/%lld/%s", id, names[i]);
+		json_object_set_new(a, names[i], json_string(path.buf));
+	}
+	json_object_set_new(series, "artifacts", a);
+	strbuf_release(&path);
+}
+
+int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
+{
+	json_t *o = json_object(), *lists = json_array(), *series = json_array();
+	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
+	json_t *workers = json_array();
+	size_t i;
+	json_t *row;
+	int ret;
+
+	ret = rows_json(lists, q, "SELECT name, failures, next_at, last_ok, primed, "
+				  "last_error FROM queue_inboxes ORDER BY name", -1);
+	if (!ret)
+		ret = rows_json(rows, q, "SELECT state, count(*) AS n FROM queue_series "
+					 "GROUP BY state", -1);
+	if (!ret)
+		ret = rows_json(series, q,
+			"SELECT s.id, s.inbox AS list, s.root_msgid, s.title, s.author, "
+			"s.version, s.total, (SELECT count(DISTINCT idx) FROM "
+			"queue_messages m WHERE m.series_id = s.id AND m.idx >= 1 AND "
+			"m.idx <= s.total) AS seen, s.prev_id, s.state, s.failed_in, "
+			"s.attempts, s.next_at, s.first_seen, s.last_seen, s.updated, "
+			"s.error, s.verdict, s.findings, s.reply, s.lease_owner, "
+			"s.lease_until, s.base, s.b4_runs, s.missing FROM queue_series s "
+			/* Every series in progress, however old, and
+			 * the newest `limit` besides. */
+			"WHERE s.state NOT IN ('replied', 'skipped') OR s.id IN "
+			"(SELECT id FROM queue_series ORDER BY id DESC LIMIT ?) "
+			"ORDER BY s.id DESC", (long long)limit);
+	if (!ret)
+		ret = rows_json(workers, q, "SELECT name, host, pid, role, started, "
+					    "heartbeat, series_id, stage, warm, lease FROM "
+					    "queue_workers ORDER BY name LIMIT ?", (long long)limit);
+	if (!ret)
+		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
+					   "level, message FROM queue_events "
+					   "ORDER BY id DESC LIMIT ?", (long long)limit);
+	if (ret) {
+		json_decref(o);
+		json_decref(lists);
+		json_decref(series);
+		json_decref(events);
+		json_decref(counts);
+		json_decref(rows);
+		json_decref(workers);
+		return ret;
+	}
+	for (int s = 0; s < QS__NR; s++)
+		json_object_set_new(counts, queue_state_name(s), json_integer(0));
+	json_array_foreach(rows, i, row)
+		json_object_set(counts, jstr_of(row, "state"),
+				json_object_get(row, "n"));
+	json_decref(rows);
+	json_array_foreach(series, i, row)
+		add_artifacts(row, q);
+	json_object_set_new(o, "generated", json_integer(now));
+	json_object_set_new(o, "state_dir", json_string(q->state_dir));
+	json_object_set_new(o, "lists", lists);
+	json_object_set_new(o, "counts", counts);
+	json_object_set_new(o, "series", series);
+	json_object_set_new(o, "events", events);
+	json_object_set_new(o, "workers", workers);
+	json_object_set_new(o, "backend", json_string(store_backend_name(q->store)));
+	*out = o;
+	return 0;
+}
