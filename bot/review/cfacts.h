@@ -79,6 +79,11 @@ struct cfacts {
 	 * must drop it, so only an exit at the same locking state will do,
 	 * and without one there is none. */
 	bool locked;
+	/* Not read from the tree after the patch: patch refused the hunk,
+	 * so these are of the base's function of the name the hunk gives,
+	 * with the hunk's lines placed in it (patched.h).  A rewrite from
+	 * them is offered only when it compiled. */
+	bool by_name;
 };
 
 #define CFACTS_INIT { .ret = CF_RET_UNKNOWN }

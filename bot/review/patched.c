@@ -4,6 +4,7 @@
  * compiled there (see patched.h).
  */
 #include "patched.h"
+#include "byname.h"
 #include "env.h"
 #include "child.h"
 #include "diff.h"
@@ -83,6 +84,8 @@ static void apply_one(struct patched *p, const struct series_patch *sp)
 
 		child_last_line(&last, &c.out);
 		strvec_pushf(&p->failed, "patch %d: %s", sp->index, last.buf);
+		ALLOC_GROW(p->refused, p->refused_nr + 1, p->refused_alloc);
+		p->refused[p->refused_nr++] = sp->index;
 		strbuf_release(&last);
 		error_clear();
 	}
@@ -150,14 +153,76 @@ static void read_cmd(struct patched *p, size_t i, const char *rel)
 	error_clear();
 }
 
+static bool refused(const struct patched *p, int index)
+{
+	for (size_t i = 0; i < p->refused_nr; i++)
+		if (p->refused[i] == index)
+			return true;
+	return false;
+}
+
+struct hunk_of {
+	const struct finding *f;
+	struct byname_hunk *out;
+	bool found;
+};
+
+static bool is_file(const char *path, void *data)
+{
+	const struct hunk_of *h = data;
+
+	return !strcmp(path, h->f->file);
+}
+
+static int take_hunk(const struct diff_file *df, void *data)
+{
+	struct hunk_of *h = data;
+
+	for (size_t k = 0; k < df->nr && !h->found; k++)
+		if (!byname_hunk_read(h->out, &df->hunks[k], h->f->line, h->f->function))
+			h->found = true;
+		else
+			error_clear();
+	return 0;
+}
+
+/*
+ * Patch refused the hunk of finding f: the base file `text` (the scratch
+ * copy, which holds what did apply) with the hunk's block placed in the
+ * function it names, when that function's signature and context match
+ * (byname.h).  0 with *line set, else WW_ENOTFOUND.
+ */
+static int by_name(struct strbuf *out, int *line, const struct series_patch *sp,
+		   const struct finding *f, const struct strbuf *text)
+{
+	struct byname_hunk bh = BYNAME_HUNK_INIT;
+	struct hunk_of h = { f, &bh, false };
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+	int ret;
+
+	dopts.want_file = is_file;
+	dopts.data = &h;
+	if (!f->function || !*f->function)
+		return WW_ENOTFOUND;
+	ret = diff_parse(sp->diff, sp->diff_len, &dopts, take_hunk, &h);
+	if (!ret && !h.found)
+		ret = WW_ENOTFOUND;
+	if (!ret)
+		ret = byname_place(out, line, text->buf, text->len, &bh);
+	byname_hunk_release(&bh);
+	return ret;
+}
+
 static void read_one(struct patched *p, const struct series *s, size_t i,
 		     const struct strvec *alloc_calls)
 {
 	const struct finding *f = &p->r->v[i];
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
+	struct strbuf placed = STRBUF_INIT;
 	struct strvec flags = STRVEC_INIT;
 	struct cfacts_opts o = CFACTS_OPTS_INIT;
 	size_t pos = patch_pos(s, f->patch);
+	const struct strbuf *read = &text;
 	int line = f->line;
 
 	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
@@ -176,6 +241,15 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
 	call_line(&want, f);
 	line = want.len ? find_line(text.buf, want.buf, line) : 0;
+	if (!line && want.len && pos < s->nr && refused(p, f->patch) &&
+	    !strcmp(path.buf, f->file)) {
+		/* Not even fuzz placed it: the function by name from the base. */
+		if (by_name(&placed, &line, &s->patches[pos], f, &text)) {
+			error_clear();
+			goto out;
+		}
+		read = &placed;
+	}
 	if (!line)
 		goto out;
 	read_cmd(p, i, path.buf);
@@ -185,9 +259,22 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	o.flags = &flags;
 	strbuf_reset(&want);
 	strbuf_addf(&want, "%s/%s", p->dir.buf, path.buf);
-	if (cfacts_read(&p->facts[i], want.buf, text.buf, text.len, line, &o)) {
+	if (cfacts_read(&p->facts[i], want.buf, read->buf, read->len, line, &o)) {
 		error_clear();
 		goto out;
+	}
+	if (read == &placed) {
+		/* Facts of another function than the one named are no facts. */
+		if (!p->facts[i].found || !p->facts[i].function ||
+		    strcmp(p->facts[i].function, f->function)) {
+			struct cfacts none = CFACTS_INIT;
+
+			cfacts_release(&p->facts[i]);
+			p->facts[i] = none;
+			goto out;
+		}
+		p->facts[i].by_name = true;
+		p->texts[i] = strbuf_detach(&placed, NULL);
 	}
 	p->paths[i] = strbuf_detach(&path, NULL);
 	p->lines[i] = line;
@@ -195,6 +282,7 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&text);
 	strbuf_release(&want);
+	strbuf_release(&placed);
 	strvec_clear(&flags);
 }
 
@@ -211,6 +299,7 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 	out->nr = r->nr;
 	out->facts = xcalloc(r->nr + 1, sizeof(*out->facts));
 	out->paths = xcalloc(r->nr + 1, sizeof(*out->paths));
+	out->texts = xcalloc(r->nr + 1, sizeof(*out->texts));
 	out->lines = xcalloc(r->nr + 1, sizeof(*out->lines));
 	out->base_ok = xcalloc(r->nr + 1, sizeof(*out->base_ok));
 	out->cmds = xcalloc(r->nr + 1, sizeof(*out->cmds));
@@ -359,11 +448,15 @@ int patched_compile(void *data, const struct finding *f, const char *code,
 	struct patched *p = data;
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
 	size_t i = f >= p->r->v && f < p->r->v + p->r->nr ? (size_t)(f - p->r->v) : p->nr;
-	int ret;
+	int ret = 0;
 
 	if (i >= p->nr || !p->paths[i])
 		return error_code(WW_ENOTFOUND, "no file after the patch for this call");
-	ret = safefs_read(&text, p->dir.buf, p->paths[i], PATCHED_FILE_MAX, SAFEFS_NO_SYMLINKS);
+	if (p->texts[i])
+		strbuf_addstr(&text, p->texts[i]);	/* placed by name */
+	else
+		ret = safefs_read(&text, p->dir.buf, p->paths[i], PATCHED_FILE_MAX,
+				  SAFEFS_NO_SYMLINKS);
 	if (ret)
 		goto out;
 	/* Only a file that compiles as the series left it says anything. */
@@ -399,7 +492,10 @@ void patched_release(struct patched *p)
 		cfacts_release(&p->facts[i]);
 		kcmd_release(&p->cmds[i]);
 		free(p->paths[i]);
+		free(p->texts[i]);
 	}
+	free(p->texts);
+	free(p->refused);
 	free(p->cmds);
 	strvec_clear(&p->builds);
 	free(p->facts);
