@@ -397,6 +397,32 @@ out:
 				h->function ? h->function : "") : 0;
 }
 
+int byname_unplace(struct strbuf *out, const char *text, size_t len,
+		   const struct byname_hunk *h, int line)
+{
+	struct lines l = { 0 };
+	size_t from = line > 0 && (size_t)line > h->call ? (size_t)line - 1 - h->call : 0;
+	int ret = 0;
+
+	lines_split(&l, text, len);
+	if (line <= 0 || (size_t)line <= h->call || from + h->added.nr > l.nr) {
+		ret = WW_ENOTFOUND;
+		goto out;
+	}
+	for (size_t k = 0; k < h->added.nr; k++)
+		if (strlen(h->added.v[k]) != l.len[from + k] ||
+		    memcmp(h->added.v[k], l.at[from + k], l.len[from + k])) {
+			ret = WW_ENOTFOUND;
+			goto out;
+		}
+	for (size_t k = 0; k < l.nr; k++)
+		if (k < from || k >= from + h->added.nr)
+			strbuf_addf(out, "%.*s\n", (int)l.len[k], l.at[k]);
+out:
+	lines_release(&l);
+	return ret ? error_code(ret, "the hunk's lines are not on line %d", line) : 0;
+}
+
 /* A pre-image line of `h` that defines `fn` (its text), or NULL. */
 static const struct diff_line *shown_definition(const struct diff_hunk *h, size_t upto,
 						const char *fn)

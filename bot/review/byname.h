@@ -59,6 +59,15 @@ int byname_hunk_read(struct byname_hunk *out, const struct diff_hunk *h, int lin
 int byname_place(struct strbuf *out, int *line, const char *text, size_t len,
 		 const struct byname_hunk *h);
 
+/*
+ * `text` without h's added lines where fuzz put them, the call's first
+ * line being `line` (1-based): what the base had there, for
+ * byname_place() when fuzz placed the hunk blind, outside the function
+ * it names.  WW_ENOTFOUND when those lines are not there as added.
+ */
+int byname_unplace(struct strbuf *out, const char *text, size_t len,
+		   const struct byname_hunk *h, int line);
+
 void byname_hunk_release(struct byname_hunk *h);
 
 #endif

@@ -187,17 +187,20 @@ static int take_hunk(const struct diff_file *df, void *data)
 }
 
 /*
- * Patch refused the hunk of finding f: the base file `text` (the scratch
- * copy, which holds what did apply) with the hunk's block placed in the
- * function it names, when that function's signature and context match
- * (byname.h).  0 with *line set, else WW_ENOTFOUND.
+ * Patch refused the hunk of finding f, or placed it blind on line
+ * `landed` (else 0) of `text`: the base file (the scratch copy, which
+ * holds what did apply, without the block fuzz put there) with the
+ * hunk's block placed in the function it names, when that function's
+ * signature and context match (byname.h).  0 with *line set, else
+ * WW_ENOTFOUND.
  */
 static int by_name(struct strbuf *out, int *line, const struct series_patch *sp,
-		   const struct finding *f, const struct strbuf *text)
+		   const struct finding *f, const struct strbuf *text, int landed)
 {
 	struct byname_hunk bh = BYNAME_HUNK_INIT;
 	struct hunk_of h = { f, &bh, false };
 	struct diff_opts dopts = DIFF_OPTS_INIT;
+	struct strbuf base = STRBUF_INIT;
 	int ret;
 
 	dopts.want_file = is_file;
@@ -207,10 +210,50 @@ static int by_name(struct strbuf *out, int *line, const struct series_patch *sp,
 	ret = diff_parse(sp->diff, sp->diff_len, &dopts, take_hunk, &h);
 	if (!ret && !h.found)
 		ret = WW_ENOTFOUND;
+	if (!ret && landed)
+		ret = byname_unplace(&base, text->buf, text->len, &bh, landed);
+	else if (!ret)
+		strbuf_addbuf(&base, text);
 	if (!ret)
-		ret = byname_place(out, line, text->buf, text->len, &bh);
+		ret = byname_place(out, line, base.buf, base.len, &bh);
 	byname_hunk_release(&bh);
+	strbuf_release(&base);
 	return ret;
+}
+
+/*
+ * The facts about finding i's call on `line` of `text` (file `rel` of
+ * the scratch copy): true when they are of the function the hunk names
+ * (any, when it names none).  Fuzz ignores all of a hunk's context when
+ * it has to (`--fuzz=3` against three lines), so a call can land in
+ * another function, or outside any: no facts of it are true.
+ */
+static bool read_at(struct patched *p, size_t i, const char *rel, const struct strbuf *text,
+		    int line, const struct strvec *alloc_calls)
+{
+	const struct finding *f = &p->r->v[i];
+	struct strvec flags = STRVEC_INIT;
+	struct cfacts_opts o = CFACTS_OPTS_INIT;
+	struct strbuf full = STRBUF_INIT;
+	const struct cfacts *cf = &p->facts[i];
+	bool ok = false;
+
+	flags_for(&flags, p, i, rel);
+	o.macro = f->rule->macro;
+	o.alloc_calls = alloc_calls;
+	o.flags = &flags;
+	strbuf_addf(&full, "%s/%s", p->dir.buf, rel);
+	cfacts_release(&p->facts[i]);
+	if (cfacts_read(&p->facts[i], full.buf, text->buf, text->len, line, &o))
+		error_clear();
+	else
+		ok = cf->found && (!*f->function ||
+				   (cf->function && !strcmp(cf->function, f->function)));
+	if (!ok)
+		cfacts_release(&p->facts[i]);	/* found false, as CFACTS_INIT */
+	strbuf_release(&full);
+	strvec_clear(&flags);
+	return ok;
 }
 
 static void read_one(struct patched *p, const struct series *s, size_t i,
@@ -219,10 +262,7 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	const struct finding *f = &p->r->v[i];
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
 	struct strbuf placed = STRBUF_INIT;
-	struct strvec flags = STRVEC_INIT;
-	struct cfacts_opts o = CFACTS_OPTS_INIT;
 	size_t pos = patch_pos(s, f->patch);
-	const struct strbuf *read = &text;
 	int line = f->line;
 
 	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
@@ -238,44 +278,29 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 		error_clear();
 		goto out;
 	}
+	read_cmd(p, i, path.buf);
 	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
 	call_line(&want, f);
 	line = want.len ? find_line(text.buf, want.buf, line) : 0;
-	if (!line && want.len && pos < s->nr && refused(p, f->patch) &&
-	    !strcmp(path.buf, f->file)) {
-		/* Not even fuzz placed it: the function by name from the base. */
-		if (by_name(&placed, &line, &s->patches[pos], f, &text)) {
-			error_clear();
-			goto out;
-		}
-		read = &placed;
-	}
-	if (!line)
+	if (line && read_at(p, i, path.buf, &text, line, alloc_calls))
+		goto found;
+	/*
+	 * Not even fuzz placed it (patch refused the hunk), or it placed it
+	 * blind, outside the function the hunk names: the function by that
+	 * name from the base, when it is the same function (byname.h).
+	 */
+	if (!want.len || pos >= s->nr || strcmp(path.buf, f->file) ||
+	    (!line && !refused(p, f->patch)))
 		goto out;
-	read_cmd(p, i, path.buf);
-	flags_for(&flags, p, i, path.buf);
-	o.macro = f->rule->macro;
-	o.alloc_calls = alloc_calls;
-	o.flags = &flags;
-	strbuf_reset(&want);
-	strbuf_addf(&want, "%s/%s", p->dir.buf, path.buf);
-	if (cfacts_read(&p->facts[i], want.buf, read->buf, read->len, line, &o)) {
+	if (by_name(&placed, &line, &s->patches[pos], f, &text, line)) {
 		error_clear();
 		goto out;
 	}
-	if (read == &placed) {
-		/* Facts of another function than the one named are no facts. */
-		if (!p->facts[i].found || !p->facts[i].function ||
-		    strcmp(p->facts[i].function, f->function)) {
-			struct cfacts none = CFACTS_INIT;
-
-			cfacts_release(&p->facts[i]);
-			p->facts[i] = none;
-			goto out;
-		}
-		p->facts[i].by_name = true;
-		p->texts[i] = strbuf_detach(&placed, NULL);
-	}
+	if (!read_at(p, i, path.buf, &placed, line, alloc_calls))
+		goto out;
+	p->facts[i].by_name = true;
+	p->texts[i] = strbuf_detach(&placed, NULL);
+found:
 	p->paths[i] = strbuf_detach(&path, NULL);
 	p->lines[i] = line;
 out:
@@ -283,7 +308,6 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&want);
 	strbuf_release(&placed);
-	strvec_clear(&flags);
 }
 
 int patched_apply(struct patched *out, const char *tree, const struct series *s,

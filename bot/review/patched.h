@@ -53,10 +53,12 @@ struct patched_opts {
  * Apply series `s` to a scratch copy of the files it touches in `tree`
  * and read the facts about each added call of `r` (its findings) there,
  * with the object's own kbuild flags when a build directory (o) has its
- * .o.cmd.  When patch refused the call's hunk, the facts come from the
- * base's function of the name the hunk gives, its signature and context
- * matching, with the hunk's lines placed where its context fits best
- * (byname.h; facts.by_name, and texts[] holds that file for compiling).
+ * .o.cmd.  When patch refused the call's hunk, or fuzz placed it blind
+ * outside the function the hunk names (libclang finds the call in
+ * another function, or none), the facts come from the base's function
+ * of the name the hunk gives, its signature and context matching, with
+ * the hunk's lines placed where its context fits best (byname.h;
+ * facts.by_name, and texts[] holds that file for compiling).
  * A file patch refuses with no such function, or a call not found,
  * leaves that finding's facts empty (found false): the reply then says
  * only what the diff proves.  WW_ENOTFOUND: the tree has none of the files the

@@ -253,9 +253,37 @@ static void test_place(void)
 	strbuf_release(&sb);
 }
 
+/* Fuzz put the drifted hunk's call after the function's end: taken out again. */
+static void test_unplace(void)
+{
+	struct byname_hunk h = BYNAME_HUNK_INIT;
+	struct strbuf blind = STRBUF_INIT, out = STRBUF_INIT, placed = STRBUF_INIT;
+	int at, end = 0;
+
+	is(place(&placed, &at, &h, drifted, 27, "ext4_ioctl_setlabel"), 0, "unplace: the hunk");
+	strbuf_addf(&blind, "%s%s\n", base, h.added.v[0]);
+	for (const char *p = blind.buf; *p; p++)
+		end += *p == '\n';
+	is(byname_unplace(&out, blind.buf, blind.len, &h, end), 0, "unplace: the call on the last line");
+	is_str(out.buf, base, "  the base as it was");
+	strbuf_reset(&out);
+	ok(byname_unplace(&out, blind.buf, blind.len, &h, end - 1) == WW_ENOTFOUND,
+	   "  not where the lines are not the hunk's");
+	error_clear();
+	ok(byname_unplace(&out, blind.buf, blind.len, &h, end + 5) == WW_ENOTFOUND,
+	   "  not past the end");
+	error_clear();
+	ok(!out.len, "  and nothing written");
+	byname_hunk_release(&h);
+	strbuf_release(&blind);
+	strbuf_release(&out);
+	strbuf_release(&placed);
+}
+
 int main(void)
 {
 	test_hunk_read();
 	test_place();
+	test_unplace();
 	return done_testing();
 }
