@@ -405,7 +405,8 @@ int byname_unplace(struct strbuf *out, const char *text, size_t len,
 	int ret = 0;
 
 	lines_split(&l, text, len);
-	if (line <= 0 || (size_t)line <= h->call || from + h->added.nr > l.nr) {
+	if (line <= 0 || (size_t)line <= h->call || !h->added.nr || !l.nr ||
+	    from + h->added.nr > l.nr) {
 		ret = WW_ENOTFOUND;
 		goto out;
 	}
@@ -421,6 +422,28 @@ int byname_unplace(struct strbuf *out, const char *text, size_t len,
 out:
 	lines_release(&l);
 	return ret ? error_code(ret, "the hunk's lines are not on line %d", line) : 0;
+}
+
+bool byname_defines(const char *text, size_t len, int line, const char *fn)
+{
+	const char *p = text, *end = text + len;
+
+	for (int k = 1; k < line && p < end; k++) {
+		const char *nl = memchr(p, '\n', end - p);
+
+		p = nl ? nl + 1 : end;
+	}
+	for (int k = 0; k < BYNAME_SIGNATURE_MAX && p < end; k++) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (k && n && *p == '{')
+			break;
+		if (names(p, n, fn))
+			return line > 0;
+		p += n + (nl != NULL);
+	}
+	return false;
 }
 
 /* A pre-image line of `h` that defines `fn` (its text), or NULL. */

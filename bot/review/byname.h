@@ -68,6 +68,13 @@ int byname_place(struct strbuf *out, int *line, const char *text, size_t len,
 int byname_unplace(struct strbuf *out, const char *text, size_t len,
 		   const struct byname_hunk *h, int line);
 
+/*
+ * Does the definition that starts on line `line` (1-based) of `text`
+ * name `fn` before its body's brace, as the text has it (a macro head,
+ * SYSCALL_DEFINE3(ioctl, ...), names SYSCALL_DEFINE3 there)?
+ */
+bool byname_defines(const char *text, size_t len, int line, const char *fn);
+
 void byname_hunk_release(struct byname_hunk *h);
 
 #endif

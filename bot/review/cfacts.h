@@ -30,6 +30,10 @@ enum cfacts_ret {
 struct cfacts {
 	bool found;		/* a function definition encloses the line */
 	char *function;
+	/* The line its definition starts on (1-based), where a macro head
+	 * such as SYSCALL_DEFINE3(ioctl, ...) is written: its name as the
+	 * text has it is there, not in `function`.  0 when unknown. */
+	int def_line;
 	char *ret_type;		/* as written: "struct buffer_head *" */
 	enum cfacts_ret ret;
 	/*

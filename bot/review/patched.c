@@ -248,7 +248,9 @@ static bool read_at(struct patched *p, size_t i, const char *rel, const struct s
 		error_clear();
 	else
 		ok = cf->found && (!*f->function ||
-				   (cf->function && !strcmp(cf->function, f->function)));
+				   (cf->function && !strcmp(cf->function, f->function)) ||
+				   byname_defines(text->buf, text->len, cf->def_line,
+						  f->function));
 	if (!ok)
 		cfacts_release(&p->facts[i]);	/* found false, as CFACTS_INIT */
 	strbuf_release(&full);

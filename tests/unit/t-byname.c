@@ -280,10 +280,51 @@ static void test_unplace(void)
 	strbuf_release(&placed);
 }
 
+/*
+ * A function whose head is a macro: libclang names it after the
+ * expansion, the hunk after the macro; byname_defines() tells that the
+ * definition libclang found is the one the hunk names.
+ */
+static void test_macro_head(void)
+{
+	static const char text[] =
+		"#define SYSCALL_DEFINE1(name, t, a) long __do_sys_##name(t a)\n"
+		"SYSCALL_DEFINE1(frob, int, x)\n"
+		"{\n"
+		"\tWARN_ON(x < 0);\n"
+		"\treturn 0;\n"
+		"}\n"
+		"\n"
+		"static int\n"
+		"frob_more(int x)\n"
+		"{\n"
+		"\treturn x;\n"
+		"}\n";
+	const char *top = getenv("WW_TOP");
+	struct strvec flags = STRVEC_INIT;
+	struct cfacts_opts o = CFACTS_OPTS_INIT;
+	struct cfacts f = CFACTS_INIT;
+
+	strvec_pushf(&flags, "-include%s/tests/unit/data/cfacts/kernel.h", top && *top ? top : ".");
+	o.macro = "WARN_ON";
+	o.flags = &flags;
+	is(cfacts_read(&f, "kernel/frob.c", text, strlen(text), 4, &o), 0, "macro head: read");
+	is_str(f.function ? f.function : "(null)", "__do_sys_frob", "  libclang's name: the expansion's");
+	is(f.def_line, 2, "  the definition starts on the macro's line");
+	ok(byname_defines(text, strlen(text), f.def_line, "SYSCALL_DEFINE1"),
+	   "  which defines what the hunk names");
+	ok(!byname_defines(text, strlen(text), f.def_line, "frob_more"), "  not the next function");
+	ok(byname_defines(text, strlen(text), 8, "frob_more"), "a return type on its own line");
+	ok(!byname_defines(text, strlen(text), 0, "SYSCALL_DEFINE1"), "line 0: unknown, no");
+	cfacts_release(&f);
+	strvec_clear(&flags);
+}
+
 int main(void)
 {
 	test_hunk_read();
 	test_place();
 	test_unplace();
+	test_macro_head();
 	return done_testing();
 }
