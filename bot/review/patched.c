@@ -67,14 +67,43 @@ out:
 	return ret;
 }
 
-/* `patch -p1 --fuzz=3` of one patch of the series; refusals are noted. */
+/*
+ * The hunks patch placed blind, from its report ("patching file X",
+ * "Hunk #2 succeeded at 35 with fuzz 3 (offset -3 lines)."): with fuzz 3
+ * against three lines of context it ignored all of them, and put the
+ * hunk where its header says.  Noted as "PATCH:HUNK:FILE" in p->blind.
+ */
+static void note_blind(struct patched *p, int index, const struct strbuf *out)
+{
+	const char *file = NULL;
+	size_t file_len = 0;
+
+	for (const char *l = out->buf; *l;) {
+		size_t n = strcspn(l, "\n");
+		int hunk;
+
+		if (starts_with(l, "patching file ")) {
+			file = l + strlen("patching file ");
+			file_len = n - strlen("patching file ");
+			if (file_len >= 2 && file[0] == '\'' && file[file_len - 1] == '\'') {
+				file++;
+				file_len -= 2;	/* quoted: a name with blanks */
+			}
+		} else if (file && sscanf(l, "Hunk #%d succeeded at", &hunk) == 1 &&
+			   memmem(l, n, " with fuzz 3", strlen(" with fuzz 3"))) {
+			strvec_pushf(&p->blind, "%d:%d:%.*s", index, hunk, (int)file_len, file);
+		}
+		l += n + (l[n] == '\n');
+	}
+}
+
+/* `patch -p1 --fuzz=3` of one patch of the series; refusals and blind placements are noted. */
 static void apply_one(struct patched *p, const struct series_patch *sp)
 {
 	struct child c = CHILD_INIT;
 
 	strvec_pushl(&c.args, "patch", "-p1", "--fuzz=3", "--batch", "--forward",
-		     "--no-backup-if-mismatch", "--reject-file=-", "--silent", "-d",
-		     p->dir.buf, NULL);
+		     "--no-backup-if-mismatch", "--reject-file=-", "-d", p->dir.buf, NULL);
 	c.in = sp->diff;
 	c.in_len = sp->diff_len;
 	c.timeout_ms = PATCHED_TIMEOUT_MS;
@@ -89,6 +118,7 @@ static void apply_one(struct patched *p, const struct series_patch *sp)
 		strbuf_release(&last);
 		error_clear();
 	}
+	note_blind(p, sp->index, &c.out);
 	child_release(&c);
 }
 
@@ -165,6 +195,7 @@ struct hunk_of {
 	const struct finding *f;
 	struct byname_hunk *out;
 	bool found;
+	int index;		/* the hunk's position in its file (patch's "Hunk #N") */
 };
 
 static bool is_file(const char *path, void *data)
@@ -179,44 +210,75 @@ static int take_hunk(const struct diff_file *df, void *data)
 	struct hunk_of *h = data;
 
 	for (size_t k = 0; k < df->nr && !h->found; k++)
-		if (!byname_hunk_read(h->out, &df->hunks[k], h->f->line, h->f->function))
+		if (!byname_hunk_read(h->out, &df->hunks[k], h->f->line, h->f->function)) {
 			h->found = true;
-		else
+			h->index = df->hunks[k].index;
+		} else {
 			error_clear();
+		}
 	return 0;
 }
 
-/*
- * Patch refused the hunk of finding f, or placed it blind on line
- * `landed` (else 0) of `text`: the base file (the scratch copy, which
- * holds what did apply, without the block fuzz put there) with the
- * hunk's block placed in the function it names, when that function's
- * signature and context match (byname.h).  0 with *line set, else
- * WW_ENOTFOUND.
- */
-static int by_name(struct strbuf *out, int *line, const struct series_patch *sp,
-		   const struct finding *f, const struct strbuf *text, int landed)
+/* The hunk of finding f's patch that adds its call, and its index. */
+static int hunk_for(struct byname_hunk *out, int *index, const struct series_patch *sp,
+		    const struct finding *f)
 {
-	struct byname_hunk bh = BYNAME_HUNK_INIT;
-	struct hunk_of h = { f, &bh, false };
+	struct hunk_of h = { f, out, false, 0 };
 	struct diff_opts dopts = DIFF_OPTS_INIT;
-	struct strbuf base = STRBUF_INIT;
 	int ret;
 
 	dopts.want_file = is_file;
 	dopts.data = &h;
-	if (!f->function || !*f->function)
-		return WW_ENOTFOUND;
 	ret = diff_parse(sp->diff, sp->diff_len, &dopts, take_hunk, &h);
 	if (!ret && !h.found)
-		ret = WW_ENOTFOUND;
-	if (!ret && landed)
-		ret = byname_unplace(&base, text->buf, text->len, &bh, landed);
-	else if (!ret)
+		ret = error_code(WW_ENOTFOUND, "no hunk adds line %d of '%s'", f->line, f->file);
+	*index = h.index;
+	return ret;
+}
+
+/* Did patch place a hunk of patch `index` in `file` blind (any, hunk 0)? */
+static bool blind(const struct patched *p, int index, int hunk, const char *file)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool found = false;
+
+	if (hunk) {
+		strbuf_addf(&key, "%d:%d:%s", index, hunk, file);
+		found = strvec_has(&p->blind, key.buf);
+	} else {
+		for (size_t i = 0; i < p->blind.nr && !found; i++) {
+			const char *v = p->blind.v[i], *colon;
+
+			if (atoi(v) != index || !(colon = strchr(v, ':')) ||
+			    !(colon = strchr(colon + 1, ':')))
+				continue;
+			found = !strcmp(colon + 1, file);
+		}
+	}
+	strbuf_release(&key);
+	return found;
+}
+
+/*
+ * Patch refused hunk `bh` of finding f, or placed it blind with its call
+ * on line `landed` (else 0) of `text`: the base file (the scratch copy,
+ * which holds what did apply, without the block fuzz put there) with
+ * the hunk's block placed in the function it names, when that
+ * function's signature and context match (byname.h).  0 with *line
+ * set, else WW_ENOTFOUND.
+ */
+static int by_name(struct strbuf *out, int *line, const struct byname_hunk *bh,
+		   const struct strbuf *text, int landed)
+{
+	struct strbuf base = STRBUF_INIT;
+	int ret = 0;
+
+	if (landed)
+		ret = byname_unplace(&base, text->buf, text->len, bh, landed);
+	else
 		strbuf_addbuf(&base, text);
 	if (!ret)
-		ret = byname_place(out, line, base.buf, base.len, &bh);
-	byname_hunk_release(&bh);
+		ret = byname_place(out, line, base.buf, base.len, bh);
 	strbuf_release(&base);
 	return ret;
 }
@@ -264,8 +326,10 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	const struct finding *f = &p->r->v[i];
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
 	struct strbuf placed = STRBUF_INIT;
+	struct byname_hunk bh = BYNAME_HUNK_INIT;
 	size_t pos = patch_pos(s, f->patch);
-	int line = f->line;
+	int line = f->line, hunk = 0;
+	bool named, placed_blind = false;
 
 	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
 		goto out;
@@ -284,17 +348,25 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
 	call_line(&want, f);
 	line = want.len ? find_line(text.buf, want.buf, line) : 0;
-	if (line && read_at(p, i, path.buf, &text, line, alloc_calls))
+	named = want.len && pos < s->nr && !strcmp(path.buf, f->file) && *f->function;
+	if (named && line && blind(p, f->patch, 0, f->file)) {
+		if (hunk_for(&bh, &hunk, &s->patches[pos], f))
+			error_clear();
+		else
+			placed_blind = blind(p, f->patch, hunk, f->file);
+	}
+	if (line && !placed_blind && read_at(p, i, path.buf, &text, line, alloc_calls))
 		goto found;
 	/*
 	 * Not even fuzz placed it (patch refused the hunk), or it placed it
-	 * blind, outside the function the hunk names: the function by that
-	 * name from the base, when it is the same function (byname.h).
+	 * blind (its context all ignored), or outside the function the hunk
+	 * names: the function by that name from the base, when it is the
+	 * same function (byname.h).
 	 */
-	if (!want.len || pos >= s->nr || strcmp(path.buf, f->file) ||
-	    (!line && !refused(p, f->patch)))
+	if (!named || (!line && !refused(p, f->patch)))
 		goto out;
-	if (by_name(&placed, &line, &s->patches[pos], f, &text, line)) {
+	if ((!bh.added.nr && hunk_for(&bh, &hunk, &s->patches[pos], f)) ||
+	    by_name(&placed, &line, &bh, &text, line)) {
 		error_clear();
 		goto out;
 	}
@@ -310,6 +382,7 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&want);
 	strbuf_release(&placed);
+	byname_hunk_release(&bh);
 }
 
 int patched_apply(struct patched *out, const char *tree, const struct series *s,
@@ -530,5 +603,6 @@ void patched_release(struct patched *p)
 	free(p->base_ok);
 	strbuf_release(&p->dir);
 	strvec_clear(&p->failed);
+	strvec_clear(&p->blind);
 	memset(p, 0, sizeof(*p));
 }

@@ -31,10 +31,13 @@ struct patched {
 	struct strvec failed;		/* "patch 2: fs/x.c" hunks patch refused */
 	int *refused;			/* ... the indexes of those patches */
 	size_t refused_nr, refused_alloc;
+	/* "PATCH:HUNK:FILE": hunks placed with fuzz 3, all context ignored */
+	struct strvec blind;
 	size_t copied;			/* files of the series the tree has */
 };
 
-#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT }
+#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT, \
+		       .blind = STRVEC_INIT }
 
 struct patched_opts {
 	const struct strvec *alloc_calls;	/* advice.json's, or NULL */
@@ -53,9 +56,10 @@ struct patched_opts {
  * Apply series `s` to a scratch copy of the files it touches in `tree`
  * and read the facts about each added call of `r` (its findings) there,
  * with the object's own kbuild flags when a build directory (o) has its
- * .o.cmd.  When patch refused the call's hunk, or fuzz placed it blind
- * outside the function the hunk names (libclang finds the call in
- * another function, or none), the facts come from the base's function
+ * .o.cmd.  When patch refused the call's hunk, or placed it blind (fuzz
+ * 3: its context all ignored), or outside the function the hunk names
+ * (libclang finds the call in another function, or none), the facts
+ * come from the base's function
  * of the name the hunk gives, its signature and context matching, with
  * the hunk's lines placed where its context fits best (byname.h;
  * facts.by_name, and texts[] holds that file for compiling).
