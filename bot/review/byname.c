@@ -8,6 +8,8 @@
 
 /* How far above the insertion point the context before the call is looked for. */
 #define BYNAME_WINDOW_SLACK 10
+/* A placement needs one of this many lines nearest the call (git's context). */
+#define BYNAME_NEAR 3
 /* Lines between a definition's name and its body's brace. */
 #define BYNAME_SIGNATURE_MAX 20
 
@@ -225,6 +227,7 @@ static size_t nontrivial(char *const *a, size_t na)
 struct place {
 	size_t after;		/* insert after this line (0-based) */
 	size_t matched;		/* context lines before the call found above it */
+	size_t near;		/* ... of the BYNAME_NEAR nearest the call */
 	size_t nearest;		/* index+1 in before of the line matched at `after` */
 	size_t follow;		/* after-lines found right below */
 	size_t drift;		/* distance from where the hunk said */
@@ -295,6 +298,11 @@ static void best_place(struct place *best, const struct lines *l, const struct f
 		       const struct seq *after, int old_line)
 {
 	size_t window = 2 * before->nr + BYNAME_WINDOW_SLACK;
+	size_t near_from = before->nr, seen = 0;
+
+	/* The last BYNAME_NEAR lines before the call that are more than braces. */
+	while (near_from > 0 && seen < BYNAME_NEAR)
+		seen += !trivial(before->sq[--near_from]);
 
 	for (size_t p = fn->open; p < fn->close; p++) {
 		for (size_t j = before->nr; j-- > 0;) {
@@ -304,6 +312,9 @@ static void best_place(struct place *best, const struct lines *l, const struct f
 			if (strcmp(before->sq[j], l->sq[p]))
 				continue;
 			c.matched = !trivial(before->sq[j]) + common(before->sq, j, l, from, p);
+			/* One of the lines right above the call must be there. */
+			c.near = j >= near_from ? !trivial(before->sq[j]) +
+				 common(before->sq + near_from, j - near_from, l, from, p) : 0;
 			c.nearest = j + 1;
 			c.follow = following(l, fn, p, removed, after, &c.drop);
 			/*
@@ -370,7 +381,7 @@ int byname_place(struct strbuf *out, int *line, const char *text, size_t len,
 				goto next;
 		}
 		best_place(&c, &l, &fn, &before, &removed, &after, h->old_line);
-		if (c.set && c.matched && better(&c, &best))
+		if (c.set && c.near && better(&c, &best))
 			best = c;
 next:
 		free(fn.signature);

@@ -51,7 +51,8 @@ int byname_hunk_read(struct byname_hunk *out, const struct diff_hunk *h, int lin
  * order (at least half of those that are more than braces, and two),
  * lines in between allowed; the block goes after the body line that
  * matches the context line nearest the call with the most context
- * before it matching too, the block's removed lines dropped when they
+ * before it matching too (one of the three nearest that are more than
+ * braces among them), the block's removed lines dropped when they
  * follow there.  `out` gets the text, *line the call's line (1-based).
  * WW_ENOTFOUND: no such function, another signature, or the context
  * does not match.

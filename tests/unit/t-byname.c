@@ -108,6 +108,20 @@ static const char unrelated[] = HEADER
 	" \t\treturn -EINVAL;\n"
 	" \tret = ext4_journal_start(sb);\n";
 
+/* The declaration matches, but only lines far above the call are in the base. */
+static const char far[] = HEADER
+	"@@ -9,9 +9,10 @@ static int ext4_ioctl_setlabel(struct file *filp, const char __user *user_label)\n"
+	" \tif (!capable(CAP_SYS_ADMIN))\n"
+	" \t\treturn -EPERM;\n"
+	" \tlabel_lock(sb);\n"
+	" \tlabel_check(sb);\n"
+	" \tlabel_more(sb);\n"
+	" \tlabel_unlock(sb);\n"
+	"+\tWARN_ON(len > EXT4_LABEL_MAX);\n"
+	" \tfoo();\n"
+	" \tbar();\n"
+	" \tbaz();\n";
+
 struct want {
 	int line;
 	const char *function;
@@ -238,6 +252,9 @@ static void test_place(void)
 
 	ok(place(&out, &at, &h, other_sig, 25, "ext4_ioctl_setlabel") == WW_ENOTFOUND,
 	   "another signature shown: not placed");
+	error_clear();
+	ok(place(&out, &at, &h, far, 15, "ext4_ioctl_setlabel") == WW_ENOTFOUND,
+	   "the declaration shown, but none of the three lines above the call: not placed");
 	error_clear();
 	ok(place(&out, &at, &h, unrelated, 27, "ext4_ioctl_setlabel") == WW_ENOTFOUND,
 	   "no signature, context not in the function: not placed");
