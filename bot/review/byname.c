@@ -315,6 +315,8 @@ static void best_place(struct place *best, const struct lines *l, const struct f
 			/* One of the lines right above the call must be there. */
 			c.near = j >= near_from ? !trivial(before->sq[j]) +
 				 common(before->sq + near_from, j - near_from, l, from, p) : 0;
+			if (!c.near)
+				break;
 			c.nearest = j + 1;
 			c.follow = following(l, fn, p, removed, after, &c.drop);
 			/*
@@ -381,7 +383,7 @@ int byname_place(struct strbuf *out, int *line, const char *text, size_t len,
 				goto next;
 		}
 		best_place(&c, &l, &fn, &before, &removed, &after, h->old_line);
-		if (c.set && c.near && better(&c, &best))
+		if (c.set && better(&c, &best))
 			best = c;
 next:
 		free(fn.signature);

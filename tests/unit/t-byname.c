@@ -122,6 +122,18 @@ static const char far[] = HEADER
 	" \tbar();\n"
 	" \tbaz();\n";
 
+/* More lines match far above (the declarations) than near the call (one). */
+static const char near_only[] = HEADER
+	"@@ -6,7 +6,8 @@ static int ext4_ioctl_setlabel(struct file *filp, const char __user *user_label)\n"
+	" \tsize_t len;\n"
+	" \tint ret = 0;\n"
+	" \tchar new_label[EXT4_LABEL_MAX + 1];\n"
+	" \tlabel_x(sb);\n"
+	" \tlabel_y(sb);\n"
+	" \tmnt_drop_write_file(filp);\n"
+	"+\tWARN_ON(len > EXT4_LABEL_MAX);\n"
+	" \treturn ret;\n";
+
 struct want {
 	int line;
 	const char *function;
@@ -253,6 +265,10 @@ static void test_place(void)
 	ok(place(&out, &at, &h, other_sig, 25, "ext4_ioctl_setlabel") == WW_ENOTFOUND,
 	   "another signature shown: not placed");
 	error_clear();
+	is(place(&out, &at, &h, near_only, 12, "ext4_ioctl_setlabel"), 0,
+	   "three lines match far above, one right above the call: placed");
+	is_str(line_of(&sb, out.buf, at - 1), "mnt_drop_write_file(filp);",
+	       "  after the one near the call, not the far ones");
 	ok(place(&out, &at, &h, far, 15, "ext4_ioctl_setlabel") == WW_ENOTFOUND,
 	   "the declaration shown, but none of the three lines above the call: not placed");
 	error_clear();
