@@ -104,6 +104,8 @@ static void apply_one(struct patched *p, const struct series_patch *sp)
 
 	strvec_pushl(&c.args, "patch", "-p1", "--fuzz=3", "--batch", "--forward",
 		     "--no-backup-if-mismatch", "--reject-file=-", "-d", p->dir.buf, NULL);
+	/* note_blind() reads patch's report: in English, whatever the locale. */
+	strvec_pushl(&c.env, "LC_ALL=C", "LANGUAGE", NULL);
 	c.in = sp->diff;
 	c.in_len = sp->diff_len;
 	c.timeout_ms = PATCHED_TIMEOUT_MS;
