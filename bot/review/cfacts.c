@@ -1016,6 +1016,12 @@ int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t l
 	out->function = xstrdup(clang_getCString(s));
 	clang_disposeString(s);
 	{
+		unsigned fb, fe;
+
+		if (extent(&rd, rd.fn, &fb, &fe))
+			out->def_line = line_of(&rd, fb);
+	}
+	{
 		CXType rt = clang_getResultType(clang_getCursorType(rd.fn));
 
 		s = clang_getTypeSpelling(rt);

@@ -30,6 +30,10 @@ enum cfacts_ret {
 struct cfacts {
 	bool found;		/* a function definition encloses the line */
 	char *function;
+	/* The line its definition starts on (1-based), where a macro head
+	 * such as SYSCALL_DEFINE3(ioctl, ...) is written: its name as the
+	 * text has it is there, not in `function`.  0 when unknown. */
+	int def_line;
 	char *ret_type;		/* as written: "struct buffer_head *" */
 	enum cfacts_ret ret;
 	/*
@@ -79,6 +83,11 @@ struct cfacts {
 	 * must drop it, so only an exit at the same locking state will do,
 	 * and without one there is none. */
 	bool locked;
+	/* Not read from the tree after the patch: patch refused the hunk,
+	 * so these are of the base's function of the name the hunk gives,
+	 * with the hunk's lines placed in it (patched.h).  A rewrite from
+	 * them is offered only when it compiled. */
+	bool by_name;
 };
 
 #define CFACTS_INIT { .ret = CF_RET_UNKNOWN }

@@ -32,6 +32,11 @@ static int one(struct suggest_edit *e, struct strbuf *text, struct strbuf *code,
 			 "no rewrite");
 		goto out;
 	}
+	if (pt->facts[i].by_name) {
+		left_out(skipped, f, "the series does not apply to this function here "
+			 "(facts read by name from the base): no fixup");
+		goto out;
+	}
 	reply_rewrite(code, &exit, s, f, &pt->facts[i], a);
 	if (!code->len) {
 		left_out(skipped, f, "no rewrite the facts support");

@@ -4,6 +4,7 @@
  * compiled there (see patched.h).
  */
 #include "patched.h"
+#include "byname.h"
 #include "env.h"
 #include "child.h"
 #include "diff.h"
@@ -66,14 +67,45 @@ out:
 	return ret;
 }
 
-/* `patch -p1 --fuzz=3` of one patch of the series; refusals are noted. */
+/*
+ * The hunks patch placed blind, from its report ("patching file X",
+ * "Hunk #2 succeeded at 35 with fuzz 3 (offset -3 lines)."): with fuzz 3
+ * against three lines of context it ignored all of them, and put the
+ * hunk where its header says.  Noted as "PATCH:HUNK:FILE" in p->blind.
+ */
+static void note_blind(struct patched *p, int index, const struct strbuf *out)
+{
+	const char *file = NULL;
+	size_t file_len = 0;
+
+	for (const char *l = out->buf; *l;) {
+		size_t n = strcspn(l, "\n");
+		int hunk;
+
+		if (starts_with(l, "patching file ")) {
+			file = l + strlen("patching file ");
+			file_len = n - strlen("patching file ");
+			if (file_len >= 2 && file[0] == '\'' && file[file_len - 1] == '\'') {
+				file++;
+				file_len -= 2;	/* quoted: a name with blanks */
+			}
+		} else if (file && sscanf(l, "Hunk #%d succeeded at", &hunk) == 1 &&
+			   memmem(l, n, " with fuzz 3", strlen(" with fuzz 3"))) {
+			strvec_pushf(&p->blind, "%d:%d:%.*s", index, hunk, (int)file_len, file);
+		}
+		l += n + (l[n] == '\n');
+	}
+}
+
+/* `patch -p1 --fuzz=3` of one patch of the series; refusals and blind placements are noted. */
 static void apply_one(struct patched *p, const struct series_patch *sp)
 {
 	struct child c = CHILD_INIT;
 
 	strvec_pushl(&c.args, "patch", "-p1", "--fuzz=3", "--batch", "--forward",
-		     "--no-backup-if-mismatch", "--reject-file=-", "--silent", "-d",
-		     p->dir.buf, NULL);
+		     "--no-backup-if-mismatch", "--reject-file=-", "-d", p->dir.buf, NULL);
+	/* note_blind() reads patch's report: in English, whatever the locale. */
+	strvec_pushl(&c.env, "LC_ALL=C", "LANGUAGE", NULL);
 	c.in = sp->diff;
 	c.in_len = sp->diff_len;
 	c.timeout_ms = PATCHED_TIMEOUT_MS;
@@ -83,9 +115,12 @@ static void apply_one(struct patched *p, const struct series_patch *sp)
 
 		child_last_line(&last, &c.out);
 		strvec_pushf(&p->failed, "patch %d: %s", sp->index, last.buf);
+		ALLOC_GROW(p->refused, p->refused_nr + 1, p->refused_alloc);
+		p->refused[p->refused_nr++] = sp->index;
 		strbuf_release(&last);
 		error_clear();
 	}
+	note_blind(p, sp->index, &c.out);
 	child_release(&c);
 }
 
@@ -150,15 +185,153 @@ static void read_cmd(struct patched *p, size_t i, const char *rel)
 	error_clear();
 }
 
+static bool refused(const struct patched *p, int index)
+{
+	for (size_t i = 0; i < p->refused_nr; i++)
+		if (p->refused[i] == index)
+			return true;
+	return false;
+}
+
+struct hunk_of {
+	const struct finding *f;
+	struct byname_hunk *out;
+	bool found;
+	int index;		/* the hunk's position in its file (patch's "Hunk #N") */
+};
+
+static bool is_file(const char *path, void *data)
+{
+	const struct hunk_of *h = data;
+
+	return !strcmp(path, h->f->file);
+}
+
+static int take_hunk(const struct diff_file *df, void *data)
+{
+	struct hunk_of *h = data;
+
+	for (size_t k = 0; k < df->nr && !h->found; k++)
+		if (!byname_hunk_read(h->out, &df->hunks[k], h->f->line, h->f->function)) {
+			h->found = true;
+			h->index = df->hunks[k].index;
+		} else {
+			error_clear();
+		}
+	return 0;
+}
+
+/* The hunk of finding f's patch that adds its call, and its index. */
+static int hunk_for(struct byname_hunk *out, int *index, const struct series_patch *sp,
+		    const struct finding *f)
+{
+	struct hunk_of h = { f, out, false, 0 };
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+	int ret;
+
+	dopts.want_file = is_file;
+	dopts.data = &h;
+	ret = diff_parse(sp->diff, sp->diff_len, &dopts, take_hunk, &h);
+	if (!ret && !h.found)
+		ret = error_code(WW_ENOTFOUND, "no hunk adds line %d of '%s'", f->line, f->file);
+	*index = h.index;
+	return ret;
+}
+
+/* Did patch place a hunk of patch `index` in `file` blind (any, hunk 0)? */
+static bool blind(const struct patched *p, int index, int hunk, const char *file)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool found = false;
+
+	if (hunk) {
+		strbuf_addf(&key, "%d:%d:%s", index, hunk, file);
+		found = strvec_has(&p->blind, key.buf);
+	} else {
+		for (size_t i = 0; i < p->blind.nr && !found; i++) {
+			const char *v = p->blind.v[i], *colon;
+
+			if (atoi(v) != index || !(colon = strchr(v, ':')) ||
+			    !(colon = strchr(colon + 1, ':')))
+				continue;
+			found = !strcmp(colon + 1, file);
+		}
+	}
+	strbuf_release(&key);
+	return found;
+}
+
+/*
+ * Patch refused hunk `bh` of finding f, or placed it blind with its call
+ * on line `landed` (else 0) of `text`: the base file (the scratch copy,
+ * which holds what did apply, without the block fuzz put there) with
+ * the hunk's block placed in the function it names, when that
+ * function's signature and context match (byname.h).  0 with *line
+ * set, else WW_ENOTFOUND.
+ */
+static int by_name(struct strbuf *out, int *line, const struct byname_hunk *bh,
+		   const struct strbuf *text, int landed)
+{
+	struct strbuf base = STRBUF_INIT;
+	int ret = 0;
+
+	if (landed)
+		ret = byname_unplace(&base, text->buf, text->len, bh, landed);
+	else
+		strbuf_addbuf(&base, text);
+	if (!ret)
+		ret = byname_place(out, line, base.buf, base.len, bh);
+	strbuf_release(&base);
+	return ret;
+}
+
+/*
+ * The facts about finding i's call on `line` of `text` (file `rel` of
+ * the scratch copy): true when they are of the function the hunk names
+ * (any, when it names none).  Fuzz ignores all of a hunk's context when
+ * it has to (`--fuzz=3` against three lines), so a call can land in
+ * another function, or outside any: no facts of it are true.
+ */
+static bool read_at(struct patched *p, size_t i, const char *rel, const struct strbuf *text,
+		    int line, const struct strvec *alloc_calls)
+{
+	const struct finding *f = &p->r->v[i];
+	struct strvec flags = STRVEC_INIT;
+	struct cfacts_opts o = CFACTS_OPTS_INIT;
+	struct strbuf full = STRBUF_INIT;
+	const struct cfacts *cf = &p->facts[i];
+	bool ok = false;
+
+	flags_for(&flags, p, i, rel);
+	o.macro = f->rule->macro;
+	o.alloc_calls = alloc_calls;
+	o.flags = &flags;
+	strbuf_addf(&full, "%s/%s", p->dir.buf, rel);
+	cfacts_release(&p->facts[i]);
+	if (cfacts_read(&p->facts[i], full.buf, text->buf, text->len, line, &o))
+		error_clear();
+	else
+		ok = cf->found && (!*f->function ||
+				   (cf->function && !strcmp(cf->function, f->function)) ||
+				   byname_defines(text->buf, text->len, cf->def_line,
+						  f->function));
+	if (!ok)
+		cfacts_release(&p->facts[i]);	/* found false, as CFACTS_INIT */
+	strbuf_release(&full);
+	strvec_clear(&flags);
+	return ok;
+}
+
 static void read_one(struct patched *p, const struct series *s, size_t i,
 		     const struct strvec *alloc_calls)
 {
 	const struct finding *f = &p->r->v[i];
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
-	struct strvec flags = STRVEC_INIT;
-	struct cfacts_opts o = CFACTS_OPTS_INIT;
+	struct strbuf placed = STRBUF_INIT;
+	struct byname_hunk bh = BYNAME_HUNK_INIT;
 	size_t pos = patch_pos(s, f->patch);
-	int line = f->line;
+	int line = f->line, hunk = 0;
+	bool named, placed_blind = false;
 
 	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
 		goto out;
@@ -173,29 +346,45 @@ static void read_one(struct patched *p, const struct series *s, size_t i,
 		error_clear();
 		goto out;
 	}
+	read_cmd(p, i, path.buf);
 	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
 	call_line(&want, f);
 	line = want.len ? find_line(text.buf, want.buf, line) : 0;
-	if (!line)
+	named = want.len && pos < s->nr && !strcmp(path.buf, f->file) && *f->function;
+	if (named && line && blind(p, f->patch, 0, f->file)) {
+		if (hunk_for(&bh, &hunk, &s->patches[pos], f))
+			error_clear();
+		else
+			placed_blind = blind(p, f->patch, hunk, f->file);
+	}
+	if (line && !placed_blind && read_at(p, i, path.buf, &text, line, alloc_calls))
+		goto found;
+	/*
+	 * Not even fuzz placed it (patch refused the hunk), or it placed it
+	 * blind (its context all ignored), or outside the function the hunk
+	 * names: the function by that name from the base, when it is the
+	 * same function (byname.h).
+	 */
+	if (!named || (!line && !refused(p, f->patch)))
 		goto out;
-	read_cmd(p, i, path.buf);
-	flags_for(&flags, p, i, path.buf);
-	o.macro = f->rule->macro;
-	o.alloc_calls = alloc_calls;
-	o.flags = &flags;
-	strbuf_reset(&want);
-	strbuf_addf(&want, "%s/%s", p->dir.buf, path.buf);
-	if (cfacts_read(&p->facts[i], want.buf, text.buf, text.len, line, &o)) {
+	if ((!bh.added.nr && hunk_for(&bh, &hunk, &s->patches[pos], f)) ||
+	    by_name(&placed, &line, &bh, &text, line)) {
 		error_clear();
 		goto out;
 	}
+	if (!read_at(p, i, path.buf, &placed, line, alloc_calls))
+		goto out;
+	p->facts[i].by_name = true;
+	p->texts[i] = strbuf_detach(&placed, NULL);
+found:
 	p->paths[i] = strbuf_detach(&path, NULL);
 	p->lines[i] = line;
 out:
 	strbuf_release(&path);
 	strbuf_release(&text);
 	strbuf_release(&want);
-	strvec_clear(&flags);
+	strbuf_release(&placed);
+	byname_hunk_release(&bh);
 }
 
 int patched_apply(struct patched *out, const char *tree, const struct series *s,
@@ -211,6 +400,7 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 	out->nr = r->nr;
 	out->facts = xcalloc(r->nr + 1, sizeof(*out->facts));
 	out->paths = xcalloc(r->nr + 1, sizeof(*out->paths));
+	out->texts = xcalloc(r->nr + 1, sizeof(*out->texts));
 	out->lines = xcalloc(r->nr + 1, sizeof(*out->lines));
 	out->base_ok = xcalloc(r->nr + 1, sizeof(*out->base_ok));
 	out->cmds = xcalloc(r->nr + 1, sizeof(*out->cmds));
@@ -359,11 +549,15 @@ int patched_compile(void *data, const struct finding *f, const char *code,
 	struct patched *p = data;
 	struct strbuf text = STRBUF_INIT, out = STRBUF_INIT;
 	size_t i = f >= p->r->v && f < p->r->v + p->r->nr ? (size_t)(f - p->r->v) : p->nr;
-	int ret;
+	int ret = 0;
 
 	if (i >= p->nr || !p->paths[i])
 		return error_code(WW_ENOTFOUND, "no file after the patch for this call");
-	ret = safefs_read(&text, p->dir.buf, p->paths[i], PATCHED_FILE_MAX, SAFEFS_NO_SYMLINKS);
+	if (p->texts[i])
+		strbuf_addstr(&text, p->texts[i]);	/* placed by name */
+	else
+		ret = safefs_read(&text, p->dir.buf, p->paths[i], PATCHED_FILE_MAX,
+				  SAFEFS_NO_SYMLINKS);
 	if (ret)
 		goto out;
 	/* Only a file that compiles as the series left it says anything. */
@@ -399,7 +593,10 @@ void patched_release(struct patched *p)
 		cfacts_release(&p->facts[i]);
 		kcmd_release(&p->cmds[i]);
 		free(p->paths[i]);
+		free(p->texts[i]);
 	}
+	free(p->texts);
+	free(p->refused);
 	free(p->cmds);
 	strvec_clear(&p->builds);
 	free(p->facts);
@@ -408,5 +605,6 @@ void patched_release(struct patched *p)
 	free(p->base_ok);
 	strbuf_release(&p->dir);
 	strvec_clear(&p->failed);
+	strvec_clear(&p->blind);
 	memset(p, 0, sizeof(*p));
 }

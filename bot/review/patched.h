@@ -20,16 +20,24 @@ struct patched {
 	const struct check_result *r;	/* borrowed */
 	struct cfacts *facts;		/* one per finding of r, in order */
 	char **paths;			/* ... the file after the series, or NULL */
+	/* ... its text when not the scratch file's: the hunk patch refused,
+	 * placed in the base's function of that name (byname.h), or NULL */
+	char **texts;
 	int *lines;			/* ... the call's line in it (1-based) */
 	int *base_ok;			/* ... the file as is: 1 compiles, 0 not, -1 unknown */
 	struct kcmd *cmds;		/* ... kbuild's command for its object, or empty */
 	size_t nr;
 	struct strvec builds;		/* build directories to find .o.cmd files in */
 	struct strvec failed;		/* "patch 2: fs/x.c" hunks patch refused */
+	int *refused;			/* ... the indexes of those patches */
+	size_t refused_nr, refused_alloc;
+	/* "PATCH:HUNK:FILE": hunks placed with fuzz 3, all context ignored */
+	struct strvec blind;
 	size_t copied;			/* files of the series the tree has */
 };
 
-#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT }
+#define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT, \
+		       .blind = STRVEC_INIT }
 
 struct patched_opts {
 	const struct strvec *alloc_calls;	/* advice.json's, or NULL */
@@ -48,9 +56,16 @@ struct patched_opts {
  * Apply series `s` to a scratch copy of the files it touches in `tree`
  * and read the facts about each added call of `r` (its findings) there,
  * with the object's own kbuild flags when a build directory (o) has its
- * .o.cmd.  A file patch refuses, or a call not found, leaves that
- * finding's facts empty (found false): the reply then says only what
- * the diff proves.  WW_ENOTFOUND: the tree has none of the files the
+ * .o.cmd.  When patch refused the call's hunk, or placed it blind (fuzz
+ * 3: its context all ignored), or outside the function the hunk names
+ * (libclang finds the call in another function, or none), the facts
+ * come from the base's function
+ * of the name the hunk gives, its signature and context matching, with
+ * the hunk's lines placed where its context fits best (byname.h;
+ * facts.by_name, and texts[] holds that file for compiling).
+ * A file patch refuses with no such function, or a call not found,
+ * leaves that finding's facts empty (found false): the reply then says
+ * only what the diff proves.  WW_ENOTFOUND: the tree has none of the files the
  * series changes (not the code under review: a tree that holds only the
  * coding-style guide, say).  Errors: a scratch directory that cannot be
  * made, a path that leaves the tree (WW_EINPUT).

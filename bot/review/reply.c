@@ -383,15 +383,20 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
  * Compile rewrite `code` of `f` with the caller's compiler (reply_opts
  * .compile): "compiled" true, false (then `code` is emptied: nothing
  * said about code rather than something wrong), or null when it could
- * not be tried, and "compile", the command used, in `rec`.
+ * not be tried, and "compile", the command used, in `rec`.  Facts read
+ * by name from the base (cf->by_name) are of a function the series did
+ * not apply to: their rewrite is kept only when it compiled.
  */
 static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *o,
-		     const struct finding *f)
+		     const struct finding *f, const struct cfacts *cf)
 {
 	const char *how = NULL;
+	bool must = cf && cf->by_name;
 	int ret;
 
 	if (!code->len || !o->compile) {
+		if (must)
+			strbuf_reset(code);
 		json_object_set_new(rec, "compiled", json_null());
 		json_object_set_new(rec, "compile", json_null());
 		return;
@@ -399,7 +404,7 @@ static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *
 	ret = o->compile(o->compile_data, f, code->buf, &how);
 	if (ret < 0)
 		error_clear();
-	else if (!ret)
+	if (ret <= 0 && (ret == 0 || must))
 		strbuf_reset(code);
 	json_object_set_new(rec, "compiled", ret < 0 ? json_null() : json_boolean(ret > 0));
 	json_object_set_new(rec, "compile", how ? json_string(how) : json_null());
@@ -422,6 +427,8 @@ static json_t *record_of(const struct finding *f, const struct cfacts *cf)
 	json_object_set_new(rec, "fingerprint", json_string(fp.buf));
 	json_object_set_new(rec, "added", json_string(added.buf));
 	json_object_set_new(rec, "facts", json_boolean(cf != NULL));
+	json_object_set_new(rec, "facts_from", !cf ? json_null() :
+			    json_string(cf->by_name ? "base-by-name" : "patched"));
 	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
 			    json_string(cf->ret_type) : json_null());
 	json_object_set_new(rec, "rules", json_array());
@@ -547,7 +554,7 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 		rewrite_subst_release(&y);
 	}
 	pick_rewrite(&code, &exit, b->s, f, cf, hits, nr);
-	compiled(rec, &code, b->o, f);
+	compiled(rec, &code, b->o, f, cf);
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
 			    json_null());

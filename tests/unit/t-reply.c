@@ -298,6 +298,19 @@ out:
 	mail_list_clear(&ml);
 }
 
+/* reply_opts.compile stand-ins: could not be tried, and compiles. */
+static int compile_untried(void *data, const struct finding *f, const char *code,
+			   const char **how)
+{
+	return error_code(WW_ECHILD, "the file does not compile as the series left it");
+}
+
+static int compile_ok(void *data, const struct finding *f, const char *code, const char **how)
+{
+	*how = "minimal";
+	return 1;
+}
+
 int main(void)
 {
 	struct mail_list mails = MAIL_LIST_INIT;
@@ -380,6 +393,32 @@ int main(void)
 		   "the JSON record names the exit mirrored");
 		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
 		   "not compiled without a compiler: null");
+		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "facts_from")),
+		       "patched", "facts from the tree after the patch: \"patched\"");
+		/* Facts read by name from the base (patch refused the hunk). */
+		cf[0].by_name = true;
+		build(&r, &s, f, 1, &fo);
+		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "facts_from")),
+		       "base-by-name", "by name: \"facts_from\": \"base-by-name\"");
+		ok(!has(&r, "goto out_put") &&
+		   json_is_null(json_object_get(json_array_get(r.record, 0), "rewrite")),
+		   "  no compiler: no rewrite (only one that compiled is offered)");
+		fo.compile = compile_untried;
+		build(&r, &s, f, 1, &fo);
+		ok(!has(&r, "goto out_put") &&
+		   json_is_null(json_object_get(json_array_get(r.record, 0), "rewrite")) &&
+		   json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
+		   "  a compile that could not be tried: no rewrite either");
+		fo.compile = compile_ok;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\t\tgoto out_put;\n") &&
+		   json_is_true(json_object_get(json_array_get(r.record, 0), "compiled")),
+		   "  one that compiled: offered");
+		fo.compile = NULL;
+		cf[0].by_name = false;
+		build(&r, &s, f, 1, &fo);
+		ok(has(&r, "\t\tgoto out_put;\n"),
+		   "facts of the patched tree, no compiler: offered, as before");
 		cf[0].recovers = true;
 		build(&r, &s, f, 1, &fo);
 		ok(has(&r, "\tWARN_ON_ONCE(!dev);\n") && !has(&r, "goto out_put"),
