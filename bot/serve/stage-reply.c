@@ -242,6 +242,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	}
 	/* The list's policy: min-level, and what people said back. */
 	o.reply.need_evidence = l->policy.min_level == POLICY_LEVEL_WARNING;
+	o.reply.bots = l->policy.ignore_senders;
 	o.reply.drop = drop_finding;
 	o.reply.drop_data = &drop;
 	ret = review_run(&r, series, &o);
