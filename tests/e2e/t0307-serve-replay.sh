@@ -88,6 +88,9 @@ ww_track "$SERVE_PID" warnwatch-serve
 # The empty inbox is read once (primed): what comes next is new.
 wait_for 20 test -s "$STATE/warnwatch.db"
 sleep 2
+"$WARNWATCH" dashboard --config "$CONF" --out "$TEST_DIR/site0" >/dev/null 2>&1
+test_expect "before any mail, the dashboard shows the watched list" \
+	sh -c "grep -q 'id=\"list-test\"' '$TEST_DIR/site0/index.html' && ! grep -q 'No list is watched' '$TEST_DIR/site0/index.html'"
 
 # ---- the month, in the order it came -------------------------------------------
 # The 40-patch series in one go, between two polls; the rest as the list
