@@ -468,8 +468,15 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	drafted = !access(path.buf, F_OK);
 	until = policy_embargo_until(&l->policy, s->last_seen);
 	if (!drafted && until > now && l->reply != SERVE_REPLY_DRAFT) {
-		strbuf_addf(&what, "held for %u hours after the newest mail (embargo: "
-			    "people first)", l->policy.embargo);
+		unsigned int e = l->policy.embargo;
+
+		if (e % 3600 == 0)
+			strbuf_addf(&what, "held for %u hours", e / 3600);
+		else if (e % 60 == 0)
+			strbuf_addf(&what, "held for %u minutes", e / 60);
+		else
+			strbuf_addf(&what, "held for %u s", e);
+		strbuf_addstr(&what, " after the newest mail (embargo: people first)");
 		ret = queue_set_reply(&sv->q, s->id, what.buf);
 		if (!ret)
 			ret = queue_defer(&sv->q, s->id, until);
