@@ -48,15 +48,19 @@ int policy_parse_embargo(unsigned int *out, const char *text)
 		goto bad;
 	while (isdigit((unsigned char)*p) && n <= POLICY_EMBARGO_MAX)
 		n = n * 10 + (unsigned)(*p++ - '0');
+	if (*p == 's')
+		unit = 1;
+	else if (*p == 'm')
+		unit = 60;
 	if (*p == 's' || *p == 'm' || *p == 'h')
-		unit = *p == 's' ? 1 : *p == 'm' ? 60 : 3600, p++;
+		p++;
 	if (*p || n * unit > POLICY_EMBARGO_MAX)
 		goto bad;
 	*out = (unsigned int)(n * unit);
 	return 0;
 bad:
-	return error_code(WW_EINPUT, "'%s' is not a number of hours, or of s, m or h "
-			  "up to 720h", text);
+	return error_code(WW_EINPUT, "'%s' is not hours (12) or a number with s, m "
+			  "or h (90m), up to 720 hours", text);
 }
 
 void policy_list_release(struct policy_list *p)
