@@ -7,9 +7,9 @@
 # each is): a 40-patch series between two polls (new.atom holds 25), a
 # cover without a tag, a [PATCHSET v7 0/2] over [PATCH 1/2], a To: of 120
 # addresses with the list only in Cc:, format strings edited inside
-# WARN()s, a lone WARN_ON_ONCE(), a clean patch, syzbot and the kernel test
-# robot, a maintainer who objected first, and a v1 whose answer is called
-# "wrong" before v2 comes.  Asserted:
+# WARN()s, a lone WARN_ON_ONCE(), a clean patch, a conversion only, syzbot
+# and the kernel test robot, a maintainer who objects while the series is
+# held, and a v1 whose answer is called "wrong" before v2 comes.  Asserted:
 #   - every series is found (status), b4 ran once for each reviewed;
 #   - each answered message gets exactly one reply (by In-Reply-To), and
 #     only the series with something to say are answered: no thank-you

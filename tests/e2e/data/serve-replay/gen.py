@@ -15,7 +15,8 @@ The shapes are the ones a replay of six weeks of linux-ext4 showed:
   clean-*     a patch with nothing to say, and a human "applied" reply
   credit-*    a BUG_ON() made an error return: only thanks to say
   bot-*       syzbot and the kernel test robot, patches included
-  human-*     a maintainer quotes the added BUG_ON() and objects first
+  human-*     a maintainer quotes the added BUG_ON() and objects (t0307
+              delivers it while an embargo holds the series)
   fb1-*/fb2-* v1 (answered), then v2; the "wrong" reply between them is
               written by the test, which needs the answer's Message-ID
 
@@ -191,7 +192,7 @@ def main():
                "ext4_syz", [], ["\tBUG_ON(!inode->i_mapping);"], "A test fix."),
          17, 3000)
 
-    # ---- a maintainer objected, quoting the added line, first ---------------
+    # ---- a maintainer objects, quoting the added line -----------------------
     mail("human-0", jack, "[PATCH] ext4: check the inode on eviction", "human-0@example.org",
          patch(jack, "fs/ext4/evict.c", "ext4_evict_check", [],
                ["\tBUG_ON(!inode->i_nlink);"], "Check it."),
