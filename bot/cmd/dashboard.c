@@ -26,10 +26,45 @@ static const char usage_text[] =
 	"\n"
 	"exit status: 0 written, 2 usage or input error\n";
 
+/*
+ * The service's [list.NAME] sections, as `warnwatch serve` hands them to
+ * its own dashboard, so that the page shows the watched lists before any
+ * series came, not "No list is watched yet".  `urls` holds the strings.
+ */
+static struct dashboard_watched *watched_lists(size_t *out_nr, struct strvec *urls,
+					       const struct config *c)
+{
+	struct dashboard_watched *w = xcalloc(c->nr_sections + 1, sizeof(*w));
+	size_t nr = 0;
+
+	for (size_t i = 0; i < c->nr_sections; i++) {
+		const char *sec = c->sections[i].name;
+		const char *archive = config_get(c, sec, "archive");
+		const char *inbox = config_get(c, sec, "inbox");
+		bool seen = false;
+
+		if (!starts_with(sec, "list.") || !sec[strlen("list.")])
+			continue;
+		for (size_t j = 0; j < nr; j++)
+			seen |= !strcmp(w[j].name, sec + strlen("list."));
+		if (seen)
+			continue;
+		w[nr].name = sec + strlen("list.");
+		if (archive && inbox) {
+			strvec_pushf(urls, "%s/%s/", archive, inbox);
+			w[nr].url = urls->v[urls->nr - 1];
+		}
+		nr++;
+	}
+	*out_nr = nr;
+	return w;
+}
+
 int cmd_dashboard(int argc, const char **argv)
 {
 	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
-	struct strvec census = STRVEC_INIT, args = STRVEC_INIT;
+	struct strvec census = STRVEC_INIT, args = STRVEC_INIT, urls = STRVEC_INIT;
+	struct dashboard_watched *watched = NULL;
 	struct store st = STORE_INIT;
 	struct queue q = { 0 };
 	struct settings set = SETTINGS_INIT;
@@ -80,6 +115,8 @@ int cmd_dashboard(int argc, const char **argv)
 			ret = serve_state_open(&st, &q, &set, NULL);
 		opts.store = &st;
 		opts.state_dir = q.state_dir;
+		watched = watched_lists(&opts.nr_watched, &urls, &set.config);
+		opts.watched = watched;
 	}
 	if (!ret)
 		ret = dashboard_write(&opts);
@@ -87,6 +124,8 @@ int cmd_dashboard(int argc, const char **argv)
 	queue_release(&q);
 	store_close(&st);
 	settings_release(&set);
+	free(watched);
+	strvec_clear(&urls);
 out:
 	strvec_clear(&census);
 	strvec_clear(&args);

@@ -35,13 +35,15 @@ static bool is_list(const char *addr, const char *patterns)
 	return patterns && reply_addr_matches(addr, patterns);
 }
 
-/* `in` into `out`, but ourselves and whoever asked for no reviews. */
+/* `in` into `out`, but ourselves and whoever asked for no reviews (or
+ * is a bot: `bots`, NULL for none). */
 static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
-		    const char *self, const char *skip)
+		    const char *self, const char *skip, const char *bots)
 {
 	for (size_t i = 0; i < in->nr; i++)
 		if (strcasecmp(in->v[i].addr, self) != 0 &&
-		    !reply_addr_matches(in->v[i].addr, skip))
+		    !reply_addr_matches(in->v[i].addr, skip) &&
+		    !(bots && reply_addr_matches(in->v[i].addr, bots)))
 			mail_addr_add(out, in->v[i].name, in->v[i].addr);
 }
 
@@ -54,7 +56,8 @@ static void add_all(struct mail_addr_list *out, const struct mail_addr_list *in,
  * nothing inside a display name or a comment is one; To: and Cc: are read
  * up to MAILHDR_MAX_SEEN addresses, so a list after the 64th address of a
  * 200-address To: is still found, and only what the reply writes is
- * capped (MAILHDR_MAX_ADDRS per header).  The author is exactly one
+ * capped (MAILHDR_MAX_ADDRS per header); reply-to = all leaves out the
+ * robots (o->bots).  The author is exactly one
  * address, the first mailbox of From:, whatever else From: lists;
  * [review] skip-authors (o->skip) holds for every recipient, and a
  * skipped author means no reply at all.
@@ -83,19 +86,21 @@ static int recipients(struct reply *out, const struct mail *m, const struct repl
 			mail_addr_add(&lists, others.v[i].name, others.v[i].addr);
 	switch (o->policy) {
 	case REPLY_TO_AUTHOR:
-		add_all(&out->to, &author, self, o->skip);
+		add_all(&out->to, &author, self, o->skip, NULL);
 		break;
 	case REPLY_TO_LIST:
-		add_all(&out->to, &lists, self, o->skip);
+		add_all(&out->to, &lists, self, o->skip, NULL);
 		break;
 	case REPLY_TO_ALL:
-		add_all(&out->to, &author, self, o->skip);
-		add_all(&out->cc, &lists, self, o->skip);
-		add_all(&out->cc, &others, self, o->skip);
+		add_all(&out->to, &author, self, o->skip, NULL);
+		add_all(&out->cc, &lists, self, o->skip, NULL);
+		/* Everyone it went to but robots: a reply to syzbot or the
+		 * kernel test robot is noise in their queues. */
+		add_all(&out->cc, &others, self, o->skip, o->bots);
 		break;
 	case REPLY_TO_BOTH:
-		add_all(&out->to, &author, self, o->skip);
-		add_all(&out->cc, &lists, self, o->skip);
+		add_all(&out->to, &author, self, o->skip, NULL);
+		add_all(&out->cc, &lists, self, o->skip, NULL);
 		break;
 	}
 	/* Nobody in To: is odd; Cc: alone works but reads badly. */

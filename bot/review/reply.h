@@ -52,6 +52,9 @@ struct reply_opts {
 					 * first in Cc: (To: for reply-to = list)
 					 * unless reply-to = author; or NULL */
 	const char *skip;		/* [review] skip-authors globs, or NULL */
+	/* Addresses never copied with reply-to = all (globs; the service's
+	 * list ignore-senders: syzbot, the kernel test robot), or NULL. */
+	const char *bots;
 	bool patchwork_hint;		/* X-Patchwork-Hint: ignore */
 	bool always;			/* a reply even with nothing found */
 	const char *template_dir;

@@ -5,6 +5,7 @@
 #include "policy.h"
 #include "reply.h"
 
+#include <ctype.h>
 #include <unistd.h>
 
 #define DAY (24 * 3600)
@@ -15,7 +16,8 @@ int policy_list_load(struct policy_list *out, const struct config *c,
 		     const char *section)
 {
 	const char *v = config_get(c, section, "ignore-senders");
-	unsigned long cap, hours;
+	const char *embargo = config_get(c, section, "embargo");
+	unsigned long cap;
 	int level, ret;
 
 	memset(out, 0, sizeof(*out));
@@ -26,16 +28,39 @@ int policy_list_load(struct policy_list *out, const struct config *c,
 				      policy_level_names, POLICY_LEVEL_WARNING);
 	if (!ret)
 		out->min_level = level;
-	if (!ret)
-		ret = config_get_uint(&hours, c, section, "embargo", 0, 0, 24 * 30);
-	if (!ret)
-		out->embargo = hours;
+	if (!ret && embargo && policy_parse_embargo(&out->embargo, embargo))
+		ret = error_prefix(WW_EINPUT, "%s.embargo", section);
 	if (!ret)
 		ret = config_get_uint(&cap, c, section, "daily-cap",
 				      POLICY_DEFAULT_LIST_CAP, 0, 100000);
 	if (!ret)
 		out->daily_cap = cap;
 	return ret;
+}
+
+int policy_parse_embargo(unsigned int *out, const char *text)
+{
+	unsigned long long n = 0;
+	unsigned int unit = 3600;
+	const char *p = text;
+
+	if (!isdigit((unsigned char)*p))
+		goto bad;
+	while (isdigit((unsigned char)*p) && n <= POLICY_EMBARGO_MAX)
+		n = n * 10 + (unsigned)(*p++ - '0');
+	if (*p == 's')
+		unit = 1;
+	else if (*p == 'm')
+		unit = 60;
+	if (*p == 's' || *p == 'm' || *p == 'h')
+		p++;
+	if (*p || n * unit > POLICY_EMBARGO_MAX)
+		goto bad;
+	*out = (unsigned int)(n * unit);
+	return 0;
+bad:
+	return error_code(WW_EINPUT, "'%s' is not hours (12) or a number with s, m "
+			  "or h (90m), up to 720 hours", text);
 }
 
 void policy_list_release(struct policy_list *p)
@@ -73,7 +98,7 @@ void policy_global_release(struct policy_global *g)
 
 time_t policy_embargo_until(const struct policy_list *p, time_t newest)
 {
-	return p->embargo && newest > 0 ? newest + (time_t)p->embargo * 3600 : 0;
+	return p->embargo && newest > 0 ? newest + (time_t)p->embargo : 0;
 }
 
 bool policy_ignored(const struct policy_list *p, const char *author_email)

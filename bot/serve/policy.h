@@ -33,7 +33,8 @@ extern const char *const policy_level_names[];
 struct policy_list {
 	bool positive;		/* positive: mail a reply with no issue */
 	enum policy_level min_level; /* min-level */
-	unsigned int embargo;	/* embargo: hours after the series' newest mail */
+	unsigned int embargo;	/* embargo: seconds after the series' newest mail
+				 * (written in hours, or with s/m/h) */
 	char *ignore_senders;	/* ignore-senders: globs, blank/comma separated */
 	unsigned int daily_cap;	/* daily-cap: replies per 24 h; 0: none */
 };
@@ -43,6 +44,15 @@ struct policy_global {
 	unsigned int daily_cap;	/* daily-cap: replies in all per 24 h; 0: none */
 	char *stop_file;	/* stop-file: while it exists nothing is sent; "" none */
 };
+
+#define POLICY_EMBARGO_MAX (30 * 24 * 3600)	/* a month */
+
+/*
+ * An embargo as written: a number of hours ("12"), or a number with a
+ * unit, s, m or h ("90m", "20s": a short one, for a test or a quiet
+ * list), into seconds; at most POLICY_EMBARGO_MAX.  WW_EINPUT otherwise.
+ */
+int policy_parse_embargo(unsigned int *out, const char *text);
 
 /* The [list.NAME] keys `section` holds: WW_EINPUT naming a bad value. */
 int policy_list_load(struct policy_list *out, const struct config *c,
@@ -55,7 +65,7 @@ void policy_global_release(struct policy_global *g);
 
 /*
  * When the list's embargo on a series whose newest mail is dated
- * `newest` ends: `newest` + embargo hours (0 or `newest` 0: no wait).
+ * `newest` ends: `newest` + the embargo (0 or `newest` 0: no wait).
  */
 time_t policy_embargo_until(const struct policy_list *p, time_t newest);
 

@@ -129,6 +129,8 @@ static const struct guide *list_guide(struct serve *sv,
 enum {
 	DRAFT_POSITIVE = 100,	/* only credits, and the list says positive = no */
 	DRAFT_DROPPED,		/* every point made already, or called wrong */
+	DRAFT_BELOW_LEVEL,	/* only info-level notes without evidence (min-level) */
+	DRAFT_DROPPED_MIXED,	/* some of each of the two above */
 };
 
 /* What the reply leaves out: reply_opts.drop's data. */
@@ -136,6 +138,7 @@ struct drop_ctx {
 	struct serve *sv;
 	const struct queue_series *s;
 	const struct feedback *fb;
+	int said;		/* findings drop_finding() left out */
 };
 
 /* A point a human made in the thread (quoting its added line), or a
@@ -160,6 +163,7 @@ static bool drop_finding(void *data, const struct finding *f)
 			  "%s:%d: recipients called it wrong before (%s)",
 			  f->rule->macro, f->file, f->line, fp.buf);
 	}
+	d->said += drop;
 	error_clear();
 	strbuf_release(&line);
 	strbuf_release(&norm);
@@ -200,7 +204,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		       const struct serve_list *l, const struct series *series,
 		       const struct feedback *fb)
 {
-	struct drop_ctx drop = { sv, s, fb };
+	struct drop_ctx drop = { sv, s, fb, 0 };
 	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
@@ -237,11 +241,14 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	}
 	/* The list's policy: min-level, and what people said back. */
 	o.reply.need_evidence = l->policy.min_level == POLICY_LEVEL_WARNING;
+	o.reply.bots = l->policy.ignore_senders;
 	o.reply.drop = drop_finding;
 	o.reply.drop_data = &drop;
 	ret = review_run(&r, series, &o);
+	/* Why nothing is left, truthfully: status shows it per series. */
 	if (ret == REVIEW_NOTHING && r.dropped)
-		ret = DRAFT_DROPPED;
+		ret = drop.said >= r.dropped ? DRAFT_DROPPED :
+		      drop.said ? DRAFT_DROPPED_MIXED : DRAFT_BELOW_LEVEL;
 	else if (ret == REVIEW_DRAFTED && !r.issues && !l->policy.positive)
 		ret = DRAFT_POSITIVE;
 	else if (ret == REVIEW_DRAFTED)
@@ -390,6 +397,26 @@ static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *
 	return ret;
 }
 
+/* The status of a series draft_reply() wrote no reply for. */
+static const char *draft_none_why(int ret)
+{
+	switch (ret) {
+	case REVIEW_NOTHING:
+		return "none: nothing to say";
+	case DRAFT_POSITIVE:
+		return "none: no issue, only thanks (positive = no)";
+	case DRAFT_DROPPED:
+		return "none: every point was made in the thread already or called wrong before";
+	case DRAFT_BELOW_LEVEL:
+		return "none: only info-level notes, with no evidence (min-level = warning)";
+	case DRAFT_DROPPED_MIXED:
+		return "none: every point was made in the thread already, called wrong "
+		       "before, or info-level with no evidence (min-level = warning)";
+	default:
+		return "none: the author asked not to get these reviews ([review] skip-authors)";
+	}
+}
+
 static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
@@ -437,8 +464,15 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	drafted = !access(path.buf, F_OK);
 	until = policy_embargo_until(&l->policy, s->last_seen);
 	if (!drafted && until > now && l->reply != SERVE_REPLY_DRAFT) {
-		strbuf_addf(&what, "held for %u hours after the newest mail (embargo: "
-			    "people first)", l->policy.embargo);
+		unsigned int e = l->policy.embargo;
+
+		if (e % 3600 == 0)
+			strbuf_addf(&what, "held for %u hours", e / 3600);
+		else if (e % 60 == 0)
+			strbuf_addf(&what, "held for %u minutes", e / 60);
+		else
+			strbuf_addf(&what, "held for %u s", e);
+		strbuf_addstr(&what, " after the newest mail (embargo: people first)");
 		ret = queue_set_reply(&sv->q, s->id, what.buf);
 		if (!ret)
 			ret = queue_defer(&sv->q, s->id, until);
@@ -457,15 +491,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	strbuf_reset(&what);
 	if (!drafted) {
 		ret = draft_reply(sv, s, l, &ss.series, &fb);
-		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret == DRAFT_POSITIVE ||
-		    ret == DRAFT_DROPPED) {
-			ret = finish(sv, s, ret == REVIEW_NOTHING ? "none: nothing to say" :
-				     ret == DRAFT_POSITIVE ? "none: no issue, only thanks "
-				     "(positive = no)" :
-				     ret == DRAFT_DROPPED ? "none: every point was made in "
-				     "the thread already or called wrong before" :
-				     "none: the author asked not to get these reviews "
-				     "([review] skip-authors)", now);
+		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret >= DRAFT_POSITIVE) {
+			ret = finish(sv, s, draft_none_why(ret), now);
 			goto out;
 		}
 		if (ret < 0) {

@@ -239,10 +239,14 @@ pi_extindex() {
 	_pi_env public-inbox-extindex --all "$PI_DIR/all" >/dev/null 2>&1
 }
 
+# pi_httpd_start: public-inbox-httpd on $PI_PORT.  PI_HTTPD_WORKERS=1: a
+# master that starts a new worker when one dies (public-inbox 1.9's httpd
+# can abort on Xapian::DatabaseModifiedError while mail is delivered
+# under it); the default 0 is one process.
 pi_httpd_start() {
 	[ -n "$PI_PORT" ] || PI_PORT=$(free_port)
 	PI_URL=http://127.0.0.1:$PI_PORT
-	_pi_env public-inbox-httpd -D -P "$PI_DIR/httpd.pid" -W0 \
+	_pi_env public-inbox-httpd -D -P "$PI_DIR/httpd.pid" -W"${PI_HTTPD_WORKERS:-0}" \
 		-l "http://127.0.0.1:$PI_PORT" \
 		-1 "$PI_DIR/httpd.out" -2 "$PI_DIR/httpd.err" || return 1
 	local i

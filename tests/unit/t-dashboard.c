@@ -210,6 +210,8 @@ static void test_state(const char *tmp, const char *templates)
 	ok(!file_contains(p.buf, "before we watched"), "skipped series are not listed");
 	is(card(p.buf, "Series reviewed"), 3, "v1 and v2 are one series; solo and v3 two more");
 	is(card(p.buf, "Conversions credited"), 1, "v2 repeating v1's conversion is one");
+	is(card(p.buf, "BUG() / BUG_ON() added"), 1,
+	   "BUG()s added counted in each series' newest version: v3's, not v1's that v2 dropped");
 	ok(file_has(p.buf, "id=\"list-linux-next\""), "a watched list without series is shown");
 	ok(file_has(p.buf, "No series seen on this list yet."), "and says it has none yet");
 	ok(!file_contains(p.buf, "No list is watched yet"), "no 'No list is watched' while lists are");

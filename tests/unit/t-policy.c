@@ -65,8 +65,38 @@ int main(void)
 	config_set(&c, "list.ext4", "embargo", "12");
 	policy_list_release(&pl);
 	is(policy_list_load(&pl, &c, "list.ext4"), 0, "min-level and embargo set");
-	ok(pl.min_level == POLICY_LEVEL_INFO && pl.embargo == 12, "min-level = info, embargo = 12");
+	ok(pl.min_level == POLICY_LEVEL_INFO && pl.embargo == 12 * 3600,
+	   "min-level = info, embargo = 12 (hours)");
 	is(policy_embargo_until(&pl, 1000), 1000 + 12 * 3600, "the embargo ends 12 h after the newest mail");
+	{
+		static const struct { const char *text; int ret; unsigned int secs; } e[] = {
+			{ "0", 0, 0 }, { "20s", 0, 20 }, { "90m", 0, 5400 }, { "2h", 0, 7200 },
+			{ "720", 0, 720 * 3600 }, { "721", WW_EINPUT, 0 },
+			{ "2592001s", WW_EINPUT, 0 }, { "99999999999999999999", WW_EINPUT, 0 },
+			{ "", WW_EINPUT, 0 }, { "-1", WW_EINPUT, 0 }, { "1d", WW_EINPUT, 0 },
+			{ "1 h", WW_EINPUT, 0 }, { "h", WW_EINPUT, 0 }, { "1.5", WW_EINPUT, 0 },
+		};
+
+		for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++) {
+			unsigned int secs = 12345;
+			int ret = policy_parse_embargo(&secs, e[i].text);
+
+			ok(ret == e[i].ret && (ret || secs == e[i].secs),
+			   "embargo = '%s': %s %u s", e[i].text, ret ? "refused" : "", secs);
+			error_clear();
+		}
+		config_set(&c, "list.ext4", "embargo", "1d");
+		policy_list_release(&pl);
+		is(policy_list_load(&pl, &c, "list.ext4"), WW_EINPUT, "a bad embargo is refused");
+		ok(strstr(error_last(), "list.ext4.embargo") != NULL, "  naming the key: %s",
+		   error_last());
+		error_clear();
+		config_set(&c, "list.ext4", "embargo", "20s");
+		policy_list_release(&pl);
+		is(policy_list_load(&pl, &c, "list.ext4"), 0, "embargo = 20s");
+		is(policy_embargo_until(&pl, 1000), 1020, "  ends 20 s after the newest mail");
+		config_set(&c, "list.ext4", "embargo", "12");
+	}
 	config_set(&c, "list.ext4", "min-level", "error");
 	policy_list_release(&pl);
 	is(policy_list_load(&pl, &c, "list.ext4"), WW_EINPUT, "a bad min-level is refused");

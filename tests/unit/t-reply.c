@@ -692,6 +692,25 @@ int main(void)
 	o.policy = REPLY_TO_ALL;
 	build(&r, &s, f, 1, &o);
 	ok(r.to.nr == 1 && r.cc.nr == 3, "reply-to = all: author, Cc everyone");
+	/* Robots the patch was copied to are not (the service's list
+	 * ignore-senders), the lists are whatever the globs. */
+	{
+		struct mail *m = (struct mail *)s.patches[0].mail;
+		char *cc_raw = m->cc_raw;
+
+		m->cc_raw = (char *)"syzbot+5f2c3a@syzkaller.appspotmail.com, "
+			"kernel test robot <lkp@intel.com>, Ann <ann@example.org>";
+		o.bots = "syzbot* *@syzkaller.appspotmail.com lkp@intel.com";
+		build(&r, &s, f, 1, &o);
+		ok(!mail_addr_has(&r.cc, "syzbot+5f2c3a@syzkaller.appspotmail.com") &&
+		   !mail_addr_has(&r.cc, "lkp@intel.com") && mail_addr_has(&r.cc, "ann@example.org") &&
+		   !mail_addr_has(&r.rcpt, "lkp@intel.com"),
+		   "reply-to = all: no copy to syzbot or the kernel test robot");
+		o.bots = NULL;
+		build(&r, &s, f, 1, &o);
+		ok(mail_addr_has(&r.cc, "lkp@intel.com"), "  without bots set, everyone");
+		m->cc_raw = cc_raw;
+	}
 	/* A To: of 200 addresses (a tree-wide series): the author in To:,
 	 * the watched list first in Cc: whatever the caps, with the other
 	 * list the patch went to, found past the 64th address. */

@@ -55,7 +55,7 @@ static void test_config(void)
 		is(l->allow_paths.nr, 2, "two path globs");
 		ok(l->quiet_from == 22 * 60 && l->quiet_to == 7 * 60, "quiet hours");
 		is(l->poll_interval, 30, "poll interval from [serve]");
-		ok(l->policy.min_level == POLICY_LEVEL_INFO && l->policy.embargo == 6,
+		ok(l->policy.min_level == POLICY_LEVEL_INFO && l->policy.embargo == 6 * 3600,
 		   "min-level and embargo are [list.NAME] keys (issue 27)");
 	}
 	l = serve_config_list(&cfg, "netdev");
