@@ -23,6 +23,16 @@ static void text(struct strbuf *out, const char *s)
 		quote_c_style_n(out, s, strlen(s), QUOTE_KEEP_TAB);
 }
 
+/* `head`, text `s`, `tail`: a line of the text verdict, when there is an `s`. */
+static void line(struct strbuf *out, const char *head, const char *s, const char *tail)
+{
+	if (!s)
+		return;
+	strbuf_addstr(out, head);
+	text(out, s);
+	strbuf_addstr(out, tail);
+}
+
 static void test_phrase(struct strbuf *out, const char *name);
 
 static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
@@ -476,31 +486,13 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		}
 		strbuf_addch(out, '\n');
 	}
-	if (v->base_error) {
-		strbuf_addstr(out, "The unpatched kernel could not be booted for comparison (");
-		text(out, v->base_error);
-		strbuf_addstr(out, "): whether a report is pre-existing is unknown.\n");
-	}
-	if (v->applied && strcmp(v->applied, "applied")) {
-		strbuf_addstr(out, "The series ");
-		text(out, v->applied);
-		strbuf_addstr(out, ".\n");
-	}
-	if (v->apply_note) {
-		strbuf_addstr(out, "Note: ");
-		text(out, v->apply_note);
-		strbuf_addch(out, '\n');
-	}
-	if (v->console) {
-		strbuf_addstr(out, "Console log: ");
-		text(out, v->console);
-		strbuf_addch(out, '\n');
-	}
-	if (v->console2) {
-		strbuf_addstr(out, "Console log (panic_on_warn=0): ");
-		text(out, v->console2);
-		strbuf_addch(out, '\n');
-	}
+	line(out, "The unpatched kernel could not be booted for comparison (", v->base_error,
+	     "): whether a report is pre-existing is unknown.\n");
+	if (v->applied && strcmp(v->applied, "applied"))
+		line(out, "The series ", v->applied, ".\n");
+	line(out, "Note: ", v->apply_note, "\n");
+	line(out, "Console log: ", v->console, "\n");
+	line(out, "Console log (panic_on_warn=0): ", v->console2, "\n");
 }
 
 /* ---- a review reply's kernel-ci paragraph ---- */
