@@ -505,13 +505,14 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 
 /* ---- a review reply's kernel-ci paragraph ---- */
 
-/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
+/*
+ * A test by its kind, as the ci text names it ("KUnit suite
+ * time_test_cases", "kselftest cgroup:test_core", "the ext4 workload"):
+ * a bare "cgroup:test_core" in a reply read as a KUnit suite (issue 26).
+ */
 static void test_name(struct strbuf *out, const char *name)
 {
-	if (starts_with(name, "workload:"))
-		ci_test_phrase(out, name);
-	else
-		quote_c_style(out, name);
+	ci_test_phrase(out, name);
 }
 
 /* The first WARN/BUG, in words, and its trace (when no log yet). */
@@ -590,9 +591,23 @@ static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 	if (n > 4)
 		strbuf_addf(&w->tests, "%zu tests", n);
 	strbuf_addstr(&w->tests, " ran");
-	if (nfail)
+	/* Named once when every test named failed: not "X ran, and X failed". */
+	if (nfail && nfail == n && n <= 4)
+		strbuf_addstr(&w->tests, n == 1 ? " and failed" : " and all failed");
+	else if (nfail)
 		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
 	strbuf_release(&failed);
+}
+
+/* The call is the one words_fired() already named, with where it fired:
+ * saying "fired during" again, one sentence later, adds nothing. */
+static bool named_first(const struct ci_verdict *v, const struct ci_call *c)
+{
+	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
+
+	return f && f->file && f->line > 0 && f->added_by_series &&
+	       f->patch == c->patch && !strcmp(f->file, c->file) &&
+	       f->line >= c->line && f->line <= c->line + CI_CALL_LINES;
 }
 
 /*
@@ -616,6 +631,8 @@ static void words_calls(struct ci_words *w, const struct ci_verdict *v)
 		strbuf_addstr(&at, "() at ");
 		ci_where(&at, v, c->file, c->line, c->tree_line);
 		/* Fired beats any count: never "not reached" for a call that fired. */
+		if (named_first(v, c))
+			continue;
 		if (ci_call_fired(v, c, &suite)) {
 			strbuf_addf(&sb, "%s fired", at.buf);
 			if (suite) {

@@ -814,6 +814,14 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		strbuf_reset(&sb);
 	}
 	tmpl_set(v, "tests", w.tests.len ? w.tests.buf : NULL);
+	/* After a failure the tests open a sentence of their own ("The ext4
+	 * workload ran"); after a clean boot they follow a semicolon. */
+	if (w.tests.len) {
+		strbuf_reset(&sb);
+		english_sentence(&sb, w.tests.buf);
+		tmpl_set(v, "tests_sentence", sb.buf);
+	}
+	strbuf_reset(&sb);
 	for (size_t i = 0; i < w.calls.nr; i++) {
 		strbuf_reset(&sb);
 		english_sentence(&sb, w.calls.v[i]);

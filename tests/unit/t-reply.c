@@ -855,6 +855,7 @@ int main(void)
 			"\"fired\": [{\"kind\": \"warn\", \"file\": \"drivers/foo.c\", \"line\": 41, "
 			"\"tree_line\": 25, \"function\": \"foo_lookup\", \"suite\": \"cgroup:test_core\", "
 			"\"patch\": 2, \"added_by_series\": true, \"source\": \"WARN_ON_ONCE(id < 0)\", "
+			"\"patched_count\": 1, \"base_count\": 0, "
 			"\"panic_on_warn_boot\": true, \"trace\": [\"foo_lookup+0x1e/0x40\"]}], "
 			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
 			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 3, \"fired\": true, "
@@ -875,8 +876,10 @@ int main(void)
 			    "6.12.118) fired in kselftest cgroup:test_core"),
 		   "26: the patch's line, the tree's line, the test by its kind");
 		ok(!has_flat(&r, "KUnit suite cgroup"), "26: a kselftest is not a KUnit suite");
-		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
-			    "fired during cgroup:test_core."), "26: the call fired, not 'never fired'");
+		ok(has_flat(&r, "fired in kselftest cgroup:test_core (base: 0, patched: 1)."),
+		   "26: the parent column, as 0-day gives it");
+		ok(!has_flat(&r, "fired during kselftest cgroup:test_core."),
+		   "26: the call that fired is said once, not again in its own sentence");
 		ok(!has_flat(&r, "never fired"), "26: no count of another line");
 		ok(has_flat(&r, "This is an error: kernel-ci booted the series on linux 6.12.118 "
 			    "with panic_on_warn=1 and this WARN_ON_ONCE() fired during kselftest "
@@ -917,8 +920,8 @@ int main(void)
 		o.verdict = &vd;
 		build(&r, &s, &once, 1, &o);
 		ok(!r.empty && r.issues == 1, "26: reached %s, fired: an issue", k ? "null" : "0");
-		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
-			    "fired during cgroup:test_kill."),
+		ok(has_flat(&r, " at drivers/foo.c:41 (line 25 in linux 6.12.118) "
+			    "fired in kselftest cgroup:test_kill."),
 		   "26: reached %s, fired: the call fired", k ? "null" : "0");
 		ok(!has_flat(&r, "no test reached") && !has_flat(&r, "could not be measured"),
 		   "26: reached %s, fired: nothing says it did not run", k ? "null" : "0");
