@@ -524,13 +524,16 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 	if (!f)
 		return;
 	if (f->file) {
-		/* In backquotes: the filler never breaks code apart. */
-		strbuf_addch(&w->first, '`');
-		if (f->source)
+		/* In backquotes: the filler never breaks code apart.  Without
+		 * the source line, the kind in words, not a JSON value. */
+		if (f->source) {
+			strbuf_addch(&w->first, '`');
 			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
-		else
-			strbuf_addstr(&w->first, fired_kind_name(f->kind));
-		strbuf_addstr(&w->first, "` at ");
+			strbuf_addstr(&w->first, "` at ");
+		} else {
+			strbuf_addstr(&w->first, f->kind == FIRED_WARN ? "a WARNING at " :
+				      f->kind == FIRED_BUG ? "a BUG at " : "an oops at ");
+		}
 		if (f->line > 0)
 			ci_where(&w->first, v, f->file, f->line, f->tree_line);
 		else

@@ -933,6 +933,53 @@ int main(void)
 		strbuf_release(&json);
 	}
 	{
+		/*
+		 * Issue 26 items 3 and 5: the boot panicked on a WARNING the
+		 * series did not add, which fires on the unpatched kernel too
+		 * and is in kernel-ci/known.json; the series' own call ran and
+		 * never fired.  Nothing to say without --always; with it, no
+		 * "nothing to comment on" above the note, the report said as
+		 * known and pre-existing with the parent column.
+		 */
+		const char *json = "{\"verdict\": \"panicked\", \"base\": \"6.12.118\", "
+			"\"reason\": \"Kernel panic - not syncing: kernel: panic_on_warn set ...\", "
+			"\"tests\": [{\"name\": \"cgroup:test_kmem\", \"kind\": \"kselftest\", "
+			"\"result\": \"crashed\"}], "
+			"\"fired\": [{\"kind\": \"warn\", \"file\": \"mm/page_counter.c\", \"line\": 120, "
+			"\"tree_line\": 120, \"function\": \"page_counter_cancel\", "
+			"\"suite\": \"cgroup:test_kmem\", \"patch\": 0, \"added_by_series\": false, "
+			"\"preexisting\": true, \"patched_count\": 1, \"base_count\": 1, "
+			"\"fingerprint\": \"warn:page_counter_cancel/a/b/c\", "
+			"\"known\": \"memcg teardown under TCG\", \"panic_on_warn_boot\": true}], "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
+			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 7, \"fired\": false}]}";
+		struct finding once = finding(2, &warn_once, 41, "foo_lookup", "WARN_ON_ONCE(id < 0)",
+					      " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1);
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "known.json"), 0, "26: known: parses");
+		o.verdict = &vd;
+		build(&r, &s, &once, 1, &o);
+		ok(r.empty, "26: a known WARN the series did not add: nothing to say");
+		o.always = true;
+		build(&r, &s, &once, 1, &o);
+		o.always = false;
+		if (r.empty)
+			strbuf_addstr(&r.text, "");
+		ok(!has_flat(&r, "nothing to comment on"), "26: no 'nothing to comment on' above a note");
+		ok(has_flat(&r, " adds a WARN_ON_ONCE() to foo_lookup(); nothing needs a "
+			    "change, but see the note inline."), "26: the opening says a note follows");
+		ok(has_flat(&r, "A WARNING at mm/page_counter.c:120 fired in kselftest cgroup:test_kmem "
+			    "(base: 1, patched: 1), a known report on this base, and it fires on the "
+			    "unpatched kernel too."), "26: known and pre-existing, the parent column");
+		ok(!has_flat(&r, "This is an error") && !has(&r, "`warn`"),
+		   "26: not the series' error, no raw kind name");
+		ok(has_flat(&r, "ran 7 times"), "26: the series' call ran and never fired");
+		if (!has_flat(&r, "but see the note inline"))
+			printf("# %s", r.text.buf);
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
+	}
+	{
 		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
 		const char *json = "{\"verdict\": \"fs-corrupted\", \"base\": \"6.1.192\"}";
 
