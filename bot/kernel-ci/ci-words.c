@@ -569,8 +569,8 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 /* What ran, and what failed, in a few words. */
 static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 {
-	struct strbuf failed = STRBUF_INIT;
-	size_t n = v->nr_tests, nfail = 0;
+	struct strbuf failed = STRBUF_INIT, marked = STRBUF_INIT;
+	size_t n = v->nr_tests, nfail = 0, nmarked = 0;
 
 	if (!n)
 		return;
@@ -589,6 +589,13 @@ static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
 			strbuf_addstr(&failed, nfail++ ? ", " : "");
 			test_name(&failed, t->name);
+		} else if (!strcmp(t->result, "fail")) {
+			/* Marked, not blamed: said why it is not the series'. */
+			strbuf_addstr(&marked, nmarked++ ? "; " : "");
+			test_name(&marked, t->name);
+			strbuf_addstr(&marked, t->base_result && !strcmp(t->base_result, "fail") ?
+				      " fails on the unpatched kernel too" :
+				      " failed once and passed when run again");
 		}
 	}
 	if (n > 4)
@@ -599,7 +606,10 @@ static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 		strbuf_addstr(&w->tests, n == 1 ? " and failed" : " and all failed");
 	else if (nfail)
 		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
+	if (nmarked)
+		strbuf_addf(&w->tests, " (%s)", marked.buf);
 	strbuf_release(&failed);
+	strbuf_release(&marked);
 }
 
 /* The call is the one words_fired() already named, with where it fired:

@@ -944,7 +944,10 @@ int main(void)
 		const char *json = "{\"verdict\": \"panicked\", \"base\": \"6.12.118\", "
 			"\"reason\": \"Kernel panic - not syncing: kernel: panic_on_warn set ...\", "
 			"\"tests\": [{\"name\": \"cgroup:test_kmem\", \"kind\": \"kselftest\", "
-			"\"result\": \"crashed\"}], "
+			"\"result\": \"crashed\"}, {\"name\": \"cgroup:test_cpu\", \"kind\": "
+			"\"kselftest\", \"result\": \"fail\", \"base_result\": \"fail\"}, "
+			"{\"name\": \"cgroup:test_kill\", \"kind\": \"kselftest\", \"result\": \"fail\", "
+			"\"base_result\": \"pass\", \"rerun_result\": \"pass\"}], "
 			"\"fired\": [{\"kind\": \"warn\", \"file\": \"mm/page_counter.c\", \"line\": 120, "
 			"\"tree_line\": 120, \"function\": \"page_counter_cancel\", "
 			"\"suite\": \"cgroup:test_kmem\", \"patch\": 0, \"added_by_series\": false, "
@@ -974,6 +977,10 @@ int main(void)
 		ok(!has_flat(&r, "This is an error") && !has(&r, "`warn`"),
 		   "26: not the series' error, no raw kind name");
 		ok(has_flat(&r, "ran 7 times"), "26: the series' call ran and never fired");
+		ok(has_flat(&r, "and kselftest cgroup:test_kmem failed (kselftest cgroup:test_cpu "
+			    "fails on the unpatched kernel too; kselftest cgroup:test_kill failed once "
+			    "and passed when run again)."),
+		   "26: a test failing on the base, or flaky, is marked, not blamed");
 		if (!has_flat(&r, "but see the note inline"))
 			printf("# %s", r.text.buf);
 		o.verdict = NULL;
