@@ -35,7 +35,6 @@ void ci_where(struct strbuf *out, const struct ci_verdict *v,
 			    v->base ? v->base : "?");
 }
 
-
 bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
 		   const char **suite)
 {
