@@ -31,7 +31,7 @@ void ci_test_phrase(struct strbuf *out, const char *name);
 void ci_where(struct strbuf *out, const struct ci_verdict *v,
 	      const char *file, int line, int tree_line);
 
-/* How many lines a call may span below its first (ci-attribute.c's CALL_SPAN). */
+/* How many lines a call may span below its first (ci-attribute.c's CALL_SPAN too). */
 #define CI_CALL_LINES 6
 
 /*
