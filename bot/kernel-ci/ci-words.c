@@ -567,49 +567,78 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 
 
 /* What ran, and what failed, in a few words. */
+/* "a", "a and b", "a, b and c": the names a list of tests is said with. */
+static void join_names(struct strbuf *out, const struct strvec *names)
+{
+	for (size_t i = 0; i < names->nr; i++) {
+		if (i)
+			strbuf_addstr(out, i + 1 == names->nr ? " and " : ", ");
+		strbuf_addstr(out, names->v[i]);
+	}
+}
+
+static void push_name(struct strvec *v, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	test_name(&sb, name);
+	strvec_push(v, sb.buf);
+	strbuf_release(&sb);
+}
+
 static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 {
-	struct strbuf failed = STRBUF_INIT, marked = STRBUF_INIT;
-	size_t n = v->nr_tests, nfail = 0, nmarked = 0;
+	struct strvec ran = STRVEC_INIT, failed = STRVEC_INIT, on_base = STRVEC_INIT,
+		      flaky = STRVEC_INIT;
+	size_t n = v->nr_tests;
 
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct ci_test *t = &v->tests[i];
+		bool fail = !strcmp(t->result, "fail");
 
-		if (n <= 4) {
-			if (i)
-				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
-			test_name(&w->tests, t->name);
-		}
-		/* A test that fails on the base, or passed when run again, is not blamed. */
-		if (!strcmp(t->result, "crashed") ||
-		    (!strcmp(t->result, "fail") &&
-		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
-		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
-			strbuf_addstr(&failed, nfail++ ? ", " : "");
-			test_name(&failed, t->name);
-		} else if (!strcmp(t->result, "fail")) {
-			/* Marked, not blamed: said why it is not the series'. */
-			strbuf_addstr(&marked, nmarked++ ? "; " : "");
-			test_name(&marked, t->name);
-			strbuf_addstr(&marked, t->base_result && !strcmp(t->base_result, "fail") ?
-				      " fails on the unpatched kernel too" :
-				      " failed once and passed when run again");
-		}
+		push_name(&ran, t->name);
+		/* A test that fails on the base, or passed when run again, is
+		 * marked with the reason, not blamed. */
+		if (fail && t->base_result && !strcmp(t->base_result, "fail"))
+			push_name(&on_base, t->name);
+		else if (fail && t->rerun_result && !strcmp(t->rerun_result, "pass"))
+			push_name(&flaky, t->name);
+		else if (fail || !strcmp(t->result, "crashed"))
+			push_name(&failed, t->name);
 	}
 	if (n > 4)
 		strbuf_addf(&w->tests, "%zu tests", n);
+	else
+		join_names(&w->tests, &ran);
 	strbuf_addstr(&w->tests, " ran");
 	/* Named once when every test named failed: not "X ran, and X failed". */
-	if (nfail && nfail == n && n <= 4)
+	if (failed.nr && failed.nr == n && n <= 4) {
 		strbuf_addstr(&w->tests, n == 1 ? " and failed" : " and all failed");
-	else if (nfail)
-		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
-	if (nmarked)
-		strbuf_addf(&w->tests, " (%s)", marked.buf);
-	strbuf_release(&failed);
-	strbuf_release(&marked);
+	} else if (failed.nr) {
+		strbuf_addstr(&w->tests, ", and ");
+		join_names(&w->tests, &failed);
+		strbuf_addstr(&w->tests, " failed");
+	}
+	if (on_base.nr || flaky.nr) {
+		strbuf_addstr(&w->tests, " (");
+		join_names(&w->tests, &on_base);
+		if (on_base.nr)
+			strbuf_addstr(&w->tests, on_base.nr == 1 ?
+				      " fails on the unpatched kernel too" :
+				      " fail on the unpatched kernel too");
+		if (on_base.nr && flaky.nr)
+			strbuf_addstr(&w->tests, "; ");
+		join_names(&w->tests, &flaky);
+		if (flaky.nr)
+			strbuf_addstr(&w->tests, " failed once and passed when run again");
+		strbuf_addch(&w->tests, ')');
+	}
+	strvec_clear(&ran);
+	strvec_clear(&failed);
+	strvec_clear(&on_base);
+	strvec_clear(&flaky);
 }
 
 /* The call is the one words_fired() already named, with where it fired:
