@@ -393,8 +393,9 @@ static const struct finding *finding_for(const struct check_result *cr,
 	return NULL;
 }
 
-/* How many lines a call may span above the line the kernel reports. */
-#define CALL_SPAN 6
+/* How many lines a call may span above the line the kernel reports: the
+ * same span the text and the reply match a fired report with. */
+#define CALL_SPAN CI_CALL_LINES
 
 /*
  * The added line behind a fired FILE:LINE: the line itself, or the first

@@ -35,9 +35,6 @@ void ci_where(struct strbuf *out, const struct ci_verdict *v,
 			    v->base ? v->base : "?");
 }
 
-/* How many lines a call may span below its first (ci.c's CALL_SPAN). */
-#define CALL_LINES 6
-
 bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
 		   const char **suite)
 {
@@ -50,7 +47,7 @@ bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
 
 		if (!f->added_by_series || f->patch != c->patch || !f->file ||
 		    strcmp(f->file, c->file) || f->line < c->line ||
-		    f->line > c->line + CALL_LINES)
+		    f->line > c->line + CI_CALL_LINES)
 			continue;
 		if (suite)
 			*suite = f->suite;

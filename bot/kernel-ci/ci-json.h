@@ -31,6 +31,9 @@ void ci_test_phrase(struct strbuf *out, const char *name);
 void ci_where(struct strbuf *out, const struct ci_verdict *v,
 	      const char *file, int line, int tree_line);
 
+/* How many lines a call may span below its first (ci-attribute.c's CALL_SPAN too). */
+#define CI_CALL_LINES 6
+
 /*
  * Did added call `c` fire in the boot: its own `fired`, or a report in
  * v->fired that the series added at its lines (a verdict whose calls[]

@@ -497,13 +497,14 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 
 /* ---- a review reply's kernel-ci paragraph ---- */
 
-/* "workload:ext4" -> "the ext4 workload"; "cgroup:test_core" stays. */
+/*
+ * A test by its kind, as the ci text names it ("KUnit suite
+ * time_test_cases", "kselftest cgroup:test_core", "the ext4 workload"):
+ * a bare "cgroup:test_core" in a reply read as a KUnit suite (issue 26).
+ */
 static void test_name(struct strbuf *out, const char *name)
 {
-	if (starts_with(name, "workload:"))
-		ci_test_phrase(out, name);
-	else
-		quote_c_style(out, name);
+	ci_test_phrase(out, name);
 }
 
 /* The first WARN/BUG, in words, and its trace (when no log yet). */
@@ -515,13 +516,16 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 	if (!f)
 		return;
 	if (f->file) {
-		/* In backquotes: the filler never breaks code apart. */
-		strbuf_addch(&w->first, '`');
-		if (f->source)
+		/* In backquotes: the filler never breaks code apart.  Without
+		 * the source line, the kind in words, not a JSON value. */
+		if (f->source) {
+			strbuf_addch(&w->first, '`');
 			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
-		else
-			strbuf_addstr(&w->first, fired_kind_name(f->kind));
-		strbuf_addstr(&w->first, "` at ");
+			strbuf_addstr(&w->first, "` at ");
+		} else {
+			strbuf_addstr(&w->first, f->kind == FIRED_WARN ? "a WARNING at " :
+				      f->kind == FIRED_BUG ? "a BUG at " : "an oops at ");
+		}
 		if (f->line > 0)
 			ci_where(&w->first, v, f->file, f->line, f->tree_line);
 		else
@@ -555,36 +559,89 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 
 
 /* What ran, and what failed, in a few words. */
+/* "a", "a and b", "a, b and c": the names a list of tests is said with. */
+static void join_names(struct strbuf *out, const struct strvec *names)
+{
+	for (size_t i = 0; i < names->nr; i++) {
+		if (i)
+			strbuf_addstr(out, i + 1 == names->nr ? " and " : ", ");
+		strbuf_addstr(out, names->v[i]);
+	}
+}
+
+static void push_name(struct strvec *v, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	test_name(&sb, name);
+	strvec_push(v, sb.buf);
+	strbuf_release(&sb);
+}
+
 static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 {
-	struct strbuf failed = STRBUF_INIT;
-	size_t n = v->nr_tests, nfail = 0;
+	struct strvec ran = STRVEC_INIT, failed = STRVEC_INIT, on_base = STRVEC_INIT,
+		      flaky = STRVEC_INIT;
+	size_t n = v->nr_tests;
 
 	if (!n)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct ci_test *t = &v->tests[i];
+		bool fail = !strcmp(t->result, "fail");
 
-		if (n <= 4) {
-			if (i)
-				strbuf_addstr(&w->tests, i + 1 == n ? " and " : ", ");
-			test_name(&w->tests, t->name);
-		}
-		/* A test that fails on the base, or passed when run again, is not blamed. */
-		if (!strcmp(t->result, "crashed") ||
-		    (!strcmp(t->result, "fail") &&
-		     !(t->base_result && !strcmp(t->base_result, "fail")) &&
-		     !(t->rerun_result && !strcmp(t->rerun_result, "pass")))) {
-			strbuf_addstr(&failed, nfail++ ? ", " : "");
-			test_name(&failed, t->name);
-		}
+		push_name(&ran, t->name);
+		/* A test that fails on the base, or passed when run again, is
+		 * marked with the reason, not blamed. */
+		if (fail && t->base_result && !strcmp(t->base_result, "fail"))
+			push_name(&on_base, t->name);
+		else if (fail && t->rerun_result && !strcmp(t->rerun_result, "pass"))
+			push_name(&flaky, t->name);
+		else if (fail || !strcmp(t->result, "crashed"))
+			push_name(&failed, t->name);
 	}
 	if (n > 4)
 		strbuf_addf(&w->tests, "%zu tests", n);
+	else
+		join_names(&w->tests, &ran);
 	strbuf_addstr(&w->tests, " ran");
-	if (nfail)
-		strbuf_addf(&w->tests, ", and %s failed", failed.buf);
-	strbuf_release(&failed);
+	/* Named once when every test named failed: not "X ran, and X failed". */
+	if (failed.nr && failed.nr == n && n <= 4) {
+		strbuf_addstr(&w->tests, n == 1 ? " and failed" : " and all failed");
+	} else if (failed.nr) {
+		strbuf_addstr(&w->tests, ", and ");
+		join_names(&w->tests, &failed);
+		strbuf_addstr(&w->tests, " failed");
+	}
+	if (on_base.nr || flaky.nr) {
+		strbuf_addstr(&w->tests, " (");
+		join_names(&w->tests, &on_base);
+		if (on_base.nr)
+			strbuf_addstr(&w->tests, on_base.nr == 1 ?
+				      " fails on the unpatched kernel too" :
+				      " fail on the unpatched kernel too");
+		if (on_base.nr && flaky.nr)
+			strbuf_addstr(&w->tests, "; ");
+		join_names(&w->tests, &flaky);
+		if (flaky.nr)
+			strbuf_addstr(&w->tests, " failed once and passed when run again");
+		strbuf_addch(&w->tests, ')');
+	}
+	strvec_clear(&ran);
+	strvec_clear(&failed);
+	strvec_clear(&on_base);
+	strvec_clear(&flaky);
+}
+
+/* The call is the one words_fired() already named, with where it fired:
+ * saying "fired during" again, one sentence later, adds nothing. */
+static bool named_first(const struct ci_verdict *v, const struct ci_call *c)
+{
+	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
+
+	return f && f->file && f->line > 0 && f->added_by_series &&
+	       f->patch == c->patch && !strcmp(f->file, c->file) &&
+	       f->line >= c->line && f->line <= c->line + CI_CALL_LINES;
 }
 
 /*
@@ -608,6 +665,8 @@ static void words_calls(struct ci_words *w, const struct ci_verdict *v)
 		strbuf_addstr(&at, "() at ");
 		ci_where(&at, v, c->file, c->line, c->tree_line);
 		/* Fired beats any count: never "not reached" for a call that fired. */
+		if (named_first(v, c))
+			continue;
 		if (ci_call_fired(v, c, &suite)) {
 			strbuf_addf(&sb, "%s fired", at.buf);
 			if (suite) {

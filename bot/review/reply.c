@@ -772,6 +772,15 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 			strbuf_addf(out, "Thanks for this %s: it removes calls that can stop the machine.",
 				    single ? "patch" : "series");
 		}
+	} else if (p->notes) {
+		/* Notes follow (--always): "nothing to comment on" above a
+		 * comment would contradict the reply itself (issue 26). */
+		plan_count_macros(&macros, p, PLAN_NOTE, false);
+		strbuf_addf(out, "%s adds ", what);
+		english_join(out, &macros);
+		plan_functions_of(out, p, PLAN_NOTE, false);
+		strbuf_addstr(out, "; nothing needs a change, but see the note");
+		strbuf_addstr(out, p->notes == 1 ? " inline." : "s inline.");
 	} else {
 		strbuf_addf(out, "I looked for BUG()/WARN() calls that %s adds or removes and "
 			    "found nothing to comment on.", single ? "this patch" : "this series");
@@ -821,6 +830,14 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		strbuf_reset(&sb);
 	}
 	tmpl_set(v, "tests", w.tests.len ? w.tests.buf : NULL);
+	/* After a failure the tests open a sentence of their own ("The ext4
+	 * workload ran"); after a clean boot they follow a semicolon. */
+	if (w.tests.len) {
+		strbuf_reset(&sb);
+		english_sentence(&sb, w.tests.buf);
+		tmpl_set(v, "tests_sentence", sb.buf);
+	}
+	strbuf_reset(&sb);
 	for (size_t i = 0; i < w.calls.nr; i++) {
 		strbuf_reset(&sb);
 		english_sentence(&sb, w.calls.v[i]);

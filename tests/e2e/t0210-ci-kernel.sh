@@ -144,6 +144,45 @@ n=$((n + 1))
 text_case $n 12-no-base-commit-6.12-offset-fires \
 	"the WARN_ON_ONCE(strlen(name) > 6) that patch 1/1 adds at kernel/cgroup/cgroup.c:5789 (line 5895 in linux 6.12.118) fired [base: 0, patched: 1]" \
 	"a WARN that landed with an offset is the series', at both lines"
+# Issue 26 item 4, end to end: from the series that panicked 6.12 (its
+# hunk landed 106 lines down) through ci to the reply `review --verdict`
+# drafts without --always: a reply at error level naming the patch's line
+# and where it landed, the kselftest by its kind and the parent column,
+# and nothing that says the WARN was not the series' or that there is
+# nothing to say.
+n=$((n + 1))
+c12=12-no-base-commit-6.12-offset-fires
+if [ -n "$skip_all" ]; then
+	echo "ok $n - ci to review $c12 # SKIP $skip_all"
+elif ! selected $c12; then
+	echo "ok $n - ci to review $c12 # SKIP not in T0210_CASES"
+else
+	"$WARNWATCH" review --config tests/e2e/data/example.conf \
+		--mbox tests/kernel/$c12/series.mbox --verdict "$out/$c12.json" \
+		>"$out/$c12-reply.eml" 2>"$out/$c12-reply.err"
+	rc=$?
+	if msg=$(python3 - "$out/$c12-reply.eml" <<'PY'
+import re, sys
+text = " ".join(open(sys.argv[1], encoding="utf-8").read().split())
+want = [
+    "This is an error: kernel-ci booted the series on linux 6.12.118",
+    "kernel/cgroup/cgroup.c:5789 (line 5895 in linux 6.12.118) fired in kselftest cgroup:test_core",
+    "(base: 0, patched: 1)",
+]
+never = ["not added by the series", "nothing to comment on", "nothing to say",
+         "never fired", "No test reached", "KUnit suite cgroup"]
+bad = ["missing: " + w for w in want if w not in text]
+bad += ["says: " + w for w in never if w.lower() in text.lower()]
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	) && [ "$rc" -eq 0 ]; then
+		echo "ok $n - ci to review $c12: an error naming both lines, the kselftest and the parent column"
+	else
+		echo "not ok $n - ci to review $c12 (exit $rc): $msg"
+		sed 's/^/#   /' "$out/$c12-reply.err" "$out/$c12-reply.eml" | head -n 60
+	fi
+fi
 n=$((n + 1))
 text_case $n 13-no-base-commit-6.12-offset-reached \
 	"The WARN_ON_ONCE() at kernel/notifier.c:75 (line 80 in linux 6.12.118) (patch 1/1) ran " \

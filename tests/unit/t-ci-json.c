@@ -299,7 +299,8 @@ static void fixtures(void)
 }
 
 /* The kernel cases' expected.json are match patterns over ci.json: those
- * without patterns (">0", "..._contains") are verdicts too. */
+ * without "..._contains" patterns are verdicts too, a count ">0" read as
+ * 1 (every case has one since they all give reached and patched_count). */
 static void kernel_cases(void)
 {
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
@@ -317,9 +318,11 @@ static void kernel_cases(void)
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/tests/kernel/%s/expected.json", top(), e->d_name);
 		strbuf_reset(&text);
-		if (strbuf_read_file(&text, path.buf, 0) < 0 || strstr(text.buf, "\">0\"") ||
+		if (strbuf_read_file(&text, path.buf, 0) < 0 ||
 		    strstr(text.buf, "_contains\"") || strstr(text.buf, "_include\""))
 			continue;
+		for (char *gt = strstr(text.buf, "\">0\""); gt; gt = strstr(gt, "\">0\""))
+			memcpy(gt, "1   ", 4);	/* same length: still valid JSON */
 		ok(!ci_verdict_from_json(&v, text.buf, text.len, e->d_name), "tests/kernel/%s: %s",
 		   e->d_name, error_last());
 		ci_verdict_release(&v);

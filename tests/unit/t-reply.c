@@ -913,6 +913,7 @@ int main(void)
 			"\"fired\": [{\"kind\": \"warn\", \"file\": \"drivers/foo.c\", \"line\": 41, "
 			"\"tree_line\": 25, \"function\": \"foo_lookup\", \"suite\": \"cgroup:test_core\", "
 			"\"patch\": 2, \"added_by_series\": true, \"source\": \"WARN_ON_ONCE(id < 0)\", "
+			"\"patched_count\": 1, \"base_count\": 0, "
 			"\"panic_on_warn_boot\": true, \"trace\": [\"foo_lookup+0x1e/0x40\"]}], "
 			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
 			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 3, \"fired\": true, "
@@ -933,8 +934,10 @@ int main(void)
 			    "6.12.118) fired in kselftest cgroup:test_core"),
 		   "26: the patch's line, the tree's line, the test by its kind");
 		ok(!has_flat(&r, "KUnit suite cgroup"), "26: a kselftest is not a KUnit suite");
-		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
-			    "fired during cgroup:test_core."), "26: the call fired, not 'never fired'");
+		ok(has_flat(&r, "fired in kselftest cgroup:test_core (base: 0, patched: 1)."),
+		   "26: the parent column, as 0-day gives it");
+		ok(!has_flat(&r, "fired during kselftest cgroup:test_core."),
+		   "26: the call that fired is said once, not again in its own sentence");
 		ok(!has_flat(&r, "never fired"), "26: no count of another line");
 		ok(has_flat(&r, "This is an error: kernel-ci booted the series on linux 6.12.118 "
 			    "with panic_on_warn=1 and this WARN_ON_ONCE() fired during kselftest "
@@ -975,8 +978,8 @@ int main(void)
 		o.verdict = &vd;
 		build(&r, &s, &once, 1, &o);
 		ok(!r.empty && r.issues == 1, "26: reached %s, fired: an issue", k ? "null" : "0");
-		ok(has_flat(&r, "The WARN_ON_ONCE() at drivers/foo.c:41 (line 25 in linux 6.12.118) "
-			    "fired during cgroup:test_kill."),
+		ok(has_flat(&r, " at drivers/foo.c:41 (line 25 in linux 6.12.118) "
+			    "fired in kselftest cgroup:test_kill."),
 		   "26: reached %s, fired: the call fired", k ? "null" : "0");
 		ok(!has_flat(&r, "no test reached") && !has_flat(&r, "could not be measured"),
 		   "26: reached %s, fired: nothing says it did not run", k ? "null" : "0");
@@ -986,6 +989,60 @@ int main(void)
 		o.verdict = NULL;
 		ci_verdict_release(&vd);
 		strbuf_release(&json);
+	}
+	{
+		/*
+		 * Issue 26 items 3 and 5: the boot panicked on a WARNING the
+		 * series did not add, which fires on the unpatched kernel too
+		 * and is in kernel-ci/known.json; the series' own call ran and
+		 * never fired.  Nothing to say without --always; with it, no
+		 * "nothing to comment on" above the note, the report said as
+		 * known and pre-existing with the parent column.
+		 */
+		const char *json = "{\"verdict\": \"panicked\", \"base\": \"6.12.118\", "
+			"\"reason\": \"Kernel panic - not syncing: kernel: panic_on_warn set ...\", "
+			"\"tests\": [{\"name\": \"cgroup:test_kmem\", \"kind\": \"kselftest\", "
+			"\"result\": \"crashed\"}, {\"name\": \"cgroup:test_cpu\", \"kind\": "
+			"\"kselftest\", \"result\": \"fail\", \"base_result\": \"fail\"}, "
+			"{\"name\": \"cgroup:test_kill\", \"kind\": \"kselftest\", \"result\": \"fail\", "
+			"\"base_result\": \"pass\", \"rerun_result\": \"pass\"}], "
+			"\"fired\": [{\"kind\": \"warn\", \"file\": \"mm/page_counter.c\", \"line\": 120, "
+			"\"tree_line\": 120, \"function\": \"page_counter_cancel\", "
+			"\"suite\": \"cgroup:test_kmem\", \"patch\": 0, \"added_by_series\": false, "
+			"\"preexisting\": true, \"patched_count\": 1, \"base_count\": 1, "
+			"\"fingerprint\": \"warn:page_counter_cancel/a/b/c\", "
+			"\"known\": \"memcg teardown under TCG\", \"panic_on_warn_boot\": true}], "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 41, \"tree_line\": 25, "
+			"\"macro\": \"WARN_ON_ONCE\", \"patch\": 2, \"reached\": 7, \"fired\": false}]}";
+		struct finding once = finding(2, &warn_once, 41, "foo_lookup", "WARN_ON_ONCE(id < 0)",
+					      " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1);
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "known.json"), 0, "26: known: parses");
+		o.verdict = &vd;
+		build(&r, &s, &once, 1, &o);
+		ok(r.empty, "26: a known WARN the series did not add: nothing to say");
+		o.always = true;
+		build(&r, &s, &once, 1, &o);
+		o.always = false;
+		if (r.empty)
+			strbuf_addstr(&r.text, "");
+		ok(!has_flat(&r, "nothing to comment on"), "26: no 'nothing to comment on' above a note");
+		ok(has_flat(&r, " adds a WARN_ON_ONCE() to foo_lookup(); nothing needs a "
+			    "change, but see the note inline."), "26: the opening says a note follows");
+		ok(has_flat(&r, "A WARNING at mm/page_counter.c:120 fired in kselftest cgroup:test_kmem "
+			    "(base: 1, patched: 1), a known report on this base, and it fires on the "
+			    "unpatched kernel too."), "26: known and pre-existing, the parent column");
+		ok(!has_flat(&r, "This is an error") && !has(&r, "`warn`"),
+		   "26: not the series' error, no raw kind name");
+		ok(has_flat(&r, "ran 7 times"), "26: the series' call ran and never fired");
+		ok(has_flat(&r, "and kselftest cgroup:test_kmem failed (kselftest cgroup:test_cpu "
+			    "fails on the unpatched kernel too; kselftest cgroup:test_kill failed once "
+			    "and passed when run again)."),
+		   "26: a test failing on the base, or flaky, is marked, not blamed");
+		if (!has_flat(&r, "but see the note inline"))
+			printf("# %s", r.text.buf);
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
 	}
 	{
 		/* A file system e2fsck found corrupted after the boot is a verdict of its own. */
