@@ -431,6 +431,15 @@ for s in json.load(sys.stdin)["series"]:
 ' "$1" "$2"
 }
 
+# series_is MSGID STATE: the series whose root is MSGID is in STATE.
+series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
+
+# has_reply_to MSGID: some reply in the sink answers MSGID.
+has_reply_to() { [ "$(replies_to "$1")" -ge 1 ]; }
+
+# reply_file MSGID: the Maildir file that answers MSGID.
+reply_file() { grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | head -n 1; }
+
 # wait_for SECONDS COMMAND...: poll every 0.2 s until COMMAND succeeds.
 wait_for() {
 	local limit=$1 i

@@ -34,9 +34,6 @@ export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
-series_is() {
-	[ "$(series_field "$1" state)" = "$2" ]
-}
 
 series_known() {
 	[ -n "$(series_field "$1" state)" ]
@@ -48,7 +45,6 @@ replies() {
 
 # Predicates for wait_for (evaluated at each try).
 has_replies() { [ "$(replies)" -ge "$1" ]; }
-has_reply_to() { [ "$(replies_to "$1")" -ge 1 ]; }
 
 # ---- servers ----------------------------------------------------------------
 

@@ -23,7 +23,6 @@ MAILS=$TEST_DIR/mails
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
 
 # mail FILE MSGID PARENT SUBJECT BODY: one mail of the list.
 mail() {

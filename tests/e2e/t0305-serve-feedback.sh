@@ -22,22 +22,6 @@ STATE=$TEST_DIR/state
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-status_json() {
-	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
-}
-series_field() {
-	status_json | "$WW_PYTHON" -c '
-import json, sys
-for s in json.load(sys.stdin)["series"]:
-    if s["root_msgid"] == sys.argv[1]:
-        print(s[sys.argv[2]])
-        break
-' "$1" "$2"
-}
-series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
-has_reply_to() { [ "$(replies_to "$1")" -ge 1 ]; }
-# reply_file MSGID: the Maildir file that answers MSGID.
-reply_file() { grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | head -n 1; }
 
 # deliver_answer FILE MSGID WHO BODY: a reply to MSGID from WHO into the inbox.
 deliver_answer() {

@@ -34,7 +34,6 @@ STATE=$TEST_DIR/state
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
 # series_done MSGID...: each series is replied or skipped (nothing left to do)
 series_done() {
 	local m s
@@ -43,8 +42,6 @@ series_done() {
 		[ "$s" = replied ] || [ "$s" = skipped ] || return 1
 	done
 }
-has_reply_to() { [ "$(replies_to "$1")" -ge 1 ]; }
-reply_file() { grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | head -n 1; }
 # our_replies: the Maildir files warnwatch sent
 our_replies() { grep -l '^From: warnwatch test bot' "$MAILDIR"/new/* 2>/dev/null; }
 # thread_replies PREFIX: warnwatch's replies to any mail PREFIX-*@example.org

@@ -24,17 +24,6 @@ export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 MM=20240507100000.5000-1-mallory@example.org
 NET=20240507110000.6000-1-nora@example.org
 
-series_field() {
-	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null |
-	"$WW_PYTHON" -c '
-import json, sys
-for s in json.load(sys.stdin)["series"]:
-    if s["root_msgid"] == sys.argv[1]:
-        print(s[sys.argv[2]])
-        break
-' "$1" "$2"
-}
-series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
 
 pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
 pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }

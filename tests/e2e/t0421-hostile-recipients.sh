@@ -24,7 +24,6 @@ STATE=$TEST_DIR/state
 export WARNWATCH_CACHE=$TEST_DIR/cache
 export XDG_CACHE_HOME=$TEST_DIR/xdg-cache
 
-series_is() { [ "$(series_field "$1" state)" = "$2" ]; }
 
 # rcpt_of MSGID: the envelope recipients of the reply to MSGID, sorted,
 # one line ("" when there is no reply).
