@@ -255,13 +255,12 @@ out:
 	return ret;
 }
 
-/* The series of the mails in `buf`; WW_ENOTFOUND when none has a patch. */
-static int parse_series(struct series *out, struct mail_list *mails,
-			const struct strbuf *buf)
+/* The series of the mails in out->raw; WW_ENOTFOUND when none has a patch. */
+static int parse_series(struct series *out)
 {
-	int ret = mbox_parse(mails, buf->buf, buf->len);
+	int ret = mbox_parse(&out->mails, out->raw.buf, out->raw.len);
 
-	return ret < 0 ? ret : series_from_mails(out, mails);
+	return ret < 0 ? ret : series_from_mails(out, &out->mails);
 }
 
 struct verdict {
@@ -295,8 +294,6 @@ static void judge(struct verdict *out, const struct check_result *r, unsigned fl
 
 int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned flags)
 {
-	struct strbuf buf = STRBUF_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
 	struct series one = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
@@ -305,13 +302,13 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 	const struct series_patch *p;
 	int ret;
 
-	ret = strbuf_read_file(&buf, path, HOOK_MAIL_MAX);
+	ret = strbuf_read_file(&one.raw, path, HOOK_MAIL_MAX);
 	if (ret < 0) {
 		fprintf(err, "warnwatch: %s\n", error_last());
 		ret = 2;
 		goto out;
 	}
-	ret = parse_series(&one, &mails, &buf);
+	ret = parse_series(&one);
 	if (ret == WW_ENOTFOUND || (ret == 0 && one.nr == 0)) {
 		ret = 0;	/* a cover letter, or no patch at all: silence */
 		goto out;
@@ -366,7 +363,5 @@ out:
 	free(v.warn.v);
 	check_result_clear(&r);
 	series_release(&one);
-	mail_list_clear(&mails);
-	strbuf_release(&buf);
 	return ret;
 }

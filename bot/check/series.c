@@ -689,10 +689,11 @@ static bool holds_diff(const char *buf, size_t len)
 	return find_diff(buf, len, &diff, &diff_len);
 }
 
-int series_read(struct series *out, struct mail_list *mails, const char *buf,
-		size_t len, const char *name)
+/* series_read() of the bytes already in out->raw. */
+static int read_raw(struct series *out, const char *name)
 {
-	size_t i;
+	const char *buf = out->raw.buf;
+	size_t i, len = out->raw.len;
 	int ret;
 
 	/* Nothing to check is a mistake (an empty download, a wrong file),
@@ -709,10 +710,17 @@ int series_read(struct series *out, struct mail_list *mails, const char *buf,
 		series_from_diff(out, buf, len, name);
 		return 0;
 	}
-	ret = mbox_parse(mails, buf, len);
+	ret = mbox_parse(&out->mails, buf, len);
 	if (ret < 0)
 		return ret;
-	return series_from_mails(out, mails);
+	return series_from_mails(out, &out->mails);
+}
+
+int series_read(struct series *out, const char *buf, size_t len, const char *name)
+{
+	strbuf_reset(&out->raw);
+	strbuf_add(&out->raw, buf, len);
+	return read_raw(out, name);
 }
 
 enum series_source series_source_of(const char *arg)
@@ -752,20 +760,20 @@ static int read_source(struct strbuf *out, const char *name)
 	return ret < 0 ? error_prefix(ret, "'%s'", name) : 0;
 }
 
-int series_load(struct series *out, struct mail_list *mails, struct strbuf *buf,
-		const char *arg, unsigned flags, series_fetch_fn fetch, void *data)
+int series_load(struct series *out, const char *arg, unsigned flags,
+		series_fetch_fn fetch, void *data)
 {
 	int ret;
 
 	if (flags & SERIES_LOAD_HAVE_BUF)
 		ret = 0;
 	else if (fetch && series_source_of(arg) == SERIES_SOURCE_MSGID)
-		ret = fetch(buf, arg, data);
+		ret = fetch(&out->raw, arg, data);
 	else
-		ret = read_source(buf, arg);
+		ret = read_source(&out->raw, arg);
 	if (ret < 0)
 		return ret;
-	ret = series_read(out, mails, buf->buf, buf->len, arg);
+	ret = read_raw(out, arg);
 	if (ret == WW_ENOTFOUND && (flags & SERIES_LOAD_EMPTY_OK)) {
 		series_release(out);
 		error_clear();
@@ -820,8 +828,10 @@ void series_release(struct series *s)
 	free(s->message_id);
 	free(s->base_commit);
 	free(s->versions);
-	memset(s, 0, sizeof(*s));
-	s->version = 1;
+	/* after the patches, which point into them */
+	mail_list_clear(&s->mails);
+	strbuf_release(&s->raw);
+	*s = (struct series)SERIES_INIT;
 }
 
 char *series_base_commit(const char *body, size_t len)

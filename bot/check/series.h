@@ -8,6 +8,7 @@
 #define WW_SERIES_H
 
 #include "mbox.h"
+#include "strbuf.h"
 #include "strvec.h"
 
 struct series_patch {
@@ -44,9 +45,18 @@ struct series {
 	 * versions of a series; only the newest is kept in `patches`). */
 	int *versions;
 	size_t versions_nr;
+	/*
+	 * What the patches borrow, when the series owns it: the bytes read
+	 * (series_load(), series_read(); a bare diff points into them) and
+	 * the mails parsed from them.  Empty when series_from_mails() made
+	 * the series of a caller's list.  One object, so that the three
+	 * live and die together: series_release() frees all of it.
+	 */
+	struct mail_list mails;
+	struct strbuf raw;
 };
 
-#define SERIES_INIT { .version = 1 }
+#define SERIES_INIT { .version = 1, .mails = MAIL_LIST_INIT, .raw = STRBUF_INIT }
 
 /* What a subject line's tags say. */
 struct subject_tags {
@@ -68,7 +78,8 @@ struct subject_tags {
 void series_parse_subject(struct subject_tags *out, const char *subject);
 
 /*
- * Build the series from the messages in `mails` (which must outlive it).
+ * Build the series from the messages in `mails` (which must outlive it;
+ * it may be out->mails, which the series then owns).
  * Messages that are neither patches nor the cover letter are skipped
  * (replies, discussion); when no message has a [PATCH] tag, a non-reply
  * message with a diff counts.  Of several versions, the newest is kept
@@ -106,11 +117,10 @@ void series_from_diff(struct series *out, const char *diff, size_t len,
  * Empty input or prose without a diff: WW_EINPUT.  Mail that carries no
  * patch (a review reply): WW_ENOTFOUND ("no patches found"), which a
  * caller that only looks for problems may take as nothing to report.
- * `mails` holds what the series borrows and must outlive it; both are
- * released by the caller, on success and failure.
+ * The series keeps a copy of `buf` and the mails it borrows (out->raw,
+ * out->mails); series_release() it, on success and failure.
  */
-int series_read(struct series *out, struct mail_list *mails, const char *buf,
-		size_t len, const char *name);
+int series_read(struct series *out, const char *buf, size_t len, const char *name);
 
 /* What a command-line argument naming a series is. */
 enum series_source {
@@ -133,23 +143,23 @@ enum series_load_flags {
 	/* Mail that carries no patch (a review reply) is an empty series,
 	 * not WW_ENOTFOUND: for a caller that only looks for problems. */
 	SERIES_LOAD_EMPTY_OK = 1u << 0,
-	/* `buf` holds the bytes of `arg` already (stdin the caller had to
-	 * look at first): not read again. */
+	/* out->raw holds the bytes of `arg` already (stdin the caller had
+	 * to look at first, moved in with strbuf_swap()): not read again. */
 	SERIES_LOAD_HAVE_BUF = 1u << 1,
 };
 
 /*
  * The one way from a command-line argument to a series: series_source_of()
- * says what `arg` names; stdin and files are read into `buf` (capped at
- * MBOX_MAX_BYTES), a Message-ID is fetched with `fetch` (NULL: read as a
- * file name), and series_read() makes the series.  Errors name `arg`:
- * "cannot open 'x': No such file or directory" (WW_ENOTFOUND), "'x': is a
- * directory", "'x': no patches found" (WW_ENOTFOUND).  `buf` and `mails`
- * hold what the series borrows; the caller releases all three, on
- * success and failure.
+ * says what `arg` names; stdin and files are read into out->raw (capped
+ * at MBOX_MAX_BYTES), a Message-ID is fetched with `fetch` (NULL: read as
+ * a file name), and the series is made of them as series_read() makes
+ * it, owning the bytes and the mails.  Errors name `arg`: "cannot open
+ * 'x': No such file or directory" (WW_ENOTFOUND), "'x': is a directory",
+ * "'x': no patches found" (WW_ENOTFOUND).  The caller series_release()s
+ * `out` (SERIES_INIT), on success and failure.
  */
-int series_load(struct series *out, struct mail_list *mails, struct strbuf *buf,
-		const char *arg, unsigned flags, series_fetch_fn fetch, void *data);
+int series_load(struct series *out, const char *arg, unsigned flags,
+		series_fetch_fn fetch, void *data);
 
 /* The "base-commit: <hex>" trailer of a mail body (a cover letter's), as
  * a new string, or NULL. */

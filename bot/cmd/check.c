@@ -212,8 +212,6 @@ static int report_damaged(const char *input, const struct check_result *r,
 
 static int check_one(struct check_cmd *cmd, const char *input)
 {
-	struct strbuf buf = STRBUF_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
@@ -222,9 +220,12 @@ static int check_one(struct check_cmd *cmd, const char *input)
 
 	opts.rules = &cmd->rules;
 	opts.tree = cmd->tree;
+	/* stdin was read to see whether it is empty: the series takes it */
+	if (piped)
+		strbuf_swap(&s.raw, &cmd->piped);
 	/* Mail without patches (a review reply): nothing to find. */
-	ret = series_load(&s, &mails, piped ? &cmd->piped : &buf, input,
-			  SERIES_LOAD_EMPTY_OK | (piped ? SERIES_LOAD_HAVE_BUF : 0), NULL, NULL);
+	ret = series_load(&s, input, SERIES_LOAD_EMPTY_OK |
+			  (piped ? SERIES_LOAD_HAVE_BUF : 0), NULL, NULL);
 	if (ret < 0) {
 		ret = report_error(NULL);	/* the message names the input */
 		goto out;
@@ -244,8 +245,6 @@ static int check_one(struct check_cmd *cmd, const char *input)
 out:
 	check_result_clear(&r);
 	series_release(&s);
-	mail_list_clear(&mails);
-	strbuf_release(&buf);
 	return ret;
 }
 

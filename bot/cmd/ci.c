@@ -291,10 +291,8 @@ int cmd_ci(int argc, const char **argv)
 	struct ci_args a = { .args = STRVEC_INIT, .format = "text",
 			     .opts = CI_OPTS_INIT, .set = SETTINGS_INIT };
 	struct ruleset rules = RULESET_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
-	struct strbuf buf = STRBUF_INIT;
 	bool json;
 	int ret;
 
@@ -310,7 +308,7 @@ int cmd_ci(int argc, const char **argv)
 	json = !strcmp(a.format, "json");
 	/* an mbox, a saved message or a diff; a Message-ID is fetched */
 	if (load_settings(&a) < 0 ||
-	    series_load(&s, &mails, &buf, a.input, 0, fetch_series, &a) < 0 ||
+	    series_load(&s, a.input, 0, fetch_series, &a) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
 		ret = report_error(NULL);
 		goto out;
@@ -334,9 +332,7 @@ int cmd_ci(int argc, const char **argv)
 out:
 	ci_verdict_release(&v);
 	series_release(&s);
-	mail_list_clear(&mails);
 	ruleset_release(&rules);
-	strbuf_release(&buf);
 	strvec_clear(&a.args);
 	settings_release(&a.set);
 	return ret;

@@ -190,8 +190,6 @@ int cmd_kbuild(int argc, const char **argv)
 	struct kapply_result ar = KAPPLY_RESULT_INIT;
 	struct kbuild_result br = KBUILD_RESULT_INIT;
 	struct series s = SERIES_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
-	struct strbuf text = STRBUF_INIT;
 	double t0;
 	double apply_s = 0;
 	int ret, status = EXIT_USAGE;
@@ -208,7 +206,7 @@ int cmd_kbuild(int argc, const char **argv)
 		goto out;
 	}
 	json = o.format == FORMAT_JSON;
-	if (o.input && series_load(&s, &mails, &text, o.input, 0, NULL, NULL) < 0)
+	if (o.input && series_load(&s, o.input, 0, NULL, NULL) < 0)
 		goto out_error;
 	to.cache_dir = o.cache;
 	to.tarball = o.tarball;
@@ -254,8 +252,6 @@ out:
 	kapply_result_release(&ar);
 	ktree_release(&t);
 	series_release(&s);
-	mail_list_clear(&mails);
-	strbuf_release(&text);
 	strvec_clear(&o.args);
 	return status;
 }

@@ -82,12 +82,12 @@ struct review {
 
 	/* this version */
 	struct b4_series fetched;
-	struct mail_list raw, chosen;	/* chosen: moved out of raw */
+	struct mail_list raw;	/* the chosen moved out into series.mails */
 	struct series series;
 
 	/* the previous version, when found */
 	struct b4_series prev_fetched;
-	struct mail_list prev_raw, prev_chosen;
+	struct mail_list prev_raw;	/* ... into prev.mails */
 	struct series prev;
 	bool have_prev;
 
@@ -240,10 +240,10 @@ static int fetch(struct review *rv)
 	ret = b4_fetch(&rv->fetched, rv->msgid.len ? rv->msgid.buf : NULL, &rv->b4);
 	if (ret)
 		goto out;
-	ret = choose_mails(&rv->chosen, &rv->raw, &rv->fetched, name.buf);
+	ret = choose_mails(&rv->series.mails, &rv->raw, &rv->fetched, name.buf);
 	if (ret)
 		goto out;
-	ret = series_from_mails(&rv->series, &rv->chosen);
+	ret = series_from_mails(&rv->series, &rv->series.mails);
 	if (ret)
 		ret = error_prefix(ret, "%s", name.buf);
 out:
@@ -325,17 +325,17 @@ static int load_previous(struct review *rv)
 
 	if (want < 1)
 		return 0;
-	same_thread(&rv->prev_chosen, &rv->raw, want);
-	if (!rv->prev_chosen.nr && find_link(&id, &rv->series, want)) {
+	same_thread(&rv->prev.mails, &rv->raw, want);
+	if (!rv->prev.mails.nr && find_link(&id, &rv->series, want)) {
 		o.version = want;
 		ret = b4_fetch(&rv->prev_fetched, id.buf, &o);
 		if (!ret)
-			ret = choose_mails(&rv->prev_chosen, &rv->prev_raw, &rv->prev_fetched,
+			ret = choose_mails(&rv->prev.mails, &rv->prev_raw, &rv->prev_fetched,
 					   id.buf);
 	}
-	if (ret || !rv->prev_chosen.nr)
+	if (ret || !rv->prev.mails.nr)
 		goto out;
-	ret = series_from_mails(&rv->prev, &rv->prev_chosen);
+	ret = series_from_mails(&rv->prev, &rv->prev.mails);
 	rv->have_prev = !ret;
 out:
 	if (ret)
@@ -594,11 +594,9 @@ static void review_release(struct review *rv)
 	strbuf_release(&rv->mbox_copy);
 	ruleset_release(&rv->rules);
 	series_release(&rv->series);
-	mail_list_clear(&rv->chosen);
 	mail_list_clear(&rv->raw);
 	b4_series_release(&rv->fetched);
 	series_release(&rv->prev);
-	mail_list_clear(&rv->prev_chosen);
 	mail_list_clear(&rv->prev_raw);
 	b4_series_release(&rv->prev_fetched);
 	guide_release(&rv->guide);
@@ -612,10 +610,10 @@ int cmd_review(int argc, const char **argv)
 	struct review rv = {
 		.args = STRVEC_INIT, .set = SETTINGS_INIT, .msgid = STRBUF_INIT,
 		.b4 = B4_OPTS_INIT, .mbox_copy = STRBUF_INIT, .rules = RULESET_INIT,
-		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT, .chosen = MAIL_LIST_INIT,
+		.fetched = B4_SERIES_INIT, .raw = MAIL_LIST_INIT,
 		.series = SERIES_INIT,
 		.prev_fetched = B4_SERIES_INIT, .prev_raw = MAIL_LIST_INIT,
-		.prev_chosen = MAIL_LIST_INIT, .prev = SERIES_INIT, .guide = GUIDE_INIT,
+		.prev = SERIES_INIT, .guide = GUIDE_INIT,
 		.tree_name = STRBUF_INIT, .verdict = CI_VERDICT_INIT,
 		.advice = ADVICE_INIT,
 	};

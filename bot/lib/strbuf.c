@@ -36,6 +36,14 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 	return res;
 }
 
+void strbuf_swap(struct strbuf *a, struct strbuf *b)
+{
+	struct strbuf tmp = *a;
+
+	*a = *b;
+	*b = tmp;
+}
+
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;

@@ -24,6 +24,8 @@ void strbuf_init(struct strbuf *sb, size_t hint);
 void strbuf_release(struct strbuf *sb);
 /* Hand the buffer to the caller (who frees it); the strbuf is reset. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
+/* Exchange the contents of two strbufs: a hand-off without a copy. */
+void strbuf_swap(struct strbuf *a, struct strbuf *b);
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_setlen(struct strbuf *sb, size_t len);
 #define strbuf_reset(sb) strbuf_setlen((sb), 0)

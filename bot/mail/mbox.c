@@ -242,14 +242,6 @@ static void body_line(struct mbox_state *st, const struct line *l)
 	strbuf_addch(&st->body, '\n');
 }
 
-static void strbuf_swap(struct strbuf *a, struct strbuf *b)
-{
-	struct strbuf t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
 /* The rest of the input is the body, unchanged: copy it in one go. */
 static void body_rest(struct mbox_state *st, struct line_reader *r)
 {

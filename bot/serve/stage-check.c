@@ -37,7 +37,7 @@ static int set_base(struct serve *sv, long long id, const struct serve_list *l,
 static int run_check(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
-	struct stage_series ss = STAGE_SERIES_INIT;
+	struct series ss = SERIES_INIT;
 	struct check_result res = CHECK_RESULT_INIT;
 	struct check_opts co = CHECK_OPTS_INIT;
 	struct strbuf path = STRBUF_INIT;
@@ -54,13 +54,13 @@ static int run_check(struct serve *sv, const struct queue_series *s,
 		goto out;
 	}
 	co.rules = &sv->rules;
-	ret = check_series(&res, &ss.series, &co);
+	ret = check_series(&res, &ss, &co);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
-	json = report_json(path.buf, &ss.series, &res, &sv->rules);
+	json = report_json(path.buf, &ss, &res, &sv->rules);
 	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	if (!text) {
 		ret = error("cannot encode the findings of series %lld", s->id);
@@ -72,7 +72,7 @@ static int run_check(struct serve *sv, const struct queue_series *s,
 	n = count_findings(&res);
 	ret = queue_set_verdict(&sv->q, s->id, n ? "findings" : "clean", n);
 	if (!ret && l->boot)
-		ret = set_base(sv, s->id, l, &ss.series);
+		ret = set_base(sv, s->id, l, &ss);
 	if (!ret)
 		ret = queue_advance(&sv->q, s->id, QS_CHECKED, now);
 	serve_say(sv, "series %lld checked: %d finding(s)", s->id, n);
@@ -80,7 +80,7 @@ out:
 	free(text);
 	json_decref(json);
 	check_result_clear(&res);
-	stage_series_release(&ss);
+	series_release(&ss);
 	strbuf_release(&path);
 	return ret;
 }

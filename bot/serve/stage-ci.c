@@ -26,7 +26,7 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 static int run_ci(struct serve *sv, const struct queue_series *s,
 		  const struct serve_list *l, time_t now)
 {
-	struct stage_series ss = STAGE_SERIES_INIT;
+	struct series ss = SERIES_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
 	struct ci_opts co = CI_OPTS_INIT;
 	json_t *json = NULL;
@@ -43,7 +43,7 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	co.repo = sv->cfg->settings->ci.repo;
 	co.keep_bases = sv->cfg->settings->ci.keep_bases;
 	co.rules = &sv->rules;
-	ret = ci_run(&v, &ss.series, &co);
+	ret = ci_run(&v, &ss, &co);
 	if (!ret && v.kind == CI_ERROR)
 		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
@@ -67,7 +67,7 @@ out:
 	free(text);
 	json_decref(json);
 	ci_verdict_release(&v);
-	stage_series_release(&ss);
+	series_release(&ss);
 	return ret;
 }
 

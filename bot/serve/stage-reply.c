@@ -208,7 +208,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
 	struct reply r = REPLY_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
-	struct stage_series prev = STAGE_SERIES_INIT;
+	struct series prev = SERIES_INIT;
 	struct strbuf path = STRBUF_INIT;
 	long long pid = queue_prev_version(&sv->q, s->id);
 	struct log_to to = { sv, s->id, s->inbox };
@@ -226,7 +226,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		queue_log(&sv->q, s->id, s->inbox, QL_WARN, "v%d (series %lld) "
 			  "not compared: %s", s->version - 1, pid, error_last());
 	else if (pid)
-		o.prev = &prev.series;
+		o.prev = &prev;
 	/* The list's own policy; its address always, beside the lists the
 	 * patch went to ([review] lists). */
 	o.reply.policy = l->reply_to;
@@ -257,7 +257,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 		note_said(sv, s, &r);
 	reply_release(&r);
 	ci_verdict_release(&v);
-	stage_series_release(&prev);
+	series_release(&prev);
 	strbuf_release(&path);
 	return ret;
 }
@@ -358,7 +358,7 @@ static void read_feedback(struct feedback *fb, struct serve *sv,
  */
 static int take_feedback(struct feedback *fb, struct strbuf *why, struct serve *sv,
 			 const struct queue_series *s, const struct serve_list *l,
-			 const struct stage_series *ss, bool drafted, time_t now)
+			 const struct series *ss, bool drafted, time_t now)
 {
 	struct queue_series prev = QUEUE_SERIES_INIT;
 	struct store_reply rec = STORE_REPLY_INIT;
@@ -421,7 +421,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
 	struct store_reply rec = STORE_REPLY_INIT;
-	struct stage_series ss = STAGE_SERIES_INIT;
+	struct series ss = SERIES_INIT;
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
@@ -490,7 +490,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	strbuf_reset(&what);
 	if (!drafted) {
-		ret = draft_reply(sv, s, l, &ss.series, &fb);
+		ret = draft_reply(sv, s, l, &ss, &fb);
 		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret >= DRAFT_POSITIVE) {
 			ret = finish(sv, s, draft_none_why(ret), now);
 			goto out;
@@ -509,7 +509,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "drafted", now);
 		goto out;
 	}
-	ret = series_paths(&paths, &ss.series);
+	ret = series_paths(&paths, &ss);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -549,7 +549,7 @@ out:
 	review_outgoing_release(&o);
 	strbuf_release(&text);
 	store_reply_release(&rec);
-	stage_series_release(&ss);
+	series_release(&ss);
 	strvec_clear(&paths);
 	strbuf_release(&path);
 	strbuf_release(&what);

@@ -40,9 +40,8 @@ int stage_read_artifact(struct strbuf *out, struct serve *sv, long long id,
 /*
  * The series of `id` as b4 chose it, but with each message as the list
  * archived it: b4 am drops To:/Cc:/References:, which the reply needs.
- * `raw` holds the text the mails point into.
  */
-int stage_load_series(struct stage_series *out, struct serve *sv, long long id)
+int stage_load_series(struct series *out, struct serve *sv, long long id)
 {
 	struct strbuf *raw = &out->raw;
 	struct mail_list chosen = MAIL_LIST_INIT, thread = MAIL_LIST_INIT;
@@ -70,19 +69,11 @@ int stage_load_series(struct stage_series *out, struct serve *sv, long long id)
 	if (!ret)
 		ret = review_choose_mails(&out->mails, &thread, &chosen, NULL);
 	if (!ret)
-		ret = series_from_mails_flags(&out->series, &out->mails, SERIES_GROUPED);
+		ret = series_from_mails_flags(out, &out->mails, SERIES_GROUPED);
 	mail_list_clear(&thread);	/* moved entries were zeroed */
 	mail_list_clear(&chosen);
 	strbuf_release(&mbx);
 	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
-}
-
-void stage_series_release(struct stage_series *s)
-{
-	/* the series and the mails first: they point into raw */
-	series_release(&s->series);
-	mail_list_clear(&s->mails);
-	strbuf_release(&s->raw);
 }
 
 /*

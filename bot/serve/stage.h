@@ -50,24 +50,13 @@ int stage_put_artifact(struct serve *sv, long long id, const char *name,
 int stage_read_artifact(struct strbuf *out, struct serve *sv, long long id,
 			const char *name);
 /*
- * A series as a stage reads it: the messages b4 chose, each as the list
- * archived it, and the series made of them, both borrowing from `raw`
- * (the thread as archived).  One object, so that the three live and die
- * together: stage_series_release() frees all of it.
+ * The series of `id` as a stage reads it, parsed once per stage run into
+ * `out` (SERIES_INIT): the messages b4 chose (review_choose_mails()), each
+ * as the list archived it, owned by the series (out->mails), pointing
+ * into the thread as archived (out->raw).  series_release() it, also on
+ * error.
  */
-struct stage_series {
-	struct strbuf raw;
-	struct mail_list mails;
-	struct series series;
-};
-
-#define STAGE_SERIES_INIT { .raw = STRBUF_INIT, .mails = MAIL_LIST_INIT, \
-			    .series = SERIES_INIT }
-
-/* The series of `id` (review_choose_mails()), parsed once per stage run
- * into `out` (STAGE_SERIES_INIT); released by the caller, also on error. */
-int stage_load_series(struct stage_series *out, struct serve *sv, long long id);
-void stage_series_release(struct stage_series *s);
+int stage_load_series(struct series *out, struct serve *sv, long long id);
 /* The rules, loaded once per process (sv->rules). */
 int stage_need_rules(struct serve *sv);
 

@@ -247,11 +247,10 @@ static const char two_authors[] =
 static void test_skip_authors(void)
 {
 	struct config c = CONFIG_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
 	struct reply r = REPLY_INIT;
 
-	if (series_read(&s, &mails, two_authors, strlen(two_authors), "x.mbox") < 0) {
+	if (series_read(&s, two_authors, strlen(two_authors), "x.mbox") < 0) {
 		printf("# series_read: %s\n", error_last());
 		ok(0, "skip-authors: the series reads");
 		return;
@@ -267,7 +266,6 @@ static void test_skip_authors(void)
 	config_set(&c, "review", "skip-authors", "");
 	ok(!review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "empty: nobody skipped");
 	series_release(&s);
-	mail_list_clear(&mails);
 	config_release(&c);
 }
 
@@ -287,7 +285,6 @@ static void test_skip_every_recipient(void)
 		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
 		"@@ -1 +1 @@\n-\tfoo();\n+\tBUG_ON(x);\n";
 	struct config c = CONFIG_INIT;
-	struct mail_list mails = MAIL_LIST_INIT;
 	struct series s = SERIES_INIT;
 	struct reply r = REPLY_INIT;
 	struct reply_opts ro = REPLY_OPTS_INIT;
@@ -297,7 +294,7 @@ static void test_skip_every_recipient(void)
 	const char *top = getenv("WW_TOP");
 
 	strbuf_addf(&templates, "%s/templates", top && *top ? top : ".");
-	if (series_read(&s, &mails, mbox, strlen(mbox), "h.mbox") < 0) {
+	if (series_read(&s, mbox, strlen(mbox), "h.mbox") < 0) {
 		ok(0, "skip every recipient: the series reads: %s", error_last());
 		return;
 	}
@@ -329,7 +326,6 @@ static void test_skip_every_recipient(void)
 	strbuf_release(&got);
 	strbuf_release(&templates);
 	series_release(&s);
-	mail_list_clear(&mails);
 	config_release(&c);
 }
 
@@ -351,7 +347,6 @@ static void test_run(void)
 	struct review_conf keep = REVIEW_CONF_INIT;
 	struct ruleset rules = RULESET_INIT;
 	struct config c = CONFIG_INIT;
-	struct mail_list m1 = MAIL_LIST_INIT, m2 = MAIL_LIST_INIT;
 	struct series adds = SERIES_INIT, none = SERIES_INIT;
 	struct strbuf dir = STRBUF_INIT, templates = STRBUF_INIT, warn = STRBUF_INIT;
 	struct reply r = REPLY_INIT;
@@ -360,8 +355,8 @@ static void test_run(void)
 	strbuf_addf(&dir, "%s/rules", top && *top ? top : ".");
 	strbuf_addf(&templates, "%s/templates", top && *top ? top : ".");
 	if (rules_load(&rules, dir.buf) < 0 ||
-	    series_read(&adds, &m1, two_authors, strlen(two_authors), "a.mbox") < 0 ||
-	    series_read(&none, &m2, clean, strlen(clean), "n.mbox") < 0) {
+	    series_read(&adds, two_authors, strlen(two_authors), "a.mbox") < 0 ||
+	    series_read(&none, clean, strlen(clean), "n.mbox") < 0) {
 		ok(0, "review_run: setup: %s", error_last());
 		goto out;
 	}
@@ -410,8 +405,6 @@ out:
 	config_release(&c);
 	series_release(&adds);
 	series_release(&none);
-	mail_list_clear(&m1);
-	mail_list_clear(&m2);
 	strbuf_release(&dir);
 	strbuf_release(&templates);
 	strbuf_release(&warn);

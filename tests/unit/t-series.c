@@ -511,26 +511,17 @@ static void test_bare_diff(void)
 }
 
 /* series_read(): every shape of input, sniffed in one place. */
-static int read_str(struct series *s, struct mail_list *l, const char *in)
+static int read_str(struct series *s, const char *in)
 {
 	struct series init = SERIES_INIT;
-	struct mail_list linit = MAIL_LIST_INIT;
 
 	*s = init;
-	*l = linit;
-	return series_read(s, l, in, strlen(in), "in.patch");
-}
-
-static void read_done(struct series *s, struct mail_list *l)
-{
-	series_release(s);
-	mail_list_clear(l);
+	return series_read(s, in, strlen(in), "in.patch");
 }
 
 static void test_read(void)
 {
 	struct series s;
-	struct mail_list l;
 	static const char saved[] =	/* a mail client's save: no From_ line */
 		"From: A <a@example.org>\nSubject: [PATCH] x: y\n"
 		"Message-ID: <r1@x>\n\n" DIFF;
@@ -539,25 +530,39 @@ static void test_read(void)
 	static const char reply[] = "From: B <b@x>\nSubject: Re: [PATCH] x: y\n"
 		"In-Reply-To: <r1@x>\n\n> +\tBUG_ON(x);\n\nNo.\n";
 
-	is(read_str(&s, &l, " \n\t\r\n"), WW_EINPUT, "read: blank input is an error");
+	is(read_str(&s, " \n\t\r\n"), WW_EINPUT, "read: blank input is an error");
 	is_str(error_last(), "empty input", "read: says empty");
-	read_done(&s, &l);
-	is(read_str(&s, &l, "just some prose\nand more\n"), WW_EINPUT,
+	series_release(&s);
+	is(read_str(&s, "just some prose\nand more\n"), WW_EINPUT,
 	   "read: prose without a diff is an error");
-	read_done(&s, &l);
-	is(read_str(&s, &l, DIFF), 0, "read: a git diff");
+	series_release(&s);
+	is(read_str(&s, DIFF), 0, "read: a git diff");
 	ok(s.nr == 1 && s.patches[0].index == 0, "read: a diff is one patch, index 0");
 	is_str(s.subject, "in.patch", "read: named after the input");
-	read_done(&s, &l);
-	is(read_str(&s, &l, quilt), 0, "read: prose then a diff (quilt)");
+	series_release(&s);
+	{
+		/* The series keeps its own copy: the caller's bytes may go. */
+		char *heap = xstrdup(DIFF);
+
+		is(series_read(&s, heap, strlen(heap), "heap.patch"), 0, "read: from a buffer");
+		memset(heap, 'x', strlen(heap));
+		free(heap);
+		ok(s.nr == 1 && s.patches[0].diff_len == strlen(DIFF) &&
+		   !memcmp(s.patches[0].diff, DIFF, strlen(DIFF)),
+		   "read: the series owns the bytes its patch points into");
+		series_release(&s);
+		ok(s.raw.len == 0 && s.mails.nr == 0 && s.version == 1 && !s.nr,
+		   "read: released, it is SERIES_INIT again");
+	}
+	is(read_str(&s, quilt), 0, "read: prose then a diff (quilt)");
 	is(s.nr, 1, "read: quilt patch is one patch");
-	read_done(&s, &l);
-	is(read_str(&s, &l, saved), 0, "read: a saved message without a From_ line");
+	series_release(&s);
+	is(read_str(&s, saved), 0, "read: a saved message without a From_ line");
 	ok(s.nr == 1 && s.patches[0].mail, "read: it is a mail patch");
 	is_str(s.patches[0].message_id, "r1@x", "read: its Message-ID");
-	read_done(&s, &l);
-	is(read_str(&s, &l, reply), WW_ENOTFOUND, "read: a reply quoting a patch holds none");
-	read_done(&s, &l);
+	series_release(&s);
+	is(read_str(&s, reply), WW_ENOTFOUND, "read: a reply quoting a patch holds none");
+	series_release(&s);
 	error_clear();
 }
 
@@ -600,23 +605,12 @@ static int fake_fetch(struct strbuf *out, const char *msgid, void *data)
 	return 0;
 }
 
-static int load(struct series *s, struct mail_list *l, struct strbuf *buf,
-		const char *arg, unsigned flags, struct fetched *f)
+static int load(struct series *s, const char *arg, unsigned flags, struct fetched *f)
 {
 	struct series init = SERIES_INIT;
-	struct mail_list linit = MAIL_LIST_INIT;
 
 	*s = init;
-	*l = linit;
-	strbuf_init(buf, 0);
-	return series_load(s, l, buf, arg, flags, f ? fake_fetch : NULL, f);
-}
-
-static void load_done(struct series *s, struct mail_list *l, struct strbuf *buf)
-{
-	series_release(s);
-	mail_list_clear(l);
-	strbuf_release(buf);
+	return series_load(s, arg, flags, f ? fake_fetch : NULL, f);
 }
 
 /* series_load(): argument -> bytes -> series, errors naming the argument. */
@@ -625,59 +619,58 @@ static void test_load(void)
 	static const char reply[] = "From: B <b@x>\nSubject: Re: [PATCH] x: y\n"
 		"In-Reply-To: <r1@x>\n\n> +\tBUG_ON(x);\n\nNo.\n";
 	char dir[] = "/tmp/t-series.XXXXXX";
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, buf;
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct fetched f = { 0, DIFF };
 	struct series s;
-	struct mail_list l;
 
 	if (!mkdtemp(dir)) {
 		skip("mkdtemp failed", "series_load tests");
 		return;
 	}
 	strbuf_addf(&path, "%s/none.mbox", dir);
-	is(load(&s, &l, &buf, path.buf, 0, &f), WW_ENOTFOUND, "load: missing file");
+	is(load(&s, path.buf, 0, &f), WW_ENOTFOUND, "load: missing file");
 	ok(strstr(error_last(), "cannot open '") && strstr(error_last(), "none.mbox'"),
 	   "load: the error names the file (%s)", error_last());
-	load_done(&s, &l, &buf);
-	is(load(&s, &l, &buf, dir, 0, &f), WW_EINPUT, "load: a directory");
+	series_release(&s);
+	is(load(&s, dir, 0, &f), WW_EINPUT, "load: a directory");
 	ok(strstr(error_last(), "is a directory") != NULL, "load: says so");
-	load_done(&s, &l, &buf);
+	series_release(&s);
 
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/x.diff", dir);
 	strbuf_addstr(&text, DIFF);
 	ok(strbuf_write_file(&text, path.buf) == 0, "load: wrote a diff");
-	is(load(&s, &l, &buf, path.buf, 0, &f), 0, "load: a diff file");
+	is(load(&s, path.buf, 0, &f), 0, "load: a diff file");
 	ok(s.nr == 1 && s.patches[0].index == 0, "load: one bare patch");
 	is(f.calls, 0, "load: a file is not fetched");
-	load_done(&s, &l, &buf);
+	series_release(&s);
 
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/reply.eml", dir);
 	strbuf_reset(&text);
 	strbuf_addstr(&text, reply);
 	ok(strbuf_write_file(&text, path.buf) == 0, "load: wrote a reply");
-	is(load(&s, &l, &buf, path.buf, 0, &f), WW_ENOTFOUND, "load: a reply holds no patch");
+	is(load(&s, path.buf, 0, &f), WW_ENOTFOUND, "load: a reply holds no patch");
 	ok(strstr(error_last(), "reply.eml': no patches found") != NULL,
 	   "load: that error names the file (%s)", error_last());
-	load_done(&s, &l, &buf);
-	is(load(&s, &l, &buf, path.buf, SERIES_LOAD_EMPTY_OK, &f), 0,
+	series_release(&s);
+	is(load(&s, path.buf, SERIES_LOAD_EMPTY_OK, &f), 0,
 	   "load: EMPTY_OK: a reply is an empty series");
 	is(s.nr, 0, "load: EMPTY_OK: no patches");
 	is_str(error_last(), "", "load: EMPTY_OK: no error left behind");
-	load_done(&s, &l, &buf);
+	series_release(&s);
 
-	is(load(&s, &l, &buf, "r1@example.org", 0, &f), 0, "load: a Message-ID is fetched");
+	is(load(&s, "r1@example.org", 0, &f), 0, "load: a Message-ID is fetched");
 	is(f.calls, 1, "load: fetched once");
 	is(s.nr, 1, "load: the fetched series");
-	load_done(&s, &l, &buf);
+	series_release(&s);
 	f.text = NULL;
-	is(load(&s, &l, &buf, "r1@example.org", 0, &f), WW_ENET,
+	is(load(&s, "r1@example.org", 0, &f), WW_ENET,
 	   "load: a fetch error is passed up unchanged");
-	load_done(&s, &l, &buf);
-	is(load(&s, &l, &buf, "r1@example.org", 0, NULL), WW_ENOTFOUND,
+	series_release(&s);
+	is(load(&s, "r1@example.org", 0, NULL), WW_ENOTFOUND,
 	   "load: without a fetcher a Message-ID is a file name");
-	load_done(&s, &l, &buf);
+	series_release(&s);
 	error_clear();
 
 	unlink(path.buf);
@@ -722,11 +715,10 @@ static void test_paths(void)
 		"rename from mm/a.c\n"
 		"rename to mm/b.c\n";
 	struct series s;
-	struct mail_list l;
 	struct strvec paths = STRVEC_INIT;
 	int ret;
 
-	ret = read_str(&s, &l, in);
+	ret = read_str(&s, in);
 	is(ret, 0, "paths: diff read");
 	is(series_paths(&paths, &s), 0, "paths: parsed");
 	is(paths.nr, 4, "paths: one per file, none from hunk lines");
@@ -740,7 +732,7 @@ static void test_paths(void)
 		ok(strncmp(paths.v[i], "drivers/", 8), "paths: '%s' is no added line",
 		   paths.v[i]);
 	strvec_clear(&paths);
-	read_done(&s, &l);
+	series_release(&s);
 }
 
 /* A series the service grouped from its thread (issue 27): a PATCHSET
