@@ -765,15 +765,18 @@ int series_load(struct series *out, const char *arg, unsigned flags,
 {
 	int ret;
 
-	if (flags & SERIES_LOAD_HAVE_BUF)
-		ret = 0;
-	else if (fetch && series_source_of(arg) == SERIES_SOURCE_MSGID)
-		ret = fetch(&out->raw, arg, data);
-	else
-		ret = read_source(&out->raw, arg);
-	if (ret < 0)
-		return ret;
-	ret = read_raw(out, arg);
+	if (fetch && !(flags & SERIES_LOAD_HAVE_BUF) &&
+	    series_source_of(arg) == SERIES_SOURCE_MSGID) {
+		ret = fetch(&out->mails, arg, data);
+		if (ret < 0)
+			return ret;	/* the fetcher's message names it */
+		ret = series_from_mails(out, &out->mails);
+	} else {
+		ret = flags & SERIES_LOAD_HAVE_BUF ? 0 : read_source(&out->raw, arg);
+		if (ret < 0)
+			return ret;
+		ret = read_raw(out, arg);
+	}
 	if (ret == WW_ENOTFOUND && (flags & SERIES_LOAD_EMPTY_OK)) {
 		series_release(out);
 		error_clear();

@@ -133,10 +133,12 @@ enum series_source {
 enum series_source series_source_of(const char *arg);
 
 /*
- * Fetch the series a Message-ID belongs to (b4, for `ci`) as bytes that
- * series_read() takes, into `out`.  Returns 0 or a negative WW_E* code.
+ * Fetch the series a Message-ID belongs to (b4, for `ci`): its messages
+ * appended to `out`, each piece the fetcher got parsed on its own
+ * (mbox_parse()), never joined into one text to be split again.
+ * Returns 0 or a negative WW_E* code.
  */
-typedef int (*series_fetch_fn)(struct strbuf *out, const char *msgid, void *data);
+typedef int (*series_fetch_fn)(struct mail_list *out, const char *msgid, void *data);
 
 /* series_load() flags */
 enum series_load_flags {
@@ -151,9 +153,9 @@ enum series_load_flags {
 /*
  * The one way from a command-line argument to a series: series_source_of()
  * says what `arg` names; stdin and files are read into out->raw (capped
- * at MBOX_MAX_BYTES), a Message-ID is fetched with `fetch` (NULL: read as
- * a file name), and the series is made of them as series_read() makes
- * it, owning the bytes and the mails.  Errors name `arg`: "cannot open
+ * at MBOX_MAX_BYTES) and made a series as series_read() makes it, a
+ * Message-ID is fetched with `fetch` (NULL: read as a file name) into
+ * out->mails; the series owns the bytes and the mails.  Errors name `arg`: "cannot open
  * 'x': No such file or directory" (WW_ENOTFOUND), "'x': is a directory",
  * "'x': no patches found" (WW_ENOTFOUND).  The caller series_release()s
  * `out` (SERIES_INIT), on success and failure.

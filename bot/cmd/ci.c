@@ -172,7 +172,7 @@ static int parse_args(struct ci_args *a, int argc, const char **argv)
  * The series a message-id belongs to, fetched with b4 from the archive
  * named in warnwatch's configuration (as `warnwatch review` does).
  */
-static int fetch_series(struct strbuf *out, const char *msgid, void *data)
+static int fetch_series(struct mail_list *out, const char *msgid, void *data)
 {
 	const struct ci_args *a = data;
 	struct b4_opts o = a->set.b4;
@@ -195,11 +195,11 @@ static int fetch_series(struct strbuf *out, const char *msgid, void *data)
 	ret = b4_fetch(&bs, id.buf, &o);
 	if (ret < 0)
 		goto out;
-	/* The cover letter first: it carries base-commit: and the subject. */
-	strbuf_addbuf(out, &bs.cover);
-	if (bs.cover.len && bs.cover.buf[bs.cover.len - 1] != '\n')
-		strbuf_addch(out, '\n');
-	strbuf_addbuf(out, &bs.mbx);
+	/* b4's pieces each as they are: the patches (From_ lines), then the
+	 * cover letter, a message of its own (no From_ line). */
+	ret = mbox_parse(out, bs.mbx.buf, bs.mbx.len);
+	if (!ret && bs.cover.len)
+		ret = mbox_parse(out, bs.cover.buf, bs.cover.len);
 out:
 	b4_series_release(&bs);
 	strbuf_release(&id);

@@ -591,18 +591,20 @@ static void test_source(void)
 
 struct fetched {
 	int calls;
-	const char *text;
+	const char *text;	/* b4 am's .mbx */
+	const char *cover;	/* its cover letter, or NULL */
 };
 
-static int fake_fetch(struct strbuf *out, const char *msgid, void *data)
+static int fake_fetch(struct mail_list *out, const char *msgid, void *data)
 {
 	struct fetched *f = data;
 
 	f->calls++;
 	if (!f->text)
 		return error_code(WW_ENET, "cannot reach the archive for '%s'", msgid);
-	strbuf_addstr(out, f->text);
-	return 0;
+	if (mbox_parse(out, f->text, strlen(f->text)) < 0)
+		return -1;
+	return f->cover ? mbox_parse(out, f->cover, strlen(f->cover)) : 0;
 }
 
 static int load(struct series *s, const char *arg, unsigned flags, struct fetched *f)
@@ -620,7 +622,8 @@ static void test_load(void)
 		"In-Reply-To: <r1@x>\n\n> +\tBUG_ON(x);\n\nNo.\n";
 	char dir[] = "/tmp/t-series.XXXXXX";
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
-	struct fetched f = { 0, DIFF };
+	struct fetched f = { 0, "From git@z Thu Jan  1 00:00:00 1970\nFrom: A <a@x>\n"
+			     "Subject: [PATCH] x: y\nMessage-ID: <r1@x>\n\n" DIFF, NULL };
 	struct series s;
 
 	if (!mkdtemp(dir)) {
@@ -664,6 +667,20 @@ static void test_load(void)
 	is(f.calls, 1, "load: fetched once");
 	is(s.nr, 1, "load: the fetched series");
 	series_release(&s);
+	/* b4 am's two pieces, each parsed as it is: the cover letter has no
+	 * From_ line and comes after the patches, and still leads. */
+	f.text = "From git@z Thu Jan  1 00:00:00 1970\nFrom: A <a@x>\n"
+		 "Subject: [PATCH 1/1] x: y\nMessage-ID: <p1@x>\nIn-Reply-To: <c@x>\n\n" DIFF;
+	f.cover = "From: A <a@x>\nSubject: [PATCH 0/1] x: the cover\nMessage-ID: <c@x>\n\n"
+		  "Why.\n\nbase-commit: 9887b2b9cabb8b00b2279d6ebca4599bf1397101\n";
+	is(load(&s, "c@example.org", 0, &f), 0, "load: b4's patches and cover letter");
+	ok(s.nr == 1 && s.cover && s.mails.nr == 2, "load: one patch and the cover, owned");
+	is_str(s.subject, "[PATCH 0/1] x: the cover", "load: the cover's subject");
+	is_str(s.base_commit, "9887b2b9cabb8b00b2279d6ebca4599bf1397101",
+	       "load: base-commit from the cover");
+	is(s.raw.len, 0, "load: nothing joined into text");
+	series_release(&s);
+	f.cover = NULL;
 	f.text = NULL;
 	is(load(&s, "r1@example.org", 0, &f), WW_ENET,
 	   "load: a fetch error is passed up unchanged");
