@@ -57,27 +57,6 @@ json_t *report_finding_json(const struct finding *f, const char *guidance_file);
 /* The damaged hunks of `r` as a JSON array (a new reference). */
 json_t *report_damaged_json(const struct check_result *r);
 
-/*
- * The reverse of report_finding_json(), for a program that reads its own
- * JSON back (ci-json.h).  The strings go into `out`, the rule the finding
- * names into `rule` (macro, class, id, section, wraps) and, for a
- * conversion or move, the other side's macro into `other`: out->rule and
- * out->other point at them, so the caller keeps them as long as `out`
- * (a ruleset of their own).  The guidance file goes into *guidance_file
- * unless it is set already.  What the JSON does not carry (the hunk
- * quote, the rule's advice) stays zero.  Required: "kind", "file" and
- * "macro"; the rest may be missing ("severity": info), as in the brief form
- * ci.json had before it took this one (no "class", "rule", "message",
- * "guidance", "moved", "defined", "wraps"; "function" null).  WW_EINPUT
- * naming `what` for a missing required key or one of the wrong type;
- * `out`, `rule` and `other` are then partly filled (the caller frees
- * them as usual).
- */
-int report_finding_from_json(struct finding *out, struct rule *rule, struct rule *other,
-			     char **guidance_file, const json_t *j, const char *what);
-/* One entry of report_damaged_json() into `out` (its "message" stays NULL). */
-int report_damaged_from_json(struct check_damage *out, const json_t *j, const char *what);
-
 /* The text report for one checked input, on `out`. */
 void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts);

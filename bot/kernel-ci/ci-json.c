@@ -159,9 +159,32 @@ static json_t *call_json(const struct ci_call *c)
 	return o;
 }
 
-json_t *ci_verdict_to_json(const struct ci_verdict *v)
+/*
+ * "findings" and "damaged": check's JSON of ci_run's findings, put into
+ * that form here once, or a read verdict's as it read them.
+ */
+static void findings_json(json_t *o, const struct ci_verdict *v)
 {
 	const char *guidance = v->rules ? v->rules->guidance_file : NULL;
+	json_t *a;
+
+	if (v->findings_doc) {
+		/* Copies: the document is the caller's to change. */
+		json_object_set_new(o, "findings", json_deep_copy(
+					    json_object_get(v->findings_doc, "findings")));
+		json_object_set_new(o, "damaged", json_deep_copy(
+					    json_object_get(v->findings_doc, "damaged")));
+		return;
+	}
+	a = json_array();
+	for (size_t i = 0; i < v->findings.nr; i++)
+		json_array_append_new(a, report_finding_json(&v->findings.v[i], guidance));
+	json_object_set_new(o, "findings", a);
+	json_object_set_new(o, "damaged", report_damaged_json(&v->findings));
+}
+
+json_t *ci_verdict_to_json(const struct ci_verdict *v)
+{
 	json_t *o = json_object(), *a, *t;
 
 	json_object_set_new(o, "verdict", json_string(ci_verdict_name(v->kind)));
@@ -244,11 +267,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 				    json_integer(v->failed_hunk) : json_null());
 		json_object_set_new(o, "apply_error", t);
 	}
-	a = json_array();
-	for (size_t i = 0; i < v->findings.nr; i++)
-		json_array_append_new(a, report_finding_json(&v->findings.v[i], guidance));
-	json_object_set_new(o, "findings", a);
-	json_object_set_new(o, "damaged", report_damaged_json(&v->findings));
+	findings_json(o, v);
 	t = json_object();
 	json_object_set_new(t, "check", json_real(v->t.check));
 	json_object_set_new(t, "tree", json_real(v->t.tree));
@@ -527,46 +546,39 @@ static int read_array(void *vp, size_t *nr, size_t *alloc, size_t size,
 }
 
 /*
- * The findings, and a ruleset of their own for the rules they name: two
- * rules per finding (its own and a conversion's other side), made before
- * any is pointed at, so that the array never moves under the pointers.
+ * Array `key` of `root` into `doc` as it is (a reference; an empty array
+ * when it is missing or null, as ci_run writes none), once it is seen to
+ * hold objects only.
  */
-static int findings_from_json(struct ci_verdict *out, const json_t *root, struct where *w)
+static int keep_objects(json_t *doc, json_t *root, const char *key, struct where *w)
 {
-	struct check_result *r = &out->findings;
-	struct ruleset *rs;
 	const json_t *arr, *el;
-	size_t i, n;
-	int ret = jsonval_array(&arr, root, "findings", at(w, NULL, 0));
+	size_t i;
+	int ret = jsonval_array(&arr, root, key, at(w, NULL, 0));
 
 	if (ret < 0)
 		return ret;
-	rs = out->own_rules = xcalloc(1, sizeof(*rs));
-	out->rules = rs;
-	n = json_array_size(arr);
-	if (n) {
-		rs->rules = xcalloc(2 * n, sizeof(*rs->rules));
-		rs->nr = rs->alloc = 2 * n;
-		r->v = xcalloc(n, sizeof(*r->v));
-		r->alloc = n;
-	}
-	json_array_foreach(arr, i, el) {
-		r->nr++;
-		ret = report_finding_from_json(&r->v[i], &rs->rules[2 * i], &rs->rules[2 * i + 1],
-					       &rs->guidance_file, el, at(w, "findings", i));
-		if (ret < 0)
-			return ret;
-	}
-	arr = NULL;
-	ret = jsonval_array(&arr, root, "damaged", at(w, NULL, 0));
-	json_array_foreach(arr, i, el) {
-		ALLOC_GROW(r->damaged, r->nr_damaged + 1, r->alloc_damaged);
-		memset(&r->damaged[r->nr_damaged], 0, sizeof(*r->damaged));
-		ret = report_damaged_from_json(&r->damaged[r->nr_damaged++], el,
-					       at(w, "damaged", i));
-		if (ret < 0)
-			break;
-	}
+	json_array_foreach(arr, i, el)
+		if (!json_is_object(el))
+			return error_code(WW_EINPUT, "%s: not an object", at(w, key, i));
+	json_object_set_new(doc, key, arr ? json_incref(json_object_get(root, key)) :
+			    json_array());
+	return 0;
+}
+
+/*
+ * The findings and damaged hunks, checked for their shape only and kept
+ * as JSON (ci.h, findings_doc): findings as structs would point at rules,
+ * and a read verdict has none to point at.
+ */
+static int findings_from_json(struct ci_verdict *out, json_t *root, struct where *w)
+{
+	int ret;
+
+	out->findings_doc = json_object();
+	ret = keep_objects(out->findings_doc, root, "findings", w);
+	if (!ret)
+		ret = keep_objects(out->findings_doc, root, "damaged", w);
 	return ret;
 }
 

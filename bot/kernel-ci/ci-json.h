@@ -44,7 +44,11 @@ void ci_where(struct strbuf *out, const struct ci_verdict *v,
 bool ci_call_fired(const struct ci_verdict *v, const struct ci_call *c,
 		   const char **suite);
 
-/* The verdict as JSON: a new reference. */
+/*
+ * The verdict as JSON: a new reference.  Its "findings" and "damaged"
+ * are v->findings in check's form (report_finding_json()), or, for a
+ * verdict read from JSON, v->findings_doc's as they were read.
+ */
 json_t *ci_verdict_to_json(const struct ci_verdict *v);
 
 /*
@@ -53,8 +57,10 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v);
  * after an error).  ci_verdict_to_json() of the result is the document
  * again, key for key.  A key that is missing takes its default (older
  * ci.json files lack newer keys); only "verdict" is required, and it is
- * one of ci_verdict_name()'s names.  Unknown keys are ignored.  The
- * findings' rules are made from the JSON into out->own_rules.
+ * one of ci_verdict_name()'s names.  Unknown keys are ignored.
+ * "findings" and "damaged" are only checked to be arrays of objects and
+ * are kept as they are, in out->findings_doc: out->findings stays empty
+ * and out->rules NULL (no rules are made up for findings read back).
  * Errors: WW_EINPUT ("kernel-ci verdict 'NAME' line L: ..." for bad
  * JSON, or naming the key).
  */

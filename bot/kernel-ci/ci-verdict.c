@@ -167,6 +167,7 @@ void ci_verdict_release(struct ci_verdict *v)
 		ruleset_release(v->own_rules);
 		free(v->own_rules);
 	}
+	json_decref(v->findings_doc);
 	*v = blank;
 }
 

@@ -14,7 +14,9 @@
 #define CI_WORDS_LOG_LINES 12
 
 /* The verdict as text for people (as JSON: ci-json.h).  `s` (may be
- * NULL) names the patch that did not apply. */
+ * NULL) names the patch that did not apply.  A clean verdict's text names
+ * the static findings ci_run made; one read from JSON has none (ci.h,
+ * findings_doc) and its text leaves them out. */
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		     const struct series *s);
 

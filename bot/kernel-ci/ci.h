@@ -22,6 +22,8 @@
 #include "series.h"
 #include "strvec.h"
 
+#include <jansson.h>
+
 enum ci_verdict_kind {
 	CI_CLEAN,		/* booted, ran the suites, nothing fired */
 	CI_PANICKED,		/* a WARN/BUG fired and panic_on_warn panicked */
@@ -141,8 +143,10 @@ struct ci_verdict {
 	char *failed_file;	/* apply-failed: file, or NULL */
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
 	int nr_patches;
-	struct check_result findings; /* static findings (check) */
-	struct ruleset *own_rules; /* rules ci_run loaded: findings point into them */
+	struct check_result findings; /* static findings (check): only in the
+					 verdict ci_run makes, see findings_doc */
+	struct ruleset *own_rules; /* rules ci_run loaded itself (no opts->rules):
+				      findings point into them */
 	struct ci_timings t;
 	/* Issue 10: the guest's user space (fields past the INIT macro). */
 	char *base_why;		/* why this base tree ("base-commit names v6.1") */
@@ -156,7 +160,8 @@ struct ci_verdict {
 	struct strvec not_built; /* "target: first error" of kselftests that
 				    did not (all) build */
 	char *guest_error;	/* why the guest had no user space, or NULL */
-	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules) */
+	const struct ruleset *rules; /* the findings' rules (borrowed, or own_rules);
+					NULL in a verdict read from JSON */
 	struct ci_landed *landed; /* ci_land(): where the added lines landed */
 	bool base_compared;	/* the base booted with the same tests */
 	bool rerun;		/* the patched kernel booted once more */
@@ -165,6 +170,16 @@ struct ci_verdict {
 				   base-commit: exactly, or the release it names */
 	char *applied;		/* "applied", "applied 3-way", or NULL */
 	char *git_why;		/* why the git repository gave no base, or NULL */
+	/*
+	 * Issue 25: a verdict read from JSON (ci_verdict_from_json) keeps
+	 * the "findings" and "damaged" it read as they were, one object
+	 * holding both arrays (its own reference), and ci_verdict_to_json()
+	 * writes them out again unchanged; its `findings` stay empty and it
+	 * has no rules.  Nobody who reads a verdict (review, serve's reply,
+	 * the dashboard, kcover) looks at its findings: they have their own
+	 * from check.  NULL in the verdict ci_run makes.
+	 */
+	json_t *findings_doc;
 };
 
 #define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \

@@ -3,7 +3,7 @@
  * field set goes to JSON and back and to JSON again, the same document;
  * the fields read back are the fields written; the verdict files under
  * tests/ and the shapes the dashboard and older states hold read; the
- * errors name the key.
+ * findings come back as the JSON they were; the errors name the key.
  */
 #include "ci-json.h"
 #include "ci-words.h"
@@ -204,22 +204,27 @@ static void round_trip(void)
 	   !strcmp(back.failed_file, "drivers/clk/clk-gate.c"), "apply_error");
 	ok(back.t.build == 301.75 && back.t.total == 391.03125 && back.t.boot2 == 13.0625,
 	   "seconds");
-	is(back.findings.nr, v.findings.nr, "findings[]");
-	for (size_t i = 0; i < back.findings.nr && i < v.findings.nr; i++) {
-		const struct finding *a = &v.findings.v[i], *b = &back.findings.v[i];
+	/* Issue 25: the findings come back as the JSON they were, nothing
+	 * made up for them (a finding once brought two rules of its own). */
+	ok(!back.findings.nr && !back.findings.nr_damaged && !back.own_rules && !back.rules,
+	   "read: no findings, no rules of its own");
+	{
+		json_t *j = ci_verdict_to_json(&v);
+		const json_t *f0;
 
-		ok(a->kind == b->kind && a->line == b->line && a->severity == b->severity &&
-		   !strcmp(a->file, b->file) && !strcmp(a->message, b->message) &&
-		   !strcmp(a->rule->macro, b->rule->macro) && a->rule->class == b->rule->class &&
-		   a->conversion == b->conversion && !a->other == !b->other &&
-		   (!a->other || (!strcmp(a->other->macro, b->other->macro) &&
-				  a->other_line == b->other_line)),
-		   "findings[%zu]: %s %s:%d", i, b->rule->macro, b->file, b->line);
+		ok(back.findings_doc &&
+		   json_equal(json_object_get(back.findings_doc, "findings"),
+			      json_object_get(j, "findings")) &&
+		   json_equal(json_object_get(back.findings_doc, "damaged"),
+			      json_object_get(j, "damaged")),
+		   "read: findings[] and damaged[] kept as written");
+		is(json_array_size(json_object_get(back.findings_doc, "findings")), v.findings.nr,
+		   "read: every finding");
+		f0 = json_array_get(json_object_get(back.findings_doc, "findings"), 0);
+		is_str(json_string_value(json_object_get(json_object_get(f0, "guidance"), "file")),
+		       rs.guidance_file, "read: the findings' guidance file");
+		json_decref(j);
 	}
-	ok(back.findings.nr_damaged == 1 && back.findings.damaged[0].hunk == 2 &&
-	   !strcmp(back.findings.damaged[0].reason, "is truncated at its line 7"), "damaged[]");
-	is_str(back.rules->guidance_file, rs.guidance_file, "the findings' guidance file");
-
 	free(one);
 	free(two);
 	free(three);
@@ -356,9 +361,55 @@ static void errors(void)
 		"names the entry");
 	refuses("{\"verdict\": \"clean\", \"tests\": [{\"name\": \"t\", \"kind\": \"kunit\", "
 		"\"result\": \"ok\"}]}", "tests[0]: unknown \"result\" 'ok'", "an unknown result");
-	refuses("{\"verdict\": \"clean\", \"findings\": [{\"kind\": \"added\", \"file\": \"a.c\", "
-		"\"severity\": \"error\"}]}", "findings[0]: no \"macro\"", "a finding without its macro");
+	refuses("{\"verdict\": \"clean\", \"findings\": {}}", "'x.json': \"findings\" is not an array",
+		"findings not an array");
+	refuses("{\"verdict\": \"clean\", \"findings\": [{}, 1]}", "findings[1]: not an object",
+		"a finding not an object");
+	refuses("{\"verdict\": \"clean\", \"damaged\": [\"a.c\"]}", "damaged[0]: not an object",
+		"a damaged hunk not an object");
 	refuses("{\"verdict\": \"clean\", \"fired\": [1]}", "fired[0]: not an object", "fired[0] not an object");
+}
+
+/*
+ * Issue 25: a ci.json's findings go out again as they came in, checked
+ * for their shape only: an older one's "function": null, a key of a later
+ * warnwatch, a finding without the "macro" check would write (its keys
+ * are check's business, not the reader's).  Nothing is made up for them.
+ */
+static void kept_as_read(void)
+{
+	static const char json[] = "{\"verdict\": \"clean\", \"base\": \"6.1.192\", "
+		"\"findings\": [{\"patch\": 1, \"kind\": \"added\", \"file\": \"kernel/time/time.c\", "
+		"\"line\": 186, \"function\": null, \"macro\": \"WARN_ON_ONCE\", \"severity\": "
+		"\"warning\", \"later\": {\"key\": [1, 2.5]}}, {\"kind\": \"added\", \"file\": \"a.c\"}], "
+		"\"damaged\": [{\"patch\": 2, \"file\": \"a.c\", \"hunk\": 1, \"reason\": \"r\"}]}";
+	static const char none_json[] = "{\"verdict\": \"clean\"}";
+	struct ci_verdict v = CI_VERDICT_INIT, none = CI_VERDICT_INIT;
+	json_t *in = json_loads(json, 0, NULL), *out, *empty;
+
+	is(ci_verdict_from_json(&v, json, strlen(json), "old.json"), 0, "an older ci.json reads: %s",
+	   error_last());
+	out = ci_verdict_to_json(&v);
+	ok(json_equal(json_object_get(out, "findings"), json_object_get(in, "findings")),
+	   "its findings go out as they came in (function null, a later key, no macro)");
+	ok(json_equal(json_object_get(out, "damaged"), json_object_get(in, "damaged")),
+	   "and its damaged hunks");
+	ok(!v.findings.nr && !v.findings.nr_damaged && !v.rules && !v.own_rules,
+	   "no findings or rules made up for them");
+	json_decref(out);
+
+	is(ci_verdict_from_json(&none, none_json, strlen(none_json), "none.json"), 0,
+	   "a ci.json without findings reads");
+	empty = ci_verdict_to_json(&none);
+	ok(json_is_array(json_object_get(empty, "findings")) &&
+	   !json_array_size(json_object_get(empty, "findings")) &&
+	   json_is_array(json_object_get(empty, "damaged")) &&
+	   !json_array_size(json_object_get(empty, "damaged")),
+	   "and has empty findings[] and damaged[], as ci_run writes none");
+	json_decref(empty);
+	json_decref(in);
+	ci_verdict_release(&none);
+	ci_verdict_release(&v);
 }
 
 /* Issue 22: console-derived strings with a line of bait, ESC and bytes
@@ -499,6 +550,7 @@ int main(void)
 	fixtures();
 	kernel_cases();
 	errors();
+	kept_as_read();
 	hostile();
 	return done_testing();
 }
