@@ -165,6 +165,9 @@ struct ci_verdict {
 				   base-commit: exactly, or the release it names */
 	char *applied;		/* "applied", "applied 3-way", or NULL */
 	char *git_why;		/* why the git repository gave no base, or NULL */
+	/* Issue 26. */
+	char *base_log;		/* the base boot's cached console, or NULL */
+	bool base_cached;	/* the base boot came from that cache */
 };
 
 #define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \

@@ -51,6 +51,7 @@ names() {
 		[ $((i % 2)) = 0 ] && gone="$gone $r"
 	done
 	# the even lengths' unlinks in one rm, not one fork each
+	# shellcheck disable=SC2086 # a list of names without blanks
 	rm $gone
 	[ "$(ls | wc -l)" = 128 ]
 	rm -f r*; cd /
