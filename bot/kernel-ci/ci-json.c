@@ -258,6 +258,8 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(o, "own_base", json_boolean(v->own_base));
 	json_object_set_new(o, "base_boot_error", json_str_or_null(v->base_error));
 	json_object_set_new(o, "base_compared", json_boolean(v->base_compared));
+	json_object_set_new(o, "base_boot_log", json_str_or_null(v->base_log));
+	json_object_set_new(o, "base_boot_cached", json_boolean(v->base_cached));
 	json_object_set_new(o, "rerun", json_boolean(v->rerun));
 	if (v->kind == CI_APPLY_FAILED) {
 		t = json_object();
@@ -625,6 +627,7 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		{ "console", &out->console }, { "console_panic_on_warn_0", &out->console2 },
 		{ "build_error", &out->build_error }, { "apply_note", &out->apply_note },
 		{ "base_boot_error", &out->base_error }, { "applied", &out->applied },
+		{ "base_boot_log", &out->base_log },
 	};
 	char *name = NULL;
 	int ret = jsonval_str(&name, root, "verdict", what);
@@ -638,6 +641,8 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		ret = jsonval_bool(&out->user_space, root, "user_space", false, what);
 	if (!ret)
 		ret = jsonval_bool(&out->base_compared, root, "base_compared", false, what);
+	if (!ret)
+		ret = jsonval_bool(&out->base_cached, root, "base_boot_cached", false, what);
 	if (!ret)
 		ret = jsonval_bool(&out->rerun, root, "rerun", false, what);
 	if (!ret)

@@ -137,6 +137,7 @@ void ci_verdict_release(struct ci_verdict *v)
 	free(v->apply_note);
 	free(v->applied);
 	free(v->git_why);
+	free(v->base_log);
 	free(v->base_error);
 	free(v->failed_file);
 	free(v->base_why);

@@ -183,39 +183,40 @@ next:
 
 /*
  * What the guest runs, as a key for the base boot's cache: the KUnit-only
- * boot is "kunit"; else a hash of the kselftests, workloads and images.
+ * boot is "kunit"; else a hash of the kselftests, workloads and images
+ * and of the scripts that run them (kguest_test_set()).
  */
-static void test_set_key(struct strbuf *out, const struct kguest *g)
+static int test_set_key(struct strbuf *out, const struct kguest *g)
 {
 	struct strbuf text = STRBUF_INIT;
 	char hex[GIT_OID_HEXSZ + 1];
 	git_oid oid;
+	int ret;
 
 	if (!g) {
 		strbuf_addstr(out, "kunit");
-		return;
+		return 0;
 	}
-	for (size_t i = 0; i < g->sel.test_names.nr; i++)
-		strbuf_addf(&text, "test %s\n", g->sel.test_names.v[i]);
-	for (size_t i = 0; i < g->sel.workloads.nr; i++)
-		strbuf_addf(&text, "workload %s\n", g->sel.workloads.v[i]);
-	for (size_t i = 0; i < g->nr_images; i++)
-		strbuf_addf(&text, "image %s %s\n", g->images[i].name,
-			    g->images[i].features ? g->images[i].features : "");
+	ret = kguest_test_set(&text, g);
+	if (ret < 0)
+		goto out;
 	gitlib_init();
 	if (git_odb_hash(&oid, text.buf, text.len, GIT_OBJECT_BLOB) < 0)
 		BUG("git_odb_hash failed");
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	strbuf_add(out, hex, 12);
+out:
 	strbuf_release(&text);
+	return ret;
 }
 
 /*
  * The unpatched kernel's boot (panic_on_warn=0) with the same config and
  * the same KUnit suites, kselftests and workloads as the patched one:
  * cached as <cache>/ci/base-<version>-<confighash>-<tests>.log, so it is
- * built and booted once per base and test set.  Leaves the worktree at
- * the base.
+ * built and booted once per base build and test set (scripts included);
+ * v->base_cached says whether the cache answered.  Leaves the worktree at
+ * the base when it builds.
  */
 static int base_boot(struct ci_ctx *c, struct console_result *out,
 		     struct ktree *t, const struct kapply_result *ap,
@@ -230,10 +231,14 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 
 	strbuf_addf(&log, "%s/ci/base-%s-%s-", c->cache.buf, t->version,
 		    kb->config_hash ? kb->config_hash : "none");
-	test_set_key(&log, c->guest);
+	ret = test_set_key(&log, c->guest);
+	if (ret < 0)
+		goto out;
 	strbuf_addstr(&log, ".log");
+	v->base_log = xstrdup(log.buf);
 	if (!access(log.buf, R_OK)) {
 		progress(c, "base boot: cached in %s", log.buf);
+		v->base_cached = true;
 		ret = console_parse_file(out, log.buf);
 		goto out;
 	}

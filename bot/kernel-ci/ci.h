@@ -180,6 +180,9 @@ struct ci_verdict {
 	 * from check.  NULL in the verdict ci_run makes.
 	 */
 	json_t *findings_doc;
+	/* Issue 26. */
+	char *base_log;		/* the base boot's cached console, or NULL */
+	bool base_cached;	/* the base boot came from that cache */
 };
 
 #define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \

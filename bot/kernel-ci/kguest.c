@@ -232,6 +232,7 @@ int kguest_prepare(struct kguest *g, struct ktree *t, const struct strvec *touch
 	else
 		kbuild_config_dir(&kci);
 	g->dir = xstrdup(dir);
+	g->kernel_ci = xstrdup(kci.buf);
 	strbuf_addf(&path, "%s/gcov.raw", dir);
 	g->gcov_disk = strbuf_detach(&path, NULL);
 	strbuf_addf(&path, "%s/gcda", dir);
@@ -299,6 +300,51 @@ out:
 	testmap_free(m);
 	strbuf_release(&kci);
 	strbuf_release(&path);
+	return ret;
+}
+
+/* "file NAME SIZE\n" and the contents of kernel_ci/NAME. */
+static int add_file_text(struct strbuf *out, const char *kernel_ci, const char *name)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/%s", kernel_ci, name);
+	ret = strbuf_read_file(&text, path.buf, 1u << 20);
+	if (!ret) {
+		strbuf_addf(out, "file %s %zu\n", name, text.len);
+		strbuf_addbuf(out, &text);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+int kguest_test_set(struct strbuf *out, const struct kguest *g)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	for (size_t i = 0; i < g->sel.test_names.nr; i++)
+		strbuf_addf(out, "test %s\n", g->sel.test_names.v[i]);
+	for (size_t i = 0; i < g->sel.workloads.nr; i++)
+		strbuf_addf(out, "workload %s\n", g->sel.workloads.v[i]);
+	for (size_t i = 0; i < g->nr_images; i++)
+		strbuf_addf(out, "image %s %s\n", g->images[i].name,
+			    g->images[i].features ? g->images[i].features : "");
+	if (!g->kernel_ci)
+		BUG("kguest_test_set() before kguest_prepare()");
+	ret = add_file_text(out, g->kernel_ci, "init");
+	for (size_t i = 0; !ret && i < g->sel.workloads.nr; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "workloads/%s.sh", g->sel.workloads.v[i]);
+		ret = add_file_text(out, g->kernel_ci, name.buf);
+		strbuf_reset(&name);
+		strbuf_addf(&name, "workloads/%s.json", g->sel.workloads.v[i]);
+		if (!ret)
+			ret = add_file_text(out, g->kernel_ci, name.buf);
+	}
+	strbuf_release(&name);
 	return ret;
 }
 
@@ -421,6 +467,7 @@ void kguest_release(struct kguest *g)
 	struct kguest blank = KGUEST_INIT;
 
 	free(g->dir);
+	free(g->kernel_ci);
 	free(g->initrd);
 	if (g->gcov_disk)
 		unlink(g->gcov_disk);

@@ -42,6 +42,7 @@ struct kguest_image {
 
 struct kguest {
 	char *dir;		/* the run's log directory */
+	char *kernel_ci;	/* where init and workloads/ were read from */
 	char *initrd;		/* <dir>/initramfs.cpio[.gz] */
 	char *gcov_disk;	/* <dir>/gcov.raw */
 	char *gcda_dir;		/* <dir>/gcda: the .gcda files, build layout */
@@ -83,6 +84,15 @@ int kguest_gcov_commit(git_oid *out, struct ktree *t, const git_oid *head,
  */
 int kguest_prepare(struct kguest *g, struct ktree *t, const struct strvec *touched,
 		   const char *dir, const struct kguest_opts *o);
+
+/*
+ * What the guest runs, as text for the base boot's cache key: the selected
+ * kselftests, workloads and images, and the contents of /init and of each
+ * selected workload's script and JSON (a changed script is another test
+ * set: its cached base boot ran the old one).  Appended to `out`; a file
+ * that cannot be read is an error.
+ */
+int kguest_test_set(struct strbuf *out, const struct kguest *g);
 
 /* The QEMU disks in order (gcov disk, then images), appended to `out`. */
 void kguest_drives(struct strvec *out, const struct kguest *g);

@@ -229,4 +229,25 @@ except Exception: print("none")' "$out/hung.json")
 		echo "not ok $n - ci --timeout 2: verdict $verdict, exit $rc"
 	fi
 fi
+# The parent boot is cached per base build and test set: 02 boots the
+# unpatched 6.1 kernel (its timers kselftest fails), 03 has the same base,
+# config and tests, so its verdict says the cache answered with 02's log.
+n=$((n + 1))
+if [ -n "$skip_all" ]; then
+	echo "ok $n - ci base boot cached # SKIP $skip_all"
+elif ! selected 02-warn-unreached || ! selected 03-bug-on-converted; then
+	echo "ok $n - ci base boot cached # SKIP 02 and 03 not both in T0210_CASES"
+else
+	got=$(python3 -c 'import json,sys
+try:
+    a, b = (json.load(open(f)) for f in sys.argv[1:3])
+    print(a["base_compared"], b["base_compared"], b["base_boot_cached"],
+          a["base_boot_log"] == b["base_boot_log"])
+except Exception as e: print("none", e)' "$out/02-warn-unreached.json" "$out/03-bug-on-converted.json")
+	if [ "$got" = "True True True True" ]; then
+		echo "ok $n - ci: 03 reuses 02's base boot (same base and test set)"
+	else
+		echo "not ok $n - ci base boot cached: 02 compared, 03 compared, 03 cached, same log: $got"
+	fi
+fi
 echo "1..$n"

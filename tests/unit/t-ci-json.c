@@ -113,6 +113,8 @@ static void fill(struct ci_verdict *v)
 	v->tests[2] = (struct ci_test){ xstrdup("workload:ext4"), "workload", "pass",
 					xstrdup("ext4-4k-default"), NULL, "pass", NULL };
 	v->base_compared = true;
+	v->base_log = xstrdup("/cache/ci/base-6.1.192-d5305d5fc8ff-0123456789ab.log");
+	v->base_cached = true;
 	v->rerun = true;
 	v->nr_tests = 3;
 	ALLOC_GROW(v->calls, 3, v->alloc_calls);

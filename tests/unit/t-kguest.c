@@ -2,6 +2,8 @@
  * Tests for kguest.c without a kernel: reading the gcov disk /init writes
  * (a ustar from offset 0, then zeros) back into the build layout, with
  * unsafe paths and other files left out; an empty disk is "not found".
+ * And the base boot's cache key (kguest_test_set()): the same tests and
+ * scripts give the same text, a changed workload script or /init another.
  */
 #include "kguest.h"
 #include "child.h"
@@ -24,6 +26,65 @@ static int run(const char *const *argv)
 		ret = -1;
 	child_release(&c);
 	return ret;
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	strbuf_addstr(&t, text);
+	strbuf_write_file(&t, p.buf);
+	strbuf_release(&p);
+	strbuf_release(&t);
+}
+
+static void test_set(const char *dir)
+{
+	struct kguest g = KGUEST_INIT;
+	struct strbuf kci = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+
+	strbuf_addf(&kci, "%s/kci/workloads", dir);
+	mkdirs(kci.buf, 0755, WW_ERROR);
+	strbuf_setlen(&kci, kci.len - strlen("/workloads"));
+	put(kci.buf, "init", "#!/bin/sh\n");
+	put(kci.buf, "workloads/ext4.sh", "mv \"$n\" \"$r\"\n");
+	put(kci.buf, "workloads/ext4.json", "{ \"workload\": \"ext4\" }\n");
+	g.kernel_ci = xstrdup(kci.buf);
+	strvec_push(&g.sel.test_names, "cgroup:test_core");
+	strvec_push(&g.sel.workloads, "ext4");
+
+	is(kguest_test_set(&a, &g), 0, "test set: %s", error_last());
+	ok(strstr(a.buf, "test cgroup:test_core\n") && strstr(a.buf, "workload ext4\n"),
+	   "names the tests and workloads");
+	is(kguest_test_set(&b, &g), 0, "again");
+	is_str(b.buf, a.buf, "same tests, same scripts: same text (the cache answers)");
+
+	put(kci.buf, "workloads/ext4.sh", "rm \"$p\"-*\n");
+	strbuf_reset(&b);
+	is(kguest_test_set(&b, &g), 0, "after the script changed");
+	ok(strcmp(a.buf, b.buf), "a changed workload script is another test set");
+
+	strbuf_reset(&a);
+	put(kci.buf, "init", "#!/bin/sh\nsync\n");
+	is(kguest_test_set(&a, &g), 0, "after /init changed");
+	ok(strcmp(a.buf, b.buf), "a changed /init is another test set");
+
+	put(kci.buf, "workloads/ext4.json", "");
+	strbuf_reset(&b);
+	is(kguest_test_set(&b, &g), 0, "after the workload's JSON changed");
+	ok(strcmp(a.buf, b.buf), "a changed workload JSON is another test set");
+
+	strbuf_addstr(&kci, "/workloads/ext4.sh");
+	unlink(kci.buf);
+	strbuf_reset(&b);
+	ok(kguest_test_set(&b, &g) < 0, "a missing script is an error, not a key");
+	error_clear();
+
+	kguest_release(&g);
+	strbuf_release(&kci);
+	strbuf_release(&a);
+	strbuf_release(&b);
 }
 
 int main(void)
@@ -87,6 +148,8 @@ int main(void)
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/notes.txt", g.gcda_dir);
 	ok(access(p.buf, F_OK) != 0, "other files are left out");
+
+	test_set(dir);
 
 	{
 		const char *argv[] = { "rm", "-rf", dir, NULL };
