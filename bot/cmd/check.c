@@ -403,7 +403,6 @@ static int walk_range(git_oid **out, size_t *nr, size_t *alloc, git_repository *
 		ret = peel_commit(&to, spec.to, range);
 	if (ret < 0)
 		goto out;
-	ret = -1;
 	if (git_revwalk_new(&walk, repo) < 0)
 		goto out_git;
 	git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_REVERSE);

@@ -169,11 +169,8 @@ static int record_mail(struct ingest *in, const char *commit,
 			base = xstrdup(ser.base_commit);
 		ret = check_diff(&res, ser.patches[0].diff, ser.patches[0].diff_len, 1,
 				 &in->copts);
-		if (ret < 0) {
-			/* a diff check cannot read is a mail without calls */
+		if (ret < 0)	/* a diff check cannot read is a mail without calls */
 			error_clear();
-			ret = 0;
-		}
 		checked = true;
 	}
 	if (!cycles_mail_date(&date, m->date))

@@ -212,7 +212,8 @@ static size_t additions(const git_diff_line ***out, git_patch *p)
 				break;
 			if (dl->origin != GIT_DIFF_LINE_ADDITION)
 				continue;
-			ALLOC_GROW(*out, nr + 1, alloc);
+			/* an array of pointers: sizeof(*x) is a pointer's, as meant */
+			ALLOC_GROW(*out, nr + 1, alloc); /* NOLINT(bugprone-sizeof-expression) */
 			(*out)[nr++] = dl;
 		}
 	}
