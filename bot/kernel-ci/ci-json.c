@@ -385,7 +385,7 @@ static int fired_from_json(void *vout, const json_t *j, const char *what)
 	if (!ret)
 		ret = one_of(&kind, s, kinds, "kind", what);
 	free(s);
-	for (int k = FIRED_WARN; !ret && k <= FIRED_OOPS; k++)
+	for (int k = FIRED_WARN; !ret && kind && k <= FIRED_OOPS; k++)
 		if (!strcmp(kind, fired_kind_name(k)))
 			out->kind = k;
 	if (!ret)
