@@ -663,18 +663,6 @@ static void test_warm_bases(void)
 
 /* ---- what the cache keeps: run directories and parent-boot consoles ---- */
 
-static bool path_exists(const char *dir, const char *rel)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	bool ret;
-
-	strbuf_addf(&p, "%s/%s", dir, rel);
-	ret = !lstat(p.buf, &st);
-	strbuf_release(&p);
-	return ret;
-}
-
 static int count_runs(const char *dir)
 {
 	DIR *d = opendir(dir);
@@ -755,17 +743,17 @@ static void test_prune_logs(void)
 		strbuf_reset(&name);
 		strbuf_addf(&name, "20260101-1200%02d-%d", i, DEAD_PID + i);
 		if (i < 8)
-			oldest |= path_exists(logs.buf, name.buf);
+			oldest |= tmp_exists(logs.buf, name.buf);
 		else
-			newest &= path_exists(logs.buf, name.buf);
+			newest &= tmp_exists(logs.buf, name.buf);
 	}
 	ok(!oldest && newest, "prune: the newest are the ones kept");
-	ok(path_exists(logs.buf, current), "prune: this run's is kept");
-	ok(path_exists(logs.buf, "notes.txt") &&
-	   path_exists(logs.buf, "20260101-junk/keep") &&
-	   path_exists(logs.buf, "20260101-115959-12x/keep"),
+	ok(tmp_exists(logs.buf, current), "prune: this run's is kept");
+	ok(tmp_exists(logs.buf, "notes.txt") &&
+	   tmp_exists(logs.buf, "20260101-junk/keep") &&
+	   tmp_exists(logs.buf, "20260101-115959-12x/keep"),
 	   "prune: entries not named as runs are untouched");
-	ok(path_exists(outside.buf, "precious"),
+	ok(tmp_exists(outside.buf, "precious"),
 	   "prune: links (a run's name, one inside a run) not followed");
 	is(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS), 0,
 	   "prune: again, nothing beyond 32");
@@ -781,10 +769,10 @@ static void test_prune_logs(void)
 	is(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS), 1,
 	   "prune: a live process's run is skipped, our own old one removed");
 	*strrchr(name.buf, '/') = '\0';
-	ok(!path_exists(logs.buf, name.buf), "prune: our own old run is gone");
+	ok(!tmp_exists(logs.buf, name.buf), "prune: our own old run is gone");
 	strbuf_reset(&name);
 	strbuf_addf(&name, "20260101-110000-%ld", (long)getppid());
-	ok(path_exists(logs.buf, name.buf), "prune: the live one stays");
+	ok(tmp_exists(logs.buf, name.buf), "prune: the live one stays");
 	strbuf_reset(&name);
 	strbuf_addf(&name, "%s/20260101-110000-%ld", logs.buf, (long)getppid());
 	rmtree(name.buf);	/* out of the way of the counts below */
@@ -801,13 +789,13 @@ static void test_prune_logs(void)
 	   strstr(error_last(), "directories deep") != NULL,
 	   "prune: a run it cannot remove is an error");
 	error_clear();
-	ok(!path_exists(logs.buf, "20260101-100001-4999998"),
+	ok(!tmp_exists(logs.buf, "20260101-100001-4999998"),
 	   "prune: after trying the rest");
 	is(ci_prune_logs(logs.buf, current, 1) < 0, 1,
 	   "prune: keep 1: every older run tried, the stuck one fails");
 	error_clear();
 	is(count_runs(logs.buf), 2, "prune: keep 1: the current run and the stuck one");
-	ok(path_exists(logs.buf, current), "prune: keep 1 keeps the current run");
+	ok(tmp_exists(logs.buf, current), "prune: keep 1 keeps the current run");
 	ok(ci_prune_logs("/nonexistent/ci/logs", NULL, 1) < 0,
 	   "prune: no logs directory is an error for a warning");
 	error_clear();
@@ -849,14 +837,14 @@ static void test_prune_base_logs(void)
 	for (int i = 0; i < 70; i++) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "base-6.1.1-abc-%02d.log", 69 - i);
-		if (path_exists(dir, p.buf))
+		if (tmp_exists(dir, p.buf))
 			kept += i >= 6;
 		else
 			gone += i < 6;
 	}
 	ok(kept == 64 && gone == 6, "bases: by mtime, the oldest go");
-	ok(path_exists(dir, "base-6.1.1-abc-99.log.tmp") && path_exists(dir, "other.log") &&
-	   path_exists(dir, "base-link.log") && path_exists(dir, "outside/precious"),
+	ok(tmp_exists(dir, "base-6.1.1-abc-99.log.tmp") && tmp_exists(dir, "other.log") &&
+	   tmp_exists(dir, "base-link.log") && tmp_exists(dir, "outside/precious"),
 	   "bases: a boot being written, other files and links are untouched");
 	is(ci_prune_base_logs(dir, CI_KEEP_BASE_LOGS), 0, "bases: again, nothing to do");
 	tmp_remove(dir);

@@ -26,18 +26,6 @@ static void touch(const char *dir, const char *name)
 	strbuf_release(&p);
 }
 
-static bool exists(const char *dir, const char *name)
-{
-	struct strbuf p = STRBUF_INIT;
-	struct stat st;
-	bool ret;
-
-	strbuf_addf(&p, "%s/%s", dir, name);
-	ret = !lstat(p.buf, &st);
-	strbuf_release(&p);
-	return ret;
-}
-
 int main(void)
 {
 	char tmpl[] = "/tmp/t-rmtree-XXXXXX";
@@ -65,16 +53,16 @@ int main(void)
 		BUG("symlink failed");
 
 	is(rmtree(tree.buf), 0, "a tree with files, directories and links");
-	ok(!exists(top, "tree"), "  is gone");
-	ok(exists(target.buf, "precious"), "  a link's target is untouched");
+	ok(!tmp_exists(top, "tree"), "  is gone");
+	ok(tmp_exists(target.buf, "precious"), "  a link's target is untouched");
 
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/toplink", top);
 	if (symlink(target.buf, p.buf) < 0)
 		BUG("symlink failed");
 	is(rmtree(p.buf), 0, "a link at the top");
-	ok(!exists(top, "toplink"), "  is removed itself");
-	ok(exists(target.buf, "precious"), "  not what it points to");
+	ok(!tmp_exists(top, "toplink"), "  is removed itself");
+	ok(tmp_exists(target.buf, "precious"), "  not what it points to");
 
 	is(rmtree(tree.buf), 0, "a path that does not exist is no error");
 
@@ -92,7 +80,7 @@ int main(void)
 		is(rmtree(tree.buf), WW_ERROR, "an entry it cannot remove");
 		ok(strstr(error_last(), "tree/locked/stuck") != NULL,
 		   "  is named: %s", error_last());
-		ok(!exists(tree.buf, "loose"), "  the rest is still removed");
+		ok(!tmp_exists(tree.buf, "loose"), "  the rest is still removed");
 		chmod(p.buf, 0755);
 		is(rmtree(tree.buf), 0, "  and the tree goes once it can");
 	}
@@ -106,7 +94,7 @@ int main(void)
 	touch(tree.buf, "loose");
 	is(rmtree(tree.buf), WW_ERROR, "a tree too deep");
 	ok(strstr(error_last(), "directories deep") != NULL, "  says so");
-	ok(!exists(tree.buf, "loose"), "  the rest is still removed");
+	ok(!tmp_exists(tree.buf, "loose"), "  the rest is still removed");
 
 	tmp_remove(top);
 	strbuf_release(&tree);
