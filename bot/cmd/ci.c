@@ -39,7 +39,7 @@ static const char usage_text[] =
 	"  --accel auto|kvm|tcg    QEMU accelerator (default: probe, cached)\n"
 	"  --rules DIR             rules directory for the static findings\n"
 	"  --config FILE           warnwatch config ([archive] url for MSGID,\n"
-	"                          [ci] repo and keep-bases;\n"
+	"                          [ci] repo, keep-bases and keep-logs;\n"
 	"                          default ~/.config/warnwatch/warnwatch.conf)\n"
 	"  -v N                    with MSGID: version N of the series (default: newest)\n"
 	"  --no-second-boot        after a panic, do not boot again with\n"
@@ -208,8 +208,8 @@ out:
 
 /*
  * The configuration, as every command reads it (settings.h): [ci] repo
- * unless --repo says otherwise, [ci] keep-bases, [archive] for b4.  No
- * file at the default place: the defaults.
+ * unless --repo says otherwise, [ci] keep-bases and keep-logs, [archive]
+ * for b4.  No file at the default place: the defaults.
  */
 static int load_settings(struct ci_args *a)
 {
@@ -220,6 +220,7 @@ static int load_settings(struct ci_args *a)
 	if (!a->opts.repo)
 		a->opts.repo = a->set.ci.repo;
 	a->opts.keep_bases = a->set.ci.keep_bases;
+	a->opts.keep_logs = a->set.ci.keep_logs;
 	return 0;
 }
 

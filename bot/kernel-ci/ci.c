@@ -23,6 +23,7 @@
 
 #include <git2.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -60,18 +61,48 @@ static void progress(const struct ci_ctx *c, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* "<cache>/ci/logs/20260103-081500-1234": one per run, kept. */
+/*
+ * What a pruning of the cache did (ci_prune_logs(), ci_prune_base_logs():
+ * `n` removed or an error).  A failure costs disk space, never the
+ * verdict: a warning, and the next run tries again.
+ */
+static void pruned(const struct ci_ctx *c, int n, const char *what,
+		   const char *dir)
+{
+	if (n < 0) {
+		warning("pruning %s in '%s': %s", what, dir, error_last());
+		error_clear();
+	} else if (n) {
+		progress(c, "pruned %s in %s: %d removed", what, dir, n);
+	}
+}
+
+/*
+ * "<cache>/ci/logs/20260103-081500-1234": one per run, the newest
+ * keep-logs kept (ci_prune_logs()).
+ */
 static int make_logdir(struct ci_ctx *c)
 {
+	struct strbuf logs = STRBUF_INIT;
 	char stamp[32];
 	time_t t = time(NULL);
 	struct tm tm;
+	int ret;
 
 	localtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	strbuf_addf(&c->logdir, "%s/ci/logs/%s-%ld", c->cache.buf, stamp,
 		    (long)getpid());
-	return mkdirs(c->logdir.buf, 0755, WW_ERROR);
+	ret = mkdirs(c->logdir.buf, 0755, WW_ERROR);
+	if (ret < 0)
+		return ret;
+	/* The old runs' directories, once this run has its own. */
+	strbuf_addf(&logs, "%s/ci/logs", c->cache.buf);
+	pruned(c, ci_prune_logs(logs.buf, c->logdir.buf + logs.len + 1,
+				c->opts->keep_logs ? c->opts->keep_logs :
+				CI_KEEP_LOGS), "old run directories", logs.buf);
+	strbuf_release(&logs);
+	return 0;
 }
 
 /* "6.1" -> Debian's tarball; a path is taken as it is. */
@@ -214,7 +245,8 @@ out:
  * The unpatched kernel's boot (panic_on_warn=0) with the same config and
  * the same KUnit suites, kselftests and workloads as the patched one:
  * cached as <cache>/ci/base-<version>-<confighash>-<tests>.log, so it is
- * built and booted once per base build and test set (scripts included);
+ * built and booted once per base build and test set (scripts included),
+ * the CI_KEEP_BASE_LOGS most recently used kept;
  * v->base_cached says whether the cache answered.  Leaves the worktree at
  * the base when it builds.
  */
@@ -222,7 +254,7 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 		     struct ktree *t, const struct kapply_result *ap,
 		     const struct kbuild_result *kb, struct ci_verdict *v)
 {
-	struct strbuf log = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, tmp = STRBUF_INIT, dir = STRBUF_INIT;
 	struct kbuild_opts bo = KBUILD_OPTS_INIT;
 	struct kbuild_result base = KBUILD_RESULT_INIT;
 	struct kboot_result res = KBOOT_RESULT_INIT;
@@ -239,6 +271,9 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 	if (!access(log.buf, R_OK)) {
 		progress(c, "base boot: cached in %s", log.buf);
 		v->base_cached = true;
+		/* Used again: the newest by mtime are kept (ci_prune_base_logs());
+		 * a failure only makes it look older. */
+		utimensat(AT_FDCWD, log.buf, NULL, 0);
 		ret = console_parse_file(out, log.buf);
 		goto out;
 	}
@@ -267,12 +302,17 @@ static int base_boot(struct ci_ctx *c, struct console_result *out,
 		ret = error("cannot rename '%s': %s", tmp.buf, strerror(errno));
 		goto out;
 	}
+	/* The old ones, now that there is a new one. */
+	strbuf_addf(&dir, "%s/ci", c->cache.buf);
+	pruned(c, ci_prune_base_logs(dir.buf, CI_KEEP_BASE_LOGS),
+	       "old base boot logs", dir.buf);
 	ret = console_parse_file(out, log.buf);
 out:
 	v->t.base_boot = monotonic_now() - t0;
 	unlink(tmp.buf);
 	strbuf_release(&log);
 	strbuf_release(&tmp);
+	strbuf_release(&dir);
 	kbuild_result_release(&base);
 	kboot_result_release(&res);
 	return ret;

@@ -216,9 +216,44 @@ struct ci_opts {
 				   NULL; tree = "git:PATH#BRANCH" names one too */
 	const char *branch;	/* its branch when base-commit: is not in it */
 	unsigned int keep_bases; /* git bases kept; 0: KTREE_KEEP_BASES */
+	unsigned int keep_logs;	/* run directories kept; 0: CI_KEEP_LOGS */
 };
 
 #define CI_OPTS_INIT { 0 }
+
+/*
+ * Run directories kept in <cache>/ci/logs ([ci] keep-logs), this run's
+ * included: a few days of the service's series, up to 36 MB each.
+ */
+#define CI_KEEP_LOGS 32
+/*
+ * Parent-boot consoles kept (<cache>/ci/base-*.log, 40-90 KB each): one
+ * per base build and test set, so a new script version or test set adds
+ * one and the old ones are never asked for again.  64 covers the bases
+ * and test sets in use many times over.
+ */
+#define CI_KEEP_BASE_LOGS 64
+
+/* Whether `name` is a run directory's: "<%Y%m%d-%H%M%S>-<pid>". */
+bool ci_is_run_dir_name(const char *name);
+
+/*
+ * Remove the oldest run directories in `logs_dir` (by the stamp in their
+ * names) beyond the newest `keep`.  Only entries named as ci_run() names
+ * them are counted or touched; never `current` (a name in `logs_dir`, or
+ * NULL) nor the directory of a run another live process owns (its pid is
+ * in the name).  Removal is rmtree()'s: links are removed, not followed.
+ * Returns how many it removed, or the first failure (negative, with the
+ * message set) after trying the rest.
+ */
+int ci_prune_logs(const char *logs_dir, const char *current, unsigned int keep);
+
+/*
+ * Remove the parent-boot consoles (regular files "base-*.log") in `ci_dir`
+ * beyond the `keep` newest by mtime (a cache hit renews it).  Returns how
+ * many it removed, or the first failure after trying the rest.
+ */
+int ci_prune_base_logs(const char *ci_dir, unsigned int keep);
 
 /*
  * Run the whole pipeline on `s`.  Returns 0 whenever there is a verdict

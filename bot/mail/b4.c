@@ -10,6 +10,7 @@
 #include "ktree.h"
 #include "mkdirs.h"
 #include "msgid.h"
+#include "rmtree.h"
 
 #include <dirent.h>
 #include <pthread.h>
@@ -119,8 +120,6 @@ struct b4_run {
 	const struct b4_opts *o;
 };
 
-static void remove_tree(const char *dir);
-
 /* Where b4's working directories go: $WARNWATCH_CACHE/b4-tmp. */
 static void work_root(struct strbuf *out)
 {
@@ -146,7 +145,7 @@ void b4_sweep(void)
 			continue;	/* its owner is alive (or not ours to ask) */
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/%s", root.buf, de->d_name);
-		remove_tree(p.buf);
+		rmtree(p.buf);	/* best effort: the next sweep tries again */
 	}
 	if (d)
 		closedir(d);
@@ -193,35 +192,10 @@ static int run_init(struct b4_run *r, const struct b4_opts *o)
 	return ret;
 }
 
-static void remove_tree(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	struct strbuf p = STRBUF_INIT;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct stat st;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/%s", dir, de->d_name);
-		if (!lstat(p.buf, &st) && S_ISDIR(st.st_mode))
-			remove_tree(p.buf);
-		else
-			unlink(p.buf);
-	}
-	closedir(d);
-	rmdir(dir);
-	strbuf_release(&p);
-}
-
 static void run_release(struct b4_run *r)
 {
 	if (r->dir)
-		remove_tree(r->dir);
+		rmtree(r->dir);	/* best effort: b4_sweep() takes what is left */
 	free(r->dir);
 	r->dir = NULL;
 	strbuf_release(&r->config);

@@ -3,6 +3,7 @@
  * the one table of keys below, and turned into typed values.
  */
 #include "settings.h"
+#include "ci.h"
 #include "ktree.h"
 #include "rules.h"
 
@@ -20,7 +21,7 @@ static const char *const serve_keys[] = { "dashboard-dir", "listen",
 	"poll-interval", "settle", "max-wait", "retry-base", "retry-max",
 	"max-attempts", "confirm-window", "http-timeout", "backoff-max",
 	"max-sleep", "census", "warm-wait", "daily-cap", "stop-file", NULL };
-static const char *const ci_keys[] = { "repo", "keep-bases", NULL };
+static const char *const ci_keys[] = { "repo", "keep-bases", "keep-logs", NULL };
 static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
 	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
 	"quiet-hours", "backfill", "poll-interval", "positive", "ignore-senders",
@@ -71,14 +72,20 @@ static int check_keys(const struct config *c)
 /* [ci]: kernel-ci's base repository, for `ci` and the service. */
 static int load_ci(struct settings_ci *out, const struct config *c)
 {
-	unsigned long keep;
+	unsigned long keep, logs;
 	const char *repo = config_get(c, "ci", "repo");
 	int ret = config_get_uint(&keep, c, "ci", "keep-bases", 0, 0, 1000);
 
+	/* keep-logs counts this run's directory: 0 would keep less than the
+	 * run itself writes, so it is refused rather than read as a default. */
+	if (!ret)
+		ret = config_get_uint(&logs, c, "ci", "keep-logs", CI_KEEP_LOGS,
+				      1, 100000);
 	if (ret)
 		return ret;
 	out->repo = repo && *repo ? repo : NULL;
 	out->keep_bases = (unsigned int)keep;
+	out->keep_logs = (unsigned int)logs;
 	return 0;
 }
 

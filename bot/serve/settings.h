@@ -36,6 +36,7 @@ struct settings_state {
 struct settings_ci {
 	const char *repo;	/* [ci] repo (borrowed from config), or NULL */
 	unsigned int keep_bases; /* [ci] keep-bases; 0: KTREE_KEEP_BASES */
+	unsigned int keep_logs;	/* [ci] keep-logs (1..100000; CI_KEEP_LOGS) */
 };
 
 struct settings {

@@ -42,6 +42,7 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	/* [ci] repo: the git kernel repository the operator keeps fetched. */
 	co.repo = sv->cfg->settings->ci.repo;
 	co.keep_bases = sv->cfg->settings->ci.keep_bases;
+	co.keep_logs = sv->cfg->settings->ci.keep_logs;
 	co.rules = &sv->rules;
 	ret = ci_run(&v, &ss, &co);
 	if (!ret && v.kind == CI_ERROR)

@@ -6,7 +6,8 @@
 # before any kernel work (t0212 fetches a real series by message-id);
 # --coverage sums hand-written verdicts (tests/unit/data/kcover), booting
 # nothing; the configuration is read through settings ([ci] repo,
-# keep-bases, unknown sections refused).
+# keep-bases, keep-logs and its pruning of old run directories, unknown
+# sections refused).
 . "$(dirname "$0")/lib.sh"
 cd "$WW_TOP" || exit 2
 tmp=$TEST_DIR
@@ -61,6 +62,26 @@ printf '[ci]\nkeep-bases = many\n' >"$tmp/keep.conf"
 t "[ci] keep-bases must be a number: error names file:line" 2 \
 	"$tmp/keep.conf:2: 'ci.keep-bases' must be a number" -- \
 	ci --config "$tmp/keep.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
+printf '[ci]\nkeep-logs = 0\n' >"$tmp/logs0.conf"
+t "[ci] keep-logs = 0 is refused: error names file:line" 2 \
+	"$tmp/logs0.conf:2: 'ci.keep-logs' must be a number from 1 to" -- \
+	ci --config "$tmp/logs0.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
+# Three finished runs (pids above any pid_max), a user's file: with
+# keep-logs = 2 the run keeps its own directory and the newest old one.
+logs=$tmp/cache/ci/logs
+rm -rf "$logs"
+mkdir -p "$logs/20200101-000000-5000001" "$logs/20200101-000001-5000002" \
+	"$logs/20200101-000002-5000003" "$logs/mine"
+printf '[ci]\nrepo = %s\nkeep-logs = 2\n' "$tmp/no-such-repo" >"$tmp/logs2.conf"
+t "[ci] keep-logs: the run still fails on its own account" 1 \
+	"cannot open the kernel repository" -- \
+	ci --config "$tmp/logs2.conf" --tree "$tmp/none.tar.xz" tests/unit/data/mail/series-v1.mbox
+left=$(cd "$logs" && ls | tr '\n' ' ')
+case $left in
+"20200101-000002-5000003 2"*" mine ")
+	ok "[ci] keep-logs = 2: the newest old run, this run's and the user's file stay" ;;
+*)	not_ok "[ci] keep-logs = 2: left '$left'" ;;
+esac
 cov=tests/unit/data/kcover
 t "--coverage: a directory of verdicts, runtime evidence counted" 0 \
 	'runtime evidence: +3 \(38%\)' -- ci --coverage "$cov"

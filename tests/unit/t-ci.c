@@ -11,6 +11,12 @@
 #include "tmpdir.h"
 #include "mkdirs.h"
 #include "gitlib.h"
+#include "rmtree.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 struct fixture {
 	struct strbuf buf;
@@ -655,9 +661,201 @@ static void test_warm_bases(void)
 	tmp_remove(dir);
 }
 
+/* ---- what the cache keeps: run directories and parent-boot consoles ---- */
+
+static int count_runs(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += ci_is_run_dir_name(e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void symlink_in(const char *dir, const char *name, const char *to)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	if (symlink(to, p.buf) < 0)
+		BUG("cannot link '%s'", p.buf);
+	strbuf_release(&p);
+}
+
+/*
+ * Pids above PID_MAX_LIMIT (4194304) belong to no process: the fake runs
+ * are finished ones.
+ */
+#define DEAD_PID 5000000
+
+static void test_prune_logs(void)
+{
+	char tmpl[] = "/tmp/t-ci-prune.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct strbuf logs = STRBUF_INIT, outside = STRBUF_INIT, name = STRBUF_INIT;
+	char current[64];
+	bool newest = true, oldest = false;
+
+	if (!dir) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	ok(ci_is_run_dir_name("20260103-081500-1234") &&
+	   !ci_is_run_dir_name("20260103-081500-") &&
+	   !ci_is_run_dir_name("20260103-081500-12x") &&
+	   !ci_is_run_dir_name("20260103081500-1234") &&
+	   !ci_is_run_dir_name("2026010-081500-1234") &&
+	   !ci_is_run_dir_name("notes"), "prune: the run directories' names");
+	strbuf_addf(&logs, "%s/ci/logs", dir);
+	strbuf_addf(&outside, "%s/outside", dir);
+	touch_in(outside.buf, "precious");
+	/* 40 runs a second apart; the newest is this run's. */
+	for (int i = 0; i < 40; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "20260101-1200%02d-%d", i, DEAD_PID + i);
+		if (i == 1) {
+			/* A run's name on a link: the link goes, not the target. */
+			symlink_in(logs.buf, name.buf, outside.buf);
+			continue;
+		}
+		strbuf_addstr(&name, "/boot.log");
+		touch_in(logs.buf, name.buf);
+	}
+	touch_in(logs.buf, "20260101-120000-5000000/gcda/fs/ext4/inode.gcda");
+	touch_in(logs.buf, "20260101-120000-5000000/images/ext4.img");
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s/20260101-120000-5000000/images", logs.buf);
+	symlink_in(name.buf, "escape", outside.buf);
+	/* Not ours: a user's notes, a name almost a run's. */
+	touch_in(logs.buf, "notes.txt");
+	touch_in(logs.buf, "20260101-junk/keep");
+	touch_in(logs.buf, "20260101-115959-12x/keep");
+	snprintf(current, sizeof(current), "20260101-120039-%d", DEAD_PID + 39);
+
+	is(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS), 8,
+	   "prune: 40 runs, 32 kept: the 8 oldest removed");
+	is(count_runs(logs.buf), 32, "prune: 32 run directories remain");
+	for (int i = 0; i < 40; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "20260101-1200%02d-%d", i, DEAD_PID + i);
+		if (i < 8)
+			oldest |= tmp_exists(logs.buf, name.buf);
+		else
+			newest &= tmp_exists(logs.buf, name.buf);
+	}
+	ok(!oldest && newest, "prune: the newest are the ones kept");
+	ok(tmp_exists(logs.buf, current), "prune: this run's is kept");
+	ok(tmp_exists(logs.buf, "notes.txt") &&
+	   tmp_exists(logs.buf, "20260101-junk/keep") &&
+	   tmp_exists(logs.buf, "20260101-115959-12x/keep"),
+	   "prune: entries not named as runs are untouched");
+	ok(tmp_exists(outside.buf, "precious"),
+	   "prune: links (a run's name, one inside a run) not followed");
+	is(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS), 0,
+	   "prune: again, nothing beyond 32");
+
+	/* Older than all, but its process is alive (our parent): running. */
+	strbuf_reset(&name);
+	strbuf_addf(&name, "20260101-110000-%ld/boot.log", (long)getppid());
+	touch_in(logs.buf, name.buf);
+	/* Our own pid's older run: finished (one ci_run at a time). */
+	strbuf_reset(&name);
+	strbuf_addf(&name, "20260101-110001-%ld/boot.log", (long)getpid());
+	touch_in(logs.buf, name.buf);
+	is(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS), 1,
+	   "prune: a live process's run is skipped, our own old one removed");
+	*strrchr(name.buf, '/') = '\0';
+	ok(!tmp_exists(logs.buf, name.buf), "prune: our own old run is gone");
+	strbuf_reset(&name);
+	strbuf_addf(&name, "20260101-110000-%ld", (long)getppid());
+	ok(tmp_exists(logs.buf, name.buf), "prune: the live one stays");
+	strbuf_reset(&name);
+	strbuf_addf(&name, "%s/20260101-110000-%ld", logs.buf, (long)getppid());
+	rmtree(name.buf);	/* out of the way of the counts below */
+
+	/* A run it cannot remove whole: a warning's error, the rest go. */
+	strbuf_reset(&name);
+	strbuf_addstr(&name, "20260101-100000-4999999");
+	for (int i = 0; i <= RMTREE_MAX_DEPTH + 1; i++)
+		strbuf_addstr(&name, "/d");
+	strbuf_addstr(&name, "/f");
+	touch_in(logs.buf, name.buf);
+	touch_in(logs.buf, "20260101-100001-4999998/boot.log");
+	ok(ci_prune_logs(logs.buf, current, CI_KEEP_LOGS) < 0 &&
+	   strstr(error_last(), "directories deep") != NULL,
+	   "prune: a run it cannot remove is an error");
+	error_clear();
+	ok(!tmp_exists(logs.buf, "20260101-100001-4999998"),
+	   "prune: after trying the rest");
+	is(ci_prune_logs(logs.buf, current, 1) < 0, 1,
+	   "prune: keep 1: every older run tried, the stuck one fails");
+	error_clear();
+	is(count_runs(logs.buf), 2, "prune: keep 1: the current run and the stuck one");
+	ok(tmp_exists(logs.buf, current), "prune: keep 1 keeps the current run");
+	ok(ci_prune_logs("/nonexistent/ci/logs", NULL, 1) < 0,
+	   "prune: no logs directory is an error for a warning");
+	error_clear();
+	tmp_remove(dir);
+	strbuf_release(&logs);
+	strbuf_release(&outside);
+	strbuf_release(&name);
+}
+
+static void test_prune_base_logs(void)
+{
+	char tmpl[] = "/tmp/t-ci-bases.XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	struct strbuf p = STRBUF_INIT;
+	int kept = 0, gone = 0;
+
+	if (!dir) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	for (int i = 0; i < 70; i++) {
+		/* Named against their age, so mtime (not the name) must decide. */
+		struct timespec ts[2] = { { .tv_sec = 1700000000 + i },
+					  { .tv_sec = 1700000000 + i } };
+
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/base-6.1.1-abc-%02d.log", dir, 69 - i);
+		touch_in(dir, p.buf + strlen(dir) + 1);
+		utimensat(AT_FDCWD, p.buf, ts, 0);
+	}
+	touch_in(dir, "base-6.1.1-abc-99.log.tmp");
+	touch_in(dir, "other.log");
+	touch_in(dir, "outside/precious");
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/outside/precious", dir);
+	symlink_in(dir, "base-link.log", p.buf);
+	is(ci_prune_base_logs(dir, CI_KEEP_BASE_LOGS), 6,
+	   "bases: 70 consoles, the 64 newest kept");
+	for (int i = 0; i < 70; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "base-6.1.1-abc-%02d.log", 69 - i);
+		if (tmp_exists(dir, p.buf))
+			kept += i >= 6;
+		else
+			gone += i < 6;
+	}
+	ok(kept == 64 && gone == 6, "bases: by mtime, the oldest go");
+	ok(tmp_exists(dir, "base-6.1.1-abc-99.log.tmp") && tmp_exists(dir, "other.log") &&
+	   tmp_exists(dir, "base-link.log") && tmp_exists(dir, "outside/precious"),
+	   "bases: a boot being written, other files and links are untouched");
+	is(ci_prune_base_logs(dir, CI_KEEP_BASE_LOGS), 0, "bases: again, nothing to do");
+	tmp_remove(dir);
+	strbuf_release(&p);
+}
+
 int main(void)
 {
 	test_warm_bases();
+	test_prune_logs();
+	test_prune_base_logs();
 	test_panicked_01();
 	test_carried_lines_04();
 	test_preexisting();
