@@ -145,7 +145,8 @@ int ci_prune_base_logs(const char *ci_dir, unsigned int keep)
 		logs[nr].name = xstrdup(e->d_name);
 		logs[nr++].mtime = st.st_mtim;
 	}
-	qsort(logs, nr, sizeof(*logs), cmp_newest);
+	if (nr)		/* qsort() wants a real array, even of none */
+		qsort(logs, nr, sizeof(*logs), cmp_newest);
 	for (size_t i = keep; i < nr; i++) {
 		if (unlinkat(dirfd(d), logs[i].name, 0) == 0)
 			removed++;
