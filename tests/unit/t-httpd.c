@@ -73,17 +73,6 @@ static bool has_header(const struct resp *r, const char *line)
 	return strcasestr(r->headers.buf, line) != NULL;
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
-
-	strbuf_addf(&p, "%s/%s", dir, name);
-	strbuf_addstr(&t, text);
-	if (strbuf_write_file(&t, p.buf) < 0)
-		fprintf(stderr, "cannot write %s\n", p.buf);
-	strbuf_release(&p);
-	strbuf_release(&t);
-}
 
 static bool have_openat2(void)
 {
@@ -284,16 +273,16 @@ int main(void)
 	}
 	strbuf_addf(&root, "%s/site", tmpl);
 	mkdir(root.buf, 0755);
-	put(tmpl, "secret.txt", "SECRET outside the root\n");
-	put(root.buf, "index.html", "<html>dashboard</html>\n");
-	put(root.buf, "chart.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>\n");
-	put(root.buf, "data.json", "{\"series\": 3}\n");
-	put(root.buf, "console.log", "<script>alert(1)</script>\n");
-	put(root.buf, ".hidden", "hidden\n");
+	tmp_put(tmpl, "secret.txt", "SECRET outside the root\n");
+	tmp_put(root.buf, "index.html", "<html>dashboard</html>\n");
+	tmp_put(root.buf, "chart.svg", "<svg xmlns='http://www.w3.org/2000/svg'/>\n");
+	tmp_put(root.buf, "data.json", "{\"series\": 3}\n");
+	tmp_put(root.buf, "console.log", "<script>alert(1)</script>\n");
+	tmp_put(root.buf, ".hidden", "hidden\n");
 	strbuf_addf(&p, "%s/sub", root.buf);
 	mkdir(p.buf, 0755);
-	put(p.buf, "index.html", "sub index\n");
-	put(p.buf, "page.html", "sub page\n");
+	tmp_put(p.buf, "index.html", "sub index\n");
+	tmp_put(p.buf, "page.html", "sub page\n");
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/empty", root.buf);
 	mkdir(p.buf, 0755);
@@ -388,7 +377,7 @@ int main(void)
 	/* A generator that swaps the whole directory is picked up at once. */
 	strbuf_addf(&p2, "%s/site.new", tmpl);
 	mkdir(p2.buf, 0755);
-	put(p2.buf, "index.html", "new dashboard\n");
+	tmp_put(p2.buf, "index.html", "new dashboard\n");
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/site.old", tmpl);
 	rename(root.buf, p.buf);

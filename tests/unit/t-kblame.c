@@ -16,21 +16,6 @@
 
 static char tmp[] = "/tmp/t-kblame.XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-	char *slash;
-
-	strbuf_addf(&path, "%s/%s", tmp, rel);
-	slash = strrchr(path.buf, '/');
-	*slash = '\0';
-	mkdirs(path.buf, 0755, WW_ERROR);
-	*slash = '/';
-	strbuf_addstr(&sb, text);
-	strbuf_write_file(&sb, path.buf);
-	strbuf_release(&sb);
-	strbuf_release(&path);
-}
 
 /* gcc's words as a real ext4 series got them on 6.12 (issue 28). */
 static const char build_log[] =
@@ -48,12 +33,12 @@ static void test_missing(void)
 {
 	struct strvec touched = STRVEC_INIT, out = STRVEC_INIT;
 
-	put("fs/ext4/super.c", "int ext4_old_helper(void) { return 0; }\n");
+	tmp_put(tmp, "fs/ext4/super.c", "int ext4_old_helper(void) { return 0; }\n");
 	/* The series' own use: the patched file does not count. */
-	put("fs/ext4/inode.c", "if (ext4_emergency_state(inode->i_sb) && EXT4_MF_NEW_FLAG)\n");
+	tmp_put(tmp, "fs/ext4/inode.c", "if (ext4_emergency_state(inode->i_sb) && EXT4_MF_NEW_FLAG)\n");
 	/* A longer name holding the symbol is not the symbol. */
-	put("fs/ext4/ext4.h", "int ext4_emergency_state_old(void);\n");
-	put("fs/ext4/notes.txt", "ext4_emergency_state is not C\n");
+	tmp_put(tmp, "fs/ext4/ext4.h", "int ext4_emergency_state_old(void);\n");
+	tmp_put(tmp, "fs/ext4/notes.txt", "ext4_emergency_state is not C\n");
 	strvec_push(&touched, "fs/ext4/inode.c");
 	is(kblame_missing_symbols(&out, build_log, tmp, &touched, NULL, NULL), 0,
 	   "grep runs");

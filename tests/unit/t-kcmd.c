@@ -9,26 +9,12 @@
 #include "child.h"
 #include "mkdirs.h"
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <unistd.h>
 
 static char top[] = "/tmp/ww-t-kcmd-XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
-
-	strbuf_addf(&path, "%s/%s", top, rel);
-	*strrchr(path.buf, '/') = '\0';
-	if (mkdirs(path.buf, 0700, WW_ERROR))
-		printf("# %s\n", error_last());
-	path.buf[strlen(path.buf)] = '/';
-	strbuf_addstr(&sb, text);
-	if (strbuf_write_file(&sb, path.buf))
-		printf("# %s\n", error_last());
-	strbuf_release(&path);
-	strbuf_release(&sb);
-}
 
 static char *joined(const struct strvec *v)
 {
@@ -90,8 +76,8 @@ static void test_read(void)
 
 	strbuf_addf(&b1, "%s/empty-build", top);
 	strbuf_addf(&b2, "%s/build", top);
-	put("empty-build/Makefile", "");
-	put("build/fs/ext4/.super.o.cmd",
+	tmp_put(top, "empty-build/Makefile", "");
+	tmp_put(top, "build/fs/ext4/.super.o.cmd",
 	    "savedcmd_fs/ext4/super.o := gcc -Wp,-MMD,fs/ext4/.super.o.d -nostdinc "
 	    "-I/ww/src/include -I./include -include /ww/src/include/linux/kconfig.h "
 	    "-D__KERNEL__ -fplugin=./scripts/gcc-plugins/x.so -fplugin-arg-x-y=1 "
@@ -123,12 +109,12 @@ static void test_read(void)
 	ok(ret == WW_ENOTFOUND && !k.argv.nr, "an object no build has: WW_ENOTFOUND");
 	error_clear();
 
-	put("build/fs/ext4/.inode.o.cmd",
+	tmp_put(top, "build/fs/ext4/.inode.o.cmd",
 	    "cmd_fs/ext4/inode.o := /tmp/evil/gcc -c -o fs/ext4/inode.o fs/ext4/inode.c\n");
 	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/inode.c");
 	ok(ret == WW_EINPUT && !k.argv.nr, "a compiler given as a path: refused");
 	error_clear();
-	put("build/fs/ext4/.inode.o.cmd",
+	tmp_put(top, "build/fs/ext4/.inode.o.cmd",
 	    "cmd_fs/ext4/inode.o := gcc $(shell id) -c -o fs/ext4/inode.o fs/ext4/inode.c\n");
 	ret = kcmd_read(&k, &builds, "/src/linux", "fs/ext4/inode.c");
 	ok(ret == WW_EINPUT && strstr(error_last(), ".inode.o.cmd"),
@@ -149,12 +135,12 @@ static void test_cache_builds(void)
 	struct strbuf tree = STRBUF_INIT, cache = STRBUF_INIT;
 	char *got;
 
-	put("tree/Makefile", "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n");
-	put("cache/build/6.12.118-e3d48e04cf65/Makefile", "");
-	put("cache/build/6.12.118-0123456789ab/Makefile", "");
-	put("cache/build/6.1.192-e3d48e04cf65/Makefile", "");
-	put("cache/build/6.12.118-g0123456789ab-e3d48e04cf65/Makefile", "");
-	put("cache/build/6.12.1180-e3d48e04cf65/Makefile", "");
+	tmp_put(top, "tree/Makefile", "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\n");
+	tmp_put(top, "cache/build/6.12.118-e3d48e04cf65/Makefile", "");
+	tmp_put(top, "cache/build/6.12.118-0123456789ab/Makefile", "");
+	tmp_put(top, "cache/build/6.1.192-e3d48e04cf65/Makefile", "");
+	tmp_put(top, "cache/build/6.12.118-g0123456789ab-e3d48e04cf65/Makefile", "");
+	tmp_put(top, "cache/build/6.12.1180-e3d48e04cf65/Makefile", "");
 	strbuf_addf(&tree, "%s/tree", top);
 	strbuf_addf(&cache, "%s/cache", top);
 	kcmd_cache_builds(&v, cache.buf, tree.buf);

@@ -10,6 +10,7 @@
 #include "mkdirs.h"
 
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,16 +29,6 @@ static int run(const char *const *argv)
 	return ret;
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
-
-	strbuf_addf(&p, "%s/%s", dir, name);
-	strbuf_addstr(&t, text);
-	strbuf_write_file(&t, p.buf);
-	strbuf_release(&p);
-	strbuf_release(&t);
-}
 
 static void test_set(const char *dir)
 {
@@ -47,9 +38,9 @@ static void test_set(const char *dir)
 	strbuf_addf(&kci, "%s/kci/workloads", dir);
 	mkdirs(kci.buf, 0755, WW_ERROR);
 	strbuf_setlen(&kci, kci.len - strlen("/workloads"));
-	put(kci.buf, "init", "#!/bin/sh\n");
-	put(kci.buf, "workloads/ext4.sh", "mv \"$n\" \"$r\"\n");
-	put(kci.buf, "workloads/ext4.json", "{ \"workload\": \"ext4\" }\n");
+	tmp_put(kci.buf, "init", "#!/bin/sh\n");
+	tmp_put(kci.buf, "workloads/ext4.sh", "mv \"$n\" \"$r\"\n");
+	tmp_put(kci.buf, "workloads/ext4.json", "{ \"workload\": \"ext4\" }\n");
 	g.kernel_ci = xstrdup(kci.buf);
 	strvec_push(&g.sel.test_names, "cgroup:test_core");
 	strvec_push(&g.sel.workloads, "ext4");
@@ -60,17 +51,17 @@ static void test_set(const char *dir)
 	is(kguest_test_set(&b, &g), 0, "again");
 	is_str(b.buf, a.buf, "same tests, same scripts: same text (the cache answers)");
 
-	put(kci.buf, "workloads/ext4.sh", "rm \"$p\"-*\n");
+	tmp_put(kci.buf, "workloads/ext4.sh", "rm \"$p\"-*\n");
 	strbuf_reset(&b);
 	is(kguest_test_set(&b, &g), 0, "after the script changed");
 	ok(strcmp(a.buf, b.buf), "a changed workload script is another test set");
 
 	strbuf_reset(&a);
-	put(kci.buf, "init", "#!/bin/sh\nsync\n");
+	tmp_put(kci.buf, "init", "#!/bin/sh\nsync\n");
 	is(kguest_test_set(&a, &g), 0, "after /init changed");
 	ok(strcmp(a.buf, b.buf), "a changed /init is another test set");
 
-	put(kci.buf, "workloads/ext4.json", "");
+	tmp_put(kci.buf, "workloads/ext4.json", "");
 	strbuf_reset(&b);
 	is(kguest_test_set(&b, &g), 0, "after the workload's JSON changed");
 	ok(strcmp(a.buf, b.buf), "a changed workload JSON is another test set");

@@ -10,6 +10,7 @@
 #include "child.h"
 #include "mkdirs.h"
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -25,21 +26,14 @@ static void cleanup(void)
 	child_release(&c);
 }
 
+/* A file of the fake kernel tree under tmp/tree. */
 static void put(const char *rel, const char *text)
 {
-	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
-	char *slash;
+	struct strbuf tree = STRBUF_INIT;
 
-	strbuf_addf(&p, "%s/tree/%s", tmp, rel);
-	slash = strrchr(p.buf, '/');
-	*slash = '\0';
-	mkdirs(p.buf, 0755, WW_ERROR);
-	*slash = '/';
-	strbuf_addstr(&t, text);
-	if (strbuf_write_file(&t, p.buf) < 0)
-		printf("# cannot write %s\n", p.buf);
-	strbuf_release(&t);
-	strbuf_release(&p);
+	strbuf_addf(&tree, "%s/tree", tmp);
+	tmp_put(tree.buf, rel, text);
+	strbuf_release(&tree);
 }
 
 static void hash(struct strbuf *out, const char *target,

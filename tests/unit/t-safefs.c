@@ -13,16 +13,6 @@
 
 static char tmp[] = "/tmp/t-safefs.XXXXXX";
 
-static void put(const char *rel, const char *text)
-{
-	struct strbuf p = STRBUF_INIT, sb = STRBUF_INIT;
-
-	strbuf_addf(&p, "%s/%s", tmp, rel);
-	strbuf_addstr(&sb, text);
-	strbuf_write_file(&sb, p.buf);
-	strbuf_release(&sb);
-	strbuf_release(&p);
-}
 
 static void get(struct strbuf *out, const char *rel)
 {
@@ -50,7 +40,7 @@ static void test_write(void)
 	struct strbuf victim = STRBUF_INIT, sb = STRBUF_INIT, p = STRBUF_INIT;
 	struct stat st;
 
-	put("victim", "precious\n");
+	tmp_put(tmp, "victim", "precious\n");
 	strbuf_addf(&victim, "%s/victim", tmp);
 	/* The names the old strbuf_write_file() used: PATH.tmp.<pid>. */
 	strbuf_addf(&p, "log.tmp.%ld", (long)getpid());
@@ -76,8 +66,8 @@ static void test_read(void)
 
 	strbuf_addf(&root, "%s/tree", tmp);
 	mkdir(root.buf, 0755);
-	put("tree/a.c", "int a;\n");
-	put("secret", "root:x:0:0\n");
+	tmp_put(tmp, "tree/a.c", "int a;\n");
+	tmp_put(tmp, "secret", "root:x:0:0\n");
 	strbuf_addf(&p, "%s/d", root.buf);
 	mkdir(p.buf, 0755);
 	strbuf_addstr(&p, "/e");

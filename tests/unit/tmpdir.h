@@ -1,11 +1,13 @@
 /*
  * Scratch directories for unit tests: tmp_remove() takes one away with
  * everything in it (nftw, depth first, not following links);
- * tmp_exists() says whether an entry (a link too) is there.
+ * tmp_exists() says whether an entry (a link too) is there; tmp_put()
+ * writes a file, making the directories above it.
  */
 #ifndef WW_TEST_TMPDIR_H
 #define WW_TEST_TMPDIR_H
 
+#include "mkdirs.h"
 #include "strbuf.h"
 
 #include <ftw.h>
@@ -38,6 +40,26 @@ static inline bool tmp_exists(const char *dir, const char *rel)
 	ret = !lstat(p.buf, &st);
 	strbuf_release(&p);
 	return ret;
+}
+
+/* `dir`/`rel` holding `text`, its directories made; a failure is a TAP
+ * comment (the test that reads the file then fails and says what). */
+static inline void tmp_put(const char *dir, const char *rel, const char *text)
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	char *slash;
+
+	strbuf_addf(&p, "%s/%s", dir, rel);
+	slash = strrchr(p.buf, '/');
+	*slash = '\0';
+	if (mkdirs(p.buf, 0755, WW_ERROR) < 0)
+		printf("# cannot make %s\n", p.buf);
+	*slash = '/';
+	strbuf_addstr(&t, text);
+	if (strbuf_write_file(&t, p.buf) < 0)
+		printf("# cannot write %s\n", p.buf);
+	strbuf_release(&p);
+	strbuf_release(&t);
 }
 
 #endif
