@@ -22,7 +22,7 @@ import sys
 # The repository's copy (tests/judge/index.tsv, mails under tests/judge/mail/),
 # or $JUDGE_CORPUS / --corpus: a human-reviews directory (mails beside index.tsv).
 DEFAULT_CORPUS = os.environ.get('JUDGE_CORPUS',
-                                os.path.join(os.path.dirname(__file__), '..'))
+                                os.path.normpath(os.path.join(os.path.dirname(__file__), '..')))
 QUOTED_ADD = re.compile(r'^\s*>\s?\+')
 
 
@@ -108,6 +108,10 @@ def main():
                     help='reviewer lines to print under the call')
     ap.add_argument('ids', nargs='+')
     a = ap.parse_args()
+    if not os.path.isfile(os.path.join(a.corpus, 'index.tsv')):
+        print("no index.tsv in '%s' (set --corpus or JUDGE_CORPUS)" % a.corpus,
+              file=sys.stderr)
+        return 2
     rows = read_index(a.corpus)
     ids = []
     for x in a.ids:
