@@ -6,7 +6,7 @@
 import json, re, os, subprocess, sys, random, collections
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from heldout import held_out, original, ai_generated
+from heldout import held_out, original, ai_generated, held_path
 OUT = sys.argv[1]
 MIRROR = os.environ.get('MIRROR', '.') + '/linux-mailinglist-archives+%s/repo'
 def blob(lst, commit):
@@ -19,11 +19,13 @@ if os.environ.get('EXISTING'):
         old_pairs.add((f[2], f[3])); old_patches.add(f[2])
 COMMENT = re.compile(r'^\s*(\*|/\*|//)')
 KDIRS = ('fs/', 'include/linux/', 'include/uapi/', 'include/trace/', 'include/net/', 'include/scsi/', 'include/xen/', 'include/asm-generic/',
-         'drivers/', 'block/', 'mm/', 'kernel/', 'net/', 'arch/', 'io_uring/', 'security/', 'crypto/', 'virt/', 'init/', 'ipc/', 'sound/')
+         'drivers/', 'block/', 'mm/', 'kernel/', 'net/', 'arch/', 'io_uring/', 'security/', 'crypto/', 'virt/', 'init/', 'ipc/', 'sound/', 'certs/')
 def kernel_path(f):
     f = re.sub(r'^[ab]/', '', f.strip())
     if f.startswith('lib/') and not f.startswith('lib/libf2fs') and f.count('/') <= 2: return True
     return f.startswith(KDIRS)
+# user-space tool patches (their lib/ is not the kernel's) are not controls; points were read by hand
+TOOLS = re.compile(r'erofs-utils|xfsprogs|btrfs-progs|f2fs-tools|e2fsprogs|util-linux|cifs-utils|ndctl|rdma-core|iproute2|ethtool:|libnvdimm-utils', re.I)
 def base_subj(s):
     return re.sub(r'^(\[[^\]]*\]\s*)+', '', s).strip().lower()
 def clean(s): return re.sub(r'\s+', ' ', s).strip()
@@ -51,6 +53,7 @@ for k, tag, summ, hint in judged:
         c = next(x for x in allc[(c['pmid'], c['rmid'], c['after'])] if hint in x['line'])
     if COMMENT.match(c['line']): skipped.append((k, 'comment line')); continue
     if not kernel_path(c['file']): skipped.append((k, 'not a kernel path ' + c['file'])); continue
+    if held_path(c['file']): skipped.append((k, 'held-out subsystem path ' + c['file'])); continue
     if (c['pmid'], c['rmid']) in seen_pr: skipped.append((k, 'dup')); continue
     if (c['pmid'], c['rmid']) in old_pairs: skipped.append((k, 'in the six-list corpus')); continue
     praw = blob(c['list'], c['patch']); rraw = blob(c['list'], c['reply'])
@@ -69,9 +72,11 @@ random.seed(7)
 bylist = collections.defaultdict(list)
 for c in ctl:
     if c['pmid'] in seen_p or c['pmid'] in old_patches or base_subj(c['psubj']) in point_subj: continue
-    if not kernel_path(c['file']): continue
+    if not kernel_path(c['file']) or held_path(c['file']): continue
+    if TOOLS.search(c['psubj']) or re.match(r'\s*#\s*define\b', c['line']): continue
     bylist[c['list']].append(c)
 want = int(sys.argv[2]) if len(sys.argv) > 2 else 15
+seen_ctl = set()
 for lst, cs in bylist.items():
     # one per (year) round-robin for spread
     byyear = collections.defaultdict(list)
@@ -83,10 +88,10 @@ for lst, cs in bylist.items():
             if byyear[y] and len(picked) < want:
                 c = byyear[y].pop()
                 base = base_subj(c['psubj'])
-                if base in seen_subj: continue
+                if base in seen_subj or c['pmid'] in seen_ctl: continue   # cross-posted: one list only
                 praw = blob(c['list'], c['patch'])
                 if held_out(praw) or original(praw): continue
-                seen_subj.add(base); picked.append(c)
+                seen_subj.add(base); seen_ctl.add(c['pmid']); picked.append(c)
                 L = short(lst); counters[L] += 1; n = counters[L]
                 d = os.path.join(OUT, L); os.makedirs(d, exist_ok=True)
                 open(os.path.join(d, '%04d.patch.eml' % n), 'wb').write(praw)

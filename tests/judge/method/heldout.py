@@ -16,7 +16,13 @@ def held_out(raw):
     return bool(HELD.search(routing(raw)))
 def original(raw):
     return bool(ORIGINAL.search(routing(raw)))
-# Reviews a language model wrote (forwarded by a human) are not a human reviewer's judgement.
-AI = re.compile(rb'AI[- ]generated review|This is an AI|AI review|sashiko\.dev', re.I)
+# Reviews a language model wrote (forwarded by a human, who says so) are not a human reviewer's
+# judgement.  A human who only mentions an AI tool's remarks elsewhere is still a human reviewer.
+AI = re.compile(rb'AI[- ]generated review|This is an AI[- ]generated|Claude (Opus|Sonnet)|ChatGPT', re.I)
 def ai_generated(raw):
     return bool(AI.search(raw))
+# Source trees of the held-out lists' subsystems: a patch to them that was not routed to the list
+# (so the header check passes) is still left out, in case a later version of it was.
+HELD_PATH = re.compile(r'^([ab]/)?(fs/ext4/|fs/jbd2/|kernel/cgroup/|virt/kvm/|arch/[^/]+/kvm/|kernel/bpf/|drivers/scsi/|kernel/power/)')
+def held_path(f):
+    return bool(HELD_PATH.search(f.strip()))
