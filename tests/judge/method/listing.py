@@ -13,18 +13,4 @@ for x in c:
     if k in seen: continue
     seen.add(k); x['key8'] = hashlib.sha1(('%s|%s|%s' % k).encode()).hexdigest()[:8]; out.append(x)
 json.dump(out, open('review.json', 'w'))
-# Print only through listing2.py, which skips the threads routed to a held-out list.
-sys.exit(0)
-lists = sys.argv[1:] or None
-for i, x in enumerate(out):
-    if lists and not any(x['list'].startswith(l) for l in lists): continue
-    ctx = [l for l in x['ctx'].split('\n') if l.strip('> \t')][-3:]
-    aft = [l for l in x['after'].split('\n') if l.strip()]
-    # cut signature / tags
-    cut = []
-    for l in aft:
-        if l.strip() in ('--', '-- ') or re.match(r'\s*(Reviewed-by|Acked-by|Thanks|Cheers|Regards)', l): break
-        cut.append(l)
-    print(f"### {x['key8']} {x['list'][:10]} {x['year']} {x['psubj'][:80]} | {x['rfrom'][:30]}")
-    for l in ctx: print('  ' + l[:140])
-    for l in cut[:7]: print('  | ' + l[:160])
+# Printing for reading is listing2.py's job: it skips the threads routed to a held-out list.
