@@ -176,6 +176,21 @@ fail:
 	return -1;
 }
 
+/* A server with the default options on a free port, or NULL (said). */
+static struct httpd *start_default(const char *root, const char *what)
+{
+	struct httpd_opts opts = HTTPD_OPTS_INIT;
+	struct httpd *h = NULL;
+
+	opts.root = root;
+	opts.port = 0;
+	if (httpd_start(&h, &opts) < 0) {
+		ok(0, "%s: server starts: %s", what, error_last());
+		return NULL;
+	}
+	return h;
+}
+
 /*
  * Two addresses open the whole connection limit between them and send
  * their request heads a byte at a time, never finishing; a third address
@@ -187,18 +202,14 @@ static void test_slow_clients(const char *root)
 	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y\r\n";
 	const char *addrs[] = { "127.0.0.1", "127.0.0.2" };
 	struct httpd_opts opts = HTTPD_OPTS_INIT;
-	struct httpd *h = NULL;
+	struct httpd *h = start_default(root, "slow clients");
 	int fds[2 * DRIBBLERS_PER_ADDR];
 	double opened_at, last_close = 0, third, bound;
 	size_t sent = 0, open_nr = 0, held = 0;
 	unsigned int port;
 
-	opts.root = root;
-	opts.port = 0;
-	if (httpd_start(&h, &opts) < 0) {
-		ok(0, "slow clients: server starts: %s", error_last());
+	if (!h)
 		return;
-	}
 	port = httpd_port(h);
 	bound = opts.head_timeout_s + SLOW_SLACK_S;
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
@@ -304,18 +315,14 @@ static void flood_round(int *fds, size_t nr, unsigned int port, size_t sent,
 static void test_flood(const char *root)
 {
 	struct httpd_opts opts = HTTPD_OPTS_INIT;
-	struct httpd *h = NULL;
+	struct httpd *h = start_default(root, "flood");
 	int fds[FLOOD_ADDRS * FLOOD_PER_ADDR];
 	size_t sent = 0, remade = 0, first, answered = 0;
 	double t0, slowest = 0;
 	unsigned int port;
 
-	opts.root = root;
-	opts.port = 0;
-	if (httpd_start(&h, &opts) < 0) {
-		ok(0, "flood: server starts: %s", error_last());
+	if (!h)
 		return;
-	}
 	port = httpd_port(h);
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		fds[i] = -1;
@@ -336,10 +343,10 @@ static void test_flood(const char *root)
 		if (t > slowest)
 			slowest = t;
 	}
-	printf("# flood: %zu connections made, %zu of them again after the server cut "
+	printf("# flood: %zu connections made, %zu of them again after the server closed "
 	       "them, in %.1f s\n", remade, remade - ARRAY_SIZE(fds),
 	       monotonic_now() - t0);
-	ok(remade > first, "flood: the server cut dribblers and they came back "
+	ok(remade > first, "flood: the server closed dribblers and they came back "
 	   "(the flood is real)");
 	is(answered, FLOOD_GETS, "flood: 200 dribblers from 25 addresses, 127.0.0.1 "
 	   "answered %zu of %d times within %.0f s (slowest %.2f s)", answered,
@@ -350,6 +357,8 @@ static void test_flood(const char *root)
 	httpd_stop(h);
 	h = NULL;
 
+	opts.root = root;
+	opts.port = 0;
 	opts.max_pending = opts.max_connections;
 	is(httpd_start(&h, &opts), WW_EINPUT, "flood: a max_pending that leaves no "
 	   "reserve is refused: %s", error_last());

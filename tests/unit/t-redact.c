@@ -15,7 +15,7 @@ static void r(const char *in, const char *want, const char *what)
 	free(again);
 }
 
-static void link(const char *in, const char *want, const char *what)
+static void as_link(const char *in, const char *want, const char *what)
 {
 	char *got = redact(in, REDACT_LINK);
 
@@ -88,11 +88,11 @@ int main(void)
 	  "only the keyword itself, as a word");
 
 	/* Links for visitors: no userinfo at all. */
-	link("https://u:S3cret@lore.example.org/all/", "https://lore.example.org/all/",
+	as_link("https://u:S3cret@lore.example.org/all/", "https://lore.example.org/all/",
 	     "the userinfo goes whole");
-	link("https://u@h/x", "https://h/x", "a user alone too");
-	link("https://h/x?token=S3cret", "https://h/x?token=***", "a secret parameter");
-	link("https://lore.kernel.org/all/", "https://lore.kernel.org/all/", "a plain link stays");
+	as_link("https://u@h/x", "https://h/x", "a user alone too");
+	as_link("https://h/x?token=S3cret", "https://h/x?token=***", "a secret parameter");
+	as_link("https://lore.kernel.org/all/", "https://lore.kernel.org/all/", "a plain link stays");
 
 	ok(redact_needed("at 'smtp://a:b@h'"), "redact_needed: a password");
 	ok(!redact_needed("at 'smtp://a@h'"), "redact_needed: a user alone");
