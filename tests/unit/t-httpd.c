@@ -288,7 +288,7 @@ static void flood_round(int *fds, size_t nr, unsigned int port, size_t sent,
 	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y\r\n";
 
 	for (size_t i = 0; i < nr; i++) {
-		char src[16];
+		char src[32];
 
 		if (fds[i] >= 0 && peer_closed(fds[i])) {
 			close(fds[i]);
