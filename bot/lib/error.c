@@ -17,13 +17,18 @@ static _Thread_local char last[ERROR_MSG_MAX];
  * quotes is escaped (quote.h) once, here.  It also names URLs from the
  * configuration, and quotes libcurl, libgit2, libpq and b4, which echo
  * them: their passwords are redacted (redact.h) once, here, first, on
- * the whole text -- a password cut short by truncation would no longer
- * look like one.
+ * the text before it is cut to size -- a password cut short of its '@'
+ * would no longer look like one.
  */
-static void clean_into(char *msg, size_t size, const char *text)
+static void clean_into(char *msg, size_t size, const char *whole)
 {
-	struct strbuf red = STRBUF_INIT, quoted = STRBUF_INIT;
+	struct strbuf cut = STRBUF_INIT, red = STRBUF_INIT, quoted = STRBUF_INIT;
+	const char *text;
 
+	/* Bounded work whatever a caller formats (a child's stderr): what
+	 * the message keeps, and room for a URL that starts inside it. */
+	strbuf_add(&cut, whole, strnlen(whole, 8 * size));
+	text = cut.buf;
 	if (redact_needed(text)) {
 		redact_add(&red, text, 0);
 		text = red.buf;
@@ -34,6 +39,7 @@ static void clean_into(char *msg, size_t size, const char *text)
 	}
 	/* Truncation is fine: the message is for humans. */
 	snprintf(msg, size, "%s", text);
+	strbuf_release(&cut);
 	strbuf_release(&red);
 	strbuf_release(&quoted);
 }

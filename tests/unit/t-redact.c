@@ -105,6 +105,18 @@ int main(void)
 	       "Failed to connect to h port 1: password=***", "error() redacts its message");
 	error_prefix(WW_ENET, "'%s'", "https://u:S3cret@h/x");
 	ok(!strstr(error_last(), "S3cret"), "error_prefix() too: %s", error_last());
+	/* The message is cut to ERROR_MSG_MAX after redaction: a password
+	 * straddling the cut is not half shown. */
+	{
+		char pad[ERROR_MSG_MAX];
+
+		memset(pad, 'a', sizeof(pad));
+		pad[ERROR_MSG_MAX - 30] = '\0';
+		error("%s 'https://u:S3cretS3cretS3cretS3cret@h/'", pad);
+		ok(strlen(error_last()) > ERROR_MSG_MAX - 30 && !strstr(error_last(), "S3c"),
+		   "a password at the cut of a long message: none of it kept (%s)",
+		   error_last() + ERROR_MSG_MAX - 40);
+	}
 	error_clear();
 	return done_testing();
 }
