@@ -4,6 +4,7 @@
  * archives into the database is backfill.c's.
  */
 #include "backfill.h"
+#include "redact.h"
 #include "strvec.h"
 
 #include <ctype.h>
@@ -584,9 +585,10 @@ static json_t *list_url(struct store *s, const char *name)
 	struct store_rows *st = NULL;
 	json_t *j;
 
+	/* Stored as a link (save_url()); made one again for older rows. */
 	if (store_query(&st, s, "SELECT url FROM backfill_lists WHERE name = ?", "s",
 			name) == 1)
-		strbuf_addstr(&sb, store_rows_text(st, 0));
+		redact_add(&sb, store_rows_text(st, 0), REDACT_LINK);
 	else
 		error_clear();	/* no URL recorded: lore's */
 	store_rows_free(st);

@@ -8,6 +8,7 @@
 #include "gitlib.h"
 #include "mailhdr.h"
 #include "mbox.h"
+#include "redact.h"
 #include "series.h"
 #include "strvec.h"
 
@@ -373,12 +374,16 @@ static char *inbox_name(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* The URL is only ever a link on the dashboard: stored as one, without
+ * credentials (redact.h), never a password in the state. */
 static int save_url(struct ingest *in, const char *url)
 {
+	char *link = redact(url, REDACT_LINK);
 	int ret = store_exec(in->s, "INSERT INTO backfill_lists (name, url)"
 			     " VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET"
-			     " url = excluded.url", "ss", in->list, url);
+			     " url = excluded.url", "ss", in->list, link);
 
+	free(link);
 	return ret < 0 ? db_error(in, ret, "cannot record the list's URL") : 0;
 }
 

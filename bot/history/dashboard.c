@@ -19,6 +19,7 @@
 #include "dashboard-priv.h"
 #include "datadir.h"
 #include "queue.h"
+#include "redact.h"
 #include "rules.h"
 #include "store.h"
 #include "strbuf.h"
@@ -382,8 +383,13 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	 * as a boot.  Only ci.json (a boot that ran) sets it, below. */
 	if (qs->prev_id)
 		json_object_set_new(s, "previous", json_integer(qs->prev_id));
-	if (*qs->error)
-		json_object_set_new(s, "error", jsonval_text(qs->error));
+	if (*qs->error) {
+		/* Stored redacted; redacted again for rows from before. */
+		char *error = redact(qs->error, 0);
+
+		json_object_set_new(s, "error", jsonval_text(error));
+		free(error);
+	}
 
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_FINDINGS);
 	artifact_summary(s, path.buf, findings_summary, cache, keep);
@@ -435,8 +441,13 @@ static int lists_from_state(json_t *model, struct store *st,
 	for (size_t i = 0; i < opts->nr_watched; i++) {
 		json_t *l = list_get(lists, opts->watched[i].name);
 
-		if (opts->watched[i].url && *opts->watched[i].url)
-			json_object_set_new(l, "url", json_string(opts->watched[i].url));
+		/* A link for visitors: without the archive's credentials. */
+		if (opts->watched[i].url && *opts->watched[i].url) {
+			char *url = redact(opts->watched[i].url, REDACT_LINK);
+
+			json_object_set_new(l, "url", json_string(url));
+			free(url);
+		}
 	}
 	ret = queue_init(&q, st, state_dir, NULL);
 	if (ret < 0)

@@ -7,30 +7,50 @@
  */
 #include "ww.h"
 #include "quote.h"
+#include "redact.h"
 
 static _Thread_local char last[ERROR_MSG_MAX];
 
 /*
  * A message names files, subjects and message-ids from a series; it is
  * printed, stored and shown on the dashboard as one line, so what it
- * quotes is escaped (quote.h) once, here.
+ * quotes is escaped (quote.h) once, here.  It also names URLs from the
+ * configuration, and quotes libcurl, libgit2, libpq and b4, which echo
+ * them: their passwords are redacted (redact.h) once, here, first, on
+ * the text before it is cut to size -- a password cut short of its '@'
+ * would no longer look like one.
  */
-static void clean(char *msg, size_t size)
+static void clean_into(char *msg, size_t size, const char *whole)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t len = strlen(msg);
+	struct strbuf cut = STRBUF_INIT, red = STRBUF_INIT, quoted = STRBUF_INIT;
+	const char *text;
 
-	if (!quote_needed(msg, len, 0))
-		return;
-	quote_c_style_n(&sb, msg, len, 0);
-	snprintf(msg, size, "%s", sb.buf);
-	strbuf_release(&sb);
+	/* Bounded work whatever a caller formats (a child's stderr): what
+	 * the message keeps, and room for a URL that starts inside it. */
+	strbuf_add(&cut, whole, strnlen(whole, 8 * size));
+	text = cut.buf;
+	if (redact_needed(text)) {
+		redact_add(&red, text, 0);
+		text = red.buf;
+	}
+	if (quote_needed(text, strlen(text), 0)) {
+		quote_c_style_n(&quoted, text, strlen(text), 0);
+		text = quoted.buf;
+	}
+	/* Truncation is fine: the message is for humans. */
+	snprintf(msg, size, "%s", text);
+	strbuf_release(&cut);
+	strbuf_release(&red);
+	strbuf_release(&quoted);
 }
 
 static void store(const char *fmt, va_list ap)
 {
-	vsnprintf(last, sizeof(last), fmt, ap);
-	clean(last, sizeof(last));
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_vaddf(&sb, fmt, ap);
+	clean_into(last, sizeof(last), sb.buf);
+	strbuf_release(&sb);
 }
 
 int error(const char *fmt, ...)
@@ -55,22 +75,16 @@ int error_code(int code, const char *fmt, ...)
 
 int error_prefix(int code, const char *fmt, ...)
 {
-	char prefix[512], old[sizeof(last)];
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	memcpy(old, last, sizeof(old));
-	/* Truncation is fine: the message is for humans. */
-	snprintf(last, sizeof(last), "%s", prefix);
-	if (old[0]) {
-		size_t n = strlen(last);
-
-		snprintf(last + n, sizeof(last) - n, ": %.*s",
-			 (int)(sizeof(last) - n), old);
-	}
-	clean(last, sizeof(last));
+	if (last[0])
+		strbuf_addf(&sb, ": %s", last);
+	clean_into(last, sizeof(last), sb.buf);
+	strbuf_release(&sb);
 	return code;
 }
 
@@ -105,12 +119,14 @@ int error_state_restore(const struct error_state *st)
 void warning(const char *fmt, ...)
 {
 	char msg[sizeof(last)];
+	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	clean(msg, sizeof(msg));
+	clean_into(msg, sizeof(msg), sb.buf);
+	strbuf_release(&sb);
 	fprintf(stderr, "warnwatch: warning: %s\n", msg);
 }
 

@@ -5,6 +5,7 @@
 #include "env.h"
 #include "config.h"
 #include "archive.h"
+#include "redact.h"
 #include "safefs.h"
 
 #include <curl/curl.h>
@@ -231,9 +232,11 @@ int smtp_send(const struct smtp_opts *o, const char *from,
 	curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, (long)(o->connect_timeout_s ? o->connect_timeout_s : 30));
 	curl_easy_setopt(curl, CURLOPT_TIMEOUT, (long)(o->timeout_s ? o->timeout_s : 120));
-	/* A password never crosses in clear text: with AUTH, "try" is
+	/* A password never crosses in clear text: with AUTH (a user, or a
+	 * password in the URL, which libcurl logs in with), "try" is
 	 * "required"; only an explicit starttls = no (a local MTA) allows it. */
-	dlg.tls_required = o->starttls == SMTP_TLS_REQUIRED || o->user;
+	dlg.tls_required = o->starttls == SMTP_TLS_REQUIRED || o->user ||
+			   redact_needed(o->url);
 	if (starts_with(o->url, "smtp://") && o->starttls != SMTP_TLS_NO)
 		curl_easy_setopt(curl, CURLOPT_USE_SSL, dlg.tls_required ?
 				 (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);

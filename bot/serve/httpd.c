@@ -6,8 +6,13 @@
  * One thread of our own runs libmicrohttpd (MHD_run_wait) and, between
  * polls, cuts every connection whose request head is late: MHD's own
  * connection timeout only measures silence, so a client sending a byte
- * every few seconds would keep a connection for ever.  All connection
- * state below is touched by that thread alone.
+ * every few seconds would keep a connection for ever.  And when a new
+ * connection comes while max_pending others are still sending their
+ * heads, the oldest of those is cut at once: dribblers from any number
+ * of addresses hold at most max_pending connections, so the rest of
+ * max_connections stays free for clients that send a request (the
+ * reserve for the pages; httpd.h).  All connection state below is
+ * touched by that thread alone.
  */
 #include "httpd.h"
 #include "safefs.h"
@@ -39,6 +44,7 @@ struct httpd {
 	char *root;
 	unsigned int port;
 	unsigned int head_timeout_s;
+	unsigned int max_pending;	/* connections still sending a head */
 	pthread_t thread;
 	atomic_bool stop;
 	struct httpd_conn *conns;	/* every open connection */
@@ -227,6 +233,47 @@ static void head_arrived(struct MHD_Connection *conn)
 		c->head_since = 0;
 }
 
+/*
+ * Shut the connection down; MHD sees the end of the stream at its next
+ * poll and closes it as it would any client that went away.
+ */
+static void cut(struct httpd_conn *c)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+	if (info)
+		shutdown(info->connect_fd, SHUT_RDWR);
+	c->cut = true;
+}
+
+static bool pending(const struct httpd_conn *c)
+{
+	return !c->cut && c->head_since;
+}
+
+/*
+ * A connection came: when more than max_pending are waiting for their
+ * request head, the one waiting longest goes.  The newcomer is never the
+ * one (it began last), so a client that sends its request at once is
+ * answered however many others dribble, from however many addresses.
+ */
+static void cut_oldest_pending(struct httpd *h)
+{
+	struct httpd_conn *oldest = NULL;
+	unsigned int n = 0;
+
+	for (struct httpd_conn *c = h->conns; c; c = c->next) {
+		if (!pending(c))
+			continue;
+		n++;
+		if (!oldest || c->head_since <= oldest->head_since)
+			oldest = c;
+	}
+	if (n > h->max_pending && oldest)
+		cut(oldest);
+}
+
 /* MHD_OPTION_NOTIFY_CONNECTION: keep the list of open connections. */
 static void on_connection(void *cls, struct MHD_Connection *conn,
 			  void **socket_context,
@@ -244,6 +291,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn,
 			h->conns->prev = c;
 		h->conns = c;
 		*socket_context = c;
+		cut_oldest_pending(h);
 		return;
 	}
 	if (!c)
@@ -268,25 +316,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		c->head_since = monotonic_now();
 }
 
-/*
- * Shut down every connection whose head is later than the deadline; MHD
- * sees the end of the stream at its next poll and closes it as it would
- * any client that went away.
- */
+/* Cut every connection whose head is later than the deadline. */
 static void cut_late_heads(struct httpd *h)
 {
 	double now = monotonic_now();
 
-	for (struct httpd_conn *c = h->conns; c; c = c->next) {
-		const union MHD_ConnectionInfo *info;
-
-		if (c->cut || !c->head_since || now - c->head_since < h->head_timeout_s)
-			continue;
-		info = MHD_get_connection_info(c->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-		if (info)
-			shutdown(info->connect_fd, SHUT_RDWR);
-		c->cut = true;
-	}
+	for (struct httpd_conn *c = h->conns; c; c = c->next)
+		if (pending(c) && now - c->head_since >= h->head_timeout_s)
+			cut(c);
 }
 
 /* The server thread: MHD's work, and the deadline at least every 250 ms. */
@@ -384,6 +421,11 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 
 	if (opts->port > 65535)
 		return error_code(WW_EINPUT, "port %u out of range", opts->port);
+	/* Without room beside the dribblers there is no reserve. */
+	if (opts->max_pending >= opts->max_connections)
+		return error_code(WW_EINPUT, "max_pending %u leaves nothing of the %u "
+				  "connections in reserve", opts->max_pending,
+				  opts->max_connections);
 	ret = make_addr(&ss, opts->host, opts->port, &v6);
 	if (ret < 0)
 		return ret;
@@ -392,6 +434,7 @@ int httpd_start(struct httpd **out, const struct httpd_opts *opts)
 	h = xcalloc(1, sizeof(*h));
 	h->root = xstrdup(opts->root);
 	h->head_timeout_s = opts->head_timeout_s;
+	h->max_pending = opts->max_pending ? opts->max_pending : 1;
 	atomic_init(&h->stop, false);
 	h->mhd = MHD_start_daemon(flags, (uint16_t)opts->port, NULL, NULL,
 				  on_request, h,

@@ -13,7 +13,11 @@
  * Slow clients: each request head (request line and headers) must arrive
  * whole within head_timeout_s of the connection opening or of the previous
  * response, however steadily it trickles in; one address holds at most
- * max_per_ip of the max_connections.  The server runs its own thread
+ * max_per_ip of the max_connections; and at most max_pending connections
+ * wait for their head at once: a new connection beyond that cuts the one
+ * that has waited longest, so max_connections - max_pending stay in
+ * reserve for clients that send a request, whatever number of addresses
+ * the dribblers come from.  The server runs its own thread
  * (MHD_run_wait) so that it can cut the late ones between polls.  Facing
  * the internet it belongs behind a reverse proxy (docs/serve.md).
  */
@@ -30,6 +34,7 @@ struct httpd_opts {
 	unsigned int port;	/* 0: any free port (see httpd_port) */
 	unsigned int max_connections;
 	unsigned int max_per_ip;	/* connections from one address */
+	unsigned int max_pending;	/* waiting for their head; < max_connections */
 	unsigned int timeout_s;		/* idle connection timeout */
 	unsigned int head_timeout_s;	/* the whole request head, from its start */
 };
@@ -37,14 +42,14 @@ struct httpd_opts {
 #define HTTPD_DEFAULT_HOST "127.0.0.1"
 #define HTTPD_DEFAULT_PORT 8025
 #define HTTPD_OPTS_INIT { .host = HTTPD_DEFAULT_HOST, .port = HTTPD_DEFAULT_PORT, \
-			.max_connections = 64, .max_per_ip = 8, .timeout_s = 30, \
-			.head_timeout_s = 10 }
+			.max_connections = 64, .max_per_ip = 8, .max_pending = 32, \
+			.timeout_s = 30, .head_timeout_s = 10 }
 
 struct httpd;
 
 /* Start serving; `*out` is the caller's to httpd_stop().  The root need
  * not exist yet (requests get 404 until it does).  WW_ENET when the
- * address cannot be bound. */
+ * address cannot be bound, WW_EINPUT when max_pending leaves no reserve. */
 int httpd_start(struct httpd **out, const struct httpd_opts *opts);
 /* The port actually bound. */
 unsigned int httpd_port(const struct httpd *h);

@@ -5,6 +5,7 @@
  */
 #include "queue.h"
 #include "jsonval.h"
+#include "redact.h"
 
 #include <sys/stat.h>
 
@@ -17,14 +18,39 @@ static const char *jstr_of(const json_t *o, const char *key)
 	return s ? s : "";
 }
 
+/*
+ * The columns that hold what warnwatch said (errors, events): redacted
+ * again on the way out, for rows an older warnwatch stored unredacted
+ * (workers of two versions share one PostgreSQL state).
+ */
+static bool said_column(const char *name)
+{
+	static const char *const names[] = { "error", "last_error", "message", NULL };
+
+	for (size_t i = 0; names[i]; i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
 static json_t *col_json(struct store_rows *st, int i)
 {
+	const char *text;
+	json_t *v;
+	char *red;
+
 	if (store_rows_is_int(st, i))
 		return json_integer(store_rows_int(st, i));
 	if (store_rows_is_null(st, i))
 		return json_null();
-	/* Text from mail that is not UTF-8: kept, escaped (jsonval.h). */
-	return jsonval_text(store_rows_text(st, i));
+	text = store_rows_text(st, i);
+	if (!said_column(store_rows_name(st, i)) || !redact_needed(text))
+		/* Text from mail that is not UTF-8: kept, escaped (jsonval.h). */
+		return jsonval_text(text);
+	red = redact(text, 0);
+	v = jsonval_text(red);
+	free(red);
+	return v;
 }
 
 /* Each row of `sql` as an object keyed by column name, into `arr`. */

@@ -8,6 +8,7 @@
 #include "queue.h"
 #include "mkdirs.h"
 #include "group.h"
+#include "redact.h"
 
 #include <ctype.h>
 
@@ -266,12 +267,15 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
 	       enum queue_level level, const char *fmt, ...)
 {
 	static const char *const levels[] = { "info", "warn", "error" };
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, msg = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	strbuf_vaddf(&msg, fmt, ap);
+	strbuf_vaddf(&text, fmt, ap);
 	va_end(ap);
+	/* Events name the lists' archive URLs: never their passwords. */
+	redact_add(&msg, text.buf, 0);
+	strbuf_release(&text);
 	/* Losing an event line is better than failing the step that logs. */
 	exec(q, "INSERT INTO queue_events (at, series_id, inbox, level, message) "
 		"VALUES (?, ?, ?, ?, ?)", "tisss", time(NULL), series_id, inbox,

@@ -12,6 +12,7 @@
 #include "httpd.h"
 #include "stage.h"
 #include "ci.h"
+#include "redact.h"
 
 #include <fnmatch.h>
 #include <pthread.h>
@@ -138,15 +139,19 @@ int serve_state_open(struct store *st, struct queue *q, const struct settings *s
 
 void serve_say(struct serve *sv, const char *fmt, ...)
 {
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT;
 	va_list ap;
 
 	if (!(sv->flags & SERVE_VERBOSE))
 		return;
-	fputs("warnwatch serve: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* A list's archive URL may carry a password (redact.h). */
+	redact_add(&out, msg.buf, 0);
+	fprintf(stderr, "warnwatch serve: %s\n", out.buf);
+	strbuf_release(&msg);
+	strbuf_release(&out);
 }
 
 /*

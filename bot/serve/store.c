@@ -8,6 +8,7 @@
 #include "store-be.h"
 #include "env.h"
 #include "mkdirs.h"
+#include "redact.h"
 #include "safefs.h"
 
 #include <sys/stat.h>
@@ -95,24 +96,6 @@ static bool is_pg_url(const char *url)
 	return starts_with(url, "postgresql://") || starts_with(url, "postgres://");
 }
 
-/* The URL without its password, for messages. */
-static char *url_for_messages(const char *url)
-{
-	const char *scheme = strstr(url, "://"), *at, *colon;
-	struct strbuf sb = STRBUF_INIT;
-
-	if (!scheme)
-		return xstrdup(url);
-	scheme += 3;
-	at = strchr(scheme, '@');
-	colon = at ? memchr(scheme, ':', at - scheme) : NULL;
-	if (!colon)
-		return xstrdup(url);
-	strbuf_add(&sb, url, colon - url);
-	strbuf_addstr(&sb, at);
-	return strbuf_detach(&sb, NULL);
-}
-
 int store_open_url(struct store *out, const char *url,
 		   const char *password_file)
 {
@@ -130,7 +113,7 @@ int store_open_url(struct store *out, const char *url,
 		}
 		out->password = strbuf_detach(&pw, NULL);
 	}
-	out->path = url_for_messages(url);
+	out->path = redact(url, 0);	/* for messages */
 	out->conninfo = xstrdup(url);
 	out->be = &store_be_pg;
 	return open_be(out);

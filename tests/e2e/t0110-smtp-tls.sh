@@ -432,6 +432,22 @@ else
 	show tryplain
 fi
 
+# The same with the password in [smtp] url (libcurl logs in with it): it
+# acts as required too, and the message names the URL without it.
+n=$(log_lines plain)
+PW_URL=$("$WW_PYTHON" -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$PASSWORD")
+conf tryurl "smtp://$LOGIN:$PW_URL@127.0.0.1:${PORT[plain]}" try "$PKI/ca.pem" ""
+send tryurl
+wait_log plain $((n + 1))
+if one_line tryurl "SMTP server 'smtp://$LOGIN:\*\*\*@127.0.0.1:${PORT[plain]}' does not offer STARTTLS.*: nothing sent$" &&
+   ! grep -q "$PW_URL" "$TEST_DIR/tryurl.err" && [ "$(srv_mails plain)" -eq 0 ] &&
+   sessions plain "$n" "len(s) == 1 and not s[0]['auth'] and not s[0]['password_in_clear']"; then
+	ok "starttls = try with a password in the URL: refused like required, the URL said without it"
+else
+	not_ok "starttls = try with a password in the URL against the plain server (rc $rc)"
+	show tryurl
+fi
+
 # The detector does see a password in clear text: starttls = no (the
 # explicit choice for a local MTA) gives it to this server.
 n=$(log_lines plain)

@@ -4,7 +4,9 @@
  * the root we know of: "..", "%2e%2e", "%2f", hidden files, symlinks to
  * files and directories outside, FIFOs.  And slow clients: a few
  * addresses dribbling request heads neither hold every connection nor
- * keep theirs past the head deadline.
+ * keep theirs past the head deadline; a flood of dribblers from many
+ * addresses, coming back as soon as they are cut, does not keep a client
+ * that sends its request from being answered (the reserve).
  */
 #include "httpd.h"
 #include "strbuf.h"
@@ -174,6 +176,21 @@ fail:
 	return -1;
 }
 
+/* A server with the default options on a free port, or NULL (said). */
+static struct httpd *start_default(const char *root, const char *what)
+{
+	struct httpd_opts opts = HTTPD_OPTS_INIT;
+	struct httpd *h = NULL;
+
+	opts.root = root;
+	opts.port = 0;
+	if (httpd_start(&h, &opts) < 0) {
+		ok(0, "%s: server starts: %s", what, error_last());
+		return NULL;
+	}
+	return h;
+}
+
 /*
  * Two addresses open the whole connection limit between them and send
  * their request heads a byte at a time, never finishing; a third address
@@ -185,18 +202,14 @@ static void test_slow_clients(const char *root)
 	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y\r\n";
 	const char *addrs[] = { "127.0.0.1", "127.0.0.2" };
 	struct httpd_opts opts = HTTPD_OPTS_INIT;
-	struct httpd *h = NULL;
+	struct httpd *h = start_default(root, "slow clients");
 	int fds[2 * DRIBBLERS_PER_ADDR];
 	double opened_at, last_close = 0, third, bound;
 	size_t sent = 0, open_nr = 0, held = 0;
 	unsigned int port;
 
-	opts.root = root;
-	opts.port = 0;
-	if (httpd_start(&h, &opts) < 0) {
-		ok(0, "slow clients: server starts: %s", error_last());
+	if (!h)
 		return;
-	}
 	port = httpd_port(h);
 	bound = opts.head_timeout_s + SLOW_SLACK_S;
 	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
@@ -253,6 +266,102 @@ static void test_slow_clients(const char *root)
 			close(fds[i]);
 	third = timed_get("127.0.0.3", port, 3.0);
 	ok(third >= 0, "slow clients: the server still answers afterwards (%.2f s)", third);
+	httpd_stop(h);
+}
+
+/* ---- a flood from many addresses ----------------------------------- */
+
+#define FLOOD_ADDRS 25		/* 127.0.0.2 .. 127.0.0.26 */
+#define FLOOD_PER_ADDR 8	/* the per-address limit: 200 connections */
+#define FLOOD_GETS 15
+#define FLOOD_GET_LIMIT_S 2.0
+
+/*
+ * One round of the flood: every connection the server closed (or that was
+ * never made) is made again at once, as an attacker's would be, and every
+ * open one sends the next byte of a head it never finishes.  The number
+ * of connections made again is added to *remade.
+ */
+static void flood_round(int *fds, size_t nr, unsigned int port, size_t sent,
+			size_t *remade)
+{
+	static const char head[] = "GET / HTTP/1.1\r\nHost: x\r\nX-Slow: y\r\n";
+
+	for (size_t i = 0; i < nr; i++) {
+		char src[32];
+
+		if (fds[i] >= 0 && peer_closed(fds[i])) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+		if (fds[i] < 0) {
+			snprintf(src, sizeof(src), "127.0.0.%zu", 2 + i / FLOOD_PER_ADDR);
+			fds[i] = connect_from(src, port);
+			(*remade)++;
+		}
+		if (fds[i] >= 0)
+			send(fds[i], head + sent % strlen(head), 1,
+			     MSG_NOSIGNAL | MSG_DONTWAIT);
+	}
+}
+
+/*
+ * 200 dribbling connections from 25 addresses (the per-address limit of
+ * each), remade whenever the server cuts them: more than the server's
+ * whole connection limit.  A client on 127.0.0.1 asks for the page 15
+ * times in the middle of it; every request must be answered within 2 s
+ * (before the reserve: 0 of 15, every connection held by dribblers).
+ */
+static void test_flood(const char *root)
+{
+	struct httpd_opts opts = HTTPD_OPTS_INIT;
+	struct httpd *h = start_default(root, "flood");
+	int fds[FLOOD_ADDRS * FLOOD_PER_ADDR];
+	size_t sent = 0, remade = 0, first, answered = 0;
+	double t0, slowest = 0;
+	unsigned int port;
+
+	if (!h)
+		return;
+	port = httpd_port(h);
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		fds[i] = -1;
+	/* A second of flood first: every slot the server has is taken. */
+	t0 = monotonic_now();
+	while (monotonic_now() - t0 < 1.0) {
+		flood_round(fds, ARRAY_SIZE(fds), port, sent++, &remade);
+		usleep(250 * 1000);
+	}
+	first = remade;
+	for (int k = 0; k < FLOOD_GETS; k++) {
+		double t;
+
+		flood_round(fds, ARRAY_SIZE(fds), port, sent++, &remade);
+		t = timed_get("127.0.0.1", port, FLOOD_GET_LIMIT_S);
+		if (t >= 0)
+			answered++;
+		if (t > slowest)
+			slowest = t;
+	}
+	printf("# flood: %zu connections made, %zu of them again after the server closed "
+	       "them, in %.1f s\n", remade, remade - ARRAY_SIZE(fds),
+	       monotonic_now() - t0);
+	ok(remade > first, "flood: the server closed dribblers and they came back "
+	   "(the flood is real)");
+	is(answered, FLOOD_GETS, "flood: 200 dribblers from 25 addresses, 127.0.0.1 "
+	   "answered %zu of %d times within %.0f s (slowest %.2f s)", answered,
+	   FLOOD_GETS, FLOOD_GET_LIMIT_S, slowest);
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	httpd_stop(h);
+	h = NULL;
+
+	opts.root = root;
+	opts.port = 0;
+	opts.max_pending = opts.max_connections;
+	is(httpd_start(&h, &opts), WW_EINPUT, "flood: a max_pending that leaves no "
+	   "reserve is refused: %s", error_last());
 	httpd_stop(h);
 }
 
@@ -394,6 +503,7 @@ int main(void)
 	expect("GET", "/", -1, NULL, "stopped server does not answer");
 
 	test_slow_clients(root.buf);
+	test_flood(root.buf);
 
 	snprintf(listen, sizeof(listen), "127.0.0.1:8080");
 	opts = (struct httpd_opts)HTTPD_OPTS_INIT;
