@@ -18,8 +18,12 @@ import email.policy
 import os
 import re
 import sys
+import tempfile
 
-# The repository's copy (tests/judge/index.tsv, mails under tests/judge/mail/),
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import corpus as judge_corpus  # noqa: E402
+
+# The repository's copy (tests/judge/index.tsv, mails packed in tests/judge/mail/<list>.tar.xz),
 # or $JUDGE_CORPUS / --corpus: a human-reviews directory (mails beside index.tsv).
 DEFAULT_CORPUS = os.environ.get('JUDGE_CORPUS',
                                 os.path.normpath(os.path.join(os.path.dirname(__file__), '..')))
@@ -116,6 +120,12 @@ def main():
     ids = []
     for x in a.ids:
         ids += [x] if '/' in x else sorted(k for k in rows if k.startswith(x + '/'))
+    mails = os.path.join(a.corpus, 'mail')
+    unpacked = tempfile.TemporaryDirectory(prefix='case-context-')
+    if os.path.isdir(mails):
+        # The repository packs each list (tests/judge/README.md, Layout).
+        judge_corpus.unpack(mails, sorted({c.split('/')[0] for c in ids}), unpacked.name)
+        mails = unpacked.name
     for cid in ids:
         row = rows.get(cid)
         if row is None:
@@ -125,7 +135,6 @@ def main():
         print('%s  %s  %s  %s' % (cid, row['class'], row['tag'], row['file']))
         print('call:  ' + row['quoted_added_line'])
         print('point: ' + row['reviewer_point'])
-        mails = os.path.join(a.corpus, 'mail')
         base = os.path.join(mails if os.path.isdir(mails) else a.corpus, cid)
         if row['class'] == 'point':
             hdr, text = mail_text(base + '.reply.eml')
