@@ -41,8 +41,11 @@ int cmd_ci(int argc, const char **argv);
 int cmd_serve(int argc, const char **argv);
 int cmd_status(int argc, const char **argv);
 int cmd_retry(int argc, const char **argv);
+int cmd_lift(int argc, const char **argv);
 int cmd_review(int argc, const char **argv);
 int cmd_kbuild(int argc, const char **argv);
+/* The review's sandboxed C front end (cfront.h): internal, not listed. */
+int cmd_cfacts(int argc, const char **argv);
 
 /* Print the last error as "warnwatch: <prefix>: <message>" and return 2. */
 int report_error(const char *prefix);

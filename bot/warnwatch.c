@@ -11,7 +11,9 @@
  * in-process), which `warnwatch` execs with the same arguments.
  */
 #include "builtin.h"
+#include "advice.h"
 #include "env.h"
+#include "rules.h"
 #include "datadir.h"
 
 #include <limits.h>
@@ -48,8 +50,11 @@ static const struct cmd commands[] = {
 	{ "serve", HEAVY(cmd_serve), "the review service: watch lists, check, reply, dashboard" },
 	{ "status", HEAVY(cmd_status), "the service's queue, recent verdicts and errors" },
 	{ "retry", HEAVY(cmd_retry), "requeue a failed series of the service" },
+	{ "lift", HEAVY(cmd_lift), "lift a suppression that feedback made (see status)" },
 	{ "review", HEAVY(cmd_review), "draft (or send) the review reply to a patch series" },
 	{ "kbuild", HEAVY(cmd_kbuild), "apply a series to the distro kernel and build it (sandboxed)" },
+	/* Internal (no help): the review's C front end in its sandbox. */
+	{ "cfacts", HEAVY(cmd_cfacts), NULL },
 };
 
 /*
@@ -83,7 +88,8 @@ static int usage(FILE *f)
 {
 	fprintf(f, "usage: warnwatch <command> [options] [args]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		if (commands[i].help)
+			fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n'warnwatch <command> --help' shows a command's options\n");
 	return f == stdout ? 0 : EXIT_USAGE;
 }
@@ -104,6 +110,8 @@ int main(int argc, const char **argv)
 	int ret;
 
 	env_init();	/* the environment is read here, once (env.h) */
+	/* Rule files carry the reply's advice: check refuses a broken one. */
+	rules_own_part("review", advice_check_buf);
 	if (argc < 2)
 		return usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help") ||

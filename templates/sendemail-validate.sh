@@ -10,8 +10,14 @@
 # warnwatch-made-dir
 {{/made_dir}}
 {{#chained}}
-# The hook that was here before runs first; if it refuses, so do we.
-{{chained}} "$@" || exit
+# The hook that was here before runs first; if it refuses, so do we.  It
+# sits beside this one, wherever the repository has moved since.
+chained="$(dirname -- "$0")/{{chained_name}}"
+if [ -x "$chained" ]; then
+	"$chained" "$@" || exit
+else
+	echo "warnwatch: hook: the hook it chained, '$chained', is gone: it did not run ('warnwatch hook install --force' stops looking for it)" >&2
+fi
 {{/chained}}
 recorded={{warnwatch}}
 ww=$recorded

@@ -12,6 +12,8 @@
  * denied credit for the second.
  */
 #include "check.h"
+#include "guard.h"
+#include "accept.h"
 #include "check-priv.h"
 #include "diff.h"
 #include "linemap.h"
@@ -307,6 +309,28 @@ static const char *removal_message(const struct rule *r)
 	}
 }
 
+/*
+ * The one rule for a call added in an `__init` function, which check,
+ * the hook, serve and review all take from the finding's severity: that
+ * code runs only while the kernel (or its module) initialises, where
+ * stopping on a failure is accepted practice -- nothing is running yet
+ * that a crash would take down, and an initcall's error would only be
+ * logged -- so the call is at most info.  (docs/rules.md, "__init".)
+ */
+static void init_rule(struct finding *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!f->in_init || f->kind != FINDING_ADDED || f->severity <= SEV_INFO)
+		return;
+	f->severity = SEV_INFO;
+	strbuf_addf(&sb, "%s() is in __init code, which runs only while the kernel or its "
+		    "module initialises: a hard failure there is accepted practice",
+		    f->rule->macro);
+	free(f->message);
+	f->message = strbuf_detach(&sb, NULL);
+}
+
 static void add_call(struct checker *c, const struct diff_file *df,
 		     const struct diff_hunk *h, struct image *im, size_t k,
 		     const struct scan_hit *hit, size_t last, bool added)
@@ -329,6 +353,54 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->hunk = hunk_window(h, at, last, &f->hunk_line);
 	f->source_lines = (int)(last - at + 1);
 	f->message = xstrdup(added ? hit->rule->message : removal_message(hit->rule));
+	init_rule(f);
+	if (added && (hit->rule->class == RC_WARN || hit->rule->class == RC_WARN_ONCE) &&
+	    guard_unreachable(h, at, hit->col, f->source)) {
+		f->unreachable = true;
+		f->severity = SEV_INFO;
+		free(f->message);
+		f->message = xstrfmt("%s() with a true condition first in a default: marks a "
+				     "case the code never reaches: the kernel's own practice",
+				     hit->rule->macro);
+	}
+}
+
+/* The debug-only family a guarded wrapper of `wrapped` is reported
+ * under (rules/subsystems.json), or NULL. */
+static const struct rule *debug_rule(const struct ruleset *rs, const struct rule *wrapped)
+{
+	const char *id = wrapped->class == RC_BUG || wrapped->class == RC_PANIC ?
+			 "debug-only-bug" : "debug-only-warn";
+
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->rules[i].class == RC_DEBUG_ONLY && rs->rules[i].id &&
+		    !strcmp(rs->rules[i].id, id))
+			return &rs->rules[i];
+	return NULL;
+}
+
+/* Wrapper `f` only WARNs in a debug build or under a debug switch. */
+static void debug_only(struct checker *c, struct finding *f, const struct diff_hunk *h,
+		       size_t at, size_t last)
+{
+	struct strbuf name = STRBUF_INIT;
+	enum guard_kind k = guard_of_define(&name, h, at, last, f->rule->macro);
+	const char *what = *f->defined ? f->defined : "the macro";
+
+	if (k == GUARD_NONE) {
+		strbuf_release(&name);
+		return;
+	}
+	f->guard = strbuf_detach(&name, NULL);
+	f->guard_runtime = k == GUARD_RUNTIME;
+	f->debug = debug_rule(c->rs, f->rule);
+	f->severity = min_severity(f->severity, f->debug ? f->debug->severity : SEV_INFO);
+	free(f->message);
+	f->message = xstrfmt(k == GUARD_CONFIG ?
+			     "%s%s is a %s() only when %s is set: a debug-build assertion" :
+			     "%s%s is a %s() only while the debug switch %s is on: a "
+			     "debug-only assertion", what, *f->defined ? "()" : "",
+			     f->rule->macro, f->guard);
 }
 
 /*
@@ -375,6 +447,7 @@ static void add_define(struct checker *c, const struct diff_file *df,
 	else
 		f->message = xstrfmt("every use of the macro is a %s(); checkpatch does not know that",
 				     macro);
+	debug_only(c, f, h, at, last);
 }
 
 /*
@@ -556,6 +629,37 @@ static bool same_place(const struct checker *c, size_t a, size_t b)
 	return wa->hunk == wb->hunk && dist <= CONVERSION_LINES;
 }
 
+/* The first argument of call text `src`, without blanks, into `out`. */
+static void first_arg(struct strbuf *out, const char *src)
+{
+	const char *p = strchr(src, '(');
+	int depth = 0;
+
+	for (p = p ? p + 1 : ""; *p; p++) {
+		if (*p == '(' || *p == '[' || *p == '{')
+			depth++;
+		else if ((*p == ')' || *p == ']' || *p == '}') && !depth--)
+			break;
+		else if (*p == ',' && !depth)
+			break;
+		if (!isspace((unsigned char)*p))
+			strbuf_addch(out, *p);
+	}
+}
+
+static bool same_first_arg(const struct finding *a, const struct finding *b)
+{
+	struct strbuf x = STRBUF_INIT, y = STRBUF_INIT;
+	bool same;
+
+	first_arg(&x, a->source ? a->source : "");
+	first_arg(&y, b->source ? b->source : "");
+	same = !strcmp(x.buf, y.buf);
+	strbuf_release(&x);
+	strbuf_release(&y);
+	return same;
+}
+
 enum pairing {
 	PAIR_MOVE,		/* the same call elsewhere */
 	PAIR_MODIFY,		/* the same call, arguments changed in place */
@@ -572,15 +676,19 @@ static void pair(const struct checker *c, struct finding *rm,
 	if (how == PAIR_MODIFY) {
 		rm->moved = add->moved = true;
 		rm->modified = add->modified = true;
+		/* panic() has no condition: its message is its argument. */
+		rm->same_cond = add->same_cond = rm->rule->class == RC_PANIC ||
+						  same_first_arg(rm, add);
 		rm->severity = add->severity = SEV_INFO;
 		free(rm->message);
 		free(add->message);
 		strbuf_reset(sb);
-		strbuf_addf(sb, "changed in place by line %d: not a removal", add->line);
+		strbuf_addf(sb, "its %s changed by line %d",
+			    rm->same_cond ? "arguments" : "condition", add->line);
 		rm->message = xstrdup(sb->buf);
 		strbuf_reset(sb);
-		strbuf_addf(sb, "the %s() of line %d with changed arguments: not a new call",
-			    rm->rule->macro, rm->line);
+		strbuf_addf(sb, "changed %s of the existing %s() of line %d",
+			    rm->same_cond ? "arguments" : "condition", rm->rule->macro, rm->line);
 		add->message = xstrdup(sb->buf);
 	} else if (how == PAIR_MOVE) {
 		rm->moved = add->moved = true;
@@ -623,17 +731,23 @@ struct move_key {
 	size_t idx;
 };
 
+/* The macro and the call's text without blanks: what a move keeps. */
+static void call_key(struct strbuf *sb, const struct finding *f)
+{
+	strbuf_addstr(sb, f->rule->macro);
+	strbuf_addch(sb, '\001');
+	for (const char *s = f->source; *s; s++)
+		if (!isspace((unsigned char)*s))
+			strbuf_addch(sb, *s);
+}
+
 static void add_move_key(struct move_key **v, size_t *nr, size_t *alloc,
 			 const struct checker *c, size_t idx)
 {
 	const struct finding *f = &c->out->v[idx];
 	struct strbuf sb = STRBUF_INIT;
 
-	strbuf_addstr(&sb, f->rule->macro);
-	strbuf_addch(&sb, '\001');
-	for (const char *s = f->source; *s; s++)
-		if (!isspace((unsigned char)*s))
-			strbuf_addch(&sb, *s);
+	call_key(&sb, f);
 	strbuf_addch(&sb, '\001');
 	if (*f->function)
 		strbuf_addstr(&sb, f->function);
@@ -809,7 +923,7 @@ static void count_findings(struct check_result *r, size_t first)
 {
 	for (size_t i = first; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
-		enum rule_class class = f->rule->class;
+		enum rule_class class = f->guard ? RC_DEBUG_ONLY : f->rule->class;
 
 		r->by_severity[f->severity]++;
 		if (f->moved)
@@ -994,6 +1108,126 @@ static int removed_by(const struct series *s, const struct linemap *m, size_t po
 	return 0;
 }
 
+/* Does call text `src` test something named (not BUG_ON(1), WARN_ON(0))? */
+static bool names_something(const char *src)
+{
+	const char *open = strchr(src, '(');
+
+	for (const char *p = open ? open + 1 : ""; *p; p++)
+		if (isalpha((unsigned char)*p) || *p == '_')
+			return true;
+	return false;
+}
+
+static void add_series_key(struct move_key **v, size_t *nr, size_t *alloc,
+			   const struct finding *f, size_t idx)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	call_key(&sb, f);
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	(*v)[*nr].key = strbuf_detach(&sb, NULL);
+	(*v)[(*nr)++].idx = idx;
+}
+
+/* "HEAD FILE:LINE (patch N)TAIL" of `at`, the patch only when `other_patch`. */
+static char *move_message(const char *head, const struct finding *at, bool other_patch,
+			  const char *tail)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s %s:%d", head, at->file, at->line);
+	if (other_patch)
+		strbuf_addf(&sb, " (patch %d)", at->patch);
+	strbuf_addstr(&sb, tail);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void series_move(struct finding *rm, struct finding *add)
+{
+	bool other_patch = add->patch != rm->patch;
+
+	rm->moved = add->moved = true;
+	rm->severity = add->severity = SEV_INFO;
+	rm->other = add->rule;
+	add->other = rm->rule;
+	rm->other_line = add->line;
+	add->other_line = rm->line;
+	free(rm->message);
+	rm->message = move_message("moved to", add, other_patch, ", unchanged: not a removal");
+	free(add->message);
+	add->message = move_message("the call removed at", rm, other_patch,
+				    ", moved here unchanged: neither new nor removed");
+}
+
+/*
+ * Moves across functions and patches: a call removed in one place of
+ * the series and added, the same text, in another function or a later
+ * patch (a check moved into a helper) is neither new nor removed, once
+ * per pair.  Only calls that test something named: BUG_ON(1) removed
+ * here and added there are two different calls.  A removal in a later
+ * patch than the addition may remove that very addition: not a move.
+ * Runs after each patch's own pairing (pair_findings()), then counts
+ * again.
+ */
+static void pair_series_moves(struct check_result *r)
+{
+	struct move_key *rm = NULL, *add = NULL;
+	size_t nrm = 0, arm = 0, nadd = 0, aadd = 0, j = 0;
+	bool any = false;
+
+	for (size_t k = 0; k < r->nr; k++) {
+		const struct finding *f = &r->v[k];
+
+		if (f->moved || f->conversion || !f->source || !names_something(f->source))
+			continue;
+		if (f->kind == FINDING_REMOVED)
+			add_series_key(&rm, &nrm, &arm, f, k);
+		else if (f->kind == FINDING_ADDED)
+			add_series_key(&add, &nadd, &aadd, f, k);
+	}
+	if (!nrm || !nadd)
+		goto out_free;	/* nothing to pair (and qsort() of NULL is undefined) */
+	qsort(rm, nrm, sizeof(*rm), cmp_move_key);
+	qsort(add, nadd, sizeof(*add), cmp_move_key);
+	for (size_t i = 0; i < nrm; i++) {
+		struct finding *a = NULL, *d = &r->v[rm[i].idx];
+
+		while (j < nadd && strcmp(add[j].key, rm[i].key) < 0)
+			j++;
+		/* The first unpaired addition of that key in the same patch,
+		 * else in a later one. */
+		for (size_t k = j; k < nadd && !strcmp(add[k].key, rm[i].key); k++) {
+			struct finding *c = &r->v[add[k].idx];
+
+			if (c->moved || c->patch < d->patch)
+				continue;
+			if (!a || (c->patch == d->patch && a->patch != d->patch))
+				a = c;
+		}
+		if (a) {
+			series_move(d, a);
+			any = true;
+		}
+	}
+	if (any) {
+		memset(r->added, 0, sizeof(r->added));
+		memset(r->removed, 0, sizeof(r->removed));
+		memset(r->moved, 0, sizeof(r->moved));
+		memset(r->converted, 0, sizeof(r->converted));
+		memset(r->by_severity, 0, sizeof(r->by_severity));
+		r->worst = SEV_INFO;
+		count_findings(r, 0);
+	}
+out_free:
+	for (size_t i = 0; i < nrm; i++)
+		free(rm[i].key);
+	for (size_t i = 0; i < nadd; i++)
+		free(add[i].key);
+	free(rm);
+	free(add);
+}
+
 /* Set removed_by on every added call of a series of several patches. */
 static void mark_removed_later(struct check_result *r, const struct series *s)
 {
@@ -1052,8 +1286,11 @@ int check_series(struct check_result *out, const struct series *s,
 		}
 	}
 	diff_anchors_free(anchors);
-	if (ret >= 0)
+	if (ret >= 0) {
+		pair_series_moves(out);
 		mark_removed_later(out, s);
+		accept_apply(out, s);
+	}
 	return ret < 0 ? ret : 0;
 }
 
@@ -1072,7 +1309,8 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 		break;
 	case FINDING_REMOVED:
 		if (f->modified)
-			strbuf_addf(out, "%s() changed", macro);
+			strbuf_addf(out, "%s of %s() changed",
+				    f->same_cond ? "arguments" : "condition", macro);
 		else if (f->moved)
 			strbuf_addf(out, "%s() moved", macro);
 		else if (f->conversion && f->other)
@@ -1082,13 +1320,14 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 		break;
 	case FINDING_ADDED:
 		if (f->modified)
-			strbuf_addf(out, "%s() changed", macro);
+			strbuf_addf(out, "%s of %s() changed",
+				    f->same_cond ? "arguments" : "condition", macro);
 		else if (f->moved)
 			strbuf_addf(out, "%s() moved", macro);
 		else if (f->conversion && f->other)
 			strbuf_addf(out, "new %s() replacing %s()", macro, f->other->macro);
 		else
-			strbuf_addf(out, "new %s()", macro);
+			strbuf_addf(out, f->whole_file ? "%s()" : "new %s()", macro);
 		break;
 	}
 	if (f->function && *f->function)
@@ -1106,8 +1345,17 @@ void check_result_clear(struct check_result *r)
 		free(f->defined);
 		free(f->hunk);
 		free(f->message);
+		free(f->accepted);
+		free(f->guard);
 	}
 	free(r->v);
+	for (size_t i = 0; i < r->nr_stale; i++) {
+		free(r->stale[i].file);
+		free(r->stale[i].function);
+		free(r->stale[i].reason);
+		free(r->stale[i].why);
+	}
+	free(r->stale);
 	for (size_t i = 0; i < r->nr_notes; i++) {
 		free(r->notes[i].file);
 		free(r->notes[i].message);

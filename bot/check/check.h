@@ -53,6 +53,10 @@ struct finding {
 	 * git's word diff pairs lines): a modification, neither credited
 	 * nor objected to. */
 	bool modified;
+	/* ... and, with `modified`, the first argument (the condition, for
+	 * every macro but panic()) is the same: only the others changed
+	 * (a WARN()'s message).  Else the condition changed. */
+	bool same_cond;
 	char *message;		/* what to tell the author (owned) */
 	const struct rule *other; /* conversion/move: the other side's rule */
 	int other_line;		/* ... and its line (0 if none) */
@@ -70,6 +74,31 @@ struct finding {
 	 * header's context): early boot, where panic() and BUG() are
 	 * accepted practice (reply.c objects to neither there). */
 	bool in_init;
+	/*
+	 * A `Warnwatch-accepted: FILE:FUNCTION REASON` trailer of the
+	 * patch names this call's file and function (accept.h): the reason
+	 * (owned), and the severity the rule gave before it was lowered to
+	 * SEV_INFO.  NULL when not accepted.
+	 */
+	char *accepted;
+	enum severity accepted_severity;
+	/* `check -f`: a call of a source file read whole, not one a patch
+	 * adds (the title and message say "BUG_ON()", not "new BUG_ON()"). */
+	bool whole_file;
+	/*
+	 * FINDING_DEFINE whose WARN/BUG happens only in a debug build or
+	 * while a debug switch is on (guard.h): the option or switch
+	 * (owned), `guard_runtime` for a switch, and `debug` the ruleset's
+	 * debug-only family rule it is reported under (debug-only-bug,
+	 * debug-only-warn; NULL when the rules have none).  Severity info.
+	 */
+	char *guard;
+	bool guard_runtime;
+	const struct rule *debug;
+	/* FINDING_ADDED: a WARN with a constant true condition first in a
+	 * `default:`: an unreachable marker, the kernel's own practice
+	 * (docs/rules.md).  Severity info, never objected to. */
+	bool unreachable;
 };
 
 /* Something worth knowing that is not a finding (a binary file skipped). */
@@ -92,6 +121,19 @@ struct check_damage {
 	char *message;		/* the error line: "'FILE' hunk N ..." */
 };
 
+/*
+ * A Warnwatch-accepted: trailer that accepts nothing (accept.h): it names
+ * no call its patch adds, sits outside the trailer block, or gives no
+ * reason.  Reported as a warning, never dropped.
+ */
+struct check_stale {
+	int patch;
+	char *file;		/* as the trailer names it ("" when it names none) */
+	char *function;
+	char *reason;		/* what the trailer says after FILE:FUNCTION */
+	char *why;		/* "names no call this patch adds" */
+};
+
 struct check_result {
 	struct finding *v;
 	size_t nr, alloc;
@@ -102,7 +144,12 @@ struct check_result {
 	/* conversions (a gentler call replacing a removed one), by the added
 	 * call's class; counted in added and removed too */
 	int converted[RC__NR];
-	int by_severity[SEV__NR]; /* findings per severity */
+	/* findings per severity (an accepted call in none: in `accepted`),
+	 * and stale acceptances as warnings */
+	int by_severity[SEV__NR];
+	int accepted;		/* calls a Warnwatch-accepted: trailer accepts */
+	struct check_stale *stale;	/* trailers that accept nothing */
+	size_t nr_stale, alloc_stale;
 	struct check_note *notes;
 	size_t nr_notes, alloc_notes;
 	struct check_damage *damaged;	/* damaged hunks, in patch order */

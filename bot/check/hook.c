@@ -2,6 +2,7 @@
  * The sendemail-validate hook: see hook.h.
  */
 #include "hook.h"
+#include "accept.h"
 #include "check.h"
 #include "datadir.h"
 #include "gitlib.h"
@@ -97,7 +98,7 @@ static bool is_ours(const char *path)
 	return has_line(path, HOOK_MARKER);
 }
 
-static int render_hook(struct strbuf *out, const char *warnwatch, const char *chained,
+static int render_hook(struct strbuf *out, const char *warnwatch, bool chained,
 		       unsigned flags, bool made_dir)
 {
 	char dir[PATH_MAX + 16];
@@ -107,11 +108,9 @@ static int render_hook(struct strbuf *out, const char *warnwatch, const char *ch
 
 	sh_quote(&q, warnwatch);
 	tmpl_set(v, "warnwatch", q.buf);
-	if (chained) {
-		strbuf_reset(&q);
-		sh_quote(&q, chained);
-		tmpl_set(v, "chained", q.buf);
-	}
+	/* Found beside the hook when it runs: the repository may move. */
+	tmpl_set_bool(v, "chained", chained);
+	tmpl_set(v, "chained_name", HOOK_CHAINED);
 	tmpl_set_bool(v, "strict", flags & HOOK_STRICT);
 	tmpl_set_bool(v, "made_dir", made_dir);
 	ret = template_render_file(out, datadir_find(dir, sizeof(dir), "templates",
@@ -184,8 +183,12 @@ int hook_install(struct strbuf *what, const char *dir, const char *warnwatch,
 	ret = mkdirs(dir, 0755, WW_ERROR);
 	if (ret < 0)
 		goto out;
-	ret = render_hook(&text, warnwatch, have_hook || have_chained ? chained.buf : NULL,
-			  flags, made_dir);
+	/*
+	 * Only a hook that is really there is chained: our own hook being
+	 * rewritten (--force) with nothing beside it chains nothing.
+	 */
+	ret = render_hook(&text, warnwatch, (have_hook && !ours) || have_chained, flags,
+			  made_dir);
 	if (ret < 0)
 		goto out;
 	if (have_hook && !ours) {
@@ -266,6 +269,7 @@ static int parse_series(struct series *out)
 struct verdict {
 	struct check_result block;	/* borrowed findings (v only is ours) */
 	struct check_result warn;
+	struct check_result accepted;	/* accepted by a trailer: said, sent */
 };
 
 static void keep(struct check_result *r, const struct finding *f)
@@ -283,6 +287,8 @@ static void judge(struct verdict *out, const struct check_result *r, unsigned fl
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
 
+		if (f->accepted && f->accepted_severity >= SEV_WARNING)
+			keep(&out->accepted, f);
 		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
 			continue;
 		if (f->severity >= stop)
@@ -298,7 +304,8 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
 	struct report_opts ropts = REPORT_OPTS_INIT;
-	struct verdict v = { .block = CHECK_RESULT_INIT, .warn = CHECK_RESULT_INIT };
+	struct verdict v = { .block = CHECK_RESULT_INIT, .warn = CHECK_RESULT_INIT,
+			     .accepted = CHECK_RESULT_INIT };
 	const struct series_patch *p;
 	int ret;
 
@@ -337,21 +344,40 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 		goto out;
 	}
 	judge(&v, &r, flags);
+	/* a trailer that accepts nothing is a warning (accept.h) */
+	v.warn.stale = r.stale;
+	v.warn.nr_stale = r.nr_stale;
 	ropts.quiet = true;
-	if (v.warn.nr) {
+	if (v.accepted.nr) {
+		fprintf(err, "warnwatch: %s: %zu call%s accepted by the patch's "
+			ACCEPT_KEY ": trailer (sent):\n", p->subject, v.accepted.nr,
+			v.accepted.nr == 1 ? "" : "s");
+		report_text(err, path, &one, &v.accepted, &ropts);
+	}
+	if (v.warn.nr + v.warn.nr_stale) {
 		fprintf(err, "warnwatch: %s: %zu warning%s (not blocking%s):\n", p->subject,
-			v.warn.nr, v.warn.nr == 1 ? "" : "s",
+			v.warn.nr + v.warn.nr_stale, v.warn.nr + v.warn.nr_stale == 1 ? "" : "s",
 			flags & HOOK_STRICT ? "" : "; `warnwatch hook install --strict --force` blocks them");
 		report_text(err, path, &one, &v.warn, &ropts);
 	}
-	if (v.block.nr) {
-		fprintf(err, "warnwatch: %s: %zu new call%s at %s level; nothing is sent:\n",
-			p->subject, v.block.nr, v.block.nr == 1 ? "" : "s",
-			flags & HOOK_STRICT ? "warning or error" : "error");
-		report_text(err, path, &one, &v.block, &ropts);
-		fprintf(err, "warnwatch: fix the patch (`warnwatch check --suggest` shows a gentler form)%s;\n"
+	/* --strict: a stale trailer blocks as a warning does */
+	if (v.block.nr || ((flags & HOOK_STRICT) && r.nr_stale)) {
+		if (v.block.nr) {
+			fprintf(err, "warnwatch: %s: %zu new call%s at %s level; nothing is sent:\n",
+				p->subject, v.block.nr, v.block.nr == 1 ? "" : "s",
+				flags & HOOK_STRICT ? "warning or error" : "error");
+			report_text(err, path, &one, &v.block, &ropts);
+		} else {
+			fprintf(err, "warnwatch: %s: a " ACCEPT_KEY ": trailer that accepts "
+				"nothing (--strict); nothing is sent\n", p->subject);
+		}
+		fprintf(err, "warnwatch: fix the patch (`warnwatch check --suggest --tree DIR '%s'`, "
+			"with DIR a kernel tree this patch applies to, prints a gentler form "
+			"compiled there)%s;\n"
+			"warnwatch: a call that must stay: a '" ACCEPT_KEY ": FILE:FUNCTION REASON' "
+			"trailer in its commit message accepts it (docs/check.md);\n"
 			"warnwatch: to send anyway: git send-email --no-validate ...\n",
-			p->total > 1 ?
+			path, p->total > 1 ?
 			"; if a later patch of the series converts the call, fold that change into "
 			"this patch: each patch must stand on its own (bisection)" : "");
 		ret = 1;
@@ -361,6 +387,7 @@ int hook_validate(FILE *err, const char *path, struct ruleset *rules, unsigned f
 out:
 	free(v.block.v);
 	free(v.warn.v);
+	free(v.accepted.v);
 	check_result_clear(&r);
 	series_release(&one);
 	return ret;

@@ -10,6 +10,7 @@
 #include "quote.h"
 #include "jsonval.h"
 #include "linemap.h"
+#include "accept.h"
 
 #include <ctype.h>
 
@@ -87,6 +88,7 @@ static json_t *series_json(const struct series *s, const char *const *commits)
 json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 {
 	const struct rule *r = f->rule;
+	/* A guarded wrapper is reported under its debug-only family. */
 	json_t *o = json_pack("{s:i, s:s, s:o, s:i, s:o, s:s, s:s, s:s, s:o, s:o}",
 		"patch", f->patch,
 		"kind", kind_name(f->kind),
@@ -94,9 +96,9 @@ json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 		"line", f->line,
 		"function", jstr(f->function),
 		"macro", r->macro,
-		"class", rule_class_name(r->class),
+		"class", rule_class_name(f->guard ? RC_DEBUG_ONLY : r->class),
 		"severity", severity_name(f->severity),
-		"rule", str_or_null(r->id),
+		"rule", str_or_null(f->debug ? f->debug->id : r->id),
 		"message", jstr(f->message));
 
 	json_object_set_new(o, "guidance", json_pack("{s:o, s:o}",
@@ -112,6 +114,18 @@ json_t *report_finding_json(const struct finding *f, const char *guidance_file)
 		json_object_set_new(o, "in_body", json_boolean(f->in_body));
 	json_object_set_new(o, "wraps", str_or_null(r->wraps));
 	json_object_set_new(o, "removed_by", json_integer(f->removed_by));
+	if (f->accepted)
+		json_object_set_new(o, "accepted", json_pack("{s:o, s:s}",
+			"reason", jstr(f->accepted),
+			"severity", severity_name(f->accepted_severity)));
+	if (f->whole_file)
+		json_object_set_new(o, "whole_file", json_true());
+	if (f->guard)
+		json_object_set_new(o, "guard", json_pack("{s:s, s:s}",
+			"kind", f->guard_runtime ? "runtime" : "config",
+			"name", f->guard));
+	if (f->unreachable)
+		json_object_set_new(o, "unreachable", json_true());
 	if (f->other)
 		json_object_set_new(o, "other", json_pack("{s:s, s:i}",
 			"macro", f->other->macro, "line", f->other_line));
@@ -152,9 +166,24 @@ json_t *report_damaged_json(const struct check_result *r)
 	return v;
 }
 
+/* The trailers that accept nothing (accept.h), as a JSON array. */
+static json_t *stale_json(const struct check_result *r)
+{
+	json_t *v = json_array();
+
+	for (size_t i = 0; i < r->nr_stale; i++)
+		json_array_append_new(v, json_pack("{s:i, s:o, s:o, s:o, s:o}",
+			"patch", r->stale[i].patch,
+			"file", jstr(r->stale[i].file),
+			"function", jstr(r->stale[i].function),
+			"reason", jstr(r->stale[i].reason),
+			"message", jstr(r->stale[i].why)));
+	return v;
+}
+
 static json_t *summary_json(const struct series *s, const struct check_result *r)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:i}",
 		"added", classes_json(r->added),
 		"removed", classes_json(r->removed),
 		"moved", classes_json(r->moved),
@@ -163,6 +192,8 @@ static json_t *summary_json(const struct series *s, const struct check_result *r
 		"warnings", r->by_severity[SEV_WARNING],
 		"credits", r->by_severity[SEV_CREDIT],
 		"info", r->by_severity[SEV_INFO],
+		"accepted", r->accepted,
+		"stale_accepted", (int)r->nr_stale,
 		"patches", (int)s->nr);
 }
 
@@ -179,9 +210,11 @@ json_t *report_json(const char *input, const struct series *s,
 			"findings", findings,
 			"summary", summary_json(s, r),
 			"notes", notes_json(r));
-	/* The key is left out when nothing is damaged. */
+	/* The keys are left out when nothing is damaged or stale. */
 	if (r->nr_damaged)
 		json_object_set_new(doc, "damaged", report_damaged_json(r));
+	if (r->nr_stale)
+		json_object_set_new(doc, "stale_accepted", stale_json(r));
 	return doc;
 }
 
@@ -229,6 +262,10 @@ void report_json_write(FILE *out, const char *input, const struct series *s,
 		fprintf(out, ",\n%*s\"damaged\": ", 2 * depth + 2, pad);
 		write_value(out, report_damaged_json(r), depth + 1);
 	}
+	if (r->nr_stale) {
+		fprintf(out, ",\n%*s\"stale_accepted\": ", 2 * depth + 2, pad);
+		write_value(out, stale_json(r), depth + 1);
+	}
 	fprintf(out, "\n%*s}", 2 * depth, pad);
 }
 
@@ -263,6 +300,24 @@ static void add_later(struct strbuf *out, const struct finding *f)
 }
 
 /*
+ * The message of a finding in every format: the rule's, or for an
+ * accepted call the trailer's reason and what the call would be without it.
+ */
+static void add_message(struct strbuf *out, const struct finding *f)
+{
+	if (f->accepted) {
+		strbuf_addstr(out, "accepted (" ACCEPT_KEY ": ");
+		quote_c_style_n(out, f->accepted, strlen(f->accepted), 0);
+		strbuf_addf(out, "); %s %s without the trailer",
+			    f->accepted_severity == SEV_ERROR ? "an" : "a",
+			    severity_name(f->accepted_severity));
+		return;
+	}
+	quote_c_style_n(out, f->message, strlen(f->message), 0);
+	add_later(out, f);
+}
+
+/*
  * "FILE:LINE: LABEL: TITLE: MESSAGE" with the patch's strings escaped
  * (quote.h): a file name holding a newline stays on its line.  Appends:
  * callers reset `out` when they want the line alone.
@@ -280,17 +335,82 @@ static void finding_line(struct strbuf *out, const struct finding *f, const char
 	check_finding_title(&title, f);
 	quote_c_style_n(out, title.buf, title.len, 0);
 	strbuf_addstr(out, ": ");
-	quote_c_style_n(out, f->message, strlen(f->message), 0);
-	add_later(out, f);
+	add_message(out, f);
 	strbuf_release(&title);
 }
 
-static void print_finding(FILE *out, const struct finding *f, struct strbuf *sb)
+/* The label of a finding in text and b4's lines: ACCEPTED for an accepted call. */
+static const char *text_label(const struct finding *f)
+{
+	return f->accepted ? "ACCEPTED" : report_severity_label(f->severity);
+}
+
+/*
+ * A trailer that accepts nothing, as one line in every format:
+ * "FILE: LABEL: Warnwatch-accepted: FILE:FUNCTION names no call ...", or
+ * "patch N: ..." when it names no file.
+ */
+static void stale_line(struct strbuf *out, const struct check_stale *st, const char *file,
+		       const char *label)
+{
+	if (*st->file)
+		quote_c_style(out, file);
+	else
+		strbuf_addf(out, "patch %d", st->patch);
+	strbuf_addf(out, ": %s: " ACCEPT_KEY ": ", label);
+	if (*st->file) {
+		quote_c_style(out, st->file);
+		strbuf_addch(out, ':');
+		quote_c_style_n(out, st->function, strlen(st->function), 0);
+	} else {
+		strbuf_addch(out, '\'');
+		quote_c_style_n(out, st->reason, strlen(st->reason), 0);
+		strbuf_addch(out, '\'');
+	}
+	strbuf_addf(out, " %s", st->why);
+}
+
+static size_t patch_pos(const struct series *s, int index);
+
+/*
+ * The text names the call at its own patch's line (as checkpatch.pl,
+ * patch by patch); where later patches move it, the line after the
+ * series too, the one --format=gcc gives: one call, never two numbers
+ * without saying why.
+ */
+static void add_final_line(struct strbuf *sb, const struct series *s, const struct linemap *map,
+			   const struct finding *f)
+{
+	struct strbuf path = STRBUF_INIT;
+	size_t pos = patch_pos(s, f->patch);
+	int line = 0;
+
+	if (f->kind != FINDING_REMOVED && pos + 1 < s->nr &&
+	    linemap_final(&line, &path, map, s, pos, f->file, f->line) == 0 && line &&
+	    (line != f->line || strcmp(path.buf, f->file))) {
+		strbuf_addstr(sb, " (");
+		if (strcmp(path.buf, f->file)) {
+			quote_c_style(sb, path.buf);
+			strbuf_addch(sb, ':');
+		} else {
+			strbuf_addstr(sb, "line ");
+		}
+		strbuf_addf(sb, "%d after the series)", line);
+	}
+	error_clear();
+	strbuf_release(&path);
+}
+
+static void print_finding(FILE *out, const struct series *s, const struct linemap *map,
+			  const struct finding *f, const struct report_opts *opts,
+			  struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	finding_line(sb, f, f->file, f->line, report_severity_label(f->severity));
+	finding_line(sb, f, f->file, f->line, text_label(f));
+	add_final_line(sb, s, map, f);
 	fprintf(out, "%s\n", sb->buf);
-	print_source(out, f);
+	if (!opts->terse)
+		print_source(out, f);
 }
 
 static void print_patch_header(FILE *out, const struct series_patch *p)
@@ -305,30 +425,51 @@ static void print_patch_header(FILE *out, const struct series_patch *p)
 	strbuf_release(&title);
 }
 
+/*
+ * -q prints warnings and errors, and accepted calls that would be one
+ * without their trailer (an acceptance is never out of sight).
+ */
 static bool shown(const struct finding *f, const struct report_opts *opts)
 {
-	return !opts->quiet || f->severity >= SEV_WARNING;
+	return !opts->quiet || f->severity >= SEV_WARNING ||
+	       (f->accepted && f->accepted_severity >= SEV_WARNING);
 }
 
-/* Does patch `index` have a finding to print at r->v[next] on? */
+/* Does patch `index` have a finding to print at r->v[next] on, or a stale trailer? */
 static bool has_findings(const struct check_result *r, size_t next, int index,
 			 const struct report_opts *opts)
 {
 	for (; next < r->nr && r->v[next].patch == index; next++)
 		if (shown(&r->v[next], opts))
 			return true;
+	for (size_t i = 0; i < r->nr_stale; i++)
+		if (r->stale[i].patch == index)
+			return true;
 	return false;
 }
 
-static void print_findings(FILE *out, const struct check_result *r, size_t *next,
-			   const int *patch, const struct report_opts *opts,
+static void print_findings(FILE *out, const struct series *s, const struct check_result *r,
+			   size_t *next, const int *patch, const struct report_opts *opts,
 			   struct strbuf *sb)
 {
 	for (; *next < r->nr && (!patch || r->v[*next].patch == *patch); (*next)++) {
 		const struct finding *f = &r->v[*next];
 
 		if (shown(f, opts))
-			print_finding(out, f, sb);
+			print_finding(out, s, r->map, f, opts, sb);
+	}
+}
+
+/* The stale trailers of patch `index` (every patch's when `all`). */
+static void print_stale(FILE *out, const struct check_result *r, int index, bool all,
+			struct strbuf *sb)
+{
+	for (size_t i = 0; i < r->nr_stale; i++) {
+		if (!all && r->stale[i].patch != index)
+			continue;
+		strbuf_reset(sb);
+		stale_line(sb, &r->stale[i], r->stale[i].file, "WARNING");
+		fprintf(out, "%s\n", sb->buf);
 	}
 }
 
@@ -336,11 +477,15 @@ void report_text(FILE *out, const char *input, const struct series *s,
 		 const struct check_result *r, const struct report_opts *opts)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool headers = !opts->quiet && (s->nr > 1 || (s->nr && s->patches[0].total > 1));
+	bool headers = !opts->quiet && !opts->terse &&
+		       (s->nr > 1 || (s->nr && s->patches[0].total > 1));
 	bool any = false;
 	size_t next = 0;
 	int added = 0, removed = 0, converted = 0;
 
+	/* checkpatch's --mailback: nothing at all unless something is wrong */
+	if (opts->mailback && !r->by_severity[SEV_ERROR] && !r->by_severity[SEV_WARNING])
+		return;
 	if (opts->name_input && !opts->quiet)
 		fprintf(out, "%s:\n", quote_str(&sb, input));
 	/* Findings come in series order (check_series()). */
@@ -352,9 +497,12 @@ void report_text(FILE *out, const char *input, const struct series *s,
 			print_patch_header(out, &s->patches[i]);
 			any = true;
 		}
-		print_findings(out, r, &next, &s->patches[i].index, opts, &sb);
+		print_findings(out, s, r, &next, &s->patches[i].index, opts, &sb);
+		print_stale(out, r, s->patches[i].index, false, &sb);
 	}
-	print_findings(out, r, &next, NULL, opts, &sb);
+	print_findings(out, s, r, &next, NULL, opts, &sb);
+	if (!s->nr)
+		print_stale(out, r, 0, true, &sb);
 	/* A conversion is one thing done, not a call added and one removed. */
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
@@ -368,14 +516,20 @@ void report_text(FILE *out, const char *input, const struct series *s,
 		else
 			removed++;
 	}
-	if (!opts->quiet) {
-		if (any)
-			fputc('\n', out);
-		fprintf(out, "total: %d errors, %d warnings, %d credits "
-			"(%d added, %d removed, %d converted) in %zu patches\n",
-			r->by_severity[SEV_ERROR], r->by_severity[SEV_WARNING],
-			r->by_severity[SEV_CREDIT], added, removed, converted, s->nr);
-	}
+	if (opts->quiet || opts->no_summary)
+		goto out;
+	if (any)
+		fputc('\n', out);
+	fprintf(out, "total: %d errors, %d warnings, %d credits, %d accepted ",
+		r->by_severity[SEV_ERROR], r->by_severity[SEV_WARNING],
+		r->by_severity[SEV_CREDIT], r->accepted);
+	/* -f: a file's calls are there, not added */
+	if (opts->files)
+		fprintf(out, "(%d calls) in %zu files\n", added, s->nr);
+	else
+		fprintf(out, "(%d added, %d removed, %d converted) in %zu patches\n",
+			added, removed, converted, s->nr);
+out:
 	strbuf_release(&sb);
 }
 
@@ -485,7 +639,7 @@ static void print_gcc(FILE *out, const struct series *s, const struct linemap *m
 	}
 	if (!line)	/* gone by the end of the series: its own patch's line */
 		line = f->line;
-	if (opts->quiet && sev < SEV_WARNING)
+	if (!shown(f, opts))
 		return;
 	strbuf_reset(title);
 	relative_to(&tmp, path->buf, opts->prefix);
@@ -495,9 +649,13 @@ static void print_gcc(FILE *out, const struct series *s, const struct linemap *m
 	check_finding_title(path, f);
 	quote_c_style_n(title, path->buf, path->len, 0);
 	strbuf_addf(title, "%s: ", where);
-	quote_c_style_n(title, f->message, strlen(f->message), 0);
-	add_later(title, f);
-	fprintf(out, "%s [%s", title->buf, f->rule->id ? f->rule->id : f->rule->macro);
+	add_message(title, f);
+	/* A removal is no finding of the rule that flags additions. */
+	if (f->kind == FINDING_REMOVED)
+		fprintf(out, "%s [removed-%s", title->buf, rule_class_name(f->rule->class));
+	else
+		fprintf(out, "%s [%s%s", title->buf, f->rule->id ? f->rule->id : f->rule->macro,
+			f->accepted ? ", accepted" : "");
 	if (f->patch && s->nr > 1)
 		fprintf(out, ", patch %d/%zu", f->patch, s->nr);
 	fputs("]\n", out);
@@ -511,6 +669,18 @@ void report_gcc(FILE *out, const struct series *s, const struct check_result *r,
 
 	for (size_t i = 0; i < r->nr; i++)
 		print_gcc(out, s, r->map, &r->v[i], opts, &title, &path);
+	/* a stale trailer has no line: "FILE: warning: ..." as gcc says "cc1: warning:" */
+	for (size_t i = 0; i < r->nr_stale; i++) {
+		const struct check_stale *st = &r->stale[i];
+
+		relative_to(&path, st->file, opts->prefix);
+		strbuf_reset(&title);
+		stale_line(&title, st, path.buf, "warning");
+		fprintf(out, "%s [stale-accepted", title.buf);
+		if (st->patch && s->nr > 1)
+			fprintf(out, ", patch %d/%zu", st->patch, s->nr);
+		fputs("]\n", out);
+	}
 	strbuf_release(&title);
 	strbuf_release(&path);
 }
@@ -528,6 +698,12 @@ void report_b4(FILE *out, const struct check_result *r)
 		strbuf_reset(&title);
 		finding_line(&title, f, f->file, f->line, report_severity_label(f->severity));
 		fprintf(out, "%s [%s]\n", title.buf, f->rule->id ? f->rule->id : f->rule->macro);
+	}
+	/* b4 has no neutral item: an accepted call prints nothing, a stale trailer warns */
+	for (size_t i = 0; i < r->nr_stale; i++) {
+		strbuf_reset(&title);
+		stale_line(&title, &r->stale[i], r->stale[i].file, "WARNING");
+		fprintf(out, "%s [stale-accepted]\n", title.buf);
 	}
 	strbuf_release(&title);
 }
@@ -560,12 +736,21 @@ static void doc_url(struct strbuf *out, const char *file, const char *section)
 		strbuf_setlen(out, out->len - 1);
 }
 
+/* "1 error", ", 2 warnings": one count of b4-review's summary, when not 0. */
+static void add_count(struct strbuf *out, int n, const char *what, bool plural_s)
+{
+	if (!n)
+		return;
+	strbuf_addf(out, "%s%d %s%s", out->len ? ", " : "", n, what,
+		    plural_s && n != 1 ? "s" : "");
+}
+
 void report_b4_review(FILE *out, const struct series *s, const struct check_result *r,
 		      const struct ruleset *rs)
 {
 	struct strbuf summary = STRBUF_INIT, details = STRBUF_INIT, url = STRBUF_INIT;
-	const struct finding *worst = NULL;
-	int errors = 0, warnings = 0;
+	const struct finding *worst = NULL, *one = NULL;
+	int errors = 0, warnings = (int)r->nr_stale, accepted = 0;
 	json_t *o, *v = json_array();
 	char *text;
 
@@ -577,30 +762,35 @@ void report_b4_review(FILE *out, const struct series *s, const struct check_resu
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
 
-		if (f->kind == FINDING_REMOVED || f->severity < SEV_WARNING)
+		if (f->kind == FINDING_REMOVED || (f->severity < SEV_WARNING && !f->accepted))
 			continue;
-		if (f->severity == SEV_ERROR)
+		if (f->accepted)
+			accepted++;
+		else if (f->severity == SEV_ERROR)
 			errors++;
 		else
 			warnings++;
-		if (!worst || f->severity > worst->severity)
+		if (!f->accepted && (!worst || f->severity > worst->severity))
 			worst = f;
-		finding_line(&details, f, f->file, f->line, report_severity_label(f->severity));
+		one = f;
+		finding_line(&details, f, f->file, f->line, text_label(f));
 		strbuf_addf(&details, " [%s]\n", f->rule->id ? f->rule->id : f->rule->macro);
 	}
-	if (errors)
-		strbuf_addf(&summary, "%d error%s", errors, errors == 1 ? "" : "s");
-	if (warnings)
-		strbuf_addf(&summary, "%s%d warning%s", errors ? ", " : "", warnings,
-			    warnings == 1 ? "" : "s");
-	if (errors + warnings == 1) {
+	for (size_t i = 0; i < r->nr_stale; i++) {
+		stale_line(&details, &r->stale[i], r->stale[i].file, "WARNING");
+		strbuf_addstr(&details, " [stale-accepted]\n");
+	}
+	add_count(&summary, errors, "error", true);
+	add_count(&summary, warnings, "warning", true);
+	add_count(&summary, accepted, "accepted", false);
+	if (errors + warnings + accepted == 1 && one) {
 		strbuf_addstr(&summary, ": ");
-		check_finding_title(&summary, worst);
+		check_finding_title(&summary, one);
 	}
 	doc_url(&url, rs->guidance_file, worst ? worst->rule->section : NULL);
 	o = json_pack("{s:s, s:s, s:o, s:o, s:o}",
 		      "tool", "warnwatch",
-		      "status", !worst ? "pass" : worst->severity == SEV_ERROR ? "fail" : "warn",
+		      "status", errors ? "fail" : warnings ? "warn" : "pass",
 		      "summary", jstr(summary.buf),
 		      "url", jstr(worst ? url.buf : ""),
 		      "details", jstr(details.buf));

@@ -21,6 +21,11 @@ enum report_format {
 struct report_opts {
 	enum report_format format;
 	bool quiet;		/* text: only warnings and errors, no summary */
+	/* checkpatch's spellings (docs/check.md): text without the call's
+	 * lines or patch headers (--terse), without the total (--no-summary),
+	 * nothing at all when no finding is a warning or an error (--mailback) */
+	bool terse, no_summary, mailback;
+	bool files;		/* text: the total counts files (check -f), not patches */
 	bool name_input;	/* text: start with the input's name (several inputs) */
 	bool byte_columns;	/* gcc: columns in bytes, not as gcc counts them */
 	/* gcc: the current directory below the repository's top ("mm/"),

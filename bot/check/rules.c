@@ -10,7 +10,6 @@
  */
 #include "rules.h"
 #include "env.h"
-#include "advice.h"
 #include "datadir.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -722,6 +721,18 @@ static int load_doc(struct ctx *c, json_t *doc)
 	return 0;
 }
 
+/* rules_own_part(): set once in main(), before any thread starts. */
+static struct {
+	const char *key;
+	rules_part_fn *fn;
+} owned_part;
+
+void rules_own_part(const char *key, rules_part_fn *fn)
+{
+	owned_part.key = key;
+	owned_part.fn = fn;
+}
+
 int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 		   const char *name)
 {
@@ -737,14 +748,11 @@ int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 	c.origin = c.ix->origins.nr;
 	strvec_push(&c.ix->origins, name);
 	ret = load_doc(&c, doc);
-	/* The reply's advice is checked here too, so that `check` and a
-	 * rules change fail on a broken "review" object, naming the file. */
-	if (!ret && json_is_object(doc) && json_object_get(doc, "review")) {
-		struct advice a = ADVICE_INIT;
-
-		ret = advice_load_buf(&a, buf, len, name);
-		advice_release(&a);
-	}
+	/* The part a floor above owns (the reply's advice) is checked here
+	 * too, so that `check` and a rules change fail on it, naming the file. */
+	if (!ret && owned_part.fn && json_is_object(doc) &&
+	    json_object_get(doc, owned_part.key))
+		ret = owned_part.fn(buf, len, name);
 	json_decref(doc);
 	return ret;
 }

@@ -76,6 +76,18 @@ int rules_load(struct ruleset *out, const char *dir);
 /* Load one JSON document from memory (tests, fuzzing); `name` is for errors. */
 int rules_load_buf(struct ruleset *out, const char *buf, size_t len,
 		   const char *name);
+
+/*
+ * A part of the rule files that a floor above check owns and reads (the
+ * reply's "review" object: advice.h).  rules_load_buf() hands every file
+ * with the top-level `key` to `fn` as well, so that `check` and a rules
+ * change fail on a broken part, naming the file, while check includes
+ * nothing of the reply.  main() registers review's before anything loads
+ * rules; a second call replaces the first; unregistered, the part is not
+ * read here.
+ */
+typedef int rules_part_fn(const char *buf, size_t len, const char *name);
+void rules_own_part(const char *key, rules_part_fn *fn);
 /*
  * The rule for identifier `name` (`len` bytes, not NUL-terminated), or
  * NULL.  O(1): a hash table built when loading.  Borrowed; valid until

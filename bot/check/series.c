@@ -71,6 +71,17 @@ static int version_token(const char *p, size_t n)
 	return number(p + 1, n - 1);
 }
 
+/* "SET", "BOMB", "BLIZZARD": three letters or more (not PATCHES' "ES"). */
+static bool collection_word(const char *p, size_t n)
+{
+	if (n < 3)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= 'A' && p[i] <= 'Z')))
+			return false;
+	return true;
+}
+
 static void subject_token(struct subject_tags *out, const char *p, size_t n)
 {
 	const char *slash = memchr(p, '/', n);
@@ -78,11 +89,13 @@ static void subject_token(struct subject_tags *out, const char *p, size_t n)
 
 	if (istarts(p, n, "patch")) {
 		out->is_patch = true;
-		out->patchset |= istarts(p, n, "patchset") ||
-				 istarts(p, n, "patchbomb");
 		/* "PATCHv2", "PATCH-v2" */
 		if ((v = version_token(p + 5, n - 5)) > 0)
 			out->version = v;
+		/* A word after PATCH that is no version names a collection:
+		 * PATCHSET, PATCHBOMB, PATCHBLIZZARD (a letter above sets). */
+		else if (collection_word(p + 5, n - 5))
+			out->patchset = true;
 	} else if (istarts(p, n, "rfc")) {
 		out->is_patch = true;
 		out->rfc = true;

@@ -29,6 +29,10 @@ struct series_patch {
 	const char *diff;
 	size_t diff_len;
 	const struct mail *mail; /* borrowed from the mail_list */
+	/* A commit's message (check --git, -g; borrowed), where its trailers
+	 * are (accept.h); NULL for mail (its body holds the message). */
+	const char *log;
+	size_t log_len;
 };
 
 struct series {
@@ -65,7 +69,8 @@ struct subject_tags {
 				 * tag); the other fields still say what the
 				 * replied-to patch was */
 	bool rfc;
-	bool patchset;		/* [PATCHSET ...], [PATCHBOMB ...]: a cover
+	bool patchset;		/* [PATCHSET ...], [PATCHBOMB ...], any
+				 * [PATCH<word> ...] (PATCHBLIZZARD): a cover
 				 * letter, whatever its m/n (one of several
 				 * sets sent together, or the letter above
 				 * them) */

@@ -75,6 +75,12 @@ static void progress(void *data, const char *list, const struct backfill_epoch_s
 		st->patches, st->skipped, st->seconds);
 }
 
+static void skipped(void *data, const char *list, const char *repo, const char *reason)
+{
+	(void)data;
+	fprintf(stderr, "backfill: %s: %s: skipped: %s\n", list, repo, reason);
+}
+
 static void print_counts(struct strbuf *sb, json_t *o)
 {
 	const char *k;
@@ -142,6 +148,7 @@ static int run(struct backfill_args *a)
 	opts.url = a->url;
 	opts.rules = &rs;
 	opts.progress = a->quiet ? NULL : progress;
+	opts.skipped = skipped;
 	for (size_t i = 0; !ret && i < a->repos.nr; i++) {
 		struct backfill_epoch_stats total = { 0 };
 

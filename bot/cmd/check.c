@@ -13,10 +13,12 @@
 #include "opt.h"
 #include "report.h"
 #include "series.h"
+#include "srcfile.h"
 #include "strvec.h"
 #include "suggest.h"
 
 #include <ctype.h>
+#include <sys/stat.h>
 #include <git2.h>
 #include <time.h>
 #include <unistd.h>
@@ -25,25 +27,33 @@ static const char usage_text[] =
 	"usage: warnwatch check [options] INPUT...\n"
 	"       warnwatch check [options] --git REPO RANGE\n"
 	"       warnwatch check [options] -g REV...\n"
+	"       warnwatch check [options] -f FILE...\n"
 	"       warnwatch check [options]          (in a git work tree)\n"
 	"\n"
 	"INPUT is an mbox (git format-patch, b4 .mbx), a single saved message,\n"
 	"a unified diff (git, quilt, diff -u/-ruN), or - for stdin.\n"
 	"\n"
-	"  --git REPO RANGE   check the commits of RANGE (A..B, or one commit) in REPO\n"
+	"  --git REPO RANGE   check the commits of RANGE (A..B, or one commit) in REPO;\n"
+	"                     --git REV... with no REPO directory is -g, as in checkpatch.pl\n"
 	"  -g, --git-revs     INPUTs are revisions of the repository around the current\n"
 	"                     directory (A..B, or one commit each), as checkpatch.pl -g\n"
+	"  -f, --file         INPUTs are source files: every call in them is reported\n"
+	"                     as if added, as checkpatch.pl -f\n"
 	"  no INPUT           standard input when it is not a terminal and not empty;\n"
-	"                     else, in a git work tree, @{upstream}..HEAD (HEAD with\n"
-	"                     no upstream; at most %d commits, never a root commit)\n"
+	"                     else, in a git work tree, @{upstream}..HEAD (with no\n"
+	"                     upstream, the commits since the remote's default\n"
+	"                     branch or main/master; at most %d commits, never a\n"
+	"                     root commit)\n"
 	"  --tree DIR         resolve BUG/WARN wrappers defined in kernel tree DIR\n"
 	"  --rules DIR        rule files (default: %s)\n"
-	"  --format FMT       text (default), json, or gcc (FILE:LINE:COL: error: ...,\n"
-	"                     for vim's quickfix, Emacs' compilation mode, VS Code), or\n"
+	"  --format text|json|gcc|b4|b4-review\n"
+	"                     text (default); json; gcc (FILE:LINE:COL: error: ...,\n"
+	"                     for vim's quickfix, Emacs' compilation mode, VS Code);\n"
 	"                     b4 (b4.prep-perpatch-check-cmd: one line per warning or\n"
-	"                     error, nothing when clean; no INPUT reads stdin), or\n"
+	"                     error, nothing when clean; no INPUT reads stdin);\n"
 	"                     b4-review (b4.review-perpatch-check-cmd: a JSON array)\n"
-	"  --column-unit U    gcc: display (default, as gcc: a tab to the next\n"
+	"  --column-unit display|byte\n"
+	"                     gcc: display (default, as gcc: a tab to the next\n"
 	"                     multiple of 8) or byte (vim's %%c)\n"
 	"  --suggest          with --tree: print, instead of the report, a patch (for\n"
 	"                     git apply on top of the series) with the review's rewrite\n"
@@ -53,16 +63,46 @@ static const char usage_text[] =
 	"                     return type nor the function's exits)\n"
 	"  --build-dir DIR    --suggest: DIR's configured build directory (make O=),\n"
 	"                     whose .o.cmd files give each object's compile command\n"
-	"  -q, --quiet        text: only warnings and errors, no summary\n"
+	"  -q, --quiet        text: only warnings, errors and accepted calls, no total\n"
+	"  --strict           exit status 1 for warnings too\n"
 	"  -h, --help         this text\n"
 	"\n"
-	"exit status: 0 nothing at error level, 1 findings at error level,\n"
-	"2 usage or input error\n";
+	"A call that must stay is accepted by a 'Warnwatch-accepted: FILE:FUNCTION\n"
+	"REASON' trailer in the commit message of the patch that adds it.\n"
+	"\n"
+	"checkpatch.pl's spellings, for scripts and b4 configurations written for it:\n"
+	"  --terse            text: one line per finding, without the call's lines\n"
+	"  --no-summary       text: no total\n"
+	"  --mailback         text: nothing at all unless a finding is a warning or error\n"
+	"  --subjective       the same as --strict\n"
+	"  --root DIR         the same as --tree DIR\n"
+	"  --color WHEN       never or auto (warnwatch prints no colour); always is refused\n"
+	"  --no-color         accepted: no colour\n"
+	"  --showfile         accepted: text always names the patched file's line\n"
+	"  --emacs            accepted: text lines start with FILE:LINE: already\n"
+	"  --no-tree          accepted: no tree is needed unless --tree\n"
+	"  --patch            accepted: INPUTs are patches unless -f\n"
+	"  --no-signoff       accepted: warnwatch checks no Signed-off-by:\n"
+	"  --no-fixes-tag     accepted: warnwatch checks no Fixes:\n"
+	"  --show-types       accepted: b4 and gcc lines name the rule\n"
+	"  --summary-file     accepted: several INPUTs are named in the text\n"
+	"  --max-line-length N  accepted: warnwatch checks no line length\n"
+	"  --codespell        accepted: warnwatch checks no spelling\n"
+	"  --codespellfile FILE  accepted, as --codespell\n"
+	"  --ignore TYPES     accepted for checkpatch's types; AVOID_BUG or a warnwatch\n"
+	"                     rule is refused (accept a call with its trailer)\n"
+	"checkpatch.pl's --types, --list-types, --fix, --fix-inplace, --test-only and\n"
+	"--verbose are refused, each with what to do instead.\n"
+	"\n"
+	"exit status: 0 nothing at error level, 1 findings at error level (with\n"
+	"--strict: at warning level), 2 usage or input error\n";
 
 struct check_cmd {
 	const char *git_repo;
 	const char *git_range;
 	bool git_revs;		/* -g: inputs are revisions */
+	bool whole_files;	/* -f: inputs are source files, read whole */
+	bool strict;		/* --strict: warnings make the exit status 1 */
 	bool suggest;		/* --suggest: the review's rewrites as a diff */
 	const char *tree;
 	const char *build_dir;	/* --build-dir, for --suggest --tree */
@@ -77,7 +117,7 @@ struct check_cmd {
 	struct strbuf piped;	/* stdin, read to see whether it is empty */
 	bool have_piped;	/* ... and it is the input ("-") */
 	struct strbuf prefix;	/* the current directory below the work tree's top */
-	enum { RANGE_GIVEN, RANGE_UPSTREAM, RANGE_HEAD } defaulted;
+	enum { RANGE_GIVEN, RANGE_UPSTREAM, RANGE_DEFAULT_BRANCH } defaulted;
 };
 
 /* No INPUT checks at most this many commits above the upstream. */
@@ -95,11 +135,103 @@ static const enum report_format formats[] = { REPORT_TEXT, REPORT_JSON, REPORT_G
 					      REPORT_B4_REVIEW };
 static const char *const unit_names[] = { "display", "byte", NULL };
 
+/*
+ * checkpatch.pl's options that mean nothing here and that scripts
+ * written for it pass routinely (b4's default check command, LTP's
+ * .b4-config, CI wrappers): accepted, ignored.  The flags first.
+ */
+static const char *const checkpatch_ignored[] = {
+	"showfile", "emacs", "no-tree", "patch", "no-signoff", "no-fixes-tag",
+	"show-types", "summary-file", "codespell", "no-color", "nocolor",
+};
+
+/* ... and those refused, with what to do instead (`value`: takes one). */
+static const struct {
+	const char *name;
+	bool value;
+	const char *instead;
+} checkpatch_refused[] = {
+	{ "types", true, "it selects checkpatch's message types; warnwatch checks BUG/WARN "
+	  "calls only: leave it out" },
+	{ "list-types", false, "warnwatch's rules are rules/*.json (docs/rules.md)" },
+	{ "fix", false, "warnwatch edits no file: --suggest --tree DIR prints the "
+	  "rewrites as a patch" },
+	{ "fix-inplace", false, "warnwatch edits no file: --suggest --tree DIR prints the "
+	  "rewrites as a patch" },
+	{ "test-only", true, "leave it out (warnwatch has one kind of finding)" },
+	{ "verbose", false, "each finding says why already" },
+};
+
+#define NR_CHECK_OPTS 20	/* the fixed entries of parse_args()'s table */
+
+static const char *const color_names[] = { "never", "auto", "always", NULL };
+
+/*
+ * checkpatch's --ignore TYPES: its own types mean nothing here, but
+ * AVOID_BUG (its type for BUG_ON()) or a warnwatch rule would hide the
+ * calls warnwatch is for.
+ */
+static int check_ignored_types(const struct check_cmd *cmd, const struct strvec *types)
+{
+	for (size_t i = 0; i < types->nr; i++) {
+		const char *t = types->v[i];
+
+		while (*t) {
+			size_t n = strcspn(t, ",");
+
+			if ((n == 9 && !strncasecmp(t, "AVOID_BUG", n)) ||
+			    (n > 4 && !strncmp(t, "new-", 4)))
+				return usage_error("--ignore cannot hide the calls warnwatch is "
+						   "for: accept a justified call with a "
+						   "'Warnwatch-accepted: FILE:FUNCTION REASON' "
+						   "trailer (docs/check.md); not", types->v[i]);
+			t += n + (t[n] == ',');
+		}
+	}
+	return 0;
+}
+
+/*
+ * --git X...: warnwatch's --git REPO RANGE when X is a directory, else
+ * checkpatch.pl's --git (-g) with X the first revision.
+ */
+static int git_args(struct check_cmd *cmd)
+{
+	struct stat st;
+
+	if (stat(cmd->git_repo, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		struct strvec revs = STRVEC_INIT;
+
+		/* the revision comes first, as it was written */
+		strvec_push(&revs, cmd->git_repo);
+		for (size_t i = 0; i < cmd->inputs.nr; i++)
+			strvec_push(&revs, cmd->inputs.v[i]);
+		strvec_clear(&cmd->inputs);
+		cmd->inputs = revs;
+		cmd->git_repo = NULL;
+		cmd->git_revs = true;
+		return 0;
+	}
+	if (!cmd->inputs.nr)
+		return usage_error("--git needs REPO and RANGE", NULL);
+	if (cmd->inputs.nr > 1)
+		return usage_error("--git takes no other INPUT, got", cmd->inputs.v[1]);
+	cmd->git_range = cmd->inputs.v[0];
+	return 0;
+}
+
 /* 0: go on; 1: done (--help); EXIT_USAGE: bad command line. */
 static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 {
-	int format = -1, unit = 0, ret;
-	struct opt opts[] = {
+	int format = -1, unit = 0, color = 0, ret;
+	bool ignored = false;
+	unsigned refused = 0;
+	const char *refused_value[ARRAY_SIZE(checkpatch_refused)] = { 0 };
+	unsigned long max_line = 0;
+	const char *root = NULL, *dummy = NULL;
+	struct strvec ignore_types = STRVEC_INIT;
+	struct opt opts[NR_CHECK_OPTS + ARRAY_SIZE(checkpatch_ignored) +
+			ARRAY_SIZE(checkpatch_refused) + 1] = {
 		OPT_FLAG('q', "quiet", &cmd->ropts.quiet),
 		OPT_CHOICE(0, "format", &format, format_names),
 		OPT_CHOICE(0, "column-unit", &unit, unit_names),
@@ -109,33 +241,95 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 		OPT_FLAG(0, "suggest", &cmd->suggest),
 		OPT_FLAG('g', "git-revs", &cmd->git_revs),
 		OPT_STRING(0, "git", &cmd->git_repo, "REPO and RANGE"),
-		OPT_END(),
+		OPT_FLAG('f', "file", &cmd->whole_files),
+		OPT_FLAG(0, "strict", &cmd->strict),
+		OPT_FLAG(0, "subjective", &cmd->strict),
+		OPT_FLAG(0, "terse", &cmd->ropts.terse),
+		OPT_FLAG(0, "no-summary", &cmd->ropts.no_summary),
+		OPT_FLAG(0, "mailback", &cmd->ropts.mailback),
+		OPT_STRING(0, "root", &root, "a directory"),
+		OPT_CHOICE(0, "color", &color, color_names),
+		OPT_ULONG(0, "max-line-length", &max_line, "a number"),
+		OPT_STRING(0, "codespellfile", &dummy, "a file"),
+		OPT_LIST(0, "ignore", &ignore_types, "TYPES"),
 	};
+	size_t n = NR_CHECK_OPTS;
 
+	for (size_t i = 0; i < ARRAY_SIZE(checkpatch_ignored); i++)
+		opts[n++] = (struct opt)OPT_FLAG(0, checkpatch_ignored[i], &ignored);
+	for (size_t i = 0; i < ARRAY_SIZE(checkpatch_refused); i++)
+		opts[n++] = checkpatch_refused[i].value ?
+			(struct opt)OPT_STRING(0, checkpatch_refused[i].name, &refused_value[i],
+					       "a value") :
+			(struct opt)OPT_BIT(0, checkpatch_refused[i].name, &refused, 1u << i);
+	opts[n] = (struct opt)OPT_END();
 	ret = opt_parse(&cmd->inputs, argc, argv, opts, 0);
 	if (ret == OPT_HELP) {
 		printf(usage_text, CHECK_DEFAULT_MAX_COMMITS, rules_default_dir());
-		return 1;
+		ret = 1;
+		goto out;
 	}
-	if (ret < 0)
-		return usage_error(error_last(), NULL);
+	if (ret < 0) {
+		ret = usage_error(error_last(), NULL);
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(checkpatch_refused); i++)
+		if ((refused & (1u << i)) || refused_value[i]) {
+			error("checkpatch.pl's --%s means nothing here: %s",
+			      checkpatch_refused[i].name, checkpatch_refused[i].instead);
+			ret = usage_error(error_last(), NULL);
+			goto out;
+		}
+	ret = EXIT_USAGE;
+	if (color == 2) {
+		usage_error("--color=always: warnwatch prints no colour (never or auto)", NULL);
+		goto out;
+	}
+	if (check_ignored_types(cmd, &ignore_types))
+		goto out;
+	if (root && cmd->tree && strcmp(root, cmd->tree)) {
+		usage_error("--root and --tree name two trees", NULL);
+		goto out;
+	}
+	if (root)
+		cmd->tree = root;
 	if (format >= 0)
 		cmd->ropts.format = formats[format];
 	cmd->ropts.byte_columns = unit == 1;
-	if (cmd->git_repo) {
-		/* --git REPO RANGE: the range is the one argument */
-		if (!cmd->inputs.nr)
-			return usage_error("--git needs REPO and RANGE", NULL);
-		if (cmd->inputs.nr > 1)
-			return usage_error("--git takes no other INPUT, got",
-					   cmd->inputs.v[1]);
-		cmd->git_range = cmd->inputs.v[0];
+	if (cmd->git_repo && git_args(cmd))
+		goto out;
+	if (cmd->git_repo && cmd->git_revs) {
+		usage_error("-g and --git do not go together", NULL);
+		goto out;
 	}
-	if (cmd->git_repo && cmd->git_revs)
-		return usage_error("-g and --git do not go together", NULL);
-	if (cmd->git_revs && !cmd->inputs.nr)
-		return usage_error("-g needs at least one revision", NULL);
-	return 0;
+	if (cmd->git_revs && !cmd->inputs.nr) {
+		usage_error("-g needs at least one revision", NULL);
+		goto out;
+	}
+	if (cmd->whole_files && (cmd->git_repo || cmd->git_revs)) {
+		usage_error("-f takes source files, not commits (-g, --git)", NULL);
+		goto out;
+	}
+	if (cmd->whole_files && !cmd->inputs.nr) {
+		usage_error("-f needs at least one FILE", NULL);
+		goto out;
+	}
+	for (size_t i = 0; cmd->whole_files && i < cmd->inputs.nr; i++)
+		if (!strcmp(cmd->inputs.v[i], "-")) {
+			usage_error("-f needs FILE names, not '-' (the name says whether it "
+				    "is C and which path rules apply)", NULL);
+			goto out;
+		}
+	/* The rewrites mirror the function's own exits: only the tree shows them. */
+	if (cmd->suggest && !cmd->tree) {
+		usage_error("--suggest needs --tree DIR, a kernel tree the series "
+			    "applies to (the rewrites are compiled there)", NULL);
+		goto out;
+	}
+	ret = 0;
+out:
+	strvec_clear(&ignore_types);
+	return ret;
 }
 
 /* Several inputs make a JSON array of documents, written as they come. */
@@ -158,9 +352,6 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 			report_error(prefix.buf);
 			strbuf_release(&prefix);
 		}
-		if (!cmd->tree && r->nr)
-			fprintf(stderr, "warnwatch: suggest: no code without the tree: the diff shows "
-				"neither the return type nor the function's exits (--tree DIR)\n");
 		if (diff.len)
 			printf("warnwatch check --suggest: rewrites of the calls '%s' adds, compiled in '%s'.\n"
 			       "Read each hunk before applying it (git apply); nothing is applied for you.\n\n%s",
@@ -188,6 +379,8 @@ static int emit(struct check_cmd *cmd, const char *input, const struct series *s
 	} else {
 		report_text(stdout, input, s, r, &cmd->ropts);
 	}
+	if (cmd->strict && (r->worst >= SEV_WARNING || r->nr_stale))
+		return EXIT_FOUND;
 	return r->worst >= SEV_ERROR ? EXIT_FOUND : EXIT_OK;
 }
 
@@ -210,6 +403,30 @@ static int report_damaged(const char *input, const struct check_result *r,
 	return r->nr_damaged ? EXIT_USAGE : status;
 }
 
+/*
+ * Is a missing INPUT written as git writes revisions (HEAD~4.., A..B,
+ * X^!, @{u})?  Then the user meant -g, as checkpatch.pl -g takes them.
+ */
+static bool looks_like_revision(const char *input)
+{
+	return strstr(input, "..") || strchr(input, '~') || strchr(input, '^') ||
+	       strchr(input, '@') || !strcmp(input, "HEAD");
+}
+
+/* -f: the source file `input` as the one patch that adds it (srcfile.h). */
+static int load_source_file(struct series *s, const char *input)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = strbuf_read_file(&text, input, MBOX_MAX_BYTES);
+
+	if (ret >= 0)
+		ret = srcfile_diff(&s->raw, srcfile_path(input), text.buf, text.len);
+	if (ret >= 0)
+		series_from_diff(s, s->raw.buf, s->raw.len, input);
+	strbuf_release(&text);
+	return ret;
+}
+
 static int check_one(struct check_cmd *cmd, const char *input)
 {
 	struct series s = SERIES_INIT;
@@ -223,9 +440,14 @@ static int check_one(struct check_cmd *cmd, const char *input)
 	/* stdin was read to see whether it is empty: the series takes it */
 	if (piped)
 		strbuf_swap(&s.raw, &cmd->piped);
-	/* Mail without patches (a review reply): nothing to find. */
-	ret = series_load(&s, input, SERIES_LOAD_EMPTY_OK |
-			  (piped ? SERIES_LOAD_HAVE_BUF : 0), NULL, NULL);
+	if (cmd->whole_files)
+		ret = load_source_file(&s, input);
+	else	/* Mail without patches (a review reply): nothing to find. */
+		ret = series_load(&s, input, SERIES_LOAD_EMPTY_OK |
+				  (piped ? SERIES_LOAD_HAVE_BUF : 0), NULL, NULL);
+	if (ret == WW_ENOTFOUND && looks_like_revision(input))
+		error_code(ret, "cannot open '%s': no such file; to check commits, give them "
+			   "with -g: warnwatch check -g %s", input, input);
 	if (ret < 0) {
 		ret = report_error(NULL);	/* the message names the input */
 		goto out;
@@ -239,6 +461,8 @@ static int check_one(struct check_cmd *cmd, const char *input)
 		strbuf_release(&prefix);
 		ret = EXIT_USAGE;
 	} else {
+		if (cmd->whole_files)
+			srcfile_mark(&r, input);
 		ret = emit(cmd, input, &s, &r, NULL);
 		ret = report_damaged(input, &r, ret);
 	}
@@ -308,7 +532,7 @@ static char *format_date(const git_signature *sig)
 }
 
 static void add_commit_patch(struct series *s, git_commit *c, const struct strbuf *diff,
-			     int index)
+			     const struct strbuf *log, int index)
 {
 	const git_signature *a = git_commit_author(c);
 	struct series_patch *p;
@@ -327,6 +551,8 @@ static void add_commit_patch(struct series *s, git_commit *c, const struct strbu
 	p->date = format_date(a);
 	p->diff = diff->buf;
 	p->diff_len = diff->len;
+	p->log = log->buf;	/* its trailers: Warnwatch-accepted: (accept.h) */
+	p->log_len = log->len;
 }
 
 /* The commit `obj` names (a tag peeled), or WW_EINPUT naming `rev`. */
@@ -483,6 +709,65 @@ out:
 	return ret;
 }
 
+/*
+ * With no upstream, where the branch's own commits start: the remote's
+ * default branch (refs/remotes/origin/HEAD first, then any remote's
+ * HEAD), else a local default branch (init.defaultBranch, main, master)
+ * that is not the current branch.  Its short name into `out`;
+ * WW_ENOTFOUND when there is none (then no default is guessed).
+ */
+static int default_base(struct strbuf *out, git_repository *repo)
+{
+	static const char *const locals[] = { "main", "master" };
+	git_reference *head = NULL, *ref = NULL;
+	git_reference_iterator *it = NULL;
+	git_config *cfg = NULL;
+	const char *cur = NULL, *name, *def = NULL;
+	int ret = WW_ENOTFOUND;
+
+	if (git_repository_head(&head, repo) == 0 && git_reference_is_branch(head))
+		cur = git_reference_name(head);
+	if (git_reference_lookup(&ref, repo, "refs/remotes/origin/HEAD") < 0 &&
+	    git_reference_iterator_glob_new(&it, repo, "refs/remotes/*/HEAD") == 0 &&
+	    git_reference_next(&ref, it) < 0)
+		ref = NULL;
+	if (ref && git_reference_type(ref) == GIT_REFERENCE_SYMBOLIC &&
+	    (name = git_reference_symbolic_target(ref)) &&
+	    skip_prefix(name, "refs/remotes/", &name)) {
+		strbuf_addstr(out, name);
+		ret = 0;
+		goto out;
+	}
+	if (git_repository_config_snapshot(&cfg, repo) == 0 &&
+	    git_config_get_string(&def, cfg, "init.defaultBranch") < 0)
+		def = NULL;
+	for (int i = -1; i < (int)ARRAY_SIZE(locals); i++) {
+		struct strbuf full = STRBUF_INIT;
+		const char *b = i < 0 ? def : locals[i];
+		git_reference *l = NULL;
+
+		if (!b)
+			continue;
+		strbuf_addf(&full, "refs/heads/%s", b);
+		if ((!cur || strcmp(cur, full.buf)) &&
+		    git_reference_lookup(&l, repo, full.buf) == 0) {
+			strbuf_addstr(out, b);
+			ret = 0;
+		}
+		git_reference_free(l);
+		strbuf_release(&full);
+		if (!ret)
+			break;
+	}
+out:
+	git_reference_free(ref);
+	git_reference_iterator_free(it);
+	git_reference_free(head);
+	git_config_free(cfg);
+	error_clear();
+	return ret;
+}
+
 static int open_repo(git_repository **repo, struct strvec *ranges, struct check_cmd *cmd)
 {
 	struct strbuf up = STRBUF_INIT;
@@ -508,9 +793,16 @@ static int open_repo(git_repository **repo, struct strvec *ranges, struct check_
 			skip_prefix(name, "refs/heads/", &name);
 		strvec_pushf(ranges, "%s..HEAD", name);
 		cmd->defaulted = RANGE_UPSTREAM;
+	} else if (default_base(&up, *repo) == 0) {
+		/* A --no-track branch: its commits since the default branch. */
+		strvec_pushf(ranges, "%s..HEAD", up.buf);
+		cmd->defaulted = RANGE_DEFAULT_BRANCH;
 	} else {
-		strvec_push(ranges, "HEAD");
-		cmd->defaulted = RANGE_HEAD;
+		strbuf_release(&up);
+		return error_code(WW_EINPUT, "the branch has no upstream and there is no "
+				  "default branch to compare it with: give the commits to "
+				  "check (warnwatch check -g A..B), or set an upstream "
+				  "(git branch --set-upstream-to=BRANCH)");
 	}
 	error_clear();
 	strbuf_release(&up);
@@ -539,7 +831,7 @@ static bool in_work_tree(void)
 static int check_default_range(const struct check_cmd *cmd, git_repository *repo,
 			       const char *range, const git_oid *oids, size_t nr)
 {
-	const char *hint = cmd->defaulted == RANGE_HEAD ?
+	const char *hint = cmd->defaulted == RANGE_DEFAULT_BRANCH ?
 		"the branch has no upstream (git branch --set-upstream-to=REMOTE/BRANCH); "
 		"give the range to check: warnwatch check -g A..B" :
 		"give the range to check: warnwatch check -g A..B";
@@ -561,8 +853,9 @@ static int check_default_range(const struct check_cmd *cmd, git_repository *repo
 	}
 	if (cmd->ropts.format == REPORT_TEXT)
 		fprintf(stderr, "warnwatch: checking %s: %zu commit%s%s\n", range, nr,
-			nr == 1 ? "" : "s", cmd->defaulted == RANGE_HEAD ?
-			" (the branch has no upstream: `warnwatch check -g A..B` checks more)" : "");
+			nr == 1 ? "" : "s", cmd->defaulted == RANGE_DEFAULT_BRANCH ?
+			" (the branch has no upstream: its commits since the default branch)" :
+			"");
 	return 0;
 }
 
@@ -571,7 +864,7 @@ static int check_git(struct check_cmd *cmd)
 	git_repository *repo = NULL;
 	git_oid *oids = NULL;
 	size_t nr = 0, alloc = 0;
-	struct strbuf *diffs = NULL, name = STRBUF_INIT, revs = STRBUF_INIT;
+	struct strbuf *diffs = NULL, *logs = NULL, name = STRBUF_INIT, revs = STRBUF_INIT;
 	struct series s = SERIES_INIT;
 	struct check_result r = CHECK_RESULT_INIT;
 	struct check_opts opts = CHECK_OPTS_INIT;
@@ -593,6 +886,7 @@ static int check_git(struct check_cmd *cmd)
 	else
 		strbuf_addbuf(&name, &revs);
 	diffs = xcalloc(nr ? nr : 1, sizeof(*diffs));
+	logs = xcalloc(nr ? nr : 1, sizeof(*logs));
 	for (size_t i = 0; i < nr; i++) {
 		git_commit *c;
 		char hex[GIT_OID_HEXSZ + 1];
@@ -602,9 +896,11 @@ static int check_git(struct check_cmd *cmd)
 			goto out;
 		}
 		strbuf_init(&diffs[i], 0);
+		strbuf_init(&logs[i], 0);
+		strbuf_addstr(&logs[i], git_commit_message(c) ? git_commit_message(c) : "");
 		ret = commit_diff(&diffs[i], repo, c);
 		if (ret >= 0)
-			add_commit_patch(&s, c, &diffs[i], (int)i + 1);
+			add_commit_patch(&s, c, &diffs[i], &logs[i], (int)i + 1);
 		git_commit_free(c);
 		if (ret < 0)
 			goto out;
@@ -634,9 +930,12 @@ out:
 	}
 	check_result_clear(&r);
 	series_release(&s);
-	for (size_t i = 0; diffs && i < nr; i++)
+	for (size_t i = 0; diffs && i < nr; i++) {
 		strbuf_release(&diffs[i]);
+		strbuf_release(&logs[i]);
+	}
 	free(diffs);
+	free(logs);
 	free(oids);
 	strvec_clear(&commits);
 	strvec_clear(&ranges);
@@ -725,7 +1024,9 @@ int check_main(int argc, const char **argv,
 		strvec_clear(&cmd.inputs);
 		return EXIT_RUN_ALL;
 	}
-	if (cmd.ropts.format == REPORT_GCC) {
+	cmd.ropts.files = cmd.whole_files;
+	/* -f names files from the current directory already */
+	if (cmd.ropts.format == REPORT_GCC && !cmd.whole_files) {
 		cwd_prefix(&cmd.prefix);
 		cmd.ropts.prefix = cmd.prefix.buf;
 	}

@@ -1,7 +1,9 @@
 /*
  * warnwatch ci MBOX|MSGID: apply a series to the distro kernel, build it,
  * boot it with panic_on_warn=1 and say which added line fired (ci.h).
- * Exit status: 0 clean, 1 any other verdict, 2 usage or input error.
+ * Exit status: 0 clean, 1 any other verdict, 2 usage or input error, 4
+ * an input over one of warnwatch's limits (intake.h): refused before
+ * anything is built.
  * warnwatch ci --coverage PATH...: the evidence coverage of verdicts
  * already written (kcover.h); exit status 0, or 2.
  */
@@ -9,6 +11,7 @@
 
 #include "b4.h"
 #include "ci-json.h"
+#include "intake.h"
 #include "ci-words.h"
 #include "kcover.h"
 #include "mbox.h"
@@ -18,6 +21,8 @@
 #include "settings.h"
 
 #include <unistd.h>
+
+#define EXIT_TOOBIG 4
 
 static const char usage_text[] =
 	"usage: warnwatch ci MBOX|MSGID [options]\n"
@@ -56,13 +61,16 @@ static const char usage_text[] =
 	"                          in a DIR, as --format=json or --json-out wrote\n"
 	"                          them) and sum them: series with a boot verdict,\n"
 	"                          untestable ones and why, added calls with\n"
-	"                          runtime evidence; it runs nothing, so a DIR of\n"
-	"                          series mboxes needs `warnwatch ci --json-out`\n"
-	"                          on each first\n"
+	"                          runtime evidence; for each untestable reason, how\n"
+	"                          many --repo (or [ci] repo) has the base-commit:\n"
+	"                          of, and what the rest lack; it builds nothing,\n"
+	"                          so a DIR of series mboxes needs `warnwatch ci\n"
+	"                          --json-out` on each first\n"
 	"\n"
 	"exit status: 0 clean, 1 panicked/hung/build-failed/apply-failed/\n"
 	"fs-corrupted/error,\n"
-	"2 usage or input error; --coverage: 0, or 2\n";
+	"2 usage or input error, 4 input over warnwatch's limits\n"
+	"(docs/limits.md); --coverage: 0, or 2\n";
 
 struct ci_args {
 	struct strvec args;	/* the arguments that are not options */
@@ -206,6 +214,20 @@ out:
 	return ret;
 }
 
+/* A series read from a file, held to intake.h's caps before any build. */
+static int input_caps(const struct series *s, const char *input)
+{
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	if (!s->raw.len)
+		return 0;	/* fetched: b4_fetch() held it */
+	strbuf_addf(&name, "'%s'", input);
+	ret = intake_check_parsed(NULL, s->raw.buf, s->raw.len, &s->mails, name.buf);
+	strbuf_release(&name);
+	return ret;
+}
+
 /*
  * The configuration, as every command reads it (settings.h): [ci] repo
  * unless --repo says otherwise, [ci] keep-bases and keep-logs, [archive]
@@ -262,11 +284,17 @@ static int write_json(const struct ci_verdict *v, const char *path)
 }
 
 /* --coverage: the verdicts in a->args summed (kcover.h). */
-static int coverage(const struct ci_args *a)
+static int coverage(struct ci_args *a)
 {
 	struct kcover cov = KCOVER_INIT;
 	int ret = EXIT_OK;
 
+	/* --repo, else [ci] repo: would the clone have made them testable? */
+	if (load_settings(a) < 0) {
+		ret = report_error(NULL);
+		goto out;
+	}
+	cov.repo = a->opts.repo;
 	for (size_t i = 0; i < a->args.nr; i++)
 		if (kcover_load(&cov, a->args.v[i]) < 0) {
 			ret = report_error(NULL);
@@ -307,11 +335,17 @@ int cmd_ci(int argc, const char **argv)
 		goto out;
 	}
 	json = !strcmp(a.format, "json");
-	/* an mbox, a saved message or a diff; a Message-ID is fetched */
+	/* an mbox, a saved message or a diff; a Message-ID is fetched (b4.c
+	 * holds what b4 wrote to intake.h's caps, a file is held here) */
 	if (load_settings(&a) < 0 ||
-	    series_load(&s, a.input, 0, fetch_series, &a) < 0 ||
+	    (ret = series_load(&s, a.input, 0, fetch_series, &a)) < 0 ||
+	    (ret = input_caps(&s, a.input)) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
+		bool too_big = ret == WW_ETOOBIG;
+
 		ret = report_error(NULL);
+		if (too_big)
+			ret = EXIT_TOOBIG;
 		goto out;
 	}
 	if (a.rules_dir)

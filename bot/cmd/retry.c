@@ -36,9 +36,8 @@ int cmd_retry(int argc, const char **argv)
 		ret = 0;
 		goto out;
 	}
-	for (size_t i = 0; !ret && i < ids.nr; i++)
-		if (!*ids.v[i] || strspn(ids.v[i], "0123456789") != strlen(ids.v[i]))
-			ret = error_code(WW_EUSAGE, "unknown argument '%s'", ids.v[i]);
+	if (!ret)
+		ret = opt_ids(&ids);
 	if (ret < 0) {
 		fprintf(stderr, "warnwatch: %s\n%s", error_last(), retry_usage);
 		ret = EXIT_USAGE;

@@ -7,7 +7,9 @@
  *
  * Exit status: 0 done (a draft, a sent reply, or nothing to say), 2 an
  * error (one line on stderr, nothing half-written), 3 already answered
- * (nothing sent; the line names the earlier reply's Message-ID).
+ * (nothing sent; the line names the earlier reply's Message-ID), 4 an
+ * input over one of warnwatch's limits (intake.h, docs/limits.md):
+ * refused before b4 is given it, or as soon as b4 wrote it.
  */
 #include "builtin.h"
 #include "env.h"
@@ -27,6 +29,7 @@
 #include <unistd.h>
 
 #define EXIT_ANSWERED 3
+#define EXIT_TOOBIG 4
 
 static const char usage_text[] =
 	"usage: warnwatch review [options] MSGID\n"
@@ -57,7 +60,8 @@ static const char usage_text[] =
 	"  -h, --help         this text\n"
 	"\n"
 	"exit status: 0 done (drafted, sent, or nothing to say), 2 error,\n"
-	"3 already answered (nothing sent)\n";
+	"3 already answered (nothing sent), 4 input over warnwatch's limits\n"
+	"(docs/limits.md)\n";
 
 struct review {
 	/* command line */
@@ -362,7 +366,7 @@ static void load_advice(struct review *rv, const char *tree)
 /* The review's options: the configuration's, then ours. */
 static void run_opts(struct review_run_opts *o, struct review *rv)
 {
-	o->reply = rv->set.reply;
+	review_reply_from(&o->reply, &rv->set.reply);
 	o->reply.always = rv->always;
 	o->reply.guide = rv->have_guide ? &rv->guide : NULL;
 	o->reply.tree_name = rv->tree_name.len ? rv->tree_name.buf : NULL;
@@ -635,6 +639,8 @@ int cmd_review(int argc, const char **argv)
 			strbuf_addstr(&name, "review");
 		}
 		status = report_error(name.buf);
+		if (ret == WW_ETOOBIG)
+			status = EXIT_TOOBIG;
 		strbuf_release(&name);
 	}
 	fflush(stdout);

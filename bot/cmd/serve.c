@@ -3,7 +3,9 @@
  */
 #include "b4.h"
 #include "builtin.h"
+#include "chronicle.h"
 #include "config.h"
+#include "dashboard.h"
 #include "opt.h"
 #include "serve.h"
 
@@ -52,6 +54,44 @@ static void install_handlers(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/*
+ * The service's dashboard (serve_drawer), drawn after every stage with
+ * `data`, a struct dashboard_cache: only the findings.json and ci.json
+ * that changed since the last drawing are parsed.
+ */
+static int draw_dashboard(void *data, const struct serve_config *cfg,
+			  struct store *st, time_t now)
+{
+	struct dashboard_opts dopts = DASHBOARD_OPTS_INIT;
+	struct dashboard_watched *watched;
+	struct strvec urls = STRVEC_INIT;
+	int ret;
+
+	/* The lists watched show from the start, before any series came. */
+	watched = xcalloc(cfg->nr_lists + 1, sizeof(*watched));
+	for (size_t i = 0; i < cfg->nr_lists; i++)
+		strvec_pushf(&urls, "%s/%s/", cfg->lists[i].archive,
+			     cfg->lists[i].inbox);
+	for (size_t i = 0; i < cfg->nr_lists; i++) {
+		watched[i].name = cfg->lists[i].name;
+		watched[i].url = urls.v[i];
+	}
+	dopts.watched = watched;
+	dopts.nr_watched = cfg->nr_lists;
+
+	dopts.out_dir = cfg->dashboard_dir;
+	dopts.state_dir = cfg->settings->state.dir;
+	dopts.store = st;	/* PostgreSQL or not: the same tables as the queue */
+	dopts.census = (const char **)cfg->census.v;
+	dopts.nr_census = cfg->census.nr;
+	dopts.now = now;
+	dopts.cache = data;
+	ret = dashboard_write(&dopts);
+	free(watched);
+	strvec_clear(&urls);
+	return ret;
+}
+
 static int usage_error(const char *what)
 {
 	fprintf(stderr, "warnwatch serve: %s\n%s", what, usage_text);
@@ -90,6 +130,8 @@ int cmd_serve(int argc, const char **argv)
 {
 	struct settings set = SETTINGS_INIT;
 	struct serve_config cfg = SERVE_CONFIG_INIT;
+	struct dashboard_cache dash = DASHBOARD_CACHE_INIT;
+	struct chronicle chron = CHRONICLE_INIT;
 	const char *path = NULL;
 	unsigned int flags = 0;
 	enum serve_role role = SERVE_ROLE_ALL;
@@ -106,6 +148,10 @@ int cmd_serve(int argc, const char **argv)
 		goto out;
 	}
 	cfg.role = role;
+	cfg.drawer.draw = draw_dashboard;
+	cfg.drawer.data = &dash;
+	cfg.history_hook.step = chronicle_step;
+	cfg.history_hook.data = &chron;
 	install_handlers();
 	b4_sweep();	/* what a killed predecessor left */
 	ret = serve_run(&cfg, flags);
@@ -115,6 +161,8 @@ int cmd_serve(int argc, const char **argv)
 	}
 out:
 	serve_config_release(&cfg);
+	dashboard_cache_release(&dash);
+	chronicle_release(&chron);
 	settings_release(&set);
 	return ret;
 }

@@ -50,11 +50,8 @@ static int parse_args(struct status_args *a, int argc, const char **argv)
 		fputs(status_usage, stdout);
 		return 1;
 	}
-	for (size_t i = 0; !ret && i < a->ids.nr; i++)
-		if (!*a->ids.v[i] || strspn(a->ids.v[i], "0123456789") !=
-		    strlen(a->ids.v[i]))
-			ret = error_code(WW_EUSAGE, "unknown argument '%s'",
-					 a->ids.v[i]);
+	if (!ret)
+		ret = opt_ids(&a->ids);
 	if (ret < 0) {
 		fprintf(stderr, "warnwatch: status: %s\n%s", error_last(),
 			status_usage);
@@ -136,9 +133,15 @@ static void print_series_line(const json_t *s, time_t now)
 	quote_str(&title, jstr(s, "title"));
 	quote_c_style_n(&err, jstr(s, "error"), strlen(jstr(s, "error")), 0);
 	if (!strcmp(state, "replied")) {
-		printf("  %5lld  %-12s v%-2lld %-13s %3lld  %-30.30s  %s\n",
+		/* What happened, then the reply step's own words (38.5). */
+		const char *outcome = jstr(s, "outcome"), *why = jstr(s, "why");
+
+		printf("  %5lld  %-12s v%-2lld %-13s %3lld  %-30.30s  %s%s%s%s: %s\n",
 		       jint(s, "id"), jstr(s, "list"), jint(s, "version"),
-		       jstr(s, "verdict"), jint(s, "findings"), title.buf,
+		       jstr(s, "verdict"), jint(s, "findings"), title.buf, outcome,
+		       !strcmp(outcome, "held by policy") ? " (" : "",
+		       !strcmp(outcome, "held by policy") ? why : "",
+		       !strcmp(outcome, "held by policy") ? ")" : "",
 		       jstr(s, "reply"));
 	} else {
 		rel_time(&t, jint(s, "next_at"), now);
@@ -146,7 +149,8 @@ static void print_series_line(const json_t *s, time_t now)
 		       jint(s, "id"), jstr(s, "list"), jint(s, "version"), state,
 		       jint(s, "seen"), jint(s, "total"),
 		       !strcmp(state, "failed") || !strcmp(state, "skipped") ? "-" : t.buf,
-		       title.buf, err.len ? "error: " : "", err.buf);
+		       title.buf, !err.len ? "" : !strcmp(state, "skipped") ? "why: " :
+		       "error: ", err.buf);
 	}
 	strbuf_release(&title);
 	strbuf_release(&err);
@@ -209,6 +213,43 @@ static void print_workers(const json_t *st, time_t now)
 	strbuf_release(&what);
 }
 
+/* What people silenced, one line each, for an owner to lift
+ * (`warnwatch lift ID`).  Names from mail, escaped. */
+static void print_suppressions(const json_t *st, time_t now)
+{
+	struct strbuf t = STRBUF_INIT, line = STRBUF_INIT;
+	size_t i;
+	json_t *s;
+
+	printf("suppressions (lift with 'warnwatch lift ID'):\n");
+	json_array_foreach(json_object_get(st, "suppressions"), i, s) {
+		strbuf_reset(&t);
+		strbuf_reset(&line);
+		rel_time(&t, jint(s, "expires"), now);
+		strbuf_addf(&line, "#%lld %s ", jint(s, "id"), jstr(s, "state"));
+		if (!strcmp(jstr(s, "what"), "finding")) {
+			strbuf_addstr(&line, "finding ");
+			quote_c_style(&line, jstr(s, "fingerprint"));
+		} else {
+			strbuf_addstr(&line, "all mail");
+		}
+		strbuf_addf(&line, " for the %s ", jstr(s, "scope"));
+		quote_c_style(&line, jstr(s, "key"));
+		strbuf_addstr(&line, ", by ");
+		quote_c_style(&line, jstr(s, "by"));
+		strbuf_addf(&line, " (%s) in <", jstr(s, "role"));
+		quote_c_style(&line, jstr(s, "message_id"));
+		strbuf_addstr(&line, ">: ");
+		quote_c_style(&line, jstr(s, "why"));
+		strbuf_addf(&line, "; expires %s", t.buf);
+		printf("  %s\n", line.buf);
+	}
+	if (!i)
+		printf("  (none)\n");
+	strbuf_release(&t);
+	strbuf_release(&line);
+}
+
 static void print_status(const json_t *st, time_t now, bool *trouble)
 {
 	const json_t *counts = json_object_get(st, "counts");
@@ -223,9 +264,21 @@ static void print_status(const json_t *st, time_t now, bool *trouble)
 		if (json_integer_value(v))
 			printf(" %s %lld", key, (long long)json_integer_value(v));
 	printf("\n");
+	/* What became of them, in a list owner's words (issue 38.5). */
+	printf("outcomes:");
+	any = false;
+	json_object_foreach(json_object_get(st, "outcomes"), key, v)
+		if (json_integer_value(v)) {
+			printf("%s %s %lld", any ? "," : "", key,
+			       (long long)json_integer_value(v));
+			any = true;
+		}
+	printf("\n");
+	any = false;
 	if (jint(counts, "failed"))
 		*trouble = true;
 	print_workers(st, now);
+	print_suppressions(st, now);
 
 	printf("in progress:\n");
 	json_array_foreach(json_object_get(st, "series"), i, s)
@@ -239,7 +292,8 @@ static void print_status(const json_t *st, time_t now, bool *trouble)
 	printf("recent verdicts:\n");
 	any = false;
 	json_array_foreach(json_object_get(st, "series"), i, s)
-		if (!strcmp(jstr(s, "state"), "replied")) {
+		if (!strcmp(jstr(s, "state"), "replied") ||
+		    !strcmp(jstr(s, "state"), "skipped")) {
 			print_series_line(s, now);
 			any = true;
 		}

@@ -18,57 +18,6 @@
 #include <limits.h>
 #include <sys/stat.h>
 
-const char backfill_schema_sql[] =
-	/* the last commit read per epoch repository of a list */
-	"CREATE TABLE backfill_epochs ("
-	"  list TEXT NOT NULL,"
-	"  repo TEXT NOT NULL,"
-	"  last_commit TEXT NOT NULL,"
-	"  commits INTEGER NOT NULL,"
-	"  updated INTEGER NOT NULL,"
-	"  PRIMARY KEY (list, repo)"
-	");"
-	/* every mail read; kind says what it is */
-	"CREATE TABLE backfill_mails ("
-	"  id INTEGER PRIMARY KEY,"
-	"  list TEXT NOT NULL,"
-	"  message_id TEXT NOT NULL,"
-	"  commit_id TEXT NOT NULL,"
-	"  date INTEGER,"			/* NULL: no readable Date: */
-	"  kind TEXT NOT NULL CHECK (kind IN ('patch', 'cover', 'reply', 'other')),"
-	"  subject TEXT NOT NULL,"
-	"  title TEXT NOT NULL,"		/* the subject after its [tags] */
-	"  prefix TEXT NOT NULL,"		/* the [tags]: "[PATCH net-next v2 3/5]" */
-	"  version INTEGER NOT NULL,"
-	"  idx INTEGER NOT NULL,"		/* n of n/m; -1 none */
-	"  total INTEGER NOT NULL,"		/* m of n/m; -1 none */
-	"  author TEXT NOT NULL,"
-	"  email TEXT NOT NULL,"		/* the author's address, lower case */
-	"  in_reply_to TEXT NOT NULL,"
-	"  refs TEXT NOT NULL,"			/* References:, raw */
-	"  base_commit TEXT,"
-	"  UNIQUE (list, message_id)"
-	");"
-	"CREATE INDEX backfill_mails_kind ON backfill_mails (list, kind);"
-	/* every call a patch mail's diff adds or removes */
-	"CREATE TABLE backfill_calls ("
-	"  mail INTEGER NOT NULL REFERENCES backfill_mails (id) ON DELETE CASCADE,"
-	"  kind TEXT NOT NULL CHECK (kind IN ('added', 'removed')),"
-	"  macro TEXT NOT NULL,"
-	"  class TEXT NOT NULL,"
-	"  file TEXT NOT NULL,"
-	"  line INTEGER NOT NULL,"
-	"  function TEXT NOT NULL,"
-	"  conversion INTEGER NOT NULL,"
-	"  moved INTEGER NOT NULL"
-	");"
-	"CREATE INDEX backfill_calls_mail ON backfill_calls (mail);"
-	/* where each list's archive is on the web (for links to mails) */
-	"CREATE TABLE backfill_lists ("
-	"  name TEXT PRIMARY KEY,"
-	"  url TEXT NOT NULL"
-	");";
-
 /* ---- reading epochs ---- */
 
 struct ingest {
@@ -78,7 +27,13 @@ struct ingest {
 	struct check_opts copts;
 	struct backfill_epoch_stats *st;
 	struct strbuf sb;
+	size_t left;		/* mails this run may still read; 0: no limit */
+	bool limited;		/* opts->max_mails set */
+	git_oid stop;		/* the last commit read when the budget ran out */
 };
+
+/* epoch_walk()'s "stop here": the budget of mails is spent. */
+#define BUDGET_SPENT 1
 
 /* A store error (its message names the database), with what we did. */
 static int db_error(struct ingest *in, int ret, const char *what)
@@ -215,10 +170,28 @@ out:
 	return ret;
 }
 
-/* epoch_walk()'s callback: one mail of the epoch. */
+/* epoch_walk()'s callback: one mail of the epoch, within the budget. */
 static int ingest_mail(void *data, const char *commit, const char *buf, size_t len)
 {
-	return record_mail(data, commit, buf, len);
+	struct ingest *in = data;
+	int ret = record_mail(in, commit, buf, len);
+
+	if (ret || !in->limited || --in->left)
+		return ret;
+	if (git_oid_fromstr(&in->stop, commit) < 0)
+		return error("epoch commit '%s' is no object id", commit);
+	return BUDGET_SPENT;
+}
+
+/* epoch_walk()'s: a mail over the cap, said to the caller. */
+static int skipped_mail(void *data, const char *commit, const char *reason)
+{
+	struct ingest *in = data;
+
+	(void)commit;
+	if (in->opts->skipped)
+		in->opts->skipped(in->opts->data, in->list, in->st->repo, reason);
+	return 0;
 }
 
 static int last_commit(struct ingest *in, const char *repo, git_oid *out, bool *have)
@@ -258,7 +231,7 @@ static int read_epoch(struct ingest *in, const char *path)
 {
 	char real[PATH_MAX];
 	git_repository *repo = NULL;
-	struct epoch_walk walk = { 0 };
+	struct epoch_walk walk = { .on_skip = skipped_mail };
 	git_oid head, last;
 	bool have_last;
 	double t0 = monotonic_now();
@@ -283,8 +256,12 @@ static int read_epoch(struct ingest *in, const char *path)
 	ret = epoch_walk(&walk, repo, have_last ? &last : NULL, &head, 0, ingest_mail, in);
 	in->st->commits += walk.commits;
 	in->st->skipped += walk.skipped;
-	if (!ret)
+	if (ret == BUDGET_SPENT) {	/* read on from here next time */
+		in->st->more = true;
+		ret = save_epoch(in, real, &in->stop, in->st->commits);
+	} else if (!ret) {
 		ret = save_epoch(in, real, &head, in->st->commits);
+	}
 	if (!ret)
 		ret = store_commit(in->s);
 	else
@@ -312,7 +289,22 @@ static bool is_epoch_name(const char *n)
 	return d > 0 && d < 10 && !strcmp(n + d, ".git");
 }
 
-/* The epoch repositories of `path`: git/N.git in order, else `path`. */
+/* Whether the directory `path` holds an N.git (serve's epochs of a list). */
+static bool holds_epochs(const char *path)
+{
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir(path);
+
+	while (d && !found && (de = readdir(d)))
+		found = is_epoch_name(de->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* The epoch repositories of `path`: git/N.git in order, else N.git in
+ * order, else `path`. */
 static int list_epochs(struct strvec *out, const char *path)
 {
 	struct strbuf dir = STRBUF_INIT;
@@ -324,8 +316,13 @@ static int list_epochs(struct strvec *out, const char *path)
 
 	strbuf_addf(&dir, "%s/git", path);
 	if (stat(dir.buf, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		strvec_push(out, path);		/* v1, or one epoch */
-		goto out;
+		/* serve's copy (STATE/epochs/LIST/N.git), a v1 inbox, or one epoch */
+		strbuf_reset(&dir);
+		strbuf_addstr(&dir, path);
+		if (!holds_epochs(path)) {
+			strvec_push(out, path);
+			goto out;
+		}
 	}
 	if (!(d = opendir(dir.buf))) {
 		ret = error("cannot open '%s': %s", dir.buf, strerror(errno));
@@ -398,6 +395,8 @@ int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
 	gitlib_init();
 	in.list = opts->list ? opts->list : name;
 	in.copts.rules = (struct ruleset *)opts->rules;
+	in.left = opts->max_mails;
+	in.limited = opts->max_mails > 0;
 	if ((ret = list_epochs(&epochs, path)) < 0 ||
 	    (opts->url && (ret = save_url(&in, opts->url)) < 0))
 		goto out;
@@ -411,10 +410,11 @@ int backfill_inbox(struct backfill_epoch_stats *out, struct store *s,
 		out->patches += st.patches;
 		out->skipped += st.skipped;
 		out->seconds += st.seconds;
+		out->more |= st.more;
 		if (!ret && opts->progress)
 			opts->progress(opts->data, in.list, &st);
 		backfill_epoch_stats_release(&st);
-		if (ret < 0)
+		if (ret < 0 || out->more)
 			break;
 	}
 out:

@@ -6,7 +6,7 @@
  * patch -- a [PATCH] subject, no reply, not the 0/n cover letter, with a
  * diff -- checked as `check` checks it.  What each mail is, and each call
  * its diff adds or removes, goes into the service's state database
- * (tables backfill_*, migration 3 of store.c), with the last commit read
+ * (tables backfill_*, migration 3 of store-schema.c), with the last commit read
  * per epoch: a second run reads only what arrived since.
  *
  * backfill_report() then groups the patches into series as `review` does
@@ -28,9 +28,6 @@
  * EPOCH_MAX_MAIL, epoch.h). */
 #define BACKFILL_MAX_EPOCHS 1000	/* git/N.git per inbox */
 
-/* The schema (migration 3 in store.c). */
-extern const char backfill_schema_sql[];
-
 struct backfill_epoch_stats {
 	char *repo;		/* the epoch repository, as opened */
 	size_t commits;		/* commits read this run */
@@ -38,6 +35,7 @@ struct backfill_epoch_stats {
 	size_t patches;		/* of which patch mails */
 	size_t skipped;		/* deletions, duplicates, unreadable mails */
 	double seconds;
+	bool more;		/* stopped at max_mails: the rest is for the next run */
 };
 
 struct backfill_opts {
@@ -45,17 +43,26 @@ struct backfill_opts {
 	const char *url;	/* the archive's web address (for links), or NULL */
 	/* What to flag, as `check` (findings' rules are borrowed from it). */
 	const struct ruleset *rules;
+	/* Mails to read at most in this run (0: all): what serve reads per
+	 * poll.  The position is saved at the last mail read, so the next
+	 * run goes on from there. */
+	size_t max_mails;
 	/* Called after each epoch (may be NULL). */
 	void (*progress)(void *data, const char *list,
 			 const struct backfill_epoch_stats *st);
+	/* Called for each mail left unread, over EPOCH_MAX_MAIL (may be
+	 * NULL): the epoch repository and one line saying why. */
+	void (*skipped)(void *data, const char *list, const char *repo,
+			const char *reason);
 	void *data;
 };
 
 #define BACKFILL_OPTS_INIT { 0 }
 
 /*
- * Read the public-inbox archive at `path` (a v2 inbox directory, a v1
- * inbox, or one epoch repository) into `s`, from the commit after the
+ * Read the public-inbox archive at `path` (a v2 inbox directory, a
+ * directory of N.git epochs as serve keeps them, a v1 inbox, or one epoch
+ * repository) into `s`, from the commit after the
  * last one recorded for each epoch.  Each epoch is one transaction.
  * Totals over the epochs are added to `out`.  Errors name the repository.
  */

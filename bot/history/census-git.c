@@ -19,6 +19,9 @@
 #include "strvec.h"
 #include "tarread.h"
 
+/* One file of the repository: bigger is not read (the tarball's cap). */
+#define CENSUS_GIT_MAX_BLOB TARREAD_MAX_FILE
+
 static int git_fail(const char *what, const char *subject)
 {
 	return error_code(WW_EINPUT, "%s '%s': %s", what, subject, gitlib_error());
@@ -44,11 +47,26 @@ struct git_ctx {
 };
 
 /* Wrapper definitions of one blob (`path` decides their scope). */
+/*
+ * A blob of the repository, when it is at most CENSUS_GIT_MAX_BLOB: its
+ * size comes from the object's header first (gitlib_blob_read()), so a
+ * blob that inflates to gigabytes is never loaded.  false when it is not
+ * read.
+ */
+static bool read_blob(git_blob **out, struct git_ctx *g, const git_oid *oid)
+{
+	size_t size;
+	int ret = gitlib_blob_read(out, &size, g->repo, oid, CENSUS_GIT_MAX_BLOB);
+
+	error_clear();
+	return !ret;
+}
+
 static void blob_defines(struct git_ctx *g, const git_oid *oid, const char *path)
 {
 	git_blob *blob;
 
-	if (git_blob_lookup(&blob, g->repo, oid) < 0)
+	if (!read_blob(&blob, g, oid))
 		return;
 	scan_result_clear(&g->res);
 	if (!git_blob_is_binary(blob))
@@ -90,9 +108,13 @@ static int read_top_blob(struct strbuf *out, git_repository *repo,
 {
 	const git_tree_entry *e = git_tree_entry_byname(tree, name);
 	git_blob *blob;
+	size_t size;
 
-	if (!e || git_blob_lookup(&blob, repo, git_tree_entry_id(e)) < 0)
+	if (!e || gitlib_blob_read(&blob, &size, repo, git_tree_entry_id(e),
+				   CENSUS_GIT_MAX_BLOB) < 0) {
+		error_clear();
 		return WW_ENOTFOUND;
+	}
 	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
 	git_blob_free(blob);
 	return 0;
@@ -155,7 +177,7 @@ static void blob_calls(struct git_ctx *g, struct strvec *out, const git_oid *oid
 {
 	git_blob *blob;
 
-	if (git_oid_is_zero(oid) || git_blob_lookup(&blob, g->repo, oid) < 0)
+	if (git_oid_is_zero(oid) || !read_blob(&blob, g, oid))
 		return;
 	scan_result_clear(&g->res);
 	if (!git_blob_is_binary(blob))
@@ -271,6 +293,9 @@ static int scan_commit(struct git_ctx *g, git_commit *commit)
 	git_diff_find_options_init(&fopts, GIT_DIFF_FIND_OPTIONS_VERSION);
 	dopts.pathspec.strings = specs;
 	dopts.pathspec.count = ARRAY_SIZE(specs);
+	/* bigger is binary, its size read from the object's header first:
+	 * never inflated (scan_delta() skips binary files) */
+	dopts.max_size = CENSUS_GIT_MAX_BLOB;
 	if (git_commit_tree(&tree, commit) < 0 ||
 	    (git_commit_parentcount(commit) > 0 &&
 	     (git_commit_parent(&parent, commit, 0) < 0 ||

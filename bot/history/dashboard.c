@@ -6,18 +6,22 @@
  * paths of artifacts are checked before anything is copied.
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <limits.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "dashboard.h"
+#include "chronicle.h"
 #include "ci-json.h"
+#include "cycle.h"
 #include "history.h"
 #include "feedback.h"
 #include "jsonval.h"
 #include "dashboard-priv.h"
 #include "datadir.h"
+#include "mbox.h"
 #include "queue.h"
 #include "redact.h"
 #include "rules.h"
@@ -196,28 +200,82 @@ static int cmp_release_json(const void *a, const void *b)
 				     dash_release_name(*(json_t *const *)b));
 }
 
+/* Whether a tree census of `release` is among the first `nr` of `v`. */
+static bool have_release(json_t *const *v, size_t nr, const char *release)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(dash_release_name(v[i]), release))
+			return true;
+	return false;
+}
+
+/*
+ * The census files to show: those given, then the ones serve wrote into
+ * the state (STATE/census/ *.json, chronicle.h), in name order.
+ */
+static void census_paths(struct strvec *out, const struct dashboard_opts *opts)
+{
+	struct strbuf dir = STRBUF_INIT;
+	struct strvec found = STRVEC_INIT;
+	struct dirent *de;
+	DIR *d;
+
+	for (size_t i = 0; i < opts->nr_census; i++)
+		strvec_push(out, opts->census[i]);
+	if (!opts->state_dir)
+		return;
+	strbuf_addf(&dir, "%s/%s", opts->state_dir, CHRONICLE_CENSUS_DIR);
+	d = opendir(dir.buf);
+	while (d && (de = readdir(d)) && found.nr < DASHBOARD_MAX_CENSUS)
+		if (de->d_name[0] != '.' && ends_with(de->d_name, ".json"))
+			strvec_pushf(&found, "%s/%s", dir.buf, de->d_name);
+	if (d)
+		closedir(d);
+	strvec_sort(&found);
+	for (size_t i = 0; i < found.nr; i++)
+		strvec_push(out, found.v[i]);
+	strvec_clear(&found);
+	strbuf_release(&dir);
+}
+
 static int load_census(json_t *model, const struct dashboard_opts *opts)
 {
 	json_t *releases = json_array(), *changes = json_array();
-	json_t **v = xcalloc(opts->nr_census + 1, sizeof(json_t *));
+	struct strvec paths = STRVEC_INIT;
+	json_t **v;
 	size_t nr = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < opts->nr_census; i++) {
+	census_paths(&paths, opts);
+	v = xcalloc(paths.nr + 1, sizeof(json_t *));
+	for (size_t i = 0; i < paths.nr; i++) {
 		json_t *c;
 
-		ret = load_json_file(&c, opts->census[i]);
+		ret = load_json_file(&c, paths.v[i]);
+		if (ret < 0 && i >= opts->nr_census) {
+			/* serve's own, being written or broken: not this page's
+			 * failure */
+			error_clear();
+			ret = 0;
+			continue;
+		}
 		if (ret < 0)
 			goto out;
 		if (json_object_get(c, "from") && json_object_get(c, "added")) {
 			json_array_append_new(changes, c);
 		} else if (json_is_object(json_object_get(c, "classes")) &&
 			   json_is_array(json_object_get(c, "subsystems"))) {
-			v[nr++] = c;
+			/* A release given and also counted by serve: once. */
+			if (have_release(v, nr, dash_release_name(c)))
+				json_decref(c);
+			else
+				v[nr++] = c;
 		} else {
 			json_decref(c);
+			if (i >= opts->nr_census)
+				continue;
 			ret = error_code(WW_EINPUT, "'%s': not a warnwatch census "
-					 "(want --format=json output)", opts->census[i]);
+					 "(want --format=json output)", paths.v[i]);
 			goto out;
 		}
 	}
@@ -231,6 +289,7 @@ out:
 	for (size_t i = 0; i < nr; i++)
 		json_decref(v[i]);
 	free(v);
+	strvec_clear(&paths);
 	json_object_set_new(model, "releases", releases);
 	json_object_set_new(model, "changes", changes);
 	return ret;
@@ -253,7 +312,7 @@ static json_t *read_artifact_json(const char *path)
 }
 
 /* The verdict and its reason from kernel-ci's ci.json, when it reads. */
-static void verdict_summary(json_t *s, const char *path)
+static void verdict_summary(json_t *s, const char *path, const char *unused)
 {
 	struct ci_verdict v = CI_VERDICT_INIT;
 
@@ -307,13 +366,60 @@ static void add_link(json_t *links, const char *name, const char *state_dir,
 }
 
 /* findings.json's summary, in the form verdict_summary() has. */
-static void findings_summary(json_t *s, const char *path)
+static void findings_summary(json_t *s, const char *path, const char *unused)
 {
 	json_t *j = read_artifact_json(path);
 
 	if (j)
 		summarize_findings(s, j);
 	json_decref(j);
+}
+
+/*
+ * The Date: of the message `root` (the series' cover letter or first
+ * patch) in the archived messages at `path`, as "posted_at" (seconds),
+ * unchecked: posted_date() judges it.  Nothing when it has none that
+ * reads.
+ */
+static void posted_summary(json_t *s, const char *path, const char *root)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct mail_list ml = MAIL_LIST_INIT;
+	const struct mail *m = NULL;
+	time_t t;
+
+	if (strbuf_read_file(&sb, path, DASHBOARD_MAX_ARTIFACT) < 0 ||
+	    mbox_parse(&ml, sb.buf, sb.len) < 0)
+		error_clear();
+	for (size_t i = 0; i < ml.nr && !m; i++)
+		if (!strcmp(ml.v[i].message_id, root))
+			m = &ml.v[i];
+	if (m && cycles_mail_date(&t, m->date))
+		json_object_set_new(s, "posted_at", json_integer(t));
+	mail_list_clear(&ml);
+	strbuf_release(&sb);
+}
+
+/*
+ * When the series was posted, as its root's Date: says, into "posted"
+ * (ISO 8601 UTC), if that is believable: anyone writes a Date:, so one
+ * later than a day after serve read the mail (clocks and zones are off by
+ * hours, not days), or before Linux existed, is not shown; the row then
+ * shows when serve read it and says so.
+ */
+static void posted_date(json_t *s, time_t read_at)
+{
+	json_t *v = json_object_get(s, "posted_at");
+	time_t t = json_is_integer(v) ? (time_t)json_integer_value(v) : 0;
+	char date[32];
+	struct tm tm;
+
+	json_object_del(s, "posted_at");
+	if (t < DASHBOARD_POSTED_FLOOR || t > read_at + DASHBOARD_POSTED_SKEW)
+		return;
+	gmtime_r(&t, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	json_object_set_new(s, "posted", json_string(date));
 }
 
 void dashboard_cache_release(struct dashboard_cache *c)
@@ -328,8 +434,9 @@ void dashboard_cache_release(struct dashboard_cache *c)
  * collects the entries this write used.
  */
 static void artifact_summary(json_t *s, const char *path,
-			     void (*fn)(json_t *, const char *),
-			     struct dashboard_cache *cache, json_t *keep)
+			     void (*fn)(json_t *, const char *, const char *),
+			     const char *arg, struct dashboard_cache *cache,
+			     json_t *keep)
 {
 	json_t *e, *part;
 	struct stat st;
@@ -345,7 +452,7 @@ static void artifact_summary(json_t *s, const char *path,
 		part = json_incref(json_object_get(e, "part"));
 	} else {
 		part = json_object();
-		fn(part, path);
+		fn(part, path, arg);
 		if (cache)
 			cache->parsed++;
 	}
@@ -392,10 +499,14 @@ static json_t *series_from_queue(const struct queue_series *qs,
 	}
 
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_FINDINGS);
-	artifact_summary(s, path.buf, findings_summary, cache, keep);
+	artifact_summary(s, path.buf, findings_summary, NULL, cache, keep);
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_CI);
-	artifact_summary(s, path.buf, verdict_summary, cache, keep);
+	artifact_summary(s, path.buf, verdict_summary, NULL, cache, keep);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/series/%lld/%s", state_dir, qs->id, QUEUE_SELECTED);
+	artifact_summary(s, path.buf, posted_summary, qs->root_msgid, cache, keep);
+	posted_date(s, qs->first_seen);
 	add_link(links, "findings", state_dir, qs->id, QUEUE_FINDINGS);
 	add_link(links, "console", state_dir, qs->id, QUEUE_CONSOLE);
 	add_link(links, "reply", state_dir, qs->id, QUEUE_REPLY);
@@ -560,20 +671,29 @@ int dashboard_model(json_t **out, const struct dashboard_opts *opts)
 
 struct verdict_kind {
 	const char *cls, *label;
+	bool boot;	/* a boot ran: counted in the Boot verdicts bar */
 };
 
 static const struct verdict_kind verdict_kinds[] = {
-	{ "panicked", "panicked" },
-	{ "clean", "clean" },
-	{ "build-failed", "build failed" },
-	{ "apply-failed", "did not apply" },
-	{ "hung", "hung" },
-	{ "error", "error" },
-	{ "not-booted", "not booted" },
-	{ "pending", "pending" },
+	{ "panicked", "panicked", true },
+	{ "clean", "clean", true },
+	{ "build-failed", "build failed", true },
+	{ "apply-failed", "did not apply", true },
+	{ "hung", "hung", true },
+	{ "error", "error", true },
+	{ "not-booted", "not booted", false },
+	{ "pending", "pending", false },
 	/* Not the series' fault (issue 28): never "failed". */
-	{ "untestable", "untestable" },
+	{ "untestable", "untestable", true },
+	/* A report fired without the panic that should follow (issue 40). */
+	{ "fired", "fired, no panic", true },
+	/* The series failed before any boot (b4 could not fetch it, ...):
+	 * its error is on its page, and it is no boot (issue 38). */
+	{ "failed", "not booted: failed", false },
+	{ "fs-corrupted", "filesystem corrupted", true },
 };
+
+enum { VK_APPLY_FAILED = 3, VK_NOT_BOOTED = 6, VK_PENDING = 7, VK_FAILED = 10 };
 
 static size_t verdict_of(const json_t *s)
 {
@@ -583,13 +703,13 @@ static size_t verdict_of(const json_t *s)
 		if (!strcmp(v, verdict_kinds[i].cls))
 			return i;
 	if (!strcmp(v, "did-not-apply") || !strcmp(v, "apply-failed"))
-		return 3;
+		return VK_APPLY_FAILED;
 	if (!strcmp(st, "failed"))
-		return 5;
+		return VK_FAILED;
 	if (!strcmp(v, "findings") || !strcmp(st, "checked") ||
 	    !strcmp(st, "replied") || !strcmp(st, "booted"))
-		return 6;
-	return 7;
+		return VK_NOT_BOOTED;
+	return VK_PENDING;
 }
 
 static bool reviewed(const json_t *s)
@@ -706,6 +826,7 @@ static int write_series_page(struct render_ctx *rc, const json_t *list,
 	dash_set_text(pv, "subject", *dash_jstr(s, "subject") ? dash_jstr(s, "subject") : "(no subject)");
 	dash_set_text(pv, "author", dash_jstr(s, "author"));
 	dash_set_text(pv, "date", dash_jstr(s, "date"));
+	dash_set_text(pv, "posted", dash_jstr(s, "posted"));
 	dash_set_text(pv, "message_id", dash_jstr(s, "message_id"));
 	if (dash_jint(s, "version") > 1)
 		tmpl_setf(pv, "version", "%ld", dash_jint(s, "version"));
@@ -774,6 +895,17 @@ static const json_t *find_series(const json_t *list, const json_t *id)
 	return NULL;
 }
 
+/* "2026-12-03T09:00:00Z" -> "2026-12-03 09:00" */
+static void short_date(struct strbuf *out, const char *iso)
+{
+	strbuf_reset(out);
+	strbuf_addstr(out, iso);
+	if (out->len >= 16 && out->buf[10] == 'T') {
+		out->buf[10] = ' ';
+		strbuf_setlen(out, 16);
+	}
+}
+
 static int render_series_row(struct render_ctx *rc, struct tmpl_vars *lv,
 			     const json_t *list, const json_t *s)
 {
@@ -799,13 +931,13 @@ static int render_series_row(struct render_ctx *rc, struct tmpl_vars *lv,
 	if (ret < 0)
 		goto out;
 
-	/* "2026-12-03T09:00:00Z" -> "2026-12-03 09:00" */
-	strbuf_addstr(&date, dash_jstr(s, "date"));
-	if (date.len >= 16 && date.buf[10] == 'T') {
-		date.buf[10] = ' ';
-		strbuf_setlen(&date, 16);
-	}
+	/* When it was posted (its Date:, when believable), else when serve
+	 * read it, saying so. */
+	short_date(&date, *dash_jstr(s, "posted") ? dash_jstr(s, "posted") :
+		   dash_jstr(s, "date"));
 	dash_set_text(row, "date", date.buf);
+	if (!*dash_jstr(s, "posted") && date.len)
+		tmpl_set(row, "date_read", "1");
 	dash_set_text(row, "subject", *dash_jstr(s, "subject") ? dash_jstr(s, "subject") : "(no subject)");
 	{
 		/* The name alone: addresses are for mail, not for a page. */
@@ -820,8 +952,18 @@ static int render_series_row(struct render_ctx *rc, struct tmpl_vars *lv,
 		strbuf_release(&name);
 	}
 	dash_set_num(row, "findings", dash_jint(s, "findings"));
-	dash_set_num(row, "added", dash_jsum(json_object_get(s, "added")));
-	dash_set_num(row, "removed", dash_jsum(json_object_get(s, "removed")));
+	{
+		/* A conversion (check's: a call removed, a gentler one in its
+		 * place) is one thing done, not a call added and one removed:
+		 * its two sides leave Added and Removed (issue 38). */
+		long conv = dash_jint(s, "conversions");
+		long added = dash_jsum(json_object_get(s, "added")) - conv;
+		long removed = dash_jsum(json_object_get(s, "removed")) - conv;
+
+		dash_set_num(row, "added", added > 0 ? added : 0);
+		dash_set_num(row, "removed", removed > 0 ? removed : 0);
+		dash_set_num(row, "converted", conv);
+	}
 	tmpl_set(row, "verdict_class", verdict_kinds[vk].cls);
 	dash_set_text(row, "verdict", verdict_kinds[vk].label);
 	strbuf_addf(&dir, "/index.html");
@@ -917,7 +1059,7 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 {
 	struct tmpl_vars *lv = tmpl_add(v, "lists");
 	const json_t *series = json_object_get(list, "series"), *s;
-	size_t i, n, nr_reviewed = 0, shown = 0;
+	size_t i, n, nr_reviewed = 0, shown = 0, boots = 0;
 	long findings = 0, bug_added = 0, conversions = 0;
 	double verdicts[ARRAY_SIZE(verdict_kinds)] = { 0 };
 	struct svg_item items[ARRAY_SIZE(verdict_kinds)];
@@ -940,7 +1082,12 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	json_array_foreach(series, i, s) {
 		if (!strcmp(dash_jstr(s, "state"), "skipped"))
 			continue;
-		verdicts[verdict_of(s)]++;
+		/* The bar is about boots: a series that failed before one
+		 * (a b4 fetch), or was only checked, is no boot outcome. */
+		if (verdict_kinds[verdict_of(s)].boot) {
+			verdicts[verdict_of(s)]++;
+			boots++;
+		}
 		/* A series counts once, in its newest reviewed version (the
 		 * entries come newest first): its findings and conversions,
 		 * not those of every version again. */
@@ -972,6 +1119,9 @@ static int render_list(struct render_ctx *rc, struct tmpl_vars *v,
 	list_card(lv, "Conversions credited", conversions,
 		  "BUG/WARN calls turned into gentler code, once per series");
 
+	/* No boot ran: no bar of zeros, the template says so. */
+	if (!boots)
+		goto out;
 	/* The four outcomes people look for always; the rest when they happened. */
 	for (i = 0, n = 0; i < ARRAY_SIZE(verdict_kinds); i++) {
 		if (i >= 4 && !verdicts[i])
@@ -1034,6 +1184,8 @@ int dashboard_render(const json_t *model, const struct dashboard_opts *opts)
 	dash_render_releases(v, model);
 	if (json_object_get(model, "history")) {
 		tmpl_set(v, "history_link", "history/index.html");
+		/* The numbers the dashboard exists for, on the first page. */
+		history_overall(tmpl_add(v, "cycles_section"), json_object_get(model, "history"));
 		ret = history_render(json_object_get(model, "history"), opts->out_dir, rc.tdir,
 				     rc.site_title, dash_jstr(model, "generated"));
 		if (ret < 0)

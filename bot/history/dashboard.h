@@ -26,6 +26,11 @@ struct store;
 #define DASHBOARD_MAX_SERIES 5000	/* per list read from the state */
 #define DASHBOARD_MAX_ARTIFACT (64u << 20)
 #define DASHBOARD_MAX_INPUT (256u << 20)	/* one census or lists JSON */
+#define DASHBOARD_MAX_CENSUS 100	/* census files serve wrote, read */
+/* A series' Date: is believed from 1991-08-25 (Linux announced) to a day
+ * after serve read it; else the page shows when serve read it. */
+#define DASHBOARD_POSTED_FLOOR 683078400
+#define DASHBOARD_POSTED_SKEW (24 * 3600)
 
 /* A list the service watches: shown from the start, series or not. */
 struct dashboard_watched {

@@ -296,6 +296,19 @@ static int render_list_page(const json_t *l, const char *dir, const char *tdir,
 	return ret;
 }
 
+void history_overall(struct tmpl_vars *v, const json_t *history)
+{
+	const json_t *cycles = json_object_get(json_object_get(history, "overall"),
+					       "cycles"), *c;
+	size_t i;
+
+	class_heads(v);
+	tmpl_set_bool(v, "overall", true);
+	render_charts(v, cycles, "every list");
+	json_array_foreach(cycles, i, c)
+		cycle_row(v, c, i, NULL);
+}
+
 int history_render(const json_t *history, const char *out_dir, const char *tdir,
 		   const char *site_title, const char *generated)
 {
@@ -313,11 +326,7 @@ int history_render(const json_t *history, const char *out_dir, const char *tdir,
 	tmpl_set(v, "title_raw", site_title);
 	dash_set_text(v, "title", site_title);
 	dash_set_text(v, "generated", generated);
-	class_heads(v);
-	render_charts(v, json_object_get(json_object_get(history, "overall"), "cycles"),
-		      "every list");
-	json_array_foreach(json_object_get(json_object_get(history, "overall"), "cycles"), i, c)
-		cycle_row(v, c, i, NULL);
+	history_overall(v, history);
 	json_array_foreach(json_object_get(history, "lists"), i, l) {
 		struct tmpl_vars *lv = tmpl_add(v, "lists");
 		long added = 0, removed = 0, conv = 0;

@@ -26,6 +26,13 @@ struct store;
  */
 int history_model(json_t **out, struct store *st, const char *releases);
 
+struct tmpl_vars;
+
+/* Every list summed per cycle into `v`, for cycle-table.html: its two
+ * charts (added_svg, removed_svg), class_heads and rows; the front page
+ * and history/index.html show it. */
+void history_overall(struct tmpl_vars *v, const json_t *history);
+
 /* Write history/ under `out_dir` with the templates of `tdir`. */
 int history_render(const json_t *history, const char *out_dir, const char *tdir,
 		   const char *site_title, const char *generated);

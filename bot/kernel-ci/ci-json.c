@@ -67,6 +67,7 @@ const char *ci_verdict_name(enum ci_verdict_kind k)
 	case CI_ERROR: return "error";
 	case CI_FS_CORRUPTED: return "fs-corrupted";
 	case CI_UNTESTABLE: return "untestable";
+	case CI_FIRED: return "fired";
 	}
 	return "?";
 }
@@ -183,6 +184,56 @@ static void findings_json(json_t *o, const struct ci_verdict *v)
 	json_object_set_new(o, "damaged", report_damaged_json(&v->findings));
 }
 
+/* Issue 39: the series' base-commit:, the trees tried before `base` and
+ * why each did not fit, what the base lacks. */
+static void tried_to_json(json_t *o, const struct ci_verdict *v)
+{
+	json_t *a = json_array();
+
+	json_object_set_new(o, "base_commit", jsonval_text(v->base_commit));
+	for (size_t i = 0; i < v->tried.nr; i++)
+		json_array_append_new(a, json_pack("{s:o, s:o}",
+			"base", jsonval_text(v->tried.v[i]),
+			"why", jsonval_text(i < v->tried_why.nr ? v->tried_why.v[i] : NULL)));
+	json_object_set_new(o, "tried", a);
+	a = json_array();
+	for (size_t i = 0; i < v->missing.nr; i++)
+		json_array_append_new(a, jsonval_text(v->missing.v[i]));
+	json_object_set_new(o, "missing", a);
+}
+
+static int tried_from_json(struct ci_verdict *out, const json_t *root, const char *what)
+{
+	const json_t *a = NULL, *e;
+	size_t i;
+	int ret = jsonval_str(&out->base_commit, root, "base_commit", what);
+
+	if (!ret)
+		ret = jsonval_strv(&out->missing, root, "missing", what);
+	if (!ret)
+		ret = jsonval_array(&a, root, "tried", what);
+	if (ret || !a)
+		return ret;
+	json_array_foreach(a, i, e) {
+		char *base = NULL, *why = NULL;
+
+		if (!json_is_object(e))
+			return error_code(WW_EINPUT, "%s: \"tried\" holds a non-object", what);
+		ret = jsonval_str(&base, e, "base", what);
+		if (!ret)
+			ret = jsonval_str(&why, e, "why", what);
+		if (!ret) {
+			strvec_push(&out->tried, base ? base : "?");
+			strvec_push(&out->tried_why, why ? why : "");
+		}
+		free(base);
+		free(why);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 json_t *ci_verdict_to_json(const struct ci_verdict *v)
 {
 	json_t *o = json_object(), *a, *t;
@@ -246,6 +297,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	for (size_t i = 0; i < v->not_built.nr; i++)
 		json_array_append_new(a, jsonval_text(v->not_built.v[i]));
 	json_object_set_new(o, "kselftests_not_built", a);
+	tried_to_json(o, v);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
 	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
 	json_object_set_new(o, "panic", json_str_or_null(v->panic_message));
@@ -319,7 +371,7 @@ static int one_of(const char **out, const char *name, const char *const *names,
 
 static int kind_from_name(enum ci_verdict_kind *out, const char *name, const char *what)
 {
-	for (int k = CI_CLEAN; k <= CI_UNTESTABLE; k++)
+	for (int k = 0; k < CI_NR_KINDS; k++)
 		if (name && !strcmp(name, ci_verdict_name(k))) {
 			*out = k;
 			return 0;
@@ -661,6 +713,8 @@ static int scalars_from_json(struct ci_verdict *out, const json_t *root, const c
 		ret = jsonval_int(&out->warn_count, root, "warn_count", 0, what);
 	if (!ret)
 		ret = jsonval_bool(&out->warn_flood, root, "warn_flood", false, what);
+	if (!ret)
+		ret = tried_from_json(out, root, what);
 	if (!ret)
 		ret = apply_error_from_json(out, root, what);
 	if (!ret)

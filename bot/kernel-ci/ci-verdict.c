@@ -44,6 +44,35 @@ static void copy_suites(struct ci_verdict *v, const struct console_result *boot)
 	}
 }
 
+/*
+ * The reason of a boot on whose console `boot->fired[0]` was reported
+ * and no panic followed: what fired, where, and how the boot ended.
+ */
+static void fired_reason(struct ci_verdict *out, const struct console_result *boot)
+{
+	const struct fired *f = &boot->fired[0];
+	const char *what = f->kind == FIRED_WARN ? "a WARNING" :
+			   f->kind == FIRED_BUG ? "a BUG" : "a crash report";
+	struct strbuf sb = STRBUF_INIT;
+
+	/* The function, not the console's file name: that is the guest's
+	 * path (fired[] gets the tree's name from ci_attribute()). */
+	strbuf_addstr(&sb, what);
+	if (f->function)
+		strbuf_addf(&sb, " in %s()", f->function);
+	else if (f->message)
+		strbuf_addf(&sb, " (%s)", f->message);
+	if (boot->nr_fired > 1)
+		strbuf_addf(&sb, " and %zu more report%s", boot->nr_fired - 1,
+			    boot->nr_fired == 2 ? "" : "s");
+	ci_set_reason(out, "%s fired and the kernel did not panic (panic_on_warn=1 "
+		      "should have stopped it there: the console may be cut short); %s",
+		      sb.buf, boot->rebooted || boot->tests_finished ?
+		      "the boot went on to its end" : "the boot stopped without a "
+		      "panic message");
+	strbuf_release(&sb);
+}
+
 void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 	       bool timed_out)
 {
@@ -82,6 +111,11 @@ void ci_decide(struct ci_verdict *out, const struct console_result *boot,
 	} else if (!boot->booted) {
 		out->kind = CI_ERROR;
 		ci_set_reason(out, "the kernel printed nothing on the console");
+	} else if (boot->nr_fired) {
+		/* What fired decides as much as how the boot ended: a report
+		 * without its panic is proof that it fired, never clean. */
+		out->kind = CI_FIRED;
+		fired_reason(out, boot);
 	} else if (!boot->tests_finished && !boot->rebooted) {
 		out->kind = CI_ERROR;
 		ci_set_reason(out, "QEMU stopped before the KUnit suites finished, "
@@ -161,6 +195,10 @@ void ci_verdict_release(struct ci_verdict *v)
 	}
 	free(v->images);
 	strvec_clear(&v->not_built);
+	strvec_clear(&v->tried);
+	strvec_clear(&v->tried_why);
+	strvec_clear(&v->missing);
+	free(v->base_commit);
 	free(v->guest_error);
 	check_result_clear(&v->findings);
 	ci_landed_free(v->landed);

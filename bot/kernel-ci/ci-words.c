@@ -183,6 +183,55 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	}
 }
 
+/*
+ * A report fired and no panic followed (CI_FIRED): what fired, where and
+ * during what, each other report once, and that the panic is missing.
+ */
+static void text_fired(struct strbuf *out, const struct ci_verdict *v)
+{
+	const struct ci_fired *f = first_fired(v);
+
+	if (!f && v->nr_fired)
+		f = &v->fired[0];
+	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
+	text(out, v->base ? v->base : "?");
+	strbuf_addstr(out, ") booted, and ");
+	if (f) {
+		fired_sentence(out, v, f);
+		fired_counts(out, v, f);
+		if (f->suite) {
+			strbuf_addstr(out, " while running ");
+			test_phrase(out, f->suite);
+		} else {
+			strbuf_addstr(out, " during boot, outside any test");
+		}
+	} else {
+		text(out, v->reason);
+	}
+	strbuf_addstr(out, ", but no panic followed on the console: panic_on_warn=1 "
+		      "should have stopped the kernel there, so the console may be "
+		      "cut short.\n");
+	if (f && f->test) {
+		strbuf_addstr(out, "The test case was ");
+		quote_c_style(out, f->test);
+		strbuf_addstr(out, ".\n");
+	}
+	if (f && f->trace) {
+		strbuf_addstr(out, "\n");
+		indent_trace(out, f->trace);
+	}
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		const struct ci_fired *o = &v->fired[i];
+
+		if (o == f)
+			continue;
+		strbuf_addstr(out, "  - also ");
+		fired_sentence(out, v, o);
+		fired_counts(out, v, o);
+		strbuf_addch(out, '\n');
+	}
+}
+
 static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 {
 	int pass = 0, fail = 0, skip = 0;
@@ -415,6 +464,9 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 	case CI_PANICKED:
 		text_panicked(out, v);
 		break;
+	case CI_FIRED:
+		text_fired(out, v);
+		break;
 	case CI_CLEAN:
 		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
 		text(out, base);
@@ -466,7 +518,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		break;
 	}
 	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
-	    v->kind == CI_FS_CORRUPTED) {
+	    v->kind == CI_FS_CORRUPTED || v->kind == CI_FIRED) {
 		text_calls(out, v);
 		text_suites(out, v);
 		text_tests(out, v);
@@ -738,6 +790,8 @@ const char *ci_words_outcome(enum ci_verdict_kind k)
 {
 	switch (k) {
 	case CI_PANICKED: return "the kernel panicked";
+	case CI_FIRED:
+		return "a WARN or BUG fired (and the console shows no panic after it)";
 	case CI_BUILD_FAILED: return "the kernel did not build";
 	case CI_APPLY_FAILED: return "the series did not apply";
 	case CI_HUNG: return "the boot did not finish in time";
@@ -747,12 +801,111 @@ const char *ci_words_outcome(enum ci_verdict_kind k)
 	}
 }
 
+/* A base-commit: value fit to repeat: a tag or a hash, nothing else. */
+static bool plain_ref(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 64 && strspn(s, "0123456789abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ._-") == n;
+}
+
+static bool is_hash(const char *s)
+{
+	size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+	return n >= 7 && n <= 64 && !s[n];
+}
+
+/*
+ * Why the trees were tried in that order.  "newest first" in base_why is
+ * kbase_order()'s word that the Debian trees were tried newest first
+ * (the git branch base and --tree say otherwise).
+ */
+static void untestable_order(struct strbuf *out, const struct ci_verdict *v)
+{
+	const char *bc = v->base_commit;
+
+	if (!bc)
+		strbuf_addstr(out, "it has no base-commit: line, so ");
+	else if (!plain_ref(bc))
+		strbuf_addstr(out, "its base-commit: line names no tree kernel-ci has, so ");
+	else if (is_hash(bc))
+		strbuf_addf(out, "its base-commit: %.12s is not a commit kernel-ci has, so ", bc);
+	else
+		strbuf_addf(out, "its base-commit: names %s, a tree kernel-ci does not have, so ",
+			    bc);
+	if (v->base_why && strstr(v->base_why, "newest first"))
+		strbuf_addstr(out, "kernel-ci tried the kernel trees it has, newest first: ");
+	else
+		strbuf_addstr(out, "kernel-ci tried another tree: ");
+}
+
+/* "patch 1/2 does not apply (fs/x.c, hunk 3)" of the last tree. */
+static void apply_failure(struct strbuf *out, const struct ci_verdict *v, bool either)
+{
+	if (v->failed_patch > 0)
+		strbuf_addf(out, "patch %d/%d does not apply", v->failed_patch,
+			    v->nr_patches);
+	else
+		strbuf_addstr(out, "the series does not apply");
+	if (either)
+		strbuf_addstr(out, " either");
+	if (v->failed_file) {
+		strbuf_addstr(out, " (");
+		text(out, v->failed_file);
+		if (v->failed_hunk > 0)
+			strbuf_addf(out, ", hunk %d", v->failed_hunk);
+		strbuf_addch(out, ')');
+	}
+}
+
 void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v)
 {
+	const char *base = v->base ? v->base : "?";
 	size_t start = out->len;
 
-	strbuf_addstr(out, v->reason ? v->reason : "no base tree to test it on");
-	strbuf_rtrim(out);
-	while (out->len > start && out->buf[out->len - 1] == '.')
-		strbuf_setlen(out, out->len - 1);
+	/* A verdict without the facts (older ci.json, no base at all): its reason. */
+	if (v->kind != CI_UNTESTABLE || (!v->tried.nr && !v->missing.nr &&
+					 !v->failed_patch && !v->failed_file)) {
+		strbuf_addstr(out, v->reason ? v->reason : "no base tree to test it on");
+		strbuf_rtrim(out);
+		while (out->len > start && out->buf[out->len - 1] == '.')
+			strbuf_setlen(out, out->len - 1);
+		return;
+	}
+	untestable_order(out, v);
+	for (size_t i = 0; i < v->tried.nr; i++) {
+		strbuf_addf(out, "%son linux ", i ? ", " : "");
+		text(out, v->tried.v[i]);
+		strbuf_addch(out, ' ');
+		text(out, i < v->tried_why.nr ? v->tried_why.v[i] : "");
+	}
+	strbuf_addstr(out, v->tried.nr ? ", and on linux " : "on linux ");
+	text(out, base);
+	strbuf_addch(out, ' ');
+	if (v->missing.nr) {
+		strbuf_addf(out, "it applies, but linux ");
+		text(out, base);
+		strbuf_addstr(out, " lacks ");
+		for (size_t i = 0; i < v->missing.nr; i++) {
+			strbuf_addstr(out, i ? (i + 1 == v->missing.nr ? " and " : ", ") : "");
+			text(out, v->missing.v[i]);
+		}
+		strbuf_addstr(out, ", which the series uses and does not add: it was "
+			      "written for a newer tree");
+	} else {
+		apply_failure(out, v, v->tried.nr > 0);
+		strbuf_addstr(out, ": it was written for a tree kernel-ci does not have");
+	}
+}
+
+void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v)
+{
+	if (v->kind != CI_UNTESTABLE || v->base_commit)
+		return;
+	strbuf_addstr(out, "kernel-ci tests a series on the tree its base-commit: "
+		      "line names when it has that tree; `git format-patch "
+		      "--base=auto` writes the line, and b4 adds it when it sends "
+		      "a series.");
 }

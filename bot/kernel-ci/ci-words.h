@@ -41,8 +41,18 @@ void ci_words_release(struct ci_words *w);
  * not clean, not untestable and not an error of kernel-ci's; else NULL. */
 const char *ci_words_outcome(enum ci_verdict_kind k);
 
-/* Why an untestable series could not be tested, as one clause (no full
- * stop), appended to `out`. */
+/*
+ * Why an untestable series could not be tested, in plain words, as one
+ * clause (no full stop), appended to `out` (issue 39): why the trees
+ * were tried in that order (no base-commit: line, or one naming a tree
+ * kernel-ci lacks), each tree tried and why it did not fit (the patch,
+ * file and hunk that did not apply; what the last tree lacks).  From the
+ * verdict's facts only; a verdict without them gives its reason.
+ */
 void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v);
+
+/* For an untestable series without a base-commit: line, one sentence on
+ * how to add one; else nothing. */
+void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v);
 
 #endif

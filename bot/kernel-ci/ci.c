@@ -511,7 +511,7 @@ static int boot_and_judge(struct ci_ctx *c, struct ci_verdict *out,
 	if (ret < 0)
 		goto out;
 	ci_decide(out, &con, res.timed_out);
-	if (res.flooded && out->kind != CI_PANICKED) {
+	if (res.flooded && out->kind != CI_PANICKED && out->kind != CI_FIRED) {
 		out->kind = CI_ERROR;
 		ci_set_reason(out, "the kernel printed more than %u MB on its console "
 			   "(a message in a loop?) and was stopped; last line: %s",
@@ -770,7 +770,7 @@ static void known_reports(struct ci_verdict *v)
 static void blame(struct ci_verdict *out, struct ktree *t,
 		  const struct kapply_result *ap, const struct kbuild_result *kb)
 {
-	struct strvec missing = STRVEC_INIT;
+	struct strvec missing = STRVEC_INIT, whats = STRVEC_INIT;
 	struct strbuf log = STRBUF_INIT;
 
 	/* A refused series is refused on every base: it stays the series'. */
@@ -780,12 +780,13 @@ static void blame(struct ci_verdict *out, struct ktree *t,
 		if (!kb->log_path ||
 		    strbuf_read_file(&log, kb->log_path, 16u << 20) < 0)
 			strbuf_addstr(&log, out->build_error ? out->build_error : "");
-		if (kblame_missing_symbols(&missing, log.buf, t->worktree,
+		if (kblame_missing_symbols(&missing, &whats, log.buf, t->worktree,
 					   &ap->touched, t->repo, &ap->base) < 0)
 			error_clear();	/* then the error stays the series' */
 	}
-	kblame_classify(out, &missing);
+	kblame_classify(out, &missing, &whats);
 	strvec_clear(&missing);
+	strvec_clear(&whats);
 	strbuf_release(&log);
 }
 
@@ -793,8 +794,25 @@ static void blame(struct ci_verdict *out, struct ktree *t,
 static void clear_apply_failure(struct ci_verdict *v, const char *base,
 				struct strbuf *tried)
 {
+	struct strbuf why = STRBUF_INIT;
+
 	strbuf_addf(tried, "%sdoes not apply to linux %s (%s)",
 		    tried->len ? "; " : "", base, v->reason ? v->reason : "");
+	/* For the reply (issue 39): where it stopped, in words. */
+	if (v->failed_patch > 0)
+		strbuf_addf(&why, "patch %d/%d does not apply", v->failed_patch,
+			    v->nr_patches);
+	else
+		strbuf_addstr(&why, "the series does not apply");
+	if (v->failed_file) {
+		strbuf_addf(&why, " (%s", v->failed_file);
+		if (v->failed_hunk > 0)
+			strbuf_addf(&why, ", hunk %d", v->failed_hunk);
+		strbuf_addch(&why, ')');
+	}
+	strvec_push(&v->tried, base);
+	strvec_push(&v->tried_why, why.buf);
+	strbuf_release(&why);
 	v->kind = CI_ERROR;
 	free(v->failed_file);
 	v->failed_file = NULL;
@@ -910,6 +928,8 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 	int ret;
 
 	out->nr_patches = (int)s->nr;
+	if (s->base_commit && *s->base_commit)
+		out->base_commit = xstrdup(s->base_commit);
 	ret = static_findings(out, s, opts);
 	out->t.check = monotonic_now() - c.start;
 	if (ret < 0)

@@ -37,7 +37,14 @@ enum ci_verdict_kind {
 				   have: it does not apply or build there, and that
 				   base is not the one it was written for (reason
 				   says why); never the series' fault */
+	CI_FIRED,		/* a WARN/BUG (or another report) fired and the
+				   boot went on without a panic: panic_on_warn=1
+				   did not stop it, or the console lost the panic
+				   line.  What fired is proof; never clean */
 };
+
+/* How many kinds there are: arrays indexed by kind, loops over them. */
+#define CI_NR_KINDS (CI_FIRED + 1)
 
 /* A test that ran in the guest: a KUnit suite, a kselftest, a workload. */
 struct ci_test {
@@ -183,11 +190,18 @@ struct ci_verdict {
 	/* Issue 26. */
 	char *base_log;		/* the base boot's cached console, or NULL */
 	bool base_cached;	/* the base boot came from that cache */
+	/* Issue 39: the facts the untestable reply is written from. */
+	char *base_commit;	/* the series' base-commit: trailer, or NULL */
+	struct strvec tried;	/* trees tried before `base` ("6.12.118") ... */
+	struct strvec tried_why; /* ... and why each did not fit, in words */
+	struct strvec missing;	/* untestable: what the base lacks ("the
+				   struct member 's_x'"), kblame.h */
 };
 
 #define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \
 			.config_added = STRVEC_INIT, .findings = CHECK_RESULT_INIT, \
-			.not_built = STRVEC_INIT }
+			.not_built = STRVEC_INIT, .tried = STRVEC_INIT, \
+			.tried_why = STRVEC_INIT, .missing = STRVEC_INIT }
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */

@@ -15,26 +15,43 @@
 #include <git2.h>
 
 /*
- * Symbols a failed build names that the base tree lacks: every X of gcc's
- * "implicit declaration of function 'X'" and "'X' undeclared" in `log`
- * that occurs as a word in no .c/.h file of `src_dir` (the tree as built)
- * but the files the series changes (`touched`, may be NULL), nor in those
- * files as the base has them (their blobs in commit `base` of `repo`; both
- * may be NULL: then the touched files do not count at all).  Into `out`,
- * once each, in log order.  Returns 0, or an error when grep cannot run.
+ * Names a failed build's errors are about that neither the base nor the
+ * series knows (issue 39).  The kinds gcc and ld report: "implicit
+ * declaration of function 'X'", "'X' undeclared" (a macro, enum constant
+ * or variable; CONFIG_X: a Kconfig symbol), "has no member named 'X'",
+ * "unknown type name 'X'", "invalid use of undefined type 'struct X'",
+ * "dereferencing pointer to incomplete type 'struct X'", "undefined
+ * reference to `X'", and "fatal error: X: No such file or directory" (a
+ * header).  A name is known when it occurs as a word in a .c/.h file (a
+ * Kconfig* file for CONFIG_X) of `src_dir` (the tree as built) that the
+ * series does not change (`touched`, may be NULL: then every file
+ * counts); in a file it changes, when the base's version of it holds the
+ * word (their blobs in commit `base` of `repo`, both may be NULL: the
+ * series may also have removed it there), or when the series' version
+ * defines or declares it (a #define, a tag, a prototype, a member or
+ * variable after its type, an enum constant, a Kconfig entry: a
+ * heuristic on text).  A header is known when a file of the tree ends in
+ * its name, or the base has a file the series changes ending in it.
+ * The unknown names go into `out` once each in log order (at most 8),
+ * and what each is ("the function", "the struct member", "the type",
+ * "the name", "the Kconfig symbol", "the header") into `whats` (may be
+ * NULL).  Returns 0, or an error when grep or find cannot run.
  */
-int kblame_missing_symbols(struct strvec *out, const char *log, const char *src_dir,
-			   const struct strvec *touched, git_repository *repo,
-			   const git_oid *base);
+int kblame_missing_symbols(struct strvec *out, struct strvec *whats, const char *log,
+			   const char *src_dir, const struct strvec *touched,
+			   git_repository *repo, const git_oid *base);
 
 /*
  * After an apply or build failure: on a base that is not the series' own
- * (!v->own_base), an apply failure, and a build failure whose error names
- * symbols the base lacks (`missing`, may be NULL), become CI_UNTESTABLE
- * with the reason ("it does not apply to linux 6.12.118, an older tree
- * than the one it was written for (...)").  Anything else stays as it is:
- * a failure on the series' own base is the series'.
+ * (!v->own_base), an apply failure, and a build failure whose errors name
+ * what the base lacks (`missing`, may be NULL, with `whats` as
+ * kblame_missing_symbols() gives them, may be NULL), become
+ * CI_UNTESTABLE with the reason ("linux 6.12.118 lacks the struct member
+ * 'x', which the series uses and does not add: ...") and v->missing ("the
+ * struct member 'x'").  Anything else stays as it is: a failure on the
+ * series' own base is the series'.
  */
-void kblame_classify(struct ci_verdict *v, const struct strvec *missing);
+void kblame_classify(struct ci_verdict *v, const struct strvec *missing,
+		     const struct strvec *whats);
 
 #endif

@@ -156,8 +156,11 @@ static int boot_once(struct kboot_result *out, const struct kboot_opts *opts,
 	 * Our deadline kills QEMU's process group; coreutils' timeout, a
 	 * little later, also covers the case where warnwatch itself dies
 	 * first (QEMU would outlive it: a hung guest forever).
+	 * --foreground keeps QEMU in the process group child_run() kills:
+	 * without it timeout makes a group of its own, and a SIGKILL to
+	 * ours (which timeout cannot pass on) leaves QEMU running.
 	 */
-	strvec_pushl(&c.args, "timeout", "-k", "5", NULL);
+	strvec_pushl(&c.args, "timeout", "--foreground", "-k", "5", NULL);
 	strvec_pushf(&c.args, "%u", timeout_s + 30);
 	strvec_pushv(&c.args, out->argv.v);
 	strvec_push(&c.args, "-monitor");

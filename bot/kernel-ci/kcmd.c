@@ -4,6 +4,7 @@
  * options that make the compiler read.
  */
 #include "kcmd.h"
+#include "bwrap.h"
 #include "ktree.h"
 #include "safefs.h"
 
@@ -92,11 +93,15 @@ int kcmd_split(struct strvec *out, const char *line)
 	return ret;
 }
 
-/* Options whose argument is the next word. */
+/* Options whose argument is the next word (dropped with it when refused). */
 static bool takes_arg(const char *w)
 {
 	static const char *const v[] = { "-o", "-I", "-D", "-U", "-include", "-imacros",
-		"-isystem", "-iquote", "-idirafter", "-x", "-MF", "-MT", "-MQ" };
+		"-isystem", "-iquote", "-idirafter", "-x", "-MF", "-MT", "-MQ",
+		"-Xpreprocessor", "-Xassembler", "-Xlinker", "-Xclang", "-wrapper", "-B",
+		"-specs", "--param", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+		"-isysroot", "--sysroot", "-imultilib", "-dumpbase", "-dumpdir", "-aux-info",
+		"-L", "-l", "-T", "-u", "-e", "-z" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		if (!strcmp(w, v[i]))
@@ -105,27 +110,115 @@ static bool takes_arg(const char *w)
 }
 
 /*
- * Options kept: those that only change how the compiler reads and
- * checks the file.  Everything else is dropped, in particular what
- * loads or runs programs (-fplugin, -B, -specs, -wrapper, @file) and
- * what writes files (-o, -M*, -Wp,, -fdump*, -save-temps).
+ * The -f options kept (after "-f"; "name=value" keeps any value): those
+ * the kernel's builds give (x86-64, arm64, gcc and clang) that change
+ * what the front end accepts or only what code would be generated.
+ * Everything else is dropped: -fplugin, -fmodule-mapper, -fmodules-ts,
+ * -fdump-*, -fprofile-*, -ftest-coverage (it writes a .gcno even with
+ * -fsyntax-only), -fstack-usage, -fcallgraph-info, -fdiagnostics-*,
+ * -fsanitize-*list, -fdebug-prefix-map, -frecord-gcc-switches, -flto...
  */
-static bool kept(const char *w)
-{
-	static const char *const read_only[] = { "-I", "-D", "-U", "-include", "-imacros",
-		"-isystem", "-iquote", "-idirafter", "-x", "-std=", "-nostdinc", "-m", "-O",
-		"-g", "-ansi", "-W", "-f", "--param" };
-	static const char *const writes_or_runs[] = { "-fplugin", "-fdump", "-fprofile",
-		"-fstack-usage", "-fcallgraph-info", "-fopt-info", "-fsave-optimization-record",
-		"-fauto-profile", "-fcreate-profile", "-Wp,", "-Wa,", "-Wl,", "-W,",
-		"-fdebug-prefix-map" /* harmless, but names sandbox paths */ };
-	bool ok = false;
+static const char *const f_kept[] = {
+	"no-strict-aliasing", "no-common", "short-wchar", "no-PIE", "no-pie", "PIE", "pie",
+	"no-PIC", "no-pic", "PIC", "pic", "cf-protection", "align-jumps", "align-loops",
+	"align-functions", "align-labels", "no-asynchronous-unwind-tables",
+	"asynchronous-unwind-tables", "no-unwind-tables", "unwind-tables", "no-jump-tables",
+	"no-delete-null-pointer-checks", "no-allow-store-data-races", "stack-protector",
+	"stack-protector-strong", "stack-protector-all", "no-stack-protector",
+	"omit-frame-pointer", "no-omit-frame-pointer", "optimize-sibling-calls",
+	"no-optimize-sibling-calls", "trivial-auto-var-init", "no-stack-clash-protection",
+	"stack-clash-protection", "no-strict-overflow", "no-stack-check", "stack-check",
+	"conserve-stack", "no-builtin", "freestanding", "function-sections",
+	"no-function-sections", "data-sections", "no-data-sections", "no-tree-loop-im",
+	"zero-call-used-regs", "patchable-function-entry", "min-function-alignment",
+	"strict-flex-arrays", "no-ipa-sra", "no-inline-functions-called-once",
+	"no-var-tracking", "no-var-tracking-assignments", "macro-prefix-map",
+	"ms-extensions", "plan9-extensions", "unsigned-char", "signed-char",
+	"gnu89-inline", "no-semantic-interposition", "no-partial-inlining",
+	"no-reorder-blocks", "no-ipa-cp-clone", "no-ipa-bit-cp", "no-gcse",
+	"no-tree-vectorize", "no-exceptions", "no-pcc-struct-return",
+	"split-lto-unit", "no-sanitize", "sanitize", "sanitize-coverage",
+	"no-sanitize-recover", "sanitize-recover", "no-tree-switch-conversion",
+	"no-inline-small-functions", "no-toplevel-reorder", "no-code-hoisting",
+	"no-schedule-insns", "no-schedule-insns2", "integrated-as", "no-integrated-as",
+	"no-merge-all-constants", "merge-all-constants",
+	"no-dwarf2-cfi-asm", "no-ident", "no-lto", "no-strict-volatile-bitfields",
+};
 
-	for (size_t i = 0; i < ARRAY_SIZE(read_only) && !ok; i++)
-		ok = starts_with(w, read_only[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(writes_or_runs) && ok; i++)
-		ok = !starts_with(w, writes_or_runs[i]);
-	return ok;
+/* The -m options kept (after "-m"; "name=value" keeps any value). */
+static const char *const m_kept[] = {
+	"64", "32", "16", "x32", "no-sse", "no-mmx", "no-sse2", "no-sse3", "no-3dnow",
+	"no-avx", "no-avx2", "no-80387", "no-fp-ret-in-387", "preferred-stack-boundary",
+	"stack-alignment", "skip-rax-setup", "tune", "arch", "cpu", "no-red-zone",
+	"cmodel", "indirect-branch", "indirect-branch-register",
+	"indirect-branch-cs-prefix", "function-return", "harden-sls", "record-mcount",
+	"fentry", "nop-mcount", "regparm", "rtd", "stack-protector-guard",
+	"stack-protector-guard-reg", "stack-protector-guard-symbol",
+	"stack-protector-guard-offset", "retpoline-external-thunk", "soft-float",
+	"general-regs-only", "abi", "no-outline-atomics", "branch-protection",
+	"no-global-merge", "red-zone", "sse", "sse2", "mmx", "avx",
+};
+
+/* Is "name[=value]" `w` one of `v`? */
+static bool listed(const char *w, const char *const *v, size_t n)
+{
+	size_t len = strcspn(w, "=");
+
+	for (size_t i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !strncmp(w, v[i], len))
+			return true;
+	return false;
+}
+
+/* Is all of `s` (possibly empty) made of `set`? */
+static bool only(const char *s, const char *set)
+{
+	return strspn(s, set) == strlen(s);
+}
+
+/* The options whose argument is a path the compiler reads. */
+static const char *const with_path[] = { "-include", "-imacros", "-isystem",
+	"-iquote", "-idirafter", "-I" };
+
+enum kept_as {
+	KEPT_NOT,	/* dropped */
+	KEPT_PLAIN,
+	KEPT_PATH,	/* a path beneath the tree or the build */
+	KEPT_SYS_PATH,	/* ... or beneath the compiler's own directories */
+};
+
+/*
+ * Options kept: an allowlist (kcmd.h) of those that only change how the
+ * compiler reads and checks the file.  Everything else is dropped.
+ */
+static enum kept_as kept(const char *w)
+{
+	if (!strcmp(w, "-isystem") || starts_with(w, "-isystem"))
+		return KEPT_SYS_PATH;
+	for (size_t i = 0; i < ARRAY_SIZE(with_path); i++)
+		if (starts_with(w, with_path[i]))
+			return KEPT_PATH;
+	if (starts_with(w, "-D") || starts_with(w, "-U"))
+		return KEPT_PLAIN;
+	if (starts_with(w, "-std="))
+		return w[5] && only(w + 5, "abcdefghijklmnopqrstuvwxyz0123456789+") ?
+		       KEPT_PLAIN : KEPT_NOT;
+	if (starts_with(w, "-W"))
+		return starts_with(w, "-Wp,") || starts_with(w, "-Wl,") ||
+		       starts_with(w, "-Wa,") || starts_with(w, "-W,") ? KEPT_NOT : KEPT_PLAIN;
+	if (starts_with(w, "-O"))
+		return only(w + 2, "abcdefghijklmnopqrstuvwxyz0123456789") ? KEPT_PLAIN : KEPT_NOT;
+	if (starts_with(w, "-g"))
+		return only(w + 2, "abcdefghijklmnopqrstuvwxyz0123456789-=") ? KEPT_PLAIN : KEPT_NOT;
+	if (starts_with(w, "-m"))
+		return listed(w + 2, m_kept, ARRAY_SIZE(m_kept)) ? KEPT_PLAIN : KEPT_NOT;
+	if (starts_with(w, "-fno-builtin-") && w[13] && only(w + 13, "abcdefghijklmnopqrstuvwxyz0123456789_"))
+		return KEPT_PLAIN;
+	if (starts_with(w, "-f"))
+		return listed(w + 2, f_kept, ARRAY_SIZE(f_kept)) ? KEPT_PLAIN : KEPT_NOT;
+	if (!strcmp(w, "-nostdinc") || !strcmp(w, "-ansi"))
+		return KEPT_PLAIN;
+	return KEPT_NOT;
 }
 
 /* A plain program name looked up on PATH: "gcc", "x86_64-linux-gnu-gcc". */
@@ -139,48 +232,117 @@ static bool compiler_name(const char *w)
 	return strstr(w, "gcc") || strstr(w, "clang") || !strcmp(w, "cc");
 }
 
-/* `path` of the build: the sandbox's source prefix `src` made `tree`,
- * a relative one made the build's. */
+/* `path` of the build: the sandbox's source prefix `src` (and BWRAP_BUILD)
+ * made `tree` (the build's), a relative one made the build's. */
 static void fix_path(struct strbuf *out, const char *path, const char *src,
 		     const struct kcmd *k, const char *tree)
 {
-	size_t n = src ? strlen(src) : 0;
+	size_t n = src ? strlen(src) : 0, b = strlen(BWRAP_BUILD);
 
 	if (n && starts_with(path, src) && (path[n] == '/' || !path[n]))
 		strbuf_addf(out, "%s%s", tree, path + n);
+	else if (starts_with(path, BWRAP_BUILD) && (path[b] == '/' || !path[b]))
+		strbuf_addf(out, "%s%s", k->build, path + b);
 	else if (path[0] != '/')
 		strbuf_addf(out, "%s/%s", k->build, starts_with(path, "./") ? path + 2 : path);
 	else
 		strbuf_addstr(out, path);
 }
 
-/* The option `opt` (kept), with its argument `arg` (or NULL: joined). */
-static void push_option(struct kcmd *out, const char *opt, const char *arg,
-			const char *src, const char *tree)
+/*
+ * Is absolute `path`, with its "." and ".." taken as written, `root` or
+ * beneath it?  Lexical: a symbolic link beneath the root that points out
+ * of it is the sandbox's to stop (it binds only the trees).
+ */
+static bool beneath(const char *path, const char *root)
 {
-	static const char *const with_path[] = { "-include", "-imacros", "-isystem",
-		"-iquote", "-idirafter", "-I" };
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf norm = STRBUF_INIT;
+	size_t n = strlen(root);
+	bool ok = path[0] == '/';
 
+	for (const char *p = path; ok && *p;) {
+		size_t len;
+
+		p += strspn(p, "/");
+		len = strcspn(p, "/");
+		if (!len)
+			break;
+		if (len == 2 && !strncmp(p, "..", 2)) {
+			char *slash = strrchr(norm.buf, '/');
+
+			if (slash)
+				strbuf_setlen(&norm, slash - norm.buf);
+			else
+				ok = false;	/* above "/" */
+		} else if (!(len == 1 && *p == '.')) {
+			strbuf_addch(&norm, '/');
+			strbuf_add(&norm, p, len);
+		}
+		p += len;
+	}
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	ok = ok && !strncmp(norm.buf, root, n) && (norm.buf[n] == '/' || !norm.buf[n]);
+	strbuf_release(&norm);
+	return ok;
+}
+
+/* The compiler's own header directories: what -isystem may name besides the trees. */
+static const char *const compiler_dirs[] = { "/usr/lib/gcc", "/usr/lib/llvm-", "/usr/include" };
+
+static bool compiler_dir(const char *path)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(compiler_dirs); i++) {
+		size_t n = strlen(compiler_dirs[i]);
+
+		/* "/usr/lib/llvm-" names a family: /usr/lib/llvm-14/... */
+		if (compiler_dirs[i][n - 1] == '-' ? starts_with(path, compiler_dirs[i]) &&
+		    beneath(path, "/usr/lib") : beneath(path, compiler_dirs[i]))
+			return !strstr(path, "/../") && !ends_with(path, "/..");
+	}
+	return false;
+}
+
+/*
+ * The option `opt` (allowed as `as`), with its argument `arg` (or NULL:
+ * joined): pushed with its path made the host's, when that path is
+ * beneath the tree or the build (or, `as` KEPT_SYS_PATH, the compiler's
+ * directories); else false, nothing pushed.
+ */
+static bool push_option(struct kcmd *out, const char *opt, const char *arg,
+			enum kept_as as, const char *src, const char *tree)
+{
+	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
+	bool ok = true;
+
+	if (as == KEPT_PLAIN) {
+		strvec_push(&out->argv, opt);
+		if (arg)
+			strvec_push(&out->argv, arg);
+		return true;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(with_path); i++) {
 		size_t n = strlen(with_path[i]);
 
-		if (!starts_with(opt, with_path[i]) || (!arg && !opt[n]))
+		if (!starts_with(opt, with_path[i]))
 			continue;
-		if (arg) {
-			strvec_push(&out->argv, opt);
-			fix_path(&sb, arg, src, out, tree);
-		} else {
+		if (!arg && !opt[n])
+			return false;
+		fix_path(&path, arg ? arg : opt + n, src, out, tree);
+		ok = beneath(path.buf, tree) || beneath(path.buf, out->build) ||
+		     (as == KEPT_SYS_PATH && compiler_dir(path.buf));
+		if (ok && arg) {
+			strvec_pushl(&out->argv, opt, path.buf, NULL);
+		} else if (ok) {
 			strbuf_add(&sb, opt, n);
-			fix_path(&sb, opt + n, src, out, tree);
+			strbuf_addbuf(&sb, &path);
+			strvec_push(&out->argv, sb.buf);
 		}
-		strvec_push(&out->argv, sb.buf);
-		strbuf_release(&sb);
-		return;
+		break;
 	}
-	strvec_push(&out->argv, opt);
-	if (arg)
-		strvec_push(&out->argv, arg);
+	strbuf_release(&sb);
+	strbuf_release(&path);
+	return ok;
 }
 
 /* The compile command of .o.cmd text `text`, from build `k->build`. */
@@ -219,13 +381,18 @@ static int from_text(struct kcmd *out, const char *text, const char *src, const 
 	for (size_t i = 1; i < words.nr; i++) {
 		const char *w = words.v[i], *arg = NULL;
 
+		enum kept_as as = kept(w);
+
 		if (takes_arg(w)) {
 			if (i + 1 == words.nr)
 				break;
 			arg = words.v[++i];
 		}
-		if (kept(w))
-			push_option(out, w, arg, src, tree);
+		if (as != KEPT_NOT && push_option(out, w, arg, as, src, tree))
+			continue;
+		/* The source, -c and -o are every command's: not worth a note. */
+		if ((w[0] == '-' || w[0] == '@') && strcmp(w, "-c") && strcmp(w, "-o"))
+			strvec_pushf(&out->dropped, "%s%s%s", w, arg ? " " : "", arg ? arg : "");
 	}
 out:
 	strvec_clear(&words);
@@ -262,7 +429,7 @@ int kcmd_read(struct kcmd *out, const struct strvec *builds, const char *tree,
 		src[n > 0 ? n : 0] = '\0';
 		while (n > 1 && src[n - 1] == '/')
 			src[--n] = '\0';
-		/* Absolute: the command runs in the build directory. */
+		/* Absolute: the build is bound at its own path in the review box. */
 		free(out->build);
 		out->build = realpath(builds->v[i], NULL);
 		if (!out->build)
@@ -274,8 +441,10 @@ int kcmd_read(struct kcmd *out, const struct strvec *builds, const char *tree,
 	}
 	if (ret == WW_ENOTFOUND)
 		ret = error_code(WW_ENOTFOUND, "no build directory holds '%s'", name.buf);
-	if (ret)
+	if (ret) {
 		strvec_clear(&out->argv);
+		strvec_clear(&out->dropped);
+	}
 	free(abs_tree);
 	strbuf_release(&name);
 	strbuf_release(&text);
@@ -327,6 +496,7 @@ out:
 void kcmd_release(struct kcmd *k)
 {
 	strvec_clear(&k->argv);
+	strvec_clear(&k->dropped);
 	free(k->build);
 	k->build = NULL;
 }

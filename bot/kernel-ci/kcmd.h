@@ -8,16 +8,30 @@
  * (expansions, redirections, pipes, globs) is refused.
  *
  * The build directory was written by sandboxed builds of strangers'
- * series: the file is read beneath it with safefs, and only options
- * that make the compiler read (-I, -D, -include, -f, -m, -W, -std...)
- * are kept.  Options that load or run other programs (-fplugin, -B,
- * -specs, -wrapper, @file) or write files (-o, -M*, -Wp,-MMD, -fdump*,
- * -save-temps) are dropped, and the compiler must be a program name
- * found on PATH (gcc, clang, x86_64-linux-gnu-gcc), never a path.
+ * series (the cache keeps no build directory that no series touched:
+ * a series builds incrementally in its base's), so the .o.cmd is
+ * hostile: it is read beneath the build with safefs as data, split
+ * without a shell, and only options on an allowlist are kept:
+ *   -D -U                   any macro
+ *   -I -iquote -idirafter -include -imacros
+ *                           a path beneath the tree or the build directory
+ *   -isystem                the same, or beneath the compiler's own
+ *                           directories (/usr/lib/gcc, /usr/lib/llvm-*,
+ *                           /usr/include)
+ *   -std=NAME -O* -g* -nostdinc -ansi
+ *   -W*                     but not -Wp, -Wl, -Wa, (they pass words on)
+ *   -m* and -f*             from fixed lists of the names kernel builds use
+ * Everything else is dropped (with its argument) and listed in `dropped`:
+ * -x, -fmodule-mapper, -fplugin, -B, -specs, @file, -wrapper, -o, -M*,
+ * -save-temps, -fdump*, -ftest-coverage, --param, -Xclang, a path that
+ * leaves the trees.  The compiler must be a program name found on PATH
+ * (gcc, clang, x86_64-linux-gnu-gcc), never a path.  Whatever is kept
+ * runs only in the review's sandbox (cfront.h), never on the host.
  *
  * The sandbox builds the source at /ww/src (the build's `source` link):
- * that prefix becomes the tree under review; paths relative to the
- * build directory become absolute, so the words work from any cwd.
+ * that prefix becomes the tree under review, /ww/build and paths
+ * relative to the build directory become the build's, so the words work
+ * from any cwd.
  */
 #ifndef WW_KCMD_H
 #define WW_KCMD_H
@@ -27,10 +41,11 @@
 
 struct kcmd {
 	struct strvec argv;	/* the compiler, then its flags: no -c, -o, source */
-	char *build;		/* the build directory it came from (its cwd) */
+	char *build;		/* the build directory it came from (realpath) */
+	struct strvec dropped;	/* the words refused, each with its argument */
 };
 
-#define KCMD_INIT { .argv = STRVEC_INIT }
+#define KCMD_INIT { .argv = STRVEC_INIT, .dropped = STRVEC_INIT }
 
 /* The largest .o.cmd read (6.12's fs/ext4/inode.o.cmd is about 90 KB). */
 #define KCMD_FILE_MAX (4u << 20)

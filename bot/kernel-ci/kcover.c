@@ -6,6 +6,7 @@
 #include "kcover.h"
 
 #include "ci-json.h"
+#include "kbase.h"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -13,10 +14,10 @@
 bool kcover_booted(enum ci_verdict_kind k)
 {
 	return k == CI_CLEAN || k == CI_PANICKED || k == CI_HUNG ||
-	       k == CI_FS_CORRUPTED;
+	       k == CI_FS_CORRUPTED || k == CI_FIRED;
 }
 
-static void add_reason(struct kcover *cov, const char *reason)
+static struct kcover_reason *add_reason(struct kcover *cov, const char *reason)
 {
 	struct kcover_reason *r;
 
@@ -25,23 +26,70 @@ static void add_reason(struct kcover *cov, const char *reason)
 	for (size_t i = 0; i < cov->nr_untestable; i++)
 		if (!strcmp(cov->untestable[i].reason, reason)) {
 			cov->untestable[i].count++;
-			return;
+			return &cov->untestable[i];
 		}
 	ALLOC_GROW(cov->untestable, cov->nr_untestable + 1, cov->alloc_untestable);
 	r = &cov->untestable[cov->nr_untestable++];
+	memset(r, 0, sizeof(*r));
 	r->reason = xstrdup(reason);
 	r->count = 1;
+	return r;
+}
+
+static void tally(struct kcover_reason *r, const char *what)
+{
+	for (size_t i = 0; i < r->nr_missing; i++)
+		if (!strcmp(r->missing[i].what, what)) {
+			r->missing[i].count++;
+			return;
+		}
+	ALLOC_GROW(r->missing, r->nr_missing + 1, r->alloc_missing);
+	r->missing[r->nr_missing].what = xstrdup(what);
+	r->missing[r->nr_missing++].count = 1;
+}
+
+/* Would the operator's clone have made `v` testable?  Else say why not. */
+static void look_up(struct kcover *cov, struct kcover_reason *r, const struct ci_verdict *v)
+{
+	struct strbuf why = STRBUF_INIT, what = STRBUF_INIT;
+	bool own = false;
+	git_oid oid;
+	int ret = 0;
+
+	if (!v->base_commit || !*v->base_commit) {
+		strbuf_addstr(&what, "a base-commit: line (git format-patch --base=auto)");
+	} else if (!cov->repo) {
+		strbuf_addstr(&what, "a clone to find its base-commit in ([ci] repo)");
+	} else {
+		ret = kbase_git(&oid, &own, &why, cov->repo, NULL, v->base_commit);
+		if (ret < 0) {
+			strbuf_addf(&what, "a clone that opens (%s)", error_last());
+			error_clear();
+		} else if (ret && own) {
+			r->with_repo++;
+			cov->untestable_with_repo++;
+		} else {
+			strbuf_addstr(&what, "its base-commit in the clone");
+		}
+	}
+	if (what.len) {
+		tally(r, what.buf);
+		for (size_t i = 0; i < v->missing.nr; i++)
+			tally(r, v->missing.v[i]);
+	}
+	strbuf_release(&why);
+	strbuf_release(&what);
 }
 
 void kcover_add(struct kcover *cov, const struct ci_verdict *v)
 {
 	cov->series++;
-	if ((unsigned int)v->kind <= CI_UNTESTABLE)
+	if ((unsigned int)v->kind < CI_NR_KINDS)
 		cov->kinds[v->kind]++;
 	if (kcover_booted(v->kind))
 		cov->booted++;
 	if (v->kind == CI_UNTESTABLE)
-		add_reason(cov, v->reason);
+		look_up(cov, add_reason(cov, v->reason), v);
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
 
@@ -113,11 +161,24 @@ static int cmp_reason(const void *a, const void *b)
 	return strcmp(x->reason, y->reason);
 }
 
+static int cmp_tally(const void *a, const void *b)
+{
+	const struct kcover_tally *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->what, y->what);
+}
+
 void kcover_sort(struct kcover *cov)
 {
 	if (cov->nr_untestable)
 		qsort(cov->untestable, cov->nr_untestable,
 		      sizeof(*cov->untestable), cmp_reason);
+	for (size_t i = 0; i < cov->nr_untestable; i++)
+		if (cov->untestable[i].nr_missing)
+			qsort(cov->untestable[i].missing, cov->untestable[i].nr_missing,
+			      sizeof(*cov->untestable[i].missing), cmp_tally);
 }
 
 /* "12 of 40 (30%)": the share, or no percentage of nothing. */
@@ -134,13 +195,24 @@ void kcover_text(struct strbuf *out, const struct kcover *cov)
 	strbuf_addstr(out, "  with a boot verdict:  ");
 	share(out, cov->booted, cov->series);
 	strbuf_addch(out, '\n');
-	for (int k = CI_CLEAN; k <= CI_UNTESTABLE; k++)
+	for (int k = 0; k < CI_NR_KINDS; k++)
 		if (cov->kinds[k])
 			strbuf_addf(out, "  %-21s %zu\n", ci_verdict_name(k),
 				    cov->kinds[k]);
-	for (size_t i = 0; i < cov->nr_untestable; i++)
-		strbuf_addf(out, "    untestable %zu: %s\n",
-			    cov->untestable[i].count, cov->untestable[i].reason);
+	for (size_t i = 0; i < cov->nr_untestable; i++) {
+		const struct kcover_reason *r = &cov->untestable[i];
+
+		strbuf_addf(out, "    untestable %zu: %s\n", r->count, r->reason);
+		strbuf_addf(out, "      testable with %s: %zu\n",
+			    cov->repo ? "the clone" : "a clone ([ci] repo unset)", r->with_repo);
+		for (size_t j = 0; j < r->nr_missing; j++)
+			strbuf_addf(out, "      lacking %s: %zu\n", r->missing[j].what,
+				    r->missing[j].count);
+	}
+	if (cov->nr_untestable)
+		strbuf_addf(out, "  untestable, testable with %s: %zu\n",
+			    cov->repo ? cov->repo : "a clone ([ci] repo unset)",
+			    cov->untestable_with_repo);
 	strbuf_addf(out, "added calls:            %zu\n", cov->calls);
 	strbuf_addstr(out, "  runtime evidence:     ");
 	share(out, cov->evidence, cov->calls);
@@ -155,13 +227,24 @@ json_t *kcover_to_json(const struct kcover *cov)
 {
 	json_t *o = json_object(), *kinds = json_object(), *reasons = json_array();
 
-	for (int k = CI_CLEAN; k <= CI_UNTESTABLE; k++)
+	for (int k = 0; k < CI_NR_KINDS; k++)
 		json_object_set_new(kinds, ci_verdict_name(k),
 				    json_integer((json_int_t)cov->kinds[k]));
-	for (size_t i = 0; i < cov->nr_untestable; i++)
-		json_array_append_new(reasons, json_pack("{s:s, s:I}",
-			"reason", cov->untestable[i].reason,
-			"count", (json_int_t)cov->untestable[i].count));
+	for (size_t i = 0; i < cov->nr_untestable; i++) {
+		const struct kcover_reason *r = &cov->untestable[i];
+		json_t *missing = json_array();
+
+		for (size_t j = 0; j < r->nr_missing; j++)
+			json_array_append_new(missing, json_pack("{s:s, s:I}",
+				"what", r->missing[j].what,
+				"count", (json_int_t)r->missing[j].count));
+		json_array_append_new(reasons, json_pack("{s:s, s:I, s:I, s:o}",
+			"reason", r->reason, "count", (json_int_t)r->count,
+			"with_repo", (json_int_t)r->with_repo, "missing", missing));
+	}
+	json_object_set_new(o, "repo", cov->repo ? json_string(cov->repo) : json_null());
+	json_object_set_new(o, "untestable_with_repo",
+			    json_integer((json_int_t)cov->untestable_with_repo));
 	json_object_set_new(o, "series", json_integer((json_int_t)cov->series));
 	json_object_set_new(o, "booted", json_integer((json_int_t)cov->booted));
 	json_object_set_new(o, "verdicts", kinds);
@@ -180,8 +263,12 @@ json_t *kcover_to_json(const struct kcover *cov)
 
 void kcover_release(struct kcover *cov)
 {
-	for (size_t i = 0; i < cov->nr_untestable; i++)
+	for (size_t i = 0; i < cov->nr_untestable; i++) {
+		for (size_t j = 0; j < cov->untestable[i].nr_missing; j++)
+			free(cov->untestable[i].missing[j].what);
+		free(cov->untestable[i].missing);
 		free(cov->untestable[i].reason);
+	}
 	free(cov->untestable);
 	memset(cov, 0, sizeof(*cov));
 }

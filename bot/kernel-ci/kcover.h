@@ -12,18 +12,34 @@
 
 #include <jansson.h>
 
+/* Something counted by its words: what is missing, and for how many. */
+struct kcover_tally {
+	char *what;		/* "a base-commit: line", "the struct member 's_x'" */
+	size_t count;
+};
+
 /* One untestable reason, the text as the verdict says it, and how often. */
 struct kcover_reason {
 	char *reason;		/* "linux 6.12.9 lacks 'foo', ..." */
 	size_t count;
+	size_t with_repo;	/* of them: base-commit found in kcover.repo */
+	struct kcover_tally *missing; /* what the rest lack, most first */
+	size_t nr_missing, alloc_missing;
 };
 
 struct kcover {
+	/*
+	 * The operator's git clone ([ci] repo), or NULL (borrowed): an
+	 * untestable series whose base-commit: it has would have been built
+	 * on its own tree (kbase_git()).  Looked up statically, nothing built.
+	 */
+	const char *repo;
 	size_t series;		/* verdicts read */
-	size_t kinds[CI_UNTESTABLE + 1]; /* per enum ci_verdict_kind */
-	size_t booted;		/* clean, panicked, hung or fs-corrupted */
+	size_t kinds[CI_NR_KINDS]; /* per enum ci_verdict_kind */
+	size_t booted;		/* clean, panicked, fired, hung or fs-corrupted */
 	struct kcover_reason *untestable; /* most frequent first after kcover_sort() */
 	size_t nr_untestable, alloc_untestable;
+	size_t untestable_with_repo; /* sum of the reasons' with_repo */
 	size_t calls;		/* added calls in all the verdicts */
 	size_t evidence;	/* reached > 0 or fired: runtime evidence */
 	size_t not_reached;	/* measured, count 0, did not fire */
@@ -35,7 +51,12 @@ struct kcover {
 /* Did kernel-ci boot the patched kernel for verdict kind `k`. */
 bool kcover_booted(enum ci_verdict_kind k);
 
-/* Count verdict `v` in. */
+/*
+ * Count verdict `v` in.  An untestable one is also looked up: testable
+ * with `repo` when its base-commit: is there, else what it lacks -- a
+ * base-commit: line, a clone, that commit in the clone -- and the names
+ * neither its base nor the series defines (v->missing).
+ */
 void kcover_add(struct kcover *cov, const struct ci_verdict *v);
 
 /*

@@ -5,6 +5,7 @@
  */
 #include "ktree.h"
 #include "env.h"
+#include "datadir.h"
 #include "mkdirs.h"
 #include "gitlib.h"
 #include "child.h"
@@ -23,19 +24,7 @@
 
 void ktree_cache_dir(struct strbuf *out, const char *option)
 {
-	const char *env = env_get(ENV_WARNWATCH_CACHE);
-	const char *xdg = env_get(ENV_XDG_CACHE_HOME);
-	const char *home = env_get(ENV_HOME);
-
-	if (option && *option)
-		strbuf_addstr(out, option);
-	else if (env && *env)
-		strbuf_addstr(out, env);
-	else if (xdg && *xdg)
-		strbuf_addf(out, "%s/warnwatch", xdg);
-	else
-		strbuf_addf(out, "%s/.cache/warnwatch",
-			    home && *home ? home : "/tmp");
+	datadir_cache(out, option);
 }
 
 /* "VERSION = 6" -> "6"; false when `line` is not `key`'s assignment. */

@@ -115,8 +115,8 @@ int ktree_commit_files(git_oid *out, struct ktree *t, const git_oid *parent,
 		       const char *message);
 
 /*
- * The cache directory: `option` (from --cache) if set, else
- * $WARNWATCH_CACHE, else ${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch.
+ * The cache directory: datadir_cache() (datadir.h), kernel-ci's name for
+ * it.
  */
 void ktree_cache_dir(struct strbuf *out, const char *option);
 

@@ -3,11 +3,13 @@
  * See child.h for the contract.
  */
 #include "child.h"
+#include "orphan.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -91,25 +93,212 @@ static void reset_signals(void)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* In the forked child: never returns. */
-static void exec_child(const struct child *c, int in_fd, int out_fd,
-		       int err_fd, int report_fd, const char **envp)
-{
-	int saved;
+/* ---- the reaper ------------------------------------------------------- */
 
-	setpgid(0, 0);
-	reset_signals();
-	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
-		goto fail;
-	close_inherited(report_fd);
-	if (c->dir && chdir(c->dir) < 0)
-		goto fail;
-	execvpe(c->args.v[0], (char *const *)c->args.v, (char *const *)envp);
-fail:
-	saved = errno;
+/*
+ * Every program runs under a reaper, a fork of warnwatch that never execs
+ * and outlives warnwatch's death by the seconds it takes to end the
+ * program's group:
+ *
+ *   warnwatch --fork--> reaper (process group leader: pgid = its pid)
+ *                          --fork--> program (the same group)
+ *
+ * child_run() sees the reaper as the child: it signals the group as it
+ * always did (the reaper ignores SIGTERM, so that it reports the
+ * program's status, 128+N for a signal N as child_run() does), and the
+ * reaper exits with the program's status.  Only async-signal-safe calls
+ * here: the fork of a threaded process (serve) never execs.
+ *
+ * The reaper holds on without warnwatch:
+ *   - PR_SET_PDEATHSIG tells it when warnwatch dies (REAPER_PARENT_SIG;
+ *     getppid() is checked besides), and it ends the group: SIGTERM, then
+ *     SIGKILL REAPER_TERM_S later, itself last;
+ *   - its own deadline, the child's plus REAPER_GRACE_S (child_run()'s
+ *     SIGTERM and SIGKILL come first), ends the group the same way should
+ *     warnwatch be alive but stuck;
+ *   - as a child subreaper (PR_SET_CHILD_SUBREAPER) it inherits the
+ *     program's descendants whose parent died, those that left the group
+ *     too (setsid), and kills them when the program ends.
+ * The program itself gets PR_SET_PDEATHSIG(SIGKILL): should the reaper
+ * be killed (child_run()'s SIGKILL to the group, the OOM killer), the
+ * program goes with it.  The kernel clears it when a set-user-ID program
+ * is executed: Debian's bwrap is not one (user namespaces).
+ *
+ * PDEATHSIG fires when the *thread* that forked exits, not the process:
+ * child_run() waits for the reaper in the thread that forked it, so that
+ * thread outlives the reaper unless the whole process dies, which is the
+ * case the signal is for (no warnwatch thread is ever cancelled).
+ */
+#define REAPER_PARENT_SIG SIGUSR1
+#define REAPER_GRACE_S 15	/* past the child's deadline */
+#define REAPER_TERM_S 2		/* from SIGTERM to SIGKILL */
+
+static WW_NORETURN void report_errno(int report_fd)
+{
+	int saved = errno;
+
 	if (write(report_fd, &saved, sizeof(saved)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+/* In the program's process: never returns. */
+static WW_NORETURN void exec_program(const struct child *c, int report_fd,
+				     const char **envp, pid_t reaper)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != reaper)
+		_exit(128 + SIGKILL);	/* the reaper died before we asked */
+	reset_signals();
+	if (c->dir && chdir(c->dir) < 0)
+		report_errno(report_fd);
+	execvpe(c->args.v[0], (char *const *)c->args.v, (char *const *)envp);
+	report_errno(report_fd);
+}
+
+/*
+ * Signal the reaper's children -- the program, and orphans reparented to
+ * it -- and the groups those lead (one that left ours with setsid), from
+ * /proc/self/task/PID/children; nothing when the kernel has no such file.
+ */
+static void signal_children(int sig)
+{
+	char path[64] = "/proc/self/task/", buf[4096];
+	char *p = path + strlen(path), digits[24];
+	long pid = getpid(), n = 0;
+	int fd, i = 0;
+	ssize_t len;
+
+	do
+		digits[i++] = '0' + pid % 10;
+	while ((pid /= 10));
+	while (i)
+		*p++ = digits[--i];
+	memcpy(p, "/children", sizeof("/children"));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t k = 0; k < len; k++) {
+		if (buf[k] >= '0' && buf[k] <= '9') {
+			n = n * 10 + buf[k] - '0';
+			continue;
+		}
+		if (n > 0) {
+			kill((pid_t)-n, sig);
+			kill((pid_t)n, sig);
+		}
+		n = 0;
+	}
+}
+
+/* Reap what has exited; the program's status into *status (true then). */
+static bool reap(pid_t prog, int *status)
+{
+	bool done = false;
+	pid_t w;
+	int st;
+
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+		if (w == prog) {
+			*status = st;
+			done = true;
+		}
+	return done;
+}
+
+/* Wait for a signal in `set` (blocked), at most `seconds`. */
+static void wait_signal(const sigset_t *set, double seconds)
+{
+	struct timespec ts;
+	siginfo_t si;
+
+	if (seconds > 1)
+		seconds = 1;	/* getppid() is looked at every second too */
+	if (seconds < 0.001)
+		seconds = 0.001;
+	ts.tv_sec = (time_t)seconds;
+	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+	sigtimedwait(set, &si, &ts);
+}
+
+/* warnwatch died or the deadline passed: end the group, the reaper last. */
+static WW_NORETURN void teardown(const sigset_t *set, pid_t prog)
+{
+	double until = monotonic_now() + REAPER_TERM_S;
+	int status;
+
+	kill(0, SIGTERM);		/* the group; the reaper ignores it */
+	signal_children(SIGTERM);
+	while (monotonic_now() < until) {
+		reap(prog, &status);
+		if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD)
+			break;		/* no child left */
+		wait_signal(set, until - monotonic_now());
+	}
+	signal_children(SIGKILL);
+	kill(0, SIGKILL);
+	_exit(128 + SIGKILL);
+}
+
+static WW_NORETURN void reaper_wait(pid_t prog, pid_t parent, double deadline,
+				    const sigset_t *set)
+{
+	int status = 0;
+
+	while (!reap(prog, &status)) {
+		if (getppid() != parent || monotonic_now() >= deadline)
+			teardown(set, prog);
+		wait_signal(set, deadline - monotonic_now());
+	}
+	/* Stragglers in the group are child_run()'s to kill, unless no
+	 * one is left to: the orphans that left it are ours. */
+	signal_children(SIGKILL);
+	if (getppid() != parent)
+		kill(0, SIGKILL);
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) :
+	      WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 127);
+}
+
+/* In the forked reaper: never returns. */
+static WW_NORETURN void run_reaper(const struct child *c, int in_fd, int out_fd,
+				   int err_fd, int report_fd, const char **envp,
+				   pid_t parent, double deadline)
+{
+	sigset_t set;
+	pid_t prog, self = getpid();
+	int null;
+
+	setpgid(0, 0);
+	reset_signals();
+	signal(SIGTERM, SIG_IGN);	/* child_run()'s SIGTERM is the program's */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, REAPER_PARENT_SIG);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	prctl(PR_SET_PDEATHSIG, REAPER_PARENT_SIG);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	if (getppid() != parent)
+		_exit(128 + SIGKILL);	/* warnwatch died before we asked */
+	if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
+		report_errno(report_fd);
+	close_inherited(report_fd);
+	prog = fork();
+	if (prog < 0)
+		report_errno(report_fd);
+	if (!prog)
+		exec_program(c, report_fd, envp, self);
+	close(report_fd);
+	/* Hold no end of the program's pipes: their EOF is its. */
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+		close(null);
+	}
+	reaper_wait(prog, parent, deadline, &set);
 }
 
 static void capture(struct child *c, struct strbuf *sb, const char *buf,
@@ -265,9 +454,10 @@ int child_run(struct child *c)
 	struct strvec envp = STRVEC_INIT;
 	struct pipes p;
 	double start = monotonic_now();
+	double timeout_s = (c->timeout_ms ? c->timeout_ms : CHILD_DEFAULT_TIMEOUT_MS) / 1000.0;
 	int status = 0, exec_errno = 0, ret = -1;
 	int out_fd, err_fd;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	c->status = -1;
 	c->timed_out = c->truncated = false;
@@ -286,9 +476,10 @@ int child_run(struct child *c)
 		goto out;
 	}
 	if (!pid)
-		exec_child(c, c->in ? p.in[0] : p.in[0], out_fd, err_fd,
-			   p.report[1], envp.v);
+		run_reaper(c, p.in[0], out_fd, err_fd, p.report[1], envp.v, parent,
+			   start + timeout_s + REAPER_GRACE_S);
 	setpgid(pid, pid);
+	orphan_note(pid);
 	close_fd(&p.report[1]);
 	close_fd(&p.in[0]);
 	close_fd(&p.out[1]);
@@ -300,12 +491,12 @@ int child_run(struct child *c)
 	else
 		fcntl(p.in[1], F_SETFL, O_NONBLOCK);
 	signal(SIGPIPE, SIG_IGN);
-	pump(c, &p, pid, start + (c->timeout_ms ? c->timeout_ms :
-				  CHILD_DEFAULT_TIMEOUT_MS) / 1000.0);
+	pump(c, &p, pid, start + timeout_s);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	/* Leave nothing behind: stragglers in the child's group go too. */
 	kill(-pid, SIGKILL);
+	orphan_forget(pid);
 	c->seconds = monotonic_now() - start;
 	if (WIFEXITED(status))
 		c->status = WEXITSTATUS(status);

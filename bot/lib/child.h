@@ -3,8 +3,11 @@
  *
  * After git's run-command.h, with a deadline on every child: the child gets
  * its own process group, and when the deadline passes the whole group gets
- * SIGTERM, then SIGKILL.  No shell is ever involved; argv goes straight to
- * execvp().  Inherited descriptors are closed and signal handling is reset
+ * SIGTERM, then SIGKILL.  The program runs under a reaper that leads the
+ * group and ends it when warnwatch dies (child.c, "the reaper"), so no
+ * child outlives warnwatch by more than seconds; with orphan_track()
+ * (orphan.h) each group is also recorded.  No shell is ever involved; argv
+ * goes straight to execvp().  Inherited descriptors are closed and signal handling is reset
  * in the child.  stdout and stderr are captured into buffers (capped), or
  * stdout is written to a file (console logs).
  */

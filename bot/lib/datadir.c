@@ -63,3 +63,20 @@ const char *datadir_find(char *buf, size_t size, const char *sub,
 	snprintf(buf, size, "%s/%s", WW_DATADIR, sub);
 	return buf;
 }
+
+void datadir_cache(struct strbuf *out, const char *option)
+{
+	const char *env = env_get(ENV_WARNWATCH_CACHE);
+	const char *xdg = env_get(ENV_XDG_CACHE_HOME);
+	const char *home = env_get(ENV_HOME);
+
+	if (option && *option)
+		strbuf_addstr(out, option);
+	else if (env && *env)
+		strbuf_addstr(out, env);
+	else if (xdg && *xdg)
+		strbuf_addf(out, "%s/warnwatch", xdg);
+	else
+		strbuf_addf(out, "%s/.cache/warnwatch",
+			    home && *home ? home : "/tmp");
+}

@@ -7,6 +7,7 @@
 
 #include "ww.h"
 #include "env.h"
+#include "strbuf.h"
 
 /*
  * The directory `sub` (e.g. "rules", "templates/dashboard"): the value of
@@ -17,6 +18,14 @@
  */
 const char *datadir_find(char *buf, size_t size, const char *sub,
 			 enum env_var env, const char *env_sub);
+
+/*
+ * The cache directory (kernel trees, builds, b4's): `option` (from
+ * --cache) if set, else $WARNWATCH_CACHE, else
+ * ${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch.  On the ground floor because
+ * b4 (mail) keeps its work there as kernel-ci does.
+ */
+void datadir_cache(struct strbuf *out, const char *option);
 
 /* The directory this binary is in, into `buf`; false if unknown. */
 bool datadir_exe_dir(char *buf, size_t size);

@@ -25,6 +25,7 @@ enum ww_error {
 	WW_ENET = -10,		/* a server could not be reached */
 	WW_EDUP = -11,		/* already done (e.g. reply already sent) */
 	WW_ESTATE = -12,	/* state database problem */
+	WW_ENOPATCH = -13,	/* a thread or mbox holds no patch (b4's "No patches found") */
 };
 
 #define WW_NORETURN __attribute__((noreturn))

@@ -116,6 +116,39 @@ int gitlib_commit(struct git_oid *out, struct git_repository *repo, const char *
 	return ret;
 }
 
+int gitlib_blob_read(struct git_blob **out, size_t *size, struct git_repository *repo,
+		     const struct git_oid *oid, size_t max)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	git_odb *odb = NULL;
+	git_object_t type;
+	size_t len;
+	int ret = 0;
+
+	*out = NULL;
+	*size = 0;
+	git_oid_tostr(hex, sizeof(hex), oid);
+	if (git_repository_odb(&odb, repo) < 0)
+		return error("cannot open the object database: %s", gitlib_error());
+	ret = git_odb_read_header(&len, &type, odb, oid);
+	if (ret < 0) {
+		ret = error_code(ret == GIT_ENOTFOUND ? WW_ENOTFOUND : WW_ERROR,
+				 "blob %s: %s", hex, gitlib_error());
+		goto out;
+	}
+	*size = len;
+	if (type != GIT_OBJECT_BLOB)
+		ret = error_code(WW_ENOTFOUND, "object %s is not a blob", hex);
+	else if (len > max)
+		ret = error_code(WW_ETOOBIG, "blob %s is %zu bytes, more than %zu",
+				 hex, len, max);
+	else if (git_blob_lookup(out, repo, oid) < 0)
+		ret = error("blob %s: %s", hex, gitlib_error());
+out:
+	git_odb_free(odb);
+	return ret;
+}
+
 void gitlib_init(void)
 {
 	pthread_once(&started, start);

@@ -37,6 +37,20 @@ struct git_oid;
 struct git_repository;
 struct git_tree;
 struct git_commit;
+struct git_blob;
+
+/*
+ * The blob `oid` of `repo`, loaded only when it is at most `max` bytes.
+ * Its size is asked first with git_odb_read_header(), which reads the
+ * object's header and inflates nothing: a blob of a few hundred KiB in
+ * the pack that inflates to gigabytes (a compression bomb in an archive)
+ * costs nothing to refuse.  *size is set whenever the header was read.
+ * *out is the caller's to free.  WW_ETOOBIG (the message gives the size
+ * and the cap), WW_ENOTFOUND (no such object, or not a blob), WW_ERROR
+ * (libgit2's message); callers prefix their context.
+ */
+int gitlib_blob_read(struct git_blob **out, size_t *size, struct git_repository *repo,
+		     const struct git_oid *oid, size_t max);
 
 /*
  * The one way warnwatch commits: `tree` on `parent` (NULL: a first

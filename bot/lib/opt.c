@@ -174,3 +174,14 @@ int opt_parse(struct strvec *rest, int argc, const char **argv,
 		strvec_push(rest, argv[i]);
 	return 0;
 }
+
+int opt_ids(const struct strvec *args)
+{
+	for (size_t i = 0; i < args->nr; i++) {
+		const char *a = args->v[i];
+
+		if (!*a || strspn(a, "0123456789") != strlen(a))
+			return error_code(WW_EUSAGE, "unknown argument '%s'", a);
+	}
+	return 0;
+}

@@ -67,4 +67,11 @@ struct opt {
 int opt_parse(struct strvec *rest, int argc, const char **argv,
 	      const struct opt *opts, unsigned flags);
 
+/*
+ * Every argument in `args` is a row number of the state (digits only):
+ * 0, or WW_EUSAGE naming the first that is not ("unknown argument 'x'").
+ * Commands that act on rows `status` lists (retry, lift) take them so.
+ */
+int opt_ids(const struct strvec *args);
+
 #endif

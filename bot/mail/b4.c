@@ -5,9 +5,10 @@
  */
 #include "b4.h"
 #include "env.h"
+#include "intake.h"
 #include "config.h"
 #include "child.h"
-#include "ktree.h"
+#include "datadir.h"
 #include "mkdirs.h"
 #include "msgid.h"
 #include "rmtree.h"
@@ -123,7 +124,7 @@ struct b4_run {
 /* Where b4's working directories go: $WARNWATCH_CACHE/b4-tmp. */
 static void work_root(struct strbuf *out)
 {
-	ktree_cache_dir(out, NULL);
+	datadir_cache(out, NULL);
 	strbuf_addstr(out, "/b4-tmp");
 }
 
@@ -258,7 +259,11 @@ static int diagnose(const struct child *c, int run_ret, const char *what,
 		ret = error_code(WW_ENOTFOUND, "version %d of the series of <%s> is not in '%s'",
 				 o->version, msgid ? msgid : "", o->mbox ? o->mbox : arch.buf);
 	} else if (strstr(err, "No patches found")) {
-		ret = error_code(WW_ENOTFOUND, "no patches in the thread of <%s>", msgid ? msgid : "");
+		if (msgid && *msgid)
+			ret = error_code(WW_ENOPATCH, "no patches in the thread of <%s>", msgid);
+		else
+			ret = error_code(WW_ENOPATCH, "no patches in '%s'",
+					 o->mbox ? o->mbox : arch.buf);
 	} else if (c->status) {
 		ret = child_error(c, "b4 failed with status %d", c->status);
 	} else {
@@ -268,10 +273,16 @@ static int diagnose(const struct child *c, int run_ret, const char *what,
 	return ret;
 }
 
+/*
+ * b4's file `name`, held to intake.h's caps before anyone parses it
+ * (`what` names it in the error: "b4's series for <id>"); on WW_ETOOBIG
+ * `out` keeps what b4 wrote.
+ */
 static int read_output(struct strbuf *out, const struct b4_run *r, const char *name,
-		       bool must)
+		       bool must, const char *what, const char *msgid)
 {
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, label = STRBUF_INIT;
+	size_t start = out->len;
 	int ret;
 
 	strbuf_addf(&path, "%s/%s", r->dir, name);
@@ -279,8 +290,14 @@ static int read_output(struct strbuf *out, const struct b4_run *r, const char *n
 	if (ret == WW_ENOTFOUND && !must) {
 		error_clear();
 		ret = 0;
+	} else if (!ret) {
+		strbuf_addf(&label, "b4's %s", what);
+		if (msgid)
+			strbuf_addf(&label, " <%s>", msgid);
+		ret = intake_check(NULL, out->buf + start, out->len - start, label.buf);
 	}
 	strbuf_release(&path);
+	strbuf_release(&label);
 	return ret;
 }
 
@@ -305,7 +322,16 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 {
 	const struct b4_opts *o = r->o;
 	struct child c = CHILD_INIT;
+	struct strbuf first = STRBUF_INIT;
+	/* Errors name a real Message-ID: the mbox's first when none is given. */
+	const char *label = msgid;
 	int ret;
+
+	if (!label && o->mbox) {
+		if (!b4_first_msgid(&first, out->thread.buf, out->thread.len))
+			label = first.buf;
+		error_clear();
+	}
 
 	setup_child(&c, r);
 	if (o->mbox)
@@ -335,13 +361,13 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 	ret = child_run(&c);
 	out->seconds += c.seconds;
 	if (ret || c.status) {
-		ret = diagnose(&c, ret, "the series", msgid, o);
+		ret = diagnose(&c, ret, "the series", label, o);
 		goto out;
 	}
-	ret = read_output(&out->mbx, r, "series.mbx", true);
+	ret = read_output(&out->mbx, r, "series.mbx", true, "series for", msgid);
 	if (ret == WW_ENOTFOUND) {
 		error_clear();
-		ret = diagnose(&c, 0, "series", msgid, o);
+		ret = diagnose(&c, 0, "series", label, o);
 		goto out;
 	}
 	if (ret)
@@ -355,13 +381,14 @@ static int run_am(struct b4_series *out, struct b4_run *r, const char *msgid)
 
 		missing_parts(&parts, c.err.buf);
 		ret = error_code(WW_EINPUT, "the series of <%s> is incomplete in the archive%s",
-				 msgid ? msgid : "", parts.buf);
+				 label ? label : "", parts.buf);
 		strbuf_release(&parts);
 		goto out;
 	}
-	ret = read_output(&out->cover, r, "series.cover", false);
+	ret = read_output(&out->cover, r, "series.cover", false, "cover letter for", msgid);
 out:
 	child_release(&c);
+	strbuf_release(&first);
 	return ret;
 }
 
@@ -380,7 +407,7 @@ static int run_mbox(struct strbuf *out, struct b4_run *r, const char *msgid,
 	if (ret || c.status)
 		ret = diagnose(&c, ret, "the thread", msgid, r->o);
 	else
-		ret = read_output(out, r, "thread.mbox", true);
+		ret = read_output(out, r, "thread.mbox", true, "thread of", msgid);
 	if (ret == WW_ENOTFOUND && !c.status)
 		ret = diagnose(&c, 0, "thread", msgid, r->o);
 	child_release(&c);
@@ -414,8 +441,19 @@ int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o)
 		goto out;
 	/* The file itself is the raw thread, headers untouched; b4 reads it
 	 * from there (run_am). */
-	if (o->mbox && (ret = strbuf_read_file(&out->thread, o->mbox, B4_MAX_BYTES)) < 0)
-		goto out;
+	if (o->mbox) {
+		ret = strbuf_read_file(&out->thread, o->mbox, B4_MAX_BYTES);
+		if (ret == WW_ETOOBIG) {
+			/* not the path: it may be the caller's temporary copy */
+			error_clear();
+			ret = error_code(ret, "more than %u MiB", INTAKE_MAX_BYTES >> 20);
+		}
+		/* warnwatch's caps before b4's minutes; the caller names the file */
+		if (!ret)
+			ret = intake_check(NULL, out->thread.buf, out->thread.len, NULL);
+		if (ret)
+			goto out;
+	}
 	ret = run_am(out, &r, msgid);
 	if (ret || o->mbox)
 		goto out;

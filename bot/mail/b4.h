@@ -13,15 +13,20 @@
  * no file ("No patches found", "Unable to find revision N"), "Thread
  * incomplete" (a partial series), "That message-id is not known", a
  * Python ConnectionError (server down).
+ *
+ * Every mbox b4 is given (--mbox) and every file b4 writes back is held
+ * to intake.h's caps before b4 runs or warnwatch reads further: over one,
+ * WW_ETOOBIG (WW_EINPUT for mail warnwatch cannot parse).
  */
 #ifndef WW_B4_H
 #define WW_B4_H
 
+#include "intake.h"
 #include "strbuf.h"
 
 #define B4_DEFAULT_TIMEOUT_S 120
 #define B4_DEFAULT_ARCHIVE "https://lore.kernel.org/all/"
-#define B4_MAX_BYTES (64u << 20)	/* what we read back from b4's files */
+#define B4_MAX_BYTES INTAKE_MAX_BYTES	/* what we read back from b4's files */
 
 struct b4_opts {
 	const char *program;	/* "b4"; $WARNWATCH_B4 overrides (tests) */
@@ -54,14 +59,16 @@ struct b4_series {
  * with one clear message: WW_ENOTFOUND (b4 not installed, unknown
  * message-id, no patches, no such version), WW_ENET (archive down),
  * WW_ETIMEOUT, WW_EINPUT (incomplete series), WW_ECHILD (b4 failed
- * otherwise: its last stderr line).
+ * otherwise: its last stderr line), WW_ETOOBIG (opts->mbox or what b4
+ * wrote is over intake.h's caps: the former before b4 starts).
  */
 int b4_fetch(struct b4_series *out, const char *msgid, const struct b4_opts *o);
 
 /*
  * The whole thread of `msgid` as the archive has it (b4 mbox: exact
  * headers, bodies' From lines quoted), appended to `out`; the time b4
- * took is added to `*seconds` (or NULL).  Errors as b4_fetch().
+ * took is added to `*seconds` (or NULL).  Errors as b4_fetch(); on
+ * WW_ETOOBIG `out` holds what b4 wrote (to be kept as received).
  */
 int b4_thread(struct strbuf *out, const char *msgid, const struct b4_opts *o,
 	      double *seconds);

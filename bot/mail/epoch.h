@@ -10,12 +10,14 @@
 #define WW_EPOCH_H
 
 #include "archive.h"
+#include "intake.h"
 #include "strbuf.h"
 
 #include <git2.h>
 
-/* One mail's blob: bigger is skipped (README "Limits"). */
-#define EPOCH_MAX_MAIL (16u << 20)
+/* One mail's blob: bigger is skipped, as intake.h caps one message
+ * (docs/limits.md). */
+#define EPOCH_MAX_MAIL INTAKE_MAX_MAIL
 /* One fetch: bytes received (a lore epoch is about 1 GiB) and seconds. */
 #define EPOCH_MAX_FETCH (8ull << 30)
 #define EPOCH_FETCH_SECONDS 3600
@@ -28,9 +30,19 @@
 typedef int (*epoch_mail_fn)(void *data, const char *commit, const char *buf,
 			     size_t len);
 
+/*
+ * Called for a mail left unread because its blob is over EPOCH_MAX_MAIL
+ * (its size is read from the object's header: the blob is never
+ * inflated): `commit` as above, `reason` one line naming the commit, the
+ * size and the cap.  A non-zero return stops the walk as epoch_mail_fn's.
+ */
+typedef int (*epoch_skip_fn)(void *data, const char *commit, const char *reason);
+
 struct epoch_walk {
 	size_t commits;		/* commits read */
 	size_t skipped;		/* deletions and mails over EPOCH_MAX_MAIL */
+	size_t too_big;		/* of those, mails over EPOCH_MAX_MAIL */
+	epoch_skip_fn on_skip;	/* may be NULL; given the walk's `data` */
 };
 
 /*

@@ -4,6 +4,7 @@
  */
 #include "mailhdr.h"
 #include "env.h"
+#include "mbox.h"
 #include "msgid.h"
 #include "template.h"
 
@@ -243,15 +244,97 @@ static int add_gmime_list(struct mail_addr_list *out, InternetAddressList *list,
 	return dropped;
 }
 
+/*
+ * The length of the encoded word at `p`, read leniently
+ * ("=?CHARSET?Q|B?TEXT?=", TEXT anything but '?' and white space: a word
+ * RFC 2047 forbids in a phrase, holding '<', '@' or ',', counts), or 0.
+ */
+static size_t encoded_word(const char *p)
+{
+	size_t i = 2, cs;
+
+	if (p[0] != '=' || p[1] != '?')
+		return 0;
+	cs = i;
+	while (p[i] && p[i] != '?' && !isspace((unsigned char)p[i]))
+		i++;
+	if (i == cs || p[i] != '?' || !p[i + 1] || !strchr("QqBb", p[i + 1]) ||
+	    p[i + 2] != '?')
+		return 0;
+	i += 3;
+	while (p[i] && p[i] != '?' && !isspace((unsigned char)p[i]))
+		i++;
+	return p[i] == '?' && p[i + 1] == '=' ? i + 2 : 0;
+}
+
+/*
+ * `value` with each run of encoded words (white space between them)
+ * outside quoted strings and comments replaced by one quoted string of
+ * their decoded text, into `out`.  GMime reads a word such as
+ * "=?UTF-8?Q?Jane_<v@x>,_Bob?=" as the atom "=?UTF-8?Q?Jane_", then the
+ * mailbox <v@x>: a recipient the sender hid inside a display name.  As a
+ * quoted string it stays what its writer meant, text.
+ */
+static void words_as_text(struct strbuf *out, const char *value)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p = value;
+	int comment = 0;
+	bool quoted = false;
+
+	while (*p) {
+		size_t n = quoted || comment ? 0 : encoded_word(p);
+		const char *run = p, *end;
+
+		if (!n) {
+			if (*p == '\\' && p[1] && (quoted || comment))
+				strbuf_addch(out, *p++);
+			else if (*p == '"' && !comment)
+				quoted = !quoted;
+			else if (*p == '(' && !quoted)
+				comment++;
+			else if (*p == ')' && !quoted && comment)
+				comment--;
+			strbuf_addch(out, *p++);
+			continue;
+		}
+		/* the run: words with only white space between them */
+		end = p + n;
+		for (;;) {
+			const char *q = end;
+
+			while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')
+				q++;
+			if (q == end || !(n = encoded_word(q)))
+				break;
+			end = q + n;
+		}
+		strbuf_reset(&text);
+		mail_decode_words(&text, run, end - run);
+		strbuf_addch(out, '"');
+		for (size_t i = 0; i < text.len; i++) {
+			if (text.buf[i] == '"' || text.buf[i] == '\\')
+				strbuf_addch(out, '\\');
+			strbuf_addch(out, text.buf[i]);
+		}
+		strbuf_addch(out, '"');
+		p = end;
+	}
+	strbuf_release(&text);
+}
+
 int mail_addr_parse(struct mail_addr_list *out, const char *value)
 {
 	InternetAddressList *list;
+	struct strbuf text = STRBUF_INIT;
 	int dropped;
 
 	if (!value || !*value)
 		return 0;
 	pthread_once(&gmime_once, gmime_start);
-	list = internet_address_list_parse(NULL, value);
+	words_as_text(&text, value);
+	list = internet_address_list_parse(NULL, text.buf);
+	strbuf_release(&text);
 	if (!list)
 		return 1;	/* nothing GMime could read as an address */
 	dropped = add_gmime_list(out, list, 0);

@@ -405,6 +405,26 @@ int mail_header(struct strbuf *out, const char *headers, size_t len,
 	return WW_ENOTFOUND;
 }
 
+int mail_header_nth(struct strbuf *out, const char *headers, size_t len,
+		    const char *name, size_t nth)
+{
+	struct hdr_iter it = { headers, headers + len };
+	const char *n, *v;
+	size_t nlen, vlen;
+
+	while (mbox_hdr_next(&it, &n, &nlen, &v, &vlen)) {
+		char *s;
+
+		if (!mem_ieq(n, nlen, name) || nth--)
+			continue;
+		s = mbox_header_text(v, vlen, false);
+		strbuf_addstr(out, s);
+		free(s);
+		return 0;
+	}
+	return WW_ENOTFOUND;
+}
+
 /* ---- bodies ---- */
 
 

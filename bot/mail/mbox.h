@@ -87,6 +87,14 @@ int mail_header(struct strbuf *out, const char *headers, size_t len,
 		const char *name);
 
 /*
+ * The value of the `nth` (0-based) header `name` in a raw header block,
+ * unfolded and trimmed but NOT decoded (Authentication-Results, a second
+ * From:), appended to `out`.  0, or WW_ENOTFOUND when there are fewer.
+ */
+int mail_header_nth(struct strbuf *out, const char *headers, size_t len,
+		    const char *name, size_t nth);
+
+/*
  * Decode RFC 2047 encoded words ("=?UTF-8?q?J=C3=B6rg?=", B and Q, any
  * charset iconv knows) in `in`, appending UTF-8 to `out`.  Whitespace
  * between adjacent encoded words is dropped; a word that is not valid

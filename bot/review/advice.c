@@ -5,6 +5,7 @@
  * the way a reviewer skims a patch; what to say is all in the data.
  */
 #include "advice.h"
+#include "rewrite.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -72,6 +73,9 @@ static int known_placeholders(const char *text, const char *name, const char *wh
 						  "errno such as -EINVAL", name, where);
 			continue;
 		}
+		/* {leave:YES|NO}: YES only where leaving is known to be right. */
+		if (p[1 + n] == ':' && n == 5 && !strncmp(p + 1, "leave", n))
+			continue;
 		while (*k && (strlen(*k) != n || strncmp(*k, p + 1, n)))
 			k++;
 		if (!*k)
@@ -539,8 +543,9 @@ static bool used_after(struct strbuf *out, const struct finding *f,
 /* The function has a way to leave on failure: its own exit, or an error value. */
 static bool has_way_out(const struct cfacts *cf)
 {
-	/* A lock held and no exit of the function's own that drops it. */
-	if (!cf->exit && cf->locked)
+	/* A lock held and no exit of the function's own that drops it,
+	 * or a loop whose later iterations a way out would skip. */
+	if (!rewrite_may_leave(cf))
 		return false;
 	return cf->exit || cf->ret == CF_RET_INT || cf->ret == CF_RET_BOOL ||
 	       cf->ret == CF_RET_PTR || cf->ret == CF_RET_ERR_PTR;
@@ -695,15 +700,18 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 	return hit;
 }
 
-size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f,
+size_t advice_match(struct advice_hit **out, const struct advice *a, const struct finding *f,
 		    const struct cfacts *cf)
 {
 	struct strvec lines = STRVEC_INIT;
 	struct strbuf cond = STRBUF_INIT;
+	struct advice_hit *v;
 	size_t n = 0;
 
-	if (f->kind != FINDING_ADDED || !f->rule)
+	*out = NULL;
+	if (!a || !a->nr || f->kind != FINDING_ADDED || !f->rule)
 		return 0;
+	v = xcalloc(a->nr, sizeof(*v));
 	if (cf && !cf->found)
 		cf = NULL;
 	split_hunk(&lines, f);
@@ -715,7 +723,7 @@ size_t advice_match(struct advice_hit *out, const struct advice *a, const struct
 		if (!(e->classes & (1u << f->rule->class)))
 			continue;
 		if (match_one(&h, a, e, f, &lines, cond.buf, cf)) {
-			out[n++] = h;
+			v[n++] = h;
 		} else {
 			free(h.arg);
 			free(h.evidence);
@@ -723,17 +731,20 @@ size_t advice_match(struct advice_hit *out, const struct advice *a, const struct
 	}
 	strvec_clear(&lines);
 	strbuf_release(&cond);
+	if (n)
+		*out = v;
+	else
+		free(v);
 	return n;
 }
 
-void advice_hits_release(struct advice_hit *h, size_t nr)
+void advice_hits_free(struct advice_hit *h, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
 		free(h[i].arg);
 		free(h[i].evidence);
-		h[i].arg = NULL;
-		h[i].evidence = NULL;
 	}
+	free(h);
 }
 
 /* "spin_lock(&x->lock);" in `l` for lock k: its argument, into out. */
@@ -790,4 +801,13 @@ void advice_unlocks(struct strbuf *out, const struct advice *a, const struct fin
 	strvec_clear(&lines);
 	strvec_clear(&held);
 	strbuf_release(&arg);
+}
+
+int advice_check_buf(const char *buf, size_t len, const char *name)
+{
+	struct advice a = ADVICE_INIT;
+	int ret = advice_load_buf(&a, buf, len, name);
+
+	advice_release(&a);
+	return ret;
 }

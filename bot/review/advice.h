@@ -76,6 +76,9 @@ struct advice {
 /* Load DIR/advice.json.  WW_ENOTFOUND when absent, WW_EINPUT naming the key. */
 int advice_load(struct advice *out, const char *dir);
 int advice_load_buf(struct advice *out, const char *buf, size_t len, const char *name);
+/* advice_load_buf() for its errors alone: rules.c's rules_part_fn for
+ * "review" (main() registers it with rules_own_part()). */
+int advice_check_buf(const char *buf, size_t len, const char *name);
 
 /* What a match found, for the rewrite's placeholders. */
 struct advice_hit {
@@ -90,9 +93,10 @@ struct advice_hit {
 };
 
 /*
- * The entries that apply to added call `f` (in data order), into `out`
- * (an array of at least a->nr).  Returns how many.  `out[i].arg` and
- * `.evidence` are the caller's to free (advice_hits_release()).
+ * The entries that apply to added call `f` (in data order), into `*out`,
+ * an array that is the caller's to free with advice_hits_free() (with
+ * each hit's `arg` and `evidence`; NULL when none applies), however many
+ * entries rules/advice.json has.  Returns how many.
  *
  * `cf`: the facts about the call from the file after the patch
  * (cfacts.h), or NULL without a tree.  Each entry fires only when its
@@ -101,9 +105,9 @@ struct advice_hit {
  * or-conditions, lock-held, refcount, path) fall back to what the
  * diff's own lines prove.
  */
-size_t advice_match(struct advice_hit *out, const struct advice *a, const struct finding *f,
+size_t advice_match(struct advice_hit **out, const struct advice *a, const struct finding *f,
 		    const struct cfacts *cf);
-void advice_hits_release(struct advice_hit *h, size_t nr);
+void advice_hits_free(struct advice_hit *h, size_t nr);
 
 /* Whether `fn` is a handler user space calls (ioctl, sysfs store, syscall). */
 bool advice_user_entry(const struct advice *a, const char *fn);

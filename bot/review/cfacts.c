@@ -7,6 +7,7 @@
  * as written (clang_getFileLocation), which is where the condition is.
  */
 #include "cfacts.h"
+#include "jsonval.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -966,104 +967,223 @@ static void reader_release(struct reader *rd)
 	free(rd->user);
 }
 
-int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t len,
-		int line, const struct cfacts_opts *o)
+/* What kind of macro `macro` is: a statement, an assertion. */
+static void macro_kind(struct cfacts *out, const char *macro)
 {
-	struct reader rd = { 0 };
-	struct strvec args = STRVEC_INIT;
-	struct CXUnsavedFile unsaved = { path, text, (unsigned long)len };
-	CXIndex idx = NULL;
-	CXTranslationUnit tu = NULL;
+	out->statement_macro = false;
+	for (size_t i = 0; i < ARRAY_SIZE(statement_macros); i++)
+		out->statement_macro |= !strcmp(macro, statement_macros[i]);
+	out->statement_macro |= starts_with(macro, "VM_");
+	out->assertion = strstr(macro, "ASSERT") != NULL;
+	out->statement_macro |= out->assertion;
+}
+
+/* The facts of the call `rd` found (find_call()) in the parsed `tu`. */
+static void read_call(struct cfacts *out, struct reader *rd, CXTranslationUnit tu,
+		      const char *path, const struct strvec *alloc_calls)
+{
 	CXCursor body = clang_getNullCursor();
 	struct kids k = { NULL, 0, 0 };
 	CXString s;
-	int ret = 0;
 
-	rd.text = text;
-	rd.len = len;
-	out->statement_macro = false;
-	for (size_t i = 0; i < ARRAY_SIZE(statement_macros); i++)
-		out->statement_macro |= !strcmp(o->macro, statement_macros[i]);
-	out->statement_macro |= starts_with(o->macro, "VM_");
-	out->assertion = strstr(o->macro, "ASSERT") != NULL;
-	out->statement_macro |= out->assertion;
-	if (!find_call(&rd, o->macro, line))
-		return error_code(WW_ENOTFOUND, "'%s': no %s() on line %d", path, o->macro, line);
-	out->cond = slice(&rd, rd.cond, rd.cond_end);
-	top_or(out);
-	if (o->flags)
-		for (size_t i = 0; i < o->flags->nr; i++)
-			strvec_push(&args, o->flags->v[i]);
-	strvec_pushl(&args, "-xc", "-std=gnu11", "-Wno-everything", NULL);
-	idx = clang_createIndex(0, 0);
-	if (clang_parseTranslationUnit2(idx, path, args.v, (int)args.nr, &unsaved, 1,
-					CXTranslationUnit_KeepGoing, &tu) || !tu) {
-		ret = error_code(WW_EINPUT, "'%s': libclang cannot parse it", path);
+	rd->file = clang_getFile(tu, path);
+	rd->fn = find_function(rd, tu);
+	if (clang_Cursor_isNull(rd->fn))
 		goto out;
-	}
-	rd.file = clang_getFile(tu, path);
-	rd.fn = find_function(&rd, tu);
-	if (clang_Cursor_isNull(rd.fn))
-		goto out;
-	kids_of(&k, rd.fn);
+	kids_of(&k, rd->fn);
 	for (size_t i = 0; i < k.nr; i++)
 		if (clang_getCursorKind(k.v[i]) == CXCursor_CompoundStmt)
 			body = k.v[i];
 	if (clang_Cursor_isNull(body))
 		goto out;
 	out->found = true;
-	s = clang_getCursorSpelling(rd.fn);
+	s = clang_getCursorSpelling(rd->fn);
 	out->function = xstrdup(clang_getCString(s));
 	clang_disposeString(s);
 	{
 		unsigned fb, fe;
 
-		if (extent(&rd, rd.fn, &fb, &fe))
-			out->def_line = line_of(&rd, fb);
+		if (extent(rd, rd->fn, &fb, &fe))
+			out->def_line = line_of(rd, fb);
 	}
 	{
-		CXType rt = clang_getResultType(clang_getCursorType(rd.fn));
+		CXType rt = clang_getResultType(clang_getCursorType(rd->fn));
 
 		s = clang_getTypeSpelling(rt);
 		out->ret_type = xstrdup(clang_getCString(s));
 		clang_disposeString(s);
 		out->ret = ret_kind(rt);
 	}
-	collect(&rd, body, rd.fn);
+	collect(rd, body, rd->fn);
 	if (out->ret == CF_RET_PTR)
-		for (size_t i = 0; i < rd.nr_outs; i++) {
-			char *t = cursor_text(&rd, rd.outs[i].c);
+		for (size_t i = 0; i < rd->nr_outs; i++) {
+			char *t = cursor_text(rd, rd->outs[i].c);
 
 			if (strstr(t, "ERR_PTR(") || strstr(t, "ERR_CAST("))
 				out->ret = CF_RET_ERR_PTR;
 			free(t);
 		}
-	if (out->ret == CF_RET_INT && truth_valued(&rd))
+	if (out->ret == CF_RET_INT && truth_valued(rd))
 		out->ret = CF_RET_BOOL;
-	around(out, &rd, body);
+	around(out, rd, body);
 	{
 		unsigned bb, be;
 
-		if (extent(&rd, body, &bb, &be))
-			nearest_exit(out, &rd, bb);
+		if (extent(rd, body, &bb, &be))
+			nearest_exit(out, rd, bb);
 	}
-	operands(out, &rd, body);
+	operands(out, rd, body);
 	{
-		void *data[2] = { &rd, out };
+		void *data[2] = { rd, out };
 
 		clang_visitChildren(body, find_impossible, data);
 	}
-	if (o->alloc_calls)
-		alloc_tested(out, &rd, o->alloc_calls);
+	if (alloc_calls)
+		alloc_tested(out, rd, alloc_calls);
 out:
 	free(k.v);
+}
+
+int cfacts_read_calls(struct cfacts *out, int *rets, const char *path, const char *text,
+		      size_t len, const struct cfacts_call *calls, size_t n,
+		      const struct cfacts_opts *o)
+{
+	struct reader *rds = xcalloc(n + 1, sizeof(*rds));
+	struct strvec args = STRVEC_INIT;
+	struct CXUnsavedFile unsaved = { path, text, (unsigned long)len };
+	CXIndex idx = NULL;
+	CXTranslationUnit tu = NULL;
+	enum CXErrorCode err;
+	bool any = false;
+	int ret = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		rds[i].text = text;
+		rds[i].len = len;
+		macro_kind(&out[i], calls[i].macro);
+		rets[i] = 0;
+		if (!find_call(&rds[i], calls[i].macro, calls[i].line)) {
+			rets[i] = WW_ENOTFOUND;
+			continue;
+		}
+		out[i].cond = slice(&rds[i], rds[i].cond, rds[i].cond_end);
+		top_or(&out[i]);
+		any = true;
+	}
+	if (!any)
+		goto out;
+	if (o->flags)
+		for (size_t i = 0; i < o->flags->nr; i++)
+			strvec_push(&args, o->flags->v[i]);
+	strvec_pushl(&args, "-xc", "-std=gnu11", "-Wno-everything", NULL);
+	idx = clang_createIndex(0, 0);
+	err = clang_parseTranslationUnit2(idx, path, args.v, (int)args.nr, &unsaved, 1,
+					  CXTranslationUnit_KeepGoing, &tu);
+	if (err || !tu) {
+		for (size_t i = 0; i < n; i++)
+			rets[i] = rets[i] ? rets[i] : WW_EINPUT;
+		/* A crash is what running out of RLIMIT_AS looks like here. */
+		ret = err == CXError_Crashed ? WW_ECHILD : WW_EINPUT;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rets[i])
+			continue;
+		read_call(&out[i], &rds[i], tu, path, o->alloc_calls);
+		/* From the text, beside libclang's facts, so that it crosses
+		 * the sandbox's answer with them (cfront.h). */
+		if (out[i].found)
+			out[i].loop = inloop_at(text, len, out[i].def_line, calls[i].line);
+	}
+out:
 	if (tu)
 		clang_disposeTranslationUnit(tu);
 	if (idx)
 		clang_disposeIndex(idx);
+	for (size_t i = 0; i < n; i++)
+		reader_release(&rds[i]);
+	free(rds);
 	strvec_clear(&args);
-	reader_release(&rd);
-	return ret;
+	return any ? ret : WW_ENOTFOUND;
+}
+
+int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t len,
+		int line, const struct cfacts_opts *o)
+{
+	struct cfacts_call call = { line, o->macro };
+	int ret;
+
+	cfacts_read_calls(out, &ret, path, text, len, &call, 1, o);
+	if (ret == WW_ENOTFOUND)
+		return error_code(WW_ENOTFOUND, "'%s': no %s() on line %d", path, o->macro, line);
+	if (ret)
+		return error_code(WW_EINPUT, "'%s': libclang cannot parse it", path);
+	return 0;
+}
+
+/* ---- as JSON (the sandboxed child's answer, cfront.h) --------------------- */
+
+static const char *const ret_names[] = {
+	[CF_RET_UNKNOWN] = "unknown", [CF_RET_VOID] = "void", [CF_RET_INT] = "int",
+	[CF_RET_BOOL] = "bool", [CF_RET_PTR] = "ptr", [CF_RET_ERR_PTR] = "err_ptr",
+	[CF_RET_OTHER] = "other",
+};
+
+/* The string fields, in one table for both directions. */
+#define CF_STRS(X) X(function) X(ret_type) X(exit) X(exit_var) X(cond) X(impossible) \
+	X(disk) X(user) X(alloc) X(deref)
+#define CF_BOOLS(X) X(found) X(follows) X(recovers) X(cond_or) X(dup_if) \
+	X(statement_macro) X(assertion) X(locked) X(by_name)
+
+json_t *cfacts_json(const struct cfacts *f)
+{
+	json_t *o = json_object();
+
+#define PUT_STR(name) if (f->name) json_object_set_new(o, #name, jsonval_text(f->name));
+#define PUT_BOOL(name) json_object_set_new(o, #name, json_boolean(f->name));
+	CF_STRS(PUT_STR)
+	CF_BOOLS(PUT_BOOL)
+#undef PUT_STR
+#undef PUT_BOOL
+	json_object_set_new(o, "def_line", json_integer(f->def_line));
+	json_object_set_new(o, "exit_line", json_integer(f->exit_line));
+	json_object_set_new(o, "ret", json_string(ret_names[f->ret]));
+	json_object_set_new(o, "loop", json_string(inloop_name(f->loop)));
+	return o;
+}
+
+int cfacts_from_json(struct cfacts *out, const json_t *o, const char *what)
+{
+	char *ret = NULL;
+	int err = 0;
+
+#define GET_STR(name) if (!err) err = jsonval_str(&out->name, o, #name, what);
+#define GET_BOOL(name) if (!err) err = jsonval_bool(&out->name, o, #name, false, what);
+	CF_STRS(GET_STR)
+	CF_BOOLS(GET_BOOL)
+#undef GET_STR
+#undef GET_BOOL
+	if (!err)
+		err = jsonval_int(&out->def_line, o, "def_line", 0, what);
+	if (!err)
+		err = jsonval_int(&out->exit_line, o, "exit_line", 0, what);
+	if (!err)
+		err = jsonval_str(&ret, o, "ret", what);
+	out->ret = CF_RET_UNKNOWN;
+	for (size_t i = 0; ret && i < ARRAY_SIZE(ret_names); i++)
+		if (!strcmp(ret, ret_names[i]))
+			out->ret = (enum cfacts_ret)i;
+	free(ret);
+	ret = NULL;
+	/* An answer without "loop" (or with a word not known) says nothing
+	 * about loops: INLOOP_UNKNOWN, so no advice on how to leave. */
+	if (!err)
+		err = jsonval_str(&ret, o, "loop", what);
+	out->loop = inloop_from_name(ret);
+	free(ret);
+	if (err)
+		cfacts_release(out);
+	return err;
 }
 
 void cfacts_release(struct cfacts *f)

@@ -13,6 +13,7 @@
 #ifndef WW_CFACTS_H
 #define WW_CFACTS_H
 
+#include "inloop.h"
 #include "kcmd.h"
 #include "strbuf.h"
 #include "strvec.h"
@@ -88,6 +89,12 @@ struct cfacts {
 	 * with the hunk's lines placed in it (patched.h).  A rewrite from
 	 * them is offered only when it compiled. */
 	bool by_name;
+	/* Whether the call is inside a loop of the function (inloop.h),
+	 * read from the text once libclang found the function (def_line);
+	 * INLOOP_UNKNOWN when not found.  It crosses the sandbox in the
+	 * child's answer ("loop": "no"), like the rest.  Advice says how to
+	 * leave the function only on INLOOP_NO. */
+	enum inloop loop;
 };
 
 #define CFACTS_INIT { .ret = CF_RET_UNKNOWN }
@@ -110,6 +117,34 @@ struct cfacts_opts {
  */
 int cfacts_read(struct cfacts *out, const char *path, const char *text, size_t len,
 		int line, const struct cfacts_opts *o);
+
+/* One call of a file for cfacts_read_calls(). */
+struct cfacts_call {
+	int line;		/* 1-based */
+	const char *macro;	/* "WARN_ON" */
+};
+
+/*
+ * cfacts_read() of `n` calls of one file, parsed once: out[i] and
+ * rets[i] (0, WW_ENOTFOUND: no such call on its line, WW_EINPUT:
+ * libclang cannot parse the file) for calls[i]; o->macro is not used.
+ * No message is set.  Returns 0, WW_ENOTFOUND when no call was found
+ * (then nothing was parsed), WW_EINPUT when libclang cannot parse the
+ * file, WW_ECHILD when it crashed doing so (out of memory, under
+ * RLIMIT_AS).
+ */
+int cfacts_read_calls(struct cfacts *out, int *rets, const char *path, const char *text,
+		      size_t len, const struct cfacts_call *calls, size_t n,
+		      const struct cfacts_opts *o);
+
+/*
+ * The facts as a JSON object (a new reference) and back: the sandboxed
+ * child's answer (cfront.h).  cfacts_from_json() fills `out` (CFACTS_INIT)
+ * or returns WW_EINPUT naming `what`, out released.
+ */
+struct json_t;
+struct json_t *cfacts_json(const struct cfacts *f);
+int cfacts_from_json(struct cfacts *out, const struct json_t *o, const char *what);
 
 /*
  * The compiler flags for `rel` (a .c path in kernel tree `tree`) that

@@ -28,19 +28,36 @@ void english_join(struct strbuf *out, const struct strvec *v)
 	}
 }
 
-/* "Sentence." from a rule text: first letter up, a full stop at the end. */
+/*
+ * "Sentence." from a rule text: first letter up, a full stop at the end.
+ * Every sentence of the reply is added through here, so that two pieces
+ * written apart (a rule's message, advice.json's guide_intro) are never
+ * run together: what `out` already holds is closed first, then one space.
+ */
 void english_sentence(struct strbuf *out, const char *text)
 {
-	size_t start = out->len;
+	const char *t = text ? text : "";
+	size_t len, start;
 
-	strbuf_addstr(out, text ? text : "");
-	strbuf_trim(out);
+	t += strspn(t, " \t\n\r");
+	len = strlen(t);
+	while (len && strchr(" \t\n\r", t[len - 1]))
+		len--;
+	if (!len)	/* no sentence, and nothing closed */
+		return;
+	strbuf_rtrim(out);
+	if (out->len) {
+		if (!strchr(".!?:", out->buf[out->len - 1]))
+			strbuf_addch(out, '.');
+		strbuf_addch(out, ' ');
+	}
+	start = out->len;
+	strbuf_add(out, t, len);
 	/* "new BUG_ON()" -> "New BUG_ON()", but never "Foo_bar()". */
-	if (out->len > start && islower((unsigned char)out->buf[start]) &&
+	if (islower((unsigned char)out->buf[start]) &&
 	    strspn(out->buf + start, "abcdefghijklmnopqrstuvwxyz") ==
 	    strcspn(out->buf + start, " ,:;."))
 		out->buf[start] = toupper((unsigned char)out->buf[start]);
-	if (out->len > start && !strchr(".!?:", out->buf[out->len - 1]))
+	if (!strchr(".!?:", out->buf[out->len - 1]))
 		strbuf_addch(out, '.');
 }
-

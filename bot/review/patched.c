@@ -5,6 +5,7 @@
  */
 #include "patched.h"
 #include "byname.h"
+#include "cfront.h"
 #include "env.h"
 #include "child.h"
 #include "diff.h"
@@ -21,9 +22,11 @@
 
 struct touched {
 	struct strvec paths;
-	const char *bad;	/* the first path refused, or NULL */
+	char *bad;		/* the first path refused (a copy), or NULL */
 };
 
+/* diff_parse()'s callback: `f` and its paths are libgit2's, freed when
+ * the parse moves on; only copies are kept. */
 static int collect(const struct diff_file *f, void *data)
 {
 	struct touched *t = data;
@@ -33,7 +36,8 @@ static int collect(const struct diff_file *f, void *data)
 		if (!paths[i] || strvec_has(&t->paths, paths[i]))
 			continue;
 		if (kapply_bad_path(paths[i])) {
-			t->bad = t->bad ? t->bad : paths[i];
+			if (!t->bad)
+				t->bad = xstrdup(paths[i]);
 			continue;
 		}
 		strvec_push(&t->paths, paths[i]);
@@ -285,106 +289,230 @@ static int by_name(struct strbuf *out, int *line, const struct byname_hunk *bh,
 	return ret;
 }
 
-/*
- * The facts about finding i's call on `line` of `text` (file `rel` of
- * the scratch copy): true when they are of the function the hunk names
- * (any, when it names none).  Fuzz ignores all of a hunk's context when
+/* Are the facts read for finding i those of the function its hunk names
+ * (any, when it names none)?  Fuzz ignores all of a hunk's context when
  * it has to (`--fuzz=3` against three lines), so a call can land in
- * another function, or outside any: no facts of it are true.
- */
-static bool read_at(struct patched *p, size_t i, const char *rel, const struct strbuf *text,
-		    int line, const struct strvec *alloc_calls)
+ * another function, or outside any: no facts of it are true. */
+static bool facts_fit(const struct patched *p, size_t i, const struct strbuf *text)
 {
 	const struct finding *f = &p->r->v[i];
-	struct strvec flags = STRVEC_INIT;
-	struct cfacts_opts o = CFACTS_OPTS_INIT;
-	struct strbuf full = STRBUF_INIT;
 	const struct cfacts *cf = &p->facts[i];
-	bool ok = false;
 
-	flags_for(&flags, p, i, rel);
-	o.macro = f->rule->macro;
-	o.alloc_calls = alloc_calls;
-	o.flags = &flags;
-	strbuf_addf(&full, "%s/%s", p->dir.buf, rel);
-	cfacts_release(&p->facts[i]);
-	if (cfacts_read(&p->facts[i], full.buf, text->buf, text->len, line, &o))
-		error_clear();
-	else
-		ok = cf->found && (!*f->function ||
-				   (cf->function && !strcmp(cf->function, f->function)) ||
-				   byname_defines(text->buf, text->len, cf->def_line,
-						  f->function));
-	if (!ok)
-		cfacts_release(&p->facts[i]);	/* found false, as CFACTS_INIT */
-	strbuf_release(&full);
-	strvec_clear(&flags);
-	return ok;
+	return cf->found && (!*f->function ||
+			     (cf->function && !strcmp(cf->function, f->function)) ||
+			     byname_defines(text->buf, text->len, cf->def_line, f->function));
 }
 
-static void read_one(struct patched *p, const struct series *s, size_t i,
-		     const struct strvec *alloc_calls)
+/*
+ * The facts about findings idx[0..n) at lines[] of `text` (file `rel`
+ * of the scratch copy as the series left it, or a text placed by name),
+ * read by one sandboxed child (cfront.h): each kept when it fits
+ * (facts_fit()), else left as CFACTS_INIT.  0, or the whole file's
+ * failure (refused by the screen, over a limit), noted in p->failed.
+ */
+static int read_at(struct patched *p, const size_t *idx, const int *lines, size_t n,
+		   const char *rel, const struct strbuf *text, const struct strvec *alloc_calls)
+{
+	struct cfront_call *calls = xcalloc(n + 1, sizeof(*calls));
+	struct cfacts *facts = xcalloc(n + 1, sizeof(*facts));
+	int *rets = xcalloc(n + 1, sizeof(*rets));
+	struct strvec flags = STRVEC_INIT;
+	struct strbuf full = STRBUF_INIT;
+	const struct kcmd *k = &p->cmds[idx[0]];
+	int ret;
+
+	for (size_t j = 0; j < n; j++) {
+		struct cfacts init = CFACTS_INIT;
+
+		facts[j] = init;
+		calls[j].line = lines[j];
+		calls[j].macro = p->r->v[idx[j]].rule->macro;
+	}
+	flags_for(&flags, p, idx[0], rel);
+	strbuf_addf(&full, "%s/%s", p->dir.buf, rel);
+	ret = p->refused_why ? error_code(WW_EINPUT, "%s", p->refused_why) :
+	      cfront_facts(facts, rets, &p->cf, rel, full.buf, text->buf, text->len, calls, n,
+			   &flags, alloc_calls, k->argv.nr ? k->build : NULL);
+	if (ret && !p->refused_why)
+		strvec_pushf(&p->failed, "%s: not parsed: %s", rel, error_last());
+	error_clear();
+	for (size_t j = 0; j < n; j++) {
+		struct cfacts init = CFACTS_INIT;
+		size_t i = idx[j];
+
+		cfacts_release(&p->facts[i]);
+		if (ret || rets[j])
+			continue;
+		p->facts[i] = facts[j];
+		facts[j] = init;
+		if (!facts_fit(p, i, text))
+			cfacts_release(&p->facts[i]);	/* found false, as CFACTS_INIT */
+	}
+	for (size_t j = 0; j < n; j++)
+		cfacts_release(&facts[j]);
+	free(calls);
+	free(facts);
+	free(rets);
+	strvec_clear(&flags);
+	strbuf_release(&full);
+	return ret;
+}
+
+/* How finding i's facts are to be read (plan_one()). */
+struct plan {
+	bool wanted;		/* an added call in a .c file the copy has */
+	struct strbuf path;	/* the file after the series */
+	struct strbuf text;	/* ... as the series left it */
+	int line;		/* the call's line in it; 0: not placed */
+	bool named;		/* the hunk names a function */
+	bool placed_blind;	/* fuzz placed it ignoring all context */
+	bool gave_up;		/* the file could not be parsed: no second try */
+	struct byname_hunk bh;
+	int hunk;
+};
+
+static void plan_release(struct plan *pl)
+{
+	strbuf_release(&pl->path);
+	strbuf_release(&pl->text);
+	byname_hunk_release(&pl->bh);
+}
+
+/* Where finding i's call is in the scratch copy, and whether fuzz put it there blind. */
+static void plan_one(struct plan *pl, struct patched *p, const struct series *s, size_t i)
 {
 	const struct finding *f = &p->r->v[i];
-	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, want = STRBUF_INIT;
-	struct strbuf placed = STRBUF_INIT;
-	struct byname_hunk bh = BYNAME_HUNK_INIT;
+	struct strbuf want = STRBUF_INIT;
 	size_t pos = patch_pos(s, f->patch);
-	int line = f->line, hunk = 0;
-	bool named, placed_blind = false;
+	int line = f->line;
 
 	if (f->kind != FINDING_ADDED || !f->rule || !ends_with(f->file, ".c"))
-		goto out;
-	strbuf_addstr(&path, f->file);
-	if (pos < s->nr && linemap_final(&line, &path, p->r->map, s, pos, f->file, f->line) < 0) {
+		return;
+	strbuf_addstr(&pl->path, f->file);
+	if (pos < s->nr && linemap_final(&line, &pl->path, p->r->map, s, pos, f->file, f->line) < 0) {
 		error_clear();
 		line = f->line;
 	}
-	if (!line || kapply_bad_path(path.buf))
+	if (!line || kapply_bad_path(pl->path.buf))
 		goto out;
-	if (safefs_read(&text, p->dir.buf, path.buf, PATCHED_FILE_MAX, SAFEFS_NO_SYMLINKS)) {
+	if (safefs_read(&pl->text, p->dir.buf, pl->path.buf, PATCHED_FILE_MAX,
+			SAFEFS_NO_SYMLINKS)) {
 		error_clear();
 		goto out;
 	}
-	read_cmd(p, i, path.buf);
+	pl->wanted = true;
+	read_cmd(p, i, pl->path.buf);
 	/* Fuzz may have moved the hunk: the call's line nearest the expected one. */
 	call_line(&want, f);
-	line = want.len ? find_line(text.buf, want.buf, line) : 0;
-	named = want.len && pos < s->nr && !strcmp(path.buf, f->file) && *f->function;
-	if (named && line && blind(p, f->patch, 0, f->file)) {
-		if (hunk_for(&bh, &hunk, &s->patches[pos], f))
+	pl->line = want.len ? find_line(pl->text.buf, want.buf, line) : 0;
+	pl->named = want.len && pos < s->nr && !strcmp(pl->path.buf, f->file) && *f->function;
+	if (pl->named && pl->line && blind(p, f->patch, 0, f->file)) {
+		if (hunk_for(&pl->bh, &pl->hunk, &s->patches[pos], f))
 			error_clear();
 		else
-			placed_blind = blind(p, f->patch, hunk, f->file);
+			pl->placed_blind = blind(p, f->patch, pl->hunk, f->file);
 	}
-	if (line && !placed_blind && read_at(p, i, path.buf, &text, line, alloc_calls))
-		goto found;
-	/*
-	 * Not even fuzz placed it (patch refused the hunk), or it placed it
-	 * blind (its context all ignored), or outside the function the hunk
-	 * names: the function by that name from the base, when it is the
-	 * same function (byname.h).
-	 */
-	if (!named || (!line && !refused(p, f->patch)))
+out:
+	strbuf_release(&want);
+}
+
+/* Is finding j's call to be read where patch placed it, with finding i's? */
+static bool placed_with(const struct plan *plans, const bool *done, size_t i, size_t j)
+{
+	return !done[j] && plans[j].wanted && plans[j].line && !plans[j].placed_blind &&
+	       !strcmp(plans[j].path.buf, plans[i].path.buf);
+}
+
+/*
+ * The facts of every finding placed in the scratch copy, one child per
+ * file for all of its calls: a file is parsed once.
+ */
+static void read_placed(struct patched *p, struct plan *plans,
+			const struct strvec *alloc_calls)
+{
+	size_t *idx = xcalloc(p->nr + 1, sizeof(*idx));
+	int *lines = xcalloc(p->nr + 1, sizeof(*lines));
+	bool *done = xcalloc(p->nr + 1, sizeof(*done));
+
+	for (size_t i = 0; i < p->nr; i++) {
+		size_t n = 0;
+		bool failed;
+
+		if (!placed_with(plans, done, i, i))
+			continue;
+		for (size_t j = i; j < p->nr; j++) {
+			if (!placed_with(plans, done, i, j))
+				continue;
+			done[j] = true;
+			idx[n] = j;
+			lines[n++] = plans[j].line;
+		}
+		failed = read_at(p, idx, lines, n, plans[i].path.buf, &plans[i].text,
+				 alloc_calls) < 0;
+		for (size_t j = 0; j < n; j++) {
+			struct plan *pl = &plans[idx[j]];
+
+			pl->gave_up = failed;
+			if (p->facts[idx[j]].found) {
+				p->paths[idx[j]] = xstrdup(pl->path.buf);
+				p->lines[idx[j]] = pl->line;
+			}
+		}
+	}
+	free(idx);
+	free(lines);
+	free(done);
+}
+
+/*
+ * Not even fuzz placed finding i's call (patch refused the hunk), or it
+ * placed it blind (its context all ignored), or outside the function
+ * the hunk names: the function by that name from the base, when it is
+ * the same function (byname.h).  Not when the file as patched could not
+ * be parsed at all: that would only fail again.
+ */
+static void read_by_name(struct patched *p, const struct series *s, size_t i, struct plan *pl,
+			 const struct strvec *alloc_calls)
+{
+	const struct finding *f = &p->r->v[i];
+	struct strbuf placed = STRBUF_INIT;
+	size_t pos = patch_pos(s, f->patch);
+	int line = pl->line;
+
+	if (!pl->wanted || p->facts[i].found || pl->gave_up || !pl->named ||
+	    (!pl->line && !refused(p, f->patch)))
 		goto out;
-	if ((!bh.added.nr && hunk_for(&bh, &hunk, &s->patches[pos], f)) ||
-	    by_name(&placed, &line, &bh, &text, line)) {
+	if ((!pl->bh.added.nr && hunk_for(&pl->bh, &pl->hunk, &s->patches[pos], f)) ||
+	    by_name(&placed, &line, &pl->bh, &pl->text, line)) {
 		error_clear();
 		goto out;
 	}
-	if (!read_at(p, i, path.buf, &placed, line, alloc_calls))
+	if (read_at(p, &i, &line, 1, pl->path.buf, &placed, alloc_calls) || !p->facts[i].found)
 		goto out;
 	p->facts[i].by_name = true;
 	p->texts[i] = strbuf_detach(&placed, NULL);
-found:
-	p->paths[i] = strbuf_detach(&path, NULL);
+	p->paths[i] = xstrdup(pl->path.buf);
 	p->lines[i] = line;
 out:
-	strbuf_release(&path);
-	strbuf_release(&text);
-	strbuf_release(&want);
 	strbuf_release(&placed);
-	byname_hunk_release(&bh);
+}
+
+/*
+ * The scratch copy as the series left it, screened (cfront.h) before
+ * anything parses it: refused, no file of it is parsed or compiled, and
+ * the reason is said once.
+ */
+static void screen_copy(struct patched *p)
+{
+	int ret = cfront_init(&p->cf, p->tree, p->dir.buf);
+
+	if (!ret)
+		ret = cfront_screen_copy(&p->cf);
+	if (ret) {
+		p->refused_why = xstrdup(error_last());
+		strvec_pushf(&p->failed, "not parsed, no rewrite compiled: %s", p->refused_why);
+		error_clear();
+	}
 }
 
 int patched_apply(struct patched *out, const char *tree, const struct series *s,
@@ -393,9 +521,12 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 	struct touched t = { STRVEC_INIT, NULL };
 	const char *tmp = env_get(ENV_TMPDIR);
 	struct diff_opts dopts = DIFF_OPTS_INIT;
+	struct plan *plans;
 	int ret = 0;
 
-	out->tree = tree;
+	out->tree_real = realpath(tree, NULL);
+	out->tree = out->tree_real ? out->tree_real : tree;
+	tree = out->tree;
 	out->r = r;
 	out->nr = r->nr;
 	out->facts = xcalloc(r->nr + 1, sizeof(*out->facts));
@@ -434,6 +565,16 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 		strbuf_reset(&out->dir);
 		goto out;
 	}
+	/* Absolute: the sandbox binds it where it is (cfront.h). */
+	{
+		char *abs = realpath(out->dir.buf, NULL);
+
+		if (abs) {
+			strbuf_reset(&out->dir);
+			strbuf_addstr(&out->dir, abs);
+			free(abs);
+		}
+	}
 	for (size_t i = 0; i < t.paths.nr && !ret; i++)
 		ret = copy_in(out, t.paths.v[i]);
 	if (ret)
@@ -446,10 +587,23 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->patches[i].diff_len)
 			apply_one(out, &s->patches[i]);
+	screen_copy(out);
+	plans = xcalloc(r->nr + 1, sizeof(*plans));
+	for (size_t i = 0; i < r->nr; i++) {
+		strbuf_init(&plans[i].path, 0);
+		strbuf_init(&plans[i].text, 0);
+		plans[i].bh = (struct byname_hunk)BYNAME_HUNK_INIT;
+		plan_one(&plans[i], out, s, i);
+	}
+	read_placed(out, plans, o->alloc_calls);
 	for (size_t i = 0; i < r->nr; i++)
-		read_one(out, s, i, o->alloc_calls);
+		read_by_name(out, s, i, &plans[i], o->alloc_calls);
+	for (size_t i = 0; i < r->nr; i++)
+		plan_release(&plans[i]);
+	free(plans);
 out:
 	strvec_clear(&t.paths);
+	free(t.bad);
 	return ret;
 }
 
@@ -484,61 +638,61 @@ static void splice(struct strbuf *out, const char *text, int line, int n, const 
 }
 
 /*
- * The compiler for finding i's object: kbuild's command from its build
- * directory, else gcc with the minimal flags.
+ * The compiler for finding i's object, into `argv`: kbuild's command from
+ * its build directory (*build set to it), else gcc with the minimal flags.
  */
-static const char *compiler(struct child *c, const struct patched *p, size_t i,
-			    const char *rel)
+static const char *compiler(struct strvec *argv, const char **build, const struct patched *p,
+			    size_t i, const char *rel)
 {
 	const struct kcmd *k = &p->cmds[i];
 	struct strvec flags = STRVEC_INIT;
 	const char *slash = strrchr(rel, '/');
 
+	*build = NULL;
 	if (k->argv.nr) {
 		for (size_t n = 0; n < k->argv.nr; n++)
-			strvec_push(&c->args, k->argv.v[n]);
+			strvec_push(argv, k->argv.v[n]);
 		/* A header the series touched wins over the tree's. */
-		strvec_pushf(&c->args, "-iquote%s/%.*s", p->dir.buf,
+		strvec_pushf(argv, "-iquote%s/%.*s", p->dir.buf,
 			     slash ? (int)(slash - rel) : 0, rel);
-		strvec_push(&c->args, "-fsyntax-only");
-		c->dir = k->build;
+		strvec_push(argv, "-fsyntax-only");
+		*build = k->build;
 		return "kbuild";
 	}
 	flags_for(&flags, p, i, rel);
-	strvec_pushl(&c->args, "gcc", "-fsyntax-only", NULL);
+	strvec_pushl(argv, "gcc", "-fsyntax-only", NULL);
 	for (size_t n = 0; n < flags.nr; n++) {
 		/* gcc stops at a forced include that is not there. */
 		if (starts_with(flags.v[n], "-include") && flags.v[n][8] &&
 		    access(flags.v[n] + 8, R_OK))
 			continue;
-		strvec_push(&c->args, flags.v[n]);
+		strvec_push(argv, flags.v[n]);
 	}
 	strvec_clear(&flags);
 	return "minimal";
 }
 
-/* -fsyntax-only on `text` as scratch file `rel`'s twin: 1 clean, 0 not. */
+/* -fsyntax-only on `text` as scratch file `rel`'s twin, in the sandbox
+ * (cfront_compile()): 1 clean, 0 not, negative not tried. */
 static int syntax_ok(const struct patched *p, size_t i, const char *rel,
 		     const struct strbuf *text, const char **how)
 {
 	struct strbuf name = STRBUF_INIT;
-	struct child c = CHILD_INIT;
+	struct strvec argv = STRVEC_INIT;
+	const char *build;
 	int ret;
 
+	if (p->refused_why)
+		return error_code(WW_EINPUT, "%s", p->refused_why);
 	strbuf_addf(&name, "%s/%s.ww-rewrite.c", p->dir.buf, rel);
 	ret = strbuf_write_file(text, name.buf);
 	if (ret)
 		goto out;
-	*how = compiler(&c, p, i, rel);
-	strvec_push(&c.args, name.buf);
-	c.timeout_ms = PATCHED_TIMEOUT_MS;
-	c.flags = CHILD_STDERR_TO_OUT;
-	ret = child_run(&c);
-	if (!ret)
-		ret = c.status == 0;
+	*how = compiler(&argv, &build, p, i, rel);
+	ret = cfront_compile(&p->cf, rel, name.buf, text, &argv, build);
 	unlink(name.buf);
 out:
-	child_release(&c);
+	strvec_clear(&argv);
 	strbuf_release(&name);
 	return ret;
 }
@@ -606,5 +760,8 @@ void patched_release(struct patched *p)
 	strbuf_release(&p->dir);
 	strvec_clear(&p->failed);
 	strvec_clear(&p->blind);
+	cfront_release(&p->cf);
+	free(p->refused_why);
+	free(p->tree_real);
 	memset(p, 0, sizeof(*p));
 }

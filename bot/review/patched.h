@@ -11,11 +11,13 @@
 #define WW_PATCHED_H
 
 #include "cfacts.h"
+#include "cfront.h"
 #include "check.h"
 #include "series.h"
 
 struct patched {
-	const char *tree;		/* the base tree (borrowed) */
+	const char *tree;		/* the base tree, absolute when it exists */
+	char *tree_real;		/* ... its realpath (owned), or NULL */
 	struct strbuf dir;		/* the scratch copy, or empty */
 	const struct check_result *r;	/* borrowed */
 	struct cfacts *facts;		/* one per finding of r, in order */
@@ -34,10 +36,14 @@ struct patched {
 	/* "PATCH:HUNK:FILE": hunks placed with fuzz 3, all context ignored */
 	struct strvec blind;
 	size_t copied;			/* files of the series the tree has */
+	struct cfront cf;		/* the sandboxed front end (cfront.h) */
+	/* The screen refused the scratch copy: why; then nothing is parsed
+	 * or compiled. */
+	char *refused_why;
 };
 
 #define PATCHED_INIT { .dir = STRBUF_INIT, .failed = STRVEC_INIT, .builds = STRVEC_INIT, \
-		       .blind = STRVEC_INIT }
+		       .blind = STRVEC_INIT, .cf = CFRONT_INIT }
 
 struct patched_opts {
 	const struct strvec *alloc_calls;	/* advice.json's, or NULL */

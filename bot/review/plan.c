@@ -14,7 +14,7 @@ static void plan_add(struct plan *p, enum plan_item_type t, const struct finding
 		     const struct finding *prev)
 {
 	ALLOC_GROW(p->v, p->nr + 1, p->alloc);
-	p->v[p->nr++] = (struct plan_item){ t, f, prev, f ? f->patch : 0 };
+	p->v[p->nr++] = (struct plan_item){ t, PN_NONE, f, prev, f ? f->patch : 0 };
 	if (t == PLAN_ISSUE)
 		p->issues++;
 	else if (t == PLAN_NOTE)
@@ -100,16 +100,16 @@ const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
 static bool reached_from_outside(const struct advice *a, const struct finding *f,
 				 const struct cfacts *cf)
 {
-	struct advice_hit hits[32];
+	struct advice_hit *hits;
 	bool outside = false;
 	size_t nr;
 
-	if (!a || !cf || !cf->found || a->nr > ARRAY_SIZE(hits))
+	if (!cf || !cf->found)
 		return false;
-	nr = advice_match(hits, a, f, cf);
+	nr = advice_match(&hits, a, f, cf);
 	for (size_t i = 0; i < nr; i++)
 		outside |= hits[i].e->match == AM_ON_DISK || hits[i].e->match == AM_USER_INPUT;
-	advice_hits_release(hits, nr);
+	advice_hits_free(hits, nr);
 	return outside;
 }
 
@@ -122,29 +122,38 @@ void plan_build(struct plan *p, const struct check_result *r,
 	plan_versions(p, r, prev, used);
 	for (size_t i = 0; i < r->nr; i++) {
 		const struct finding *f = &r->v[i];
+		bool changed = f->modified && f->kind == FINDING_ADDED;
 
-		if (f->moved)
+		/* Moved: neither new nor removed, nothing to say.  A changed
+		 * condition is said as one (its added side), never thanked. */
+		if (f->moved && !changed)
 			continue;
 		if (f->kind == FINDING_REMOVED) {
 			if (f->severity == SEV_CREDIT)
 				plan_add(p, PLAN_CREDIT, f, NULL);
 			continue;
 		}
-		if (f->conversion)
-			continue;	/* thanked with its removal */
-		/* Early boot: nothing to return an error to (f->in_init). */
-		if (f->in_init && (f->rule->class == RC_BUG || f->rule->class == RC_PANIC) &&
-		    !plan_fired_in_boot(v, f))
-			continue;
-		/* A call the boot saw fire is an error whatever its rule says. */
+		if (f->conversion || f->unreachable)
+			continue;	/* thanked with its removal; a default: marker */
+		/* A call the boot saw fire is an error whatever its rule says.
+		 * Otherwise check's severity is the rule, for __init code
+		 * too (check.c: init_rule()), as in check, the hook and serve. */
 		if (f->severity >= SEV_WARNING || plan_fired_in_boot(v, f)) {
 			plan_add(p, PLAN_ISSUE, f, NULL);
+		} else if (changed) {
+			plan_add(p, PLAN_NOTE, f, NULL);
+			p->v[p->nr - 1].note = PN_CHANGED;
+		} else if (f->in_init && f->kind == FINDING_ADDED &&
+			   f->rule->severity > SEV_INFO) {
+			plan_add(p, PLAN_NOTE, f, NULL);
+			p->v[p->nr - 1].note = PN_INIT;
 		} else if (!used[i] && f->kind == FINDING_ADDED &&
 			   f->rule->class == RC_WARN_ONCE &&
 			   f->severity == f->rule->severity) {
 			/* Not where overrides lowered it (tools/, tests). */
 			plan_add(p, reached_from_outside(a, f, facts ? &facts[i] : NULL) ?
 				 PLAN_ISSUE : PLAN_NOTE, f, NULL);
+			p->v[p->nr - 1].note = p->v[p->nr - 1].type == PLAN_NOTE ? PN_ONCE : PN_NONE;
 		}
 	}
 	free(used);

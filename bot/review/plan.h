@@ -21,8 +21,17 @@ enum plan_item_type {
 	PLAN_NOTE,	/* an added WARN_ON_ONCE(): worth a sentence */
 };
 
+/* Why a PLAN_NOTE is said: each has its own sentence. */
+enum plan_note {
+	PN_NONE,
+	PN_ONCE,	/* an added WARN_ON_ONCE() (info, rules/core.json) */
+	PN_INIT,	/* an added BUG/WARN in __init code (check.c's __init rule) */
+	PN_CHANGED,	/* the condition or arguments of an existing call changed */
+};
+
 struct plan_item {
 	enum plan_item_type type;
+	enum plan_note note;		/* PLAN_NOTE: which */
 	const struct finding *f;	/* this version's finding (NULL: dropped) */
 	const struct finding *prev;	/* PLAN_XCREDIT: the previous version's */
 	int patch;			/* where it is; 0: no patch */

@@ -24,7 +24,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
 
 /* ---- the template variables -------------------------------------------- */
 
@@ -41,8 +40,14 @@ struct builder {
 	const struct reply_opts *o;
 	const struct advice *advice;	/* o->advice, or loaded, or NULL */
 	struct strvec said;		/* what this reply said already */
+	struct strvec unchanged;	/* points made on an earlier version */
+	struct strvec unchanged_quote;	/* ... and each one's added line, quoted */
 	const struct check_result *r;
 	json_t *record;			/* reply.record */
+	/* Per item of the plan: a rewrite is shown under it (it compiled).
+	 * The opening promises rewrites only for these. */
+	const struct plan *plan;
+	bool *rewritten;
 };
 
 /* The facts about finding `f` of b->r, or NULL (no tree, no function). */
@@ -385,9 +390,12 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
  * said about code rather than something wrong), or null when it could
  * not be tried, and "compile", the command used, in `rec`.  Facts read
  * by name from the base (cf->by_name) are of a function the series did
- * not apply to: their rewrite is kept only when it compiled.
+ * not apply to: their rewrite is not even recorded unless it compiled.
+ * True when it compiled: only then does the reply show it (README: a
+ * rewrite is offered only when it compiles; "compiled": null is a
+ * rewrite nobody built, issue 34).
  */
-static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *o,
+static bool compiled(json_t *rec, struct strbuf *code, const struct reply_opts *o,
 		     const struct finding *f, const struct cfacts *cf)
 {
 	const char *how = NULL;
@@ -399,7 +407,7 @@ static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *
 			strbuf_reset(code);
 		json_object_set_new(rec, "compiled", json_null());
 		json_object_set_new(rec, "compile", json_null());
-		return;
+		return false;
 	}
 	ret = o->compile(o->compile_data, f, code->buf, &how);
 	if (ret < 0)
@@ -408,6 +416,7 @@ static void compiled(json_t *rec, struct strbuf *code, const struct reply_opts *
 		strbuf_reset(code);
 	json_object_set_new(rec, "compiled", ret < 0 ? json_null() : json_boolean(ret > 0));
 	json_object_set_new(rec, "compile", how ? json_string(how) : json_null());
+	return ret > 0;
 }
 
 /* The JSON record of one call: where, the rules that fired and why. */
@@ -431,6 +440,8 @@ static json_t *record_of(const struct finding *f, const struct cfacts *cf)
 			    json_string(cf->by_name ? "base-by-name" : "patched"));
 	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
 			    json_string(cf->ret_type) : json_null());
+	/* Whether advice may say how to leave the function (rewrite_may_leave()). */
+	json_object_set_new(rec, "loop", cf ? json_string(inloop_name(cf->loop)) : json_null());
 	json_object_set_new(rec, "rules", json_array());
 	strbuf_release(&fp);
 	strbuf_release(&added);
@@ -476,13 +487,43 @@ static void pick_rewrite(struct strbuf *code, struct strbuf *exit, const struct 
 void reply_rewrite(struct strbuf *code, struct strbuf *exit, const struct series *s,
 		   const struct finding *f, const struct cfacts *cf, const struct advice *a)
 {
-	struct advice_hit hits[32];
-	size_t nr = 0;
+	struct advice_hit *hits;
+	size_t nr = advice_match(&hits, a, f, cf);
 
-	if (a && a->nr <= ARRAY_SIZE(hits))
-		nr = advice_match(hits, a, f, cf);
 	pick_rewrite(code, exit, s, f, cf, hits, nr);
-	advice_hits_release(hits, nr);
+	advice_hits_free(hits, nr);
+}
+
+/*
+ * A note on a call that needs no change for a reason of its own (check's
+ * __init rule, a changed condition): that reason in one sentence, and
+ * nothing else -- no advice, no rewrite, which would contradict the
+ * opening's "nothing needs a change".  False for other items.
+ */
+static bool own_note(struct tmpl_vars *bv, struct builder *b, const struct plan_item *it)
+{
+	const struct finding *f = it->f;
+	struct strbuf sb = STRBUF_INIT, s = STRBUF_INIT;
+	struct tmpl_vars *fv;
+
+	if (it->type != PLAN_NOTE || (it->note != PN_INIT && it->note != PN_CHANGED))
+		return false;
+	fv = tmpl_add(bv, "findings");
+	tmpl_set(fv, "location", quote_str(&sb, f->file));
+	strbuf_reset(&sb);
+	if (it->note == PN_INIT)
+		strbuf_addf(&sb, "This %s", f->message);	/* check.c's words */
+	else
+		strbuf_addf(&sb, "This changes the %s of the %s() that was at line %d before "
+			    "the patch; the call itself is not new",
+			    f->same_cond ? "arguments" : "condition", f->rule->macro,
+			    f->other_line);
+	english_sentence(&s, sb.buf);
+	tmpl_set(tmpl_add(fv, "say"), "text", s.buf);
+	json_array_append_new(b->record, record_of(f, facts_of(b->o, b->r, f)));
+	strbuf_release(&sb);
+	strbuf_release(&s);
+	return true;
 }
 
 /* What to say under the quote of one call: what is new, and its rewrite. */
@@ -492,15 +533,14 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 	const struct advice *a = b->advice;
 	const struct cfacts *cf = facts_of(b->o, b->r, f);
 	struct tmpl_vars *fv = tmpl_add(bv, "findings");
-	struct advice_hit hits[32];
+	struct advice_hit *hits;
 	struct strbuf sb = STRBUF_INIT, code = STRBUF_INIT, exit = STRBUF_INIT;
 	struct tmpl_vars *item;
 	json_t *rec = record_of(f, cf);
 	struct rewrite_subst x;
-	size_t nr = 0;
+	size_t nr = advice_match(&hits, a, f, cf);
+	bool shown;
 
-	if (a && a->nr <= ARRAY_SIZE(hits))
-		nr = advice_match(hits, a, f, cf);
 	rewrite_subst_init(&x, b->s, f, NULL, cf);
 	tmpl_set(fv, "location", quote_str(&sb, f->file));
 	if (fired_comment(fv, b, f)) {
@@ -516,24 +556,27 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 			const struct guide_section *sec = b->o->guide && f->rule->section ?
 				guide_find(b->o->guide, f->rule->section) : NULL;
 
-			struct strbuf q = STRBUF_INIT;
+			struct strbuf q = STRBUF_INIT, see = STRBUF_INIT;
 
 			if (sec && a && a->guide[f->rule->class].nr)
 				guide_sentences(&q, b->o->guide, sec, &a->guide[f->rule->class]);
 			also_sentences(&q, b, f->rule->class);
 			strbuf_reset(&sb);
-			strbuf_addstr(&sb, explain ? explain : f->message ? f->message : f->rule->message);
-			if (q.len && a->guide_intro)
-				strbuf_addf(&sb, " %s", a->guide_intro);
-			else if (!b->o->guide && f->rule->section)
+			english_sentence(&sb, explain ? explain : f->message ? f->message :
+					 f->rule->message);
+			if (q.len && a->guide_intro) {
+				english_sentence(&sb, a->guide_intro);
+			} else if (!b->o->guide && f->rule->section) {
 				/* No tree to quote from: name the section. */
-				strbuf_addf(&sb, "%s See \"%s\" in %s.",
-					    sb.len && sb.buf[sb.len - 1] == '.' ? "" : ".",
-					    f->rule->section, GUIDE_PATH);
+				strbuf_reset(&see);
+				strbuf_addf(&see, "See \"%s\" in %s", f->rule->section, GUIDE_PATH);
+				english_sentence(&sb, see.buf);
+			}
 			item = say(fv, b, sb.buf, &x);
 			if (item)
 				set_block(item, "guide", &q);
 			strbuf_release(&q);
+			strbuf_release(&see);
 		}
 		strbuf_reset(&sb);
 	}
@@ -554,16 +597,18 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 		rewrite_subst_release(&y);
 	}
 	pick_rewrite(&code, &exit, b->s, f, cf, hits, nr);
-	compiled(rec, &code, b->o, f, cf);
+	shown = compiled(rec, &code, b->o, f, cf) && code.len;
 	json_object_set_new(rec, "rewrite", code.len ? json_string(code.buf) : json_null());
 	json_object_set_new(rec, "exit", code.len && exit.len ? json_string(exit.buf) :
 			    json_null());
 	json_array_append_new(b->record, rec);
 	strbuf_reset(&sb);
-	if (code.len)
+	if (shown) {
 		rewrite_code_block(&sb, code.buf);
+		b->rewritten[it - b->plan->v] = true;
+	}
 	set_block(fv, "rewrite", &sb);
-	advice_hits_release(hits, nr);
+	advice_hits_free(hits, nr);
 	rewrite_subst_release(&x);
 	strbuf_release(&sb);
 	strbuf_release(&code);
@@ -599,7 +644,8 @@ static void add_patch(struct tmpl_vars *pv, struct builder *b, const struct plan
 		qblock_text(&sb, &blocks[i], new_file, !new_file);
 		set_block(bv, "quote", &sb);
 		for (size_t k = 0; k < blocks[i].nr_items; k++)
-			add_comment(bv, b, blocks[i].items[k]);
+			if (!own_note(bv, b, blocks[i].items[k]))
+				add_comment(bv, b, blocks[i].items[k]);
 		qblock_release(&blocks[i]);
 	}
 	free(blocks);
@@ -692,12 +738,10 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 static void point_of(struct strbuf *out, const struct advice *a, const struct finding *f,
 		     const struct cfacts *cf)
 {
-	struct advice_hit hits[32];
-	size_t nr = 0;
+	struct advice_hit *hits;
+	size_t nr = advice_match(&hits, a, f, cf);
 
 	strbuf_addstr(out, f->rule->id);
-	if (a && a->nr <= ARRAY_SIZE(hits))
-		nr = advice_match(hits, a, f, cf);
 	for (size_t i = 0; i < nr; i++) {
 		bool main = false;
 
@@ -708,7 +752,60 @@ static void point_of(struct strbuf *out, const struct advice *a, const struct fi
 			break;
 		}
 	}
-	advice_hits_release(hits, nr);
+	advice_hits_free(hits, nr);
+}
+
+/*
+ * The end of the opening's "one point covers all three, made at the
+ * first" sentence: which of the issues get a rewrite below, exactly
+ * those add_comment() showed one under (b->rewritten), and nothing about
+ * rewrites when none did.
+ */
+static void rewrites_below(struct strbuf *out, const struct plan *p, const struct builder *b)
+{
+	struct strvec with = STRVEC_INIT;
+	int n = 0, k = 0;
+	bool named = true;
+
+	for (size_t i = 0; i < p->nr; i++) {
+		if (p->v[i].type != PLAN_ISSUE)
+			continue;
+		n++;
+		k += b->rewritten[i];
+		named &= *p->v[i].f->function != '\0';
+	}
+	/* Named by function only when no call without one shares it. */
+	for (size_t i = 0; named && i < p->nr; i++) {
+		const struct finding *f = p->v[i].f;
+
+		if (p->v[i].type != PLAN_ISSUE || !b->rewritten[i])
+			continue;
+		for (size_t j = 0; j < p->nr && named; j++)
+			named = p->v[j].type != PLAN_ISSUE || b->rewritten[j] ||
+				strcmp(p->v[j].f->function, f->function);
+		if (named) {
+			struct strbuf name = STRBUF_INIT;
+
+			strbuf_addf(&name, "%s()", f->function);
+			if (!strvec_has(&with, name.buf))
+				strvec_push(&with, name.buf);
+			strbuf_release(&name);
+		}
+	}
+	if (!k)
+		strbuf_addch(out, '.');
+	else if (k == n)
+		strbuf_addstr(out, ", and each gets its rewrite below.");
+	else if (named && with.nr <= 3) {
+		strbuf_addstr(out, k == 1 ? "; the one in " : "; those in ");
+		english_join(out, &with);
+		strbuf_addstr(out, k == 1 ? " gets its rewrite below." :
+			      " get their rewrites below.");
+	} else {
+		strbuf_addf(out, "; %s of them %s below.", english_number(k),
+			    k == 1 ? "gets a rewrite" : "get rewrites");
+	}
+	strvec_clear(&with);
 }
 
 static void opening(struct strbuf *out, const struct plan *p, const struct builder *b,
@@ -754,11 +851,12 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 				      ", and kernel-ci's boot saw it fire" :
 				      nr_fired == 1 ? ", and kernel-ci's boot saw one of them fire" :
 				      ", and kernel-ci's boot saw them fire");
-		if (one_kind && p->issues > 1 && !nr_fired)
-			strbuf_addf(out, ": one point covers %s%s, made at the first, "
-				    "and each gets its rewrite below.", p->issues == 2 ? "both" : "all ",
+		if (one_kind && p->issues > 1 && !nr_fired) {
+			strbuf_addf(out, ": one point covers %s%s, made at the first",
+				    p->issues == 2 ? "both" : "all ",
 				    p->issues == 2 ? "" : english_number(p->issues));
-		else
+			rewrites_below(out, p, b);
+		} else
 			strbuf_addstr(out, "; comments inline.");
 		if (xc && s->version > 1) {
 			/* What v(N-1) added and this one fixed: said here, once. */
@@ -775,12 +873,31 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	} else if (p->notes) {
 		/* Notes follow (--always): "nothing to comment on" above a
 		 * comment would contradict the reply itself (issue 26). */
+		struct strbuf fns = STRBUF_INIT;
+		int changed = 0;
+
+		for (size_t i = 0; i < p->nr; i++)
+			changed += p->v[i].type == PLAN_NOTE && p->v[i].note == PN_CHANGED;
 		plan_count_macros(&macros, p, PLAN_NOTE, false);
-		strbuf_addf(out, "%s adds ", what);
+		strbuf_addf(out, "%s %s ", what, !changed ? "adds" :
+			    changed == p->notes ? "changes" : "adds or changes");
 		english_join(out, &macros);
-		plan_functions_of(out, p, PLAN_NOTE, false);
-		strbuf_addstr(out, "; nothing needs a change, but see the note");
+		plan_functions_of(&fns, p, PLAN_NOTE, false);
+		/* " to foo()": a call is added to a function, changed in one. */
+		if (changed && starts_with(fns.buf, " to "))
+			strbuf_addf(out, " in %s", fns.buf + 4);
+		else
+			strbuf_addbuf(out, &fns);
+		strbuf_release(&fns);
+		/* A changed condition is not judged: only "see the note". */
+		strbuf_addstr(out, changed ? "; see the note" :
+			      "; nothing needs a change, but see the note");
 		strbuf_addstr(out, p->notes == 1 ? " inline." : "s inline.");
+	} else if (b->unchanged.nr) {
+		/* Only points an earlier version's review made: the lines
+		 * below name them (made_before()); nothing is new. */
+		strbuf_addf(out, "%s leaves unchanged what the review of its earlier version "
+			    "commented on:", what);
 	} else {
 		strbuf_addf(out, "I looked for BUG()/WARN() calls that %s adds or removes and "
 			    "found nothing to comment on.", single ? "this patch" : "this series");
@@ -806,6 +923,9 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		ci_words_untestable(&sb, vd);
 		tmpl_set_bool(v, "untestable", true);
 		tmpl_set(v, "why", sb.buf);
+		strbuf_reset(&sb);
+		ci_words_base_hint(&sb, vd);
+		tmpl_set(v, "base_hint", sb.len ? sb.buf : NULL);
 		strbuf_release(&sb);
 		return;
 	}
@@ -914,8 +1034,8 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 	bool single = target != 0;
 	struct strbuf sb = STRBUF_INIT;
 
-	opening(&sb, p, b, single);
-	tmpl_set(top, "opening", sb.buf);
+	b->plan = p;
+	b->rewritten = xcalloc(p->nr ? p->nr : 1, sizeof(*b->rewritten));
 	tmpl_set_bool(top, "single", single);
 	tmpl_setf(top, "version", "%d", s->version);
 	tmpl_set(top, "guide_file", GUIDE_PATH);
@@ -938,6 +1058,17 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 			add_patch(pv, b, p, sp->index);
 		}
 	}
+	/* Points an earlier version's review made, unchanged: one line each. */
+	for (size_t i = 0; i < b->unchanged.nr; i++) {
+		struct tmpl_vars *uv = tmpl_add(top, "unchanged");
+
+		tmpl_set(uv, "quote", *b->unchanged_quote.v[i] ? b->unchanged_quote.v[i] : NULL);
+		tmpl_set(uv, "text", b->unchanged.v[i]);
+	}
+	/* Said after the comments: it promises only the rewrites shown. */
+	strbuf_reset(&sb);
+	opening(&sb, p, b, single);
+	tmpl_set(top, "opening", sb.buf);
 	/* What v(N-1) added and this version fixed is said in the opening. */
 	for (size_t i = 0; i < p->nr; i++)
 		if (p->v[i].type == PLAN_CREDIT)
@@ -1059,27 +1190,73 @@ static void quote_trailers(struct strbuf *body)
 static bool fact_evidence(const struct builder *b, const struct finding *f)
 {
 	const struct cfacts *cf = facts_of(b->o, b->r, f);
-	struct advice_hit hits[32];
+	struct advice_hit *hits;
 	size_t nr;
 	bool yes = false;
 
-	if (!cf || !b->advice || b->advice->nr > ARRAY_SIZE(hits))
+	if (!cf)
 		return false;
-	nr = advice_match(hits, b->advice, f, cf);
+	nr = advice_match(&hits, b->advice, f, cf);
 	for (size_t i = 0; i < nr; i++)
 		yes |= hits[i].fact && (!strcmp(hits[i].fact, "user") ||
 					!strcmp(hits[i].fact, "disk"));
-	advice_hits_release(hits, nr);
+	advice_hits_free(hits, nr);
 	return yes;
+}
+
+/*
+ * Was the point about `f` made on an earlier version, with nothing new
+ * to add (no boot of this version reached it)?  Then it is named in one
+ * line (b->unchanged) instead of being made again.
+ */
+static bool made_before(struct builder *b, const struct finding *f)
+{
+	struct strbuf where = STRBUF_INIT, sb = STRBUF_INIT, line = STRBUF_INIT,
+		      quote = STRBUF_INIT;
+	int version;
+
+	if (!b->o->earlier || plan_reached_in_boot(b->o->verdict, f))
+		return false;
+	version = b->o->earlier(b->o->earlier_data, f, &where);
+	if (version > 0) {
+		json_t *rec = record_of(f, NULL);
+
+		/* Its added line quoted alone (a reply that calls it wrong
+		 * quotes it, as it would a full review), then one line. */
+		plan_added_line(&line, f);
+		if (line.len)
+			quote_lines(&quote, "> +", line.buf, line.len);
+		strbuf_addf(&sb, "The %s() at ", f->kind == FINDING_DEFINE && f->defined &&
+			    *f->defined ? f->defined : f->rule->macro);
+		quote_c_style(&sb, f->file);
+		strbuf_addf(&sb, ":%d", f->line);
+		if (*f->function)
+			strbuf_addf(&sb, " in %s()", f->function);
+		strbuf_addf(&sb, " that v%d's review commented on is unchanged (%s).",
+			    version, where.buf);
+		strvec_push(&b->unchanged, sb.buf);
+		strbuf_rtrim(&quote);
+		strvec_push(&b->unchanged_quote, quote.buf);
+		/* Said by this mail too: feedback on it reaches the finding. */
+		json_object_set_new(rec, "unchanged", json_true());
+		json_array_append_new(b->record, rec);
+	}
+	strbuf_release(&where);
+	strbuf_release(&sb);
+	strbuf_release(&line);
+	strbuf_release(&quote);
+	return version > 0;
 }
 
 /* plan_drop()'s question: what the service's list policy keeps. */
 static bool keep_item(void *data, const struct plan_item *it)
 {
-	const struct builder *b = data;
+	struct builder *b = data;
 	const struct finding *f = it->f;
 
 	if (b->o->drop && b->o->drop(b->o->drop_data, f))
+		return false;
+	if (made_before(b, f))
 		return false;
 	if (!b->o->need_evidence || f->severity >= SEV_WARNING)
 		return true;
@@ -1090,7 +1267,8 @@ int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
 	struct plan p = PLAN_INIT;
-	struct builder b = { s, o, o->advice, STRVEC_INIT, r, NULL };
+	struct builder b = { s, o, o->advice, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, r, NULL,
+			     NULL, NULL };
 	struct advice own = ADVICE_INIT;
 	struct strbuf body = STRBUF_INIT, id = STRBUF_INIT;
 	const struct series_patch *sp;
@@ -1109,13 +1287,16 @@ int reply_build(struct reply *out, const struct series *s,
 	error_clear();
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);
 	out->dropped = 0;
-	if (o->need_evidence || o->drop)
+	if (o->need_evidence || o->drop || o->earlier)
 		out->dropped = plan_drop(&p, keep_item, &b);
+	out->unchanged = (int)b.unchanged.nr;
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
-	if ((!p.issues && !p.credits && !o->always) ||
-	    (out->dropped && !p.issues && !p.notes)) {
+	/* Points unchanged since an earlier version's review are still
+	 * said, in one line each: silence would read as "addressed". */
+	if ((!p.issues && !p.credits && !b.unchanged.nr && !o->always) ||
+	    (out->dropped && !p.issues && !p.notes && !b.unchanged.nr)) {
 		out->empty = true;
 		goto out;
 	}
@@ -1163,6 +1344,9 @@ int reply_build(struct reply *out, const struct series *s,
 out:
 	tmpl_vars_free(vars);
 	strvec_clear(&b.said);
+	free(b.rewritten);
+	strvec_clear(&b.unchanged);
+	strvec_clear(&b.unchanged_quote);
 	advice_release(&own);
 	strbuf_release(&body);
 	strbuf_release(&id);

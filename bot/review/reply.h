@@ -21,19 +21,10 @@
 #include "guide.h"
 #include "mailhdr.h"
 #include "reply-headers.h"
+#include "settings.h"	/* enum reply_policy: a configured value */
 #include "strvec.h"
 
 #include <jansson.h>
-
-enum reply_policy {
-	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
-	REPLY_TO_AUTHOR,	/* To: the author only */
-	REPLY_TO_LIST,		/* To: the lists only */
-	REPLY_TO_ALL,		/* To: the author, Cc: everyone the patch went to */
-};
-
-/* "both", "author", "list", "all", NULL: for config_get_enum(). */
-extern const char *const reply_policy_names[];
 
 /* The coding-style section quoted next to the panic_on_warn note. */
 #define REPLY_PANIC_ON_WARN_SECTION "The panic_on_warn kernel option"
@@ -100,6 +91,17 @@ struct reply_opts {
 	 */
 	bool (*drop)(void *data, const struct finding *f);
 	void *drop_data;
+	/*
+	 * A point made on an earlier version of the series (the service: a
+	 * reply it sent to that version said finding `f`): the version's
+	 * number, with where that reply is (a link, or its <Message-ID>)
+	 * appended to `where`; 0 when it was not made before, or when
+	 * something new adds to it (a reviewer's question).  Such a point is
+	 * named in one line, not made again, unless this version's boot
+	 * reached the call or saw it fire.  NULL: every point in full.
+	 */
+	int (*earlier)(void *data, const struct finding *f, struct strbuf *where);
+	void *earlier_data;
 };
 
 #define REPLY_OPTS_INIT { .policy = REPLY_TO_BOTH }
@@ -119,6 +121,9 @@ struct reply {
 	/* Issues and notes left out by need_evidence or drop; when that
 	 * leaves no issue and no note, the reply is empty. */
 	int dropped;
+	/* ... of which named in one line as unchanged since an earlier
+	 * version's review (reply_opts.earlier) */
+	int unchanged;
 	/*
 	 * One object per call commented on: patch, file, line, function,
 	 * macro, "facts" (whether the tree's were used), "facts_from"

@@ -38,50 +38,26 @@ int review_choose_mails(struct mail_list *out, struct mail_list *thread,
 	return 0;
 }
 
-void review_conf_release(struct review_conf *k)
-{
-	strbuf_release(&k->from);
-	strbuf_release(&k->templates);
-}
-
-int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
+int review_reply_opts(struct reply_opts *out, struct settings_reply *keep,
 		      const struct config *c, unsigned flags)
 {
-	const char *name = config_get(c, "identity", "name");
-	const char *email = config_get(c, "identity", "email");
-	int policy, ret;
-	bool hint;
+	int ret = settings_reply_load(keep, c, flags & REVIEW_SENDING);
 
-	if (!email || !*email) {
-		if (flags & REVIEW_SENDING)
-			return error_code(WW_EINPUT, "no [identity] email in the "
-					  "configuration: who is sending this?");
-		email = "warnwatch@localhost";
-	}
-	if (!mail_addr_valid(email))
-		return error_code(WW_EINPUT, "[identity] email '%s' is not an "
-				  "address", email);
-	ret = config_get_enum(&policy, c, "review", "reply-to",
-			      reply_policy_names, REPLY_TO_BOTH);
 	if (!ret)
-		ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
-	if (ret)
-		return ret;
-	strbuf_reset(&keep->from);
-	/* Quoted as RFC 5322 wants: "Doe, Jane" is one name, not two
-	 * mailboxes. */
-	mail_addr_format(&keep->from, name && *name ? name : "warnwatch", email);
-	strbuf_reset(&keep->templates);
-	if (config_get_path(&keep->templates, c, "review", "templates"))
-		strbuf_addstr(&keep->templates, reply_default_templates());
-	out->from = keep->from.buf;
-	out->policy = policy;
-	out->lists = config_get(c, "review", "lists");
-	out->skip = config_get(c, "review", "skip-authors");
-	out->patchwork_hint = hint;
-	out->template_dir = keep->templates.buf;
-	out->contact = config_get(c, "review", "contact");
-	return 0;
+		review_reply_from(out, keep);
+	return ret;
+}
+
+void review_reply_from(struct reply_opts *out, const struct settings_reply *conf)
+{
+	*out = (struct reply_opts)REPLY_OPTS_INIT;
+	out->from = conf->from.buf;
+	out->policy = conf->policy;
+	out->lists = conf->lists;
+	out->skip = conf->skip;
+	out->patchwork_hint = conf->patchwork_hint;
+	out->template_dir = conf->templates.buf;
+	out->contact = conf->contact;
 }
 
 int review_known(struct store_reply *out, struct store *st,

@@ -24,6 +24,7 @@
 #include "guide.h"
 #include "mbox.h"
 #include "reply.h"
+#include "settings.h"
 #include "smtp.h"
 #include "store.h"
 
@@ -38,16 +39,6 @@
 int review_choose_mails(struct mail_list *out, struct mail_list *thread,
 			const struct mail_list *picked, const char *name);
 
-/* What review_reply_opts() keeps for the reply_opts it fills. */
-struct review_conf {
-	struct strbuf from;		/* "Name <addr>" */
-	struct strbuf templates;	/* the template directory */
-};
-
-#define REVIEW_CONF_INIT { .from = STRBUF_INIT, .templates = STRBUF_INIT }
-
-void review_conf_release(struct review_conf *k);
-
 enum review_flags {
 	REVIEW_SENDING = 1 << 0,	/* an [identity] email is required */
 };
@@ -57,12 +48,21 @@ enum review_flags {
  * policy, lists, skip-authors, patchwork-hint, templates and contact
  * ([review]).  The
  * rest (guide, verdict, previous version, a list's own address and
- * policy) is the caller's.  `out` points into `keep` and `c`.  WW_EINPUT
+ * policy) is the caller's.  settings_reply_load() into `keep`, then
+ * review_reply_from(): `out` is REPLY_OPTS_INIT with those, pointing into
+ * `keep` and `c`.  WW_EINPUT
  * for an [identity] email that is not an address, or none with
  * REVIEW_SENDING; bad [review] values as config_get_enum() says.
  */
-int review_reply_opts(struct reply_opts *out, struct review_conf *keep,
+int review_reply_opts(struct reply_opts *out, struct settings_reply *keep,
 		      const struct config *c, unsigned flags);
+
+/*
+ * The reply's options from the configured ones (settings.h, read by
+ * settings_load()): REPLY_OPTS_INIT with `conf`'s values; `out` points
+ * into `conf`.
+ */
+void review_reply_from(struct reply_opts *out, const struct settings_reply *conf);
 
 /*
  * Whether the author of the mail reply `r` answers (a patch of `s`, or

@@ -57,6 +57,35 @@ static const char *find_errno(const char *s, size_t *len)
 	return NULL;
 }
 
+bool rewrite_may_leave(const struct cfacts *cf)
+{
+	return cf && cf->loop == INLOOP_NO && (cf->exit || !cf->locked);
+}
+
+/*
+ * "{leave:YES|NO}" of `text` as YES when the facts say the call may
+ * leave its function (rewrite_may_leave()), else as NO (or nothing).
+ */
+static void expand_leave(struct strbuf *out, const char *text, const struct cfacts *cf)
+{
+	const char *p = text, *at;
+	bool leave = rewrite_may_leave(cf);
+
+	while ((at = strstr(p, "{leave:"))) {
+		size_t n = strcspn(at + 7, "}"), yes = strcspn(at + 7, "|}");
+
+		if (!at[7 + n])
+			break;
+		strbuf_add(out, p, at - p);
+		if (leave)
+			strbuf_add(out, at + 7, yes);
+		else if (yes < n)
+			strbuf_add(out, at + 7 + yes + 1, n - yes - 1);
+		p = at + 7 + n + 1;
+	}
+	strbuf_addstr(out, p);
+}
+
 /*
  * The way out of the call's function that the facts support, into
  * `out`, with errno `want` when given: the function's own nearest
@@ -70,6 +99,10 @@ static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char 
 	const char *err;
 	size_t n;
 
+	/* In a loop a way out skips the later iterations: none unless the
+	 * facts say the call is in no loop (issue 34). */
+	if (!rewrite_may_leave(cf))
+		return false;
 	if (cf->exit) {
 		if (cf->exit_var)
 			strbuf_addf(out, "%s = %s;\n", cf->exit_var, want ? want : "-EINVAL");
@@ -169,9 +202,11 @@ static void add_exit(struct strbuf *out, const char *way)
  */
 void rewrite_expand(struct strbuf *out, const char *text, struct rewrite_subst *x)
 {
-	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
-	const char *p = text ? text : "", *at;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT, left = STRBUF_INIT;
+	const char *p, *at;
 
+	expand_leave(&left, text ? text : "", x->cf);
+	p = left.buf;
 	while ((at = strstr(p, "{ret:"))) {
 		size_t n = strcspn(at + 5, "}");
 
@@ -181,7 +216,8 @@ void rewrite_expand(struct strbuf *out, const char *text, struct rewrite_subst *
 		strbuf_reset(&err);
 		strbuf_add(&err, at + 5, n);
 		if (!x->cf) {
-			suggest_return(&sb, x->s, x->f, err.buf);
+			/* The diff does not show whether the call is in a loop. */
+			x->no_exit = true;
 		} else {
 			struct strbuf way = STRBUF_INIT;
 
@@ -200,6 +236,7 @@ void rewrite_expand(struct strbuf *out, const char *text, struct rewrite_subst *
 	expand(out, sb.buf, x->keys, x->vals, ARRAY_SIZE(x->keys));
 	strbuf_release(&sb);
 	strbuf_release(&err);
+	strbuf_release(&left);
 }
 
 void rewrite_subst_init(struct rewrite_subst *x, const struct series *s, const struct finding *f,
@@ -222,9 +259,7 @@ void rewrite_subst_init(struct rewrite_subst *x, const struct series *s, const s
 	if (cf && cf->assertion && x->cond.len)
 		negate(&x->cond);
 	quote_buf(&x->cond, QUOTE_KEEP_TAB);
-	if (!cf)
-		suggest_return(&x->ret, s, f, NULL);
-	else
+	if (cf)
 		fact_return(&x->ret, cf, NULL);
 	strbuf_addstr(&x->fn, *f->function ? f->function : "this function");
 	x->vals[0] = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
@@ -367,7 +402,7 @@ void rewrite_example(struct strbuf *out, struct strbuf *exit, const struct findi
 	/* A void function with no failure exit runs to its end, unless what
 	 * follows would dereference the NULL the call reports. */
 	if (!statement && cf->follows && !cf->recovers && !fact_return(&ret, cf, NULL) &&
-	    cf->ret == CF_RET_VOID && cf->deref)
+	    cf->ret == CF_RET_VOID && cf->deref && rewrite_may_leave(cf))
 		strbuf_addstr(&ret, "return;");
 	if (statement || !cf->follows || cf->recovers || !ret.len) {
 		strbuf_addf(out, "%s(%s);", repl, args.buf);

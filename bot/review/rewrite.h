@@ -30,9 +30,18 @@ void rewrite_subst_init(struct rewrite_subst *x, const struct series *s,
 			const struct cfacts *cf);
 void rewrite_subst_release(struct rewrite_subst *x);
 
+/*
+ * May advice for the call of `cf` say how to leave its function (a
+ * return, a goto to its exit)?  Only when the facts say it is in no loop
+ * (a way out there skips the later iterations) and a lock held has an
+ * exit that drops it.  False without facts.
+ */
+bool rewrite_may_leave(const struct cfacts *cf);
+
 /* `text` with x's placeholders filled, into `out`; "{ret:-EXXX}" is the
  * way out of the call's function with that errno (x->exit gets it;
- * x->no_exit is set when the facts have none). */
+ * x->no_exit is set when the facts have none), "{leave:YES|NO}" YES when
+ * rewrite_may_leave(), else NO. */
 void rewrite_expand(struct strbuf *out, const char *text, struct rewrite_subst *x);
 
 /* The added line of `f`, without its '+' and indentation. */

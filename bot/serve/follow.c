@@ -94,6 +94,18 @@ static int read_mail(void *data, const char *commit, const char *buf, size_t len
 	return ret;
 }
 
+/* epoch_walk()'s: a mail over the cap, never read: said in the events,
+ * and the position moves past it as past a message read. */
+static int skip_mail(void *data, const char *commit, const char *reason)
+{
+	struct reader *r = data;
+
+	r->res->read++;
+	queue_log(r->q, 0, r->opts->list, QL_WARN, "epoch %u: skipped: %s", r->epoch,
+		  reason);
+	return queue_epoch_save(r->q, r->opts->list, r->epoch, commit, r->now);
+}
+
 static int exists(const struct follow_opts *o, unsigned int n)
 {
 	struct strbuf url = STRBUF_INIT;
@@ -129,7 +141,7 @@ static int read_epoch(struct reader *r, const struct queue_epoch *pos, size_t li
 {
 	const struct follow_opts *o = r->opts;
 	struct strbuf dir = STRBUF_INIT, url = STRBUF_INIT;
-	struct epoch_walk st = { 0 };
+	struct epoch_walk st = { .on_skip = skip_mail };
 	git_repository *repo = NULL;
 	git_oid head, last;
 	bool has_head, has_last = false;

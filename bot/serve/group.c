@@ -170,3 +170,20 @@ long group_echo(const struct mail_list *mails, const char *mid)
 	strbuf_release(&pid);
 	return p;
 }
+
+size_t group_sets_under(const struct mail_list *mails, const char *mid)
+{
+	struct strbuf pid = STRBUF_INIT;
+	struct group_msg g;
+	size_t n = 0;
+
+	for (size_t i = 0; *mid && i < mails->nr; i++) {
+		parent_id(&pid, &mails->v[i]);
+		if (strcmp(pid.buf, mid))
+			continue;
+		group_of(&g, &mails->v[i]);
+		n += g.kind == GROUP_COVER;
+	}
+	strbuf_release(&pid);
+	return n;
+}

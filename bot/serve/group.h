@@ -78,4 +78,11 @@ int group_select(struct strbuf *out, struct strbuf *missing, const char *raw,
  */
 long group_echo(const struct mail_list *mails, const char *mid);
 
+/*
+ * How many covers of `mails` answer the message `mid`: a [PATCHBLIZZARD]
+ * or [PATCHBOMB] letter, or any cover whose replies are covers, is a
+ * cover of patchsets, each of which is a series of its own.
+ */
+size_t group_sets_under(const struct mail_list *mails, const char *mid);
+
 #endif

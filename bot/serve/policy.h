@@ -16,6 +16,8 @@
 	"oliver.sang@intel.com *-robot@* *-bot@* noreply@* no-reply@*"
 #define POLICY_DEFAULT_LIST_CAP 20	/* replies per list per 24 h */
 #define POLICY_DEFAULT_CAP 100		/* replies in all per 24 h */
+#define POLICY_DEFAULT_PACE 3600		/* seconds between two mails to one author on a list */
+#define POLICY_PACE_MAX (24 * 3600)
 #define POLICY_STOP_FILE "stop"		/* in the state directory */
 #define POLICY_STOP_RECHECK 60		/* seconds between looks at it */
 
@@ -37,6 +39,12 @@ struct policy_list {
 				 * (written in hours, or with s/m/h) */
 	char *ignore_senders;	/* ignore-senders: globs, blank/comma separated */
 	unsigned int daily_cap;	/* daily-cap: replies per 24 h; 0: none */
+	unsigned int pace;	/* pace: seconds between two mails to one
+				 * author on this list; 0: none */
+	/* What people say back (feedback.h): who owns the list, and whose
+	 * Authentication-Results to believe of a sender. */
+	char *owners;		/* owners: addresses (globs), blank/comma separated; "" */
+	char *authserv_id;	/* authserv-id: the list MTA's; NULL: From: as archived */
 };
 
 /* [serve] keys. */
@@ -53,6 +61,9 @@ struct policy_global {
  * list), into seconds; at most POLICY_EMBARGO_MAX.  WW_EINPUT otherwise.
  */
 int policy_parse_embargo(unsigned int *out, const char *text);
+/* A pace as written: minutes ("60"), or with s, m or h ("20s", "2h"),
+ * up to POLICY_PACE_MAX.  WW_EINPUT otherwise. */
+int policy_parse_pace(unsigned int *out, const char *text);
 
 /* The [list.NAME] keys `section` holds: WW_EINPUT naming a bad value. */
 int policy_list_load(struct policy_list *out, const struct config *c,
@@ -69,19 +80,31 @@ void policy_global_release(struct policy_global *g);
  */
 time_t policy_embargo_until(const struct policy_list *p, time_t newest);
 
+/* Whether `addr` is one of the list's owners. */
+bool policy_owner(const struct policy_list *p, const char *addr);
+
 /* Whether `author_email` is in the list's ignore-senders. */
 bool policy_ignored(const struct policy_list *p, const char *author_email);
 
+/* The series a reply is for, as policy_hold() weighs it. */
+struct policy_series {
+	const char *inbox;	/* the list */
+	const char *author;	/* its author's address, or NULL */
+	const char *root;	/* its root Message-ID (its replies' `series`) */
+};
+
 /*
- * Whether sending a reply on list `inbox` must wait: the stop file
- * exists, or the list's or the service's daily cap is reached (replies
- * in flight or sent in the 24 hours before `now`, as the store has them,
- * so several workers share one count; two racing may pass one over).
+ * Whether sending a reply on list `s->inbox` must wait: the stop file
+ * exists, the list's pace holds (a mail in flight or sent to the same
+ * author on this list, for another series, less than `pace` seconds
+ * ago), or the list's or the service's daily cap is reached (replies in
+ * flight or sent in the 24 hours before `now`, as the store has them, so
+ * several workers share one count; two racing may pass one over).
  * 1 with *out_until (when to look again) and `why` set; 0 go on;
  * negative when the store fails.
  */
 int policy_hold(time_t *out_until, struct strbuf *why, struct store *st,
 		const struct policy_global *g, const struct policy_list *p,
-		const char *inbox, time_t now);
+		const struct policy_series *s, time_t now);
 
 #endif

@@ -4,6 +4,7 @@
  * event log).  The series' moves are queue.c's.
  */
 #include "queue.h"
+#include "feedback.h"
 #include "jsonval.h"
 #include "redact.h"
 
@@ -23,6 +24,109 @@ static const char *jstr_of(const json_t *o, const char *key)
  * again on the way out, for rows an older warnwatch stored unredacted
  * (workers of two versions share one PostgreSQL state).
  */
+const char *queue_outcome_name(enum queue_outcome o)
+{
+	static const char *const names[] = {
+		[QO_IN_PROGRESS] = "in progress", [QO_ANSWERED] = "answered",
+		[QO_NOTHING] = "nothing to say", [QO_HELD] = "held by policy",
+		[QO_SKIPPED] = "skipped", [QO_FAILED] = "failed",
+	};
+
+	return o < QO__NR ? names[o] : "?";
+}
+
+/*
+ * The reply step's "none: ..." and "drafted ..." records that a policy
+ * wrote, and the policy each names; any other "none: " is the review
+ * having nothing (left) to say.
+ */
+static const struct {
+	const char *prefix;
+	const char *policy;
+} held_by[] = {
+	{ "none: replies are off", "reply = none" },
+	{ "none: the author is in ignore-senders", "ignore-senders" },
+	{ "none: the author asked not to get", "[review] skip-authors" },
+	{ "none: only info-level notes", "min-level = warning" },
+	{ "none: every point was made in the thread already, called wrong before, or info",
+	  "min-level = warning, or points made and called wrong" },
+	{ "drafted, not sent: ", NULL },	/* the allow-list it names */
+	{ "drafted", "reply = draft" },
+};
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+enum queue_outcome queue_outcome_of(struct strbuf *why, const char *state,
+				    const char *reply, const char *error)
+{
+	reply = reply ? reply : "";
+	error = error ? error : "";
+	if (!strcmp(state, "failed")) {
+		strbuf_addstr(why, error);
+		return QO_FAILED;
+	}
+	if (!strcmp(state, "skipped")) {
+		strbuf_addstr(why, error);
+		return QO_SKIPPED;
+	}
+	if (strcmp(state, "replied")) {
+		/* Held while in the queue: embargo, quiet hours, caps, pacing. */
+		if (starts(reply, "held ") || starts(reply, "held:")) {
+			strbuf_addstr(why, reply);
+			return QO_HELD;
+		}
+		return QO_IN_PROGRESS;
+	}
+	if (starts(reply, "sent ") || starts(reply, "none: <")) {
+		strbuf_addstr(why, reply);
+		return QO_ANSWERED;
+	}
+	/* A mute said back to warnwatch is the people's policy. */
+	if (starts(reply, "none: ") && strstr(reply, " muted warnwatch")) {
+		strbuf_addf(why, "a mute: %s", reply + 6);
+		return QO_HELD;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(held_by); i++) {
+		if (!starts(reply, held_by[i].prefix))
+			continue;
+		if (held_by[i].policy)
+			strbuf_addstr(why, held_by[i].policy);
+		else
+			strbuf_addstr(why, reply + strlen(held_by[i].prefix));
+		return QO_HELD;
+	}
+	strbuf_addstr(why, starts(reply, "none: ") ? reply + 6 : reply);
+	return QO_NOTHING;
+}
+
+/* Each series row's outcome and why, and the count of each outcome. */
+static void add_outcomes(json_t *series, json_t *counts)
+{
+	struct strbuf why = STRBUF_INIT;
+	size_t i;
+	json_t *row;
+
+	for (int k = 0; counts && k < QO__NR; k++)
+		json_object_set_new(counts, queue_outcome_name(k), json_integer(0));
+	json_array_foreach(series, i, row) {
+		enum queue_outcome o;
+
+		strbuf_reset(&why);
+		o = queue_outcome_of(&why, jstr_of(row, "state"), jstr_of(row, "reply"),
+				     jstr_of(row, "error"));
+		json_object_set_new(row, "outcome", json_string(queue_outcome_name(o)));
+		json_object_set_new(row, "why", jsonval_text(why.buf));
+		if (counts)
+			json_object_set_new(counts, queue_outcome_name(o), json_integer(
+				json_integer_value(json_object_get(counts,
+						   queue_outcome_name(o))) + 1));
+	}
+	strbuf_release(&why);
+}
+
 static bool said_column(const char *name)
 {
 	static const char *const names[] = { "error", "last_error", "message", NULL };
@@ -101,11 +205,33 @@ static void add_artifacts(json_t *series, struct queue *q)
 	strbuf_release(&path);
 }
 
+/* How much work is left: status.json's "queue" (queue.h). */
+static int work_left(json_t **out, struct queue *q, time_t now)
+{
+	struct store_rows *st;
+	int ret;
+
+	ret = store_query(&st, q->store, "SELECT count(*), "
+			  "coalesce(sum(CASE WHEN next_at <= ? THEN 1 ELSE 0 END), 0), "
+			  "coalesce(sum(CASE WHEN reply LIKE 'held%' THEN 1 ELSE 0 END), 0), "
+			  "coalesce(min(next_at), 0) FROM queue_series WHERE state IN "
+			  QUEUE_ACTIVE_STATES, "t", now);
+	if (ret <= 0)
+		return ret < 0 ? ret : error_code(WW_ESTATE, "no count of the queue");
+	*out = json_pack("{sIsIsIsI}", "active", (json_int_t)store_rows_int(st, 0),
+			 "due", (json_int_t)store_rows_int(st, 1),
+			 "held", (json_int_t)store_rows_int(st, 2),
+			 "next_at", (json_int_t)store_rows_int(st, 3));
+	store_rows_free(st);
+	return 0;
+}
+
 int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 {
 	json_t *o = json_object(), *lists = json_array(), *series = json_array();
 	json_t *events = json_array(), *counts = json_object(), *rows = json_array();
-	json_t *workers = json_array();
+	json_t *workers = json_array(), *work = NULL, *supp = NULL;
+	json_t *all = json_array(), *outcomes = json_object();
 	size_t i;
 	json_t *row;
 	int ret;
@@ -137,7 +263,19 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 		ret = rows_json(events, q, "SELECT id, at, series_id, inbox AS list, "
 					   "level, message FROM queue_events "
 					   "ORDER BY id DESC LIMIT ?", (long long)limit);
+	if (!ret)
+		ret = work_left(&work, q, now);
+	/* What became of every series, however old (issue 38.5). */
+	if (!ret)
+		ret = rows_json(all, q, "SELECT state, reply, error FROM queue_series", -1);
+	if (!ret)
+		add_outcomes(all, outcomes);
+	json_decref(all);
+	/* What people silenced, for an owner to see and lift (feedback.h). */
+	if (!ret)
+		ret = feedback_status_json(&supp, q->store, now);
 	if (ret) {
+		json_decref(work);
 		json_decref(o);
 		json_decref(lists);
 		json_decref(series);
@@ -145,6 +283,7 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 		json_decref(counts);
 		json_decref(rows);
 		json_decref(workers);
+		json_decref(outcomes);
 		return ret;
 	}
 	for (int s = 0; s < QS__NR; s++)
@@ -155,6 +294,8 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 	json_decref(rows);
 	json_array_foreach(series, i, row)
 		add_artifacts(row, q);
+	add_outcomes(series, NULL);
+	json_object_set_new(o, "outcomes", outcomes);
 	json_object_set_new(o, "generated", json_integer(now));
 	json_object_set_new(o, "state_dir", json_string(q->state_dir));
 	json_object_set_new(o, "lists", lists);
@@ -162,6 +303,8 @@ int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now)
 	json_object_set_new(o, "series", series);
 	json_object_set_new(o, "events", events);
 	json_object_set_new(o, "workers", workers);
+	json_object_set_new(o, "queue", work);
+	json_object_set_new(o, "suppressions", supp);
 	json_object_set_new(o, "backend", json_string(store_backend_name(q->store)));
 	*out = o;
 	return 0;

@@ -12,126 +12,6 @@
 
 #include <ctype.h>
 
-const char queue_schema_sql[] =
-	"CREATE TABLE queue_inboxes (\n"
-	"	name TEXT PRIMARY KEY,\n"
-	"	etag TEXT NOT NULL DEFAULT '',\n"
-	"	last_modified TEXT NOT NULL DEFAULT '',\n"
-	"	failures INTEGER NOT NULL DEFAULT 0,\n"
-	"	next_at INTEGER NOT NULL DEFAULT 0,\n"
-	"	last_ok INTEGER NOT NULL DEFAULT 0,\n"
-	"	primed INTEGER NOT NULL DEFAULT 0,\n"
-	"	last_error TEXT NOT NULL DEFAULT ''\n"
-	");\n"
-	"CREATE TABLE queue_series (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	inbox TEXT NOT NULL,\n"
-	"	root_msgid TEXT NOT NULL,\n"
-	"	title TEXT NOT NULL DEFAULT '',\n"
-	"	title_key TEXT NOT NULL DEFAULT '',\n"
-	"	author TEXT NOT NULL DEFAULT '',\n"
-	"	author_email TEXT NOT NULL DEFAULT '',\n"
-	"	version INTEGER NOT NULL DEFAULT 1,\n"
-	"	total INTEGER NOT NULL DEFAULT 1,\n"
-	"	has_cover INTEGER NOT NULL DEFAULT 0,\n"
-	"	prev_id INTEGER NOT NULL DEFAULT 0,\n"
-	"	state TEXT NOT NULL,\n"
-	"	failed_in TEXT NOT NULL DEFAULT '',\n"
-	"	attempts INTEGER NOT NULL DEFAULT 0,\n"
-	"	next_at INTEGER NOT NULL DEFAULT 0,\n"
-	"	first_seen INTEGER NOT NULL,\n"
-	"	last_seen INTEGER NOT NULL,\n"
-	"	updated INTEGER NOT NULL,\n"
-	"	error TEXT NOT NULL DEFAULT '',\n"
-	"	verdict TEXT NOT NULL DEFAULT '',\n"
-	"	findings INTEGER NOT NULL DEFAULT 0,\n"
-	"	reply TEXT NOT NULL DEFAULT '',\n"
-	"	force_reply INTEGER NOT NULL DEFAULT 0,\n"
-	"	UNIQUE (inbox, root_msgid)\n"
-	");\n"
-	"CREATE INDEX queue_series_due ON queue_series (state, next_at);\n"
-	"CREATE INDEX queue_series_author ON queue_series (author_email, title_key);\n"
-	"CREATE TABLE queue_messages (\n"
-	"	inbox TEXT NOT NULL,\n"
-	"	msgid TEXT NOT NULL,\n"
-	"	parent TEXT NOT NULL DEFAULT '',\n"
-	"	subject TEXT NOT NULL DEFAULT '',\n"
-	"	title_key TEXT NOT NULL DEFAULT '',\n"
-	"	author_email TEXT NOT NULL DEFAULT '',\n"
-	"	is_patch INTEGER NOT NULL DEFAULT 0,\n"
-	"	version INTEGER NOT NULL DEFAULT 1,\n"
-	"	idx INTEGER NOT NULL DEFAULT -1,\n"
-	"	total INTEGER NOT NULL DEFAULT -1,\n"
-	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
-	"	seen INTEGER NOT NULL,\n"
-	"	PRIMARY KEY (inbox, msgid)\n"
-	");\n"
-	"CREATE INDEX queue_messages_series ON queue_messages (series_id);\n"
-	"CREATE INDEX queue_messages_title ON queue_messages (author_email, title_key);\n"
-	"CREATE TABLE queue_events (\n"
-	"	id INTEGER PRIMARY KEY,\n"
-	"	at INTEGER NOT NULL,\n"
-	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
-	"	inbox TEXT NOT NULL DEFAULT '',\n"
-	"	level TEXT NOT NULL,\n"
-	"	message TEXT NOT NULL\n"
-	");\n";
-
-/*
- * Several workers (--role=worker) claim a series for one stage: the claim
- * is a lease (lease_owner, lease_until) that the worker renews while the
- * stage runs and that any other worker may take once it has expired.
- * queue_workers is what `status` shows of them.  replies_once makes a
- * second unforced reply to a series version impossible, whichever
- * process or machine tries.
- */
-const char queue_workers_sql[] =
-	"ALTER TABLE queue_series ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';\n"
-	"ALTER TABLE queue_series ADD COLUMN lease_until INTEGER NOT NULL DEFAULT 0;\n"
-	"CREATE TABLE queue_workers (\n"
-	"	name TEXT PRIMARY KEY,\n"
-	"	host TEXT NOT NULL,\n"
-	"	pid INTEGER NOT NULL,\n"
-	"	role TEXT NOT NULL,\n"
-	"	started INTEGER NOT NULL,\n"
-	"	heartbeat INTEGER NOT NULL,\n"
-	"	series_id INTEGER NOT NULL DEFAULT 0,\n"
-	"	stage TEXT NOT NULL DEFAULT ''\n"
-	");\n"
-	"CREATE UNIQUE INDEX replies_once ON replies (series, version)\n"
-	"	WHERE forced = 0 AND state IN ('intent', 'sent');\n";
-
-/*
- * Steering builds to warm caches: the release a series will be built on
- * first (queue_series.base, set once it is checked, for lists that boot)
- * and the releases each worker has built (queue_workers.warm, ",6.1,6.12,").
- * A worker's lease is kept so that `status` can tell a silent worker
- * (killed, or its machine gone) from a busy one.
- */
-const char queue_affinity_sql[] =
-	"ALTER TABLE queue_series ADD COLUMN base TEXT NOT NULL DEFAULT '';\n"
-	"ALTER TABLE queue_workers ADD COLUMN warm TEXT NOT NULL DEFAULT '';\n"
-	"ALTER TABLE queue_workers ADD COLUMN lease INTEGER NOT NULL DEFAULT 0;\n";
-
-const char queue_epochs_sql[] =
-	"CREATE TABLE queue_epochs (\n"
-	"	inbox TEXT NOT NULL,\n"
-	"	epoch INTEGER NOT NULL,\n"
-	"	last_commit TEXT NOT NULL DEFAULT '',\n"
-	"	commits INTEGER NOT NULL DEFAULT 0,\n"
-	"	updated INTEGER NOT NULL DEFAULT 0,\n"
-	"	PRIMARY KEY (inbox, epoch)\n"
-	");\n";
-
-/*
- * Fetching once: how many times b4 ran for a series (status, make
- * bench-serve) and the patches its thread did not have when it was
- * reviewed anyway ("[3/5]").
- */
-const char queue_fetch_sql[] =
-	"ALTER TABLE queue_series ADD COLUMN b4_runs INTEGER NOT NULL DEFAULT 0;\n"
-	"ALTER TABLE queue_series ADD COLUMN missing TEXT NOT NULL DEFAULT '';\n";
-
 #define QUEUE_MAX_EVENTS 10000
 #define QUEUE_WORKER_FORGET (24 * 3600)	/* seconds without a heartbeat */
 
@@ -718,15 +598,13 @@ void queue_series_release(struct queue_series *s)
 	memset(s, 0, sizeof(*s));
 }
 
-#define ACTIVE_STATES "('received', 'fetched', 'checked', 'booted')"
-
 int queue_next_due(long long *out_id, struct queue *q, time_t now)
 {
 	struct store_rows *st;
 	int ret;
 
 	ret = query(&st, q, "SELECT id FROM queue_series WHERE state IN "
-			    ACTIVE_STATES " AND next_at <= ? "
+			    QUEUE_ACTIVE_STATES " AND next_at <= ? "
 			    "ORDER BY next_at, id LIMIT 1", "t", now);
 	if (ret == 1) {
 		*out_id = store_rows_int(st, 0);
@@ -741,7 +619,7 @@ time_t queue_next_wakeup(struct queue *q)
 	time_t t = 0;
 
 	if (query(&st, q, "SELECT min(next_at) FROM queue_series WHERE state IN "
-			  ACTIVE_STATES, "") == 1) {
+			  QUEUE_ACTIVE_STATES, "") == 1) {
 		t = store_rows_int(st, 0);
 		store_rows_free(st);
 	}
@@ -809,7 +687,7 @@ int queue_claim(long long *out_id, struct queue *q, const char *owner,
 	int ret;
 
 	strbuf_addstr(&sql, "SELECT s.id FROM queue_series s WHERE s.state IN "
-		      ACTIVE_STATES " AND s.next_at <= ? AND s.lease_until <= ?"
+		      QUEUE_ACTIVE_STATES " AND s.next_at <= ? AND s.lease_until <= ?"
 		      CLAIMABLE " ORDER BY CASE WHEN s.base <> '' AND s.state = "
 		      "'checked' AND " WARM_MATCH("s.base") " THEN 0 ELSE 1 END, "
 		      "s.next_at, s.id LIMIT 1");
@@ -846,7 +724,7 @@ int queue_claim_id(struct queue *q, long long id, const char *owner,
 	const char *warm = q->warm ? q->warm : "";
 	int ret = exec(q, "UPDATE queue_series SET lease_owner = ?, lease_until = ? "
 			  "WHERE id = ? AND id IN (SELECT s.id FROM queue_series s "
-			  "WHERE s.id = ? AND s.state IN " ACTIVE_STATES " AND "
+			  "WHERE s.id = ? AND s.state IN " QUEUE_ACTIVE_STATES " AND "
 			  "s.next_at <= ? AND s.lease_until <= ?" CLAIMABLE ")",
 		       "stiittstst", owner, now + (time_t)lease, id, id, now, now,
 		       warm, now - (time_t)q->opts.warm_wait, owner,

@@ -21,7 +21,7 @@
  * letter or any patch), so the reply can compare them.
  *
  * The tables live in the state database (store.h), created by the
- * migration queue_schema_sql.  Whether a reply went out is the store's
+ * migrations in store-schema.c.  Whether a reply went out is the store's
  * replies table, shared with `warnwatch review`, so a series answered by
  * hand is not answered again by the service.  Artifacts live on disk
  * under STATE_DIR/series/ID/ (see queue_series_dir()).
@@ -46,6 +46,9 @@ enum queue_state {
 	QS_SKIPPED,
 	QS__NR
 };
+
+/* The states a series still has work in, as SQL (`state IN ...`). */
+#define QUEUE_ACTIVE_STATES "('received', 'fetched', 'checked', 'booted')"
 
 /* Artifact file names inside a series directory. */
 #define QUEUE_MBOX "series.mbx"	/* the patches b4 chose (b4's .mbx) */
@@ -123,13 +126,6 @@ struct queue_msg {
 	const char *author_name;
 	const char *author_email;
 };
-
-/* The SQL that creates the queue's tables: store.c's migrations 2, 4, 5 and 7. */
-extern const char queue_schema_sql[];
-extern const char queue_workers_sql[];
-extern const char queue_affinity_sql[];
-extern const char queue_epochs_sql[];
-extern const char queue_fetch_sql[];
 
 /* Attach to an open state store (whose migrations have run); artifacts go
  * under `state_dir`. */
@@ -301,10 +297,41 @@ void queue_log(struct queue *q, long long series_id, const char *inbox,
  * {STATE: N}, "series": [newest first: every one not yet replied to or
  * skipped, and the newest `limit` besides], "events": [newest
  * first, at most `limit`], "workers": [name, host, pid, role, heartbeat,
- * series_id, stage]}.  A series lists its artifacts as paths relative to the
- * state directory ("series/12/findings.json") when they exist.
+ * series_id, stage], "queue": {"active": series in an active state,
+ * "due": those due by `now`, "held": those a policy holds (their reply
+ * says "held ..."), "next_at": the earliest next_at of them, 0 none}}.
+ * A list's "last_ok" is when its last successful poll began; a poll
+ * that began after a mail was delivered has seen it, so the service is
+ * idle when that poll is saved, "due" is 0 and every active series is
+ * held (tests/e2e/lib.sh's wait_idle).  A series lists its artifacts as
+ * paths relative to the state directory ("series/12/findings.json")
+ * when they exist.
  */
 int queue_status_json(json_t **out, struct queue *q, size_t limit, time_t now);
+
+/*
+ * What happened to a series, in the words of a list owner (issue 38.5):
+ * the queue's state says where it is, this says what became of it.
+ * Derived from the state, the reply step's record (`reply`, which the
+ * reply stage writes in its fixed words: "sent <..>", "none: ...",
+ * "drafted", "drafted, not sent: ...", "held ...") and the error.
+ */
+enum queue_outcome {
+	QO_IN_PROGRESS,		/* on its way through the stages */
+	QO_ANSWERED,		/* a reply went out (or answered by another entry) */
+	QO_NOTHING,		/* reviewed: nothing to say */
+	QO_HELD,		/* a policy kept the mail back (which: `why`) */
+	QO_SKIPPED,		/* set aside, and why */
+	QO_FAILED,		/* failed, and why */
+	QO__NR
+};
+
+/* "answered", "nothing to say", "held by policy", ... */
+const char *queue_outcome_name(enum queue_outcome o);
+/* The outcome of a series in `state` with `reply` and `error` as status
+ * has them; the reason (the policy, the skip, the failure) into `why`. */
+enum queue_outcome queue_outcome_of(struct strbuf *why, const char *state,
+				    const char *reply, const char *error);
 
 const char *queue_state_name(enum queue_state s);
 int queue_state_parse(enum queue_state *out, const char *name);

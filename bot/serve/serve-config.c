@@ -209,6 +209,9 @@ int serve_config_load(struct serve_config *out, struct settings *settings)
 	    (ret = get_uint(&out->http_timeout, c, "serve", "http-timeout", 30, 1, 600)) ||
 	    (ret = get_uint(&out->backoff_max, c, "serve", "backoff-max", 3600, 1, 86400)) ||
 	    (ret = get_uint(&out->max_sleep, c, "serve", "max-sleep", 30, 1, 3600)) ||
+	    (ret = config_get_bool(&out->history, c, "serve", "history", true)) ||
+	    (ret = get_uint(&out->history_batch, c, "serve", "history-batch",
+			    SERVE_HISTORY_BATCH, 1, 1000000)) ||
 	    (ret = policy_global_load(&out->send, c, settings->state.dir)))
 		goto out;
 	if (*out->listen) {

@@ -9,7 +9,6 @@
 
 #include "serve.h"
 #include "archive.h"
-#include "dashboard.h"
 #include "guide.h"
 #include "rules.h"
 #include "store.h"
@@ -25,6 +24,9 @@ struct serve_inbox {
 	time_t git_retry_at;	/* no epochs: the feed until then */
 	struct guide guide;	/* the list's coding-style, for quoting */
 	int guide_state;	/* 0 not loaded yet, 1 loaded, -1 none */
+	/* Review warnings logged as warnings for this list: a cause (the
+	 * same text) is a warning once, later series' copies are info. */
+	struct strvec warned;
 };
 
 /*
@@ -57,8 +59,6 @@ struct serve {
 	bool polling;		/* a poller holding the poll lock */
 	unsigned int lock_epoch; /* store.epoch when it was taken */
 	time_t last_outputs;
-	/* the dashboard drawn after every stage reads only what changed */
-	struct dashboard_cache dash_cache;
 	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
 	struct ruleset rules;
 	bool rules_loaded;

@@ -6,9 +6,9 @@
  */
 #include "serve-priv.h"
 #include "mkdirs.h"
+#include "orphan.h"
 #include "atom.h"
 #include "follow.h"
-#include "dashboard.h"
 #include "httpd.h"
 #include "stage.h"
 #include "ci.h"
@@ -417,41 +417,17 @@ out:
 /* The dashboard, then status.json next to it (for people and scripts). */
 static int write_outputs(struct serve *sv, time_t now)
 {
-	struct dashboard_opts dopts = DASHBOARD_OPTS_INIT;
+	const struct serve_drawer *d = &sv->cfg->drawer;
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
-	struct dashboard_watched *watched;
-	struct strvec urls = STRVEC_INIT;
 	json_t *status = NULL;
 	char *text;
 	int ret;
 
-	/* The lists watched show from the start, before any series came. */
-	watched = xcalloc(sv->cfg->nr_lists + 1, sizeof(*watched));
-	for (size_t i = 0; i < sv->cfg->nr_lists; i++)
-		strvec_pushf(&urls, "%s/%s/", sv->cfg->lists[i].archive,
-			     sv->cfg->lists[i].inbox);
-	for (size_t i = 0; i < sv->cfg->nr_lists; i++) {
-		watched[i].name = sv->cfg->lists[i].name;
-		watched[i].url = urls.v[i];
-	}
-	dopts.watched = watched;
-	dopts.nr_watched = sv->cfg->nr_lists;
-
-	dopts.out_dir = sv->cfg->dashboard_dir;
-	dopts.state_dir = sv->cfg->settings->state.dir;
-	dopts.store = &sv->store;	/* PostgreSQL or not: the same tables as the queue */
-	dopts.census = (const char **)sv->cfg->census.v;
-	dopts.nr_census = sv->cfg->census.nr;
-	dopts.now = now;
-	dopts.cache = &sv->dash_cache;
-	ret = dashboard_write(&dopts);
-	if (ret) {
+	if (d->draw && d->draw(d->data, sv->cfg, &sv->store, now)) {
 		/* A page that cannot be drawn must not stop the reviews. */
 		queue_log(&sv->q, 0, "", QL_ERROR, "dashboard: %s", error_last());
 		serve_say(sv, "dashboard: %s", error_last());
 	}
-	free(watched);
-	strvec_clear(&urls);
 	ret = queue_status_json(&status, &sv->q, 200, now);
 	if (ret)
 		return ret;
@@ -642,6 +618,27 @@ static void beat_stop(struct serve *sv)
 }
 
 /*
+ * The lists' per-release history, a bounded step after each round of
+ * polls ([serve] history, history-batch): the history's own failure
+ * (a tree the census cannot read) is logged, and serving goes on.
+ */
+static bool keep_history(struct serve *sv, time_t now)
+{
+	const struct serve_history_hook *h = &sv->cfg->history_hook;
+	int ret;
+
+	if (!sv->cfg->history || !h->step)
+		return false;
+	ret = h->step(h->data, sv->cfg, &sv->store, now);
+	if (ret < 0) {
+		queue_log(&sv->q, 0, "", QL_WARN, "%s", error_last());
+		serve_say(sv, "%s", error_last());
+		error_clear();
+	}
+	return ret > 0;
+}
+
+/*
  * The poller's turn: poll the due lists if this process holds the poll
  * lock, else try to take it (the active poller died or lost its
  * connection).  The lock comes with the lists' poll state, read afresh:
@@ -649,7 +646,7 @@ static void beat_stop(struct serve *sv)
  */
 static int poll_turn(struct serve *sv, time_t now)
 {
-	bool changed = false;
+	bool changed = false, polled = false;
 	int ret;
 
 	if (sv->polling && sv->lock_epoch != sv->store.epoch)
@@ -677,7 +674,10 @@ static int poll_turn(struct serve *sv, time_t now)
 		if (ret < 0)
 			return ret;
 		changed |= ret;
+		polled = true;
 	}
+	if (polled && !serve_stopping())
+		changed |= keep_history(sv, now);
 	if (changed || now >= sv->last_outputs + SERVE_OUTPUTS_EVERY) {
 		write_outputs(sv, now);
 		sv->last_outputs = now;
@@ -770,6 +770,30 @@ static int work_turn(struct serve *sv)
 
 /* ---- the loop ---------------------------------------------------------- */
 
+/*
+ * What a dead warnwatch on this state left running (orphan.h): killed,
+ * and from now on every child's group recorded there.  Before any
+ * thread starts.
+ */
+static int reap_orphans(struct serve *sv)
+{
+	struct strbuf dir = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&dir, "%s/children", sv->cfg->settings->state.dir);
+	ret = orphan_reap(dir.buf);
+	if (ret > 0) {
+		queue_log(&sv->q, 0, "", QL_WARN, "killed %d process(es) a dead warnwatch "
+			  "left running", ret);
+		fprintf(stderr, "warnwatch serve: killed %d process(es) a dead warnwatch "
+			"left running\n", ret);
+	}
+	if (ret >= 0)
+		ret = orphan_track(dir.buf);
+	strbuf_release(&dir);
+	return ret;
+}
+
 static int start(struct serve *sv, const struct serve_config *cfg,
 		 unsigned int flags)
 {
@@ -796,6 +820,9 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 	if (ret)
 		return ret;
 	queue_init(&sv->q, &sv->store, cfg->settings->state.dir, &cfg->queue);
+	ret = reap_orphans(sv);
+	if (ret < 0)
+		return ret;
 	if (gethostname(sv->host, sizeof(sv->host) - 1))
 		snprintf(sv->host, sizeof(sv->host), "localhost");
 	snprintf(sv->name, sizeof(sv->name), "%s:%ld", sv->host, (long)getpid());
@@ -803,6 +830,7 @@ static int start(struct serve *sv, const struct serve_config *cfg,
 		sv->q.owner = sv->name;	/* transitions fenced by the lease */
 	sv->inboxes = xcalloc(cfg->nr_lists, sizeof(*sv->inboxes));
 	for (size_t i = 0; i < cfg->nr_lists; i++) {
+		strvec_init(&sv->inboxes[i].warned);
 		ret = queue_inbox_load(&sv->inboxes[i].poll, &sv->inboxes[i].primed,
 				       &sv->q, cfg->lists[i].name);
 		if (ret < 0)
@@ -857,6 +885,7 @@ static void stop(struct serve *sv)
 		archive_inbox_release(&sv->inboxes[i].poll);
 		if (sv->inboxes[i].guide_state > 0)
 			guide_release(&sv->inboxes[i].guide);
+		strvec_clear(&sv->inboxes[i].warned);
 	}
 	free(sv->inboxes);
 	sv->inboxes = NULL;
@@ -866,7 +895,7 @@ static void stop(struct serve *sv)
 	store_close(&sv->store);
 	strbuf_release(&sv->warm);
 	strbuf_release(&sv->beat.warm);
-	dashboard_cache_release(&sv->dash_cache);
+	orphan_track(NULL);
 }
 
 /* Sleep until `until` (at most max_sleep), waking for a stop request. */
@@ -918,6 +947,8 @@ static int step(struct serve *sv, time_t now, bool poll)
 		changed |= ret;
 		worked = true;
 	}
+	if (worked && !serve_stopping())
+		changed |= keep_history(sv, now);
 	if (!serve_stopping()) {
 		ret = queue_next_due(&id, &sv->q, now);
 		if (ret < 0)

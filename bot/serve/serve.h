@@ -60,6 +60,37 @@ enum serve_role {
 	SERVE_ROLE_WORKER,	/* claims due series and runs their stages */
 };
 
+struct serve_config;
+
+/*
+ * What draws the dashboard after every stage.  The pages are history's
+ * (dashboard.h), a floor above the service, so the command hands the
+ * drawer in: `draw` gets `data`, the configuration, the service's open
+ * connection and the time; a failure is logged and the service goes on.
+ * A NULL `draw` draws nothing (status.json is still written).
+ */
+struct serve_drawer {
+	int (*draw)(void *data, const struct serve_config *cfg,
+		    struct store *st, time_t now);
+	void *data;
+};
+
+/* Mails of a list's epochs backfilled per poll, by default. */
+#define SERVE_HISTORY_BATCH 2000
+
+/*
+ * What keeps the lists' per-release history (history/chronicle.h), handed
+ * in by `warnwatch serve` as the drawer is: the active poller calls step()
+ * after each round of polls when [serve] history is on: 1 it recorded
+ * something (the dashboard is drawn again), 0 nothing, negative an error
+ * (logged, not fatal).
+ */
+struct serve_history_hook {
+	int (*step)(void *data, const struct serve_config *cfg, struct store *st,
+		    time_t now);
+	void *data;
+};
+
 struct serve_config {
 	const struct settings *settings; /* borrowed: [state], [identity], [smtp],
 					  * [review], [archive] */
@@ -73,10 +104,16 @@ struct serve_config {
 	unsigned int confirm_window; /* seconds to look for an unconfirmed reply */
 	unsigned int max_sleep;	/* longest sleep between checks */
 	struct strvec census;	/* census JSON files shown on the dashboard */
+	/* [serve] history: the lists' per-release history kept by the poller
+	 * (history_hook), at most history_batch mails per list and poll. */
+	bool history;
+	unsigned int history_batch;
+	struct serve_history_hook history_hook;
 	struct queue_opts queue;
 	struct policy_global send; /* [serve] daily-cap, stop-file */
 	struct serve_list *lists;
 	size_t nr_lists, alloc_lists;
+	struct serve_drawer drawer;	/* set by the caller, not from the file */
 };
 
 #define SERVE_CONFIG_INIT { 0 }

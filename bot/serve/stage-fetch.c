@@ -3,6 +3,9 @@
  * the series chosen from it the way b4 groups a thread (group_select():
  * untagged and PATCHSET covers, counts that disagree), and b4 am, offline,
  * on exactly those messages, into the series' mbox and thread artifacts.
+ * The thread b4 wrote, the messages given to b4 am and what it wrote back
+ * are held to intake.h's caps (in b4.c); a series over one fails for good
+ * with the cap in its reason, its thread kept as received.
  *
  * It runs once per series: the queue makes a series due when it is
  * complete or has waited max-wait for the rest (queue.h), never to ask
@@ -83,6 +86,16 @@ static int choose(struct strbuf *selected, struct strbuf *missing,
 		goto out;
 	strvec_push(&members, s->root_msgid);	/* a cover keyed, not arrived */
 	ret = b4_thread(&thread, members.v[0], o, seconds);
+	if (ret == WW_ETOOBIG && thread.len) {
+		/* over intake.h's caps: kept as received, then refused */
+		struct error_state st;
+
+		error_state_capture(&st, ret);
+		ret = stage_put_artifact(sv, s->id, QUEUE_THREAD, thread.buf, thread.len);
+		if (!ret)
+			ret = error_state_restore(&st);
+		goto out;
+	}
 	if (!ret) {
 		ret = mbox_parse(&mails, thread.buf, thread.len);
 		if (ret < 0)
@@ -98,9 +111,21 @@ static int choose(struct strbuf *selected, struct strbuf *missing,
 		ret = group_select(&sel, missing, thread.buf, thread.len, &mails,
 				   &members);
 	if (!ret) {
-		/* Covers only (a [PATCHBOMB] above its sets): nothing for b4. */
-		ret = queue_skip(&sv->q, s->id, "no patches in its thread", now);
+		/* Covers only: nothing for b4, and nothing an operator can do;
+		 * said once, as skipped (issue 38.5). */
+		size_t sets = group_sets_under(&mails, s->root_msgid);
+		struct strbuf why = STRBUF_INIT;
+
+		/* The sets may not all have arrived yet: no count. */
+		if (sets)
+			strbuf_addf(&why, "a cover of patchsets (<%s>): each set under "
+				    "it is a series of its own", s->root_msgid);
+		else
+			strbuf_addf(&why, "no patches in the thread of <%s>",
+				    s->root_msgid);
+		ret = queue_skip(&sv->q, s->id, why.buf, now);
 		ret = ret < 0 ? ret : 1;
+		strbuf_release(&why);
 		goto out;
 	}
 	if (ret > 0)
@@ -151,8 +176,16 @@ static int run_fetch(struct serve *sv, const struct queue_series *s,
 	}
 	if (ret == WW_ESTATE)
 		goto out;
+	if (ret == WW_ENOPATCH) {
+		/* b4 found no patch in exactly these messages: so it will
+		 * again.  Set aside once, b4 not run again (issue 38.5). */
+		ret = queue_skip(&sv->q, s->id, error_last(), now);
+		error_clear();
+		goto out;
+	}
 	if (ret < 0) {
-		bool permanent = ret == WW_EINPUT;
+		/* a series over warnwatch's caps stays so: not retried */
+		bool permanent = ret == WW_EINPUT || ret == WW_ETOOBIG;
 
 		ret = serve_fail(sv, s->id, error_last(), permanent);
 		goto out;

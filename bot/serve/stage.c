@@ -99,7 +99,6 @@ int stage_fetch_thread(struct strbuf *out, struct serve *sv,
 		       const struct serve_list *l, const char *root)
 {
 	struct b4_opts o = sv->cfg->settings->b4;
-	struct b4_series bs = B4_SERIES_INIT;
 	struct strbuf mask = STRBUF_INIT;
 	int ret;
 
@@ -107,13 +106,13 @@ int stage_fetch_thread(struct strbuf *out, struct serve *sv,
 	o.midmask = mask.buf;
 	o.linkmask = NULL;
 	o.searchmask = NULL;
-	o.version = 0;
-	ret = b4_fetch(&bs, root, &o);
-	if (!ret) {
-		strbuf_reset(out);
-		strbuf_addbuf(out, &bs.thread);
-	}
-	b4_series_release(&bs);
+	/*
+	 * `b4 mbox` of the root alone: b4_fetch()'s `b4 am -c` goes to the
+	 * newest revision, and then reads *its* thread -- for a v1 whose v2
+	 * came in a thread of its own, never v1's answers (issue 40).
+	 */
+	strbuf_reset(out);
+	ret = b4_thread(out, root, &o, NULL);
 	strbuf_release(&mask);
 	return ret;
 }

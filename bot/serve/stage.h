@@ -61,9 +61,9 @@ int stage_load_series(struct series *out, struct serve *sv, long long id);
 int stage_need_rules(struct serve *sv);
 
 /*
- * The thread of `root` on list `l` as the archive has it now (b4, the way
- * the fetch stage reads it), into `out`: to see what people said after the
- * series was fetched.  b4's codes on failure.
+ * The thread of `root` on list `l` as the archive has it now (`b4 mbox`,
+ * the way the fetch stage reads a thread), into `out`: to see what people
+ * said after the series was fetched.  b4's codes on failure.
  */
 int stage_fetch_thread(struct strbuf *out, struct serve *sv,
 		       const struct serve_list *l, const char *root);

@@ -415,6 +415,13 @@ git bundle create -q "$cases/git-range/repo.bundle" master
 echo "base=$base" > "$tmp/base"
 git reset -q --hard "$base"
 
+# a crash replaced by another crash: no conversion, the panic() is new
+# (a harsher or equal call in a removal's place earns no credit)
+sed -i 's/^\tBUG_ON(!dev->regs);/\tif (!dev->regs)\n\t\tpanic("frob: registers not mapped\\n");/' drivers/misc/frob/frob-core.c
+tick; git commit -qam "frob: say why when the registers are not mapped" -m "Signed-off-by: Jane Developer <jane@example.org>"
+emit conversion-harsher
+git reset -q --hard "$base"
+
 # quilt and diff -ruN shapes, from the same change
 cp -r "$repo" "$tmp/linux-6.1"
 cd "$tmp"

@@ -18,6 +18,8 @@
 #       maildir_count, maildir_files
 #       replies_to MSGID        mails in $MAILDIR answering MSGID
 #       wait_for SECS CMD...    poll CMD every 0.2 s, at most SECS
+#       mem_capped MB CMD...    CMD with its memory bounded (a test that
+#                               must not hurt the shared machine)
 #       silent_server_start NAME  accepts, never answers; sets SILENT_PORT
 #       relay_start, relay_stop the list: mail to test@example.org in
 #                               $MAILDIR is delivered into inbox `test`
@@ -89,7 +91,7 @@ done_testing() {
 need_cmd() {
 	local c
 	for c in "$@"; do
-		command -v "$c" >/dev/null 2>&1 || skip_all "'$c' is not installed (make deps)"
+		command -v "$c" >/dev/null 2>&1 || skip_all "not-installed: '$c' (make deps)"
 	done
 }
 
@@ -101,7 +103,7 @@ git_test_repo() {	# git_test_repo DIR
 	export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
 	export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR XDG_CONFIG_HOME=$TEST_DIR/.config
 	export WARNWATCH_RULES="$WW_TOP/rules"
-	git init -q -b main "$1" || skip_all "git init failed"
+	git init -q -b main "$1" || { echo "Bail out! git init failed"; exit 1; }
 	mkdir -p "$1/mm"
 	printf 'int f(int x)\n{\n\treturn x;\n}\n' >"$1/mm/a.c"
 	printf 'int g(int y)\n{\n\treturn y;\n}\n' >"$1/mm/b.c"
@@ -414,10 +416,65 @@ relay_start() {
 relay_stop() {
 	touch "$TEST_DIR/relay.stop"
 }
+# relayed FILE: the relay is done with FILE of $MAILDIR/new: delivered to
+# the archive, or not for the list.  What is not in the archive then
+# never will be (a check of absence waits for this, not for the clock).
+relayed() { grep -qxF "$1" "$TEST_DIR/relayed" 2>/dev/null; }
 
 # status_json: `warnwatch status --format=json` of the service of $CONF.
 status_json() {
 	"$WARNWATCH" status --config "$CONF" --format=json --limit=100 2>/dev/null
+}
+
+# reply_id MSGID: the Message-ID (no <>) of the service's reply to MSGID.
+reply_id() { mail_header "$(reply_file "$1")" Message-ID | tr -d '<>'; }
+# in_archive MSGID: the list's archive holds it.
+in_archive() { curl -sf "$PI_URL/test/$1/raw" >/dev/null; }
+# logged PATTERN: an event of the service's log (status.json) matches the ERE.
+logged() {
+	status_json | "$WW_PYTHON" -c '
+import json, re, sys
+sys.exit(0 if any(re.search(sys.argv[1], e["message"]) for e in json.load(sys.stdin)["events"]) else 1)' "$1"
+}
+# supp PYTHON-EXPR: evaluated over status.json's suppressions as `s`.
+supp() {
+	status_json | "$WW_PYTHON" -c '
+import json, sys
+s = json.load(sys.stdin)["suppressions"]
+print(eval(sys.argv[1]))' "$1"
+}
+
+# polled_once: the service of $CONF polled each of its lists once (it
+# watches them: what is delivered from now on is new to it).
+polled_once() {
+	status_json | "$WW_PYTHON" -c '
+import json, sys
+lists = json.load(sys.stdin)["lists"]
+sys.exit(0 if lists and all(l["primed"] and l["last_ok"] for l in lists) else 1)'
+}
+
+# idle_since T: the service of $CONF saved a poll of every list that
+# began after T (date +%s), so it has seen every mail delivered before
+# T, and has nothing left to do with them: no series due, every one still
+# active held by a policy (quiet hours, embargo, caps).  From status'
+# "lists" (last_ok: when the last good poll began) and "queue".
+idle_since() {
+	status_json | "$WW_PYTHON" -c '
+import json, sys
+st = json.load(sys.stdin)
+since, q = int(sys.argv[1]), st["queue"]
+done = st["lists"] and all(l["last_ok"] > since for l in st["lists"])
+sys.exit(0 if done and q["due"] == 0 and q["active"] == q["held"] else 1)' "$1"
+}
+
+# wait_idle SECS: wait, at most SECS, until the service has polled since
+# the call and done all it will do (idle_since).  A check that something
+# did NOT happen ("no second reply") comes after this, never after a
+# sleep: on a slow machine a sleep proves nothing.
+wait_idle() {
+	local since
+	since=$(date +%s)
+	wait_for "$1" idle_since "$since"
 }
 
 # series_field MSGID FIELD: a field of the series whose root is MSGID.
@@ -451,6 +508,36 @@ wait_for() {
 	return 1
 }
 
+# mem_capped MB COMMAND...: run COMMAND (in the foreground) with its memory
+# bounded to MB: its address space with prlimit, or, under WW_SANITIZE
+# (ASan reserves terabytes of address space, so an address-space cap
+# stops it at once), its resident size watched every 0.1 s and the
+# process killed with SIGKILL past MB.  Returns COMMAND's status; 137
+# when it was killed.  Child processes are not counted.
+mem_capped() {
+	local mb=$1 pid rss rc i
+	shift
+	if [ -z "${WW_SANITIZE:-}" ]; then
+		prlimit --as=$((mb << 20)) -- "$@"
+		return
+	fi
+	"$@" &
+	pid=$!
+	for ((i = 0; i < 6000; i++)); do	# 10 minutes at most
+		kill -0 "$pid" 2>/dev/null || break
+		rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+		if [ -n "$rss" ] && [ "$rss" -gt $((mb << 10)) ]; then
+			kill -9 "$pid" 2>/dev/null
+			break
+		fi
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null	# past the bound (a zombie not yet waited for is no one else's)
+	wait "$pid"
+	rc=$?
+	return $rc
+}
+
 # replies_to MSGID: how many mails in $MAILDIR answer MSGID.
 replies_to() {
 	grep -l -i "^In-Reply-To: <$1>" "$MAILDIR"/new/* 2>/dev/null | wc -l
@@ -471,4 +558,46 @@ while True:
 ' "$SILENT_PORT" &
 	ww_track $! "$1"
 	wait_port "$SILENT_PORT"
+}
+
+# list_mail FILE MSGID PARENT SUBJECT BODY: one mail of a test list into
+# $MAILS/FILE, from $FROM (Ann Dev unless set), a second after the last.
+LIST_MAILNO=0
+list_mail() {
+	{
+		printf 'From: %s\nDate: Mon, 06 May 2024 10:00:%02d +0000\n' \
+			"${FROM:-Ann Dev <ann@example.org>}" "$((++LIST_MAILNO % 60))"
+		printf 'Subject: %s\nTo: Ted <ted@example.org>\nCc: test@example.org\n' "$4"
+		printf 'Message-ID: <%s>\n' "$2"
+		[ -n "$3" ] && printf 'In-Reply-To: <%s>\nReferences: <%s>\n' "$3" "$3"
+		printf 'MIME-Version: 1.0\nContent-Type: text/plain; charset=UTF-8\n\n%s\n' "$5"
+	} >"$MAILS/$1"
+}
+
+# list_patch NAME LINE TEXT: a patch body: TEXT, then a diff of fs/NAME.c
+# adding LINE, signed off by $FROM.
+list_patch() {
+	cat <<EOF
+$3
+
+Signed-off-by: ${FROM:-Ann Dev <ann@example.org>}
+---
+ fs/$1.c | 1 +
+ 1 file changed, 1 insertion(+)
+
+diff --git a/fs/$1.c b/fs/$1.c
+index 1111111..2222222 100644
+--- a/fs/$1.c
++++ b/fs/$1.c
+@@ -10,6 +10,7 @@ static int $1_check(struct inode *inode)
+ 	int err;
+ 
+ 	err = $1_validate(inode);
++	$2
+ 	if (err)
+ 		return err;
+ 	return 0;
+-- 
+2.39.2
+EOF
 }

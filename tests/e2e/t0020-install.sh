@@ -15,6 +15,16 @@ if [ -n "$bin" ] && [ -x "$bin" ] && [ -n "$all" ] && [ -x "$all" ]; then
 else
 	not_ok "bin/warnwatch and libexec/warnwatch/warnwatch-all installed ($bin, $all)"
 fi
+comp=$dest/usr/local/share/bash-completion/completions/warnwatch
+if [ -f "$comp" ] && cmp -s "$comp" "$WW_TOP/docs/warnwatch.bash-completion" &&
+   [ -f "$dest/usr/local/share/man/man1/warnwatch.1" ]; then
+	ok "bash completion in share/bash-completion/completions/warnwatch, the man page in man1"
+else
+	not_ok "bash completion and man page installed ($comp)"
+fi
+# the installed completion completes with the installed program
+got=$(bash -c '. "$1"; COMP_WORDS=("$2" check --form); COMP_CWORD=2; _warnwatch; echo "${COMPREPLY[*]}"' - "$comp" "$bin" 2>&1)
+[ "$got" = "--format" ] && ok "the installed completion completes check --form" || not_ok "installed completion: '$got'"
 libs=$(ldd "$bin" 2>/dev/null)
 if printf '%s\n' "$libs" | grep -q libgit2 &&
    ! printf '%s\n' "$libs" | grep -Eq 'libcurl|libsqlite3|libmicrohttpd|libarchive|libexpat'; then

@@ -79,7 +79,7 @@ if command -v vim >/dev/null 2>&1; then
 	[ "$got" = "$exp" ] && ok "vim quickfix (:compiler gcc, :cfirst) lands on the BUG_ON, types e and w" ||
 		{ not_ok "vim quickfix"; diag "got: $got" "exp: $exp"; }
 else
-	skip "vim quickfix" "vim is not installed (make deps)"
+	skip "vim quickfix" "not-installed: vim (make deps)"
 fi
 
 if command -v emacs >/dev/null 2>&1; then
@@ -91,6 +91,6 @@ if command -v emacs >/dev/null 2>&1; then
 	[ "$res" = "a.c:5:9" ] && ok "Emacs compilation-mode parses FILE:LINE:COL" ||
 		{ not_ok "Emacs compilation-mode"; diag "got: $res"; }
 else
-	skip "Emacs compilation-mode" "emacs is not installed (not in DEBIAN_PACKAGES: vim covers the format)"
+	skip "Emacs compilation-mode" "not-installed: emacs (not in DEBIAN_PACKAGES: vim covers the format)"
 fi
 done_testing

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 #
-# t0032: `warnwatch check --suggest`.  Without a tree it prints no code (the
-# diff shows neither the return type nor the function's exits), only why on
-# stderr.  With --tree (the base the series applies to) it prints the
+# t0032: `warnwatch check --suggest`.  Without a tree it is a usage error
+# saying what it needs (the diff shows neither the return type nor the
+# function's exits).  With --tree (the base the series applies to) it prints the
 # review's rewrite of each new call -- from the facts of the function as the
 # series leaves it, mirroring its own failure exit, compiled there -- as a
 # patch that applies (`git apply --check`, then `git apply`) on top of the
@@ -18,7 +18,7 @@ export GIT_COMMITTER_NAME=Dev GIT_COMMITTER_EMAIL=dev@example.org
 export GIT_CONFIG_NOSYSTEM=1 HOME=$TEST_DIR WARNWATCH_CACHE=$TEST_DIR/cache TMPDIR=$TEST_DIR
 export WARNWATCH_RULES="$WW_TOP/rules"
 r=$TEST_DIR/repo
-git init -q -b main "$r" || skip_all "git init failed"
+git init -q -b main "$r" || { echo "Bail out! git init failed"; exit 1; }
 mkdir -p "$r/lib" "$r/include/linux"
 # A cut-down kernel: the minimal flags force-include include/linux/kconfig.h.
 cat >"$r/include/linux/kconfig.h" <<'C'
@@ -87,11 +87,11 @@ PY
 git -C "$r" commit -q -am "lib: assert things"
 sed -i 's|^#include <linux/bug.h>|#include <linux/bug.h>\n#include <linux/err.h>\n|' "$r/lib/a.c"
 git -C "$r" commit -q -am "lib: include err.h"
-git -C "$r" worktree add -q "$TEST_DIR/base" main~2 || skip_all "git worktree add failed"
+git -C "$r" worktree add -q "$TEST_DIR/base" main~2 || { echo "Bail out! git worktree add failed"; exit 1; }
 
 out=$(cd "$r" && "$WARNWATCH" check --suggest -g main~2..main 2>"$TEST_DIR/err"); rc=$?
-if [ "$rc" = 1 ] && [ -z "$out" ] && grep -q "no code without the tree" "$TEST_DIR/err"; then
-	ok "no tree: no code, why on stderr, check's exit status kept (1: errors)"
+if [ "$rc" = 2 ] && [ -z "$out" ] && grep -q -- "--suggest needs --tree DIR, a kernel tree the series applies to" "$TEST_DIR/err"; then
+	ok "no tree: a usage error (status 2) that says what --suggest needs"
 else
 	not_ok "no tree: rc $rc"; printf '%s\n' "$out" | sed 's/^/#   /'; sed 's/^/#   /' "$TEST_DIR/err"
 fi
@@ -149,7 +149,7 @@ PY
 	then ok "the patch holds exactly the review's compiled rewrites"
 	else not_ok "review's rewrites vs the patch"; sed 's/^/#   /' "$TEST_DIR/review.err"; fi
 else
-	skip "the review's rewrites" "b4 is not installed"
+	skip "the review's rewrites" "not-installed: b4"
 fi
 
 # The lean warnwatch runs --suggest --tree in warnwatch-all (libclang);
@@ -162,6 +162,6 @@ case "$WARNWATCH" in
 	2:1:*"runs in"*"warnwatch-all"*) ok "lean warnwatch: --suggest --tree execs warnwatch-all, plain check does not" ;;
 	*) not_ok "lean exec: rc $rc/$rc2"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 	esac ;;
-*) skip "lean exec" "WARNWATCH is not the lean binary" ;;
+*) skip "lean exec" "not-selected: WARNWATCH is not the lean binary" ;;
 esac
 done_testing

@@ -15,8 +15,8 @@ set -u
 need_cmd git
 git send-email -h >/dev/null 2>&1
 [ $? -le 129 ] && git send-email -h 2>&1 | grep -q -- --smtp-server ||
-	skip_all "git send-email is not installed (git-email, make deps)"
-"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed"
+	skip_all "not-installed: git send-email (git-email, make deps)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "not-installed: python3-aiosmtpd (make deps)"
 
 smtp_start
 
@@ -115,6 +115,24 @@ case "$rc:$out" in
 	ok "0001 sent alone with 0002 beside it: refused (a file not sent never counts)" || not_ok "sent anyway" ;;
 *) not_ok "0001 alone (rc $rc)"; printf '%s\n' "$out" | sed 's/^/#   /' ;;
 esac
+# The refusal's hint is a command that runs as printed, DIR being a
+# tree the patch applies to (issue 35.3: it once named a bare --suggest,
+# which only said "no code without the tree" and exited 1).
+hint=$(printf '%s\n' "$out" | sed -n "s/.*(\`\(warnwatch check --suggest --tree DIR '[^']*'\)\`.*/\1/p")
+git -C "$r" worktree add -q "$TEST_DIR/hint-base" main
+if [ -n "$hint" ]; then
+	cmd=${hint#warnwatch }
+	cmd=${cmd/--tree DIR/--tree $TEST_DIR/hint-base}
+	# shellcheck disable=SC2086 # the hint's words, the path has no spaces
+	hout=$(eval "\"\$WARNWATCH\" $cmd" 2>&1); hrc=$?
+	case "$hrc:$hout" in
+	1:*"rewrites of the calls"*|1:*"suggest:"*) ok "the refusal's --suggest hint runs as printed (status 1: the error is still there)" ;;
+	*) not_ok "the hint's command (rc $hrc): $cmd"; printf '%s\n' "$hout" | sed 's/^/#   /' ;;
+	esac
+else
+	not_ok "the refusal names a --suggest command"; printf '%s\n' "$out" | sed 's/^/#   /'
+fi
+git -C "$r" worktree remove --force "$TEST_DIR/hint-base"
 
 out=$(cd "$r" && "$WARNWATCH" hook install 2>&1); rc=$?
 case "$rc:$out" in
@@ -212,4 +230,48 @@ out=$(cd "$r" && "$WARNWATCH" hook install 2>&1 && "$WARNWATCH" hook uninstall 2
 [ "$rc" = 0 ] && [ -d "$r/.own-hooks" ] && ok "a hooks directory that was there stays" ||
 	not_ok "own directory (rc $rc)"
 git -C "$r" config --unset core.hooksPath
+
+# --force with no earlier hook (the README's way to add --strict, the
+# moved-binary advice's way to record a new path): nothing is chained, so
+# a clean mail goes and the BUG_ON is still refused (issue 35: it used to
+# run a chained hook that was never there, exit 127, for every mail).
+rm -f "$hooks/sendemail-validate" "$hooks/sendemail-validate.warnwatch-chained"
+out=$(cd "$r" && "$WARNWATCH" hook install 2>&1 && "$WARNWATCH" hook install --force 2>&1); rc=$?
+[ "$rc" = 0 ] && [ ! -e "$hooks/sendemail-validate.warnwatch-chained" ] &&
+	ok "install --force over our own hook with nothing chained: status 0" ||
+	{ not_ok "install --force, nothing chained (rc $rc)"; diag "$out"; }
+before=$(maildir_count)
+out=$(send --force --cover-letter main..clean); rc=$?
+[ "$rc" = 0 ] && [ "$(maildir_count)" = $((before + 2)) ] &&
+	ok "install --force with no earlier hook: a clean series goes" ||
+	{ not_ok "--force, no earlier hook: clean series (rc $rc)"; diag "$out"; }
+out=$(send main..bug); rc=$?
+case "$rc:$out" in
+0:*) not_ok "--force, no earlier hook: the BUG_ON goes" ;;
+*"new BUG_ON() in f()"*) ok "install --force with no earlier hook: the BUG_ON is still refused" ;;
+*) not_ok "--force, no earlier hook: BUG_ON (rc $rc)"; diag "$out" ;;
+esac
+(cd "$r" && "$WARNWATCH" hook uninstall >/dev/null 2>&1)
+
+# A chained hook is found beside the hook, not by the path it had when
+# install ran: moving the repository keeps both working.
+printf '#!/bin/sh\necho "old hook: $1" >>"%s"\nexit 0\n' "$TEST_DIR/moved-old.log" >"$hooks/sendemail-validate"
+chmod +x "$hooks/sendemail-validate"
+(cd "$r" && "$WARNWATCH" hook install >/dev/null 2>&1) || not_ok "install before the move"
+mv "$r" "$TEST_DIR/moved-repo"
+r=$TEST_DIR/moved-repo
+hooks=$r/.git/hooks
+before=$(maildir_count)
+out=$(send --force --cover-letter main..clean); rc=$?
+[ "$rc" = 0 ] && [ "$(maildir_count)" = $((before + 2)) ] &&
+	grep -q "old hook: .*0001-" "$TEST_DIR/moved-old.log" 2>/dev/null &&
+	ok "repository moved: the chained hook still runs and a clean series goes" ||
+	{ not_ok "repository moved (rc $rc)"; diag "$out"; }
+out=$(send main..bug); rc=$?
+case "$rc:$out" in
+0:*) not_ok "repository moved: the BUG_ON goes" ;;
+*"new BUG_ON() in f()"*) ok "repository moved: the BUG_ON is still refused" ;;
+*) not_ok "repository moved: BUG_ON (rc $rc)"; diag "$out" ;;
+esac
+(cd "$r" && "$WARNWATCH" hook uninstall >/dev/null 2>&1)
 done_testing

@@ -9,7 +9,7 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 need_cmd git
-"$WW_PYTHON" -c 'import b4' 2>/dev/null || skip_all "b4 is not installed (make deps)"
+"$WW_PYTHON" -c 'import b4' 2>/dev/null || skip_all "not-installed: b4 (make deps)"
 
 r=$TEST_DIR/repo
 git_test_repo "$r"

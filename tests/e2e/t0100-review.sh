@@ -10,8 +10,8 @@
 . "$(dirname "$0")/lib.sh"
 
 need_cmd b4 git public-inbox-init public-inbox-mda public-inbox-httpd public-inbox-extindex
-"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed"
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "not-installed: python3-aiosmtpd (make deps)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
 
 DATA=$WW_TOP/tests/e2e/data
 SEED=$WW_TOP/tests/e2e/data/coding-style-panic-on-warn.patch
@@ -117,8 +117,8 @@ if [ -f "$GUIDE61" ]; then
 	fi
 	TREE_ARGS=(--tree "$TREE")
 else
-	skip "6.1's coding-style is quoted" "no linux-source-6.1 (apt-get install linux-source-6.1)"
-	skip "a tree with the panic_on_warn rewording" "no linux-source-6.1"
+	skip "6.1's coding-style is quoted" "not-installed: linux-source-6.1 (make deps)"
+	skip "a tree with the panic_on_warn rewording" "not-installed: linux-source-6.1"
 	TREE_ARGS=()
 fi
 
@@ -239,7 +239,7 @@ if [ ${#TREE_ARGS[@]} -gt 0 ]; then
 		not_ok "body: the NEW panic_on_warn paragraph of the tree under review"
 	fi
 else
-	skip "body: the NEW panic_on_warn paragraph" "no linux-source-6.1"
+	skip "body: the NEW panic_on_warn paragraph" "not-installed: linux-source-6.1"
 fi
 # No rewrite: the tree given holds only Documentation/, so nothing says
 # what time64_to_tm() returns or how it leaves (docs/review.md).

@@ -9,7 +9,7 @@
 
 need_cmd b4
 need_cmd python3
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
 DATA=$WW_TOP/tests/e2e/data
 GOLDEN=$WW_TOP/tests/golden
 IN=$GOLDEN/input
@@ -60,7 +60,7 @@ CACHE=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
 if [ ! -f /usr/src/linux-source-6.1.tar.xz ] &&
    [ ! -f "$CACHE/guide/linux-source-6.1/Documentation/process/coding-style.rst" ]; then
 	# Tests ran already: their plan stays (tests/tapcount checks it).
-	skip "the golden replies" "no linux-source-6.1 to quote coding-style.rst from"
+	skip "the golden replies" "not-installed: linux-source-6.1, to quote coding-style.rst from"
 	done_testing
 	exit
 fi

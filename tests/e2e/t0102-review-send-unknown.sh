@@ -5,7 +5,7 @@
 # "maybe sent", as serve treats it: the next `review --send` must not
 # send it again without --force, and --force reuses the Message-ID.
 . "$(dirname "$0")/lib.sh"
-"$WW_PYTHON" -c 'import sys' 2>/dev/null || skip_all "no python3"
+"$WW_PYTHON" -c 'import sys' 2>/dev/null || skip_all "not-installed: python3"
 . "$(dirname "$0")/fault-lib.sh"
 
 # wait_port's probe is connection 1.

@@ -6,10 +6,10 @@
 # resends under the same Message-ID; the service's configuration (with
 # [state] lease) is accepted as it is.
 . "$(dirname "$0")/lib.sh"
-"$WW_PYTHON" -c 'import sys' 2>/dev/null || skip_all "no python3"
+"$WW_PYTHON" -c 'import sys' 2>/dev/null || skip_all "not-installed: python3"
 . "$(dirname "$0")/fault-lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
-pg_have || skip_all "PostgreSQL server binaries (initdb, postgres, psql) or setpriv not installed (make deps)"
+pg_have || skip_all "not-installed: PostgreSQL server binaries (initdb, postgres, psql) or setpriv not installed (make deps)"
 pg_start || { echo "Bail out! could not start PostgreSQL"; exit 1; }
 
 fault_smtp_start ok,drop-after-dot || { echo "Bail out! fault-smtp.py did not start"; exit 1; }

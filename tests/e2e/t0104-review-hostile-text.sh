@@ -10,7 +10,7 @@
 
 need_cmd b4
 need_cmd python3
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
 DATA=$WW_TOP/tests/e2e/data
 CHECK=$WW_TOP/tests/e2e/hostile-text-check.py
 export SOURCE_DATE_EPOCH=1715270400

@@ -9,11 +9,11 @@
 . "$(dirname "$0")/lib.sh"
 
 need_cmd b4 gcc
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
 
 CORPUS=$WW_TOP/tests/review-corpus
 case_dir=$CORPUS/cases/alloc-bug-li-info
-[ -f "$case_dir/input.mbox" ] || skip_all "no review corpus case alloc-bug-li-info"
+[ -f "$case_dir/input.mbox" ] || { echo "Bail out! no review corpus case alloc-bug-li-info"; exit 1; }
 export WARNWATCH_CONFIG=/nonexistent TMPDIR=$TEST_DIR
 
 tree=$TEST_DIR/tree

@@ -40,11 +40,11 @@ check() {	# check NAME COND-EXIT-STATUS [DIAGNOSTIC...]
 
 skip_all=
 if [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
-	skip_all="linux-source-6.1 is not installed"
+	skip_all="not-installed: linux-source-6.1"
 elif ! command -v bwrap >/dev/null; then
-	skip_all="bubblewrap is not installed"
+	skip_all="not-installed: bubblewrap"
 elif ! bwrap --unshare-all --ro-bind / / true 2>"$tmp/bwrap.err"; then
-	skip_all="bwrap cannot create a sandbox here: $(head -1 "$tmp/bwrap.err")"
+	skip_all="no-namespaces: bwrap cannot create a sandbox here: $(head -1 "$tmp/bwrap.err")"
 fi
 if [ -n "$skip_all" ]; then
 	echo "1..1"
@@ -182,6 +182,7 @@ s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1])))
 s.listen(5)
+open(sys.argv[2] + ".ready", "w").close()
 s.settimeout(1)
 deadline = time.time() + 900
 while time.time() < deadline:
@@ -193,7 +194,12 @@ while time.time() < deadline:
     c.close()
 EOF
 listener=$!
-sleep 0.5
+# Listening (the kernel queues connections from then on), not a sleep:
+# then no connection from the sandbox means it could not connect.
+for ((i = 0; i < 150; i++)); do
+	[ -e "$tmp/connections.ready" ] && break
+	sleep 0.2
+done
 base_file kernel/time/Makefile >"$tmp/Makefile.net"
 cat >>"$tmp/Makefile.net" <<EOF
 
@@ -203,8 +209,15 @@ cat >>"$tmp/Makefile.net" <<EOF
 EOF
 mkpatch kernel/time/Makefile "$tmp/Makefile.net" >"$tmp/net.patch"
 kbuild net "$tmp/net.patch"
+# Our own connection, accepted after any the build made (one listener,
+# first come first accepted): once it is logged, the log is complete.
+bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null
+for ((i = 0; i < 150; i++)); do
+	[ -s "$tmp/connections" ] && break
+	sleep 0.2
+done
 [ "$(status net)" = 1 ] && grep -q "without network" "$out/net.err" &&
-	[ ! -s "$tmp/connections" ]
+	[ "$(wc -l <"$tmp/connections" 2>/dev/null)" = 1 ]
 check "a Makefile rule connecting to 127.0.0.1:$port fails in the sandbox, and says so" $? \
 	"status $(status net)" "$(err net)" "listener: $(cat "$tmp/connections" 2>/dev/null)"
 

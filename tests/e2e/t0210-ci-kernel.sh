@@ -25,11 +25,11 @@ compare() {
 
 skip_all=
 if ! command -v qemu-system-x86_64 >/dev/null; then
-	skip_all="qemu-system-x86_64 is not installed"
+	skip_all="not-installed: qemu-system-x86_64"
 elif [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
-	skip_all="linux-source-6.1 is not installed"
+	skip_all="not-installed: linux-source-6.1"
 elif ! command -v bwrap >/dev/null; then
-	skip_all="bubblewrap is not installed"
+	skip_all="not-installed: bubblewrap"
 fi
 
 # The flaky-warning rerun (a whole second boot of the patched kernel when
@@ -52,7 +52,7 @@ for dir in tests/kernel/*/; do
 	[ -f "$dir/series.mbox" ] && [ -f "$dir/expected.json" ] || continue
 	n=$((n + 1))
 	if ! selected "$name"; then
-		echo "ok $n - ci $name # SKIP not in T0210_CASES"
+		echo "ok $n - ci $name # SKIP not-selected: not in T0210_CASES"
 		continue
 	fi
 	if [ -n "$skip_all" ]; then
@@ -61,7 +61,7 @@ for dir in tests/kernel/*/; do
 	fi
 	# 10, 12 and 13 boot 6.12, 11 proves that 6.12 is tried first: all need it.
 	if grep -q '6\.12' "$dir/expected.json" && [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
-		echo "ok $n - ci $name # SKIP linux-source-6.12 is not installed"
+		echo "ok $n - ci $name # SKIP not-installed: linux-source-6.12"
 		continue
 	fi
 	start=$(date +%s)
@@ -100,7 +100,7 @@ n=$((n + 1))
 if [ -n "$skip_all" ]; then
 	echo "ok $n - ci text verdict # SKIP $skip_all"
 elif ! selected 01-warn-fires; then
-	echo "ok $n - ci text verdict # SKIP 01 not in T0210_CASES"
+	echo "ok $n - ci text verdict # SKIP not-selected: 01 not in T0210_CASES"
 else
 	want="With panic_on_warn=1 the patched kernel panicked while running KUnit suite time_test_cases: the WARN_ON(totalsecs < 0) that patch 1/1 adds at kernel/time/timeconv.c:55 fired"
 	if grep -qF "$want" "$out/01-warn-fires.txt" &&
@@ -116,7 +116,7 @@ text_case() {	# text_case N CASE WANT-TEXT DESCRIPTION
 	if [ -n "$skip_all" ]; then
 		echo "ok $1 - ci text $2 # SKIP $skip_all"
 	elif ! selected "$2"; then
-		echo "ok $1 - ci text $2 # SKIP not in T0210_CASES"
+		echo "ok $1 - ci text $2 # SKIP not-selected: not in T0210_CASES"
 	elif grep -qF "$3" "$out/$2.txt" 2>/dev/null; then
 		echo "ok $1 - ci text $2: $4"
 	else
@@ -155,7 +155,7 @@ c12=12-no-base-commit-6.12-offset-fires
 if [ -n "$skip_all" ]; then
 	echo "ok $n - ci to review $c12 # SKIP $skip_all"
 elif ! selected $c12; then
-	echo "ok $n - ci to review $c12 # SKIP not in T0210_CASES"
+	echo "ok $n - ci to review $c12 # SKIP not-selected: not in T0210_CASES"
 else
 	"$WARNWATCH" review --config tests/e2e/data/example.conf \
 		--mbox tests/kernel/$c12/series.mbox --verdict "$out/$c12.json" \
@@ -193,7 +193,7 @@ n=$((n + 1))
 if [ -n "$skip_all" ]; then
 	echo "ok $n - ci 07 KUnit only # SKIP $skip_all"
 elif ! selected 07-cgroup-kselftest-fires; then
-	echo "ok $n - ci 07 KUnit only # SKIP 07 not in T0210_CASES"
+	echo "ok $n - ci 07 KUnit only # SKIP not-selected: 07 not in T0210_CASES"
 else
 	"$WARNWATCH" ci tests/kernel/07-cgroup-kselftest-fires/series.mbox \
 		--format=json --no-user-space >"$out/07-kunit-only.json" 2>"$out/07-kunit-only.err"
@@ -215,7 +215,7 @@ n=$((n + 1))
 if [ -n "$skip_all" ]; then
 	echo "ok $n - ci hung verdict # SKIP $skip_all"
 elif ! selected 02-warn-unreached; then
-	echo "ok $n - ci hung verdict # SKIP 02 not in T0210_CASES"
+	echo "ok $n - ci hung verdict # SKIP not-selected: 02 not in T0210_CASES"
 else
 	"$WARNWATCH" ci tests/kernel/02-warn-unreached/series.mbox --format=json \
 		--timeout 2 >"$out/hung.json" 2>"$out/hung.err"
@@ -236,7 +236,7 @@ n=$((n + 1))
 if [ -n "$skip_all" ]; then
 	echo "ok $n - ci base boot cached # SKIP $skip_all"
 elif ! selected 02-warn-unreached || ! selected 03-bug-on-converted; then
-	echo "ok $n - ci base boot cached # SKIP 02 and 03 not both in T0210_CASES"
+	echo "ok $n - ci base boot cached # SKIP not-selected: 02 and 03 not both in T0210_CASES"
 else
 	got=$(python3 -c 'import json,sys
 try:

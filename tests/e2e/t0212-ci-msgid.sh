@@ -6,14 +6,12 @@
 # `warnwatch review`) and gives the verdict.  The series is
 # tests/kernel/06-does-not-apply, so the verdict (apply-failed, naming
 # patch 2) comes without a kernel build; it needs the imported base tree
-# that t0200/t0210 leave in the cache.
+# that t0200/t0210 leave in the cache, and imports it itself on a fresh one.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd b4 git public-inbox-init public-inbox-mda public-inbox-httpd
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
-CACHE=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
-ls -d "$CACHE"/git/linux-6.1.*.git >/dev/null 2>&1 ||
-	skip_all "no imported linux 6.1 tree in $CACHE (t0200 makes it)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
+[ -f /usr/src/linux-source-6.1.tar.xz ] || skip_all "not-installed: linux-source-6.1 (make deps)"
 
 # The list archives each mail with the list in To:.
 mails=$TEST_DIR/mails

@@ -23,11 +23,11 @@ case_dir=$WW_TOP/tests/kernel/14-git-base-helper
 out=$WW_TOP/tests/out/ci-git
 tarball=/usr/src/linux-source-6.12.tar.xz
 # The same requirements as t0210's case 10 (the 6.12 base).
-command -v qemu-system-x86_64 >/dev/null || skip_all "qemu-system-x86_64 is not installed"
-command -v bwrap >/dev/null || skip_all "bubblewrap is not installed"
-[ -f "$tarball" ] || skip_all "linux-source-6.12 is not installed"
+command -v qemu-system-x86_64 >/dev/null || skip_all "not-installed: qemu-system-x86_64"
+command -v bwrap >/dev/null || skip_all "not-installed: bubblewrap"
+[ -f "$tarball" ] || skip_all "not-installed: linux-source-6.12"
 need_cmd git
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
 CACHE=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
 mkdir -p "$out"
 

@@ -2,27 +2,35 @@
 # slow
 #
 # t0215: review of a one-patch series against the real linux 6.12 tree of the
-# kernel-ci cache (work/6.12.118, which t0210 extracts and builds before this
-# runs): the facts come from the patched fs/ext4/super.c and the rewrite is
-# compiled with kbuild's own command for fs/ext4/super.o, from the configured
-# build directory build/6.12.118-<hash>/ (its .o.cmd).  Reads the cache only:
-# nothing is built, nothing in the tree or the build directory is written.
+# kernel-ci cache (work/VERSION, VERSION as Debian's linux-source-6.12 gave it,
+# which t0210 extracts and builds before this runs): the facts come from the
+# patched fs/ext4/super.c and the rewrite is compiled with kbuild's own
+# command for fs/ext4/super.o, from the configured build directory
+# build/VERSION-<hash>/ (its .o.cmd).  Reads the cache only: nothing is
+# built, nothing in the tree or the build directory is written.
 . "$(dirname "$0")/lib.sh"
 
 need_cmd b4 gcc
-[ -x "$WARNWATCH" ] || skip_all "no $WARNWATCH (make first)"
+[ -x "$WARNWATCH" ] || { echo "Bail out! no $WARNWATCH (make first)"; exit 1; }
+[ -f /usr/src/linux-source-6.12.tar.xz ] || skip_all "not-installed: linux-source-6.12 (make deps)"
 cache=${WARNWATCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/warnwatch}
-tree=$cache/work/6.12.118
+# Which 6.12 the tarball gave: ktree's stamp says (never a point release here).
+version=$(sed -n 's/^version //p' "$cache/work/linux-source-6.12.base" 2>/dev/null)
+tree=$cache/work/$version
 build=
-for d in "$cache"/build/6.12.118-*/; do
-	[ -f "$d/fs/ext4/.super.o.cmd" ] && { build=${d%/}; break; }
+for d in "$cache"/build/"$version"-*/; do
+	[ -n "$version" ] && [ -f "$d/fs/ext4/.super.o.cmd" ] && { build=${d%/}; break; }
 done
-[ -f "$tree/fs/ext4/super.c" ] && [ -n "$build" ] ||
-	skip_all "no warm 6.12.118 tree and build directory in $cache (t0210 makes them)"
+# t0210 (its 6.12 cases) runs first and leaves them: without them this is
+# a failure of the order, not a skip.
+if [ ! -f "$tree/fs/ext4/super.c" ] || [ -z "$build" ]; then
+	echo "Bail out! no warm linux-source-6.12 tree (${version:-none}) and build directory in $cache: t0210 makes them"
+	exit 1
+fi
 export WARNWATCH_CONFIG=/nonexistent WARNWATCH_CACHE=$cache TMPDIR=$TEST_DIR
 
 "$WW_PYTHON" "$WW_TOP/tests/e2e/data/kernel-one-patch.py" "$tree" >"$TEST_DIR/series.mbox" ||
-	skip_all "fs/ext4/super.c of $tree has no ext4_li_info_new() to patch"
+	{ echo "Bail out! fs/ext4/super.c of $tree has no ext4_li_info_new() to patch"; exit 1; }
 touch "$TEST_DIR/start"
 
 # field FILE KEY: the first call's KEY

@@ -12,7 +12,11 @@
 #     git/1.git (forced with a tiny rotate_bytes), its mail is read;
 #   - a second list reads the same inbox through tests/e2e/fault-http.py,
 #     which serves no git: it falls back to new.atom, sees 25 entries all
-#     new after the patchbomb, and fills the gap from the thread.
+#     new after the patchbomb, and fills the gap from the thread;
+#   - an epoch whose newest mail is a 600 MiB blob of zeros (a
+#     compression bomb, 600 KB served) is read by a poller held to
+#     500 MiB: the mail is skipped with its reason in the events, the
+#     position moves past it, the mail before it is read.
 
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fault-lib.sh"
@@ -26,6 +30,7 @@ MAILS=$TEST_DIR/mails
 mkdir -p "$MAILS"
 
 pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
+pi_init bomb || { echo "Bail out! public-inbox-init failed"; exit 1; }
 pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
 fault_http_start "" || { echo "Bail out! fault-http.py did not start"; exit 1; }
 
@@ -145,6 +150,46 @@ test_expect "its mail is a new series, to act on" \
 	[ "$(sql "SELECT state FROM queue_series WHERE inbox = 'test' AND root_msgid = 'first-1@example.org'")" = received ]
 test_expect "status says the epoch was begun" \
 	grep -q "reading epoch 1 of" <("$WARNWATCH" status --config "$CONF" --format=json 2>/dev/null)
+# ---- a compression bomb --------------------------------------------------------
+
+mail "$MAILS/before-bomb.eml" before-bomb@example.org "[PATCH] mm: before the bomb"
+pi_import bomb 0 "$MAILS/before-bomb.eml" || { echo "Bail out! cannot deliver"; exit 1; }
+bomb_git=$PI_DIR/bomb/git/0.git
+bomb_commit=$(python3 "$WW_TOP/tests/e2e/data/epoch-bomb.py" "$bomb_git" 600 zeros@example.org) &&
+	git --git-dir="$bomb_git" repack -adq
+test_expect "a 600 MiB mail in a $(du -sk "$bomb_git/objects" | cut -f1) KiB epoch" \
+	[ "$(git --git-dir="$bomb_git" cat-file -s HEAD:m)" = 629145600 ]
+{
+	conf_serve_head "$TEST_DIR/state-bomb" "smtp://127.0.0.1:1"
+	cat <<EOF
+[serve]
+listen = off
+poll-interval = 1
+
+[list.bomb]
+archive = $PI_URL
+inbox = bomb
+address = bomb@example.org
+boot = no
+reply = none
+EOF
+} >"$TEST_DIR/bomb.conf"
+t0=$(date +%s)
+mem_capped 500 "$WARNWATCH" serve --config "$TEST_DIR/bomb.conf" --role=poller --once \
+	>"$TEST_DIR/bomb.log" 2>&1
+rc=$?
+BOMB_DB=$TEST_DIR/state-bomb/warnwatch.db
+test_expect "the poller reads the epoch in 500 MiB (rc $rc, $(($(date +%s) - t0)) s)" [ "$rc" = 0 ]
+test_expect "... without an error" \
+	[ "$(sqlite3 "$BOMB_DB" "SELECT count(*) FROM queue_events WHERE inbox = 'bomb' AND level = 'error'")" = 0 ]
+test_expect "the bomb is skipped, its reason in the events" \
+	[ "$(sqlite3 "$BOMB_DB" "SELECT message FROM queue_events WHERE inbox = 'bomb' AND level = 'warn'")" = "epoch 0: skipped: commit $bomb_commit: its mail is 629145600 bytes, over the 16 MiB cap: not read" ]
+test_expect "the position is past it" \
+	[ "$(sqlite3 "$BOMB_DB" "SELECT last_commit FROM queue_epochs WHERE inbox = 'bomb'")" = "$bomb_commit" ]
+test_expect "the mail before it is in the queue, the bomb is not" \
+	[ "$(sqlite3 "$BOMB_DB" "SELECT group_concat(msgid) FROM queue_messages WHERE inbox = 'bomb'")" = before-bomb@example.org ]
+[ "$rc" = 0 ] || sed 's/^/#   /' "$TEST_DIR/bomb.log"
+
 [ "$tap_failed" = 0 ] || show_log
 
 done_testing

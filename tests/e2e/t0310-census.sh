@@ -112,7 +112,7 @@ fi
 for v in 6.1 6.12; do
 	tarball=/usr/src/linux-source-$v.tar.xz
 	if [ ! -f "$tarball" ]; then
-		skip "census of linux-source-$v" "$tarball missing (apt-get install linux-source-$v)"
+		skip "census of linux-source-$v" "not-installed: $tarball (make deps)"
 		continue
 	fi
 	start=$(date +%s.%N)
@@ -144,7 +144,7 @@ done
 # --- census --git between the two releases -------------------------------------
 repo=$cache/linux-debian-6.1-6.12.git
 if [ ! -f /usr/src/linux-source-6.1.tar.xz ] || [ ! -f /usr/src/linux-source-6.12.tar.xz ]; then
-	skip "census --git v6.1..v6.12" "a linux-source tarball is missing"
+	skip "census --git v6.1..v6.12" "not-installed: a linux-source tarball (make deps)"
 else
 	if [ ! -d "$repo" ]; then
 		start=$(date +%s)

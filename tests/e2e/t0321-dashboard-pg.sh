@@ -12,7 +12,7 @@
 need_cmd public-inbox-init public-inbox-mda git
 . "$(dirname "$0")/fault-lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
-pg_have || skip_all "PostgreSQL server binaries (/usr/lib/postgresql/*/bin) or setpriv not installed (make deps)"
+pg_have || skip_all "not-installed: PostgreSQL server binaries (/usr/lib/postgresql/*/bin) or setpriv not installed (make deps)"
 
 pi_init test || { echo "Bail out! public-inbox-init failed"; exit 1; }
 make_series 6 3

@@ -13,7 +13,7 @@
 # the store agreeing.  Check-only (boot = no).
 . "$(dirname "$0")/lib.sh"
 need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 curl git
-"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "not-installed: python3-aiosmtpd (make deps)"
 . "$(dirname "$0")/fault-lib.sh"
 # b4's working directories belong under $WARNWATCH_CACHE/b4-tmp, never in
 # the system temporary directory: a private one shows any that escape.
@@ -126,7 +126,7 @@ if [ -n "$failed" ]; then
 else
 	ok "no series failed"
 fi
-sleep 3	# a duplicate, if any, would be sent by now
+test_expect "the service is idle (polled since, nothing due)" wait_idle 60
 stop_serve
 relay_stop
 

@@ -119,7 +119,7 @@ if [ "$confirmed" -ge 1 ]; then
 else
 	not_ok "no reply was confirmed by the archive (drop-after-dot)"
 fi
-sleep 3
+test_expect "the service is idle (polled since, nothing due)" wait_idle 60
 stop_serve
 relay_stop
 check_outcome

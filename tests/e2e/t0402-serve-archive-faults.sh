@@ -10,7 +10,7 @@
 # expanding it, and in the end every series answered once and none lost.
 . "$(dirname "$0")/lib.sh"
 need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 git
-"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "not-installed: python3-aiosmtpd (make deps)"
 . "$(dirname "$0")/fault-lib.sh"
 
 SERIES=6
@@ -30,7 +30,7 @@ if wait_for 240 all_settled "$SERIES"; then
 else
 	not_ok "series still pending: $(pending)"
 fi
-sleep 2
+test_expect "the service is idle (polled since, nothing due)" wait_idle 60
 stop_serve
 relay_stop
 

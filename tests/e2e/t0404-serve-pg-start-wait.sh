@@ -10,7 +10,7 @@
 # shows as silent past its lease.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
-pg_have || skip_all "PostgreSQL server binaries (/usr/lib/postgresql/*/bin) or setpriv not installed (make deps)"
+pg_have || skip_all "not-installed: PostgreSQL server binaries (/usr/lib/postgresql/*/bin) or setpriv not installed (make deps)"
 
 # The cluster and the database exist; then the server goes down.
 pg_start || { echo "Bail out! PostgreSQL did not start"; exit 1; }

@@ -17,9 +17,9 @@ cd "$WW_TOP" || exit 2
 need_cmd bwrap unshare tar xz make
 tmp=$TEST_DIR
 unshare -pf --kill-child --mount-proc true 2>/dev/null ||
-	skip_all "no pid namespaces here (unshare -pf)"
+	skip_all "no-namespaces: no pid namespaces here (unshare -pf)"
 
-fake_kernel_tree "$tmp" || skip_all "cannot make the fake tarball"
+fake_kernel_tree "$tmp" || { echo "Bail out! cannot make the fake tarball"; exit 1; }
 
 victim=$tmp/home/.bashrc
 mkdir -p "$tmp/home"

@@ -19,7 +19,7 @@
 # passwords (replies sent, the list read), or the test proves nothing.
 . "$(dirname "$0")/lib.sh"
 need_cmd public-inbox-init public-inbox-mda public-inbox-httpd b4 curl git
-"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "python3-aiosmtpd is not installed (make deps)"
+"$WW_PYTHON" -c 'import aiosmtpd' 2>/dev/null || skip_all "not-installed: python3-aiosmtpd (make deps)"
 . "$(dirname "$0")/fault-lib.sh"
 . "$(dirname "$0")/pg-lib.sh"
 
@@ -186,7 +186,7 @@ if pg_have && pg_start; then
 		not_ok "PostgreSQL: the database dumped"
 	fi
 else
-	skip "PostgreSQL: the password in [state] url" "no PostgreSQL server (make deps)"
+	skip "PostgreSQL: the password in [state] url" "not-installed: PostgreSQL server binaries (make deps)"
 fi
 
 # ---- the search ------------------------------------------------------------------

@@ -4,6 +4,7 @@
  * severities and wrappers on whatever it loaded.
  */
 #include "rules.h"
+#include "advice.h"
 #include "fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -13,7 +14,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		"drivers/net/foo.c", "tools/x.c", "Documentation/a.rst", "",
 	};
 
-	int ret = rules_load_buf(&rs, (const char *)data, size, "fuzz.json");
+	int ret;
+
+	rules_own_part("review", advice_check_buf);	/* as main() does */
+	ret = rules_load_buf(&rs, (const char *)data, size, "fuzz.json");
 
 	FUZZ_ASSERT(ret == 0 || (ret == WW_EINPUT && *error_last()),
 		    "rules_load_buf() gave %d '%s'", ret, error_last());

@@ -38,8 +38,8 @@ static struct finding call(const struct rule *r, const char *file, const char *f
 static void matched_cf(struct strbuf *out, struct strbuf *arg, const struct advice *a,
 		       const struct finding *f, const struct cfacts *cf)
 {
-	struct advice_hit h[32];
-	size_t n = advice_match(h, a, f, cf);
+	struct advice_hit *h;
+	size_t n = advice_match(&h, a, f, cf);
 
 	strbuf_reset(out);
 	strbuf_reset(arg);
@@ -50,7 +50,7 @@ static void matched_cf(struct strbuf *out, struct strbuf *arg, const struct advi
 		if (h[i].fs && !arg->len)
 			strbuf_addstr(arg, h[i].fs->name);
 	}
-	advice_hits_release(h, n);
+	advice_hits_free(h, n);
 }
 
 /* Without facts: what the diff proves. */
@@ -64,14 +64,14 @@ static void matched(struct strbuf *out, struct strbuf *arg, const struct advice 
 static void evidence_of(struct strbuf *out, const struct advice *a, const struct finding *f,
 			const struct cfacts *cf, const char *id)
 {
-	struct advice_hit h[32];
-	size_t n = advice_match(h, a, f, cf);
+	struct advice_hit *h;
+	size_t n = advice_match(&h, a, f, cf);
 
 	strbuf_reset(out);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(h[i].e->id, id))
 			strbuf_addf(out, "%s: %s", h[i].fact, h[i].evidence);
-	advice_hits_release(h, n);
+	advice_hits_free(h, n);
 }
 
 /* advice_load_buf() of `json` fails, with `want` in the message. */
@@ -83,6 +83,39 @@ static void refused(const char *json, const char *want, const char *name)
 	ok(ret == WW_EINPUT && strstr(error_last(), "bad.json") &&
 	   strstr(error_last(), want), "refused: %s (%s)", name, error_last());
 	advice_release(&a);
+}
+
+/*
+ * Issue 36: the reply matched advice into a fixed hits[32] and matched
+ * nothing when rules/advice.json had more entries: the 33rd entry turned
+ * all advice off.  Forty entries, each for a path of its own: the last
+ * one matches a call under its path.
+ */
+static void test_forty_entries(void)
+{
+	struct advice a = ADVICE_INIT;
+	struct strbuf json = STRBUF_INIT, ids = STRBUF_INIT, arg = STRBUF_INIT;
+	struct finding f = call(&bug_on, "p39/x.c", "x", "BUG_ON(!p)",
+				"+\tBUG_ON(!p);\n", 0);
+
+	strbuf_addstr(&json, "{\"review\": {\"advice\": [");
+	for (int i = 0; i < 40; i++)
+		strbuf_addf(&json, "%s{\"id\": \"e%d\", \"match\": \"path\", \"paths\": "
+			    "[\"p%d/\"], \"classes\": [\"bug\"], \"say\": \"entry %d\"}",
+			    i ? ", " : "", i, i, i);
+	strbuf_addstr(&json, "]}}");
+	if (!ok(!advice_load_buf(&a, json.buf, json.len, "forty.json") && a.nr == 40,
+		"forty advice entries load")) {
+		printf("# %s\n", error_last());
+		goto out;
+	}
+	matched(&ids, &arg, &a, &f);
+	is_str(ids.buf, "e39", "the fortieth entry matches a call under its path");
+out:
+	advice_release(&a);
+	strbuf_release(&json);
+	strbuf_release(&ids);
+	strbuf_release(&arg);
 }
 
 int main(void)
@@ -128,6 +161,8 @@ int main(void)
 		/* check reads the same object through rules.c, and says the same. */
 		struct ruleset rs = RULESET_INIT;
 		const char *j = "{\"review\": {\"explain\": {\"bug\": 1}}}";
+
+		rules_own_part("review", advice_check_buf);	/* as main() does */
 
 		ok(rules_load_buf(&rs, j, strlen(j), "rules/advice.json") == WW_EINPUT &&
 		   strstr(error_last(), "rules/advice.json: review.explain"),
@@ -215,6 +250,17 @@ int main(void)
 	ok(!strstr(ids.buf, "bare-statement"),
 	   "no bail-out advice in a void function with no failure exit (%s)", ids.buf);
 	cf.ret = CF_RET_INT;
+	/* Issue 34: a way out in a loop skips the later iterations
+	 * (cgroup_init_early()'s loop over subsystems). */
+	cf.loop = INLOOP_YES;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(strstr(ids.buf, "or-conditions") && !strstr(ids.buf, "bare-statement"),
+	   "no bail-out advice inside a loop (%s)", ids.buf);
+	cf.loop = INLOOP_UNKNOWN;
+	matched_cf(&ids, &arg, &a, &f, &cf);
+	ok(!strstr(ids.buf, "bare-statement"),
+	   "nor where the facts do not say it is in none (%s)", ids.buf);
+	cf.loop = INLOOP_NO;
 	matched_cf(&ids, &arg, &a, &f, &cf);
 	ok(strstr(ids.buf, "or-conditions") && strstr(ids.buf, "bare-statement"),
 	   "or-conditions and bare-statement: two conditions, code follows (%s)", ids.buf);
@@ -284,5 +330,6 @@ int main(void)
 	strbuf_release(&arg);
 	strbuf_release(&sb);
 	advice_release(&a);
+	test_forty_entries();
 	return done_testing();
 }

@@ -1,6 +1,7 @@
 /*
  * Unit tests for bot/mail/b4.c that need no archive: the private git config,
- * finding a Message-Id, b4 missing, the deadline, bad input.  Fetching
+ * finding a Message-Id, b4 missing, the deadline, bad input, intake.h's
+ * caps on what b4 is given and what it writes.  Fetching
  * from a real public-inbox is tested in tests/e2e/t0100-review.sh.
  */
 #include "b4.h"
@@ -10,6 +11,76 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/*
+ * A stand-in b4 that writes, as b4 would, a thread (b4 mbox -o DIR -n
+ * NAME) of one mail of 1,001 MIME parts, and records being run.
+ */
+static const char bomb_b4[] =
+	"#!/bin/sh\n"
+	"echo \"$@\" >> \"${0%/*}/called\"\n"
+	"while [ $# -gt 0 ]; do\n"
+	"\tcase $1 in -o) dir=$2; shift ;; -n) name=$2; shift ;; esac; shift\n"
+	"done\n"
+	"awk 'BEGIN { print \"From x@y Thu Jan  1 00:00:00 1970\"\n"
+	"\tprint \"Message-ID: <a@example.org>\\nContent-Type: multipart/mixed; boundary=b\\n\"\n"
+	"\tfor (i = 0; i <= 1000; i++) print \"--b\\n\\nx\"; print \"--b--\" }' "
+	">\"$dir/$name\"\n";
+
+/* intake.h's caps on what b4 writes back and on what it is given. */
+static void test_caps(struct b4_opts *o)
+{
+	char dir[] = "/tmp/t-b4-caps.XXXXXX";
+	struct strbuf script = STRBUF_INIT, body = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf called = STRBUF_INIT, mbox = STRBUF_INIT;
+	struct b4_series s = B4_SERIES_INIT;
+	struct b4_opts mo = *o;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed", "b4's output held to the caps");
+		return;
+	}
+	strbuf_addf(&script, "%s/b4", dir);
+	strbuf_addf(&called, "%s/called", dir);
+	strbuf_addstr(&body, bomb_b4);
+	strbuf_write_file(&body, script.buf);
+	chmod(script.buf, 0755);
+	setenv("WARNWATCH_B4", script.buf, 1);
+	env_reload();
+	o->timeout_s = 30;
+	is(b4_thread(&out, "a@example.org", o, NULL), WW_ETOOBIG,
+	   "a thread b4 wrote over check's caps: refused");
+	is_str(error_last(), "b4's thread of <a@example.org>: message 1 (byte 0): more "
+	       "than 1000 MIME parts", "  naming it and the cap");
+	ok(out.len > 1000 && starts_with(out.buf, "From x@y"),
+	   "  what b4 wrote is handed back, to be kept as received");
+
+	/* an mbox over the caps never reaches b4 */
+	unlink(called.buf);
+	strbuf_addf(&mbox, "%s/in.mbox", dir);
+	strbuf_reset(&body);
+	strbuf_addstr(&body, "From x@y Thu Jan  1 00:00:00 1970\nSubject: x\n\n");
+	for (int i = 0; i <= INTAKE_MAX_LINES; i++)
+		strbuf_addstr(&body, "+\n");
+	strbuf_write_file(&body, mbox.buf);
+	mo.mbox = mbox.buf;
+	is(b4_fetch(&s, NULL, &mo), WW_ETOOBIG, "--mbox over a million lines: refused");
+	is_str(error_last(), "more than 1000000 lines", "  says so");
+	ok(access(called.buf, F_OK) < 0, "  before b4 ran");
+
+	unlink(called.buf);
+	unlink(mbox.buf);
+	unlink(script.buf);
+	rmdir(dir);
+	unsetenv("WARNWATCH_B4");
+	env_reload();
+	b4_series_release(&s);
+	strbuf_release(&script);
+	strbuf_release(&body);
+	strbuf_release(&out);
+	strbuf_release(&called);
+	strbuf_release(&mbox);
+}
 
 int main(void)
 {
@@ -78,10 +149,37 @@ int main(void)
 		ok(time(NULL) - t0 < 10, "within seconds, not 30");
 		ok(strstr(error_last(), "within 1 s") != NULL, "message: %s", error_last());
 		unlink(script.buf);
+
+		/* Issue 38.5: b4 finds no patch in the messages the service
+		 * chose: its own code, naming a real Message-ID, never "<>". */
+		{
+			struct strbuf mbox = STRBUF_INIT, mpath = STRBUF_INIT;
+
+			strbuf_reset(&body);
+			strbuf_addstr(&body, "#!/bin/sh\necho 'No patches found.' >&2\nexit 0\n");
+			strbuf_write_file(&body, script.buf);
+			chmod(script.buf, 0755);
+			strbuf_addf(&mpath, "%s/covers.mbox", dir);
+			strbuf_addstr(&mbox, "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+				      "Message-ID: <bliz@example.org>\n"
+				      "Subject: [PATCHBLIZZARD v7] fuse: all of it\n\nThe plan.\n");
+			strbuf_write_file(&mbox, mpath.buf);
+			o.mbox = mpath.buf;
+			o.timeout_s = 10;
+			is(b4_fetch(&s, NULL, &o), WW_ENOPATCH, "38.5: no patches: WW_ENOPATCH");
+			ok(strstr(error_last(), "<bliz@example.org>") && !strstr(error_last(), "<>"),
+			   "  naming the mbox's first Message-ID: %s", error_last());
+			o.mbox = NULL;
+			unlink(script.buf);
+			unlink(mpath.buf);
+			strbuf_release(&mbox);
+			strbuf_release(&mpath);
+		}
 		rmdir(dir);
 	}
 	unsetenv("WARNWATCH_B4");
 	env_reload();
+	test_caps(&o);
 
 	/*
 	 * The real b4 on a saved mbox whose Subject is folded, as
@@ -121,7 +219,7 @@ int main(void)
 		strbuf_release(&path);
 		strbuf_release(&mbox);
 	} else {
-		skip("b4 is not installed", "a folded Subject");
+		skip("not-installed: b4", "a folded Subject");
 	}
 	b4_series_release(&s);
 	strbuf_release(&sb);

@@ -98,6 +98,33 @@ int main(void)
 	ok(!backfill_inbox(&s2, &st, path.buf, &opts), "second read");
 	is(s2.commits, 0, "incremental: nothing read again");
 
+	/* Issue 38: serve reads its own epochs (a directory of N.git) a
+	 * batch per poll, going on where the last batch stopped. */
+	{
+		struct store st2 = STORE_INIT;
+		struct backfill_epoch_stats b[3] = { { 0 } };
+		struct strbuf d2 = STRBUF_INIT, epochs = STRBUF_INIT;
+
+		strbuf_addf(&d2, "%s/serve-state", dir);
+		strbuf_addf(&epochs, "%s/inbox/git", dir);
+		opts.max_mails = 4;
+		ok(!store_open(&st2, d2.buf), "38: a second state");
+		for (int k = 0; k < 3; k++)
+			ok(!backfill_inbox(&b[k], &st2, epochs.buf, &opts), "38: batch %d: %s",
+			   k + 1, error_last());
+		ok(b[0].mails == 4 && b[0].more, "38: the first batch stops at 4 mails, more to come");
+		ok(b[1].mails == 2 && !b[1].more, "38: the second reads the other 2 and is done");
+		ok(b[2].mails == 0 && b[2].commits == 0, "38: the third reads nothing");
+		opts.max_mails = 0;
+		for (int k = 0; k < 3; k++)
+			backfill_epoch_stats_release(&b[k]);
+		store_close(&st2);
+		strbuf_addstr(&d2, "/warnwatch.db");
+		unlink(d2.buf);
+		strbuf_release(&d2);
+		strbuf_release(&epochs);
+	}
+
 	ok(!backfill_report(&r, &st, &cy, NULL, BACKFILL_REPORT_MAILS), "report: %s", error_last());
 	l = json_array_get(json_object_get(r, "lists"), 0);
 	is(num(l, "mails", NULL), 6, "6 mails");

@@ -7,6 +7,7 @@
 #include "mkdirs.h"
 #include "tap.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 static char tmp[] = "/tmp/t-bwrap.XXXXXX";
@@ -48,6 +49,63 @@ static int in_sandbox(struct strbuf *out, const char *src, const char *build,
 	return ret;
 }
 
+/* Run argv (NULL-terminated) in the review's sandbox over `dir` (read-only). */
+static int in_review_box(struct strbuf *out, const char *dir, unsigned int cpu_s, ...)
+{
+	struct bwrap_review_opts o = BWRAP_REVIEW_OPTS_INIT;
+	struct strvec ro = STRVEC_INIT;
+	struct child c = CHILD_INIT;
+	va_list ap;
+	const char *arg;
+	int ret;
+
+	strvec_push(&ro, dir);
+	o.ro = &ro;
+	o.chdir = dir;
+	o.mem_mb = 256;
+	o.cpu_s = cpu_s;
+	bwrap_review_argv(&c.args, &o);
+	va_start(ap, cpu_s);
+	while ((arg = va_arg(ap, const char *)))
+		strvec_push(&c.args, arg);
+	va_end(ap);
+	strvec_push(&c.env, "PATH=/usr/bin:/bin");
+	c.flags = CHILD_CLEAN_ENV | CHILD_STDERR_TO_OUT;
+	c.timeout_ms = 30000;
+	ret = child_run(&c);
+	if (out)
+		strbuf_addbuf(out, &c.out);
+	ret = ret ? -1 : bwrap_failed(&c) ? -1 : c.status;
+	child_release(&c);
+	strvec_clear(&ro);
+	return ret;
+}
+
+/* The review's sandbox (bwrap_review_argv()): nothing writable, no host
+ * file but /usr, only /dev/null, and its CPU and memory limits. */
+static void test_review_box(const char *dir)
+{
+	struct strbuf out = STRBUF_INIT, path = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&path, "%s/x", dir);
+	ok(in_review_box(NULL, dir, 10, "touch", path.buf, NULL) > 0 &&
+	   in_review_box(NULL, dir, 10, "touch", "/tmp/x", NULL) > 0,
+	   "review box: its directory and /tmp are read-only");
+	ok(in_review_box(NULL, dir, 10, "cat", "/etc/passwd", NULL) > 0,
+	   "review box: no host file outside the binds (/etc/passwd)");
+	ok(in_review_box(&out, dir, 10, "ls", "/dev", NULL) == 0 && !strcmp(out.buf, "null\n"),
+	   "review box: /dev holds /dev/null only (no /dev/zero to read without end)");
+	ret = in_review_box(NULL, dir, 1, "sh", "-c", "while :; do :; done", NULL);
+	ok(ret == 128 + SIGXCPU || ret == 128 + SIGKILL,
+	   "review box: RLIMIT_CPU ends a busy loop (status %d)", ret);
+	/* 400 MB once: over the 256 MB limit, harmless without it. */
+	ret = in_review_box(NULL, dir, 10, "python3", "-c", "bytearray(400 << 20)", NULL);
+	ok(ret > 0, "review box: RLIMIT_AS refuses 400 MB of a 256 MB box (status %d)", ret);
+	strbuf_release(&out);
+	strbuf_release(&path);
+}
+
 int main(void)
 {
 	struct strbuf src = STRBUF_INIT, build = STRBUF_INIT, out = STRBUF_INIT;
@@ -84,7 +142,7 @@ int main(void)
 
 	strvec_pushl(&c.args, "bwrap", "--version", NULL);
 	if (child_run(&c) < 0 || c.status) {
-		skip("bwrap cannot run here", "sandbox behaviour");
+		skip("no-namespaces: bwrap cannot run here", "sandbox behaviour");
 		goto out;
 	}
 	ok(in_sandbox(NULL, src.buf, build.buf, "touch", BWRAP_BUILD "/x", NULL) == 0,
@@ -123,6 +181,7 @@ int main(void)
 		strbuf_release(&copy);
 		strbuf_release(&sub);
 	}
+	test_review_box(src.buf);
 out:
 	child_release(&c);
 	strvec_clear(&args);

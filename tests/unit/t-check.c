@@ -94,7 +94,7 @@ static void test_functions(void)
 	    " }\n");
 	is_str(s.buf,
 	       "added mm/b.c:2 - WARN_ON warning\n"
-	       "added mm/b.c:7 frob_init BUG_ON error __init\n"
+	       "added mm/b.c:7 frob_init BUG_ON info __init\n"
 	       "added mm/b.c:13 - WARN_ON warning\n"
 	       "added mm/b.c:18 SYSCALL_DEFINE2 WARN_ON_ONCE info\n",
 	       "function: last definition line, not a struct, ended by a closing brace");
@@ -127,10 +127,15 @@ static void test_functions(void)
 	    "+\tBUG_ON(d_y);\n"
 	    " }\n");
 	is_str(s.buf,
-	       "added fs/d.c:41 d_setup BUG_ON error __init\n"
-	       "added fs/d.c:65 d_init panic error __init\n"
+	       "added fs/d.c:41 d_setup BUG_ON info __init\n"
+	       "added fs/d.c:65 d_init panic info __init\n"
 	       "added fs/d.c:70 d__init_x BUG_ON error\n",
 	       "__init: from the hunk header, the line above the name; not __initdata");
+	/* The one __init rule (docs/rules.md): info, and the message says why. */
+	ok(r.nr == 3 && strstr(r.v[0].message, "in __init code") &&
+	   strstr(r.v[1].message, "a hard failure there is accepted practice") &&
+	   !strstr(r.v[2].message, "__init"), "__init: the message says why it is info");
+	is(r.worst, SEV_ERROR, "  the BUG_ON() outside __init still makes the check fail");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }
@@ -205,6 +210,16 @@ static void test_moves_and_conversions(void)
 	if (r.nr == 6)
 		check_finding_title(&s, &r.v[4]);
 	is_str(s.buf, "WARN_ON_ONCE() moved in g()", "title: moved");
+	/* A debug-build assertion crashes too: a WARN in its place is gentler. */
+	run(&s, &r,
+	    "diff --git a/drivers/gpu/drm/i915/h.c b/drivers/gpu/drm/i915/h.c\n"
+	    "--- a/drivers/gpu/drm/i915/h.c\n+++ b/drivers/gpu/drm/i915/h.c\n"
+	    "@@ -5,1 +5,1 @@ static void h(void)\n"
+	    "-\tGEM_BUG_ON(!h_ready);\n"
+	    "+\tWARN_ON_ONCE(!h_ready);\n");
+	if (!ok(r.nr == 2 && r.v[0].conversion && r.v[1].conversion,
+		"GEM_BUG_ON() (debug-only) to WARN_ON_ONCE(): a conversion"))
+		printf("# %s", s.buf);
 	check_result_clear(&r);
 	strbuf_release(&s);
 }
@@ -276,7 +291,10 @@ static void test_modified(void)
 	strbuf_reset(&s);
 	if (r.nr == 8)
 		check_finding_title(&s, &r.v[2]);
-	is_str(s.buf, "WARN_ON() changed in a()", "title: changed");
+	is_str(s.buf, "condition of WARN_ON() changed in a()", "title: changed");
+	ok(r.nr == 8 && !strcmp(r.v[2].message, "changed condition of the existing WARN_ON() of line 10") &&
+	   !strstr(r.v[2].message, "new"),
+	   "message: a changed condition, neither new nor 'not new'");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }
@@ -635,6 +653,82 @@ static void test_removed_later(void)
 	free(se.patches);
 }
 
+/* check_series() of diffs[0..n), one patch each. */
+static int run_series(struct check_result *r, const char *const *diffs, int n)
+{
+	struct series se = SERIES_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	int ret;
+
+	ALLOC_GROW(se.patches, (size_t)n, se.alloc);
+	memset(se.patches, 0, n * sizeof(*se.patches));
+	se.nr = n;
+	for (int i = 0; i < n; i++) {
+		se.patches[i].index = i + 1;
+		se.patches[i].total = n;
+		se.patches[i].diff = diffs[i];
+		se.patches[i].diff_len = strlen(diffs[i]);
+	}
+	o.rules = &rs;
+	check_result_clear(r);
+	ret = check_series(r, &se, &o);
+	free(se.patches);
+	return ret;
+}
+
+/*
+ * Issue 34: a check moved into a helper, in the same patch or a later
+ * one, is neither new nor removed: no objection, no thanks.  Not when
+ * the removal comes first in a later patch than the addition (it may
+ * remove that very call), nor for a call that tests nothing named.
+ */
+static void test_series_moves(void)
+{
+	static const char rm[] =
+		"diff --git a/fs/a.c b/fs/a.c\n--- a/fs/a.c\n+++ b/fs/a.c\n"
+		"@@ -10,4 +10,3 @@ static int a(struct inode *inode)\n"
+		" \tint ret;\n-\tBUG_ON(!inode->i_sb);\n \tret = 0;\n \treturn ret;\n";
+	static const char add[] =
+		"diff --git a/fs/b.c b/fs/b.c\n--- a/fs/b.c\n+++ b/fs/b.c\n"
+		"@@ -40,3 +40,4 @@ static void b_helper(struct inode *inode)\n"
+		" {\n+\tBUG_ON( !inode->i_sb );\n \tb();\n }\n";
+	static const char one[] =
+		"diff --git a/fs/a.c b/fs/a.c\n--- a/fs/a.c\n+++ b/fs/a.c\n"
+		"@@ -10,4 +10,3 @@ static int a(struct inode *inode)\n"
+		" \tint ret;\n-\tBUG_ON(!inode->i_sb);\n \tret = 0;\n \treturn ret;\n"
+		"diff --git a/fs/b.c b/fs/b.c\n--- a/fs/b.c\n+++ b/fs/b.c\n"
+		"@@ -40,3 +40,4 @@ static void b_helper(struct inode *inode)\n"
+		" {\n+\tBUG_ON(!inode->i_sb);\n \tb();\n }\n";
+	static const char rm1[] =
+		"diff --git a/fs/a.c b/fs/a.c\n--- a/fs/a.c\n+++ b/fs/a.c\n"
+		"@@ -10,3 +10,2 @@ static int a(void)\n \tint ret;\n-\tBUG_ON(1);\n \treturn 0;\n";
+	static const char add1[] =
+		"diff --git a/fs/b.c b/fs/b.c\n--- a/fs/b.c\n+++ b/fs/b.c\n"
+		"@@ -40,2 +40,3 @@ static void b(void)\n {\n+\tBUG_ON(1);\n }\n";
+	const char *const later[] = { rm, add }, *const first_added[] = { add, rm };
+	const char *const same[] = { one }, *const constant[] = { rm1, add1 };
+	struct check_result r = CHECK_RESULT_INIT;
+
+	is(run_series(&r, later, 2), 0, "series move: checked");
+	ok(r.nr == 2 && r.v[0].moved && r.v[1].moved && r.v[0].severity == SEV_INFO &&
+	   r.v[1].severity == SEV_INFO, "moved into a helper by a later patch: both sides moved, info");
+	ok(r.nr == 2 && !r.removed[RC_BUG] && !r.added[RC_BUG] && r.moved[RC_BUG] == 1 &&
+	   r.worst == SEV_INFO, "  counted as one move: nothing added, nothing removed");
+	ok(r.nr == 2 && !strcmp(r.v[0].message, "moved to fs/b.c:41 (patch 2), unchanged: not a removal") &&
+	   !strcmp(r.v[1].message, "the call removed at fs/a.c:11 (patch 1), moved here unchanged: "
+		   "neither new nor removed"), "  each side names the other");
+	is(run_series(&r, same, 1), 0, "series move in one patch: checked");
+	ok(r.nr == 2 && r.v[0].moved && r.v[1].moved && r.worst == SEV_INFO,
+	   "moved to another function of the same patch: a move");
+	is(run_series(&r, first_added, 2), 0, "added, then removed: checked");
+	ok(r.nr == 2 && !r.v[0].moved && !r.v[1].moved && r.worst == SEV_ERROR,
+	   "a removal in a later patch than the addition: not a move");
+	is(run_series(&r, constant, 2), 0, "BUG_ON(1): checked");
+	ok(r.nr == 2 && !r.v[0].moved && !r.v[1].moved && r.worst == SEV_ERROR,
+	   "BUG_ON(1) removed here, added there: two calls, not a move");
+	check_result_clear(&r);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -659,6 +753,7 @@ int main(void)
 	test_tree_wrappers();
 	test_parse_once();
 	test_removed_later();
+	test_series_moves();
 	ruleset_release(&rs);
 	strbuf_release(&dir);
 	return done_testing();

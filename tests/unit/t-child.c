@@ -1,11 +1,17 @@
 /*
  * Unit tests for child.c: argv without a shell, captured output, exit
- * statuses, deadlines that kill the whole process group.
+ * statuses, deadlines that kill the whole process group, and a program
+ * that does not outlive warnwatch killed with SIGKILL (its grandchildren,
+ * one of them in a session of its own, neither).
  */
 #include "child.h"
+#include "proc.h"
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static void test_capture(void)
@@ -120,6 +126,72 @@ static void test_cap(void)
 	child_release(&c);
 }
 
+/*
+ * warnwatch (a forked copy of this test) runs a program that starts two
+ * grandchildren, one in its own session (out of the group); then
+ * warnwatch is killed with SIGKILL, as a crash or the OOM killer would.
+ * All three must be gone within seconds, not at the program's deadline.
+ */
+static void test_parent_killed(void)
+{
+	char dir[] = "/tmp/t-child.XXXXXX";
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT;
+	long pids[3] = { 0 };
+	double t0, took = -1;
+	pid_t ww;
+	int i;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed", "a program outliving warnwatch");
+		return;
+	}
+	strbuf_addf(&file, "%s/pids", dir);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);	/* orphans come here to be reaped */
+	fflush(stdout);
+	ww = fork();
+	if (!ww) {
+		struct child c = CHILD_INIT;
+
+		strvec_pushl(&c.args, "sh", "-c", "sleep 300 & a=$!; setsid sleep 300 & "
+			     "echo $$ $a $! >\"$0.tmp\"; mv \"$0.tmp\" \"$0\"; wait",
+			     file.buf, NULL);
+		c.timeout_ms = 600 * 1000;
+		child_run(&c);
+		_exit(0);
+	}
+	for (i = 0; i < 100 && strbuf_read_file(&text, file.buf, 4096) < 0; i++) {
+		error_clear();
+		usleep(100 * 1000);
+	}
+	ok(sscanf(text.buf, "%ld %ld %ld", &pids[0], &pids[1], &pids[2]) == 3,
+	   "the program and its two grandchildren run: %s", text.buf);
+	ok(pids[0] > 0 && proc_alive(pids[0]) && proc_alive(pids[1]) &&
+	   proc_alive(pids[2]),
+	   "  all three alive");
+	kill(ww, SIGKILL);
+	t0 = monotonic_now();
+	while (monotonic_now() - t0 < 10) {
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		if (!proc_alive(pids[0]) && !proc_alive(pids[1]) && !proc_alive(pids[2])) {
+			took = monotonic_now() - t0;
+			break;
+		}
+		usleep(50 * 1000);
+	}
+	ok(took >= 0 && took < 5, "warnwatch killed with SIGKILL: all three gone in %.1f s "
+	   "(bound 5 s)", took);
+	for (i = 0; i < 3; i++)
+		if (pids[i] > 0 && proc_alive(pids[i]))
+			kill((pid_t)pids[i], SIGKILL);	/* not left behind by a failure */
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+	tmp_remove(dir);
+	strbuf_release(&file);
+	strbuf_release(&text);
+}
+
 int main(void)
 {
 	test_capture();
@@ -130,5 +202,6 @@ int main(void)
 	test_run_ok();
 	test_error();
 	test_cap();
+	test_parent_killed();
 	return done_testing();
 }

@@ -242,7 +242,7 @@ static void round_trip(void)
 /* Every verdict name reads back as itself. */
 static void names(void)
 {
-	for (int k = CI_CLEAN; k <= CI_FS_CORRUPTED; k++) {
+	for (int k = 0; k < CI_NR_KINDS; k++) {
 		struct ci_verdict v = CI_VERDICT_INIT;
 		char json[64];
 
@@ -450,7 +450,7 @@ static void hostile(void)
 {
 	static const enum ci_verdict_kind kinds[] = {
 		CI_PANICKED, CI_CLEAN, CI_FS_CORRUPTED, CI_BUILD_FAILED, CI_APPLY_FAILED,
-		CI_HUNG, CI_ERROR,
+		CI_HUNG, CI_ERROR, CI_FIRED,
 	};
 	struct ci_verdict v = CI_VERDICT_INIT;
 	struct strbuf text = STRBUF_INIT;

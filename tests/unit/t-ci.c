@@ -136,6 +136,69 @@ static void test_panicked_01(void)
 	unload(&f);
 }
 
+/*
+ * Issue 40.6: the series' WARN fired and no panic followed (the console
+ * cut short, or panic_on_warn not in force).  What fired decides as much
+ * as how the boot ended: never "clean", never "without any WARNING"
+ * beside a fired list.
+ */
+static void test_fired_without_panic_01(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+	struct strbuf text = STRBUF_INIT;
+	json_t *j;
+
+	if (load(&f, "01-warn-fires") < 0) {
+		ok(0, "load 01-warn-fires: %s", error_last());
+		return;
+	}
+	findings(&v, &f);
+	con(&r, "Linux version 6.1.192\n" SUITE("time_test_cases")
+	    WARN_AT("../src/kernel/time/timeconv.c:55", "time64_to_tm")
+	    "---[ end trace 0000000000000000 ]---\n"
+	    "    ok 1 time64_to_tm_test_date_range\nok 1 time_test_cases\n"
+	    "reboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	ci_attribute(&v, &r, true, &f.s, NULL);
+	ok(v.kind != CI_CLEAN, "a fired WARN without a panic: not clean");
+	is_str(ci_verdict_name(v.kind), "fired", "  the verdict is \"fired\"");
+	ok(v.nr_fired == 1 && v.fired[0].added_by_series, "  the series' own WARN is listed");
+	ok(v.reason && !strstr(v.reason, "no WARNING"), "  the reason does not say "
+	   "nothing fired: %s", v.reason ? v.reason : "(none)");
+	ok(v.reason && strstr(v.reason, "a WARNING in time64_to_tm() fired") &&
+	   strstr(v.reason, "did not panic"), "  it names what fired and how the "
+	   "boot ended");
+	ci_verdict_text(&text, &v, &f.s);
+	ok(!strstr(text.buf, "without any WARNING"), "  the text never says "
+	   "\"without any WARNING\"");
+	ok(strstr(text.buf, "the WARN_ON(totalsecs < 0) that patch 1/1 adds at "
+		  "kernel/time/timeconv.c:55 fired") != NULL, "  the text says it fired");
+	if (strstr(text.buf, "without any WARNING") || !strstr(text.buf, "fired"))
+		printf("# %s", text.buf);
+	ok(ci_words_outcome(v.kind) != NULL, "  the reply has an outcome for it");
+	j = ci_verdict_to_json(&v);
+	is_str(json_string_value(json_object_get(j, "verdict")), "fired", "  json verdict");
+	json_decref(j);
+	/* The same with a BUG(): anything the console reports is not clean. */
+	con(&r, "Linux version 6.1.192\n" SUITE("a")
+	    "------------[ cut here ]------------\n"
+	    "kernel BUG at kernel/time/timeconv.c:55!\n"
+	    "    ok 1 t\nok 1 a\nreboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is_str(ci_verdict_name(v.kind), "fired", "a BUG() without a panic: fired");
+	con(&r, "Linux version 6.1.192\n" SUITE("a") "    ok 1 t\nok 1 a\n"
+	    "reboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	ok(v.kind == CI_CLEAN && strstr(v.reason, "no WARNING or BUG fired"),
+	   "nothing fired: clean, and the reason says so");
+	strbuf_release(&text);
+	console_result_release(&r);
+	ci_verdict_release(&v);
+	unload(&f);
+}
+
 /* Patch 2 of 04 adds 4 lines above the WARN_ON that patch 1 adds at 99. */
 static void test_carried_lines_04(void)
 {
@@ -404,8 +467,62 @@ static void test_decide(void)
 	    "address: 0000000000000008\nKernel panic - not syncing: Fatal exception\n");
 	ci_decide(&v, &r, false);
 	is(v.kind, CI_PANICKED, "oops: panicked");
+
+	/* Each other branch once (issue 36: a false "clean" went unnoticed). */
+	v.user_space = true;
+	con(&r, "Linux version 6.1.192\n" SUITE("a") "    ok 1 t\nok 1 a\n"
+	    "warnwatch: init start\nwarnwatch: begin timers:nanosleep\n"
+	    "reboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_ERROR, "the guest stopped before /init said done: error, never clean");
+	ok(v.reason && strstr(v.reason, "before kernel-ci/init finished its tests"),
+	   "  the reason says so: %s", v.reason ? v.reason : "(none)");
+	con(&r, "Linux version 6.1.192\n" SUITE("a") "    ok 1 t\nok 1 a\n"
+	    "warnwatch: init start\nwarnwatch: begin timers:nanosleep\n"
+	    "warnwatch: end timers:nanosleep result=pass rc=0\n"
+	    "warnwatch: init done\nreboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_CLEAN, "/init done: clean");
+	is_str(v.reason, "1 KUnit suites and 1 user-space tests ran, no WARNING or BUG fired",
+	       "  the reason counts the user-space tests");
+	con(&r, "Linux version 6.1.192\n" SUITE("a") "    ok 1 t\nok 1 a\n"
+	    "warnwatch: init start\n"
+	    "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000100\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_ERROR, "/init exited (Attempted to kill init), no report: our setup, error");
+	ok(v.reason && strstr(v.reason, "the guest's /init exited instead of rebooting"),
+	   "  the reason says so: %s", v.reason ? v.reason : "(none)");
+	/* A report before such a panic is what killed it: the series'. */
+	con(&r, "Linux version 6.1.192\nwarnwatch: init start\n"
+	    "BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+	    "Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000009\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_PANICKED, "an oops, then init killed: panicked, not our setup");
+	con(&r, "Linux version 6.1.192\n" SUITE("time_test_cases")
+	    WARN_AT("../src/kernel/time/timeconv.c:55", "time64_to_tm")
+	    "Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_PANICKED, "a WARNING, then the root-fs panic: panicked, not our setup");
+	v.user_space = false;
 	console_result_release(&r);
 	ci_verdict_release(&v);
+}
+
+/* A second boot is wanted for a report the series did not add and no
+ * boot repeated yet, and only then. */
+static void test_needs_rerun(void)
+{
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct ci_fired f = { .kind = FIRED_WARN, .reproduced = -1 };
+
+	v.fired = &f;
+	v.nr_fired = 1;
+	ok(ci_needs_rerun(&v), "a report not the series', not booted again: rerun");
+	f.reproduced = 1;
+	ok(!ci_needs_rerun(&v), "  reproduced: no rerun");
+	f.reproduced = -1;
+	f.added_by_series = true;
+	ok(!ci_needs_rerun(&v), "  the series' own report: proof already, no rerun");
 }
 
 /* calls[]: one per added call, reached null with the reason, then in words. */
@@ -857,9 +974,11 @@ int main(void)
 	test_prune_logs();
 	test_prune_base_logs();
 	test_panicked_01();
+	test_fired_without_panic_01();
 	test_carried_lines_04();
 	test_preexisting();
 	test_decide();
+	test_needs_rerun();
 	test_calls_02();
 	test_landed_offset();
 	test_parent_vs_patched();

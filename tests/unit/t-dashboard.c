@@ -5,6 +5,7 @@
  * site whose pages say what the state says.  Also the release ordering.
  */
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "child.h"
 #include "dashboard.h"
@@ -17,18 +18,24 @@
 
 static struct queue q;
 
-static long long add_series(const char *mid, const char *subject, time_t now)
+static long long add_series_in(const char *inbox, const char *mid,
+				const char *subject, time_t now)
 {
 	struct queue_msg m = {
-		.inbox = "linux-mm", .msgid = mid, .parent = "", .subject = subject,
+		.inbox = inbox, .msgid = mid, .parent = "", .subject = subject,
 		.author_name = "Jane Dev", .author_email = "jane@example.org",
 	};
 	long long id = 0;
 
 	queue_add_message(&q, &m, now, false);
-	if (queue_next_due(&id, &q, now + 100000) != 1)
+	if (queue_find(&id, &q, inbox, mid) != 1)
 		return 0;
 	return id;
+}
+
+static long long add_series(const char *mid, const char *subject, time_t now)
+{
+	return add_series_in("linux-mm", mid, subject, now);
 }
 
 static void artifact(long long id, const char *name, const char *text)
@@ -187,12 +194,16 @@ static void test_state(const char *tmp, const char *templates)
 	queue_add_message(&q, &m, 500, true);
 	ok(v1 && v2 && v1 != v2, "two series in the queue");
 
-	/* Issue 27: two replies said new-bug, a recipient called one wrong. */
+	/* Issue 27: two replies said new-bug, a recipient called one wrong
+	 * (issue 40: a suppression of its family). */
 	feedback_note_said(&st, "r1@bot", "mm/slub.c:f:BUG_ON:x", "new-bug", "BUG_ON(x);");
 	feedback_note_said(&st, "r2@bot", "mm/slub.c:g:BUG_ON:y", "new-bug", "BUG_ON(y);");
 	feedback_note_said(&st, "r2@bot", "mm/slub.c:g:WARN_ON:z", "new-warn", "WARN_ON(z);");
-	store_exec(&st, "INSERT INTO feedback (fingerprint, rule, by_addr, message_id, created)"
-		   " VALUES ('mm/slub.c:g:BUG_ON:y', 'new-bug', 'a@x', 'n1@x', 0)", "");
+	store_exec(&st, "INSERT INTO suppressions (what, scope, key, list, fingerprint, rule,"
+		   " by_addr, role, trust, message_id, why, created, expires, state) VALUES"
+		   " ('finding', 'family', 'r@x', 'linux-mm', 'mm/slub.c:g:BUG_ON:y',"
+		   " 'new-bug', 'a@x', 'recipient', 'From: as archived', 'n1@x',"
+		   " 'warnwatch: wrong', 0, 1, 'active')", "");
 
 	opts.out_dir = site.buf;
 	opts.state_dir = state.buf;
@@ -310,6 +321,196 @@ static void test_state(const char *tmp, const char *templates)
 	strbuf_release(&p);
 }
 
+/* The whole text of the file at `path` ("" when it cannot be read). */
+static char *slurp(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (strbuf_read_file(&sb, path, 0))
+		error_clear();
+	return strbuf_detach(&sb, NULL);
+}
+
+/* How often `needle` is in `hay`. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The series row whose subject is `subject`: from it to its </tr>. */
+static char *row_of(const char *page, const char *subject)
+{
+	const char *b = strstr(page, subject), *e;
+
+	if (!b)
+		return xstrdup("");
+	while (b > page && strncmp(b, "<tr>", 4))
+		b--;
+	e = strstr(b, "</tr>");
+	return xstrndup(b, e ? (size_t)(e - b) : strlen(b));
+}
+
+/*
+ * Issue 38.6: the Boot bar counts boots alone (a series whose b4 fetch
+ * failed is none), a conversion is shown as one, the date shown is the
+ * posting date when it is believable, and each rule has one row.
+ */
+static void test_issue38(const char *tmp, const char *templates)
+{
+	struct store st = STORE_INIT;
+	struct dashboard_opts opts = DASHBOARD_OPTS_INIT;
+	struct strbuf state = STRBUF_INIT, site = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf conv = STRBUF_INIT;
+	static const struct dashboard_watched watched[] = {
+		{ "linux-ext4", NULL }, { "linux-next", NULL },
+	};
+	const time_t read_at = 1764000000;	/* 2025-11-24 16:00:00 UTC */
+	long long fetch_failed, conv14, booted, future, early, garbage, fsc;
+	char *page, *row;
+
+	strbuf_addf(&state, "%s/state38", tmp);
+	strbuf_addf(&site, "%s/site38", tmp);
+	if (store_open(&st, state.buf) || queue_init(&q, &st, state.buf, NULL)) {
+		ok(0, "state opens: %s", error_last());
+		return;
+	}
+	/* b4 fetch failed: no boot ran. */
+	fetch_failed = add_series_in("linux-ext4", "blizzard@x",
+				     "[PATCHBLIZZARD v7 0/3] a cover of covers", read_at);
+	queue_fail(&q, fetch_failed, "no patches in the thread of <blizzard@x>", true,
+		   read_at + 10);
+	/* One boot, clean, posted an hour before serve read it. */
+	booted = add_series_in("linux-ext4", "booted@x", "[PATCH] ext4: booted", read_at);
+	queue_advance(&q, booted, QS_REPLIED, read_at + 100);
+	artifact(booted, QUEUE_CI, "{\"verdict\": \"clean\", \"reason\": \"booted\"}");
+	artifact(booted, QUEUE_SELECTED,
+		 "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		 "Message-ID: <other@x>\nDate: Mon, 3 Nov 2025 10:00:00 +0000\n"
+		 "Subject: [PATCH] ext4: another message first\n\nx\n\n"
+		 "From mboxrd@z Thu Jan  1 00:00:00 1970\n"
+		 "Message-ID: <booted@x>\nDate: Mon, 24 Nov 2025 16:00:00 +0100\n"
+		 "Subject: [PATCH] ext4: booted\n\nbody\n");
+	/* ci.json's fs-corrupted verdict is a boot, with a badge of its own. */
+	fsc = add_series_in("linux-ext4", "fsc@x", "[PATCH] ext4: corrupts", read_at);
+	queue_advance(&q, fsc, QS_REPLIED, read_at + 100);
+	artifact(fsc, QUEUE_CI, "{\"verdict\": \"fs-corrupted\", \"reason\": \"fsck\"}");
+	/* 14 BUG_ON()s made WARN_ON_ONCE()s, 2 BUG_ON()s removed. */
+	conv14 = add_series_in("linux-ext4", "conv@x", "[PATCH 0/14] ext4: no more BUG_ON", read_at);
+	queue_advance(&q, conv14, QS_REPLIED, read_at + 100);
+	strbuf_addstr(&conv, "{\"findings\": [");
+	for (int i = 0; i < 16; i++)
+		strbuf_addf(&conv, "%s{\"kind\": \"removed\", \"file\": \"fs/ext4/a.c\", "
+			    "\"line\": %d, \"macro\": \"BUG_ON\", \"class\": \"bug\", "
+			    "\"conversion\": %s, \"moved\": false}", i ? ", " : "", i + 1,
+			    i < 14 ? "true" : "false");
+	for (int i = 0; i < 14; i++)
+		strbuf_addf(&conv, ", {\"kind\": \"added\", \"file\": \"fs/ext4/a.c\", "
+			    "\"line\": %d, \"macro\": \"WARN_ON_ONCE\", \"class\": \"warn-once\", "
+			    "\"conversion\": true, \"moved\": false}", i + 1);
+	strbuf_addstr(&conv, "], \"summary\": {\"added\": {\"warn-once\": 14}, "
+		      "\"removed\": {\"bug\": 16}}}");
+	artifact(conv14, QUEUE_FINDINGS, conv.buf);
+	/* Dates nobody can believe: after serve read the mail, before Linux,
+	 * not a date, and one from an earlier message for a root without. */
+	future = add_series_in("linux-ext4", "future@x", "[PATCH] ext4: from the future", read_at);
+	queue_advance(&q, future, QS_REPLIED, read_at + 100);
+	artifact(future, QUEUE_SELECTED, "Message-ID: <future@x>\n"
+		 "Date: Fri, 1 Jan 2100 00:00:00 +0000\nSubject: x\n\nx\n");
+	early = add_series_in("linux-ext4", "early@x", "[PATCH] ext4: from 1980", read_at);
+	queue_advance(&q, early, QS_REPLIED, read_at + 100);
+	artifact(early, QUEUE_SELECTED, "Message-ID: <early@x>\n"
+		 "Date: Tue, 1 Jan 1980 00:00:00 +0000\nSubject: x\n\nx\n");
+	garbage = add_series_in("linux-ext4", "garbage@x", "[PATCH] ext4: no date", read_at);
+	queue_advance(&q, garbage, QS_REPLIED, read_at + 100);
+	artifact(garbage, QUEUE_SELECTED, "Message-ID: <garbage@x>\n"
+		 "Date: <script>99 Foo 2025</script>\nSubject: x\n\nx\n");
+	/* The census serve made of a list's tree, and one half written. */
+	{
+		struct strbuf from = STRBUF_INIT, to = STRBUF_INIT, text = STRBUF_INIT;
+		const char *top = getenv("WW_TOP");
+
+		strbuf_addf(&from, "%s/tests/e2e/data/dashboard/census-6.1.json", top ? top : ".");
+		strbuf_addf(&to, "%s/census", state.buf);
+		mkdir(to.buf, 0755);
+		strbuf_addstr(&to, "/linux-source-6.1.tar.xz-1-2.json");
+		if (!strbuf_read_file(&text, from.buf, 0))
+			strbuf_write_file(&text, to.buf);
+		strbuf_reset(&text);
+		strbuf_addstr(&text, "{\"classes\": ");
+		strbuf_setlen(&to, to.len - strlen("-1-2.json"));
+		strbuf_addstr(&to, "-3-4.json");
+		strbuf_write_file(&text, to.buf);
+		strbuf_release(&from);
+		strbuf_release(&to);
+		strbuf_release(&text);
+	}
+	feedback_note_said(&st, "r1@bot", "fs/ext4/a.c:f:WARN_ON:x", "new-warn", "WARN_ON(x);");
+	feedback_note_said(&st, "r2@bot", "fs/ext4/b.c:g:WARN_ON:y", "new-warn", "WARN_ON(y);");
+	feedback_note_said(&st, "r2@bot", "fs/ext4/b.c:g:BUG_ON:z", "new-bug", "BUG_ON(z);");
+
+	opts.out_dir = site.buf;
+	opts.state_dir = state.buf;
+	opts.templates = templates;
+	opts.now = read_at + 1000;
+	opts.watched = watched;
+	opts.nr_watched = ARRAY_SIZE(watched);
+	is(dashboard_write(&opts), 0, "38: dashboard: %s", error_last());
+	strbuf_addf(&p, "%s/index.html", site.buf);
+	page = slurp(p.buf);
+
+	ok(!strstr(page, "error ("), "38: a failed b4 fetch is no boot error in the Boot bar");
+	ok(!strstr(page, "not booted ("), "38: nor are series that were not booted");
+	ok(strstr(page, "clean (1)") != NULL, "38: the bar counts the one clean boot");
+	is_str(badge_after(p.buf, "ext4: corrupts"), "fs-corrupted",
+	       "38: ci.json's fs-corrupted verdict has its badge");
+	is_str(badge_after(p.buf, "a cover of covers"), "failed",
+	       "38: the failed series' Boot column says it failed before any boot");
+	ok(strstr(page, "No series on linux-next was booted") != NULL,
+	   "38: a list without a boot says so instead of a bar of zeros");
+
+	row = row_of(page, "ext4: no more BUG_ON");
+	ok(strstr(row, "<td class=\"n\">0</td>\n<td class=\"n\">2</td>\n"
+		  "<td class=\"n\">14</td>") != NULL,
+	   "38: 14 conversions: Added 0, Removed 2, Converted 14");
+	free(row);
+
+	row = row_of(page, "ext4: booted");
+	ok(strstr(row, "<td class=\"date\">2025-11-24 15:00</td>") != NULL,
+	   "38: the date shown is the root's Date: (UTC), not another message's");
+	free(row);
+	row = row_of(page, "ext4: from the future");
+	ok(strstr(row, "2025-11-24 16:00 <span class=\"small\">(when serve read it)") != NULL,
+	   "38: a Date: after serve read the mail is not believed: when it was read, said so");
+	free(row);
+	row = row_of(page, "ext4: from 1980");
+	ok(strstr(row, "(when serve read it)") != NULL, "38: nor one from before Linux");
+	free(row);
+	row = row_of(page, "ext4: no date");
+	ok(strstr(row, "(when serve read it)") != NULL && !strstr(page, "<script>"),
+	   "38: nor one that is no date");
+	free(row);
+	row = row_of(page, "a cover of covers");
+	ok(strstr(row, "(when serve read it)") != NULL, "38: nor a series never fetched");
+	free(row);
+	ok(strstr(page, "Calls in 6.1.192") != NULL && !strstr(page, "No census yet"),
+	   "38: the census serve wrote into the state is on the front page");
+	is(count_of(page, "scope=\"row\">new-warn</th>"), 1, "38: one row for new-warn");
+	ok(strstr(page, "<tr><th scope=\"row\">new-warn</th><td class=\"n\">2</td>") != NULL,
+	   "38: its replies counted once each");
+
+	free(page);
+	queue_release(&q);
+	store_close(&st);
+	strbuf_release(&state);
+	strbuf_release(&site);
+	strbuf_release(&p);
+	strbuf_release(&conv);
+}
+
 int main(void)
 {
 	char tmp[] = "/tmp/t-dashboard.XXXXXX";
@@ -326,6 +527,7 @@ int main(void)
 		return 1;
 	strbuf_addf(&templates, "%s/templates/dashboard", top ? top : ".");
 	test_state(tmp, templates.buf);
+	test_issue38(tmp, templates.buf);
 
 	child_init(&rm);
 	strvec_pushl(&rm.args, "rm", "-rf", tmp, NULL);

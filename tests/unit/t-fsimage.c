@@ -67,7 +67,7 @@ int main(void)
 	strbuf_setlen(&src, strlen(tmp) + 4);
 
 	if (fsimage_make(&img, &set, &set.specs[0], tmp, src.buf) == WW_ENOTFOUND) {
-		ok(1, "# SKIP mke2fs not installed: %s", error_last());
+		skip("not-installed: mke2fs (e2fsprogs)", "the images (%s)", error_last());
 		goto out;
 	}
 	for (size_t i = 0; i < set.nr; i++) {

@@ -78,9 +78,9 @@ int main(void)
 		if (!stat("/etc/ssl/certs/ca-certificates.crt", &st))
 			is(gitlib_ca_reads, 1, "libgit2's CA read reached warnwatch's definition, once");
 		else
-			skip("no CA bundle on this machine", "libgit2's CA read");
+			skip("not-installed: no CA bundle (ca-certificates)", "libgit2's CA read");
 	} else {
-		skip("libgit2 built without HTTPS", "libgit2's CA read");
+		skip("not-installed: a libgit2 with HTTPS", "libgit2's CA read");
 	}
 	if ((features & GIT_FEATURE_HTTPS) && !stat(GITLIB_CA_FILE, &st)) {
 		int reads = gitlib_ca_reads;
@@ -90,7 +90,7 @@ int main(void)
 		is(gitlib_enable_tls(), 0, "  a second call");
 		is(gitlib_ca_reads, reads + 1, "  reads nothing again");
 	} else {
-		skip("no HTTPS in libgit2 or no CA bundle", "gitlib_enable_tls()");
+		skip("not-installed: a libgit2 with HTTPS and a CA bundle", "gitlib_enable_tls()");
 	}
 	is(git_diff_from_buffer(&diff, text, sizeof(text) - 1), 0,
 	   "libgit2 parses a diff after gitlib_init()");

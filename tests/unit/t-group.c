@@ -68,6 +68,33 @@ int main(void)
 	is_str(missing.buf, "", "  nothing missing");
 	is(pick(&ids, &missing, &t, "bomb@k"), 0, "the [PATCHBOMB] above the sets: no patch");
 	is_str(ids.buf, "bomb@k", "  only itself");
+	{
+		struct mail_list mails = MAIL_LIST_INIT;
+
+		mbox_parse(&mails, t.buf, t.len);
+		is(group_sets_under(&mails, "bomb@k"), 2, "38.5: two sets under the PATCHBOMB");
+		is(group_sets_under(&mails, "set3@k"), 0, "  none under a set");
+		mail_list_clear(&mails);
+	}
+	/* Issue 38.5: ext4's [PATCHBLIZZARD v7], and an untagged letter whose
+	 * replies are covers: covers of covers, nothing for b4. */
+	strbuf_reset(&t);
+	msg(&t, "bliz@k", "", "[PATCHBLIZZARD v7] fuse: iomap and more", "the plan");
+	msg(&t, "bset1@k", "bliz@k", "[PATCHSET v7 1/2] fuse: cache", "hi");
+	msg(&t, "bset1-1@k", "bset1@k", "[PATCH 1/1] fuse: cache", diff);
+	msg(&t, "bset2@k", "bliz@k", "[PATCH v7 0/1] fuse: dio", "hi");
+	msg(&t, "bset2-1@k", "bset2@k", "[PATCH v7 1/1] fuse: dio read", diff);
+	is(pick(&ids, &missing, &t, "bliz@k"), 0, "38.5: the [PATCHBLIZZARD v7] letter: no patch");
+	is_str(ids.buf, "bliz@k", "  only itself");
+	{
+		struct mail_list mails = MAIL_LIST_INIT;
+
+		mbox_parse(&mails, t.buf, t.len);
+		is(group_sets_under(&mails, "bliz@k"), 2,
+		   "  a cover of two covers (a PATCHSET and a 0/1)");
+		mail_list_clear(&mails);
+	}
+	is(pick(&ids, &missing, &t, "bset2@k"), 1, "  the 0/1 under it is a series");
 
 	/* hch's untagged cover; patch 2/3 went to another list only. */
 	strbuf_reset(&t);

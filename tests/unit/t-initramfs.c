@@ -13,6 +13,7 @@
 #include "child.h"
 #include "mkdirs.h"
 #include "tap.h"
+#include "basetree.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -315,7 +316,7 @@ static void test_guest(const char *img)
 
 	strvec_pushl(&c.args, "bwrap", "--version", NULL);
 	if (child_run(&c) < 0 || c.status) {
-		skip("bwrap cannot run here", "init in a fake root");
+		skip("no-namespaces: bwrap cannot run here", "init in a fake root");
 		goto out;
 	}
 	child_release(&c);
@@ -504,27 +505,26 @@ static void test_real(const struct initramfs_opts *base)
 	struct initramfs_opts o = *base;
 	struct strvec targets = STRVEC_INIT;
 	struct strbuf tree = STRBUF_INIT, cache = STRBUF_INIT, img = STRBUF_INIT;
-	struct strbuf root = STRBUF_INIT, d = STRBUF_INIT;
+	struct strbuf root = STRBUF_INIT, d = STRBUF_INIT, version = STRBUF_INIT;
 	struct child c = CHILD_INIT;
-	const char *home = getenv("HOME");
 	int ret;
 
-	if (getenv("WARNWATCH_CACHE"))
-		strbuf_addf(&tree, "%s/work/6.1.192", getenv("WARNWATCH_CACHE"));
-	else
-		strbuf_addf(&tree, "%s/.cache/warnwatch/work/6.1.192", home ? home : "/");
-	strbuf_addf(&d, "%s/tools/testing/selftests/cgroup/Makefile", tree.buf);
 	if (getenv("WW_SKIP_SLOW")) {
-		skip("WW_SKIP_SLOW (make check-fast)", "real cgroup selftests in the initramfs");
+		skip("check-fast: WW_SKIP_SLOW", "real cgroup selftests in the initramfs");
 		goto out;
 	}
-	if (access(d.buf, R_OK) < 0) {
-		skip("no extracted 6.1 tree in the warnwatch cache", "real cgroup selftests in the initramfs");
+	ret = basetree_get(&tree, &version);
+	if (ret == WW_ENOTFOUND) {
+		skip("not-installed: linux-source-6.1", "real cgroup selftests in the initramfs");
+		goto out;
+	}
+	if (!ok(!ret, "the 6.1 base tree (%s)", version.buf)) {
+		printf("# %s\n", error_last());
 		goto out;
 	}
 	strbuf_addf(&cache, "%s/kcache", tmp);
 	ko.cache_dir = cache.buf;
-	ko.base = "6.1.192";
+	ko.base = version.buf;
 	ko.jobs = 2;
 	strvec_push(&targets, "cgroup");
 	ret = kselftest_build(&ks, tree.buf, &targets, &ko);
@@ -567,6 +567,7 @@ out:
 	kselftest_result_release(&ks);
 	strvec_clear(&targets);
 	strbuf_release(&d);
+	strbuf_release(&version);
 	strbuf_release(&root);
 	strbuf_release(&img);
 	strbuf_release(&cache);
@@ -604,7 +605,7 @@ int main(void)
 		return 1;
 	}
 	if (access("/bin/busybox", X_OK) < 0) {
-		skip("no /bin/busybox (busybox-static)", "initramfs");
+		skip("not-installed: /bin/busybox (busybox-static)", "initramfs");
 		goto out;
 	}
 	put("ks/install/cgroup/test_core",

@@ -206,7 +206,7 @@ static void test_no_kernel(void)
 int main(void)
 {
 	if (!have_qemu()) {
-		printf("1..0 # SKIP qemu-system-x86_64 is not installed\n");
+		printf("1..0 # SKIP not-installed: qemu-system-x86_64\n");
 		return 0;
 	}
 	if (!mkdtemp(dir)) {

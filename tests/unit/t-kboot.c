@@ -113,7 +113,8 @@ static void test_accel(const char *dir)
 		ok(!kboot_probe_accel(&a, &why, &o) && a == KBOOT_ACCEL_TCG &&
 		   strstr(why.buf, "/dev/kvm"), "no usable /dev/kvm: tcg (%s)", why.buf);
 	} else {
-		ok(1, "# SKIP /dev/kvm is usable here: the probe needs a kernel (t0210)");
+		skip("kvm-works: /dev/kvm is usable here, the probe needs a kernel (t0210)",
+		     "no usable /dev/kvm: tcg");
 	}
 	strbuf_release(&why);
 	kboot_opts_release(&o);
@@ -131,7 +132,7 @@ int main(void)
 	if (have_qemu()) {
 		test_early_exit(dir);
 	} else {
-		ok(1, "# SKIP qemu-system-x86_64 is not installed");
+		skip("not-installed: qemu-system-x86_64", "a QEMU that exits early");
 	}
 	test_accel(dir);
 	{

@@ -129,6 +129,128 @@ static void test_read(void)
 	strbuf_release(&link);
 }
 
+/*
+ * The allowlist (kcmd.h): each class kept, each refused; `cmd` is the
+ * words after "gcc" of a 6.12-style .o.cmd in build `b` of tree
+ * "/src/linux" (sandbox paths /ww/src and /ww/build, relative paths the
+ * build's).  `want` is what is kept after "gcc", `dropped` what is
+ * refused, both joined by blanks ("@B@" is the build directory).
+ */
+static void allow(const char *cmd, const char *want, const char *dropped, const char *what)
+{
+	struct strvec builds = STRVEC_INIT;
+	struct kcmd k = KCMD_INIT;
+	struct strbuf b = STRBUF_INIT, text = STRBUF_INIT, w = STRBUF_INIT, d = STRBUF_INIT;
+	char *got, *got_dropped;
+	int ret;
+
+	strbuf_addf(&b, "%s/allow", top);
+	strbuf_addf(&text, "savedcmd_drivers/misc/frob.o := gcc %s -c -o drivers/misc/frob.o "
+		    "/ww/src/drivers/misc/frob.c\n", cmd);
+	tmp_put(top, "allow/drivers/misc/.frob.o.cmd", text.buf);
+	strvec_push(&builds, b.buf);
+	ret = kcmd_read(&k, &builds, "/src/linux", "drivers/misc/frob.c");
+	for (const char *p = want; *p; p++)
+		starts_with(p, "@B@") ? (strbuf_addbuf(&w, &b), p += 2) : strbuf_addch(&w, *p);
+	for (const char *p = dropped; *p; p++)
+		starts_with(p, "@B@") ? (strbuf_addbuf(&d, &b), p += 2) : strbuf_addch(&d, *p);
+	got = joined(&k.argv);
+	got_dropped = joined(&k.dropped);
+	if (!ok(!ret && k.argv.nr && !strcmp(k.argv.v[0], "gcc") && !strcmp(got + 3 + !!*(got + 3), w.buf) &&
+		!strcmp(got_dropped, d.buf), "allowlist: %s", what))
+		printf("# ret %d %s\n# kept    [%s]\n# want    [gcc %s]\n# dropped [%s]\n# want    [%s]\n",
+		       ret, ret ? error_last() : "", got, w.buf, got_dropped, d.buf);
+	error_clear();
+	free(got);
+	free(got_dropped);
+	kcmd_release(&k);
+	strvec_clear(&builds);
+	strbuf_release(&b);
+	strbuf_release(&text);
+	strbuf_release(&w);
+	strbuf_release(&d);
+}
+
+static void test_allowlist(void)
+{
+	struct strbuf link = STRBUF_INIT;
+
+	tmp_put(top, "allow/Makefile", "");
+	strbuf_addf(&link, "%s/allow/source", top);
+	if (symlink("/ww/src", link.buf))
+		printf("# symlink: %s\n", strerror(errno));
+	strbuf_release(&link);
+
+	/* Kept. */
+	allow("-D__KERNEL__ -DKBUILD_MODNAME='\"frob\"' -D X=1 -UFOO -U BAR",
+	      "-D__KERNEL__ -DKBUILD_MODNAME=\"frob\" -D X=1 -UFOO -U BAR", "", "-D and -U");
+	allow("-I/ww/src/include -I ./include -I/ww/build/arch/x86/include/generated "
+	      "-iquote /ww/src/drivers/misc -idirafter include",
+	      "-I/src/linux/include -I @B@/include -I@B@/arch/x86/include/generated "
+	      "-iquote /src/linux/drivers/misc -idirafter @B@/include", "",
+	      "-I, -iquote, -idirafter beneath the tree or the build, made the host's");
+	allow("-include /ww/src/include/linux/kconfig.h -include ./include/generated/autoconf.h "
+	      "-imacros /ww/src/include/linux/compiler-version.h",
+	      "-include /src/linux/include/linux/kconfig.h -include @B@/include/generated/autoconf.h "
+	      "-imacros /src/linux/include/linux/compiler-version.h", "",
+	      "-include, -imacros beneath the tree or the build");
+	allow("-isystem /usr/lib/gcc/x86_64-linux-gnu/12/include -isystem/ww/src/include/uapi",
+	      "-isystem /usr/lib/gcc/x86_64-linux-gnu/12/include -isystem/src/linux/include/uapi", "",
+	      "-isystem beneath the tree or the compiler's own directory");
+	allow("-std=gnu11 -std=c99 -O2 -Os -O -g -gdwarf-5 -nostdinc -ansi",
+	      "-std=gnu11 -std=c99 -O2 -Os -O -g -gdwarf-5 -nostdinc -ansi", "",
+	      "-std=, -O*, -g*, -nostdinc, -ansi");
+	allow("-Wall -Wno-trigraphs -Werror=implicit-int -Wframe-larger-than=2048 -Wimplicit-fallthrough=5",
+	      "-Wall -Wno-trigraphs -Werror=implicit-int -Wframe-larger-than=2048 "
+	      "-Wimplicit-fallthrough=5", "", "-W* warnings");
+	allow("-m64 -mno-red-zone -mcmodel=kernel -mpreferred-stack-boundary=3 "
+	      "-mindirect-branch=thunk-extern -mharden-sls=all -mtune=generic",
+	      "-m64 -mno-red-zone -mcmodel=kernel -mpreferred-stack-boundary=3 "
+	      "-mindirect-branch=thunk-extern -mharden-sls=all -mtune=generic", "",
+	      "-m* from the list");
+	allow("-fno-strict-aliasing -fno-common -fshort-wchar -fcf-protection=none "
+	      "-fmacro-prefix-map=/ww/src/= -fno-builtin-wcslen -ftrivial-auto-var-init=zero "
+	      "-fstack-protector-strong",
+	      "-fno-strict-aliasing -fno-common -fshort-wchar -fcf-protection=none "
+	      "-fmacro-prefix-map=/ww/src/= -fno-builtin-wcslen -ftrivial-auto-var-init=zero "
+	      "-fstack-protector-strong", "", "-f* from the list");
+
+	/* Refused: each class, the rest of the command kept. */
+	allow("-x c++ -xc++ -D__KERNEL__", "-D__KERNEL__", "-x c++ -xc++", "-x (the language)");
+	allow("-fmodules-ts '-fmodule-mapper=|./evil' -fmodule-mapper=./m.map -D__KERNEL__",
+	      "-D__KERNEL__", "-fmodules-ts -fmodule-mapper=|./evil -fmodule-mapper=./m.map",
+	      "-fmodule-mapper, -fmodules-ts (issue 33: cc1plus runs the mapper)");
+	allow("-fplugin=./scripts/gcc-plugins/x.so -fplugin-arg-x-y=1 -Wall",
+	      "-Wall", "-fplugin=./scripts/gcc-plugins/x.so -fplugin-arg-x-y=1", "-fplugin*");
+	allow("-B/tmp/evil -B /tmp/evil -specs=/tmp/evil.specs -specs /tmp/s @/tmp/evil.rsp "
+	      "-wrapper /bin/sh,-c -Wall",
+	      "-Wall", "-B/tmp/evil -B /tmp/evil -specs=/tmp/evil.specs -specs /tmp/s "
+	      "@/tmp/evil.rsp -wrapper /bin/sh,-c",
+	      "programs run: -B, -specs, @file, -wrapper");
+	allow("-Wp,-MMD,drivers/misc/.frob.o.d -MD -MF x.d -MT x -Wa,-adhln=/tmp/x "
+	      "-Wl,-T,x -W,x -Wall",
+	      "-Wall", "-Wp,-MMD,drivers/misc/.frob.o.d -MD -MF x.d -MT x -Wa,-adhln=/tmp/x "
+	      "-Wl,-T,x -W,x", "files written or words passed on: -Wp, -M*, -Wa, -Wl, -W,");
+	allow("-save-temps -fdump-tree-all -ftest-coverage -fprofile-arcs -fstack-usage "
+	      "-fcallgraph-info -fdiagnostics-format=json -fdebug-prefix-map=/a=/b -O2",
+	      "-O2", "-save-temps -fdump-tree-all -ftest-coverage -fprofile-arcs -fstack-usage "
+	      "-fcallgraph-info -fdiagnostics-format=json -fdebug-prefix-map=/a=/b",
+	      "-save-temps, -fdump*, coverage and other output files");
+	allow("--param=allow-store-data-races=0 --param asan-stack=1 -Xclang -load -pg -O2",
+	      "-O2", "--param=allow-store-data-races=0 --param asan-stack=1 -Xclang -load -pg",
+	      "--param, -Xclang, -pg (decided: nothing a syntax check needs)");
+	allow("-mno-such-thing -mfoo=bar -m -fno-such-thing -std=gnu11,x -O2.x -Dok",
+	      "-Dok", "-mno-such-thing -mfoo=bar -m -fno-such-thing -std=gnu11,x -O2.x",
+	      "-m, -f not on the lists, odd -std= and -O");
+	allow("-I/etc -I/ww/src/../../etc -I../../etc -iquote /root/.ssh -include /etc/passwd "
+	      "-include ../../../etc/shadow -imacros /dev/zero -isystem /etc -isystem "
+	      "/usr/lib/gcc/../../../etc -I/usr/include -Dok",
+	      "-Dok", "-I/etc -I/ww/src/../../etc -I../../etc -iquote /root/.ssh -include /etc/passwd "
+	      "-include ../../../etc/shadow -imacros /dev/zero -isystem /etc -isystem "
+	      "/usr/lib/gcc/../../../etc -I/usr/include",
+	      "paths leaving the tree and the build (absolute, .., the host's)");
+}
+
 static void test_cache_builds(void)
 {
 	struct strvec v = STRVEC_INIT;
@@ -164,11 +286,12 @@ int main(void)
 	struct child rm = CHILD_INIT;
 
 	if (!mkdtemp(top)) {
-		printf("1..0 # SKIP mkdtemp: %s\n", strerror(errno));
-		return 0;
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
 	}
 	test_split();
 	test_read();
+	test_allowlist();
 	test_cache_builds();
 	strvec_pushl(&rm.args, "rm", "-rf", "--", top, NULL);
 	child_run(&rm);

@@ -5,8 +5,14 @@
  * with two reasons, a build failure without calls); nothing boots.
  */
 #include "kcover.h"
+#include "gitlib.h"
 #include "tap.h"
+
+#include <errno.h>
+#include <string.h>
 #include "tmpdir.h"
+
+#include <git2.h>
 
 #include <sys/stat.h>
 
@@ -54,7 +60,7 @@ static void fixtures(void)
 	dump = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 	ok(dump && strstr(dump, "\"evidence_coverage\":0.375"), "json: the share: %s", dump ? dump : "(none)");
 	ok(dump && strstr(dump, "\"untestable\":3"), "json: per verdict");
-	ok(dump && strstr(dump, "{\"count\":1,\"reason\":\"linux 6.12.9 lacks"),
+	ok(dump && strstr(dump, "\"reason\":\"linux 6.12.9 lacks"),
 	   "json: the reasons");
 	free(dump);
 	json_decref(o);
@@ -107,7 +113,7 @@ static void errors(void)
 	is(kcover_load(&cov, "/nonexistent/kcover"), WW_ENOTFOUND, "a missing path");
 	ok(strstr(error_last(), "'/nonexistent/kcover'"), "names it: %s", error_last());
 	if (!mkdtemp(dir)) {
-		skip("mkdtemp failed", "a directory without verdicts");
+		ok(0, "mkdtemp: %s", strerror(errno));
 		goto out;
 	}
 	is(kcover_load(&cov, dir), WW_ENOTFOUND, "a directory without *.json");
@@ -125,10 +131,97 @@ out:
 	strbuf_release(&sb);
 }
 
+/*
+ * Issue 39: per untestable reason, how many series the operator's clone
+ * has the base-commit of (testable on their own tree), and what the rest
+ * lack.  Nothing is built: a look-up in the clone.
+ */
+static void with_repo(void)
+{
+	char dir[] = "/tmp/ww-t-kcover-XXXXXX";
+	const char *reason = "linux 6.12.118 lacks the struct member 's_x'";
+	struct kcover cov = KCOVER_INIT;
+	struct ci_verdict v[3] = { CI_VERDICT_INIT, CI_VERDICT_INIT, CI_VERDICT_INIT };
+	struct strbuf text = STRBUF_INIT, path = STRBUF_INIT;
+	git_repository *repo = NULL;
+	git_treebuilder *tb = NULL;
+	git_tree *tree = NULL;
+	git_oid tree_id, commit;
+	char *dump = NULL;
+	json_t *o;
+
+	if (!mkdtemp(dir)) {
+		skip("mkdtemp failed", "the clone look-up");
+		return;
+	}
+	gitlib_init();
+	strbuf_addf(&path, "%s/linux.git", dir);
+	if (git_repository_init(&repo, path.buf, 1) < 0 ||
+	    git_treebuilder_new(&tb, repo, NULL) < 0 || git_treebuilder_write(&tree_id, tb) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_id) < 0 ||
+	    gitlib_commit(&commit, repo, "HEAD", NULL, 0, "base", tree, NULL) < 0) {
+		ok(0, "a clone with one commit: %s", gitlib_error());
+		goto out;
+	}
+	for (int i = 0; i < 3; i++) {
+		v[i].kind = CI_UNTESTABLE;
+		v[i].reason = xstrdup(reason);
+	}
+	v[0].base_commit = xstrdup(git_oid_tostr_s(&commit));
+	v[1].base_commit = xstrdup("0123456789abcdef0123456789abcdef01234567");
+	strvec_push(&v[1].missing, "the struct member 's_x'");
+	strvec_push(&v[2].missing, "the struct member 's_x'");
+
+	for (int i = 0; i < 3; i++)
+		kcover_add(&cov, &v[i]);
+	kcover_sort(&cov);
+	ok(cov.nr_untestable == 1 && cov.untestable[0].with_repo == 0 &&
+	   cov.untestable_with_repo == 0, "no [ci] repo: none known to be testable");
+	kcover_text(&text, &cov);
+	ok(strstr(text.buf, "      lacking a clone to find its base-commit in ([ci] repo): 2\n") &&
+	   strstr(text.buf, "      lacking a base-commit: line (git format-patch --base=auto): 1\n"),
+	   "  what they lack: a clone for two, a base-commit: line for one");
+	kcover_release(&cov);
+
+	cov.repo = path.buf;
+	for (int i = 0; i < 3; i++)
+		kcover_add(&cov, &v[i]);
+	kcover_sort(&cov);
+	ok(cov.nr_untestable == 1 && cov.untestable[0].count == 3 &&
+	   cov.untestable[0].with_repo == 1 && cov.untestable_with_repo == 1,
+	   "with the clone: the series whose base-commit it has is testable");
+	strbuf_reset(&text);
+	kcover_text(&text, &cov);
+	printf("%s", text.buf);
+	ok(strstr(text.buf, "      testable with the clone: 1\n") &&
+	   strstr(text.buf, "      lacking the struct member 's_x': 2\n") &&
+	   strstr(text.buf, "      lacking its base-commit in the clone: 1\n") &&
+	   strstr(text.buf, "      lacking a base-commit: line (git format-patch --base=auto): 1\n"),
+	   "  the rest: the commit not in the clone, no base-commit:, the name");
+	o = kcover_to_json(&cov);
+	dump = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+	ok(dump && strstr(dump, "\"untestable_with_repo\":1") &&
+	   strstr(dump, "{\"count\":2,\"what\":\"the struct member 's_x'\"}") &&
+	   strstr(dump, "\"with_repo\":1"), "json: %s", dump ? dump : "(none)");
+	json_decref(o);
+	free(dump);
+	kcover_release(&cov);
+out:
+	for (int i = 0; i < 3; i++)
+		ci_verdict_release(&v[i]);
+	git_tree_free(tree);
+	git_treebuilder_free(tb);
+	git_repository_free(repo);
+	tmp_remove(dir);
+	strbuf_release(&text);
+	strbuf_release(&path);
+}
+
 int main(void)
 {
 	fixtures();
 	fired_beats_count();
 	errors();
+	with_repo();
 	return done_testing();
 }

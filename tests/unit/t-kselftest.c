@@ -1,8 +1,8 @@
 /*
  * Unit tests for bot/kernel-ci/kselftest.c: the cache key on a small fake tree (what
- * changes it and what does not), and real static builds from the cached
- * 6.1 tree when there is one (read-only: the build writes only into a
- * temporary cache): cgroup builds completely and is static, a second call
+ * changes it and what does not), and real static builds from the 6.1
+ * base tree (basetree.h: the cache's, or extracted now; read-only: the
+ * build writes only into a temporary cache): cgroup builds completely and is static, a second call
  * comes from the cache, 6.1's timers builds partly with the link error
  * quoted.
  */
@@ -11,6 +11,7 @@
 #include "mkdirs.h"
 #include "tap.h"
 #include "tmpdir.h"
+#include "basetree.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -108,23 +109,6 @@ static void test_hash(void)
 }
 
 /* The 6.1 tree warnwatch extracted, if this machine has one. */
-static bool real_tree(struct strbuf *out)
-{
-	const char *cache = getenv("WARNWATCH_CACHE");
-	const char *home = getenv("HOME");
-
-	if (cache)
-		strbuf_addf(out, "%s/work/6.1.192", cache);
-	else
-		strbuf_addf(out, "%s/.cache/warnwatch/work/6.1.192",
-			    home ? home : "/");
-	strbuf_addstr(out, "/tools/testing/selftests/cgroup/Makefile");
-	if (access(out->buf, R_OK) < 0)
-		return false;
-	strbuf_setlen(out, out->len - strlen("/tools/testing/selftests/cgroup/Makefile"));
-	return true;
-}
-
 static bool is_static(const char *path)
 {
 	struct child c = CHILD_INIT;
@@ -144,24 +128,30 @@ static void test_build(void)
 	struct kselftest_result r2 = KSELFTEST_RESULT_INIT;
 	struct strvec targets = STRVEC_INIT;
 	struct strbuf tree = STRBUF_INIT, cache = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf version = STRBUF_INIT;
 	struct stat st;
 	int ret;
 
 	if (getenv("WW_SKIP_SLOW")) {
-		skip("WW_SKIP_SLOW (make check-fast)", "cgroup builds statically");
-		skip("WW_SKIP_SLOW (make check-fast)", "cached rebuild");
-		skip("WW_SKIP_SLOW (make check-fast)", "timers partial build");
+		skip("check-fast: WW_SKIP_SLOW", "cgroup builds statically");
+		skip("check-fast: WW_SKIP_SLOW", "cached rebuild");
+		skip("check-fast: WW_SKIP_SLOW", "timers partial build");
 		goto out;
 	}
-	if (!real_tree(&tree)) {
-		skip("no extracted 6.1 tree in the warnwatch cache", "cgroup builds statically");
-		skip("no extracted 6.1 tree in the warnwatch cache", "cached rebuild");
-		skip("no extracted 6.1 tree in the warnwatch cache", "timers partial build");
+	ret = basetree_get(&tree, &version);
+	if (ret == WW_ENOTFOUND) {
+		skip("not-installed: linux-source-6.1", "cgroup builds statically");
+		skip("not-installed: linux-source-6.1", "cached rebuild");
+		skip("not-installed: linux-source-6.1", "timers partial build");
+		goto out;
+	}
+	if (!ok(!ret, "the 6.1 base tree (%s)", version.buf)) {
+		printf("# %s\n", error_last());
 		goto out;
 	}
 	strbuf_addf(&cache, "%s/cache", tmp);
 	o.cache_dir = cache.buf;
-	o.base = "6.1.192";
+	o.base = version.buf;
 	o.jobs = 2;
 	strvec_pushl(&targets, "cgroup", "timers", NULL);
 	ret = kselftest_build(&r, tree.buf, &targets, &o);
@@ -197,6 +187,7 @@ out:
 	kselftest_result_release(&r);
 	strvec_clear(&targets);
 	strbuf_release(&p);
+	strbuf_release(&version);
 	strbuf_release(&cache);
 	strbuf_release(&tree);
 }

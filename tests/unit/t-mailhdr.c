@@ -168,10 +168,28 @@ static void test_addrs_hostile(void)
 		{ "team: a@ok.example, \"B\" <b@ok.example>;, c@ok.example",
 		  "a@ok.example b@ok.example c@ok.example", "a group stands for its members" },
 		{ "undisclosed-recipients:;", "", "an empty group is nobody" },
+		/* issue 33.6: a word RFC 2047 forbids in a phrase is still text */
+		{ "=?UTF-8?Q?Jane_<victim3@gmail.com>,_Bob?= <jane@example.org>",
+		  "jane@example.org", "a <mailbox> inside a broken Q word is text" },
+		{ "=?UTF-8?B?SmFuZSA8dmljdGltM0BnbWFpbC5jb20+LCBCb2I=?= <jane@example.org>",
+		  "jane@example.org", "... in a B word" },
+		{ "=?UTF-8?Q?Jane_<victim3@?= =?utf-8?q?gmail.com>,?=\n <jane@example.org>",
+		  "jane@example.org", "... spread over two words, folded" },
+		{ "=?UTF-8?Q?Jane_<victim3@gmail.com>?=", "",
+		  "... alone: no mailbox at all" },
+		{ "=?UTF-8?Q?Jane_<vic?=tim3@gmail.com> <jane@example.org>", "",
+		  "a word ending inside the <address>: nothing read as one" },
+		{ "=?UTF-8?Q?a\"b_<victim@x.org>?= <jane@example.org>", "jane@example.org",
+		  "a quote inside the word does not end the name" },
+		{ "\"=?UTF-8?Q?x?=\" <a@ok.example>, (=?UTF-8?Q?_<victim@x.org>?=) b@ok.example",
+		  "a@ok.example b@ok.example", "words inside quotes and comments are left to them" },
+		{ "=?UTF-8?Q?J=C3=B6rg?= <joerg@ok.example>, Bob <bob@ok.example>",
+		  "joerg@ok.example bob@ok.example", "a valid word: the mailbox is read as before" },
 	};
+	const size_t cases_nr = ARRAY_SIZE(cases);
 	struct strbuf got = STRBUF_INIT;
 
-	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+	for (size_t i = 0; i < cases_nr; i++) {
 		struct mail_addr_list l = MAIL_ADDR_LIST_INIT;
 
 		mail_addr_parse(&l, cases[i].value);
@@ -181,6 +199,11 @@ static void test_addrs_hostile(void)
 		is_str(got.buf, cases[i].addrs, "%s", cases[i].what);
 		if (i == 1 && l.nr == 1)
 			is_str(l.v[0].name, "x <victim@gmail.com>,", "the decoded name kept as a name");
+		if (i == 6 && l.nr == 1)
+			is_str(l.v[0].name, "Jane <victim3@gmail.com>, Bob",
+			       "the broken word decoded into the display name");
+		if (i == cases_nr - 1 && l.nr == 2)
+			is_str(l.v[0].name, "J\xc3\xb6rg", "its name decoded");
 		mail_addr_list_clear(&l);
 	}
 	strbuf_release(&got);

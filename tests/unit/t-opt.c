@@ -111,6 +111,17 @@ int main(void)
 	is(g.rest.nr, 1, "the argument between is an argument");
 
 	strvec_clear(&g.rest);
+	is(run(&g, 0, "12", "7", NULL), 0, "two row numbers");
+	is(opt_ids(&g.rest), 0, "opt_ids: digits only are IDs");
+	strvec_clear(&g.rest);
+	is(run(&g, 0, "12", "7x", NULL), 0, "an ID with a letter");
+	is(opt_ids(&g.rest), WW_EUSAGE, "opt_ids: refused");
+	is_str(error_last(), "unknown argument '7x'", "the argument named");
+	strvec_clear(&g.rest);
+	is(run(&g, 0, "", NULL), 0, "an empty argument");
+	is(opt_ids(&g.rest), WW_EUSAGE, "opt_ids: an empty ID is refused");
+
+	strvec_clear(&g.rest);
 	strvec_clear(&g.list);
 	return done_testing();
 }

@@ -11,19 +11,80 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-static void add_reply(struct store *st, const char *inbox, const char *root,
-		      const char *state, time_t when)
+static void add_reply_by(struct store *st, const char *inbox, const char *root,
+			 const char *author, const char *state, time_t when)
 {
 	struct strbuf id = STRBUF_INIT;
 
 	strbuf_addf(&id, "r-%s", root);
-	store_exec(st, "INSERT INTO queue_series (inbox, root_msgid, state, first_seen,"
-		   " last_seen, updated) VALUES (?, ?, 'replied', 0, 0, 0)", "ss", inbox, root);
+	store_exec(st, "INSERT INTO queue_series (inbox, root_msgid, author_email, state,"
+		   " first_seen, last_seen, updated) VALUES (?, ?, ?, 'replied', 0, 0, 0)",
+		   "sss", inbox, root, author);
 	store_exec(st, "INSERT INTO replies (series, version, message_id, in_reply_to,"
 		   " subject, recipients, state, created, updated) VALUES"
 		   " (?, 1, ?, ?, '', '', ?, ?, ?)", "ssssttt", root, id.buf, root, state,
 		   when, when);
 	strbuf_release(&id);
+}
+
+static void add_reply(struct store *st, const char *inbox, const char *root,
+		      const char *state, time_t when)
+{
+	add_reply_by(st, inbox, root, "", state, when);
+}
+
+/*
+ * Issue 38.7: one mail per author per list per `pace`; a family
+ * cross-posted as three series gets its mail spaced out, not lost.
+ */
+static void test_pace(struct store *st, const struct policy_global *pg, time_t now)
+{
+	struct config c = CONFIG_INIT;
+	struct policy_list pl;
+	struct strbuf why = STRBUF_INIT;
+	struct policy_series second = { "ext4", "Djwong@Kernel.org", "fam2@x" };
+	time_t until = 0;
+	static const struct { const char *text; int ret; unsigned int secs; } e[] = {
+		{ "0", 0, 0 }, { "60", 0, 3600 }, { "20s", 0, 20 }, { "2h", 0, 7200 },
+		{ "1440", 0, 86400 }, { "25h", WW_EINPUT, 0 }, { "1441", WW_EINPUT, 0 },
+		{ "soon", WW_EINPUT, 0 }, { "", WW_EINPUT, 0 },
+	};
+
+	is(policy_list_load(&pl, &c, "list.ext4"), 0, "38.7: no pace key");
+	is(pl.pace, POLICY_DEFAULT_PACE, "  pace is on by default (%u s)", pl.pace);
+	pl.daily_cap = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(e); i++) {
+		unsigned int secs = 12345;
+		int ret = policy_parse_pace(&secs, e[i].text);
+
+		ok(ret == e[i].ret && (ret || secs == e[i].secs),
+		   "38.7: pace = '%s': %s %u s", e[i].text, ret ? "refused" : "", secs);
+		error_clear();
+	}
+	add_reply_by(st, "ext4", "fam1@x", "djwong@kernel.org", "sent", now - 20);
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now), 1,
+	   "38.7: the family's second series, 20 s after the first mail: held");
+	ok(strstr(why.buf, "pace") && strstr(why.buf, "Djwong@Kernel.org"), "  %s", why.buf);
+	is(until, now - 20 + 3600 + 1, "  until an hour after the first");
+	strbuf_reset(&why);
+	second.root = "fam1@x";
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now), 0,
+	   "  the series' own reply does not hold it");
+	second.root = "fam2@x";
+	second.author = "other@kernel.org";
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now), 0, "  another author: go");
+	second.author = "djwong@kernel.org";
+	second.inbox = "xfs";
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now), 0,
+	   "  the same author on another list: go");
+	second.inbox = "ext4";
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now + 3600), 0,
+	   "  an hour later: go");
+	pl.pace = 0;
+	is(policy_hold(&until, &why, st, pg, &pl, &second, now), 0, "  pace = 0: go");
+	policy_list_release(&pl);
+	config_release(&c);
+	strbuf_release(&why);
 }
 
 int main(void)
@@ -35,6 +96,7 @@ int main(void)
 	struct store st = STORE_INIT;
 	struct strbuf why = STRBUF_INIT, stop = STRBUF_INIT;
 	time_t now = 1700000000, until = 0;
+	struct policy_series ext4 = { "ext4", NULL, "me@x" };
 	int fd;
 
 	if (!mkdtemp(dir))
@@ -118,29 +180,32 @@ int main(void)
 	is(policy_global_load(&pg, &c, "/nonexistent"), 0, "[serve] keys set");
 
 	is(store_open(&st, dir), 0, "a state");
-	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 0, "nothing sent: go");
+	is(policy_hold(&until, &why, &st, &pg, &pl, &ext4, now), 0, "nothing sent: go");
 	fd = open(stop.buf, O_CREAT | O_WRONLY, 0600);
 	close(fd);
-	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1, "the stop file halts sending");
+	is(policy_hold(&until, &why, &st, &pg, &pl, &ext4, now), 1, "the stop file halts sending");
 	ok(strstr(why.buf, "stop file") && until > now, "  saying so: %s", why.buf);
 	unlink(stop.buf);
 	strbuf_reset(&why);
 
-	add_reply(&st, "ext4", "a@x", "sent", now - 100);
+	/* Five hours ago: still within the day the caps count. */
+	add_reply(&st, "ext4", "a@x", "sent", now - 5 * 3600);
 	add_reply(&st, "ext4", "old@x", "sent", now - 2 * 86400);
 	add_reply(&st, "ext4", "f@x", "failed", now - 50);
 	add_reply(&st, "xfs", "b@x", "sent", now - 90);
-	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 0,
+	is(policy_hold(&until, &why, &st, &pg, &pl, &ext4, now), 0,
 	   "one reply on the list today (the old and the failed one do not count)");
 	add_reply(&st, "ext4", "c@x", "intent", now - 10);
-	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1, "the list's cap");
+	is(policy_hold(&until, &why, &st, &pg, &pl, &ext4, now), 1, "the list's cap");
 	ok(strstr(why.buf, "daily-cap (2") != NULL, "  %s", why.buf);
-	is(until, now - 100 + 86400 + 1, "  until the oldest of the day is a day old");
+	is(until, now - 5 * 3600 + 86400 + 1, "  until the oldest of the day is a day old");
 	strbuf_reset(&why);
 	pl.daily_cap = 0;
-	is(policy_hold(&until, &why, &st, &pg, &pl, "ext4", now), 1,
+	is(policy_hold(&until, &why, &st, &pg, &pl, &ext4, now), 1,
 	   "the overall cap counts every list");
 	ok(strstr(why.buf, "[serve] daily-cap (3") != NULL, "  %s", why.buf);
+	pg.daily_cap = 0;
+	test_pace(&st, &pg, now);
 
 	store_close(&st);
 	policy_list_release(&pl);

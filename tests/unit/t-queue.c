@@ -528,6 +528,100 @@ static void test_affinity(void)
 	q.warm = was;
 }
 
+/* The "queue" of queue_status_json(): what tests/e2e/lib.sh's
+ * wait_idle() reads to know the service has nothing left to do. */
+static json_int_t work(const char *key, time_t now)
+{
+	json_t *st = NULL;
+	json_int_t v = -1;
+
+	if (queue_status_json(&st, &q, 10, now) == 0)
+		v = json_integer_value(json_object_get(json_object_get(st, "queue"), key));
+	json_decref(st);
+	return v;
+}
+
+static void test_work_left(void)
+{
+	long long id, due;
+	int n = 0;
+
+	while (queue_next_due(&due, &q, 1LL << 40) == 1 && n++ < 100)
+		queue_advance(&q, due, QS_REPLIED, 90000);
+	ok(work("active", 90000) == 0 && work("due", 90000) == 0 && work("held", 90000) == 0,
+	   "status queue: nothing active once drained");
+	add("idle@x", "", "[PATCH] idle: me", "ida@x.org", 90000);
+	id = series_of("idle@x");
+	ok(work("active", 90000) == 1 && work("due", 90000) == 1 &&
+	   work("next_at", 90000) == 90000, "a new series: active, due now");
+	queue_defer(&q, id, 90050);
+	ok(work("due", 90000) == 0 && work("held", 90000) == 0 && work("next_at", 90000) == 90050,
+	   "  deferred (settling): not due, not held, next at 90050");
+	queue_set_reply(&q, id, "held until 07:00 (quiet hours)");
+	ok(work("held", 90000) == 1 && work("active", 90000) == 1,
+	   "  a policy holds it: held");
+	ok(work("due", 90050) == 1, "  due again at its time");
+	queue_advance(&q, id, QS_REPLIED, 90060);
+	ok(work("active", 90060) == 0 && work("held", 90060) == 0, "  done: nothing left");
+}
+
+/*
+ * Issue 38.5: what became of a series, in a list owner's words, from the
+ * words the reply stage and the queue record.
+ */
+static void test_outcomes(void)
+{
+	static const struct {
+		const char *state, *reply, *error;
+		enum queue_outcome want;
+		const char *why;	/* a part of it */
+	} t[] = {
+		{ "replied", "sent <r1@x> to a@x, l@x", "", QO_ANSWERED, "sent <r1@x>" },
+		{ "replied", "sent <r1@x> (confirmed by the archive)", "", QO_ANSWERED, "archive" },
+		{ "replied", "none: <p@x> was answered already by <r@x> (series <c@x> v1)", "",
+		  QO_ANSWERED, "answered already" },
+		{ "replied", "none: nothing to say", "", QO_NOTHING, "nothing to say" },
+		{ "replied", "none: no issue, only thanks (positive = no)", "", QO_NOTHING,
+		  "only thanks" },
+		{ "replied", "none: every point was made in the thread already or called "
+		  "wrong before", "", QO_NOTHING, "point was made" },
+		{ "replied", "none: replies are off for this list", "", QO_HELD, "reply = none" },
+		{ "replied", "none: the author is in ignore-senders", "", QO_HELD,
+		  "ignore-senders" },
+		{ "replied", "none: only info-level notes, with no evidence (min-level = "
+		  "warning)", "", QO_HELD, "min-level" },
+		{ "replied", "none: a@x (the author) muted warnwatch on this series "
+		  "(<m@x>, family scope), until 2027-01-01 (suppression #3)", "", QO_HELD,
+		  "a mute" },
+		{ "replied", "drafted", "", QO_HELD, "reply = draft" },
+		{ "replied", "drafted, not sent: a@x is not in allow-senders", "", QO_HELD,
+		  "allow-senders" },
+		{ "checked", "held for 20 s after the newest mail (embargo: people first)", "",
+		  QO_HELD, "embargo" },
+		{ "booted", "held until 09:00 (quiet hours)", "", QO_HELD, "quiet hours" },
+		{ "checked", "held: pace (one mail per author per 3600 s on this list): the "
+		  "last to a@x went 20 s ago", "", QO_HELD, "pace" },
+		{ "checked", "held: the list's daily-cap (20 replies in 24 hours) is reached",
+		  "", QO_HELD, "daily-cap" },
+		{ "received", "", "", QO_IN_PROGRESS, "" },
+		{ "skipped", "", "a cover of patchsets (<b@x>): each set under it is a series "
+		  "of its own", QO_SKIPPED, "cover of patchsets" },
+		{ "failed", "", "cannot reach the archive 'http://x'", QO_FAILED, "cannot reach" },
+	};
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		enum queue_outcome o;
+
+		strbuf_reset(&why);
+		o = queue_outcome_of(&why, t[i].state, t[i].reply, t[i].error);
+		ok(o == t[i].want && strstr(why.buf, t[i].why),
+		   "38.5: %s '%.40s': %s (%s)", t[i].state, t[i].reply,
+		   queue_outcome_name(o), why.buf);
+	}
+	strbuf_release(&why);
+}
+
 int main(int argc, char **argv)
 {
 	struct queue_opts opts = QUEUE_OPTS_INIT;
@@ -548,6 +642,8 @@ int main(int argc, char **argv)
 	test_time_ceil();
 	test_affinity();
 	test_real_shapes();
+	test_work_left();
+	test_outcomes();
 	queue_release(&q);
 	store_close(&store);
 	tmp_remove(tmpdir);

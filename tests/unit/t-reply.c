@@ -5,7 +5,10 @@
  * kernel-ci verdict, and "nothing to say".  Findings are built by hand
  * here (check.c has its own tests); the templates are the real ones.
  */
+#include <ctype.h>
+
 #include "ci-json.h"
+#include "english.h"
 #include "reply.h"
 #include "suggest.h"
 #include "tap.h"
@@ -173,15 +176,80 @@ static bool has_flat(const struct reply *r, const char *s)
 	return found;
 }
 
+/*
+ * Issue 38.3: no two sentences of a reply run together ("...checkpatch
+ * does not know that As coding-style.rst puts it:").  The seams: a
+ * capitalised plain word ("As", "See", "Every") right after a word that
+ * ends no sentence, or right after a stop without a space ("that.As").  Proper nouns that may follow such a word are few
+ * and none of them is a plain capitalised word, except the greeting.
+ */
+static const char *run_on(const char *text)
+{
+	static char where[96];
+	const char *body = strstr(text, "\n\n"), *end = strstr(text, "\n-- \n");
+	struct strbuf flat = STRBUF_INIT;
+	const char *found = NULL;
+
+	body = body ? body + 2 : text;
+	body += strcspn(body, "\n");		/* past "Hi NAME," */
+	for (const char *l = body; l < (end ? end : body + strlen(body)); ) {
+		size_t len = strcspn(l, "\n");
+
+		/* Prose only: quotes, code and blank lines end a paragraph. */
+		if (!len || strchr(">| \t", *l))
+			strbuf_addstr(&flat, "\n");
+		else {
+			strbuf_add(&flat, l, len);
+			strbuf_addch(&flat, ' ');
+		}
+		l += len + (l[len] == '\n');
+	}
+	for (const char *p = flat.buf + 1; *p && !found; p++) {
+		const char *w = p + 1;
+		size_t n;
+
+		/* "that.As": a stop without its space. */
+		if (strchr(".!?;", *p) && *p && (islower((unsigned char)p[-1]) || p[-1] == ')') &&
+		    isupper((unsigned char)p[1]) && islower((unsigned char)p[2])) {
+			found = p;
+			break;
+		}
+		if (*p != ' ' || !(isalnum((unsigned char)p[-1]) || p[-1] == ')'))
+			continue;
+		if (!isupper((unsigned char)*w) || !islower((unsigned char)w[1]))
+			continue;
+		n = strspn(w + 1, "abcdefghijklmnopqrstuvwxyz");
+		if (w[1 + n] == ' ' || w[1 + n] == ',' || w[1 + n] == ':')
+			found = p;
+	}
+	if (found)
+		snprintf(where, sizeof(where), "%.40s|%.40s",
+			 found - 40 < flat.buf ? flat.buf : found - 40, found);
+	strbuf_release(&flat);
+	return found ? where : NULL;
+}
+
+/* Every reply this file builds, and those with sentences run together. */
+static int built, run_together;
+
 static int build(struct reply *r, const struct series *s, struct finding *v, size_t nr,
 		 const struct reply_opts *o)
 {
 	struct check_result res = CHECK_RESULT_INIT;
+	const char *where;
+	int ret;
 
 	res.v = v;
 	res.nr = nr;
 	reply_release(r);
-	return reply_build(r, s, &res, o);
+	ret = reply_build(r, s, &res, o);
+	if (ret || r->empty || !r->text.buf)
+		return ret;
+	built++;
+	where = run_on(r->text.buf);
+	if (where && !run_together++)
+		printf("# sentences run together: %s\n", where);
+	return ret;
 }
 
 /* A drop() for issue 27's tests: every BUG_ON() was called wrong. */
@@ -189,6 +257,34 @@ static bool drop_bug_on(void *data, const struct finding *f)
 {
 	(void)data;
 	return !strcmp(f->rule->macro, "BUG_ON");
+}
+
+/* An earlier() for issue 38.1: v1's review made the point on every
+ * BUG_ON(). */
+/* Issue 38.1: the reply's record holds FILE:LINE marked "unchanged". */
+static bool unchanged_recorded(const struct reply *r, const char *file, int line)
+{
+	size_t i;
+	json_t *c;
+
+	if (!r->record)
+		return false;
+	json_array_foreach(r->record, i, c) {
+		if (json_is_true(json_object_get(c, "unchanged")) &&
+		    !strcmp(json_string_value(json_object_get(c, "file")) ?: "", file) &&
+		    json_integer_value(json_object_get(c, "line")) == line)
+			return true;
+	}
+	return false;
+}
+
+static int earlier_bug_on(void *data, const struct finding *f, struct strbuf *where)
+{
+	(void)data;
+	if (strcmp(f->rule->macro, "BUG_ON"))
+		return 0;
+	strbuf_addstr(where, "https://lore.example/foo/ww1@example.org/");
+	return 1;
 }
 
 /*
@@ -298,6 +394,159 @@ out:
 	mail_list_clear(&ml);
 }
 
+/* The string `key` of the first record of `record`, "" when none. */
+static const char *json_str(const json_t *record, const char *key)
+{
+	const char *v = json_string_value(json_object_get(json_array_get(record, 0), key));
+
+	return v ? v : "";
+}
+
+/* reply_opts.compile stand-in: tried, and the rewrite does not compile. */
+static int compile_fails(void *data, const struct finding *f, const char *code,
+			 const char **how)
+{
+	*how = "minimal";
+	return 0;
+}
+
+/*
+ * Issue 36: decisions no other test here made fail when broken -- who is
+ * left out of the recipients, a rewrite that did not compile, a call the
+ * boot never reached under min-level = warning, and a v2 whose new call
+ * is no gentler than v1's.
+ */
+static void test_decisions(const struct reply_opts *base, struct series *s,
+			   struct finding *f)
+{
+	struct reply_opts o = *base;
+	struct reply r = REPLY_INIT;
+	struct mail *m = (struct mail *)s->patches[0].mail;
+	char *cc_raw = m->cc_raw;
+	struct ci_verdict vd = CI_VERDICT_INIT;
+	struct finding two[2];
+
+	/* [review] skip-authors: the author means no reply at all. */
+	o.skip = "jane@example.org";
+	build(&r, s, f, 1, &o);
+	ok(r.author_skipped, "an author in skip-authors: the reply is skipped");
+	o.skip = NULL;
+	/* Never a copy to ourselves, even when the patch Cc'ed us. */
+	m->cc_raw = (char *)"linux-foo@vger.kernel.org, Bot <bot@example.org>, "
+		"Ann <ann@example.org>";
+	o.policy = REPLY_TO_ALL;
+	build(&r, s, f, 1, &o);
+	ok(!mail_addr_has(&r.cc, "bot@example.org") && !mail_addr_has(&r.rcpt, "bot@example.org") &&
+	   mail_addr_has(&r.cc, "ann@example.org"),
+	   "reply-to = all: everyone the patch went to but ourselves");
+	o.policy = REPLY_TO_BOTH;
+	build(&r, s, f, 1, &o);
+	ok(r.cc.nr == 1 && mail_addr_has(&r.cc, "linux-foo@vger.kernel.org"),
+	   "reply-to = both: of the Cc'ed addresses, the list alone");
+	m->cc_raw = cc_raw;
+
+	/* A rewrite the compiler refused is not shown. */
+	{
+		struct cfacts cf = CFACTS_INIT;
+
+		cf.found = true;
+		cf.ret = CF_RET_INT;
+		cf.follows = true;
+		o.facts = &cf;
+		o.compile = compile_fails;
+		build(&r, s, f, 1, &o);
+		ok(!has(&r, "\tif (WARN_ON_ONCE(!dev))\n") &&
+		   json_is_false(json_object_get(json_array_get(r.record, 0), "compiled")) &&
+		   json_is_null(json_object_get(json_array_get(r.record, 0), "rewrite")),
+		   "a rewrite that does not compile: not offered, \"compiled\": false");
+		o.facts = NULL;
+		o.compile = NULL;
+	}
+
+	/* min-level = warning: a note stays only when the boot reached the
+	 * call (counted runs); a count of 0 is not reached. */
+	two[0] = f[0];
+	two[1] = finding(2, &warn_once, 41, "foo_lookup", "WARN_ON_ONCE(id < 0)",
+			 " \tstruct foo *f;\n+\tif (WARN_ON_ONCE(id < 0))\n \tf = NULL;\n", 1);
+	o.need_evidence = true;
+	for (int runs = 0; runs <= 3; runs += 3) {
+		struct strbuf json = STRBUF_INIT;
+
+		strbuf_addf(&json, "{\"verdict\": \"clean\", \"base\": \"6.12.9\", \"calls\": ["
+			    "{\"file\": \"drivers/foo.c\", \"line\": 41, \"macro\": \"WARN_ON_ONCE\", "
+			    "\"patch\": 2, \"reached\": %d, \"fired\": false}]}", runs);
+		if (ci_verdict_from_json(&vd, json.buf, json.len, "reached.json")) {
+			ok(0, "reached %d: parses: %s", runs, error_last());
+			strbuf_release(&json);
+			continue;
+		}
+		o.verdict = &vd;
+		build(&r, s, two, 2, &o);
+		if (runs)
+			ok(r.notes == 1 && !r.dropped,
+			   "min-level = warning: a note the boot ran 3 times stays");
+		else
+			ok(r.notes == 0 && r.dropped == 1,
+			   "min-level = warning: a note the boot ran 0 times is left out");
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
+		strbuf_release(&json);
+	}
+	o.need_evidence = false;
+
+	/* v1 added a WARN_ON(), v2 a WARN() there instead: as harsh, no
+	 * "is now a" credit for it. */
+	{
+		static struct rule warn_fmt = { .macro = "WARN", .class = RC_WARN,
+			.severity = SEV_WARNING, .id = "new-warn", .message = "new WARN()",
+			.section = "Use WARN_ON_ONCE() rather than WARN() or WARN_ON()" };
+		struct check_result prev = CHECK_RESULT_INIT;
+		struct series s2 = *s;
+		struct finding v2 = finding(2, &warn_fmt, 41, "foo_lookup",
+					    "WARN(id < 0, \"id\")",
+					    " \tstruct foo *f;\n+\tif (WARN(id < 0, \"id\"))\n"
+					    " \tf = NULL;\n", 1);
+
+		prev.v = &f[1];
+		prev.nr = 1;
+		s2.version = 2;
+		o.prev = s;
+		o.prev_result = &prev;
+		build(&r, &s2, &v2, 1, &o);
+		ok(!has_flat(&r, "is now a WARN()"),
+		   "v2 replacing v1's WARN_ON() by a WARN(): not credited as gentler");
+		o.prev = NULL;
+		o.prev_result = NULL;
+	}
+
+	/* rules/advice.json with forty entries: the fortieth is said (the
+	 * reply's hits[32] turned all advice off past 32). */
+	{
+		struct advice forty = ADVICE_INIT;
+		struct strbuf json = STRBUF_INIT;
+
+		strbuf_addstr(&json, "{\"review\": {\"advice\": [");
+		for (int i = 0; i < 40; i++)
+			strbuf_addf(&json, "%s{\"id\": \"e%d\", \"match\": \"path\", \"paths\": "
+				    "[\"%s/\"], \"classes\": [\"bug\"], \"say\": \"Advice "
+				    "number %d applies here.\"}", i ? ", " : "", i,
+				    i == 39 ? "drivers" : "elsewhere", i);
+		strbuf_addstr(&json, "]}}");
+		if (advice_load_buf(&forty, json.buf, json.len, "forty.json")) {
+			ok(0, "forty advice entries load: %s", error_last());
+		} else {
+			o.advice = &forty;
+			build(&r, s, f, 1, &o);
+			ok(has_flat(&r, "Advice number 39 applies here."),
+			   "forty advice entries: the fortieth is said");
+			o.advice = base->advice;
+		}
+		advice_release(&forty);
+		strbuf_release(&json);
+	}
+	reply_release(&r);
+}
+
 /* reply_opts.compile stand-ins: could not be tried, and compiles. */
 static int compile_untried(void *data, const struct finding *f, const char *code,
 			   const char **how)
@@ -309,6 +558,137 @@ static int compile_ok(void *data, const struct finding *f, const char *code, con
 {
 	*how = "minimal";
 	return 1;
+}
+
+/* Two pieces joined as the reply joins them: a stop, one space. */
+static bool joined_well(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t n;
+	bool good;
+
+	english_sentence(&sb, a);
+	n = sb.len;
+	english_sentence(&sb, b);
+	good = n && sb.len > n + 1 && strchr(".!?:", sb.buf[n - 1]) && sb.buf[n] == ' ' &&
+	       !isspace((unsigned char)sb.buf[n + 1]);
+	strbuf_release(&sb);
+	return good;
+}
+
+static void test_sentence_seams(const struct reply_opts *base, const struct series *s,
+				const struct advice *adv)
+{
+	static const char rst[] =
+		"Linux kernel coding style\n"
+		"=========================\n\n"
+		"22) Do not crash the kernel\n"
+		"---------------------------\n\n"
+		"Use WARN() rather than BUG()\n"
+		"****************************\n\n"
+		"Do not add new code that uses any of the BUG() variants, such as BUG(),\n"
+		"BUG_ON(), or VM_BUG_ON(). Instead, use a WARN*() variant, preferably\n"
+		"WARN_ON_ONCE(), and possibly with recovery code.\n\n"
+		"Use WARN_ON_ONCE() rather than WARN() or WARN_ON()\n"
+		"**************************************************\n\n"
+		"WARN_ON_ONCE() is generally preferred over WARN() or WARN_ON(), because it\n"
+		"is common for a given warning condition, if it occurs at all, to occur\n"
+		"multiple times.\n\n"
+		"Do not WARN lightly\n"
+		"*******************\n\n"
+		"WARN*() is intended for a situation that should never happen.\n";
+	/* Every piece a sentence of the reply is made of, as data has it. */
+	static const char *const made[] = {
+		"every use of BAD_DATA() is a WARN(); checkpatch does not know that",
+		"every use of the macro is a WARN(); checkpatch does not know that",
+		"See \"Use WARN() rather than BUG()\" in " GUIDE_PATH,
+	};
+	const struct rule *rules[] = { &bug_on, &warn_on, &warn_once };
+	struct ruleset rs = RULESET_INIT;
+	struct strvec pieces = STRVEC_INIT;
+	struct guide g = GUIDE_INIT;
+	struct reply r = REPLY_INIT;
+	const char *top = getenv("WW_TOP");
+	char dir[4096];
+	size_t bad = 0, pairs = 0;
+	int renders = 0, garbled = 0;
+
+	snprintf(dir, sizeof(dir), "%s/rules", top && *top ? top : ".");
+	if (rules_load(&rs, dir) || guide_parse(&g, rst, strlen(rst), "rst")) {
+		ok(0, "38.3: rules and guide load: %s", error_last());
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(made); i++)
+		strvec_push(&pieces, made[i]);
+	for (int c = 0; c < RC__NR; c++)
+		if (adv->explain[c])
+			strvec_push(&pieces, adv->explain[c]);
+	if (adv->guide_intro)
+		strvec_push(&pieces, adv->guide_intro);
+	for (size_t i = 0; i < adv->nr; i++) {
+		if (adv->v[i].say)
+			strvec_push(&pieces, adv->v[i].say);
+		if (adv->v[i].again)
+			strvec_push(&pieces, adv->v[i].again);
+	}
+	for (size_t i = 0; i < rs.nr; i++)
+		if (rs.rules[i].message)
+			strvec_push(&pieces, rs.rules[i].message);
+	/* Join points in C: any piece may be followed by any other. */
+	for (size_t i = 0; i < pieces.nr; i++)
+		for (size_t k = 0; k < pieces.nr; k++, pairs++)
+			if (!joined_well(pieces.v[i], pieces.v[k]) && !bad++)
+				printf("# run together: '%s' + '%s'\n", pieces.v[i], pieces.v[k]);
+	ok(pairs > 100 && !bad, "38.3: %zu piece pairs joined with a stop and a space (%zu not)",
+	   pairs, bad);
+
+	/* Join points in templates/: every call kind, a wrapper's own
+	 * message (no explanation of its class), with the tree's guide and
+	 * without, rendered through reply.txt and finding.txt. */
+	for (size_t k = 0; k < ARRAY_SIZE(rules); k++)
+		for (int wrapper = 0; wrapper < 2; wrapper++)
+			for (int with_guide = 0; with_guide < 2; with_guide++) {
+				struct reply_opts o = *base;
+				struct finding f = finding(1, rules[k], 11, "foo_probe",
+							   "BAD_DATA(!dev)",
+							   " \tint ret;\n+\tBAD_DATA(!dev);\n", 1);
+				const char *where;
+
+				if (wrapper) {
+					f.kind = FINDING_DEFINE;
+					f.defined = (char *)"BAD_DATA";
+					f.message = (char *)made[0];
+				}
+				o.guide = with_guide ? &g : NULL;
+				if (build(&r, s, &f, 1, &o) || r.empty || !r.text.buf)
+					continue;
+				renders++;
+				where = run_on(r.text.buf);
+				if (where && !garbled++)
+					printf("# run together in %s%s%s: %s\n", rules[k]->id,
+					     wrapper ? ", wrapper" : "",
+					     with_guide ? ", guide" : "", where);
+			}
+	ok(renders >= 8, "38.3: %d replies rendered", renders);
+	is(garbled, 0, "38.3: no two sentences run together in any of them");
+	{
+		struct reply_opts o = *base;
+		struct finding f = finding(1, &warn_on, 11, "foo_probe", "BAD_DATA(!dev)",
+					   " \tint ret;\n+\tBAD_DATA(!dev);\n", 1);
+
+		f.kind = FINDING_DEFINE;
+		f.defined = (char *)"BAD_DATA";
+		f.message = (char *)made[0];
+		o.guide = &g;
+		build(&r, s, &f, 1, &o);
+		ok(has_flat(&r, "checkpatch does not know that. As coding-style.rst puts it:"),
+		   "38.3: the wrapper's sentence is closed before the guide's intro");
+	}
+out:
+	reply_release(&r);
+	guide_release(&g);
+	strvec_clear(&pieces);
+	ruleset_release(&rs);
 }
 
 int main(void)
@@ -380,21 +760,53 @@ int main(void)
 		cf[0].found = true;
 		cf[0].ret = CF_RET_INT;
 		cf[0].follows = true;
+		cf[0].loop = INLOOP_NO;
 		fo.facts = cf;
+		fo.compile = compile_ok;
 		build(&r, &s, f, 1, &fo);
 		ok(has(&r, "\tif (WARN_ON_ONCE(!dev))\n\t\treturn -EINVAL;\n"),
 		   "example: an int function returns an errno");
+		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "loop")),
+		       "no", "the JSON record names the loop fact the way out rests on");
 		cf[0].exit = (char *)"err = -ENODEV;\ngoto out_put;";
 		build(&r, &s, f, 1, &fo);
 		ok(has(&r, "\tif (WARN_ON_ONCE(!dev)) {\n\t\terr = -ENODEV;\n\t\tgoto out_put;\n\t}\n"),
 		   "example: the function's own nearest failure exit, mirrored");
-		ok(!strcmp(json_string_value(json_object_get(json_array_get(r.record, 0), "exit")),
-			   "err = -ENODEV;\ngoto out_put;"),
+		ok(!strcmp(json_str(r.record, "exit"), "err = -ENODEV;\ngoto out_put;"),
 		   "the JSON record names the exit mirrored");
-		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
-		   "not compiled without a compiler: null");
 		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "facts_from")),
 		       "patched", "facts from the tree after the patch: \"patched\"");
+		/* Issue 34, item 5: "compiled": null never reaches a reply. */
+		fo.compile = NULL;
+		build(&r, &s, f, 1, &fo);
+		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "compiled")),
+		   "not compiled without a compiler: null");
+		ok(!has(&r, "goto out_put") && !strcmp(json_str(r.record, "rewrite"),
+			"if (WARN_ON_ONCE(!dev)) {\n\terr = -ENODEV;\n\tgoto out_put;\n}"),
+		   "34: a rewrite nobody compiled is recorded, never shown");
+		fo.compile = compile_untried;
+		build(&r, &s, f, 1, &fo);
+		ok(!has(&r, "goto out_put") && !has(&r, "WARN_ON_ONCE(!dev)"),
+		   "34: nor one whose compile could not be tried");
+		fo.compile = compile_ok;
+		/* Issue 34: in a loop (or not known to be in none) a way out
+		 * would skip the later iterations: none is offered. */
+		cf[0].loop = INLOOP_YES;
+		build(&r, &s, f, 1, &fo);
+		ok(!has(&r, "goto out_put") && !has(&r, "return -") &&
+		   !has_flat(&r, "leave the function") && has_flat(&r, "warn once instead"),
+		   "34: in a loop: no way out, and the explanation does not say to leave");
+		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "loop")),
+		       "yes", "  the record says why: \"loop\": \"yes\"");
+		cf[0].loop = INLOOP_UNKNOWN;
+		build(&r, &s, f, 1, &fo);
+		ok(!has(&r, "goto out_put") && !has(&r, "return -") && !has_flat(&r, "leave the function"),
+		   "34: not known to be in no loop: no way out either");
+		cf[0].loop = INLOOP_NO;
+		build(&r, &s, f, 1, &fo);
+		ok(has_flat(&r, "warn once and leave the function instead"),
+		   "34: in no loop the explanation says to leave the function");
+		fo.compile = NULL;
 		/* Facts read by name from the base (patch refused the hunk). */
 		cf[0].by_name = true;
 		build(&r, &s, f, 1, &fo);
@@ -414,11 +826,7 @@ int main(void)
 		ok(has(&r, "\t\tgoto out_put;\n") &&
 		   json_is_true(json_object_get(json_array_get(r.record, 0), "compiled")),
 		   "  one that compiled: offered");
-		fo.compile = NULL;
 		cf[0].by_name = false;
-		build(&r, &s, f, 1, &fo);
-		ok(has(&r, "\t\tgoto out_put;\n"),
-		   "facts of the patched tree, no compiler: offered, as before");
 		cf[0].recovers = true;
 		build(&r, &s, f, 1, &fo);
 		ok(has(&r, "\tWARN_ON_ONCE(!dev);\n") && !has(&r, "goto out_put"),
@@ -450,6 +858,38 @@ int main(void)
 	ok(has(&r, "\n[PATCH 1/2] foo: check the thing\n") && has(&r, "\n[PATCH 2/2] foo: warn in the ioctl\n"),
 	   "per-patch headings");
 	ok(!has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "no tree: no rewrite in a series either");
+	/* Issue 34, item 7: the opening promises only the rewrites the body
+	 * shows ("each gets its rewrite below" over none was 9 drafts). */
+	{
+		struct finding two[2] = { f[0], finding(2, &bug_on, 41, "foo_lookup", "BUG_ON(id < 0)",
+			" \tstruct foo *f;\n+\tBUG_ON(id < 0);\n \tf = NULL;\n", 1) };
+		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
+		struct reply_opts fo = o;
+
+		build(&r, &s, two, 2, &o);
+		ok(has_flat(&r, "one point covers both, made at the first.") && !has_flat(&r, "rewrite"),
+		   "34: one point, no rewrite shown: the opening promises none");
+		for (int i = 0; i < 2; i++) {
+			cf[i].found = true;
+			cf[i].ret = CF_RET_INT;
+			cf[i].follows = true;
+			cf[i].loop = INLOOP_NO;
+		}
+		fo.facts = cf;
+		build(&r, &s, two, 2, &fo);
+		ok(has_flat(&r, "one point covers both, made at the first.") && !has_flat(&r, "rewrite"),
+		   "34: rewrites not compiled are not shown, nor promised");
+		fo.compile = compile_ok;
+		build(&r, &s, two, 2, &fo);
+		ok(has_flat(&r, "one point covers both, made at the first, and each gets its rewrite "
+			    "below.") && count(&r, "return -EINVAL;") == 2,
+		   "34: both compiled and shown: each gets its rewrite");
+		cf[1].found = false;	/* no facts for foo_lookup(): no rewrite there */
+		build(&r, &s, two, 2, &fo);
+		ok(has_flat(&r, "one point covers both, made at the first; the one in foo_probe() gets "
+			    "its rewrite below.") && count(&r, "return -EINVAL;") == 1,
+		   "34: one shown: the opening names the function whose rewrite is below");
+	}
 	{
 		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
 		struct reply_opts fo = o;
@@ -457,6 +897,7 @@ int main(void)
 		cf[1].found = true;
 		cf[1].ret = CF_RET_INT;
 		fo.facts = cf;
+		fo.compile = compile_ok;
 		build(&r, &s, f, 2, &fo);
 		ok(has(&r, "\tif (WARN_ON_ONCE(id < 0))\n"), "example: inside an if only the macro changes");
 	}
@@ -478,7 +919,9 @@ int main(void)
 		cf.found = true;
 		cf.ret = CF_RET_INT;
 		cf.user = (char *)"id";
+		cf.loop = INLOOP_NO;
 		fo.facts = &cf;
+		fo.compile = compile_ok;
 		build(&r, &s, &u, 1, &fo);
 		ok(has_flat(&r, "User space sets id") &&
 		   has(&r, "\tif (id < 0)\n\t\treturn -EINVAL;\n") && !has(&r, "\tif (WARN_ON_ONCE(id < 0))"),
@@ -500,6 +943,14 @@ int main(void)
 		ok(has_flat(&r, "User space sets id") && !has(&r, "return -EINVAL"),
 		   "23: a lock held and no exit that drops it: no return in the rewrite");
 		cf.locked = false;
+		/* Issue 34: "leave the function" in cgroup_init_early()'s loop
+		 * would skip every later subsystem. */
+		cf.loop = INLOOP_YES;
+		build(&r, &s, &u, 1, &fo);
+		ok(has_flat(&r, "User space sets id") && has_flat(&r, "so no WARN or BUG") &&
+		   !has_flat(&r, "error return") && !has(&r, "return -EINVAL"),
+		   "34: in a loop: bad input, no WARN, but no error return said or shown");
+		cf.loop = INLOOP_NO;
 	}
 
 	/* No cover letter: the first patch with findings. */
@@ -643,7 +1094,9 @@ int main(void)
 			cf[0].cond_or = true;
 			cf[0].follows = cf[1].follows = true;
 			cf[1].ret = CF_RET_PTR;
+			cf[0].loop = cf[1].loop = INLOOP_NO;
 			fo.facts = cf;
+			fo.compile = compile_ok;
 			build(&r, &ps, pf, 2, &fo);
 		}
 		ok(has(&r, "\t\tEXT4_ERROR_INODE(inode, \"...\");\n\t\treturn ERR_PTR(-EFSCORRUPTED);\n"),
@@ -667,18 +1120,36 @@ int main(void)
 		mail_list_clear(&pm);
 	}
 
-	/* A BUG_ON() in an __init function (check.c sets in_init): early
-	 * boot, nothing to return an error to, no objection. */
+	/* A BUG_ON() in an __init function: check's one __init rule
+	 * (check.c, init_rule()) made it info with its reason as the
+	 * message; the review goes by that severity, as the hook and serve
+	 * do, and says the reason only as a note. */
 	{
 		struct finding fi = f[0];
 
 		fi.in_init = true;
+		fi.severity = SEV_INFO;
+		fi.message = (char *)"BUG_ON() is in __init code, which runs only while the kernel "
+			"or its module initialises: a hard failure there is accepted practice";
 		ret = build(&r, &s, &fi, 1, &o);
 		ok(!ret && r.empty, "no objection to a BUG_ON() in an __init function");
-		fi.rule = &warn_on;
-		fi.severity = SEV_WARNING;
+		o.always = true;
 		ret = build(&r, &s, &fi, 1, &o);
-		ok(!ret && !r.empty && r.issues == 1, "  a WARN_ON() there is still one");
+		ok(!ret && !r.empty && r.issues == 0 && r.notes == 1 &&
+		   has_flat(&r, "This BUG_ON() is in __init code, which runs only while the kernel or "
+			    "its module initialises: a hard failure there is accepted practice.") &&
+		   !has_flat(&r, "takes the machine down") && !has(&r, "WARN_ON_ONCE(!dev)"),
+		   "  --always: a note that says check's reason, no advice against it");
+		ok(has_flat(&r, "This series adds a BUG_ON() to foo_probe(); nothing needs a change, "
+			    "but see the note inline."),
+		   "  and an opening that promises nothing more");
+		o.always = false;
+		/* The review has no __init rule of its own: a call check left
+		 * at error is an issue, in __init or not. */
+		fi.severity = SEV_ERROR;
+		ret = build(&r, &s, &fi, 1, &o);
+		ok(!ret && !r.empty && r.issues == 1,
+		   "  a call check left at error is an issue: no second __init rule here");
 	}
 
 	/* Who gets it. */
@@ -787,6 +1258,8 @@ int main(void)
 
 	test_hostile_from(&o, &f[0]);
 	test_lookalike_lists(&o, &f[0]);
+	test_decisions(&o, &s, f);
+	test_sentence_seams(&o, &s, &adv);
 
 	/* The kernel-ci verdict: ci-json.h reads it, the reply takes the struct. */
 	{
@@ -833,6 +1306,31 @@ int main(void)
 		    "newer tree."), "untestable: one line with the reason");
 	ok(!has(&r, "does not build") && !has(&r, "did not build") && !has(&r, "booted") &&
 	   !has(&r, "error: implicit"), "and nothing that blames the series");
+	o.verdict = NULL;
+	ci_verdict_release(&vd);
+	{
+		/* Issue 39: the trees tried, in order, why each did not fit, and
+		 * how to add a base-commit: line. */
+		const char *json = "{\"verdict\": \"untestable\", \"base\": \"6.1.192\", "
+			"\"base_why\": \"no base-commit: newest first\", \"patches\": 1, "
+			"\"reason\": \"x\", \"tried\": [{\"base\": \"6.12.118\", \"why\": "
+			"\"patch 1/1 does not apply (fs/ext4/mballoc.c, hunk 3)\"}], "
+			"\"missing\": [\"the struct member 's_mb_nr_global_goals'\"]}";
+
+		is(ci_verdict_from_json(&vd, json, strlen(json), "u2.json"), 0, "tried parses");
+	}
+	o.verdict = &vd;
+	build(&r, &s, f, 1, &o);
+	ok(has_flat(&r, "kernel-ci could not test this series: it has no base-commit: line, "
+		    "so kernel-ci tried the kernel trees it has, newest first: on linux "
+		    "6.12.118 patch 1/1 does not apply (fs/ext4/mballoc.c, hunk 3), and on "
+		    "linux 6.1.192 it applies, but linux 6.1.192 lacks the struct member "
+		    "'s_mb_nr_global_goals', which the series uses and does not add: it was "
+		    "written for a newer tree."), "untestable in plain words, trees in order");
+	ok(has_flat(&r, "`git format-patch --base=auto` writes the line, and b4 adds it"),
+	   "and how to add a base-commit: line");
+	ok(!has(&r, "newest first)") && !has(&r, "no base-commit: newest"),
+	   "no internal words");
 	o.verdict = NULL;
 	ci_verdict_release(&vd);
 	{
@@ -1102,10 +1600,55 @@ int main(void)
 		ok(r.empty && r.dropped == 1, "27: nothing left to object to: no reply");
 		o.drop = NULL;
 	}
+	{
+		/*
+		 * Issue 38.1: v2 keeps the BUG_ON() v1's review commented on:
+		 * one line naming it with a link, the new WARN_ON() in full;
+		 * nothing new at all: those lines alone; a boot of v2 that reached it
+		 * is new evidence: said in full again.
+		 */
+		const char *json = "{\"verdict\": \"clean\", \"base\": \"6.12.118\", "
+			"\"calls\": [{\"file\": \"drivers/foo.c\", \"line\": 11, \"tree_line\": 25, "
+			"\"macro\": \"BUG_ON\", \"patch\": 1, \"reached\": 3, \"fired\": false}]}";
+
+		o.earlier = earlier_bug_on;
+		build(&r, &s, f, 2, &o);
+		ok(!r.empty && r.issues == 1 && r.unchanged == 1 &&
+		   count(&r, "> +\tBUG_ON(!dev);") == 1 && !has(&r, "\tret = 0;") &&
+		   has(&r, "WARN_ON(id < 0)"), "38.1: the unchanged BUG_ON() is quoted in its one "
+		   "added line, not its hunk; the new WARN_ON() in full");
+		ok(has_flat(&r, "The BUG_ON() at drivers/foo.c:11 in foo_probe() that v1's "
+			    "review commented on is unchanged "
+			    "(https://lore.example/foo/ww1@example.org/)."),
+		   "38.1: it is named in one line, at file:line, with the link to v1's review");
+		ok(unchanged_recorded(&r, "drivers/foo.c", 11),
+		   "38.1: the record lists it, marked unchanged (the new mail said it: a reply "
+		   "quoting it reaches the finding)");
+		build(&r, &s, f, 1, &o);
+		ok(!r.empty && r.unchanged == 1 && !r.issues &&
+		   count(&r, "> +\tBUG_ON(!dev);") == 1 && !has(&r, "\tret = 0;") &&
+		   has_flat(&r, "This series leaves unchanged what the review of its earlier "
+			    "version commented on:") &&
+		   has_flat(&r, "The BUG_ON() at drivers/foo.c:11 in foo_probe() that v1's "
+			    "review commented on is unchanged") &&
+		   unchanged_recorded(&r, "drivers/foo.c", 11),
+		   "38.1: every point unchanged, nothing new: its line and one sentence each");
+		is(ci_verdict_from_json(&vd, json, strlen(json), "reached.json"), 0, "38.1: verdict parses");
+		o.verdict = &vd;
+		build(&r, &s, f, 1, &o);
+		ok(!r.empty && !r.unchanged && has(&r, "+\tBUG_ON(!dev)"),
+		   "38.1: a boot of this version reached it: new evidence, said in full");
+		o.verdict = NULL;
+		ci_verdict_release(&vd);
+		o.earlier = NULL;
+	}
 
 	reply_release(&r);
 	advice_release(&adv);
 	series_release(&s);
 	mail_list_clear(&mails);
+	/* 38.3 over every reply above: each verdict kind, credits, notes. */
+	ok(built > 40 && !run_together, "38.3: no two sentences run together in the %d replies "
+	   "built (%d did)", built, run_together);
 	return done_testing();
 }

@@ -72,7 +72,7 @@ static void test_reply_opts(void)
 {
 	struct config c = CONFIG_INIT;
 	struct reply_opts ro = REPLY_OPTS_INIT;
-	struct review_conf keep = REVIEW_CONF_INIT;
+	struct settings_reply keep = SETTINGS_REPLY_INIT;
 
 	is(review_reply_opts(&ro, &keep, &c, 0), 0, "no configuration: defaults");
 	is_str(ro.from, "warnwatch <warnwatch@localhost>", "default identity for drafts");
@@ -111,7 +111,7 @@ static void test_reply_opts(void)
 	config_set(&c, "identity", "name", "Bot");
 	config_set(&c, "review", "reply-to", "everyone");
 	ok(review_reply_opts(&ro, &keep, &c, 0) < 0, "a bad reply-to is an error");
-	review_conf_release(&keep);
+	settings_reply_release(&keep);
 	config_release(&c);
 }
 
@@ -288,7 +288,7 @@ static void test_skip_every_recipient(void)
 	struct series s = SERIES_INIT;
 	struct reply r = REPLY_INIT;
 	struct reply_opts ro = REPLY_OPTS_INIT;
-	struct review_conf keep = REVIEW_CONF_INIT;
+	struct settings_reply keep = SETTINGS_REPLY_INIT;
 	struct check_result none = CHECK_RESULT_INIT;
 	struct strbuf got = STRBUF_INIT, templates = STRBUF_INIT;
 	const char *top = getenv("WW_TOP");
@@ -322,7 +322,7 @@ static void test_skip_every_recipient(void)
 	ok(review_author_skipped(config_get(&c, "review", "skip-authors"), &r, &s), "the author is skipped");
 	is(r.rcpt.nr, 0, "and nobody else gets the reply instead");
 	reply_release(&r);
-	review_conf_release(&keep);
+	settings_reply_release(&keep);
 	strbuf_release(&got);
 	strbuf_release(&templates);
 	series_release(&s);
@@ -344,7 +344,7 @@ static void test_run(void)
 		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
 		"@@ -1 +1 @@\n-\tfoo();\n+\tbar();\n";
 	struct review_run_opts o = REVIEW_RUN_OPTS_INIT;
-	struct review_conf keep = REVIEW_CONF_INIT;
+	struct settings_reply keep = SETTINGS_REPLY_INIT;
 	struct ruleset rules = RULESET_INIT;
 	struct config c = CONFIG_INIT;
 	struct series adds = SERIES_INIT, none = SERIES_INIT;
@@ -400,7 +400,7 @@ static void test_run(void)
 	   "  naming the series: %s", error_last());
 out:
 	reply_release(&r);
-	review_conf_release(&keep);
+	settings_reply_release(&keep);
 	ruleset_release(&rules);
 	config_release(&c);
 	series_release(&adds);

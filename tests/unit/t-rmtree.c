@@ -68,7 +68,7 @@ int main(void)
 
 	/* A directory we may not write: its entry stays, the rest goes. */
 	if (geteuid() == 0) {
-		skip("root removes from a read-only directory",
+		skip("root: root removes from a read-only directory",
 		     "an entry it cannot remove");
 	} else {
 		strbuf_reset(&p);

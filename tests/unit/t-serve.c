@@ -34,6 +34,8 @@ static void test_config(void)
 		"tree = 6.1\nboot = yes\nreply = send\n"
 		"allow-senders = *@example.org, jane@x.org\nallow-paths = mm/ include/linux/mm*.h\n"
 		"quiet-hours = 22:00-07:00\nmin-level = info\nembargo = 6\n"
+		"owners = akpm@example.org, *@owners.example.org\n"
+		"authserv-id = smtp.subspace.kernel.org\n"
 		"[list.netdev]\narchive = http://127.0.0.1:8080\ninbox = netdev-test\n"
 		"reply-to = list\npoll-interval = 300\n"), 0, "a full configuration loads");
 	is_str(c.state.dir, "/var/lib/ww", "[state] dir, shared with review");
@@ -57,6 +59,11 @@ static void test_config(void)
 		is(l->poll_interval, 30, "poll interval from [serve]");
 		ok(l->policy.min_level == POLICY_LEVEL_INFO && l->policy.embargo == 6 * 3600,
 		   "min-level and embargo are [list.NAME] keys (issue 27)");
+		ok(policy_owner(&l->policy, "AKPM@example.org") &&
+		   policy_owner(&l->policy, "x@owners.example.org") &&
+		   !policy_owner(&l->policy, "akpm@example.org.evil"),
+		   "owners: addresses and globs, case ignored (issue 40)");
+		is_str(l->policy.authserv_id, "smtp.subspace.kernel.org", "authserv-id");
 	}
 	l = serve_config_list(&cfg, "netdev");
 	if (ok(l != NULL, "list netdev")) {
@@ -65,6 +72,8 @@ static void test_config(void)
 		ok(!l->boot && l->reply == SERVE_REPLY_DRAFT, "defaults: check only, drafts");
 		is(l->quiet_from, -1, "no quiet hours");
 		is(l->poll_interval, 300, "own poll interval");
+		ok(!policy_owner(&l->policy, "akpm@example.org") && !l->policy.authserv_id,
+		   "no owners, no authserv-id: From: as archived");
 	}
 	ok(!serve_config_list(&cfg, "nope"), "unknown list");
 
@@ -99,6 +108,11 @@ static void test_config(void)
 	   0, "IPv6 loopback");
 	is(load(&cfg, &c, "[serve]\nsettle = -1\n[list.x]\narchive = http://h\n"),
 	   WW_EINPUT, "a negative settle time");
+	is(load(&cfg, &c, "[list.x]\narchive = http://h\nowners = akpm\n"), WW_EINPUT,
+	   "an owner is an address");
+	ok(strstr(error_last(), "'akpm' is not an address"), "  %s", error_last());
+	is(load(&cfg, &c, "[list.x]\narchive = http://h\nauthserv-id = a b\n"), WW_EINPUT,
+	   "authserv-id is one name");
 	serve_config_release(&cfg);
 	settings_release(&c);
 }

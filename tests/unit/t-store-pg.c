@@ -39,10 +39,10 @@ static void test_open(void)
 	is(open_pg(&s), 0, "opens %s", url);
 	is_str(store_backend_name(&s), "postgresql", "the PostgreSQL backend");
 	ok(store_is_shared(&s), "shared between machines");
-	is(store_schema_version(&s), 9, "migrated to the current schema");
+	is(store_schema_version(&s), 10, "migrated to the current schema");
 	ok(!strstr(s.path, "pw-"), "the name in messages has no password (%s)", s.path);
 	is(open_pg(&s2), 0, "a second process opens the migrated database");
-	is(store_schema_version(&s2), 9, "  and finds the same version");
+	is(store_schema_version(&s2), 10, "  and finds the same version");
 	store_close(&s2);
 
 	fd = mkstemp(bad);

@@ -1,5 +1,5 @@
 /*
- * Unit tests for bot/serve/store.c: migrations, intent -> sent, no double send,
+ * Unit tests for bot/state/store.c: migrations, intent -> sent, no double send,
  * --force, failures, reopening, concurrent processes.
  */
 #include "store.h"
@@ -40,7 +40,7 @@ int main(void)
 	 * 4: workers (queue.h), 5: affinity (queue.h), 6: one reply per
 	 * message answered, 7: epochs read (queue.h), 8: b4 runs and missing
 	 * patches (queue.h), 9: feedback (feedback.h) */
-	is(store_schema_version(&s), 9, "migrated to the current schema");
+	is(store_schema_version(&s), 10, "migrated to the current schema");
 	{
 		sqlite3_stmt *st;
 		const char *mode = "";
@@ -124,6 +124,7 @@ int main(void)
 		     "ALTER TABLE queue_series DROP COLUMN b4_runs;"
 		     "ALTER TABLE queue_series DROP COLUMN missing;"
 		     "DROP TABLE mutes; DROP TABLE findings_said; DROP TABLE feedback;"
+		     "DROP TABLE suppressions;"
 		     "INSERT INTO replies (series, version, message_id, in_reply_to,"
 		     " subject, recipients, state, created, updated) VALUES"
 		     " ('q1@x', 1, 'q1@bot', 'q9@x', '', '', 'sent', 0, 0),"
@@ -131,7 +132,7 @@ int main(void)
 		     NULL, NULL, NULL);
 	store_close(&s);
 	is(store_open(&s, sub.buf), 0, "a state with duplicate answers migrates");
-	is(store_schema_version(&s), 9, "  to the current schema");
+	is(store_schema_version(&s), 10, "  to the current schema");
 	store_find_reply(&got, &s, "q1@x", 1);
 	ok(!got.forced, "  the first answer holds the message");
 	store_find_reply(&got, &s, "q2@x", 1);

@@ -58,7 +58,8 @@ static inline int tap_ok(int pass, const char *file, int line,
 	   tap_p_; })
 
 /* A test that cannot run here: "ok N - name # SKIP reason", counted as
- * skipped by tests/run.  skip("no CA bundle", "libgit2 read it once"). */
+ * skipped by tests/run.  skip("not-installed: no CA bundle", "libgit2 read it once"): the
+ * reason first, one of tests/skips. */
 #define skip(reason, ...) tap_skip((reason), __VA_ARGS__)
 static inline void tap_skip(const char *reason, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

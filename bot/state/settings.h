@@ -18,10 +18,46 @@
 
 #include "b4.h"
 #include "config.h"
-#include "reply.h"
-#include "review.h"
 #include "smtp.h"
 #include "store.h"
+
+/* [review] reply-to: whom a reply goes to (reply-headers.c acts on it). */
+enum reply_policy {
+	REPLY_TO_BOTH,		/* To: the author, Cc: the lists (default) */
+	REPLY_TO_AUTHOR,	/* To: the author only */
+	REPLY_TO_LIST,		/* To: the lists only */
+	REPLY_TO_ALL,		/* To: the author, Cc: everyone the patch went to */
+};
+
+/* "both", "author", "list", "all", NULL: for config_get_enum(). */
+extern const char *const reply_policy_names[];
+
+/*
+ * [identity] + [review]: what the reply takes from the configuration,
+ * checked at load.  review_reply_from() (review.h) makes the reply's
+ * options of it; the state floor knows nothing of struct reply_opts.
+ */
+struct settings_reply {
+	struct strbuf from;		/* "Name <addr>", quoted as RFC 5322 wants */
+	struct strbuf templates;	/* [review] templates, else the default */
+	enum reply_policy policy;	/* [review] reply-to */
+	const char *lists;		/* [review] lists (borrowed), or NULL */
+	const char *skip;		/* [review] skip-authors (borrowed), or NULL */
+	const char *contact;		/* [review] contact (borrowed), or NULL */
+	bool patchwork_hint;		/* [review] patchwork-hint */
+};
+
+#define SETTINGS_REPLY_INIT { .from = STRBUF_INIT, .templates = STRBUF_INIT }
+
+/*
+ * Fill `out` from [identity] (name, email) and [review] of `c` (borrowed
+ * strings point into `c`).  WW_EINPUT for an [identity] email that is not
+ * an address, or none when `sending`; bad [review] values as
+ * config_get_enum() says.
+ */
+int settings_reply_load(struct settings_reply *out, const struct config *c,
+			bool sending);
+void settings_reply_release(struct settings_reply *r);
 
 /* [state]: where the state database (and the service's artifacts) live. */
 struct settings_state {
@@ -44,9 +80,8 @@ struct settings {
 	/* [identity] (borrowed from config; NULL when unset) */
 	const char *name;
 	const char *email;
-	/* [identity] + [review]: the reply's options (review_reply_opts()) */
-	struct reply_opts reply;
-	struct review_conf reply_keep;	/* what `reply` points to */
+	/* [identity] + [review]: the reply's options (review_reply_from()) */
+	struct settings_reply reply;
 	const char *review_tree;	/* [review] tree, or NULL */
 	const char *review_build_dir;	/* [review] build-dir: its make O=, or NULL */
 	const char *review_source;	/* [review] source, or NULL */
@@ -65,8 +100,8 @@ struct settings {
 };
 
 #define SETTINGS_INIT { \
-	.config = CONFIG_INIT, .reply = REPLY_OPTS_INIT, \
-	.reply_keep = REVIEW_CONF_INIT, .rules_dir = STRBUF_INIT, \
+	.config = CONFIG_INIT, .reply = SETTINGS_REPLY_INIT, \
+	.rules_dir = STRBUF_INIT, \
 	.b4 = B4_OPTS_INIT, .midmask = STRBUF_INIT, .smtp = SMTP_OPTS_INIT, \
 	.smtp_password = STRBUF_INIT, .smtp_ca_file = STRBUF_INIT, \
 	.cache_dir = STRBUF_INIT, \

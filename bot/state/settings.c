@@ -4,8 +4,14 @@
  */
 #include "settings.h"
 #include "ci.h"
+#include "datadir.h"
 #include "ktree.h"
+#include "mailhdr.h"
 #include "rules.h"
+
+#include <limits.h>
+
+const char *const reply_policy_names[] = { "both", "author", "list", "all", NULL };
 
 /* Every section warnwatch reads and its keys: the only list there is. */
 static const char *const identity_keys[] = { "name", "email", NULL };
@@ -20,12 +26,12 @@ static const char *const state_keys[] = { "dir", "url", "password-file", "lease"
 static const char *const serve_keys[] = { "dashboard-dir", "listen",
 	"poll-interval", "settle", "max-wait", "retry-base", "retry-max",
 	"max-attempts", "confirm-window", "http-timeout", "backoff-max",
-	"max-sleep", "census", "warm-wait", "daily-cap", "stop-file", NULL };
+	"max-sleep", "census", "history", "history-batch", "warm-wait", "daily-cap", "stop-file", NULL };
 static const char *const ci_keys[] = { "repo", "keep-bases", "keep-logs", NULL };
 static const char *const list_keys[] = { "archive", "inbox", "address", "tree",
 	"boot", "reply", "reply-to", "allow-senders", "allow-paths",
 	"quiet-hours", "backfill", "poll-interval", "positive", "ignore-senders",
-	"daily-cap", "min-level", "embargo", NULL };
+	"daily-cap", "min-level", "embargo", "owners", "authserv-id", "pace", NULL };
 
 static const struct {
 	const char *name;	/* ending in '.': every [NAME.x] */
@@ -117,6 +123,52 @@ static int load_state(struct settings_state *out, const struct config *c)
 	return 0;
 }
 
+void settings_reply_release(struct settings_reply *r)
+{
+	strbuf_release(&r->from);
+	strbuf_release(&r->templates);
+}
+
+int settings_reply_load(struct settings_reply *out, const struct config *c,
+			bool sending)
+{
+	const char *name = config_get(c, "identity", "name");
+	const char *email = config_get(c, "identity", "email");
+	char tdir[PATH_MAX + 16];
+	int policy, ret;
+	bool hint;
+
+	if (!email || !*email) {
+		if (sending)
+			return error_code(WW_EINPUT, "no [identity] email in the "
+					  "configuration: who is sending this?");
+		email = "warnwatch@localhost";
+	}
+	if (!mail_addr_valid(email))
+		return error_code(WW_EINPUT, "[identity] email '%s' is not an "
+				  "address", email);
+	ret = config_get_enum(&policy, c, "review", "reply-to",
+			      reply_policy_names, REPLY_TO_BOTH);
+	if (!ret)
+		ret = config_get_bool(&hint, c, "review", "patchwork-hint", false);
+	if (ret)
+		return ret;
+	strbuf_reset(&out->from);
+	/* Quoted as RFC 5322 wants: "Doe, Jane" is one name, not two
+	 * mailboxes. */
+	mail_addr_format(&out->from, name && *name ? name : "warnwatch", email);
+	strbuf_reset(&out->templates);
+	if (config_get_path(&out->templates, c, "review", "templates"))
+		strbuf_addstr(&out->templates, datadir_find(tdir, sizeof(tdir),
+				"templates", ENV_WARNWATCH_TEMPLATES, NULL));
+	out->policy = policy;
+	out->lists = config_get(c, "review", "lists");
+	out->skip = config_get(c, "review", "skip-authors");
+	out->patchwork_hint = hint;
+	out->contact = config_get(c, "review", "contact");
+	return 0;
+}
+
 int settings_apply(struct settings *out, unsigned flags)
 {
 	const struct config *c = &out->config;
@@ -130,7 +182,7 @@ int settings_apply(struct settings *out, unsigned flags)
 	out->review_tree = config_get(c, "review", "tree");
 	out->review_build_dir = config_get(c, "review", "build-dir");
 	out->review_source = config_get(c, "review", "source");
-	ret = review_reply_opts(&out->reply, &out->reply_keep, c, 0);
+	ret = settings_reply_load(&out->reply, c, false);
 	if (!ret)
 		ret = b4_opts_from_config(&out->b4, &out->midmask, c);
 	if (!ret)
@@ -173,8 +225,7 @@ int settings_need_sending(struct settings *s)
 	if (s->sending)
 		return 0;
 	/* The identity first: who sends is the first thing to get right. */
-	ret = review_reply_opts(&s->reply, &s->reply_keep, &s->config,
-				REVIEW_SENDING);
+	ret = settings_reply_load(&s->reply, &s->config, true);
 	if (!ret)
 		ret = smtp_opts_from_config(&s->smtp, &s->smtp_password,
 					    &s->smtp_ca_file, &s->config);
@@ -194,7 +245,7 @@ int settings_state_open(struct store *out, const struct settings *s)
 void settings_release(struct settings *s)
 {
 	config_release(&s->config);
-	review_conf_release(&s->reply_keep);
+	settings_reply_release(&s->reply);
 	strbuf_release(&s->rules_dir);
 	strbuf_release(&s->midmask);
 	strbuf_release(&s->smtp_password);

@@ -1,0 +1,200 @@
+/*
+ * Unit tests for bot/check/guard.c through check_diff() (issue 38.2): a
+ * wrapper that only WARNs under a debug option (#if around its #define)
+ * or a runtime debug switch (an if in its body) is a debug-only finding,
+ * never "every use is a WARN"; a WARN_ON(1) first in a default: is an
+ * unreachable marker, not objected to.
+ */
+#include "check.h"
+#include "tap.h"
+
+static struct ruleset rs = RULESET_INIT;
+
+#define HEAD(file, start, n) \
+	"diff --git a/" file " b/" file "\n--- a/" file "\n+++ b/" file "\n" \
+	"@@ -" #start ",0 +" #start "," #n " @@\n"
+
+/* check_diff() on `diff`: the one finding of kind `kind`, or NULL. */
+static const struct finding *one(struct check_result *r, const char *diff,
+				 enum finding_kind kind)
+{
+	struct check_opts o = CHECK_OPTS_INIT;
+	const struct finding *f = NULL;
+
+	o.rules = &rs;
+	check_result_clear(r);
+	if (check_diff(r, diff, strlen(diff), 1, &o) < 0)
+		printf("# check_diff: %s\n", error_last());
+	for (size_t i = 0; i < r->nr; i++)
+		if (r->v[i].kind == kind)
+			f = &r->v[i];
+	return f;
+}
+
+static const char config_guarded[] =
+	HEAD("fs/fuse/iomap_priv.h", 1, 17)
+	"+#if IS_ENABLED(CONFIG_FUSE_IOMAP_DEBUG)\n"
+	"+# define ASSERT_OK(condition) do { } while (0)\n"
+	"+# define BAD_DATA(condition) ({\t\t\t\t\t\t\\\n"
+	"+\tint __cond = !!(condition);\t\t\t\t\t\\\n"
+	"+\tWARN(__cond, \"Bad mapping: %s, func: %s, line: %d\",\t\t\\\n"
+	"+\t     #condition, __func__, __LINE__);\t\t\t\t\\\n"
+	"+\t__cond;\t\t\t\t\t\t\t\t\\\n"
+	"+})\n"
+	"+#else\n"
+	"+# define BAD_DATA(condition) (condition)\n"
+	"+#endif\n"
+	"+\n"
+	"+static inline int fuse_iomap_ok(int x)\n"
+	"+{\n"
+	"+\treturn BAD_DATA(x < 0) ? -EIO : 0;\n"
+	"+}\n"
+	"+\n";
+
+static const char runtime_guarded[] =
+	HEAD("fs/fuse/iomap_priv.h", 1, 7)
+	"+extern bool fuse_iomap_debug;\n"
+	"+# define BAD_DATA(condition) ({\t\t\t\t\t\t\\\n"
+	"+\tint __cond = !!(condition);\t\t\t\t\t\\\n"
+	"+\tif (unlikely(__cond && fuse_iomap_debug))\t\t\t\\\n"
+	"+\t\tWARN(1, \"Bad mapping: %s\", #condition);\t\t\t\\\n"
+	"+\tunlikely(__cond);\t\t\t\t\t\t\\\n"
+	"+})\n";
+
+static const char switch_in_warn[] =
+	HEAD("fs/fuse/iomap_priv.h", 1, 2)
+	"+#define BAD_DATA(condition) \\\n"
+	"+\t({ bool __c = (condition); WARN(__c && fuse_dbg_on, \"bad\"); __c; })\n";
+
+static const char ifndef_else[] =
+	HEAD("drivers/foo/foo.h", 1, 5)
+	"+#ifndef CONFIG_FOO_DEBUG\n"
+	"+#define FOO_CHECK(c) ((void)(c))\n"
+	"+#else\n"
+	"+#define FOO_CHECK(c) WARN_ON(c)\n"
+	"+#endif\n";
+
+static const char either[] =
+	HEAD("drivers/foo/foo.h", 1, 3)
+	"+#if defined(CONFIG_FOO_DEBUG) || defined(CONFIG_COMPILE_TEST)\n"
+	"+#define FOO_CHECK(c) WARN_ON(c)\n"
+	"+#endif\n";
+
+static const char unguarded[] =
+	HEAD("fs/fuse/iomap_priv.h", 1, 4)
+	"+# define BAD_DATA(condition) ({\t\t\\\n"
+	"+\tint __cond = !!(condition);\t\t\\\n"
+	"+\tif (__cond) WARN(1, \"Bad mapping\");\t\\\n"
+	"+\t__cond; })\n";
+
+static const char defaults[] =
+	HEAD("drivers/foo/foo.c", 10, 14)
+	"+static int foo_mode(enum foo_mode m)\n"
+	"+{\n"
+	"+\tswitch (m) {\n"
+	"+\tcase FOO_A:\n"
+	"+\t\treturn 1;\n"
+	"+\tcase FOO_B:\n"
+	"+\t\treturn 2;\n"
+	"+\tdefault:\n"
+	"+\t\tWARN_ON(1);\n"
+	"+\t\treturn -EINVAL;\n"
+	"+\t}\n"
+	"+}\n"
+	"+\n"
+	"+\n";
+
+/* The same call, not after a default: label; and a non-constant one. */
+static const char not_default[] =
+	HEAD("drivers/foo/foo.c", 10, 4)
+	"+static void foo_x(int m)\n"
+	"+{\n"
+	"+\tif (m > 3)\n"
+	"+\t\tWARN_ON(1);\n";
+
+static const char default_cond[] =
+	HEAD("drivers/foo/foo.c", 10, 3)
+	"+\tswitch (m) {\n"
+	"+\tdefault: WARN(m > 3, \"mode %d\\n\", m);\n"
+	"+\t}\n";
+
+static const char default_same_line[] =
+	HEAD("drivers/foo/foo.c", 10, 3)
+	"+\tswitch (m) {\n"
+	"+\tdefault: WARN_ONCE(true, \"mode %d\\n\", m); break;\n"
+	"+\t}\n";
+
+static const char default_bug[] =
+	HEAD("drivers/foo/foo.c", 10, 4)
+	"+\tswitch (m) {\n"
+	"+\tdefault:\n"
+	"+\t\tBUG();\n"
+	"+\t}\n";
+
+int main(void)
+{
+	const char *top = getenv("WW_TOP");
+	struct strbuf dir = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	const struct finding *f;
+
+	strbuf_addf(&dir, "%s/rules", top ? top : ".");
+	if (rules_load(&rs, dir.buf) < 0) {
+		printf("Bail out! cannot load %s: %s\n", dir.buf, error_last());
+		return 1;
+	}
+
+	f = one(&r, config_guarded, FINDING_DEFINE);
+	ok(f && f->guard && !strcmp(f->guard, "CONFIG_FUSE_IOMAP_DEBUG") && !f->guard_runtime,
+	   "BAD_DATA() under #if IS_ENABLED(CONFIG_FUSE_IOMAP_DEBUG): a build guard");
+	ok(f && f->severity == SEV_INFO && f->debug && !strcmp(f->debug->id, "debug-only-warn"),
+	   "  info, under debug-only-warn");
+	ok(f && !strstr(f->message, "every use") &&
+	   !strcmp(f->message, "BAD_DATA() is a WARN() only when CONFIG_FUSE_IOMAP_DEBUG is "
+		   "set: a debug-build assertion"), "  and says so: %s", f ? f->message : "");
+	ok(r.worst < SEV_WARNING && r.added[RC_DEBUG_ONLY] == 0,
+	   "  nothing at warning; no call counted (a definition)");
+
+	f = one(&r, runtime_guarded, FINDING_DEFINE);
+	ok(f && f->guard && !strcmp(f->guard, "fuse_iomap_debug") && f->guard_runtime &&
+	   f->severity == SEV_INFO, "WARN() under if (... && fuse_iomap_debug): a runtime switch");
+	ok(f && strstr(f->message, "only while the debug switch fuse_iomap_debug is on"),
+	   "  said: %s", f ? f->message : "");
+
+	f = one(&r, switch_in_warn, FINDING_DEFINE);
+	ok(f && f->guard && !strcmp(f->guard, "fuse_dbg_on") && f->guard_runtime,
+	   "WARN(__c && fuse_dbg_on, ...): the switch in the WARN's own condition");
+
+	f = one(&r, ifndef_else, FINDING_DEFINE);
+	ok(f && f->guard && !strcmp(f->guard, "CONFIG_FOO_DEBUG") && f->severity == SEV_INFO,
+	   "#ifndef CONFIG_FOO_DEBUG ... #else: the #else branch is the debug build");
+
+	f = one(&r, either, FINDING_DEFINE);
+	ok(f && !f->guard && f->severity == SEV_WARNING,
+	   "#if debug || COMPILE_TEST: not debug-only, a warning");
+
+	f = one(&r, unguarded, FINDING_DEFINE);
+	ok(f && !f->guard && f->severity == SEV_WARNING && strstr(f->message, "every use"),
+	   "if (__cond) WARN(): the macro's own condition guards nothing: every use WARNs");
+
+	f = one(&r, defaults, FINDING_ADDED);
+	ok(f && f->unreachable && f->severity == SEV_INFO,
+	   "WARN_ON(1) first in a default: an unreachable marker, info");
+	ok(f && strstr(f->message, "never reaches"), "  said: %s", f ? f->message : "");
+	f = one(&r, default_same_line, FINDING_ADDED);
+	ok(f && f->unreachable, "WARN_ONCE(true, ...) after default: on the same line");
+	f = one(&r, not_default, FINDING_ADDED);
+	ok(f && !f->unreachable && f->severity == SEV_WARNING,
+	   "WARN_ON(1) under an if: not a marker, a warning");
+	f = one(&r, default_cond, FINDING_ADDED);
+	ok(f && !f->unreachable && f->severity == SEV_WARNING,
+	   "WARN(m > 3, ...) in a default: a real condition, a warning");
+	f = one(&r, default_bug, FINDING_ADDED);
+	ok(f && !f->unreachable && f->severity == SEV_ERROR,
+	   "BUG() in a default: still an error (it stops the machine)");
+
+	check_result_clear(&r);
+	ruleset_release(&rs);
+	strbuf_release(&dir);
+	return done_testing();
+}
