@@ -41,10 +41,22 @@ struct where {
 	int file;		/* sequence number of the file in the patch */
 	int hunk;		/* hunk index in the file */
 	size_t pos;		/* line index in the hunk */
+	/* origin of the definition line of its function when that line is
+	 * in the hunk ('-': the function's old definition, '+': its new
+	 * one, ' '), else 0 (the header's, or none) */
+	char fn_origin;
 };
 
 /* The name given to a macro body whose #define is above the hunk. */
 #define HUNK_START_MACRO "__warnwatch_hunk_starts_in_a_macro"
+
+/* A wrapper's #define line the patch removes: where, and what it wrapped. */
+struct gone_define {
+	char *name;
+	char *file;
+	int line;
+	const struct rule *rule;
+};
 
 struct checker {
 	struct check_result *out;
@@ -59,6 +71,9 @@ struct checker {
 	struct strbuf sb;
 	struct linemap *map;	/* record every file here, or NULL */
 	size_t map_patch;	/* as patch `map_patch` of the map */
+	/* #define lines of family wrappers the patch removes (for moves) */
+	struct gone_define *gone;
+	size_t gone_nr, gone_alloc;
 };
 
 /* Only what the rules say is scanned (C sources and headers, not Documentation/). */
@@ -272,6 +287,7 @@ static struct finding *new_finding(struct checker *c, const struct diff_hunk *h,
 	w->file = c->file_seq;
 	w->hunk = h->index;
 	w->pos = pos;
+	w->fn_origin = 0;
 	f = &c->out->v[c->out->nr++];
 	memset(f, 0, sizeof(*f));
 	f->patch = c->patch;
@@ -343,6 +359,8 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->file = xstrdup(added ? df->new_path : df->old_path);
 	f->line = added ? l->new_lineno : l->old_lineno;
 	f->function = function_at(&c->sb, im, h, k);
+	if (im->fn[k] != FN_HEADER && im->fn[k] != FN_CLOSED)
+		c->where[c->out->nr - 1 - c->first].fn_origin = h->lines[im->fn[k]].origin;
 	f->in_init = function_is_init(im, h, k);
 	f->rule = hit->rule;
 	if (added)
@@ -468,6 +486,22 @@ static bool starts_in_define(const struct image *im)
 	return e > s && e[-1] == '\\' && *s != '#';
 }
 
+static void note_gone_define(struct checker *c, const struct diff_file *df,
+			     const struct diff_hunk *h, const struct scan_hit *hit,
+			     size_t at)
+{
+	struct gone_define *g;
+
+	if (!hit->defined || !strcmp(hit->defined, HUNK_START_MACRO))
+		return;
+	ALLOC_GROW(c->gone, c->gone_nr + 1, c->gone_alloc);
+	g = &c->gone[c->gone_nr++];
+	g->name = xstrdup(hit->defined);
+	g->file = xstrdup(df->old_path);
+	g->line = h->lines[at].old_lineno;
+	g->rule = hit->rule;
+}
+
 static void scan_image(struct checker *c, const struct diff_file *df,
 		       const struct diff_hunk *h, struct image *im, char origin)
 {
@@ -503,6 +537,8 @@ static void scan_image(struct checker *c, const struct diff_file *df,
 		if (hit->kind == HIT_DEFINE) {
 			if (origin == '+')
 				add_define(c, df, h, hit, at, last);
+			else if (h->lines[at].origin == '-')
+				note_gone_define(c, df, h, hit, at);
 		} else if (h->lines[at].origin == origin) {
 			add_call(c, df, h, im, line, hit, last, origin == '+');
 		}
@@ -909,14 +945,165 @@ static void pair_modifications(struct checker *c)
 }
 
 /*
- * Moves first (an unchanged call is not a conversion), then calls
- * changed in place, then conversions.
+ * A wrapper whose #define the same patch removes (moved to a header,
+ * split by config) is no new wrapper when it wraps nothing harsher than
+ * before: its uses were there already (kmsan 2024: KMSAN_WARN_ON() moved
+ * from mm/kmsan/kmsan.h to include/linux/kmsan.h, "adds two wrapper
+ * macros").  Only whole definitions; a body line changed in place stays.
+ */
+static void pair_defines(struct checker *c)
+{
+	struct check_result *r = c->out;
+
+	for (size_t i = c->first; i < r->nr; i++) {
+		struct finding *f = &r->v[i];
+
+		if (f->kind != FINDING_DEFINE || f->in_body || !*f->defined)
+			continue;
+		for (size_t k = 0; k < c->gone_nr; k++) {
+			const struct gone_define *g = &c->gone[k];
+
+			if (strcmp(g->name, f->defined) ||
+			    (g->rule->class != f->rule->class &&
+			     !gentler(g->rule->class, f->rule->class)))
+				continue;
+			f->moved = true;
+			f->severity = SEV_INFO;
+			free(f->message);
+			f->message = xstrfmt("%s() was defined at %s:%d before this patch: "
+					     "no new wrapper", f->defined, g->file, g->line);
+			break;
+		}
+	}
+}
+
+/* Neither moved, converted nor changed in place: a call new or gone. */
+static bool unpaired(const struct finding *f, enum finding_kind kind)
+{
+	return f->kind == kind && !f->moved && !f->conversion;
+}
+
+/*
+ * The first string literal of call text `src` into `sb`, if it has one of
+ * at least `min` bytes: a WARN's message, which names the call better
+ * than its condition.
+ */
+static bool call_message(struct strbuf *sb, const char *src, size_t min)
+{
+	const char *q = strchr(src, '"');
+
+	strbuf_reset(sb);
+	if (!q)
+		return false;
+	for (q++; *q && *q != '"'; q++) {
+		if (*q == '\\' && q[1])
+			strbuf_addch(sb, *q++);
+		strbuf_addch(sb, *q);
+	}
+	return *q == '"' && sb->len >= min;
+}
+
+/* A WARN message this long is one call's own words, not a stock phrase. */
+#define MESSAGE_MOVE_MIN 16
+
+/*
+ * The same call carried along, its arguments adjusted: a removal and an
+ * addition of one macro in one patch, unpaired so far, that are
+ *   - in a function of the same name whose definition the patch both
+ *     removes and adds (the function moved; ublk 2026: its WARN_ON_ONCE()
+ *     now tests disk->state, not ub->ub_disk->state), or
+ *   - the same message of at least MESSAGE_MOVE_MIN bytes (9p 2023: the
+ *     WARN_ONCE(1, "folio expected an open fid ...") moved into
+ *     v9fs_init_request() with rreq->inode for inode).
+ * Neither is new nor removed: the call changed, as in place.
+ */
+static void pair_carried(struct checker *c)
+{
+	struct check_result *r = c->out;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	for (size_t i = c->first; i < r->nr; i++) {
+		struct finding *rm = &r->v[i];
+		const struct where *wi = &c->where[i - c->first];
+		bool msg;
+
+		if (!unpaired(rm, FINDING_REMOVED))
+			continue;
+		msg = rm->source && call_message(&a, rm->source, MESSAGE_MOVE_MIN);
+		for (size_t j = c->first; j < r->nr; j++) {
+			struct finding *add = &r->v[j];
+			const struct where *wj = &c->where[j - c->first];
+			bool moved_fn, same_msg;
+
+			if (!unpaired(add, FINDING_ADDED) || strcmp(add->rule->macro, rm->rule->macro))
+				continue;
+			moved_fn = wi->fn_origin == '-' && wj->fn_origin == '+' &&
+				   wi->file == wj->file && *rm->function &&
+				   !strcmp(rm->function, add->function);
+			same_msg = msg && add->source && call_message(&b, add->source,
+								      MESSAGE_MOVE_MIN) &&
+				   !strcmp(a.buf, b.buf);
+			if (moved_fn || same_msg) {
+				pair(c, rm, add, PAIR_MODIFY, &c->sb);
+				break;
+			}
+		}
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/*
+ * A removal whose very call (macro and text) the same patch adds back
+ * elsewhere, unpaired (a default: BUG() moved into a new helper, which
+ * also gets a second one): no thanks for removing it.  The added calls
+ * stay new, said as such.
+ */
+static void unthank_readded(struct checker *c)
+{
+	struct check_result *r = c->out;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	for (size_t i = c->first; i < r->nr; i++) {
+		struct finding *rm = &r->v[i];
+
+		if (!unpaired(rm, FINDING_REMOVED) || rm->severity != SEV_CREDIT)
+			continue;
+		strbuf_reset(&a);
+		call_key(&a, rm);
+		for (size_t j = c->first; j < r->nr; j++) {
+			const struct finding *add = &r->v[j];
+
+			if (!unpaired(add, FINDING_ADDED))
+				continue;
+			strbuf_reset(&b);
+			call_key(&b, add);
+			if (strcmp(a.buf, b.buf))
+				continue;
+			rm->severity = SEV_INFO;
+			free(rm->message);
+			rm->message = xstrfmt("the patch adds the same %s() at %s:%d: not thanked "
+					      "as removed", rm->rule->macro, add->file, add->line);
+			break;
+		}
+	}
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+/*
+ * Wrappers first, then moves (an unchanged call is not a conversion),
+ * then calls changed in place, then conversions, then calls carried
+ * along with their function or message; last, what is not thanked.
  */
 static void pair_findings(struct checker *c)
 {
+	pair_defines(c);
 	pair_moves(c);
 	pair_modifications(c);
 	pair_conversions(c);
+	pair_carried(c);
+	unthank_readded(c);
 }
 
 static void count_findings(struct check_result *r, size_t first)
@@ -1024,6 +1211,11 @@ static int check_patch(struct check_result *out, const char *diff, size_t len,
 		count_findings(out, c.first);
 	}
 	free(c.where);
+	for (size_t i = 0; i < c.gone_nr; i++) {
+		free(c.gone[i].name);
+		free(c.gone[i].file);
+	}
+	free(c.gone);
 	image_release(&c.pre);
 	image_release(&c.post);
 	scan_result_clear(&c.hits);
@@ -1304,6 +1496,8 @@ void check_finding_title(struct strbuf *out, const struct finding *f)
 			strbuf_addf(out, "a macro body now calls %s()", macro);
 		else if (f->in_body)
 			strbuf_addf(out, "macro %s() now calls %s()", f->defined, macro);
+		else if (f->moved)
+			strbuf_addf(out, "wrapper %s() around %s() moved", f->defined, macro);
 		else
 			strbuf_addf(out, "defines wrapper %s() around %s()", f->defined, macro);
 		break;

@@ -418,6 +418,28 @@ static bool split_point(const char *line, size_t len, const char *prev, size_t p
 	return !(prev_len > 1 && prev[prev_len - 1] == '\\');
 }
 
+/*
+ * Does the hunk body (its lines after the header) both add and remove
+ * lines?  Then only a definition on a context line may start a piece: one
+ * on an added line is no definition of the removed lines after it, and
+ * the piece's header would name the wrong function for them (a BUG()
+ * removed from f() "removed from" the g() added above it, so its move
+ * into the rewritten f() went unseen).
+ */
+static bool hunk_mixed(const char *body, const char *end)
+{
+	bool plus = false, minus = false;
+
+	for (const char *q = body; q < end && !(plus && minus);) {
+		const char *nl = memchr(q, '\n', end - q);
+
+		plus |= *q == '+';
+		minus |= *q == '-';
+		q = nl ? nl + 1 : end;
+	}
+	return plus && minus;
+}
+
 /* Append one piece of a split hunk to the segment, with its own header. */
 static void emit_piece(struct parser *p, const char *body, size_t len,
 		       int old_pos, int old_n, int new_pos, int new_n,
@@ -655,6 +677,7 @@ static void split_hunk(struct parser *p)
 	const char *ctx, *run_ctx = NULL, *piece_ctx;
 	size_t prev_len = 0, ctx_len, run_ctx_len = 0, piece_ctx_len;
 	int old_pos, new_pos, run_old = 0, run_new = 0, run_on = 0, run_nn = 0;
+	bool mixed;
 
 	strbuf_reset(t);
 	strbuf_add(t, p->seg.buf + p->hunk_start, p->seg.len - p->hunk_start);
@@ -670,13 +693,15 @@ static void split_hunk(struct parser *p)
 	new_pos = p->new_count ? p->new_start : p->new_start + 1;
 	piece_ctx = ctx;
 	piece_ctx_len = ctx_len;
+	mixed = hunk_mixed(hdr_end + 1, end);
 
 	for (const char *piece = hdr_end + 1; piece < end;) {
 		const char *q = piece;
 		const char *first_end = memchr(piece, '\n', end - piece);
 		size_t first_len = (first_end ? first_end : end) - piece;
 		bool at_def = piece != hdr_end + 1 ||
-			      split_point(piece, first_len, NULL, 0);
+			      ((!mixed || *piece == ' ') &&
+			       split_point(piece, first_len, NULL, 0));
 		int po = old_pos, pn = new_pos, on = 0, nn = 0;
 
 		/* One piece: from `piece` up to the next split point. */
@@ -684,7 +709,8 @@ static void split_hunk(struct parser *p)
 			const char *nl = memchr(q, '\n', end - q);
 			size_t n = (nl ? nl : end) - q;
 
-			if (q != piece && split_point(q, n, prev, prev_len))
+			if (q != piece && (!mixed || *q == ' ') &&
+			    split_point(q, n, prev, prev_len))
 				break;
 			if (*q != '\\') {
 				on += *q != '+';

@@ -316,9 +316,99 @@ static void test_not_moved(void)
 	    "+\tBUG_ON(1);\n"
 	    " }\n");
 	is_str(s.buf,
-	       "removed mm/m.c:10 one BUG_ON credit\n"
+	       "removed mm/m.c:10 one BUG_ON info\n"
 	       "added mm/m.c:40 two BUG_ON error\n",
-	       "same text in another function: not a move");
+	       "same text in another function: not a move (and not thanked: it is back)");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+/*
+ * A long hunk that rewrites f() with a new g() added above it: the BUG()
+ * removed from the old f() is in f(), not in the g() whose definition
+ * (an added line) precedes it, so its copy in the new f() is a move
+ * (linux-arch 2022, x86/cet: "adds a BUG()" and "thanks for removing"
+ * the same call).
+ */
+static void test_long_mixed_hunk(void)
+{
+	struct strbuf s = STRBUF_INIT, d = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	strbuf_addstr(&d, "diff --git a/k/t.c b/k/t.c\n--- a/k/t.c\n+++ b/k/t.c\n"
+		      "@@ -10,8 +10,74 @@ enum e {\n"
+		      " };\n \n-void f(void)\n+static DEFINE_X(y,\n+\t\tz);\n+\n"
+		      "+static void g(int x)\n {\n"
+		      "-\tif (!ready) {\n-\t\tBUG();\n-\t}\n");
+	for (int i = 0; i < 60; i++)
+		strbuf_addstr(&d, "+\tx++;\n");
+	strbuf_addstr(&d, "+}\n+\n+void f(void)\n+{\n+\tif (!ready)\n+\t\tBUG();\n }\n");
+	run(&s, &r, d.buf);
+	is_str(s.buf,
+	       "removed k/t.c:15 f BUG info moved\n"
+	       "added k/t.c:82 f BUG info moved\n",
+	       "a long hunk cut into pieces: a removed line's function is of the old side");
+	check_result_clear(&r);
+	strbuf_release(&s);
+	strbuf_release(&d);
+}
+
+/*
+ * Calls carried along: with their function (its definition removed and
+ * added), or by their message; a call added back elsewhere is not
+ * thanked as removed; a short message or another function is no carry.
+ */
+static void test_carried(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/d/u.c b/d/u.c\n--- a/d/u.c\n+++ b/d/u.c\n"
+	    "@@ -10,4 +10,0 @@ static int x;\n"
+	    "-static void scan(struct u *ub)\n"
+	    "-{\n"
+	    "-\tWARN_ON_ONCE(!ub->disk->state);\n"
+	    "-}\n"
+	    "@@ -90,1 +86,5 @@ static void put(void)\n"
+	    " }\n"
+	    "+static void scan(struct gendisk *disk)\n"
+	    "+{\n"
+	    "+\tWARN_ON_ONCE(!disk->state);\n"
+	    "+}\n"
+	    "@@ -200,3 +200,2 @@ static int w(struct f *f)\n"
+	    " \tif (!fid) {\n"
+	    "-\t\tWARN_ONCE(1, \"folio expected an open fid %p\\n\", f->p);\n"
+	    " \t\treturn -EINVAL;\n"
+	    "@@ -300,2 +299,3 @@ static int r(struct q *q)\n"
+	    " \tif (!fid) {\n"
+	    "+\t\tWARN_ONCE(1, \"folio expected an open fid %p\\n\", q->f->p);\n"
+	    " \t\treturn -EINVAL;\n"
+	    "@@ -400,2 +400,1 @@ static int a(int t)\n"
+	    " \tswitch (t) {\n"
+	    "-\tdefault: BUG();\n"
+	    "@@ -500,1 +499,2 @@ static int b(int t)\n"
+	    " \tswitch (t) {\n"
+	    "+\tdefault: BUG();\n"
+	    "@@ -600,2 +600,1 @@ static int c1(int t)\n"
+	    " \tx = 1;\n"
+	    "-\tWARN(t, \"bad t\");\n"
+	    "@@ -700,1 +699,2 @@ static int c2(int t)\n"
+	    " \tx = 1;\n"
+	    "+\tWARN(t > 1, \"bad t\");\n");
+	is_str(s.buf,
+	       "removed d/u.c:12 scan WARN_ON_ONCE info moved\n"
+	       "added d/u.c:89 scan WARN_ON_ONCE info moved\n"
+	       "removed d/u.c:201 w WARN_ONCE info moved\n"
+	       "added d/u.c:300 r WARN_ONCE info moved\n"
+	       "removed d/u.c:401 a BUG info\n"
+	       "added d/u.c:500 b BUG error\n"
+	       "removed d/u.c:601 c1 WARN credit\n"
+	       "added d/u.c:700 c2 WARN warning\n",
+	       "carried with its function or its message: changed; BUG() added back: "
+	       "not thanked, still new; a short message elsewhere: two calls");
+	ok(r.nr == 8 && r.v[0].modified && r.v[2].modified && !r.v[5].moved,
+	   "carried calls are changed ones (modified); the added-back BUG() is not");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }
@@ -381,6 +471,35 @@ static void test_defines(void)
 	is(r.nr == 3 && !strcmp(r.v[2].defined, "") && r.v[2].in_body, 1,
 	   "body cut from its #define: no name");
 	is(r.added[RC_BUG] + r.added[RC_WARN], 0, "definitions are not added calls");
+	/* A wrapper moved to a header (and given a WARN_ON() alias for the
+	 * other config) is no new wrapper; one made harsher on the way is. */
+	run(&s, &r,
+	    "diff --git a/include/k.h b/include/k.h\n--- a/include/k.h\n+++ b/include/k.h\n"
+	    "@@ -1,2 +1,5 @@\n"
+	    " #ifdef CONFIG_K\n"
+	    "+#define K_WARN_ON(c) ({ bool __c = WARN_ON(c); if (__c && k_panic) BUG(); __c; })\n"
+	    "+#else\n"
+	    "+#define K_WARN_ON WARN_ON\n"
+	    " #endif\n"
+	    "diff --git a/mm/k/k.h b/mm/k/k.h\n--- a/mm/k/k.h\n+++ b/mm/k/k.h\n"
+	    "@@ -40,4 +40,2 @@\n"
+	    " #define K_META 1\n"
+	    "-#define K_WARN_ON(c) ({ bool __c = WARN_ON(c); if (__c && k_panic) BUG(); __c; })\n"
+	    "-#define K_CHECK(c) WARN_ON(c)\n"
+	    " \n"
+	    "diff --git a/mm/k/c.h b/mm/k/c.h\n--- a/mm/k/c.h\n+++ b/mm/k/c.h\n"
+	    "@@ -1,1 +1,2 @@\n"
+	    "+#define K_CHECK(c) BUG_ON(c)\n"
+	    " \n");
+	is_str(s.buf,
+	       "define include/k.h:2 - BUG info moved\n"
+	       "define include/k.h:4 - WARN_ON info moved\n"
+	       "define mm/k/c.h:1 - BUG_ON warning\n",
+	       "a wrapper moved (and its gentler alias): no new wrapper; made harsher: new");
+	strbuf_reset(&s);
+	if (r.nr == 3)
+		check_finding_title(&s, &r.v[0]);
+	is_str(s.buf, "wrapper K_WARN_ON() around BUG() moved", "title: a moved wrapper");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }
@@ -747,6 +866,8 @@ int main(void)
 	test_moves_and_conversions();
 	test_conversion_distance();
 	test_not_moved();
+	test_long_mixed_hunk();
+	test_carried();
 	test_overrides_and_skips();
 	test_defines();
 	test_binary_and_errors();
