@@ -26,6 +26,8 @@ static const char *const match_names[AM__NR] = {
 	[AM_IMPOSSIBLE] = "impossible",
 	[AM_DUP_IF] = "dup-if",
 	[AM_PATH] = "path",
+	[AM_FOLD_IF] = "fold-if",
+	[AM_UNLIKELY] = "unlikely",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -119,7 +121,8 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	int ret = 0;
 
 	static const char *const keys[] = { "id", "match", "classes", "say", "again",
-					    "rewrite", "replaces", "paths", "comment", NULL };
+					    "rewrite", "replaces", "paths", "speaks", "comment",
+					    NULL };
 	static const char *const texts[] = { "say", "again", "rewrite", NULL };
 
 	strbuf_addf(&where, "advice[%zu]", i);
@@ -157,7 +160,13 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	ae->say = opt_str(e, "say");
 	ae->again = opt_str(e, "again");
 	ae->rewrite = opt_str(e, "rewrite");
+	ae->speaks = json_is_true(json_object_get(e, "speaks"));
 	a->nr++;
+	v = json_object_get(e, "speaks");
+	if (v && !json_is_boolean(v)) {
+		ret = bad(name, where.buf, "\"speaks\" is not true or false");
+		goto out;
+	}
 	cl = json_object_get(e, "classes");
 	if (!cl) {
 		ae->classes = ~0u;
@@ -593,6 +602,137 @@ static bool match_fact(struct advice_hit *h, const struct advice_entry *e,
 	}
 }
 
+/*
+ * The macros that return their condition in every configuration, so
+ * that `if (MACRO(c))` works (VM_WARN_ON*() do not without DEBUG_VM),
+ * and that wrap it in unlikely() (include/asm-generic/bug.h).
+ */
+static bool returns_condition(const char *macro)
+{
+	static const char *const names[] = { "WARN", "WARN_ON", "WARN_ON_ONCE", "WARN_ONCE" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(macro, names[i]))
+			return true;
+	return false;
+}
+
+/* Bytes of `args` before its first top-level comma (string literals skipped). */
+static size_t first_arg_len(const char *args)
+{
+	int depth = 0;
+	const char *p;
+
+	for (p = args; *p; p++) {
+		if (*p == '"' || *p == '\'') {
+			char q = *p;
+
+			for (p++; *p && *p != q; p++)
+				if (*p == '\\' && p[1])
+					p++;
+			if (!*p)
+				break;
+		} else if (*p == '(' || *p == '[' || *p == '{') {
+			depth++;
+		} else if (*p == ')' || *p == ']' || *p == '}') {
+			depth--;
+		} else if (*p == ',' && !depth) {
+			break;
+		}
+	}
+	return p - args;
+}
+
+/* `s` (`n` bytes) without whitespace, into `out`. */
+static void squashed(struct strbuf *out, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			strbuf_addch(out, s[i]);
+}
+
+/*
+ * The condition of the `if (C)`, `if (C) {`, `} else if (C) {` line `l`
+ * (its diff prefix taken off), into `out`: false for any other line and
+ * for a condition that assigns or steps a variable (it cannot move into
+ * a WARN that is compiled in every configuration, but must run once).
+ */
+static bool if_condition(struct strbuf *out, const char *l)
+{
+	const char *open, *p;
+	int depth = 0;
+
+	l += strspn(l, " \t");
+	if (starts_with(l, "} "))
+		l += 2;
+	if (starts_with(l, "else "))
+		l += 5;
+	if (!starts_with(l, "if"))
+		return false;
+	open = l + 2 + strspn(l + 2, " \t");
+	if (*open != '(')
+		return false;
+	for (p = open; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			break;
+	}
+	if (!*p)
+		return false;
+	for (const char *t = p + 1; *t; t++)
+		if (!isspace((unsigned char)*t) && *t != '{')
+			return false;
+	for (const char *q = open + 1; q < p; q++) {
+		bool cmp = q > open + 1 && strchr("=!<>", q[-1]);
+
+		if ((*q == '=' && !cmp && q[1] != '=') ||
+		    ((*q == '+' || *q == '-') && q[1] == *q))
+			return false;
+	}
+	strbuf_add(out, open + 1, p - open - 1);
+	strbuf_trim(out);
+	return out->len > 0;
+}
+
+/*
+ * AM_FOLD_IF: the call is the first statement under an if and tests
+ * nothing of its own (1, true) or the if's own condition.  The hit's
+ * arg is the folded form, "if (WARN_ON_ONCE(C))" (message kept).
+ */
+static bool fold_if(struct advice_hit *h, const struct finding *f,
+		    const struct strvec *lines, const char *args)
+{
+	struct strbuf c = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	size_t at = f->hunk_line, first = first_arg_len(args), k;
+	bool hit = false;
+
+	if (!returns_condition(f->rule->macro) || !is_statement(f, lines))
+		goto out;
+	for (k = at; k > 0 && lines->v[k - 1][0] == '-'; k--)
+		;
+	if (!k || !if_condition(&c, lines->v[k - 1] + 1))
+		goto out;
+	squashed(&a, args, first);
+	squashed(&b, c.buf, c.len);
+	if (strcmp(a.buf, "1") && strcmp(a.buf, "true") && strcmp(a.buf, b.buf))
+		goto out;
+	strbuf_reset(&a);
+	strbuf_addf(&a, "if (%s(%s", f->rule->macro, c.buf);
+	for (const char *p = args + first; *p; p++)	/* the message, on one line */
+		if (!isspace((unsigned char)*p) || (a.len && a.buf[a.len - 1] != ' '))
+			strbuf_addch(&a, isspace((unsigned char)*p) ? ' ' : *p);
+	strbuf_rtrim(&a);
+	strbuf_addstr(&a, "))");
+	h->arg = strbuf_detach(&a, NULL);
+	hit = evidence(h, "diff", lines->v[k - 1] + 1);
+out:
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	return hit;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
@@ -688,6 +828,13 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 				evidence(h, "diff", h->arg);
 			}
 		}
+		break;
+	case AM_FOLD_IF:
+		hit = fold_if(h, f, lines, cond);
+		break;
+	case AM_UNLIKELY:
+		hit = (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&
+		      starts_with(cond, "unlikely(") && evidence(h, "diff", cond);
 		break;
 	case AM_OR_CONDITIONS:
 		hit = (cf ? cf->cond_or : top_level_or(cond)) &&

@@ -35,6 +35,8 @@ enum advice_match {
 	AM_IMPOSSIBLE,		/* an unsigned < 0: never true */
 	AM_DUP_IF,		/* the enclosing if tests the same */
 	AM_PATH,		/* a file under one of the entry's "paths" */
+	AM_FOLD_IF,		/* if (c) { WARN_ON(1); ...: if (WARN_ON(c)) */
+	AM_UNLIKELY,		/* WARN_ON(unlikely(c)): unlikely() twice */
 	AM__NR
 };
 
@@ -47,6 +49,9 @@ struct advice_entry {
 	char *rewrite;		/* NULL: the default rewrite */
 	struct strvec replaces;	/* ids (or "explain") not said with this */
 	struct strvec paths;	/* AM_PATH: "mm/" ... */
+	/* A point specific enough to be said for an info-level call too
+	 * (a WARN_ON_ONCE()), as the facts that user space reaches it are. */
+	bool speaks;
 };
 
 struct advice {

@@ -94,21 +94,22 @@ const struct ci_fired *plan_fired_in_boot(const struct ci_verdict *v,
 
 /*
  * Do the facts say that disk content or user space reaches the call
- * (the fs-corruption or user-input advice fires for it)?  Then even a
- * WARN_ON_ONCE() is worth a reply: that is where reviewers object.
+ * (the fs-corruption or user-input advice fires for it), or does an
+ * advice entry marked "speaks" hold (a point specific to this call, such
+ * as a test to fold into the if above)?  Then even a WARN_ON_ONCE() is
+ * worth a reply: that is where reviewers object.
  */
-static bool reached_from_outside(const struct advice *a, const struct finding *f,
+static bool worth_saying(const struct advice *a, const struct finding *f,
 				 const struct cfacts *cf)
 {
 	struct advice_hit *hits;
 	bool outside = false;
 	size_t nr;
 
-	if (!cf || !cf->found)
-		return false;
-	nr = advice_match(&hits, a, f, cf);
+	nr = advice_match(&hits, a, f, cf && cf->found ? cf : NULL);
 	for (size_t i = 0; i < nr; i++)
-		outside |= hits[i].e->match == AM_ON_DISK || hits[i].e->match == AM_USER_INPUT;
+		outside |= hits[i].e->match == AM_ON_DISK || hits[i].e->match == AM_USER_INPUT ||
+			   hits[i].e->speaks;
 	advice_hits_free(hits, nr);
 	return outside;
 }
@@ -151,7 +152,7 @@ void plan_build(struct plan *p, const struct check_result *r,
 			   f->rule->class == RC_WARN_ONCE &&
 			   f->severity == f->rule->severity) {
 			/* Not where overrides lowered it (tools/, tests). */
-			plan_add(p, reached_from_outside(a, f, facts ? &facts[i] : NULL) ?
+			plan_add(p, worth_saying(a, f, facts ? &facts[i] : NULL) ?
 				 PLAN_ISSUE : PLAN_NOTE, f, NULL);
 			p->v[p->nr - 1].note = p->v[p->nr - 1].type == PLAN_NOTE ? PN_ONCE : PN_NONE;
 		}

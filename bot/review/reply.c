@@ -1186,7 +1186,10 @@ static void quote_trailers(struct strbuf *body)
 	*body = out;
 }
 
-/* An advice fired on a fact of the patched tree that makes `f` reachable. */
+/*
+ * An advice fired on a fact of the patched tree that makes `f` reachable,
+ * or one specific to the call ("speaks": a test to fold into the if).
+ */
 static bool fact_evidence(const struct builder *b, const struct finding *f)
 {
 	const struct cfacts *cf = facts_of(b->o, b->r, f);
@@ -1194,12 +1197,11 @@ static bool fact_evidence(const struct builder *b, const struct finding *f)
 	size_t nr;
 	bool yes = false;
 
-	if (!cf)
-		return false;
+	/* Without the tree's facts, what the patch's own lines prove. */
 	nr = advice_match(&hits, b->advice, f, cf);
 	for (size_t i = 0; i < nr; i++)
-		yes |= hits[i].fact && (!strcmp(hits[i].fact, "user") ||
-					!strcmp(hits[i].fact, "disk"));
+		yes |= hits[i].e->speaks || (hits[i].fact && (!strcmp(hits[i].fact, "user") ||
+							      !strcmp(hits[i].fact, "disk")));
 	advice_hits_free(hits, nr);
 	return yes;
 }

@@ -428,6 +428,19 @@ def covered_by_opening(reply):
     return bool(re.search(r"one point covers", reply.opening))
 
 
+def covering_words(reply, call):
+    """The words of the first block with words that quotes an added call of `call`'s macro:
+    where an opening's "one point covers all N, made at the first" makes its point."""
+    m = CALL_RE.search(call)
+    if not m:
+        return ""
+    pat = re.compile(r"(?<![A-Za-z0-9_])%s\s*\(" % re.escape(m.group(1)))
+    for b in reply.blocks:
+        if b.has_words() and any(pat.search(x) for x in b.added_lines()):
+            return b.words()
+    return ""
+
+
 def score_case(spec, draft, patch, lookup=None):
     """The outcome of one case: spec (JUDGE-SPEC.md), draft (review's JSON, or None when it
     could not be drafted), patch (a Patch, or None).  Returns a dict (README: report.json)."""
@@ -442,7 +455,12 @@ def score_case(spec, draft, patch, lookup=None):
     commented = any(b.has_words() for b in blocks) or (bool(blocks) and covered_by_opening(reply))
     res["commented"] = commented
     res["objected_any"] = bool(reply) and (any(b.has_words() for b in reply.blocks))
-    words = flat(" ".join([reply.opening] + [b.words() for b in blocks])) if commented else ""
+    said = [b.words() for b in blocks]
+    if commented and not any(b.has_words() for b in blocks):
+        # "one point covers all three, made at the first": that point is made for this
+        # call too, in the first block quoting a call of the same macro.
+        said = [covering_words(reply, spec["call"])]
+    words = flat(" ".join([reply.opening] + said)) if commented else ""
     res["words"] = words
     for group in spec.get("say", []):
         res["say"].append(any(re.search(p, words, re.I) for p in group))

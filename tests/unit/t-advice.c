@@ -13,6 +13,12 @@ static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SE
 	.id = "new-bug", .message = "new BUG_ON()", .replacement = "WARN_ON_ONCE" };
 static struct rule warn_on = { .macro = "WARN_ON", .class = RC_WARN, .severity = SEV_WARNING,
 	.id = "new-warn", .message = "new WARN_ON()", .replacement = "WARN_ON_ONCE" };
+static struct rule warn_once = { .macro = "WARN_ON_ONCE", .class = RC_WARN_ONCE,
+	.severity = SEV_INFO, .id = "new-warn-once", .message = "new WARN_ON_ONCE()" };
+static struct rule warn_once_msg = { .macro = "WARN_ONCE", .class = RC_WARN_ONCE,
+	.severity = SEV_INFO, .id = "new-warn-once", .message = "new WARN_ONCE()" };
+static struct rule vm_warn_once = { .macro = "VM_WARN_ONCE", .class = RC_WARN_ONCE,
+	.severity = SEV_INFO, .id = "new-warn-once", .message = "new VM_WARN_ONCE()" };
 
 /* A finding for the call on line `at` (0-based) of `hunk`. */
 static struct finding call(const struct rule *r, const char *file, const char *fn,
@@ -145,6 +151,9 @@ int main(void)
 		"\"say\": \"s\", \"sya\": \"t\"}]}}", "advice[0].sya: unknown key", "an entry's unknown key");
 	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-dsk\", \"say\": \"s\"}]}}",
 		"unknown \"match\"", "an unknown matcher");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"fold-if\", "
+		"\"say\": \"s\", \"speaks\": \"yes\"}]}}", "\"speaks\" is not true or false",
+		"speaks as a string");
 	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
 		"\"say\": \"{fucntion}() reads it\"}]}}", "unknown placeholder {fucntion}",
 		"a misspelt placeholder");
@@ -230,6 +239,55 @@ int main(void)
 	matched(&ids, &arg, &a, &f);
 	ok(strstr(ids.buf, "after-alloc") && !strcmp(arg.buf, "p"),
 	   "after-alloc: a NULL check right after kzalloc() (%s)", ids.buf);
+
+	/* fold-if: a WARN testing nothing the if above it does not. */
+	f = call(&warn_once_msg, "drivers/foo.c", "foo_fill", "WARN_ONCE(1, \"bad %d\\n\",\n\t\t  n)",
+		 "+\tif (n > 12) {\n+\t\tWARN_ONCE(1, \"bad %d\\n\",\n+\t\t\t  n);\n"
+		 "+\t\treturn -EINVAL;\n", 1);
+	matched(&ids, &arg, &a, &f);
+	ok(!strcmp(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ONCE(n > 12, \"bad %d\\n\", n))"),
+	   "fold-if: WARN_ONCE(1, ...) right under if (n > 12) { (%s: %s)", ids.buf, arg.buf);
+	f = call(&warn_once, "drivers/foo.c", "foo_fill", "WARN_ON_ONCE(!mem)",
+		 " \t} else if (!mem)\n-\t\tgoto out;\n+\t\tWARN_ON_ONCE(!mem);\n", 2);
+	matched(&ids, &arg, &a, &f);
+	ok(!strcmp(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ON_ONCE(!mem))"),
+	   "fold-if: the if's own test repeated, a removed line between (%s: %s)", ids.buf,
+	   arg.buf);
+	{
+		static const struct {
+			const struct rule *r;
+			const char *source, *hunk, *why;
+			int at;
+		} nofold[] = {
+			{ &warn_once, "WARN_ON_ONCE(1)", "+\tif ((ret = foo_get(f)) < 0) {\n"
+			  "+\t\tWARN_ON_ONCE(1);\n", "out of an if that assigns", 1 },
+			{ &warn_once, "WARN_ON_ONCE(n > 2)", "+\tif (n > 12) {\n"
+			  "+\t\tWARN_ON_ONCE(n > 2);\n", "when it tests something else", 1 },
+			{ &warn_once, "WARN_ON_ONCE(1)", "+\tif (n > 12) {\n+\t\tpr_err(\"x\");\n"
+			  "+\t\tWARN_ON_ONCE(1);\n", "below another statement", 2 },
+			{ &vm_warn_once, "VM_WARN_ONCE(1, \"x\")", "+\tif (n > 12) {\n"
+			  "+\t\tVM_WARN_ONCE(1, \"x\");\n",
+			  "a VM_WARN_ONCE(), which has no value without DEBUG_VM", 1 },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(nofold); i++) {
+			f = call(nofold[i].r, "mm/foo.c", "foo_fill", nofold[i].source,
+				 nofold[i].hunk, nofold[i].at);
+			matched(&ids, &arg, &a, &f);
+			ok(!strstr(ids.buf, "fold-if"), "fold-if: not %s (%s)", nofold[i].why,
+			   ids.buf);
+		}
+	}
+
+	/* unlikely: WARN_ON() and BUG_ON() have it built in. */
+	f = call(&warn_on, "drivers/foo.c", "foo_rx", "WARN_ON(unlikely(atomic_read(&c)))",
+		 "+\tWARN_ON(unlikely(atomic_read(&c)));\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "unlikely") != NULL, "unlikely: inside WARN_ON() (%s)", ids.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_rx", "WARN_ON(likely_bad(c))",
+		 "+\tWARN_ON(likely_bad(c));\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "unlikely"), "unlikely: not a function named like it (%s)", ids.buf);
 
 	f = call(&warn_on, "drivers/foo.c", "foo_use", "WARN_ON(!dev)",
 		 "+\tWARN_ON(!dev);\n \tdev->count++;\n", 0);

@@ -1591,6 +1591,19 @@ int main(void)
 		ci_verdict_release(&vd);
 		build(&r, &s, two + 1, 1, &o);
 		ok(r.empty, "27: min-level warning: a lone WARN_ON_ONCE(): no reply");
+		{
+			/* 34: a point specific to the call ("speaks": fold-if)
+			 * is said whatever the macro's level. */
+			struct finding fold = finding(2, &warn_once, 41, "foo_lookup",
+				"WARN_ON_ONCE(1)", " \tstruct foo *f;\n+\tif (id < 0) {\n"
+				"+\t\tWARN_ON_ONCE(1);\n+\t\treturn NULL;\n", 2);
+
+			build(&r, &s, &fold, 1, &o);
+			ok(!r.empty && r.issues == 1 &&
+			   has_flat(&r, "fold the test into it, if (WARN_ON_ONCE(id < 0));"),
+			   "34: min-level warning: a WARN_ON_ONCE(1) right under its if: said, "
+			   "with the folded form");
+		}
 		o.need_evidence = false;
 		o.drop = drop_bug_on;
 		build(&r, &s, f, 2, &o);
