@@ -121,8 +121,8 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	int ret = 0;
 
 	static const char *const keys[] = { "id", "match", "classes", "say", "again",
-					    "rewrite", "replaces", "paths", "speaks", "comment",
-					    NULL };
+					    "rewrite", "replaces", "paths", "speaks", "from",
+					    "comment", NULL };
 	static const char *const texts[] = { "say", "again", "rewrite", NULL };
 
 	strbuf_addf(&where, "advice[%zu]", i);
@@ -698,7 +698,7 @@ static bool if_condition(struct strbuf *out, const char *l)
 /*
  * AM_FOLD_IF: the call is the first statement under an if and tests
  * nothing of its own (1, true) or the if's own condition.  The hit's
- * arg is the folded form, "if (WARN_ON_ONCE(C))" (message kept).
+ * arg is the folded form, "if (WARN_ON_ONCE(C))", "if (WARN_ONCE(C, ...))".
  */
 static bool fold_if(struct advice_hit *h, const struct finding *f,
 		    const struct strvec *lines, const char *args)
@@ -717,13 +717,9 @@ static bool fold_if(struct advice_hit *h, const struct finding *f,
 	squashed(&b, c.buf, c.len);
 	if (strcmp(a.buf, "1") && strcmp(a.buf, "true") && strcmp(a.buf, b.buf))
 		goto out;
+	/* The message stays as written: ", ..." (a sentence would cut it). */
 	strbuf_reset(&a);
-	strbuf_addf(&a, "if (%s(%s", f->rule->macro, c.buf);
-	for (const char *p = args + first; *p; p++)	/* the message, on one line */
-		if (!isspace((unsigned char)*p) || (a.len && a.buf[a.len - 1] != ' '))
-			strbuf_addch(&a, isspace((unsigned char)*p) ? ' ' : *p);
-	strbuf_rtrim(&a);
-	strbuf_addstr(&a, "))");
+	strbuf_addf(&a, "if (%s(%s%s))", f->rule->macro, c.buf, args[first] ? ", ..." : "");
 	h->arg = strbuf_detach(&a, NULL);
 	hit = evidence(h, "diff", lines->v[k - 1] + 1);
 out:
@@ -830,7 +826,10 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		}
 		break;
 	case AM_FOLD_IF:
-		hit = fold_if(h, f, lines, cond);
+		/* When the tree's facts show the if repeating the test,
+		 * dup-if says so instead (an entry's "replaces" could not:
+		 * leave-one-list-out may take either entry out). */
+		hit = !(cf && cf->dup_if) && fold_if(h, f, lines, cond);
 		break;
 	case AM_UNLIKELY:
 		hit = (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&

@@ -245,7 +245,7 @@ int main(void)
 		 "+\tif (n > 12) {\n+\t\tWARN_ONCE(1, \"bad %d\\n\",\n+\t\t\t  n);\n"
 		 "+\t\treturn -EINVAL;\n", 1);
 	matched(&ids, &arg, &a, &f);
-	ok(!strcmp(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ONCE(n > 12, \"bad %d\\n\", n))"),
+	ok(!strcmp(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ONCE(n > 12, ...))"),
 	   "fold-if: WARN_ONCE(1, ...) right under if (n > 12) { (%s: %s)", ids.buf, arg.buf);
 	f = call(&warn_once, "drivers/foo.c", "foo_fill", "WARN_ON_ONCE(!mem)",
 		 " \t} else if (!mem)\n-\t\tgoto out;\n+\t\tWARN_ON_ONCE(!mem);\n", 2);
