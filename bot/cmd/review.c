@@ -351,13 +351,13 @@ out:
 /* ---- the reply ------------------------------------------------------------ */
 
 /*
- * rules/advice.json, when a tree is configured: the facts review_run()
- * reads from the tree name allocators the advice knows.
+ * The reply's advice from the rules directory review was given (--rules,
+ * [review] rules), with a tree or without: the reply would otherwise read
+ * the installed rules/advice.json, whatever --rules says.  With a tree,
+ * the facts review_run() reads name the allocators the advice knows.
  */
-static void load_advice(struct review *rv, const char *tree)
+static void load_advice(struct review *rv)
 {
-	if (!tree || !*tree)
-		return;
 	if (!advice_load(&rv->advice, rv->rules_dir ? rv->rules_dir : rv->set.rules_dir.buf))
 		rv->have_advice = true;
 	error_clear();
@@ -378,6 +378,8 @@ static void run_opts(struct review_run_opts *o, struct review *rv)
 	if (rv->have_advice) {
 		o->reply.advice = &rv->advice;
 		o->facts_tree = rv->tree ? rv->tree : rv->set.review_tree;
+		if (o->facts_tree && !*o->facts_tree)
+			o->facts_tree = NULL;
 		o->build_dir = rv->build_dir ? rv->build_dir : rv->set.review_build_dir;
 		o->cache_dir = rv->set.cache_dir.buf;
 	}
@@ -577,7 +579,7 @@ static int run(struct review *rv, int *exit_status)
 	if (ret < 0)
 		return ret;
 	rv->have_guide = ret > 0;
-	load_advice(rv, tree);
+	load_advice(rv);
 	if (!rv->send)
 		return draft_reply(rv);
 

@@ -132,4 +132,15 @@ null) not_ok "control: review replies" ;;
 *) not_ok "control: review replies with the BUG_ON() point"; diag "$out" ;;
 esac
 
+# --rules DIR is the rules of the reply too, without a tree (the judge's
+# leave-one-list-out copies): its advice.json, not the installed one.
+cp -r "$WW_TOP/rules" "$TEST_DIR/own-rules"
+sed -i 's/takes the machine down to report one bad state/stops the box (own rules)/' \
+	"$TEST_DIR/own-rules/advice.json"
+out=$(reply_of "$TEST_DIR/plain.eml" --rules "$TEST_DIR/own-rules")
+case $out in
+*"stops the box (own rules)"*) ok "review --rules DIR: the reply's advice is DIR's" ;;
+*) not_ok "review --rules DIR: the reply's advice is DIR's"; diag "$out" ;;
+esac
+
 done_testing
