@@ -319,6 +319,38 @@ MAILDIR=$TEST_DIR/maildir
 
 # smtp_start: aiosmtpd (python3-aiosmtpd) in the foreground of a
 # background job, unprivileged, storing every message in $MAILDIR.
+# serve_test_conf [SERVE-LINES [LIST-LINES]]: the configuration the serve
+# e2e tests share, into $CONF with $HTTP_PORT chosen: one list "test" on
+# $PI_URL, replies sent through $SMTP_URL to both author and list, no
+# boots, no pacing (one mail per author per hour is t0313's to measure);
+# each argument adds lines to [serve] or [list.test].
+serve_test_conf() {
+	HTTP_PORT=$(free_port)
+	{
+		conf_serve_head "$STATE" "$SMTP_URL"
+		printf '[serve]\nlisten = 127.0.0.1:%s\npoll-interval = 1\nmax-sleep = 1\nretry-base = 1\n' \
+			"$HTTP_PORT"
+		[ -n "${1:-}" ] && printf '%s\n' "$1"
+		printf '\n[list.test]\narchive = %s\ninbox = test\naddress = test@example.org\n' "$PI_URL"
+		printf 'boot = no\nreply = send\npace = 0\nreply-to = both\n'
+		[ -n "${2:-}" ] && printf '%s\n' "$2"
+		true
+	} >"$CONF"
+}
+
+# serve_test_start: `warnwatch serve` on $CONF in the background, logging
+# to serve.log, SERVE_PID set and tracked, until it listens on $HTTP_PORT.
+serve_test_start() {
+	"$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
+	SERVE_PID=$!
+	ww_track "$SERVE_PID" warnwatch-serve
+	wait_port "$HTTP_PORT" 100 || {
+		echo "Bail out! serve did not start"
+		sed 's/^/# /' "$TEST_DIR/serve.log"
+		exit 1
+	}
+}
+
 conf_serve_head() {	# conf_serve_head STATE SMTP_URL: [identity], [state], [smtp]
 	cat <<EOF
 [identity]

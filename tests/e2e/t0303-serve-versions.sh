@@ -51,32 +51,8 @@ smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
 relay_start
 
-HTTP_PORT=$(free_port)
-{
-	conf_serve_head "$STATE" "$SMTP_URL"
-	cat <<EOF
-[serve]
-listen = 127.0.0.1:$HTTP_PORT
-poll-interval = 1
-max-sleep = 1
-retry-base = 1
-
-[list.test]
-archive = $PI_URL
-inbox = test
-address = test@example.org
-boot = no
-reply = send
-# Pacing (one mail per author per hour) is t0313's: not what this measures.
-pace = 0
-reply-to = both
-EOF
-} >"$CONF"
-
-"$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
-SERVE_PID=$!
-ww_track "$SERVE_PID" warnwatch-serve
-wait_port "$HTTP_PORT" 100 || { echo "Bail out! serve did not start"; sed 's/^/# /' "$TEST_DIR/serve.log"; exit 1; }
+serve_test_conf
+serve_test_start
 
 # ---- v1, the fuse patch, bar with the maintainer's whole-patch quote ------------------
 pi_deliver test "$DATA/01-foo-v1.eml" "$DATA/05-fuse.eml" "$DATA/06-bar.eml" "$DATA/07-bar-design.eml"

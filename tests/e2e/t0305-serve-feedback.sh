@@ -45,33 +45,8 @@ smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 mkdir -p "$MAILDIR/tmp" "$MAILDIR/new" "$MAILDIR/cur"
 relay_start
 
-HTTP_PORT=$(free_port)
-{
-	conf_serve_head "$STATE" "$SMTP_URL"
-	cat <<EOF
-[serve]
-listen = 127.0.0.1:$HTTP_PORT
-poll-interval = 1
-settle = 3
-max-sleep = 1
-retry-base = 1
-
-[list.test]
-archive = $PI_URL
-inbox = test
-address = test@example.org
-boot = no
-reply = send
-# Pacing (one mail per author per hour) is t0309's: not what this measures.
-pace = 0
-reply-to = both
-EOF
-} >"$CONF"
-
-"$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
-SERVE_PID=$!
-ww_track "$SERVE_PID" warnwatch-serve
-wait_port "$HTTP_PORT" 100 || { echo "Bail out! serve did not start"; sed 's/^/# /' "$TEST_DIR/serve.log"; exit 1; }
+serve_test_conf "settle = 3"
+serve_test_start
 
 A1=20240601100000.1-1-jane@example.org
 A2=20240601120000.5-1-jane@example.org

@@ -84,33 +84,8 @@ pi_httpd_start || { echo "Bail out! public-inbox-httpd did not start"; exit 1; }
 smtp_start || { echo "Bail out! aiosmtpd did not start"; exit 1; }
 relay_start
 
-HTTP_PORT=$(free_port)
-{
-	conf_serve_head "$STATE" "$SMTP_URL"
-	cat <<EOF
-[serve]
-listen = 127.0.0.1:$HTTP_PORT
-poll-interval = 1
-max-sleep = 1
-retry-base = 1
-
-[list.test]
-archive = $PI_URL
-inbox = test
-address = test@example.org
-boot = no
-reply = send
-# Pacing (one mail per author per hour) is t0313's: not what this measures.
-pace = 0
-reply-to = both
-authserv-id = $MX
-EOF
-} >"$CONF"
-
-"$WARNWATCH" serve --config "$CONF" --verbose >>"$TEST_DIR/serve.log" 2>&1 &
-SERVE_PID=$!
-ww_track "$SERVE_PID" warnwatch-serve
-wait_port "$HTTP_PORT" 100 || { echo "Bail out! serve did not start"; sed 's/^/# /' "$TEST_DIR/serve.log"; exit 1; }
+serve_test_conf "" "authserv-id = $MX"
+serve_test_start
 
 K1=20240801100000.1-1-kim@example.org
 K2=20240801120000.2-1-kim@example.org
