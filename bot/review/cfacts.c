@@ -707,6 +707,34 @@ static void nearest_exit(struct cfacts *out, const struct reader *rd, unsigned b
 	}
 }
 
+/* The corruption errno of the function's own failure exits (cf->corrupt). */
+static void own_corrupt(struct cfacts *out, const struct reader *rd)
+{
+	static const char *const names[] = { "-EFSCORRUPTED", "-EUCLEAN" };
+	struct strbuf sb = STRBUF_INIT;
+	char *var;
+
+	for (size_t i = 0; i < rd->nr_outs && !out->corrupt; i++) {
+		strbuf_reset(&sb);
+		var = NULL;
+		if (!failure_exit(&sb, &var, rd, &rd->outs[i], out->ret)) {
+			free(var);
+			continue;
+		}
+		free(var);
+		for (size_t j = 0; j < ARRAY_SIZE(names) && !out->corrupt; j++) {
+			size_t n = strlen(names[j]);
+
+			for (const char *p = strstr(sb.buf, names[j]); p; p = strstr(p + 1, names[j]))
+				if (!word_char(p[n])) {
+					out->corrupt = xstrdup(names[j]);
+					break;
+				}
+		}
+	}
+	strbuf_release(&sb);
+}
+
 /* "!p", "p == NULL", "NULL == p", "!(p)": the pointer, as written. */
 static char *null_tested(const char *cond)
 {
@@ -723,7 +751,6 @@ static char *null_tested(const char *cond)
 		strbuf_reset(&sb);
 		strbuf_addbuf(&sb, &in);
 		strbuf_release(&in);
-		p = sb.buf;
 	} else if (ends_with(p, "==NULL")) {
 		strbuf_setlen(&sb, sb.len - 6);
 	} else if (starts_with(p, "NULL==")) {
@@ -1032,6 +1059,7 @@ static void read_call(struct cfacts *out, struct reader *rd, CXTranslationUnit t
 		if (extent(rd, body, &bb, &be))
 			nearest_exit(out, rd, bb);
 	}
+	own_corrupt(out, rd);
 	operands(out, rd, body);
 	{
 		void *data[2] = { rd, out };
@@ -1130,7 +1158,7 @@ static const char *const ret_names[] = {
 };
 
 /* The string fields, in one table for both directions. */
-#define CF_STRS(X) X(function) X(ret_type) X(exit) X(exit_var) X(cond) X(impossible) \
+#define CF_STRS(X) X(function) X(ret_type) X(exit) X(exit_var) X(corrupt) X(cond) X(impossible) \
 	X(disk) X(user) X(alloc) X(deref)
 #define CF_BOOLS(X) X(found) X(follows) X(recovers) X(cond_or) X(dup_if) \
 	X(statement_macro) X(assertion) X(locked) X(by_name)
@@ -1192,6 +1220,7 @@ void cfacts_release(struct cfacts *f)
 	free(f->ret_type);
 	free(f->exit);
 	free(f->exit_var);
+	free(f->corrupt);
 	free(f->cond);
 	free(f->impossible);
 	free(f->disk);

@@ -48,6 +48,11 @@ struct cfacts {
 	/* An exit such as "if (err) goto out;": the variable the way out
 	 * must set first ("err"), else NULL. */
 	char *exit_var;
+	/* The errno the function's own failure exits report corruption
+	 * with ("-EFSCORRUPTED", "-EUCLEAN"), or NULL.  A way out of the
+	 * call says that rather than the errno of another failure that
+	 * happens to be nearest ("-ENOSPC" of a full block, issue 35). */
+	char *corrupt;
 	/* The call statement is followed by another before the function
 	 * returns (a return right after does not count). */
 	bool follows;

@@ -90,7 +90,8 @@ static void expand_leave(struct strbuf *out, const char *text, const struct cfac
  * The way out of the call's function that the facts support, into
  * `out`, with errno `want` when given: the function's own nearest
  * failure exit mirrored (so its cleanup labels and unlocks come with
- * it), else what its return type allows.  False when there is none (a
+ * it), else what its return type allows.  Without `want`, the errno is
+ * the function's own corruption errno when it has one (cf->corrupt).  False when there is none (a
  * void function without a failure exit of its own, a hash, a struct):
  * there the fix is a WARN that lets the function run to its end.
  */
@@ -103,6 +104,10 @@ static bool fact_return(struct strbuf *out, const struct cfacts *cf, const char 
 	 * facts say the call is in no loop (issue 34). */
 	if (!rewrite_may_leave(cf))
 		return false;
+	/* The function's own word for a broken state, not the errno of
+	 * whichever other failure is nearest (issue 35). */
+	if (!want)
+		want = cf->corrupt;
 	if (cf->exit) {
 		if (cf->exit_var)
 			strbuf_addf(out, "%s = %s;\n", cf->exit_var, want ? want : "-EINVAL");

@@ -164,4 +164,80 @@ case "$WARNWATCH" in
 	esac ;;
 *) skip "lean exec" "not-selected: WARNWATCH is not the lean binary" ;;
 esac
+# Issue 35: a suggestion keeps what the call meant.  A BUG_ON() on a
+# broken directory entry in a function that reports corruption as
+# -EFSCORRUPTED leaves with that, not with the -ENOSPC of the full-block
+# exit that happens to be nearest; a WARN_ON() on flags copied from user
+# space is dropped for a plain -EINVAL (WARN_ON_ONCE() would still let
+# user space trigger it).
+r2=$TEST_DIR/repo2
+git init -q -b main "$r2" && mkdir -p "$r2/fs/foo" "$r2/include/linux" "$r2/Documentation/process"
+cat >"$r2/include/linux/kconfig.h" <<'C'
+#define NULL ((void *)0)
+#define ENOSPC 28
+#define EINVAL 22
+#define EFAULT 14
+#define EUCLEAN 117
+#define EFSCORRUPTED EUCLEAN
+#define __user
+#define unlikely(x) __builtin_expect(!!(x), 0)
+void __warn(void);
+#define WARN_ON(c) ({ int __w = !!(c); if (unlikely(__w)) __warn(); unlikely(__w); })
+#define WARN_ON_ONCE(c) WARN_ON(c)
+#define BUG() __builtin_trap()
+#define BUG_ON(c) do { if (unlikely(c)) BUG(); } while (0)
+static inline void *ERR_PTR(long e) { return (void *)e; }
+unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
+C
+: >"$r2/include/linux/bug.h"
+cp "$WW_TOP/tests/e2e/data/serve/coding-style.rst" "$r2/Documentation/process/"
+cat >"$r2/fs/foo/dir.c" <<'C'
+#include <linux/bug.h>
+
+struct dent { unsigned short rec_len; unsigned int inode; };
+struct blk { struct dent *de; int nr; };
+void foo_error(const char *what);
+
+struct blk *find_entry(struct blk *b, unsigned int max, int want)
+{
+	struct dent *de = b->de;
+
+	if (de->rec_len == 0) {
+		foo_error("zero rec_len");
+		return ERR_PTR(-EFSCORRUPTED);
+	}
+	b->nr++;
+	if (b->nr > want)
+		return ERR_PTR(-ENOSPC);
+	return b;
+}
+
+struct foo_args { unsigned int flags; unsigned int len; };
+#define FOO_FLAGS 3u
+
+long foo_ioctl(void *file, unsigned int cmd, unsigned long arg)
+{
+	struct foo_args a;
+
+	if (copy_from_user(&a, (void __user *)arg, sizeof(a)))
+		return -EFAULT;
+	a.len = 0;
+	return a.flags;
+}
+C
+git -C "$r2" add . && git -C "$r2" commit -q -m base
+sed -i 's|^\tb->nr++;$|\tb->nr++;\n\tBUG_ON(de->inode > max);|; s|^\ta.len = 0;$|\tWARN_ON(a.flags \& ~FOO_FLAGS);\n\ta.len = 0;|' "$r2/fs/foo/dir.c"
+git -C "$r2" commit -q -am "foo: check entries and flags"
+git -C "$r2" worktree add -q "$TEST_DIR/base2" main~1
+out=$(cd "$r2" && "$WARNWATCH" check --suggest --tree "$TEST_DIR/base2" -g main~1..main 2>"$TEST_DIR/err2")
+case "$out" in
+*"-	BUG_ON(de->inode > max);"$'\n'"+	if (WARN_ON_ONCE(de->inode > max))"$'\n'"+		return ERR_PTR(-EFSCORRUPTED);"*)
+	ok "a BUG_ON() where the function reports corruption: its -EFSCORRUPTED, not the nearest exit's -ENOSPC" ;;
+*) not_ok "corruption errno"; printf '%s\n' "$out" | sed 's/^/#   /'; sed 's/^/#   /' "$TEST_DIR/err2" ;;
+esac
+case "$out" in
+*"-	WARN_ON(a.flags & ~FOO_FLAGS);"$'\n'"+	if (a.flags & ~FOO_FLAGS)"$'\n'"+		return -EINVAL;"*)
+	ok "a WARN_ON() on flags from copy_from_user(): dropped for return -EINVAL, no WARN_ON_ONCE()" ;;
+*) not_ok "user-input flags"; printf '%s\n' "$out" | sed 's/^/#   /'; sed 's/^/#   /' "$TEST_DIR/err2" ;;
+esac
 done_testing

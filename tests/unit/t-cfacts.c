@@ -116,6 +116,13 @@ int main(void)
 	is_str(str(f.exit), "goto out;", "mirrors the goto, not return PTR_ERR(dir_block)");
 	is_str(str(f.exit_var), "err", "... which needs err set first");
 	ok(!f.user && !f.disk, "no disk or user data");
+	ok(!f.corrupt, "no corruption errno: it returns none");
+
+	/* namei.c ext4_append(): its corruption errno is not the nearest's. */
+	is(facts(&f, "ext4-append.c", "WARN_ON_ONCE", "WARN_ON_ONCE(!inode->i_sb->s_blocksize_bits)"),
+	   0, "ext4-append: read");
+	is_str(str(f.exit), "return ERR_PTR(-ENOSPC);", "the nearest exit: the full directory's");
+	is_str(str(f.corrupt), "-EFSCORRUPTED", "... but its own corruption errno is -EFSCORRUPTED");
 
 	/* jbd2 __jbd2_journal_drop_transaction(): an assertion. */
 	is(facts(&f, "jbd2-drop-transaction.c", "J_ASSERT", "J_ASSERT(transaction->t_tid != 0)"), 0,

@@ -35,6 +35,8 @@ typedef unsigned int gfp_t;
 #define ENODEV 19
 #define EOPNOTSUPP 95
 #define ENOSPC 28
+#define EUCLEAN 117
+#define EFSCORRUPTED EUCLEAN
 #define EXT4_LABEL_MAX 16
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define le16_to_cpu(x) ((__force __u16)(__le16)(x))
@@ -51,6 +53,7 @@ void __warn(void);
 void *kzalloc(size_t size, gfp_t flags);
 unsigned long copy_from_user(void *to, const void __user *from, unsigned long n);
 size_t strnlen(const char *s, size_t n);
+void *ERR_PTR(long error);
 
 struct buffer_head { char *b_data; };
 struct ext4_group_desc {
