@@ -793,7 +793,7 @@ static int apply_3way(git_oid *out, git_repository *repo, git_tree *ptree,
 				    d->old_file.path, git_oid_is_zero(&d->old_file.id) ?
 				    "(no index line)" : git_oid_tostr_s(&d->old_file.id));
 			ret = WW_EAPPLY;
-		} else if ((ret = postimage(&post, repo, diff, i, &pre)) < 0) {
+		} else if (postimage(&post, repo, diff, i, &pre) < 0) {
 			strbuf_addf(why, "%s does not apply to its own pre-image", d->old_file.path);
 			git_error_clear();
 			ret = WW_EAPPLY;

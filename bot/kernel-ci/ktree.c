@@ -740,7 +740,7 @@ static int seed_worktree(struct ktree *t, const char *seed, const char *lock,
 	if ((ret = take_lock(&s, lock, lock_timeout_s, false)) < 0)
 		goto out;
 	set_paths(&s, seed);
-	if ((ret = open_repo(&s)) < 0) {
+	if (open_repo(&s) < 0) {
 		ret = WW_ENOTFOUND;
 		goto out;
 	}

@@ -631,7 +631,7 @@ static int confirm(struct store *st, const struct feedback_event *e,
 			 " trust = ?, why = why || ? WHERE state = 'pending' AND"
 			 " what = 'mail' AND scope = 'author' AND token = ? AND"
 			 " key = ? AND expires > ?", "issssi",
-			 (long long)(ctx->now + (time_t)FEEDBACK_DAYS * DAY), trust.buf,
+			 (long long)ctx->now + (long long)FEEDBACK_DAYS * DAY, trust.buf,
 			 why.buf, e->token, e->sender, (long long)ctx->now);
 	if (ret > 0)
 		say(ctx, "%s confirmed their mute-me in <%s>", e->sender, e->message_id);

@@ -222,8 +222,8 @@ int policy_hold(time_t *out_until, struct strbuf *why, struct store *st,
 		const struct policy_series *s, time_t now)
 {
 	const char *inbox = s->inbox;
-	long long n;
-	time_t oldest, last = 0;
+	long long n = 0;
+	time_t oldest = 0, last = 0;
 	int ret;
 
 	if (*g->stop_file && !access(g->stop_file, F_OK)) {

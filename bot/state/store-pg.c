@@ -389,7 +389,7 @@ static int one_value(struct store *s, const char *sql, const char *arg,
 	if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1) {
 		ret = pg_error(s, res, "state database");
 		PQclear(res);
-		return ret;
+		return ret < 0 ? ret : WW_ESTATE;	/* never 0: the value is unset */
 	}
 	*vals_out = PQgetvalue(res, 0, 0);
 	*res_out = res;
@@ -399,8 +399,8 @@ static int one_value(struct store *s, const char *sql, const char *arg,
 static int pg_try_lock(struct store *s, long long key)
 {
 	char k[24];
-	const char *v;
-	PGresult *res;
+	const char *v = NULL;
+	PGresult *res = NULL;
 	int ret;
 
 	snprintf(k, sizeof(k), "%lld", key);
@@ -415,8 +415,8 @@ static int pg_try_lock(struct store *s, long long key)
 static int pg_unlock(struct store *s, long long key)
 {
 	char k[24];
-	const char *v;
-	PGresult *res;
+	const char *v = NULL;
+	PGresult *res = NULL;
 	int ret;
 
 	snprintf(k, sizeof(k), "%lld", key);
@@ -428,8 +428,8 @@ static int pg_unlock(struct store *s, long long key)
 
 static int pg_schema_version(struct store *s)
 {
-	const char *v;
-	PGresult *res;
+	const char *v = NULL;
+	PGresult *res = NULL;
 	int ret;
 
 	if (one_value(s, "SELECT coalesce(max(version), 0) FROM ww_schema",

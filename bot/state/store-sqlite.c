@@ -164,7 +164,7 @@ static int sq_vquery(struct store_rows **out, struct store *s, const char *sql,
 		     const char *types, va_list ap)
 {
 	struct sqlite_rows *r;
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = NULL;
 	int ret = prep(&st, s, sql, types, ap);
 
 	if (ret < 0)
