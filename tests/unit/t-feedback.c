@@ -278,6 +278,32 @@ int main(void)
 	is(feedback_record(&st, &fb, &ctx), 2, "an owner's 'wrong list': both findings");
 	is(feedback_suppressed(&why, &st, FP_BUG, &kother, now), 1,
 	   "  suppressed for every series on the list");
+	{
+		/* Issue 38.6: the dashboard's table, one row per rule however
+		 * many replies said it and however many called it wrong. */
+		json_t *rows = NULL, *row;
+		size_t i, warn_rows = 0;
+		long long said_warn = 0, wrong_warn = 0;
+
+		feedback_note_said(&st, "ww2@example.org", FP_WARN, "new-warn",
+				   "WARN_ON(dev->id < 0);");
+		feedback_note_said(&st, "ww2@example.org", "drivers/foo.c:foo_remove:WARN_ON:x",
+				   "new-warn", "WARN_ON(x);");
+		is(feedback_by_rule(&rows, &st), 0, "38.6: feedback per rule");
+		json_array_foreach(rows, i, row) {
+			if (strcmp(json_string_value(json_object_get(row, "rule")), "new-warn"))
+				continue;
+			warn_rows++;
+			said_warn = json_integer_value(json_object_get(row, "said"));
+			wrong_warn = json_integer_value(json_object_get(row, "wrong"));
+		}
+		ok(json_array_size(rows) == 2 && warn_rows == 1,
+		   "38.6: one row per rule (%zu rows, new-warn in %zu)", json_array_size(rows),
+		   warn_rows);
+		ok(said_warn == 2 && wrong_warn == 1, "38.6: new-warn said by 2 replies, 1 finding "
+		   "called wrong (%lld, %lld)", said_warn, wrong_warn);
+		json_decref(rows);
+	}
 
 	/* The mute-me: pending, not a mute yet; its request is to be mailed. */
 	n = feedback_unrequested(&req, &st, "foo", 8, now);
