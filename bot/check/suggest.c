@@ -1,9 +1,7 @@
 /*
- * Rewrites as a patch, and the return a rewrite would use: see suggest.h.
+ * Rewrites as a patch: see suggest.h.
  */
 #include "suggest.h"
-
-#include <ctype.h>
 
 /*
  * One rewrite, in the series' result's line numbers: lines lo..hi of the
@@ -23,134 +21,6 @@ struct suggestions {
 	struct suggestion *v;
 	size_t nr, alloc;
 };
-
-/* The errno that the code around `f` returns ("-ENOMEM"), or NULL. */
-static char *nearby_errno(const struct finding *f, bool *err_ptr)
-{
-	const char *p = f->hunk ? f->hunk : "", *hit;
-
-	*err_ptr = false;
-	while ((hit = strstr(p, "-E"))) {
-		size_t n = 2 + strspn(hit + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789");
-		const char *bol = hit;
-
-		p = hit + 2;
-		while (bol > f->hunk && bol[-1] != '\n')
-			bol--;
-		if (*bol == '-' || n < 4)
-			continue;	/* a removed line; "-E" alone */
-		if (!memmem(bol, hit - bol, "return", 6) && !memmem(bol, hit - bol, "= ", 2))
-			continue;
-		*err_ptr = hit >= bol + 8 && !strncmp(hit - 8, "ERR_PTR(", 8);
-		return xstrndup(hit, n);
-	}
-	return NULL;
-}
-
-/* Whether a line of the hunk that stays returns ERR_PTR(...). */
-static bool nearby_err_ptr(const struct finding *f)
-{
-	for (const char *p = f->hunk ? f->hunk : ""; *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
-		size_t n = strcspn(p, "\n");
-
-		if (*p != '-' && memmem(p, n, "ERR_PTR(", 8) && memmem(p, n, "return", 6))
-			return true;
-	}
-	return false;
-}
-
-void suggest_return(struct strbuf *out, const struct series *s, const struct finding *f,
-		    const char *want_err)
-{
-	const struct series_patch *sp = NULL;
-	struct strbuf want = STRBUF_INIT;
-	enum { R_INT, R_VOID, R_PTR, R_BOOL } kind = R_INT;
-	bool err_ptr;
-	char *err;
-
-	for (size_t i = 0; s && i < s->nr; i++)
-		if (s->patches[i].index == f->patch)
-			sp = &s->patches[i];
-	if (!sp || !*f->function || !sp->diff)
-		goto done;
-	strbuf_addf(&want, "%s(", f->function);
-	for (const char *p = sp->diff, *end = sp->diff + sp->diff_len, *prev = NULL,
-	     *prev_eol = NULL; p < end;) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *eol = p + n, *hit, *type;
-		char *decl;
-
-		/* Everything below stays inside [line, eol): the diff need not
-		 * end in a NUL (fuzz-reply found a search running past it). */
-		p = eol + 1;
-		if (n >= 2 && line[0] == '@' && line[1] == '@') {
-			line = n > 2 ? memmem(line + 2, n - 2, "@@", 2) : NULL;
-			if (!line)
-				continue;
-			line += 2;
-			if (line < eol && *line == ' ')
-				line++;	/* "@@ ... @@ void foo(...)" */
-		} else if (n && (*line == ' ' || *line == '+' || *line == '-')) {
-			line++;
-		} else {
-			prev = NULL;
-			continue;
-		}
-		if (line < eol && (*line == ' ' || *line == '\t')) {
-			prev = NULL;
-			continue;	/* indented: not a definition */
-		}
-		hit = memmem(line, eol - line, want.buf, want.len);
-		if (!hit || (hit > line && (isalnum((unsigned char)hit[-1]) || hit[-1] == '_'))) {
-			/* A hunk header's text is not the line above the next. */
-			prev = line == eol - n + 1 ? line : NULL;
-			prev_eol = eol;
-			continue;
-		}
-		type = line;
-		while (type < hit && *type == ' ')
-			type++;
-		/* "static struct buffer_head *\next4_find_entry(...)": the type
-		 * is the line above. */
-		if (type == hit && prev)
-			decl = xstrndup(prev, prev_eol - prev);
-		else
-			decl = xstrndup(type, hit - type);
-		if (strchr(decl, '*'))
-			kind = R_PTR;
-		else if (strstr(decl, "void"))
-			kind = R_VOID;
-		else if (strstr(decl, "bool"))
-			kind = R_BOOL;
-		free(decl);
-		break;
-	}
-done:
-	err = nearby_errno(f, &err_ptr);
-	switch (kind) {
-	case R_VOID:
-		strbuf_addstr(out, "return;");
-		break;
-	case R_BOOL:
-		strbuf_addstr(out, "return false;");
-		break;
-	case R_PTR:
-		/* ERR_PTR() when the code around returns one, else NULL. */
-		err_ptr |= nearby_err_ptr(f);
-		if (err_ptr)
-			strbuf_addf(out, "return ERR_PTR(%s);",
-				    want_err ? want_err : err ? err : "-EINVAL");
-		else
-			strbuf_addstr(out, "return NULL;");
-		break;
-	case R_INT:
-		strbuf_addf(out, "return %s;", want_err ? want_err : err ? err : "-EINVAL");
-		break;
-	}
-	free(err);
-	strbuf_release(&want);
-}
 
 static int cmp_suggestion(const void *a, const void *b)
 {

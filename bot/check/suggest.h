@@ -48,18 +48,4 @@ struct suggest_tree_opts {
 	const char *rules_dir;	/* rules/ (advice.json) */
 };
 
-/*
- * The statement that leaves the function of added call `f` (patch
- * f->patch of `s`, which may be NULL), appended to `out`: "return;" in a
- * void function, "return false;" for bool, "return NULL;" (or
- * "return ERR_PTR(-EXXX);" when the code around does that) for a
- * pointer, else "return -EXXX;" with the errno the code around the call
- * returns, -EINVAL when it shows none; `want_err` ("-EFSCORRUPTED", or
- * NULL) replaces that errno.  The type comes from the function's
- * definition in the patch (a hunk header or a line).  The reply's
- * {ret} placeholder when it has no facts; never a rewrite (a guess).
- */
-void suggest_return(struct strbuf *out, const struct series *s, const struct finding *f,
-		    const char *want_err);
-
 #endif

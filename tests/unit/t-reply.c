@@ -1060,7 +1060,6 @@ int main(void)
 		struct mail_list pm = MAIL_LIST_INIT;
 		struct series ps = SERIES_INIT;
 		struct finding pf[2];
-		struct strbuf rb = STRBUF_INIT;
 		bool narrow = true;
 
 		if (mbox_parse(&pm, thread_ptr, strlen(thread_ptr)) || series_from_mails(&ps, &pm)) {
@@ -1077,12 +1076,6 @@ int main(void)
 		pf[0].file = (char *)"fs/ext4/namei.c";
 		pf[1] = finding(1, &bug_on, 23, "foo_find", "BUG_ON(id < 0)",
 				" static struct foo *\n foo_find(int id)\n {\n+\tBUG_ON(id < 0);\n", 3);
-		suggest_return(&rb, &ps, &pf[0], NULL);
-		is_str(rb.buf, "return ERR_PTR(-EIO);", "a pointer function that returns ERR_PTR(): so does the rewrite");
-		strbuf_reset(&rb);
-		suggest_return(&rb, &ps, &pf[1], NULL);
-		is_str(rb.buf, "return NULL;", "the type on the line above the name: a pointer, NULL");
-		strbuf_release(&rb);
 		{
 			struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
 			struct reply_opts fo = o;
