@@ -398,6 +398,35 @@ static void test_parent_vs_patched(void)
 	strbuf_reset(&text);
 	is(ci_mark_known(&v, path.buf), WW_EINPUT, "26: known.json in another shape");
 	error_clear();
+	{
+		/* Each malformed shape is an input error naming the file; an
+		 * entry without a note is known all the same. */
+		static const struct { const char *json, *says, *name; } bad[] = {
+			{ "{\"6.1\": {}}", "\"6.1\" is not an array", "a release that is no list" },
+			{ "{\"6.1\": [{\"note\": \"x\"}]}", "\"6.1\"[0] has no \"fingerprint\"",
+			  "an entry without its fingerprint" },
+			{ "{\"6.1\": [", "line 1", "JSON cut short" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			strbuf_addstr(&text, bad[i].json);
+			strbuf_write_file(&text, path.buf);
+			strbuf_reset(&text);
+			ok(ci_mark_known(&v, path.buf) == WW_EINPUT &&
+			   strstr(error_last(), bad[i].says) && strstr(error_last(), path.buf),
+			   "36: known.json, %s: %s", bad[i].name, error_last());
+			error_clear();
+		}
+		struct ci_fired *fl = (struct ci_fired *)flaky;
+
+		strbuf_addf(&text, "{\"6.1\": [{\"fingerprint\": \"%s\"}]}", flaky->fingerprint);
+		strbuf_write_file(&text, path.buf);
+		strbuf_reset(&text);
+		ok(!ci_mark_known(&v, path.buf) && fl->known && !strcmp(fl->known, "known"),
+		   "36: known.json, an entry without a note: \"known\"");
+		free(fl->known);
+		fl->known = NULL;
+	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/none.json", dir);
 	is(ci_mark_known(&v, path.buf), 0, "26: no known.json: nothing known");
@@ -504,6 +533,36 @@ static void test_decide(void)
 	ci_decide(&v, &r, false);
 	is(v.kind, CI_PANICKED, "a WARNING, then the root-fs panic: panicked, not our setup");
 	v.user_space = false;
+
+	/* Reports without a panic (issue 36: each way fired_reason() says it). */
+	con(&r, "Linux version 6.1.192\n" SUITE("time_test_cases")
+	    WARN_AT("../src/kernel/time/timeconv.c:55", "time64_to_tm")
+	    WARN_AT("../src/kernel/time/timeconv.c:60", "time64_to_tm")
+	    "    ok 1 t\nok 1 time_test_cases\nreboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_FIRED, "two WARNINGs, no panic: fired, never clean");
+	is_str(v.reason, "a WARNING in time64_to_tm() and 1 more report fired and the kernel "
+	       "did not panic (panic_on_warn=1 should have stopped it there: the console may "
+	       "be cut short); the boot went on to its end", "  the reason: the first, one more, "
+	       "the end");
+	con(&r, "Linux version 6.1.192\n" SUITE("a")
+	    "------------[ cut here ]------------\nkernel BUG at mm/slub.c:123!\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_FIRED, "a kernel BUG without its panic: fired");
+	ok(v.reason && starts_with(v.reason, "a BUG") &&
+	   ends_with(v.reason, "the boot stopped without a panic message"),
+	   "  a BUG, and the boot stopped: %s", v.reason ? v.reason : "(none)");
+	con(&r, "Linux version 6.1.192\n" SUITE("a") "    ok 1 t\nok 1 a\n"
+	    "BUG: kernel NULL pointer dereference, address: 0000000000000008\n"
+	    "reboot: Restarting system\n");
+	ci_decide(&v, &r, false);
+	is(v.kind, CI_FIRED, "an oops without a panic: fired, never clean");
+	ok(v.reason && starts_with(v.reason, "a crash report"), "  a crash report: %s",
+	   v.reason ? v.reason : "(none)");
+	con(&r, "Linux version 6.1.192\n");
+	ci_decide(&v, &r, true);
+	is_str(v.reason, "the boot did not finish before the deadline; last console line: "
+	       "Linux version 6.1.192", "hung: the reason names the last line");
 	console_result_release(&r);
 	ci_verdict_release(&v);
 }
