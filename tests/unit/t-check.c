@@ -354,6 +354,39 @@ static void test_long_mixed_hunk(void)
 }
 
 /*
+ * Lines at the left margin that are not definitions keep the function
+ * above: an initialiser that calls a macro, a statement; a definition
+ * with trailing blanks is one (issue 36: is_definition()'s branches).
+ */
+static void test_not_definitions(void)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	run(&s, &r,
+	    "diff --git a/k/d.c b/k/d.c\n--- a/k/d.c\n+++ b/k/d.c\n"
+	    "@@ -1,8 +1,11 @@ int top(void)\n"
+	    " int h(void)  \t\n"
+	    " {\n"
+	    "+\tBUG_ON(a);\n"
+	    " static struct ops o = OPS(a,\n"
+	    " \tb)\n"
+	    "+\tWARN_ON(b);\n"
+	    " if (x)\n"
+	    "+\tBUG_ON(c);\n"
+	    " \n"
+	    " }\n"
+	    " }\n");
+	is_str(s.buf,
+	       "added k/d.c:3 h BUG_ON error\n"
+	       "added k/d.c:6 h WARN_ON warning\n"
+	       "added k/d.c:8 h BUG_ON error\n",
+	       "an initialiser, a statement at the margin: not definitions; trailing blanks: one");
+	check_result_clear(&r);
+	strbuf_release(&s);
+}
+
+/*
  * Calls carried along: with their function (its definition removed and
  * added), or by their message; a call added back elsewhere is not
  * thanked as removed; a short message or another function is no carry.
@@ -867,6 +900,7 @@ int main(void)
 	test_conversion_distance();
 	test_not_moved();
 	test_long_mixed_hunk();
+	test_not_definitions();
 	test_carried();
 	test_overrides_and_skips();
 	test_defines();
