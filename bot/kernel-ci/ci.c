@@ -909,22 +909,107 @@ out:
 	return ret;
 }
 
+/*
+ * Boot the built series and judge it, then what the verdict asks for:
+ * the calls it reached, a second boot for a report that is not the
+ * series', the base's boot to compare with.  Negative only when the
+ * first boot could not be judged (our machinery).
+ */
+static int boot_and_compare(struct ci_ctx *c, struct ci_verdict *out, const struct series *s,
+			    struct ktree *t, struct kapply_result *ap, struct kbuild_result *kb,
+			    struct kguest *guest)
+{
+	struct console_result base = CONSOLE_RESULT_INIT;
+	int ret;
+
+	prepare_guest(c, out, guest, t, ap, kb);
+	ret = boot_and_judge(c, out, s, kb->bzimage);
+	if (ret < 0)
+		return ret;
+	read_sources(out, t->worktree);
+	/* While the worktree is the patched tree (the base boot checks out the base). */
+	ci_calls(out, s, t->worktree, kb->build_dir ? kb->build_dir : "",
+		 guest->gcda_dir ? guest->gcda_dir : "",
+		 c->no_gcov.len ? c->no_gcov.buf : NULL);
+	if (ci_needs_rerun(out) && !(c->opts->flags & CI_NO_RERUN) &&
+	    rerun_boot(c, out, kb->bzimage) < 0) {
+		warning("booting again: %s", error_last());
+		error_clear();
+	}
+	if ((ci_needs_base(out) || (c->opts->flags & CI_BASE_BOOT)) &&
+	    !(c->opts->flags & CI_NO_BASE_BOOT)) {
+		/* Without the base, the verdict stands; "preexisting" is unknown. */
+		if (base_boot(c, &base, t, ap, kb, out) < 0) {
+			out->base_error = xstrdup(error_last());
+			error_clear();
+		} else {
+			ci_compare_base(out, &base);
+		}
+	}
+	known_reports(out);
+	console_result_release(&base);
+	return 0;
+}
+
+/*
+ * Open each of `bases` in turn and apply and build the series there,
+ * until one takes it (or only the first is to be tried): a series that
+ * does not apply on one release may on the next.  `t`, `ap` and `kb`
+ * hold the last one tried; `tried` says which refused it.  Returns
+ * apply_and_build()'s result, negative for our machinery.
+ */
+static int try_bases(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
+		     const struct series *s, struct kapply_result *ap,
+		     struct kbuild_result *kb, const struct strvec *bases,
+		     bool only_first, struct strbuf *tried)
+{
+	struct ktree_opts ko = KTREE_OPTS_INIT;
+	struct strbuf tarball = STRBUF_INIT;
+	double t0;
+	int ret = 0;
+
+	for (size_t i = 0; i < bases->nr; i++) {
+		bool last = only_first || i + 1 == bases->nr;
+
+		strbuf_reset(&tarball);
+		tarball_for(&tarball, bases->v[i]);
+		ko.cache_dir = c->cache.buf;
+		ko.tarball = tarball.buf;
+		ko.progress = c->opts->flags & CI_PROGRESS;
+		progress(c, "opening the base tree %s (waits while another run "
+			 "uses it)", bases->v[i]);
+		t0 = monotonic_now();
+		ret = ktree_open(t, &ko);
+		out->t.tree += monotonic_now() - t0;
+		if (ret < 0)
+			break;
+		free(out->base);
+		out->base = xstrdup(t->version);
+		ret = apply_and_build(c, out, t, s, ap, kb);
+		if (ret <= 0 || out->kind != CI_APPLY_FAILED || last)
+			break;
+		clear_apply_failure(out, t->version, tried);
+		kapply_result_release(ap);
+		kbuild_result_release(kb);
+		ktree_release(t);
+	}
+	strbuf_release(&tarball);
+	return ret;
+}
+
 int ci_run(struct ci_verdict *out, const struct series *s,
 	   const struct ci_opts *opts)
 {
 	struct ci_ctx c = { .opts = opts, .cache = STRBUF_INIT, .logdir = STRBUF_INIT,
 			    .start = monotonic_now(), .accel = KBOOT_ACCEL_AUTO,
 			    .no_gcov = STRBUF_INIT };
-	struct ktree_opts ko = KTREE_OPTS_INIT;
 	struct ktree t = KTREE_INIT;
 	struct kapply_result ap = KAPPLY_RESULT_INIT;
 	struct kbuild_result kb = KBUILD_RESULT_INIT;
-	struct console_result base = CONSOLE_RESULT_INIT;
 	struct kguest guest = KGUEST_INIT;
-	struct strbuf tarball = STRBUF_INIT, tried = STRBUF_INIT;
+	struct strbuf tried = STRBUF_INIT;
 	struct strvec bases = STRVEC_INIT;
 	bool only_first;
-	double t0;
 	int ret;
 
 	out->nr_patches = (int)s->nr;
@@ -958,31 +1043,9 @@ int ci_run(struct ci_verdict *out, const struct series *s,
 		free(out->base_why);
 		out->base_why = strbuf_detach(&why, NULL);
 	}
-	for (size_t i = 0; i < bases.nr; i++) {
-		bool last = only_first || i + 1 == bases.nr;
-
-		strbuf_reset(&tarball);
-		tarball_for(&tarball, bases.v[i]);
-		ko.cache_dir = c.cache.buf;
-		ko.tarball = tarball.buf;
-		ko.progress = opts->flags & CI_PROGRESS;
-		progress(&c, "opening the base tree %s (waits while another run "
-			 "uses it)", bases.v[i]);
-		t0 = monotonic_now();
-		ret = ktree_open(&t, &ko);
-		out->t.tree += monotonic_now() - t0;
-		if (ret < 0)
-			goto out;
-		free(out->base);
-		out->base = xstrdup(t.version);
-		ret = apply_and_build(&c, out, &t, s, &ap, &kb);
-		if (ret <= 0 || out->kind != CI_APPLY_FAILED || last)
-			break;
-		clear_apply_failure(out, t.version, &tried);
-		kapply_result_release(&ap);
-		kbuild_result_release(&kb);
-		ktree_release(&t);
-	}
+	ret = try_bases(&c, out, &t, s, &ap, &kb, &bases, only_first, &tried);
+	if (ret < 0)
+		goto out;
 built:
 	if (ret > 0)
 		blame(out, &t, &ap, &kb);
@@ -1005,32 +1068,7 @@ built:
 			      "the build did not finish: nothing ran");
 		goto calls;
 	}
-	prepare_guest(&c, out, &guest, &t, &ap, &kb);
-	ret = boot_and_judge(&c, out, s, kb.bzimage);
-	if (ret < 0)
-		goto out;
-	read_sources(out, t.worktree);
-	/* While the worktree is the patched tree (the base boot checks out the base). */
-	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
-		 guest.gcda_dir ? guest.gcda_dir : "",
-		 c.no_gcov.len ? c.no_gcov.buf : NULL);
-	if (ci_needs_rerun(out) && !(opts->flags & CI_NO_RERUN) &&
-	    rerun_boot(&c, out, kb.bzimage) < 0) {
-		warning("booting again: %s", error_last());
-		error_clear();
-	}
-	if ((ci_needs_base(out) || (opts->flags & CI_BASE_BOOT)) &&
-	    !(opts->flags & CI_NO_BASE_BOOT)) {
-		/* Without the base, the verdict stands; "preexisting" is unknown. */
-		if (base_boot(&c, &base, &t, &ap, &kb, out) < 0) {
-			out->base_error = xstrdup(error_last());
-			error_clear();
-		} else {
-			ci_compare_base(out, &base);
-		}
-	}
-	known_reports(out);
-	ret = 0;
+	ret = boot_and_compare(&c, out, s, &t, &ap, &kb, &guest);
 	goto out;
 calls:
 	ci_calls(out, s, t.worktree, kb.build_dir ? kb.build_dir : "",
@@ -1039,12 +1077,10 @@ calls:
 	ret = 0;
 out:
 	out->t.total = monotonic_now() - c.start;
-	console_result_release(&base);
 	kbuild_result_release(&kb);
 	kapply_result_release(&ap);
 	kguest_release(&guest);
 	ktree_release(&t);
-	strbuf_release(&tarball);
 	strbuf_release(&tried);
 	strvec_clear(&bases);
 	strbuf_release(&c.cache);

@@ -43,6 +43,15 @@ static int finish(struct serve *sv, const struct queue_series *s,
 	return ret;
 }
 
+/* Held until `until`, saying `what` in the series' reply field. */
+static int hold(struct serve *sv, const struct queue_series *s, const char *what,
+		time_t until)
+{
+	int ret = queue_set_reply(&sv->q, s->id, what);
+
+	return ret ? ret : queue_defer(&sv->q, s->id, until);
+}
+
 /*
  * The reply's fate is unknown: the intent was recorded, the result was
  * not (the service died during the SMTP session, or it timed out).  Look
@@ -69,10 +78,8 @@ static int confirm_unknown(struct serve *sv, const struct queue_series *s,
 		/* The list may simply not have archived it yet. */
 		strbuf_addf(&what, "outcome unknown: looking for <%s> in the archive",
 			    rec->message_id);
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, now +
-					  (l->poll_interval < 30 ? l->poll_interval : 30));
+		ret = hold(sv, s, what.buf,
+			   now + (l->poll_interval < 30 ? l->poll_interval : 30));
 	} else if (!ret) {
 		strbuf_addf(&what, "the reply <%s> may have been sent (the SMTP "
 			    "session did not finish) and %s; check, then 'warnwatch "
@@ -661,6 +668,62 @@ static const char *draft_none_why(int ret)
 	}
 }
 
+/* "held for 2 hours after the newest mail (embargo: people first)" */
+static void embargo_words(struct strbuf *what, unsigned int e)
+{
+	if (e % 3600 == 0)
+		strbuf_addf(what, "held for %u hours", e / 3600);
+	else if (e % 60 == 0)
+		strbuf_addf(what, "held for %u minutes", e / 60);
+	else
+		strbuf_addf(what, "held for %u s", e);
+	strbuf_addstr(what, " after the newest mail (embargo: people first)");
+}
+
+/*
+ * Send the drafted reply `o` of `s` (series `ss`) unless the list keeps
+ * it: paths or recipients it does not allow (drafted, not sent), quiet
+ * hours or the send policy (held, deferred).
+ */
+static int send_unless_held(struct serve *sv, const struct queue_series *s,
+			    const struct serve_list *l, const struct series *ss,
+			    const struct review_outgoing *o, time_t now)
+{
+	struct strbuf what = STRBUF_INIT;
+	struct strvec paths = STRVEC_INIT;
+	const char *why = NULL;
+	time_t until;
+	int ret = series_paths(&paths, ss);
+
+	if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), true);
+	} else if (!serve_allowed(l, s->author_email, paths.v, &why) ||
+		   !serve_rcpt_allowed(l, &o->rcpt, sv->cfg->settings->reply.lists, &why)) {
+		strbuf_addf(&what, "drafted, not sent: %s", why);
+		ret = finish(sv, s, what.buf, now);
+	} else if (serve_quiet(l, now, &until)) {
+		struct tm tm;
+
+		localtime_r(&until, &tm);
+		strbuf_addf(&what, "held until %02d:%02d (quiet hours)", tm.tm_hour, tm.tm_min);
+		ret = hold(sv, s, what.buf, until);
+	} else if ((ret = policy_hold(&until, &what, &sv->store, &sv->cfg->send, &l->policy,
+				      &(struct policy_series){ s->inbox, s->author_email,
+							       s->root_msgid }, now)) > 0) {
+		/* In the event log too: the reply field is overwritten
+		 * once it is sent, the hold should stay on record. */
+		queue_log(&sv->q, s->id, s->inbox, QL_INFO, "%s", what.buf);
+		ret = hold(sv, s, what.buf, until);
+	} else if (ret < 0) {
+		ret = serve_fail(sv, s->id, error_last(), false);
+	} else {
+		ret = send_reply(sv, s, l, o, now);
+	}
+	strvec_clear(&paths);
+	strbuf_release(&what);
+	return ret;
+}
+
 static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
@@ -668,12 +731,10 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	struct series ss = SERIES_INIT;
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
-	struct strvec paths = STRVEC_INIT;
 	struct review_outgoing o = REVIEW_OUTGOING_INIT;
 	struct feedback fb = FEEDBACK_INIT;
 	struct strvec family = STRVEC_INIT;
 	struct feedback_key key = { s->inbox, s->author_email, &family };
-	const char *why = NULL;
 	time_t until;
 	bool drafted;
 	int ret;
@@ -710,18 +771,8 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	drafted = !access(path.buf, F_OK);
 	until = policy_embargo_until(&l->policy, s->last_seen);
 	if (!drafted && until > now && l->reply != SERVE_REPLY_DRAFT) {
-		unsigned int e = l->policy.embargo;
-
-		if (e % 3600 == 0)
-			strbuf_addf(&what, "held for %u hours", e / 3600);
-		else if (e % 60 == 0)
-			strbuf_addf(&what, "held for %u minutes", e / 60);
-		else
-			strbuf_addf(&what, "held for %u s", e);
-		strbuf_addstr(&what, " after the newest mail (embargo: people first)");
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, until);
+		embargo_words(&what, l->policy.embargo);
+		ret = hold(sv, s, what.buf, until);
 		goto out;
 	}
 	strbuf_addstr(&what, "none: ");
@@ -756,45 +807,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "drafted", now);
 		goto out;
 	}
-	ret = series_paths(&paths, &ss);
-	if (ret < 0) {
-		ret = serve_fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
-	    !serve_rcpt_allowed(l, &o.rcpt, sv->cfg->settings->reply.lists, &why)) {
-		strbuf_addf(&what, "drafted, not sent: %s", why);
-		ret = finish(sv, s, what.buf, now);
-		goto out;
-	}
-	if (serve_quiet(l, now, &until)) {
-		struct tm tm;
-
-		localtime_r(&until, &tm);
-		strbuf_addf(&what, "held until %02d:%02d (quiet hours)",
-			    tm.tm_hour, tm.tm_min);
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, until);
-		goto out;
-	}
-	ret = policy_hold(&until, &what, &sv->store, &sv->cfg->send, &l->policy,
-			  &(struct policy_series){ s->inbox, s->author_email, s->root_msgid },
-			  now);
-	if (ret > 0) {
-		/* In the event log too: the reply field is overwritten
-		 * once it is sent, the hold should stay on record. */
-		queue_log(&sv->q, s->id, s->inbox, QL_INFO, "%s", what.buf);
-		ret = queue_set_reply(&sv->q, s->id, what.buf);
-		if (!ret)
-			ret = queue_defer(&sv->q, s->id, until);
-		goto out;
-	}
-	if (ret < 0) {
-		ret = serve_fail(sv, s->id, error_last(), false);
-		goto out;
-	}
-	ret = send_reply(sv, s, l, &o, now);
+	ret = send_unless_held(sv, s, l, &ss, &o, now);
 out:
 	feedback_release(&fb);
 	strvec_clear(&family);
@@ -802,7 +815,6 @@ out:
 	strbuf_release(&text);
 	store_reply_release(&rec);
 	series_release(&ss);
-	strvec_clear(&paths);
 	strbuf_release(&path);
 	strbuf_release(&what);
 	return ret;
