@@ -234,6 +234,70 @@ static int tried_from_json(struct ci_verdict *out, const json_t *root, const cha
 	return 0;
 }
 
+static json_t *suites_json(const struct ci_verdict *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		const struct ci_suite *su = &v->suites[i];
+		json_t *s = json_object();
+
+		json_object_set_new(s, "name", jsonval_text(su->name));
+		json_object_set_new(s, "result", json_string(ktap_result_name(su->result)));
+		json_object_set_new(s, "pass", json_integer(su->pass));
+		json_object_set_new(s, "fail", json_integer(su->fail));
+		json_object_set_new(s, "skip", json_integer(su->skip));
+		json_array_append_new(a, s);
+	}
+	return a;
+}
+
+static json_t *strvec_json(const struct strvec *sv)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sv->nr; i++)
+		json_array_append_new(a, jsonval_text(sv->v[i]));
+	return a;
+}
+
+static json_t *images_json(const struct ci_verdict *v)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < v->nr_images; i++) {
+		const struct ci_image *im = &v->images[i];
+		json_t *t = json_object();
+
+		json_object_set_new(t, "name", jsonval_text(im->name));
+		json_object_set_new(t, "features", json_str_or_null(im->features));
+		json_object_set_new(t, "fsck", json_string(im->clean ? "clean" : "corrupted"));
+		json_object_set_new(t, "fsck_output", json_str_or_null(im->fsck_output));
+		json_array_append_new(a, t);
+	}
+	return a;
+}
+
+static json_t *seconds_json(const struct ci_timings *t)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "check", json_real(t->check));
+	json_object_set_new(o, "tree", json_real(t->tree));
+	json_object_set_new(o, "apply", json_real(t->apply));
+	json_object_set_new(o, "build", json_real(t->build));
+	json_object_set_new(o, "boot", json_real(t->boot));
+	json_object_set_new(o, "boot_panic_on_warn_0", json_real(t->boot2));
+	json_object_set_new(o, "base_boot", json_real(t->base_boot));
+	json_object_set_new(o, "rerun", json_real(t->rerun));
+	json_object_set_new(o, "kselftests", json_real(t->kselftests));
+	json_object_set_new(o, "images", json_real(t->images));
+	json_object_set_new(o, "initramfs", json_real(t->initramfs));
+	json_object_set_new(o, "fsck", json_real(t->fsck));
+	json_object_set_new(o, "total", json_real(t->total));
+	return o;
+}
+
 json_t *ci_verdict_to_json(const struct ci_verdict *v)
 {
 	json_t *o = json_object(), *a, *t;
@@ -246,29 +310,11 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	json_object_set_new(o, "user_space_error", json_str_or_null(v->guest_error));
 	json_object_set_new(o, "accel", json_str_or_null(v->accel));
 	json_object_set_new(o, "patches", json_integer(v->nr_patches));
-	a = json_array();
-	for (size_t i = 0; i < v->nr_suites; i++) {
-		const struct ci_suite *su = &v->suites[i];
-		json_t *s = json_object();
-
-		json_object_set_new(s, "name", jsonval_text(su->name));
-		json_object_set_new(s, "result", json_string(ktap_result_name(su->result)));
-		json_object_set_new(s, "pass", json_integer(su->pass));
-		json_object_set_new(s, "fail", json_integer(su->fail));
-		json_object_set_new(s, "skip", json_integer(su->skip));
-		json_array_append_new(a, s);
-	}
-	json_object_set_new(o, "suites", a);
+	json_object_set_new(o, "suites", suites_json(v));
 	json_object_set_new(o, "planned_suites", v->planned_suites >= 0 ?
 			    json_integer(v->planned_suites) : json_null());
-	a = json_array();
-	for (size_t i = 0; i < v->enabled.nr; i++)
-		json_array_append_new(a, jsonval_text(v->enabled.v[i]));
-	json_object_set_new(o, "enabled_suites", a);
-	a = json_array();
-	for (size_t i = 0; i < v->config_added.nr; i++)
-		json_array_append_new(a, jsonval_text(v->config_added.v[i]));
-	json_object_set_new(o, "config_added", a);
+	json_object_set_new(o, "enabled_suites", strvec_json(&v->enabled));
+	json_object_set_new(o, "config_added", strvec_json(&v->config_added));
 	a = json_array();
 	for (size_t i = 0; i < v->nr_fired; i++)
 		json_array_append_new(a, fired_json(&v->fired[i]));
@@ -281,22 +327,8 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 	for (size_t i = 0; i < v->nr_calls; i++)
 		json_array_append_new(a, call_json(&v->calls[i]));
 	json_object_set_new(o, "calls", a);
-	a = json_array();
-	for (size_t i = 0; i < v->nr_images; i++) {
-		const struct ci_image *im = &v->images[i];
-
-		t = json_object();
-		json_object_set_new(t, "name", jsonval_text(im->name));
-		json_object_set_new(t, "features", json_str_or_null(im->features));
-		json_object_set_new(t, "fsck", json_string(im->clean ? "clean" : "corrupted"));
-		json_object_set_new(t, "fsck_output", json_str_or_null(im->fsck_output));
-		json_array_append_new(a, t);
-	}
-	json_object_set_new(o, "images", a);
-	a = json_array();
-	for (size_t i = 0; i < v->not_built.nr; i++)
-		json_array_append_new(a, jsonval_text(v->not_built.v[i]));
-	json_object_set_new(o, "kselftests_not_built", a);
+	json_object_set_new(o, "images", images_json(v));
+	json_object_set_new(o, "kselftests_not_built", strvec_json(&v->not_built));
 	tried_to_json(o, v);
 	json_object_set_new(o, "warn_count", json_integer(v->warn_count));
 	json_object_set_new(o, "warn_flood", json_boolean(v->warn_flood));
@@ -322,21 +354,7 @@ json_t *ci_verdict_to_json(const struct ci_verdict *v)
 		json_object_set_new(o, "apply_error", t);
 	}
 	findings_json(o, v);
-	t = json_object();
-	json_object_set_new(t, "check", json_real(v->t.check));
-	json_object_set_new(t, "tree", json_real(v->t.tree));
-	json_object_set_new(t, "apply", json_real(v->t.apply));
-	json_object_set_new(t, "build", json_real(v->t.build));
-	json_object_set_new(t, "boot", json_real(v->t.boot));
-	json_object_set_new(t, "boot_panic_on_warn_0", json_real(v->t.boot2));
-	json_object_set_new(t, "base_boot", json_real(v->t.base_boot));
-	json_object_set_new(t, "rerun", json_real(v->t.rerun));
-	json_object_set_new(t, "kselftests", json_real(v->t.kselftests));
-	json_object_set_new(t, "images", json_real(v->t.images));
-	json_object_set_new(t, "initramfs", json_real(v->t.initramfs));
-	json_object_set_new(t, "fsck", json_real(v->t.fsck));
-	json_object_set_new(t, "total", json_real(v->t.total));
-	json_object_set_new(o, "seconds", t);
+	json_object_set_new(o, "seconds", seconds_json(&v->t));
 	return o;
 }
 
