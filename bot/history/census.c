@@ -713,13 +713,67 @@ static json_t *timing_object(const struct census_timing *t)
 	return o;
 }
 
+/* The wrapper macros the census counted, with what they wrap. */
+static json_t *wrappers_json(const struct census *c, const struct census_macro **sorted)
+{
+	json_t *wr = json_array();
+
+	for (size_t i = 0; i < c->nr_macros; i++) {
+		const struct census_macro *m = sorted[i];
+		json_t *w;
+
+		if (!m->wraps)
+			continue;
+		w = json_object();
+		json_object_set_new(w, "name", json_string(m->name));
+		json_object_set_new(w, "wraps", json_string(m->wraps));
+		json_object_set_new(w, "class", json_string(rule_class_name(m->class)));
+		if (c->from) {
+			json_object_set_new(w, "added", json_integer(m->added));
+			json_object_set_new(w, "removed", json_integer(m->removed));
+		} else {
+			json_object_set_new(w, "calls", json_integer(m->calls));
+		}
+		json_array_append_new(wr, w);
+	}
+	return wr;
+}
+
+/* Per subsystem: a tree's calls, or a git range's additions and removals. */
+static json_t *subsystems_json(const struct census *c, const struct census_macro **sorted)
+{
+	json_t *subs = json_array();
+
+	for (size_t i = 0; i < c->nr_subsystems; i++) {
+		const struct census_subsystem *s = &c->subsystems[i];
+		json_t *so = json_object();
+
+		json_object_set_new(so, "name", json_string(s->name));
+		json_object_set_new(so, "files", json_integer(s->files));
+		if (c->from) {
+			json_object_set_new(so, "added", macro_object(c, s->added, sorted));
+			json_object_set_new(so, "removed", macro_object(c, s->removed, sorted));
+			json_object_set_new(so, "classes_added", class_object(s->classes_added));
+			json_object_set_new(so, "classes_removed", class_object(s->classes_removed));
+			json_object_set_new(so, "total_added", json_integer(s->total_added));
+			json_object_set_new(so, "total_removed", json_integer(s->total_removed));
+		} else {
+			json_object_set_new(so, "calls", macro_object(c, s->calls, sorted));
+			json_object_set_new(so, "classes", class_object(s->classes));
+			json_object_set_new(so, "total", json_integer(s->total));
+		}
+		json_array_append_new(subs, so);
+	}
+	return subs;
+}
+
 json_t *census_to_json(const struct census *c)
 {
 	const struct census_macro **sorted = census_sorted_macros(c);
 	bool git = c->from != NULL;
 	struct census_family fam;
-	json_t *o = json_object(), *calls = json_object(), *wr = json_array();
-	json_t *subs = json_array(), *tot = json_object(), *added, *removed;
+	json_t *o = json_object(), *calls = json_object();
+	json_t *tot = json_object(), *added, *removed;
 	long *v = xcalloc(c->nr_macros + 1, sizeof(long));
 
 	census_family_totals(c, &fam);
@@ -771,49 +825,11 @@ json_t *census_to_json(const struct census *c)
 	}
 	json_object_set_new(o, "totals", tot);
 
-	for (size_t i = 0; i < c->nr_macros; i++) {
-		const struct census_macro *m = sorted[i];
-		json_t *w;
-
-		if (!m->wraps)
-			continue;
-		w = json_object();
-		json_object_set_new(w, "name", json_string(m->name));
-		json_object_set_new(w, "wraps", json_string(m->wraps));
-		json_object_set_new(w, "class", json_string(rule_class_name(m->class)));
-		if (git) {
-			json_object_set_new(w, "added", json_integer(m->added));
-			json_object_set_new(w, "removed", json_integer(m->removed));
-		} else {
-			json_object_set_new(w, "calls", json_integer(m->calls));
-		}
-		json_array_append_new(wr, w);
-	}
-	json_object_set_new(o, "wrappers", wr);
+	json_object_set_new(o, "wrappers", wrappers_json(c, sorted));
 	json_object_set_new(o, "wrapper_definitions", json_integer(c->wrappers));
 	json_object_set_new(o, "out_of_scope_wrapper_calls", json_integer(c->out_of_scope));
 
-	for (size_t i = 0; i < c->nr_subsystems; i++) {
-		const struct census_subsystem *s = &c->subsystems[i];
-		json_t *so = json_object();
-
-		json_object_set_new(so, "name", json_string(s->name));
-		json_object_set_new(so, "files", json_integer(s->files));
-		if (git) {
-			json_object_set_new(so, "added", macro_object(c, s->added, sorted));
-			json_object_set_new(so, "removed", macro_object(c, s->removed, sorted));
-			json_object_set_new(so, "classes_added", class_object(s->classes_added));
-			json_object_set_new(so, "classes_removed", class_object(s->classes_removed));
-			json_object_set_new(so, "total_added", json_integer(s->total_added));
-			json_object_set_new(so, "total_removed", json_integer(s->total_removed));
-		} else {
-			json_object_set_new(so, "calls", macro_object(c, s->calls, sorted));
-			json_object_set_new(so, "classes", class_object(s->classes));
-			json_object_set_new(so, "total", json_integer(s->total));
-		}
-		json_array_append_new(subs, so);
-	}
-	json_object_set_new(o, "subsystems", subs);
+	json_object_set_new(o, "subsystems", subsystems_json(c, sorted));
 	if (!git) {
 		json_t *dirs = json_object();
 
