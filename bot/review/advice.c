@@ -221,7 +221,8 @@ static int load_fs(struct advice *a, json_t *e, const char *name)
 	return get_strs(&fs->markers, json_object_get(e, "markers"), name, "filesystems");
 }
 
-int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *name)
+/* The review object's keys, and the type of each that is not a list of strings. */
+static int check_shapes(json_t *r, const char *name)
 {
 	static const char *const top_keys[] = { "comment", "explain", "guide_intro", "guide",
 		"guide_also", "unlocks", "advice", "filesystems", "user_entry_suffixes",
@@ -229,9 +230,104 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 		"refcount_markers", NULL };
 	static const char *const object_keys[] = { "explain", "guide", "guide_also", NULL };
 	static const char *const array_keys[] = { "unlocks", "advice", "filesystems", NULL };
-	json_error_t jerr;
-	json_t *doc, *r, *v, *e;
+	json_t *v;
+	int ret = known_keys(r, top_keys, name, "");
+
+	if (ret)
+		return ret;
+	for (const char *const *k = object_keys; *k; k++)
+		if ((v = json_object_get(r, *k)) && !json_is_object(v))
+			return bad(name, *k, "not an object");
+	for (const char *const *k = array_keys; *k; k++)
+		if ((v = json_object_get(r, *k)) && !json_is_array(v))
+			return bad(name, *k, "not an array");
+	if ((v = json_object_get(r, "guide_intro")) && !json_is_string(v))
+		return bad(name, "guide_intro", "not a string");
+	return 0;
+}
+
+/* Per class: its paragraph (explain), the guide's sentences and one more section. */
+static int load_classes(struct advice *a, json_t *r, const char *name)
+{
 	const char *key;
+	json_t *e;
+	int ret;
+
+	json_object_foreach(json_object_get(r, "explain"), key, e) {
+		enum rule_class c;
+
+		if (rule_class_parse(&c, key) || !json_is_string(e))
+			return bad(name, "explain", "keys are classes, values strings");
+		if ((ret = known_placeholders(json_string_value(e), name, "explain")))
+			return ret;
+		free(a->explain[c]);
+		a->explain[c] = xstrdup(json_string_value(e));
+	}
+	json_object_foreach(json_object_get(r, "guide"), key, e) {
+		enum rule_class c;
+
+		if (rule_class_parse(&c, key))
+			return bad(name, "guide", "keys are classes");
+		if ((ret = get_strs(&a->guide[c], e, name, "guide")))
+			return ret;
+	}
+	json_object_foreach(json_object_get(r, "guide_also"), key, e) {
+		enum rule_class c;
+		const char *sec;
+		json_t *starts;
+
+		if (rule_class_parse(&c, key) || !json_is_object(e) || json_object_size(e) != 1)
+			return bad(name, "guide_also", "keys are classes, each with one "
+				   "{\"section heading\": [sentence starts]}");
+		json_object_foreach(e, sec, starts) {
+			free(a->also_section[c]);
+			a->also_section[c] = xstrdup(sec);
+			if ((ret = get_strs(&a->also[c], starts, name, "guide_also")))
+				return ret;
+		}
+	}
+	return 0;
+}
+
+/* "replaces" names "explain" or an entry: a typo would silently say both. */
+static int check_replaces(const struct advice *a, const char *name)
+{
+	for (size_t i = 0; i < a->nr; i++)
+		for (size_t k = 0; k < a->v[i].replaces.nr; k++) {
+			const char *id = a->v[i].replaces.v[k];
+			bool found = !strcmp(id, "explain");
+
+			for (size_t j = 0; j < a->nr && !found; j++)
+				found = !strcmp(a->v[j].id, id);
+			if (!found)
+				return error_code(WW_EINPUT, "%s: review.advice[%zu].replaces: no "
+						  "entry '%s'", name, i, id);
+		}
+	return 0;
+}
+
+/* The lists of names the facts are read with. */
+static int load_names(struct advice *a, json_t *r, const char *name)
+{
+	const struct { const char *key; struct strvec *to; } lists[] = {
+		{ "user_entry_suffixes", &a->user_suffixes },
+		{ "user_entry_prefixes", &a->user_prefixes },
+		{ "user_markers", &a->user_markers },
+		{ "alloc_calls", &a->alloc_calls },
+		{ "lock_tests", &a->lock_tests },
+		{ "refcount_markers", &a->refcount_markers },
+	};
+	int ret = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(lists) && !ret; i++)
+		ret = get_strs(lists[i].to, json_object_get(r, lists[i].key), name, lists[i].key);
+	return ret;
+}
+
+int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *name)
+{
+	json_error_t jerr;
+	json_t *doc, *r, *e;
 	size_t i;
 	int ret = 0;
 
@@ -243,64 +339,8 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 		ret = error_code(WW_EINPUT, "%s: no \"review\" object", name);
 		goto out;
 	}
-	if ((ret = known_keys(r, top_keys, name, "")))
+	if ((ret = check_shapes(r, name)) || (ret = load_classes(a, r, name)))
 		goto out;
-	for (const char *const *k = object_keys; *k; k++)
-		if ((v = json_object_get(r, *k)) && !json_is_object(v)) {
-			ret = bad(name, *k, "not an object");
-			goto out;
-		}
-	for (const char *const *k = array_keys; *k; k++)
-		if ((v = json_object_get(r, *k)) && !json_is_array(v)) {
-			ret = bad(name, *k, "not an array");
-			goto out;
-		}
-	if ((v = json_object_get(r, "guide_intro")) && !json_is_string(v)) {
-		ret = bad(name, "guide_intro", "not a string");
-		goto out;
-	}
-	v = json_object_get(r, "explain");
-	json_object_foreach(v, key, e) {
-		enum rule_class c;
-
-		if (rule_class_parse(&c, key) || !json_is_string(e)) {
-			ret = bad(name, "explain", "keys are classes, values strings");
-			goto out;
-		}
-		if ((ret = known_placeholders(json_string_value(e), name, "explain")))
-			goto out;
-		free(a->explain[c]);
-		a->explain[c] = xstrdup(json_string_value(e));
-	}
-	v = json_object_get(r, "guide");
-	json_object_foreach(v, key, e) {
-		enum rule_class c;
-
-		if (rule_class_parse(&c, key)) {
-			ret = bad(name, "guide", "keys are classes");
-			goto out;
-		}
-		if ((ret = get_strs(&a->guide[c], e, name, "guide")))
-			goto out;
-	}
-	v = json_object_get(r, "guide_also");
-	json_object_foreach(v, key, e) {
-		enum rule_class c;
-		const char *sec;
-		json_t *starts;
-
-		if (rule_class_parse(&c, key) || !json_is_object(e) || json_object_size(e) != 1) {
-			ret = bad(name, "guide_also", "keys are classes, each with one "
-				  "{\"section heading\": [sentence starts]}");
-			goto out;
-		}
-		json_object_foreach(e, sec, starts) {
-			free(a->also_section[c]);
-			a->also_section[c] = xstrdup(sec);
-			if ((ret = get_strs(&a->also[c], starts, name, "guide_also")))
-				goto out;
-		}
-	}
 	json_array_foreach(json_object_get(r, "unlocks"), i, e) {
 		json_t *l = json_array_get(e, 0), *u = json_array_get(e, 1);
 
@@ -315,36 +355,12 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 	json_array_foreach(json_object_get(r, "advice"), i, e)
 		if ((ret = load_entry(a, e, name, i)))
 			goto out;
-	/* "replaces" names "explain" or an entry: a typo would silently
-	 * say both. */
-	for (i = 0; i < a->nr; i++)
-		for (size_t k = 0; k < a->v[i].replaces.nr; k++) {
-			const char *id = a->v[i].replaces.v[k];
-			bool found = !strcmp(id, "explain");
-
-			for (size_t j = 0; j < a->nr && !found; j++)
-				found = !strcmp(a->v[j].id, id);
-			if (!found) {
-				ret = error_code(WW_EINPUT, "%s: review.advice[%zu].replaces: no "
-						 "entry '%s'", name, i, id);
-				goto out;
-			}
-		}
+	if ((ret = check_replaces(a, name)))
+		goto out;
 	json_array_foreach(json_object_get(r, "filesystems"), i, e)
 		if ((ret = load_fs(a, e, name)))
 			goto out;
-	if (!(ret = get_strs(&a->user_suffixes, json_object_get(r, "user_entry_suffixes"),
-			     name, "user_entry_suffixes")) &&
-	    !(ret = get_strs(&a->user_prefixes, json_object_get(r, "user_entry_prefixes"),
-			     name, "user_entry_prefixes")) &&
-	    !(ret = get_strs(&a->user_markers, json_object_get(r, "user_markers"),
-			     name, "user_markers")) &&
-	    !(ret = get_strs(&a->alloc_calls, json_object_get(r, "alloc_calls"),
-			     name, "alloc_calls")) &&
-	    !(ret = get_strs(&a->lock_tests, json_object_get(r, "lock_tests"),
-			     name, "lock_tests")))
-		ret = get_strs(&a->refcount_markers, json_object_get(r, "refcount_markers"),
-			       name, "refcount_markers");
+	ret = load_names(a, r, name);
 out:
 	json_decref(doc);
 	return ret;

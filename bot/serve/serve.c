@@ -239,50 +239,78 @@ static int fill_gap(struct serve *sv, size_t i, const struct atom_feed *feed,
 	return 0;
 }
 
-/* Poll list `i`: 1 when something changed (new mail, an error), 0 when
- * not, WW_ESTATE when the state database failed. */
-static int poll_list(struct serve *sv, size_t i, time_t now)
+/*
+ * A failed poll of list `i`: the backoff counts from the failed answer,
+ * as fail()'s does, not from before a request that may have waited out
+ * its timeout; the error goes to the log and into `err`.
+ */
+static void poll_failed(struct serve *sv, size_t i, time_t now, struct strbuf *err)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+
+	sv->inboxes[i].poll.next_at += time_ceil() - now;
+	strbuf_addstr(err, error_last());
+	queue_log(&sv->q, 0, l->name, QL_ERROR, "%s", err->buf);
+	serve_say(sv, "%s: %s", l->name, err->buf);
+}
+
+/*
+ * List `i` read through its git epochs: 0 when read, 1 when it has none
+ * to read (its new.atom is read instead, and git tried again later),
+ * negative when it failed (logged, but for the state database's own).
+ */
+static int poll_git(struct serve *sv, size_t i, const struct archive_opts *ao, time_t now,
+		    bool skip, size_t *added, struct strbuf *err)
 {
 	const struct serve_list *l = &sv->cfg->lists[i];
 	struct serve_inbox *in = &sv->inboxes[i];
-	struct archive_opts ao = sv->http;
-	struct atom_feed feed = ATOM_FEED_INIT;
-	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT, err = STRBUF_INIT;
-	size_t added = 0, fresh = 0;
-	bool skip = !in->primed && !l->backfill, no_feed = false;
-	unsigned int failures;
+	int ret = poll_epochs(sv, i, now, skip, added);
+
+	if (!ret) {
+		archive_note_success(&in->poll, ao, now);
+		return 0;
+	}
+	if (ret == WW_ESTATE)
+		return ret;	/* the database, not the archive */
+	if (ret != WW_ENOTFOUND) {
+		archive_note_failure(&in->poll, ao, now, 0);
+		poll_failed(sv, i, now, err);
+		return ret;
+	}
+	if (in->git || !in->primed)
+		queue_log(&sv->q, 0, l->name, QL_WARN, "%s; reading its "
+			  "new.atom, which shows only the newest 25 messages",
+			  error_last());
+	error_clear();
+	in->git = false;
+	in->git_retry_at = now + SERVE_GIT_RETRY;
+	return 1;
+}
+
+/*
+ * List `i`'s new.atom into `feed` (left empty when unchanged): 0, or
+ * negative when the archive gave no feed (logged).  (ARCHIVE_UNCHANGED
+ * is 0, ARCHIVE_CHANGED becomes atom_parse()'s 0.)  `failures` is the
+ * count of failed polls before this one.
+ */
+static int poll_feed(struct atom_feed *feed, struct serve *sv, size_t i,
+		     const struct archive_opts *ao, time_t now, unsigned int failures,
+		     struct strbuf *err)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+	struct serve_inbox *in = &sv->inboxes[i];
+	struct strbuf url = STRBUF_INIT, body = STRBUF_INIT;
+	bool no_feed = false;
 	int ret;
 
-	ao.interval = l->poll_interval;
-	failures = in->poll.failures;
-	if (now >= in->git_retry_at) {
-		ret = poll_epochs(sv, i, now, skip, &added);
-		if (!ret) {
-			archive_note_success(&in->poll, &ao, now);
-			goto done;
-		}
-		if (ret == WW_ESTATE)
-			goto save;	/* the database, not the archive */
-		if (ret != WW_ENOTFOUND) {
-			archive_note_failure(&in->poll, &ao, now, 0);
-			goto failed;
-		}
-		if (in->git || !in->primed)
-			queue_log(&sv->q, 0, l->name, QL_WARN, "%s; reading its "
-				  "new.atom, which shows only the newest 25 messages",
-				  error_last());
-		error_clear();
-		in->git = false;
-		in->git_retry_at = now + SERVE_GIT_RETRY;
-	}
 	strbuf_addf(&url, "%s/%s/new.atom", l->archive, l->inbox);
-	ret = archive_poll(&body, &in->poll, url.buf, &ao, now);
+	ret = archive_poll(&body, &in->poll, url.buf, ao, now);
 	if (ret == WW_ENOTFOUND && starts_with(body.buf, PI_EMPTY_FEED)) {
 		ret = ARCHIVE_UNCHANGED;	/* an inbox without mail yet */
 	} else if (ret == WW_ENOTFOUND) {
 		no_feed = true;
 	} else if (ret == ARCHIVE_CHANGED) {
-		ret = atom_parse(&feed, body.buf, body.len);
+		ret = atom_parse(feed, body.buf, body.len);
 		if (ret < 0) {
 			ret = error_prefix(ret, "'%s'", url.buf);
 			no_feed = true;
@@ -297,22 +325,26 @@ static int poll_list(struct serve *sv, size_t i, time_t now)
 	 */
 	if (no_feed) {
 		in->poll.failures = failures;
-		archive_note_failure(&in->poll, &ao, now, 0);
+		archive_note_failure(&in->poll, ao, now, 0);
 	}
-failed:
-	if (ret < 0) {
-		/* The backoff counts from the failed answer, as fail()'s does,
-		 * not from before a request that may have waited out its
-		 * timeout. */
-		in->poll.next_at += time_ceil() - now;
-		strbuf_addstr(&err, error_last());
-		queue_log(&sv->q, 0, l->name, QL_ERROR, "%s", err.buf);
-		serve_say(sv, "%s: %s", l->name, err.buf);
-		goto save;
-	}
+	if (ret < 0)
+		poll_failed(sv, i, now, err);
+	strbuf_release(&url);
+	strbuf_release(&body);
+	return ret;
+}
+
+/* The feed's messages into the queue, and the gap behind a full feed. */
+static int add_feed(struct serve *sv, size_t i, const struct atom_feed *feed, time_t now,
+		    bool skip, size_t *added)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+	size_t fresh = 0;
+	int ret;
+
 	/* Oldest first, so parents are known before their replies. */
-	for (size_t k = feed.nr; k-- > 0; ) {
-		const struct atom_entry *e = &feed.v[k];
+	for (size_t k = feed->nr; k-- > 0; ) {
+		const struct atom_entry *e = &feed->v[k];
 		struct queue_msg m = {
 			.inbox = l->name, .msgid = e->message_id,
 			.parent = e->in_reply_to, .subject = e->title,
@@ -322,35 +354,57 @@ failed:
 
 		ret = queue_add_message(&sv->q, &m, now, skip);
 		if (ret < 0)
-			goto save;
+			return ret;
 		if (ret == QUEUE_ADDED)
-			added++;
+			(*added)++;
 		if (ret != QUEUE_KNOWN)
 			fresh++;
 	}
 	/* public-inbox's feed holds the newest 25: none known means a gap. */
-	if (in->primed && feed.nr >= 25 && fresh == feed.nr) {
-		ret = fill_gap(sv, i, &feed, now, skip, &added);
+	if (sv->inboxes[i].primed && feed->nr >= 25 && fresh == feed->nr) {
+		ret = fill_gap(sv, i, feed, now, skip, added);
 		if (ret < 0)
-			goto save;
+			return ret;
 	}
-done:
-	if (added)
-		serve_say(sv, "%s: %zu new patch message(s)%s", l->name, added,
-		    skip ? " (before watching: skipped)" : "");
-	in->primed = true;
-	ret = 0;
-save:
-	{
-		int r = queue_inbox_save(&sv->q, l->name, &in->poll, in->primed,
-					 err.buf);
+	return 0;
+}
 
-		if (!ret && r < 0)
-			ret = r;
+/*
+ * Poll list `i` once: its git epochs, else its new.atom, into the queue;
+ * the inbox's poll state saved whatever happened.  WW_ESTATE when the
+ * state database failed; else 1 when there was something to do (new
+ * messages, or a failure to log), 0 when not.
+ */
+static int poll_list(struct serve *sv, size_t i, time_t now)
+{
+	const struct serve_list *l = &sv->cfg->lists[i];
+	struct serve_inbox *in = &sv->inboxes[i];
+	struct archive_opts ao = sv->http;
+	struct atom_feed feed = ATOM_FEED_INIT;
+	struct strbuf err = STRBUF_INIT;
+	size_t added = 0;
+	bool skip = !in->primed && !l->backfill;
+	unsigned int failures = in->poll.failures;
+	int ret = 1, r;
+
+	ao.interval = l->poll_interval;
+	if (now >= in->git_retry_at)
+		ret = poll_git(sv, i, &ao, now, skip, &added, &err);
+	if (ret > 0) {
+		ret = poll_feed(&feed, sv, i, &ao, now, failures, &err);
+		if (!ret)
+			ret = add_feed(sv, i, &feed, now, skip, &added);
 	}
+	if (!ret) {
+		if (added)
+			serve_say(sv, "%s: %zu new patch message(s)%s", l->name, added,
+				  skip ? " (before watching: skipped)" : "");
+		in->primed = true;
+	}
+	r = queue_inbox_save(&sv->q, l->name, &in->poll, in->primed, err.buf);
+	if (!ret && r < 0)
+		ret = r;
 	atom_feed_release(&feed);
-	strbuf_release(&url);
-	strbuf_release(&body);
 	strbuf_release(&err);
 	/* A list that cannot be polled is an event, not a reason to stop. */
 	if (ret == WW_ESTATE)
