@@ -745,121 +745,145 @@ out:
 	return hit;
 }
 
+/* AM_PATH: the file is under one of the entry's directories. */
+static bool match_path(struct advice_hit *h, const struct advice_entry *e,
+		       const struct finding *f)
+{
+	/* Not when the call is already what the entry would write. */
+	if (e->rewrite && starts_with(e->rewrite, f->rule->macro) &&
+	    e->rewrite[strlen(f->rule->macro)] == '(')
+		return false;
+	for (size_t i = 0; i < e->paths.nr; i++)
+		if (starts_with(f->file, e->paths.v[i]))
+			return evidence(h, "path", e->paths.v[i]);
+	return false;
+}
+
+/* AM_LOCK_HELD: "!spin_is_locked(&x->lock)" -> arg "&x->lock". */
+static bool match_lock_held(struct advice_hit *h, const struct advice *a, const char *cond)
+{
+	for (size_t i = 0; i < a->lock_tests.nr; i++) {
+		const char *t = a->lock_tests.v[i];
+		size_t n = strlen(t);
+
+		if (cond[0] == '!' && !strncmp(cond + 1, t, n) &&
+		    cond[1 + n] == '(' && cond[strlen(cond) - 1] == ')') {
+			h->arg = xstrndup(cond + 2 + n, strlen(cond) - 3 - n);
+			return evidence(h, "diff", cond);
+		}
+	}
+	return false;
+}
+
+/* AM_AFTER_ALLOC: the pointer tested for NULL was just assigned from an allocator. */
+static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
+			      const struct finding *f, const struct strvec *lines,
+			      const char *cond, const struct cfacts *cf)
+{
+	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	struct strbuf sb = STRBUF_INIT;
+	bool hit = false;
+
+	if (cf) {
+		if (!cf->alloc)
+			return false;
+		h->arg = xstrdup(cf->alloc);
+		return evidence(h, "alloc", cf->alloc);
+	}
+	if (null_test(&sb, cond)) {
+		for (size_t i = from; i < at && !hit; i++) {
+			const char *l = lines->v[i] + 1;
+
+			l += strspn(l, " \t");
+			hit = lines->v[i][0] != '-' && starts_with(l, sb.buf) &&
+			      starts_with(l + sb.len, " = ") &&
+			      has_any(l + sb.len + 3, &a->alloc_calls);
+		}
+		if (hit) {
+			h->arg = strbuf_detach(&sb, NULL);
+			evidence(h, "diff", h->arg);
+		}
+	}
+	strbuf_release(&sb);
+	return hit;
+}
+
+/* AM_DEREF_AFTER: the pointer tested for NULL is dereferenced right after. */
+static bool match_deref_after(struct advice_hit *h, const struct finding *f,
+			      const struct strvec *lines, const char *cond,
+			      const struct cfacts *cf)
+{
+	size_t after = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1);
+	struct strbuf sb = STRBUF_INIT;
+	bool hit = false;
+
+	if (cf) {
+		if (!cf->deref)
+			return false;
+		h->arg = xstrdup(cf->deref);
+		return evidence(h, "deref", cf->deref);
+	}
+	if (is_statement(f, lines) && null_test(&sb, cond)) {
+		strbuf_addstr(&sb, "->");
+		for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
+			const char *l = lines->v[i] + 1;
+
+			l += strspn(l, " \t");
+			if (lines->v[i][0] == '-')
+				continue;
+			if (starts_with(l, "return") || starts_with(l, "goto"))
+				break;
+			if (strstr(l, sb.buf)) {
+				hit = true;
+				break;
+			}
+		}
+		strbuf_setlen(&sb, sb.len - 2);
+		if (hit) {
+			h->arg = strbuf_detach(&sb, NULL);
+			evidence(h, "diff", h->arg);
+		}
+	}
+	strbuf_release(&sb);
+	return hit;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
 {
-	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
-	size_t after = at + (f->source_lines > 0 ? f->source_lines : 1);
-	struct strbuf sb = STRBUF_INIT;
-	bool hit = false;
-
 	switch (e->match) {
 	case AM_ON_DISK:
 	case AM_USER_INPUT:
 	case AM_IMPOSSIBLE:
 	case AM_DUP_IF:
 	case AM_BARE_STATEMENT:
-		hit = cf && match_fact(h, e, a, f, lines, cond, cf);
-		break;
+		return cf && match_fact(h, e, a, f, lines, cond, cf);
 	case AM_PATH:
-		/* Not when the call is already what the entry would write. */
-		if (e->rewrite && starts_with(e->rewrite, f->rule->macro) &&
-		    e->rewrite[strlen(f->rule->macro)] == '(')
-			break;
-		for (size_t i = 0; i < e->paths.nr && !hit; i++)
-			if (starts_with(f->file, e->paths.v[i]))
-				hit = evidence(h, "path", e->paths.v[i]);
-		break;
+		return match_path(h, e, f);
 	case AM_LOCK_HELD:
-		for (size_t i = 0; i < a->lock_tests.nr && !hit; i++) {
-			const char *t = a->lock_tests.v[i];
-			size_t n = strlen(t);
-
-			/* "!spin_is_locked(&x->lock)" -> "&x->lock" */
-			if (cond[0] == '!' && !strncmp(cond + 1, t, n) &&
-			    cond[1 + n] == '(' && cond[strlen(cond) - 1] == ')') {
-				strbuf_add(&sb, cond + 2 + n, strlen(cond) - 3 - n);
-				h->arg = strbuf_detach(&sb, NULL);
-				hit = evidence(h, "diff", cond);
-			}
-		}
-		break;
+		return match_lock_held(h, a, cond);
 	case AM_REFCOUNT:
-		hit = has_any(cond, &a->refcount_markers) && evidence(h, "diff", cond);
-		break;
+		return has_any(cond, &a->refcount_markers) && evidence(h, "diff", cond);
 	case AM_AFTER_ALLOC:
-		if (cf) {
-			if (cf->alloc) {
-				h->arg = xstrdup(cf->alloc);
-				hit = evidence(h, "alloc", cf->alloc);
-			}
-			break;
-		}
-		if (null_test(&sb, cond)) {
-			for (size_t i = from; i < at && !hit; i++) {
-				const char *l = lines->v[i] + 1;
-
-				l += strspn(l, " \t");
-				hit = lines->v[i][0] != '-' && starts_with(l, sb.buf) &&
-				      starts_with(l + sb.len, " = ") &&
-				      has_any(l + sb.len + 3, &a->alloc_calls);
-			}
-			if (hit) {
-				h->arg = strbuf_detach(&sb, NULL);
-				evidence(h, "diff", h->arg);
-			}
-		}
-		break;
+		return match_after_alloc(h, a, f, lines, cond, cf);
 	case AM_DEREF_AFTER:
-		if (cf) {
-			if (cf->deref) {
-				h->arg = xstrdup(cf->deref);
-				hit = evidence(h, "deref", cf->deref);
-			}
-			break;
-		}
-		if (is_statement(f, lines) && null_test(&sb, cond)) {
-			strbuf_addstr(&sb, "->");
-			for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
-				const char *l = lines->v[i] + 1;
-
-				l += strspn(l, " \t");
-				if (lines->v[i][0] == '-')
-					continue;
-				if (starts_with(l, "return") || starts_with(l, "goto"))
-					break;
-				if (strstr(l, sb.buf)) {
-					hit = true;
-					break;
-				}
-			}
-			strbuf_setlen(&sb, sb.len - 2);
-			if (hit) {
-				h->arg = strbuf_detach(&sb, NULL);
-				evidence(h, "diff", h->arg);
-			}
-		}
-		break;
+		return match_deref_after(h, f, lines, cond, cf);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:
 		 * leave-one-list-out may take either entry out). */
-		hit = !(cf && cf->dup_if) && fold_if(h, f, lines, cond);
-		break;
+		return !(cf && cf->dup_if) && fold_if(h, f, lines, cond);
 	case AM_UNLIKELY:
-		hit = (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&
-		      starts_with(cond, "unlikely(") && evidence(h, "diff", cond);
-		break;
+		return (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&
+		       starts_with(cond, "unlikely(") && evidence(h, "diff", cond);
 	case AM_OR_CONDITIONS:
-		hit = (cf ? cf->cond_or : top_level_or(cond)) &&
-		      evidence(h, cf ? "cond_or" : "diff", cf && cf->cond ? cf->cond : cond);
-		break;
+		return (cf ? cf->cond_or : top_level_or(cond)) &&
+		       evidence(h, cf ? "cond_or" : "diff", cf && cf->cond ? cf->cond : cond);
 	case AM__NR:
 		break;
 	}
-	strbuf_release(&sb);
-	return hit;
+	return false;
 }
 
 size_t advice_match(struct advice_hit **out, const struct advice *a, const struct finding *f,
