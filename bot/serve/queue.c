@@ -415,70 +415,66 @@ out:
 	return ret < 0 ? ret : 0;
 }
 
-int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
-		      bool skip)
+/* What the subject and the author of `n->m` say, into `n`. */
+static void new_msg_read(struct new_msg *n)
 {
-	struct new_msg n = { .m = m };
-	struct store_rows *st;
+	const struct queue_msg *m = n->m;
+
+	series_parse_subject(&n->tags, m->subject);
+	n->title = m->subject + n->tags.title_off;
+	queue_title_key(&n->title_key, n->title);
+	lower_email(&n->email, m->author_email);
+	if (m->author_name && *m->author_name)
+		strbuf_addf(&n->author, "%s <%s>", m->author_name, n->email.buf);
+	else
+		strbuf_addstr(&n->author, n->email.buf);
+	n->g.kind = group_kind(&n->tags);
+}
+
+/*
+ * A reply or a mail that is no patch: recorded, and QUEUE_IGNORED, but
+ * for a cover without a tag that patches answering it keyed a series
+ * by: adopted (QUEUE_ADDED).
+ */
+static int add_other(struct queue *q, struct new_msg *n, time_t now)
+{
+	const struct queue_msg *m = n->m;
+	long long id = 0;
+	int ret;
+
+	ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, "
+		      "subject, title_key, author_email, seen) "
+		      "VALUES (?, ?, ?, ?, ?, ?, ?)", "sssssst",
+		   m->inbox, m->msgid, m->parent, m->subject,
+		   n->title_key.buf, n->email.buf, now);
+	if (ret < 0 || n->g.kind == GROUP_REPLY)
+		return ret < 0 ? ret : QUEUE_IGNORED;
+	ret = find_series(&id, q, m->inbox, m->msgid);
+	if (ret != 1)
+		return ret < 0 ? ret : QUEUE_IGNORED;
+	ret = adopt_cover(q, id, m->inbox, m->msgid);
+	if (!ret)
+		ret = touch_series(q, id, n, now);
+	return ret < 0 ? ret : QUEUE_ADDED;
+}
+
+/* A patch or a cover letter: into its series, made when it is the first. */
+static int add_patch(struct queue *q, struct new_msg *n, time_t now, bool skip)
+{
+	const struct queue_msg *m = n->m;
 	struct strbuf why = STRBUF_INIT;
 	long long id = 0, echo_of;
 	const char *root;
 	bool cover;
 	int ret;
 
-	strbuf_init(&n.title_key, 0);
-	strbuf_init(&n.email, 0);
-	strbuf_init(&n.author, 0);
-	ret = begin(q);
-	if (ret < 0)
-		goto out_free;
-	ret = query(&st, q, "SELECT 1 FROM queue_messages WHERE inbox = ? AND "
-			    "msgid = ?", "ss", m->inbox, m->msgid);
-	if (ret) {
-		if (ret > 0)
-			store_rows_free(st);
-		ret = ret > 0 ? QUEUE_KNOWN : ret;
-		goto out;
-	}
+	n->idx = n->g.kind == GROUP_COVER ? 0 : n->tags.index < 0 ? 1 : n->tags.index;
+	n->total = n->tags.total < 1 ? 1 : n->tags.total;
+	n->g.version = n->tags.version;
+	n->g.idx = n->idx;
+	n->g.total = n->total;
 
-	series_parse_subject(&n.tags, m->subject);
-	n.title = m->subject + n.tags.title_off;
-	queue_title_key(&n.title_key, n.title);
-	lower_email(&n.email, m->author_email);
-	if (m->author_name && *m->author_name)
-		strbuf_addf(&n.author, "%s <%s>", m->author_name, n.email.buf);
-	else
-		strbuf_addstr(&n.author, n.email.buf);
-	n.g.kind = group_kind(&n.tags);
-	if (n.g.kind == GROUP_REPLY || n.g.kind == GROUP_OTHER) {
-		ret = exec(q, "INSERT INTO queue_messages (inbox, msgid, parent, "
-			      "subject, title_key, author_email, seen) "
-			      "VALUES (?, ?, ?, ?, ?, ?, ?)", "sssssst",
-			   m->inbox, m->msgid, m->parent, m->subject,
-			   n.title_key.buf, n.email.buf, now);
-		if (ret < 0 || n.g.kind == GROUP_REPLY)
-			goto ignored;
-		/* A cover without a tag after patches that answer it: they
-		 * keyed a series by it. */
-		ret = find_series(&id, q, m->inbox, m->msgid);
-		if (ret == 1) {
-			ret = adopt_cover(q, id, m->inbox, m->msgid);
-			if (!ret)
-				ret = touch_series(q, id, &n, now);
-			ret = ret < 0 ? ret : QUEUE_ADDED;
-			goto out;
-		}
-ignored:
-		ret = ret < 0 ? ret : QUEUE_IGNORED;
-		goto out;
-	}
-	n.idx = n.g.kind == GROUP_COVER ? 0 : n.tags.index < 0 ? 1 : n.tags.index;
-	n.total = n.tags.total < 1 ? 1 : n.tags.total;
-	n.g.version = n.tags.version;
-	n.g.idx = n.idx;
-	n.g.total = n.total;
-
-	ret = pick_series(&id, &root, &cover, &echo_of, q, &n);
+	ret = pick_series(&id, &root, &cover, &echo_of, q, n);
 	if (ret < 0)
 		goto out;
 	if (skip)
@@ -490,9 +486,9 @@ ignored:
 		if (ret < 0)
 			goto out;
 		if (ret && root == m->msgid)
-			ret = adopt_root(q, id, &n);
+			ret = adopt_root(q, id, n);
 		else if (!ret)
-			ret = create_series(&id, q, &n, root, root == m->msgid,
+			ret = create_series(&id, q, n, root, root == m->msgid,
 					    now, why.len ? why.buf : NULL);
 		if (ret >= 0 && cover)
 			ret = adopt_cover(q, id, m->inbox, root);
@@ -503,25 +499,51 @@ ignored:
 		      "title_key, author_email, is_patch, version, idx, total, "
 		      "series_id, seen) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?)",
 		   "ssssssiiiit", m->inbox, m->msgid, m->parent, m->subject,
-		   n.title_key.buf, n.email.buf, (long long)n.tags.version,
-		   (long long)n.idx, (long long)n.total, id, now);
-	if (ret < 0)
-		goto out;
-	ret = touch_series(q, id, &n, now);
-	if (ret < 0)
-		goto out;
-	ret = QUEUE_ADDED;
+		   n->title_key.buf, n->email.buf, (long long)n->tags.version,
+		   (long long)n->idx, (long long)n->total, id, now);
+	if (ret >= 0)
+		ret = touch_series(q, id, n, now);
+	if (ret >= 0)
+		ret = QUEUE_ADDED;
 out:
+	strbuf_release(&why);
+	return ret;
+}
+
+int queue_add_message(struct queue *q, const struct queue_msg *m, time_t now,
+		      bool skip)
+{
+	struct new_msg n = { .m = m };
+	struct store_rows *st;
+	int ret;
+
+	strbuf_init(&n.title_key, 0);
+	strbuf_init(&n.email, 0);
+	strbuf_init(&n.author, 0);
+	ret = begin(q);
 	if (ret < 0)
+		goto out_free;
+	ret = query(&st, q, "SELECT 1 FROM queue_messages WHERE inbox = ? AND "
+			    "msgid = ?", "ss", m->inbox, m->msgid);
+	if (ret > 0) {
+		store_rows_free(st);
+		ret = QUEUE_KNOWN;
+	} else if (!ret) {
+		new_msg_read(&n);
+		if (n.g.kind == GROUP_REPLY || n.g.kind == GROUP_OTHER)
+			ret = add_other(q, &n, now);
+		else
+			ret = add_patch(q, &n, now, skip);
+	}
+	if (ret < 0) {
 		rollback(q);
-	else {
+	} else {
 		int c = commit(q);
 
 		if (c < 0)
 			ret = c;
 	}
 out_free:
-	strbuf_release(&why);
 	strbuf_release(&n.title_key);
 	strbuf_release(&n.email);
 	strbuf_release(&n.author);
