@@ -273,6 +273,77 @@ static bool is_blank(const char *s, size_t len)
 	return true;
 }
 
+/* The tag between "{{" and "}}" without its blanks, and its sigil (0: none). */
+static void read_tag(const char **tag, size_t *tag_len, char *sigil, const char *open,
+		     const char *close)
+{
+	const char *t = open + 2;
+	size_t n = close - t;
+
+	while (n && isspace((unsigned char)*t))
+		t++, n--;
+	while (n && isspace((unsigned char)t[n - 1]))
+		n--;
+	*sigil = n ? t[0] : 0;
+	if (*sigil == '#' || *sigil == '^' || *sigil == '/' || *sigil == '>' || *sigil == '!') {
+		t++, n--;
+		while (n && isspace((unsigned char)*t))
+			t++, n--;
+	} else {
+		*sigil = 0;
+	}
+	*tag = t;
+	*tag_len = n;
+}
+
+/* The node of tag `tag` (sigil `sigil`, at byte `start`): a section opened
+ * or closed, a partial, a line break or a variable. */
+static int add_tag(struct parser *p, char sigil, const char *tag, size_t tag_len,
+		   size_t start)
+{
+	struct node_list *parent;
+	struct node *n;
+	int ret;
+
+	if (!valid_name(tag, tag_len)) {
+		struct strbuf nm = STRBUF_INIT;
+
+		template_clean(&nm, tag, tag_len > 40 ? 40 : tag_len);
+		ret = parse_error(p, start, "bad tag name", nm.buf);
+		strbuf_release(&nm);
+		return ret;
+	}
+	if (sigil == '#' || sigil == '^') {
+		if (p->depth >= TEMPLATE_MAX_DEPTH)
+			return parse_error(p, start, "sections nested too deeply", NULL);
+		n = node_add(p->stack[p->depth], sigil == '#' ? N_SECTION : N_INVERTED,
+			     tag, tag_len, line_of(p, start));
+		p->depth++;
+		p->stack[p->depth] = &n->kids;
+		p->stack_line[p->depth] = n->line;
+	} else if (sigil == '/') {
+		if (!p->depth) {
+			char *want = xstrndup(tag, tag_len);
+
+			ret = parse_error(p, start, "closing a section that is not open:", want);
+			free(want);
+			return ret;
+		}
+		parent = p->stack[p->depth - 1];
+		n = &parent->v[parent->nr - 1];
+		if (n->len != tag_len || memcmp(n->text, tag, tag_len) != 0)
+			return parse_error(p, start, "wrong closing tag for section", n->text);
+		p->depth--;
+	} else if (sigil == '>') {
+		node_add(p->stack[p->depth], N_PARTIAL, tag, tag_len, line_of(p, start));
+	} else if (tag_len == 2 && !memcmp(tag, "br", 2)) {
+		node_add(p->stack[p->depth], N_BREAK, "", 0, 0);
+	} else {
+		node_add(p->stack[p->depth], N_VAR, tag, tag_len, 0);
+	}
+	return 0;
+}
+
 static int parse(struct node_list *out, const char *src, size_t len,
 		 const char *name)
 {
@@ -280,11 +351,10 @@ static int parse(struct node_list *out, const char *src, size_t len,
 	size_t pos = 0;
 	int ret = 0;
 
-	while (pos < len) {
+	while (pos < len && !ret) {
 		const char *open = memmem(src + pos, len - pos, "{{", 2);
-		size_t start, end, text_end, after;
+		size_t start, end, text_end, after, tag_len, line_start;
 		const char *close, *tag;
-		size_t tag_len, line_start;
 		char sigil;
 		bool standalone;
 
@@ -296,24 +366,10 @@ static int parse(struct node_list *out, const char *src, size_t len,
 		close = memmem(open + 2, len - start - 2, "}}", 2);
 		if (!close) {
 			ret = parse_error(&p, start, "unterminated tag", NULL);
-			goto out;
+			break;
 		}
 		end = close + 2 - src;
-		tag = open + 2;
-		tag_len = close - tag;
-		while (tag_len && isspace((unsigned char)*tag))
-			tag++, tag_len--;
-		while (tag_len && isspace((unsigned char)tag[tag_len - 1]))
-			tag_len--;
-		sigil = tag_len ? tag[0] : 0;
-		if (sigil == '#' || sigil == '^' || sigil == '/' || sigil == '>' ||
-		    sigil == '!') {
-			tag++, tag_len--;
-			while (tag_len && isspace((unsigned char)*tag))
-				tag++, tag_len--;
-		} else {
-			sigil = 0;
-		}
+		read_tag(&tag, &tag_len, &sigil, open, close);
 
 		/* A standalone block tag takes its whole line with it. */
 		line_start = start;
@@ -329,62 +385,15 @@ static int parse(struct node_list *out, const char *src, size_t len,
 		if (text_end > pos)
 			node_add(p.stack[p.depth], N_TEXT, src + pos, text_end - pos, 0);
 		pos = standalone ? (after < len ? after + 1 : len) : end;
-
-		if (sigil == '!')
-			continue;
-		if (!valid_name(tag, tag_len)) {
-			struct strbuf nm = STRBUF_INIT;
-
-			template_clean(&nm, tag, tag_len > 40 ? 40 : tag_len);
-			ret = parse_error(&p, start, "bad tag name", nm.buf);
-			strbuf_release(&nm);
-			goto out;
-		}
-		if (sigil == '#' || sigil == '^') {
-			struct node *n;
-
-			if (p.depth >= TEMPLATE_MAX_DEPTH) {
-				ret = parse_error(&p, start, "sections nested too deeply", NULL);
-				goto out;
-			}
-			n = node_add(p.stack[p.depth], sigil == '#' ? N_SECTION : N_INVERTED,
-				     tag, tag_len, line_of(&p, start));
-			p.depth++;
-			p.stack[p.depth] = &n->kids;
-			p.stack_line[p.depth] = n->line;
-		} else if (sigil == '/') {
-			struct node_list *parent;
-			struct node *n;
-			char *want;
-
-			if (!p.depth) {
-				want = xstrndup(tag, tag_len);
-				ret = parse_error(&p, start, "closing a section that is not open:", want);
-				free(want);
-				goto out;
-			}
-			parent = p.stack[p.depth - 1];
-			n = &parent->v[parent->nr - 1];
-			if (n->len != tag_len || memcmp(n->text, tag, tag_len) != 0) {
-				ret = parse_error(&p, start, "wrong closing tag for section", n->text);
-				goto out;
-			}
-			p.depth--;
-		} else if (sigil == '>') {
-			node_add(p.stack[p.depth], N_PARTIAL, tag, tag_len, line_of(&p, start));
-		} else if (tag_len == 2 && !memcmp(tag, "br", 2)) {
-			node_add(p.stack[p.depth], N_BREAK, "", 0, 0);
-		} else {
-			node_add(p.stack[p.depth], N_VAR, tag, tag_len, 0);
-		}
+		if (sigil != '!')
+			ret = add_tag(&p, sigil, tag, tag_len, start);
 	}
-	if (p.depth) {
+	if (!ret && p.depth) {
 		struct node_list *parent = p.stack[p.depth - 1];
 
 		ret = error_code(WW_EINPUT, "template '%s' line %d: section '%s' is not closed",
 				 name, p.stack_line[p.depth], parent->v[parent->nr - 1].text);
 	}
-out:
 	if (ret)
 		node_list_release(out);
 	return ret;
