@@ -221,6 +221,28 @@ static int git_args(struct check_cmd *cmd)
 }
 
 /* 0: go on; 1: done (--help); EXIT_USAGE: bad command line. */
+/* What the options say of the inputs that cannot be, or NULL. */
+static const char *inputs_conflict(const struct check_cmd *cmd)
+{
+	if (cmd->git_repo && cmd->git_revs)
+		return "-g and --git do not go together";
+	if (cmd->git_revs && !cmd->inputs.nr)
+		return "-g needs at least one revision";
+	if (cmd->whole_files && (cmd->git_repo || cmd->git_revs))
+		return "-f takes source files, not commits (-g, --git)";
+	if (cmd->whole_files && !cmd->inputs.nr)
+		return "-f needs at least one FILE";
+	for (size_t i = 0; cmd->whole_files && i < cmd->inputs.nr; i++)
+		if (!strcmp(cmd->inputs.v[i], "-"))
+			return "-f needs FILE names, not '-' (the name says whether it "
+			       "is C and which path rules apply)";
+	/* The rewrites mirror the function's own exits: only the tree shows them. */
+	if (cmd->suggest && !cmd->tree)
+		return "--suggest needs --tree DIR, a kernel tree the series "
+		       "applies to (the rewrites are compiled there)";
+	return NULL;
+}
+
 static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 {
 	int format = -1, unit = 0, color = 0, ret;
@@ -228,7 +250,7 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 	unsigned refused = 0;
 	const char *refused_value[ARRAY_SIZE(checkpatch_refused)] = { 0 };
 	unsigned long max_line = 0;
-	const char *root = NULL, *dummy = NULL;
+	const char *root = NULL, *dummy = NULL, *why;
 	struct strvec ignore_types = STRVEC_INIT;
 	struct opt opts[NR_CHECK_OPTS + ARRAY_SIZE(checkpatch_ignored) +
 			ARRAY_SIZE(checkpatch_refused) + 1] = {
@@ -298,32 +320,8 @@ static int parse_args(struct check_cmd *cmd, int argc, const char **argv)
 	cmd->ropts.byte_columns = unit == 1;
 	if (cmd->git_repo && git_args(cmd))
 		goto out;
-	if (cmd->git_repo && cmd->git_revs) {
-		usage_error("-g and --git do not go together", NULL);
-		goto out;
-	}
-	if (cmd->git_revs && !cmd->inputs.nr) {
-		usage_error("-g needs at least one revision", NULL);
-		goto out;
-	}
-	if (cmd->whole_files && (cmd->git_repo || cmd->git_revs)) {
-		usage_error("-f takes source files, not commits (-g, --git)", NULL);
-		goto out;
-	}
-	if (cmd->whole_files && !cmd->inputs.nr) {
-		usage_error("-f needs at least one FILE", NULL);
-		goto out;
-	}
-	for (size_t i = 0; cmd->whole_files && i < cmd->inputs.nr; i++)
-		if (!strcmp(cmd->inputs.v[i], "-")) {
-			usage_error("-f needs FILE names, not '-' (the name says whether it "
-				    "is C and which path rules apply)", NULL);
-			goto out;
-		}
-	/* The rewrites mirror the function's own exits: only the tree shows them. */
-	if (cmd->suggest && !cmd->tree) {
-		usage_error("--suggest needs --tree DIR, a kernel tree the series "
-			    "applies to (the rewrites are compiled there)", NULL);
+	if ((why = inputs_conflict(cmd))) {
+		usage_error(why, NULL);
 		goto out;
 	}
 	ret = 0;
