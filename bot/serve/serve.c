@@ -693,6 +693,31 @@ static bool keep_history(struct serve *sv, time_t now)
 }
 
 /*
+ * Poll the lists that are due (both the poller's turn and the single
+ * process's step), then the history when any was: 1 when something
+ * changed, 0 when not, negative when the state database failed;
+ * `*polled` is set when a list was polled.
+ */
+static int poll_due(struct serve *sv, time_t now, bool *polled)
+{
+	bool changed = false;
+	int ret;
+
+	for (size_t i = 0; i < sv->cfg->nr_lists && !serve_stopping(); i++) {
+		if (!archive_due(&sv->inboxes[i].poll, now))
+			continue;
+		ret = poll_list(sv, i, now);
+		if (ret < 0)
+			return ret;
+		changed |= ret;
+		*polled = true;
+	}
+	if (*polled && !serve_stopping())
+		changed |= keep_history(sv, now);
+	return changed;
+}
+
+/*
  * The poller's turn: poll the due lists if this process holds the poll
  * lock, else try to take it (the active poller died or lost its
  * connection).  The lock comes with the lists' poll state, read afresh:
@@ -721,17 +746,10 @@ static int poll_turn(struct serve *sv, time_t now)
 		beat_set(sv, 0, "polling");
 		fprintf(stderr, "warnwatch serve: %s is the active poller\n", sv->name);
 	}
-	for (size_t i = 0; i < sv->cfg->nr_lists && !serve_stopping(); i++) {
-		if (!archive_due(&sv->inboxes[i].poll, now))
-			continue;
-		ret = poll_list(sv, i, now);
-		if (ret < 0)
-			return ret;
-		changed |= ret;
-		polled = true;
-	}
-	if (polled && !serve_stopping())
-		changed |= keep_history(sv, now);
+	ret = poll_due(sv, now, &polled);
+	if (ret < 0)
+		return ret;
+	changed = ret;
 	if (changed || now >= sv->last_outputs + SERVE_OUTPUTS_EVERY) {
 		write_outputs(sv, now);
 		sv->last_outputs = now;
@@ -992,17 +1010,12 @@ static int step(struct serve *sv, time_t now, bool poll)
 	if (sv->cfg->role == SERVE_ROLE_WORKER)
 		return serve_stopping() ? 0 : work_turn(sv);
 
-	for (size_t i = 0; poll && i < sv->cfg->nr_lists && !serve_stopping(); i++) {
-		if (!archive_due(&sv->inboxes[i].poll, now))
-			continue;
-		ret = poll_list(sv, i, now);
+	if (poll) {
+		ret = poll_due(sv, now, &worked);
 		if (ret < 0)
 			return ret;
-		changed |= ret;
-		worked = true;
+		changed = ret;
 	}
-	if (worked && !serve_stopping())
-		changed |= keep_history(sv, now);
 	if (!serve_stopping()) {
 		ret = queue_next_due(&id, &sv->q, now);
 		if (ret < 0)
