@@ -775,6 +775,22 @@ static bool match_lock_held(struct advice_hit *h, const struct advice *a, const 
 	return false;
 }
 
+/* A hit on the facts' `value` (the pointer named by fact `fact`), if any. */
+static bool fact_arg(struct advice_hit *h, const char *fact, const char *value)
+{
+	if (!value)
+		return false;
+	h->arg = xstrdup(value);
+	return evidence(h, fact, value);
+}
+
+/* A hit the diff's lines show, on the pointer in `sb` (taken). */
+static void diff_arg(struct advice_hit *h, struct strbuf *sb)
+{
+	h->arg = strbuf_detach(sb, NULL);
+	evidence(h, "diff", h->arg);
+}
+
 /* AM_AFTER_ALLOC: the pointer tested for NULL was just assigned from an allocator. */
 static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
 			      const struct finding *f, const struct strvec *lines,
@@ -784,12 +800,8 @@ static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
 	struct strbuf sb = STRBUF_INIT;
 	bool hit = false;
 
-	if (cf) {
-		if (!cf->alloc)
-			return false;
-		h->arg = xstrdup(cf->alloc);
-		return evidence(h, "alloc", cf->alloc);
-	}
+	if (cf)
+		return fact_arg(h, "alloc", cf->alloc);
 	if (null_test(&sb, cond)) {
 		for (size_t i = from; i < at && !hit; i++) {
 			const char *l = lines->v[i] + 1;
@@ -799,10 +811,8 @@ static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
 			      starts_with(l + sb.len, " = ") &&
 			      has_any(l + sb.len + 3, &a->alloc_calls);
 		}
-		if (hit) {
-			h->arg = strbuf_detach(&sb, NULL);
-			evidence(h, "diff", h->arg);
-		}
+		if (hit)
+			diff_arg(h, &sb);
 	}
 	strbuf_release(&sb);
 	return hit;
@@ -817,12 +827,8 @@ static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 	struct strbuf sb = STRBUF_INIT;
 	bool hit = false;
 
-	if (cf) {
-		if (!cf->deref)
-			return false;
-		h->arg = xstrdup(cf->deref);
-		return evidence(h, "deref", cf->deref);
-	}
+	if (cf)
+		return fact_arg(h, "deref", cf->deref);
 	if (is_statement(f, lines) && null_test(&sb, cond)) {
 		strbuf_addstr(&sb, "->");
 		for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
@@ -839,10 +845,8 @@ static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 			}
 		}
 		strbuf_setlen(&sb, sb.len - 2);
-		if (hit) {
-			h->arg = strbuf_detach(&sb, NULL);
-			evidence(h, "diff", h->arg);
-		}
+		if (hit)
+			diff_arg(h, &sb);
 	}
 	strbuf_release(&sb);
 	return hit;
