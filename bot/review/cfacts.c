@@ -715,22 +715,15 @@ static void own_corrupt(struct cfacts *out, const struct reader *rd)
 	char *var;
 
 	for (size_t i = 0; i < rd->nr_outs && !out->corrupt; i++) {
+		bool fail;
+
 		strbuf_reset(&sb);
 		var = NULL;
-		if (!failure_exit(&sb, &var, rd, &rd->outs[i], out->ret)) {
-			free(var);
-			continue;
-		}
+		fail = failure_exit(&sb, &var, rd, &rd->outs[i], out->ret);
 		free(var);
-		for (size_t j = 0; j < ARRAY_SIZE(names) && !out->corrupt; j++) {
-			size_t n = strlen(names[j]);
-
-			for (const char *p = strstr(sb.buf, names[j]); p; p = strstr(p + 1, names[j]))
-				if (!word_char(p[n])) {
-					out->corrupt = xstrdup(names[j]);
-					break;
-				}
-		}
+		for (size_t j = 0; fail && j < ARRAY_SIZE(names) && !out->corrupt; j++)
+			if (has_word(sb.buf, names[j], ""))
+				out->corrupt = xstrdup(names[j]);
 	}
 	strbuf_release(&sb);
 }
