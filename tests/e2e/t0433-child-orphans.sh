@@ -122,6 +122,11 @@ fi
 records=$(ls "$STATE/children" 2>/dev/null | wc -l)
 test_expect "  its group is recorded under STATE/children ($records)" [ "$records" = 1 ]
 dead_serve=$SERVE_PID
+# "At once": the reaper's PR_SET_PDEATHSIG fires the moment the service
+# dies, so a reaper still running between the two kills ends the group
+# (CI saw it under SANITIZE).  Stopped first, it can do nothing; SIGKILL
+# still ends a stopped process.
+kill -STOP "$reaper"
 kill -KILL "$SERVE_PID" "$reaper"
 wait "$SERVE_PID" 2>/dev/null
 test_expect "the service and the reaper killed at once: the program dies with its reaper" \
