@@ -1465,7 +1465,6 @@ int check_series(struct check_result *out, const struct series *s,
 	else
 		out->map = xcalloc(1, sizeof(*out->map));
 	linemap_init(out->map, s->nr);
-	out->map->partial = true;	/* only hunks with an anchor are kept */
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
 

@@ -44,6 +44,7 @@ struct cur_file {
 	bool header_damaged;	/* skip the whole file, not only a hunk */
 	struct diff_range *ranges;	/* every hunk header read */
 	size_t ranges_nr, ranges_alloc;
+	struct strbuf shape;	/* diff_file.shape */
 };
 
 struct parser {

@@ -129,6 +129,7 @@ void diff_parser_file_reset(struct cur_file *f)
 	f->sel_nr = 0;
 	f->header_damaged = false;
 	f->ranges_nr = 0;
+	strbuf_reset(&f->shape);
 }
 
 bool diff_parser_want_path(const struct parser *p, const char *path)
@@ -329,6 +330,8 @@ int diff_parser_finish_file(struct parser *p)
 	df.hunks_total = p->f.hunks_total;
 	df.ranges = p->f.ranges;
 	df.ranges_nr = p->f.ranges_nr;
+	df.shape = p->f.shape.buf;
+	df.shape_len = p->f.shape.len;
 	df.wanted = p->f.want;
 	if (p->f.want && p->f.sel_nr && !p->f.binary)
 		ret = deliver_parsed(p, &df);
@@ -861,7 +864,7 @@ static int hunk_line(struct parser *p)
 		break;
 	case '\\':
 		p->hunk_line--;
-		break;
+		goto counted;
 	default:
 		/* Not a diff line: it may start the next file (reparsed). */
 		p->reparse = true;
@@ -870,6 +873,8 @@ static int hunk_line(struct parser *p)
 			      "%ld old and %ld new lines missing",
 			      p->hunk_line, p->old_left, p->new_left);
 	}
+	strbuf_addch(&p->f.shape, c == '\n' ? ' ' : c);
+counted:
 	if (p->copying) {
 		if (c == '\n')
 			strbuf_addstr(&p->seg, " \n");
@@ -1064,6 +1069,7 @@ static void parser_init(struct parser *p, const char *buf, size_t len,
 	p->opts = opts;
 	strbuf_init(&p->f.old_path, 0);
 	strbuf_init(&p->f.new_path, 0);
+	strbuf_init(&p->f.shape, 0);
 	strbuf_init(&p->seg, 0);
 	strbuf_init(&p->tmp, 0);
 	if (opts && opts->anchor_set)
@@ -1078,6 +1084,7 @@ static void parser_release(struct parser *p)
 	strbuf_release(&p->f.new_path);
 	free(p->f.sel);
 	free(p->f.ranges);
+	strbuf_release(&p->f.shape);
 	strbuf_release(&p->seg);
 	strbuf_release(&p->tmp);
 	diff_anchors_free(p->own_anchors);

@@ -68,6 +68,14 @@ struct diff_file {
 	 * what the file's diff does to line numbers (linemap.h). */
 	const struct diff_range *ranges;
 	size_t ranges_nr;
+	/*
+	 * The origin (' ', '-' or '+') of each line of those hunks, in
+	 * order, hunk after hunk, parsed or not: what the file's diff does
+	 * to each line (linemap.h), at a byte a line.  Shorter than the
+	 * ranges' counts only after a damaged hunk.
+	 */
+	const char *shape;
+	size_t shape_len;
 	/* diff_opts.want_file took the file; false only with every_file,
 	 * for a file delivered without hunks so that its ranges are known. */
 	bool wanted;

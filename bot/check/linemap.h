@@ -6,8 +6,8 @@
  *
  * What each patch does to line numbers is kept in a struct linemap,
  * filled from the parse that finds the findings (check_series() records
- * every file diff_parse() delivers), so that following a line parses
- * nothing again.
+ * every file diff_parse() delivers, with the shape of every hunk, the
+ * hunks it skipped too), so that following a line parses nothing again.
  */
 #ifndef WW_LINEMAP_H
 #define WW_LINEMAP_H
@@ -27,9 +27,10 @@ struct linemap_file {
 	bool binary;
 	struct diff_range *ranges;	/* every hunk's header numbers */
 	size_t ranges_nr;
-	/* the pre-image lines of the hunks that were parsed, by old_line */
+	/* the pre-image lines of every hunk (diff_file.shape), by old_line */
 	struct linemap_line *lines;
 	size_t lines_nr, lines_alloc;
+	bool partial;		/* a damaged hunk's lines are not all known */
 };
 
 struct linemap_patch {
@@ -41,9 +42,6 @@ struct linemap_patch {
 struct linemap {
 	struct linemap_patch *patches;	/* as s->patches */
 	size_t nr;
-	/* Recorded from a parse that skipped hunks (diff_opts.anchors): a
-	 * line inside a hunk whose lines were not kept is not known. */
-	bool partial;
 };
 
 #define LINEMAP_INIT { 0 }
@@ -63,8 +61,8 @@ void linemap_set_damaged(struct linemap *m, size_t patch);
  * patches after it.  *out_line is its line at the end of the series, 0
  * when a later patch removes the line or the file; `out_path` gets the
  * file's final path.  Through a damaged patch: WW_EINPUT (the outputs
- * then hold where the line was before it).  A partial map that does not
- * know the line: WW_ENOTFOUND.
+ * then hold where the line was before it).  A line the map does not
+ * know (inside a damaged hunk): WW_ENOTFOUND.
  */
 int linemap_follow(const struct linemap *m, int *out_line, struct strbuf *out_path,
 		   size_t after, const char *path, int line);
@@ -72,24 +70,11 @@ int linemap_follow(const struct linemap *m, int *out_line, struct strbuf *out_pa
 void linemap_release(struct linemap *m);
 
 /*
- * linemap_follow() through `m` when it is the map of `s` (check_series()
- * made it) and knows the line, else linemap_to_result(), which parses
- * the later patches.
+ * linemap_follow() through `m`, the map of `s` that check_series() made:
+ * nothing is parsed again.  Without it (`m` NULL or of another series),
+ * a line with patches after it is not known (WW_ENOTFOUND).
  */
 int linemap_final(int *out_line, struct strbuf *out_path, const struct linemap *m,
 		  const struct series *s, size_t after, const char *path, int line);
-
-/*
- * The same without a map at hand: each later patch of `s` is parsed
- * (for tests and callers that did not run check_series()).
- */
-int linemap_to_result(int *out_line, struct strbuf *out_path,
-		      const struct series *s, size_t after,
-		      const char *path, int line);
-
-/* The same through one diff: 0, or the line that `line` becomes. */
-int linemap_through_diff(int *out_line, struct strbuf *out_path,
-			 const char *diff, size_t len,
-			 const char *path, int line);
 
 #endif

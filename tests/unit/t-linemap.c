@@ -7,14 +7,52 @@
 #include "linemap.h"
 #include "tap.h"
 
-static int through(const char *diff, const char *path, int line, struct strbuf *out_path)
+struct recording {
+	struct linemap *map;
+	size_t patch;
+};
+
+static int record_file(const struct diff_file *f, void *data)
 {
+	struct recording *r = data;
+
+	linemap_add_file(r->map, r->patch, f);
+	return 0;
+}
+
+/* Patch `patch` of `m` as diff_parse() delivers `diff` with `anchors`. */
+static int record(struct linemap *m, size_t patch, const char *diff,
+		  const char *const *anchors)
+{
+	struct recording r = { m, patch };
+	struct diff_opts o = DIFF_OPTS_INIT;
+
+	o.anchors = anchors;
+	o.every_file = true;
+	return diff_parse(diff, strlen(diff), &o, record_file, &r);
+}
+
+/* What line `line` of `path` becomes through `diff` (its hunks with one
+ * of `anchors` parsed, NULL: all); -2 on an error. */
+static int through_some(const char *diff, const char *const *anchors,
+			const char *path, int line, struct strbuf *out_path)
+{
+	struct linemap m = LINEMAP_INIT;
 	int out = -1;
 
-	strbuf_reset(out_path);
-	if (linemap_through_diff(&out, out_path, diff, strlen(diff), path, line) < 0)
-		return -2;
+	linemap_init(&m, 2);	/* patch 0: where the line is; 1: the diff */
+	if (record(&m, 1, diff, anchors) < 0 ||
+	    linemap_follow(&m, &out, out_path, 0, path, line) < 0) {
+		error_clear();
+		out = -2;
+	}
+	linemap_release(&m);
 	return out;
+}
+
+static int through(const char *diff, const char *path, int line, struct strbuf *out_path)
+{
+	return through_some(diff, NULL, path, line, out_path);
 }
 
 int main(void)
@@ -63,6 +101,7 @@ int main(void)
 		"-one\n";
 	struct series s = SERIES_INIT;
 	struct series_patch p[3];
+	struct linemap m = LINEMAP_INIT;
 	int line;
 
 	is(through(d, "mm/a.c", 1, &path), 1, "a line above every hunk stays");
@@ -81,24 +120,51 @@ int main(void)
 	is(through("diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n one\n",
 		   "x", 1, &path), -2, "a damaged later diff is an error");
 
+	/*
+	 * check_series() parses only the hunks that hold a call: the map
+	 * still knows every hunk's lines, from the file's shape.  "FIVE"
+	 * selects d's second hunk; lines of its first are followed all the
+	 * same.
+	 */
+	{
+		static const char *const five[] = { "FIVE", NULL };
+
+		is(through_some(d, five, "mm/a.c", 2, &path), 4,
+		   "a hunk the parse skipped: its context line moves with it");
+		is(through_some(d, five, "mm/a.c", 3, &path), 5,
+		   "... a line after it shifts");
+		is(through_some(d, five, "mm/a.c", 5, &path), 0,
+		   "... the parsed hunk's removed line is gone");
+		is(through_some(ren, five, "mm/a.c", 1, &path), 2,
+		   "a renamed file none of whose hunks is parsed: the line follows");
+	}
+
 	/* Through a series: patch 1's line 3, then d, then ins. */
 	memset(p, 0, sizeof(p));
 	p[0].index = 1;
-	p[0].diff = "";
 	p[1].index = 2;
-	p[1].diff = d;
-	p[1].diff_len = strlen(d);
 	p[2].index = 3;
-	p[2].diff = ins;
-	p[2].diff_len = strlen(ins);
 	s.patches = p;
 	s.nr = 3;
-	is(linemap_to_result(&line, &path, &s, 0, "mm/a.c", 3), 0, "series: no error");
+	linemap_init(&m, 3);
+	is(record(&m, 1, d, NULL) | record(&m, 2, ins, NULL), 0, "series: recorded");
+	is(linemap_final(&line, &path, &m, &s, 0, "mm/a.c", 3), 0, "series: no error");
 	is(line, 7, "series: line 3 -> 5 (patch 2) -> 7 (patch 3)");
-	is(linemap_to_result(&line, &path, &s, 2, "mm/a.c", 3), 0, "after the last patch");
+	is(linemap_final(&line, &path, &m, &s, 2, "mm/a.c", 3), 0, "after the last patch");
 	is(line, 3, "... nothing to follow");
-	is(linemap_to_result(&line, &path, &s, 0, "mm/a.c", 5), 0, "series: removed by patch 2");
+	is(linemap_final(&line, &path, &m, &s, 0, "mm/a.c", 5), 0, "series: removed by patch 2");
 	is(line, 0, "... is 0");
+	linemap_set_damaged(&m, 2);
+	is(linemap_final(&line, &path, &m, &s, 0, "mm/a.c", 3), WW_EINPUT,
+	   "series: a damaged patch is not followed through");
+	error_clear();
+	is(linemap_final(&line, &path, NULL, &s, 0, "mm/a.c", 3), WW_ENOTFOUND,
+	   "series: without its map, a line with patches after it is not known");
+	error_clear();
+	is(line, 3, "... and stays where it was");
+	is(linemap_final(&line, &path, NULL, &s, 2, "mm/a.c", 3), 0,
+	   "series: without a map, the last patch's line needs none");
+	linemap_release(&m);
 	strbuf_release(&path);
 	return done_testing();
 }
