@@ -607,6 +607,13 @@ static int check_file(const struct diff_file *df, void *data)
 	}
 	if (!df->wanted)
 		return 0;	/* delivered for the map only */
+	if (c->map && df->nr) {
+		struct check_result *r = c->out;
+
+		ALLOC_GROW(r->files, r->nr_files + 1, r->alloc_files);
+		r->files[r->nr_files].pos = c->map_patch;
+		r->files[r->nr_files++].f = diff_file_dup(df);
+	}
 	for (size_t i = 0; i < df->nr; i++) {
 		const struct diff_hunk *h = &df->hunks[i];
 		size_t first = c->out->nr;
@@ -1465,6 +1472,9 @@ int check_series(struct check_result *out, const struct series *s,
 	else
 		out->map = xcalloc(1, sizeof(*out->map));
 	linemap_init(out->map, s->nr);
+	for (size_t i = 0; i < out->nr_files; i++)
+		diff_file_free(out->files[i].f);
+	out->nr_files = 0;
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
 
@@ -1483,6 +1493,23 @@ int check_series(struct check_result *out, const struct series *s,
 		accept_apply(out, s);
 	}
 	return ret < 0 ? ret : 0;
+}
+
+const struct diff_hunk *check_hunk_of(const struct check_result *r, size_t pos,
+				      const char *file, int line)
+{
+	for (size_t i = 0; i < r->nr_files; i++) {
+		const struct diff_file *df = r->files[i].f;
+
+		if (r->files[i].pos != pos || strcmp(df->new_path, file))
+			continue;
+		for (size_t h = 0; h < df->nr; h++)
+			for (size_t k = 0; k < df->hunks[h].nr; k++)
+				if (df->hunks[h].lines[k].origin == '+' &&
+				    df->hunks[h].lines[k].new_lineno == line)
+					return &df->hunks[h];
+	}
+	return NULL;
 }
 
 void check_finding_title(struct strbuf *out, const struct finding *f)
@@ -1564,6 +1591,9 @@ void check_result_clear(struct check_result *r)
 		linemap_release(r->map);
 		free(r->map);
 	}
+	for (size_t i = 0; i < r->nr_files; i++)
+		diff_file_free(r->files[i].f);
+	free(r->files);
 	memset(r, 0, sizeof(*r));
 	r->worst = SEV_INFO;
 }

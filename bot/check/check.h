@@ -157,6 +157,19 @@ struct check_result {
 	/* check_series(): what each patch does to line numbers, recorded
 	 * from the same parse (linemap_follow()); NULL from check_diff(). */
 	struct linemap *map;
+	/*
+	 * check_series(): each file it scanned (C, with a hunk that holds a
+	 * call), an owned copy, with the position of its patch in the
+	 * series: what later stages read instead of parsing a patch again
+	 * (check_hunk_of(); every file's paths are in `map`).
+	 */
+	struct check_file *files;
+	size_t nr_files, alloc_files;
+};
+
+struct check_file {
+	size_t pos;		/* the patch's position in the series */
+	struct diff_file *f;
 };
 
 #define CHECK_RESULT_INIT { .worst = SEV_INFO }
@@ -194,6 +207,14 @@ void check_filter_release(struct check_filter *f);
  */
 int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts);
+
+/*
+ * The hunk, as check_series() parsed it, in which the patch at position
+ * `pos` of the series adds line `line` of `file` (a finding's patch,
+ * file and line); NULL when it has none.
+ */
+const struct diff_hunk *check_hunk_of(const struct check_result *r, size_t pos,
+				      const char *file, int line);
 
 /* Findings of one diff text (`patch` is the index to record). */
 int check_diff(struct check_result *out, const char *diff, size_t len,

@@ -1157,6 +1157,76 @@ int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	return ret;
 }
 
+/* Copy `len` bytes of `s` into the arena at *at, NUL-terminated. */
+static const char *arena_put(char **at, const char *s, size_t len)
+{
+	char *to = *at;
+
+	if (len)
+		memcpy(to, s, len);
+	to[len] = '\0';
+	*at += len + 1;
+	return to;
+}
+
+/* Every string of `f` lives in one arena, allocated with the struct. */
+struct diff_file *diff_file_dup(const struct diff_file *f)
+{
+	size_t size = strlen(f->old_path) + strlen(f->new_path) + f->shape_len + 3;
+	size_t lines = 0;
+	struct diff_file *d;
+	struct diff_line *dl;
+	char *at;
+
+	for (size_t h = 0; h < f->nr; h++) {
+		size += f->hunks[h].header_len + 1;
+		for (size_t i = 0; i < f->hunks[h].nr; i++)
+			size += f->hunks[h].lines[i].len + 1;
+		lines += f->hunks[h].nr;
+	}
+	d = xcalloc(1, sizeof(*d) + size);
+	*d = *f;
+	at = (char *)(d + 1);
+	d->old_path = arena_put(&at, f->old_path, strlen(f->old_path));
+	d->new_path = arena_put(&at, f->new_path, strlen(f->new_path));
+	d->shape = arena_put(&at, f->shape ? f->shape : "", f->shape_len);
+	d->ranges = NULL;	/* not the parser's */
+	if (f->ranges_nr) {
+		struct diff_range *r = xcalloc(f->ranges_nr, sizeof(*r));
+
+		memcpy(r, f->ranges, f->ranges_nr * sizeof(*r));
+		d->ranges = r;
+	}
+	d->hunks = f->nr ? xcalloc(f->nr, sizeof(*d->hunks)) : NULL;
+	dl = lines ? xcalloc(lines, sizeof(*dl)) : NULL;
+	for (size_t h = 0; h < f->nr; h++) {
+		const struct diff_hunk *fh = &f->hunks[h];
+		struct diff_hunk *dh = &d->hunks[h];
+
+		*dh = *fh;
+		dh->header = arena_put(&at, fh->header, fh->header_len);
+		dh->context = dh->header + (fh->context - fh->header);
+		dh->lines = dl;
+		for (size_t i = 0; i < fh->nr; i++) {
+			dl[i] = fh->lines[i];
+			dl[i].content = arena_put(&at, fh->lines[i].content, fh->lines[i].len);
+		}
+		dl += fh->nr;
+	}
+	return d;
+}
+
+void diff_file_free(struct diff_file *f)
+{
+	if (!f)
+		return;
+	free((void *)f->ranges);
+	if (f->nr)
+		free(f->hunks[0].lines);
+	free(f->hunks);
+	free(f);
+}
+
 int diff_normalise(struct strbuf *out, const char *buf, size_t len)
 {
 	struct parser p;

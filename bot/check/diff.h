@@ -143,6 +143,14 @@ int diff_parse(const char *buf, size_t len, const struct diff_opts *opts,
 	       diff_file_fn fn, void *data);
 
 /*
+ * An owned copy of a file as diff_parse() delivered it (paths, hunks,
+ * lines, ranges, shape), which outlives the parse: for what reads a
+ * parsed patch later instead of parsing it again.  diff_file_free() it.
+ */
+struct diff_file *diff_file_dup(const struct diff_file *f);
+void diff_file_free(struct diff_file *f);
+
+/*
  * How many times this thread called diff_parse() and diff_anchors_new():
  * for tests that hold a check to one parse per patch and one anchor set
  * per series.

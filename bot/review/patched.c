@@ -25,24 +25,25 @@ struct touched {
 	char *bad;		/* the first path refused (a copy), or NULL */
 };
 
-/* diff_parse()'s callback: `f` and its paths are libgit2's, freed when
- * the parse moves on; only copies are kept. */
-static int collect(const struct diff_file *f, void *data)
+static void add_path(struct touched *t, const char *path)
 {
-	struct touched *t = data;
-	const char *const paths[] = { f->old_path, f->new_path };
+	if (strvec_has(&t->paths, path))
+		return;
+	if (!kapply_bad_path(path))
+		strvec_push(&t->paths, path);
+	else if (!t->bad)
+		t->bad = xstrdup(path);
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(paths); i++) {
-		if (!paths[i] || strvec_has(&t->paths, paths[i]))
-			continue;
-		if (kapply_bad_path(paths[i])) {
-			if (!t->bad)
-				t->bad = xstrdup(paths[i]);
-			continue;
+/* Every path the series names, old and new, from the check's line map
+ * (it records every file of every patch). */
+static void collect(struct touched *t, const struct linemap *m)
+{
+	for (size_t i = 0; m && i < m->nr; i++)
+		for (size_t k = 0; k < m->patches[i].nr; k++) {
+			add_path(t, m->patches[i].files[k].old_path);
+			add_path(t, m->patches[i].files[k].new_path);
 		}
-		strvec_push(&t->paths, paths[i]);
-	}
-	return 0;
 }
 
 /* Copy tree/rel into the scratch copy, when the tree has it. */
@@ -197,48 +198,20 @@ static bool refused(const struct patched *p, int index)
 	return false;
 }
 
-struct hunk_of {
-	const struct finding *f;
-	struct byname_hunk *out;
-	bool found;
-	int index;		/* the hunk's position in its file (patch's "Hunk #N") */
-};
-
-static bool is_file(const char *path, void *data)
+/* The hunk of finding f's patch (at `pos`) that adds its call, and its
+ * index, as the check parsed it. */
+static int hunk_for(struct byname_hunk *out, int *index, const struct patched *p,
+		    size_t pos, const struct finding *f)
 {
-	const struct hunk_of *h = data;
-
-	return !strcmp(path, h->f->file);
-}
-
-static int take_hunk(const struct diff_file *df, void *data)
-{
-	struct hunk_of *h = data;
-
-	for (size_t k = 0; k < df->nr && !h->found; k++)
-		if (!byname_hunk_read(h->out, &df->hunks[k], h->f->line, h->f->function)) {
-			h->found = true;
-			h->index = df->hunks[k].index;
-		} else {
-			error_clear();
-		}
-	return 0;
-}
-
-/* The hunk of finding f's patch that adds its call, and its index. */
-static int hunk_for(struct byname_hunk *out, int *index, const struct series_patch *sp,
-		    const struct finding *f)
-{
-	struct hunk_of h = { f, out, false, 0 };
-	struct diff_opts dopts = DIFF_OPTS_INIT;
+	const struct diff_hunk *h = check_hunk_of(p->r, pos, f->file, f->line);
 	int ret;
 
-	dopts.want_file = is_file;
-	dopts.data = &h;
-	ret = diff_parse(sp->diff, sp->diff_len, &dopts, take_hunk, &h);
-	if (!ret && !h.found)
-		ret = error_code(WW_ENOTFOUND, "no hunk adds line %d of '%s'", f->line, f->file);
-	*index = h.index;
+	*index = 0;
+	if (!h)
+		return error_code(WW_ENOTFOUND, "no hunk adds line %d of '%s'", f->line, f->file);
+	ret = byname_hunk_read(out, h, f->line, f->function);
+	if (!ret)
+		*index = h->index;
 	return ret;
 }
 
@@ -407,7 +380,7 @@ static void plan_one(struct plan *pl, struct patched *p, const struct series *s,
 	pl->line = want.len ? find_line(pl->text.buf, want.buf, line) : 0;
 	pl->named = want.len && pos < s->nr && !strcmp(pl->path.buf, f->file) && *f->function;
 	if (pl->named && pl->line && blind(p, f->patch, 0, f->file)) {
-		if (hunk_for(&pl->bh, &pl->hunk, &s->patches[pos], f))
+		if (hunk_for(&pl->bh, &pl->hunk, p, pos, f))
 			error_clear();
 		else
 			pl->placed_blind = blind(p, f->patch, pl->hunk, f->file);
@@ -482,7 +455,7 @@ static void read_by_name(struct patched *p, const struct series *s, size_t i, st
 	if (!pl->wanted || p->facts[i].found || pl->gave_up || !pl->named ||
 	    (!pl->line && !refused(p, f->patch)))
 		goto out;
-	if ((!pl->bh.added.nr && hunk_for(&pl->bh, &pl->hunk, &s->patches[pos], f)) ||
+	if ((!pl->bh.added.nr && hunk_for(&pl->bh, &pl->hunk, p, pos, f)) ||
 	    by_name(&placed, &line, &pl->bh, &pl->text, line)) {
 		error_clear();
 		goto out;
@@ -520,7 +493,6 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 {
 	struct touched t = { STRVEC_INIT, NULL };
 	const char *tmp = env_get(ENV_TMPDIR);
-	struct diff_opts dopts = DIFF_OPTS_INIT;
 	struct plan *plans;
 	int ret = 0;
 
@@ -549,11 +521,7 @@ int patched_apply(struct patched *out, const char *tree, const struct series *s,
 		strvec_push(&out->builds, tree);	/* built in place */
 		kcmd_cache_builds(&out->builds, o->cache_dir, tree);
 	}
-	dopts.every_file = true;
-	for (size_t i = 0; i < s->nr; i++)
-		if (s->patches[i].diff_len &&
-		    diff_parse(s->patches[i].diff, s->patches[i].diff_len, &dopts, collect, &t))
-			error_clear();	/* damaged: patch will say what it can apply */
+	collect(&t, r->map);
 	if (t.bad) {
 		ret = error_code(WW_EINPUT, "the series names '%s': %s", t.bad,
 				 kapply_bad_path(t.bad));

@@ -718,6 +718,24 @@ static void test_parse_once(void)
 		is(after.parses - before.parses, 0, "parse once: ... without a parse");
 		is(line, want[i], "parse once: ... to line %d of the result", want[i]);
 		is_str(path.buf, "mm/a.c", "parse once: ... in its file");
+		/* ...and the hunk that adds the call (a rewrite's placement
+		 * by name reads it) is the check's own copy. */
+		diff_counts(&before);
+		{
+			const struct diff_hunk *h = check_hunk_of(&r, i, r.v[i].file, r.v[i].line);
+			bool adds = false;
+
+			for (size_t k = 0; h && k < h->nr; k++)
+				adds |= h->lines[k].origin == '+' &&
+					h->lines[k].new_lineno == r.v[i].line &&
+					strstr(h->lines[k].content, r.v[i].rule->macro);
+			ok(adds, "parse once: patch %zu's hunk adds the call", i + 1);
+			ok(!check_hunk_of(&r, i == 0 ? 1 : 0, r.v[i].file, r.v[i].line) ||
+			   r.v[i].line == r.v[i == 0 ? 1 : 0].line,
+			   "parse once: ... and no other patch's hunk does");
+		}
+		diff_counts(&after);
+		is(after.parses - before.parses, 0, "parse once: ... without a parse");
 		strbuf_release(&path);
 	}
 out:

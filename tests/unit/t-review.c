@@ -12,6 +12,7 @@
 #include "series.h"
 #include "settings.h"
 #include "tap.h"
+#include "tmpdir.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -393,6 +394,29 @@ static void test_run(void)
 	o.prev = NULL;
 	reply_release(&r);
 	r = (struct reply)REPLY_INIT;
+	/* With a tree for facts: the scratch copy's paths and each call's
+	 * hunk come from the check's own parse, one parse per patch. */
+	{
+		char tree[] = "/tmp/t-review-tree-XXXXXX";
+		struct diff_counts before, after;
+
+		if (!mkdtemp(tree)) {
+			ok(0, "facts tree: mkdtemp: %s", strerror(errno));
+		} else {
+			tmp_put(tree, "mm/a.c", "\tfoo();\n");
+			o.facts_tree = tree;
+			diff_counts(&before);
+			is(review_run(&r, &adds, &o), REVIEW_DRAFTED, "with a facts tree: a reply");
+			diff_counts(&after);
+			is(after.parses - before.parses, adds.nr,
+			   "  the series' %zu patch(es) parsed once, by the check", adds.nr);
+			strbuf_reset(&warn);	/* the C front end's program is not at hand here */
+			o.facts_tree = NULL;
+			reply_release(&r);
+			r = (struct reply)REPLY_INIT;
+			tmp_remove(tree);
+		}
+	}
 	o.tree = "/nonexistent/tree";
 	ok(review_run(&r, &adds, &o) < 0, "a series that does not check: an error");
 	o.name = "<c@x>";
