@@ -1088,6 +1088,7 @@ static void unthank_readded(struct checker *c)
 			if (strcmp(a.buf, b.buf))
 				continue;
 			rm->severity = SEV_INFO;
+			rm->readded = true;
 			free(rm->message);
 			rm->message = xstrfmt("the patch adds the same %s() at %s:%d: not thanked "
 					      "as removed", rm->rule->macro, add->file, add->line);

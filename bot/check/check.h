@@ -57,6 +57,11 @@ struct finding {
 	 * every macro but panic()) is the same: only the others changed
 	 * (a WARN()'s message).  Else the condition changed. */
 	bool same_cond;
+	/* FINDING_REMOVED: its very call is added elsewhere in the same
+	 * patch, unpaired (a default: BUG() moved into a new helper that
+	 * gets a second one): not thanked, and a reply counting the added
+	 * calls says this one went. */
+	bool readded;
 	char *message;		/* what to tell the author (owned) */
 	const struct rule *other; /* conversion/move: the other side's rule */
 	int other_line;		/* ... and its line (0 if none) */

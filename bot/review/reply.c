@@ -808,6 +808,44 @@ static void rewrites_below(struct strbuf *out, const struct plan *p, const struc
 	strvec_clear(&with);
 }
 
+/* Does the plan object to an added call of `macro` in patch `patch`? */
+static bool issue_like(const struct plan *p, const char *macro, int patch)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		if (p->v[i].type == PLAN_ISSUE && p->v[i].f->patch == patch &&
+		    !strcmp(p->v[i].f->rule->macro, macro))
+			return true;
+	return false;
+}
+
+/*
+ * After the count of added calls: the same calls the patch removed
+ * elsewhere (finding.readded), so that "adds two BUG() calls" where one
+ * of them replaces a removed one says so.  Named when there is one.
+ */
+static void readded_words(struct strbuf *out, const struct plan *p,
+			  const struct check_result *r)
+{
+	const struct finding *one = NULL;
+	int n = 0;
+
+	for (size_t i = 0; r && i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
+
+		if (f->kind != FINDING_REMOVED || !f->readded ||
+		    !issue_like(p, f->rule->macro, f->patch))
+			continue;
+		one = f;
+		n++;
+	}
+	if (n == 1 && *one->function)
+		strbuf_addf(out, " and removes the %s() in %s()", one->rule->macro, one->function);
+	else if (n == 1)
+		strbuf_addf(out, " and removes a %s() in %s", one->rule->macro, one->file);
+	else if (n)
+		strbuf_addf(out, " and removes %s of the same calls elsewhere", english_number(n));
+}
+
 static void opening(struct strbuf *out, const struct plan *p, const struct builder *b,
 		    bool single)
 {
@@ -846,6 +884,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */
 		plan_functions_of(out, p, PLAN_ISSUE, false);
+		readded_words(out, p, b->r);
 		if (nr_fired)
 			strbuf_addstr(out, nr_fired == 1 && p->issues == 1 ?
 				      ", and kernel-ci's boot saw it fire" :

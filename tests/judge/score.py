@@ -220,6 +220,11 @@ class Patch:
                 n += calls * max(0, k - self.n_removed[x])
         return n
 
+    def removed_count(self, macro):
+        """Calls of `macro` on removed lines, moved or not."""
+        pat = re.compile(r"(?<![A-Za-z0-9_])%s\s*\(" % re.escape(macro))
+        return sum(len(pat.findall(x)) * k for x, k in self.n_removed.items())
+
     def removed_calls(self, macro):
         """Removed lines calling `macro` that the patch does not add back as often."""
         pat = re.compile(r"(?<![A-Za-z0-9_])%s\s*\(" % re.escape(macro))
@@ -227,6 +232,15 @@ class Patch:
 
 
 # ---- checks every draft gets ----------------------------------------------------------
+
+def removes_said(first, macro):
+    """How many calls of `macro` the opening's first clause says the patch removes."""
+    n = len(re.findall(r"\bremoves (?:the|a) %s\(\)" % re.escape(macro), first))
+    m = re.search(r"\bremoves (\w+) of the same calls", first)
+    if m:
+        n += NUMBERS.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit() else 0)
+    return n
+
 
 def claim(check, detail):
     return {"check": check, "detail": detail}
@@ -367,7 +381,10 @@ def generic_checks(reply, calls, patch):
                 continue
             said = NUMBERS.get(m.group(1).lower()) or (int(m.group(1)) if m.group(1).isdigit()
                                                        else 0)
-            have = patch.added_calls(m.group(2))
+            # "... and removes the BUG() in f()": the count is of added lines, the
+            # removal it names nets it (when the patch does remove one).
+            have = patch.added_calls(m.group(2)) + \
+                min(removes_said(first, m.group(2)), patch.removed_count(m.group(2)))
             if said > have:
                 out.append(claim("opening-count", "the opening says it adds %s %s(); the patch "
                                  "adds %d that it does not move" % (m.group(1), m.group(2), have)))

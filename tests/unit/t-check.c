@@ -319,6 +319,8 @@ static void test_not_moved(void)
 	       "removed mm/m.c:10 one BUG_ON info\n"
 	       "added mm/m.c:40 two BUG_ON error\n",
 	       "same text in another function: not a move (and not thanked: it is back)");
+	ok(r.nr == 2 && r.v[0].readded && !r.v[1].readded,
+	   "  the removal is marked readded, for the reply's count");
 	check_result_clear(&r);
 	strbuf_release(&s);
 }

@@ -890,6 +890,32 @@ int main(void)
 			    "its rewrite below.") && count(&r, "return -EINVAL;") == 1,
 		   "34: one shown: the opening names the function whose rewrite is below");
 	}
+	/*
+	 * Issue 34: "adds two BUG() calls" where the patch removes one of
+	 * the same elsewhere (btrfs: a default: BUG() split into two new
+	 * helpers) says the removal too; the count alone overstated what
+	 * is new.
+	 */
+	{
+		struct finding v[3] = {
+			f[0],
+			finding(1, &bug_on, 41, "foo_lookup", "BUG_ON(!dev)",
+				" \tstruct foo *f;\n+\tBUG_ON(!dev);\n \tf = NULL;\n", 1),
+			finding(1, &bug_on, 90, "foo_old", "BUG_ON(!dev)",
+				" \tint x;\n-\tBUG_ON(!dev);\n \tx = 0;\n", 1),
+		};
+
+		v[2].kind = FINDING_REMOVED;
+		v[2].severity = SEV_INFO;
+		v[2].readded = true;
+		build(&r, &s, v, 3, &o);
+		ok(has_flat(&r, "This patch adds two BUG_ON() calls to foo_probe() and foo_lookup() "
+			    "and removes the BUG_ON() in foo_old(): one point covers both"),
+		   "34: the same call removed elsewhere is said with the count");
+		v[2].readded = false;
+		build(&r, &s, v, 3, &o);
+		ok(!has_flat(&r, "removes the"), "34: ... and only when the check says it was");
+	}
 	{
 		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
 		struct reply_opts fo = o;
