@@ -16,6 +16,7 @@
 #include "quote.h"
 #include "strvec.h"
 #include "suggest.h"
+#include "say.h"
 #include "template.h"
 
 #include <ctype.h>
@@ -48,7 +49,23 @@ struct builder {
 	 * The opening promises rewrites only for these. */
 	const struct plan *plan;
 	bool *rewritten;
+	struct say_book book;		/* templates/sentences.json */
 };
+
+/*
+ * Sentence `name` of the book (pairs of names and facts, NULL-ended)
+ * into `out`.  One whose fact is missing is not said: better silent than
+ * wrong (say.h); the book and its inventory test keep that rare.
+ */
+static void sentence(struct strbuf *out, const struct builder *b, const char *name, ...)
+{
+	va_list ap;
+
+	va_start(ap, name);
+	if (say_vsentence(out, &b->book, name, ap))
+		error_clear();
+	va_end(ap);
+}
 
 /* The facts about finding `f` of b->r, or NULL (no tree, no function). */
 static const struct cfacts *facts_of(const struct reply_opts *o, const struct check_result *r,
@@ -359,24 +376,20 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 {
 	const struct ci_verdict *v = b->o->verdict;
 	const struct ci_fired *fd = plan_fired_in_boot(v, f);
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, during = STRBUF_INIT;
 	struct tmpl_vars *item;
 
 	if (!fd)
 		return false;
-	strbuf_addf(&sb, "This is an error: kernel-ci booted the series%s%s with "
-		    "panic_on_warn=1 and this %s() fired", v->base ? " on linux " : "",
-		    v->base ? v->base : "", f->rule->macro);
-	if (fd->suite) {
-		strbuf_addstr(&sb, " during ");
-		ci_test_phrase(&sb, fd->suite);
-	} else {
-		strbuf_addstr(&sb, " during boot");
-	}
-	strbuf_addf(&sb, "%s. A condition that a test makes true is not one that "
-		    "cannot happen: fix the condition, or handle the case and return "
-		    "an error, before this goes in.",
-		    fd->in_first_boot ? ", which took the kernel down" : "");
+	if (fd->suite)
+		ci_test_phrase(&during, fd->suite);
+	else
+		strbuf_addstr(&during, "boot");
+	sentence(&sb, b, "fired", "base", v->base, "macro", f->rule->macro, "during", during.buf,
+	    "down", fd->in_first_boot ? "1" : NULL, NULL);
+	strbuf_release(&during);
+	if (!sb.len)
+		return false;
 	/* Said under every call that fired, whatever was said before. */
 	item = tmpl_add(fv, "say");
 	tmpl_set(item, "text", sb.buf);
@@ -511,13 +524,15 @@ static bool own_note(struct tmpl_vars *bv, struct builder *b, const struct plan_
 	fv = tmpl_add(bv, "findings");
 	tmpl_set(fv, "location", quote_str(&sb, f->file));
 	strbuf_reset(&sb);
-	if (it->note == PN_INIT)
-		strbuf_addf(&sb, "This %s", f->message);	/* check.c's words */
-	else
-		strbuf_addf(&sb, "This changes the %s of the %s() that was at line %d before "
-			    "the patch; the call itself is not new",
-			    f->same_cond ? "arguments" : "condition", f->rule->macro,
-			    f->other_line);
+	if (it->note == PN_INIT) {
+		sentence(&sb, b, "note-init", "message", f->message, NULL);	/* check.c's words */
+	} else {
+		char line[16];
+
+		snprintf(line, sizeof(line), "%d", f->other_line);
+		sentence(&sb, b, "note-changed", "part", f->same_cond ? "arguments" : "condition",
+		    "macro", f->rule->macro, "line", f->other_line ? line : NULL, NULL);
+	}
 	english_sentence(&s, sb.buf);
 	tmpl_set(tmpl_add(fv, "say"), "text", s.buf);
 	json_array_append_new(b->record, record_of(f, facts_of(b->o, b->r, f)));
@@ -564,13 +579,15 @@ static void add_comment(struct tmpl_vars *bv, struct builder *b, const struct pl
 			strbuf_reset(&sb);
 			english_sentence(&sb, explain ? explain : f->message ? f->message :
 					 f->rule->message);
-			if (q.len && a->guide_intro) {
+			if (q.len && a && a->guide_intro) {
 				english_sentence(&sb, a->guide_intro);
 			} else if (!b->o->guide && f->rule->section) {
 				/* No tree to quote from: name the section. */
 				strbuf_reset(&see);
-				strbuf_addf(&see, "See \"%s\" in %s", f->rule->section, GUIDE_PATH);
-				english_sentence(&sb, see.buf);
+				sentence(&see, b, "see-section", "section", f->rule->section,
+					 "guide", GUIDE_PATH, NULL);
+				if (see.len)
+					english_sentence(&sb, see.buf);
 			}
 			item = say(fv, b, sb.buf, &x);
 			if (item)
@@ -661,23 +678,24 @@ static void add_credit(struct tmpl_vars *top, struct builder *b, const struct pl
 	struct strbuf sb = STRBUF_INIT, key = STRBUF_INIT;
 
 	if (f->conversion && f->other) {
-		strbuf_addf(&sb, "Thanks for turning the %s()", f->rule->macro);
-		if (*f->function)
-			strbuf_addf(&sb, " in %s()", f->function);
-		strbuf_addf(&sb, " into a %s().", f->other->macro);
+		sentence(&sb, b, "credit-converted", "macro", f->rule->macro, "function", f->function,
+		    "other", f->other->macro, NULL);
 	} else {
-		strbuf_addf(&sb, "Thanks for removing the %s()", f->rule->macro);
+		struct strbuf where = STRBUF_INIT;
+
 		if (*f->function)
-			strbuf_addf(&sb, " from %s().", f->function);
-		else {
-			strbuf_addstr(&sb, " from ");
-			quote_c_style(&sb, f->file);
-			strbuf_addch(&sb, '.');
-		}
+			strbuf_addf(&where, "%s()", f->function);
+		else
+			quote_c_style(&where, f->file);
+		sentence(&sb, b, "credit-removed", "macro", f->rule->macro, "where", where.buf, NULL);
+		strbuf_release(&where);
 	}
+	if (!sb.len)
+		goto out;
 	strbuf_addf(&key, "credit:%s", sb.buf);
 	if (!said(b, key.buf))
 		tmpl_set(tmpl_add(top, "credits"), "text", sb.buf);
+out:
 	strbuf_release(&sb);
 	strbuf_release(&key);
 }
@@ -685,9 +703,12 @@ static void add_credit(struct tmpl_vars *top, struct builder *b, const struct pl
 
 /* "Thanks for v2: the BUG_ON() that v1 added to foo() is now ...": what
  * the previous version added and this one converted or dropped. */
-static void thank_version(struct strbuf *out, const struct plan *p, const struct series *s)
+static void thank_version(struct strbuf *out, const struct plan *p, const struct builder *b)
 {
+	const struct series *s = b->s;
 	struct strvec macros = STRVEC_INIT, now = STRVEC_INIT;
+	struct strbuf calls = STRBUF_INIT, fns = STRBUF_INIT;
+	char version[16], previous[16];
 	bool all_converted = true, all_recover = true, one;
 
 	for (size_t i = 0; i < p->nr; i++) {
@@ -711,20 +732,22 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 	}
 	plan_count_macros(&macros, p, PLAN_XCREDIT, true);
 	one = macros.nr == 1 && !strstr(macros.v[0], " calls");
-	strbuf_addf(out, "Thanks for v%d: ", s->version);
-	english_join(out, &macros);
-	strbuf_addf(out, " that v%d added", s->version - 1);
-	plan_functions_of(out, p, PLAN_XCREDIT, true);
+	english_join(&calls, &macros);
+	plan_functions_of(&fns, p, PLAN_XCREDIT, true);
+	snprintf(version, sizeof(version), "%d", s->version);
+	snprintf(previous, sizeof(previous), "%d", s->version - 1);
+	sentence(out, b, "version-thanks", "version", version, "previous", previous,
+	    "calls", calls.buf, "functions", fns.buf, NULL);
 	if (all_converted && now.nr == 1) {
-		strbuf_addf(out, one ? " is now a %s()" : " are now %s() calls",
-			    now.v[0]);
-		if (all_recover)
-			strbuf_addstr(out, one ? " with a recovery path" :
-				      " with recovery paths");
+		sentence(out, b, "version-converted", "macro", now.v[0], "one", one ? "1" : NULL, NULL);
+		sentence(out, b, "version-recovers", "recovers", all_recover ? "1" : NULL,
+		    "one", one ? "1" : NULL, NULL);
 	} else {
-		strbuf_addstr(out, one ? " is gone" : " are gone or gentler now");
+		sentence(out, b, "version-gone", "gone", "1", "one", one ? "1" : NULL, NULL);
 	}
-	strbuf_addstr(out, ", as Documentation/process/coding-style.rst asks.");
+	sentence(out, b, "version-asks", NULL);
+	strbuf_release(&calls);
+	strbuf_release(&fns);
 	strvec_clear(&now);
 	strvec_clear(&macros);
 }
@@ -792,18 +815,20 @@ static void rewrites_below(struct strbuf *out, const struct plan *p, const struc
 			strbuf_release(&name);
 		}
 	}
-	if (!k)
+	if (!k) {
 		strbuf_addch(out, '.');
-	else if (k == n)
-		strbuf_addstr(out, ", and each gets its rewrite below.");
-	else if (named && with.nr <= 3) {
-		strbuf_addstr(out, k == 1 ? "; the one in " : "; those in ");
-		english_join(out, &with);
-		strbuf_addstr(out, k == 1 ? " gets its rewrite below." :
-			      " get their rewrites below.");
+	} else if (k == n) {
+		sentence(out, b, "opening-rewrite-each", "each", "1", NULL);
+	} else if (named && with.nr <= 3) {
+		struct strbuf fns = STRBUF_INIT;
+
+		english_join(&fns, &with);
+		sentence(out, b, "opening-rewrite-named", "functions", fns.buf,
+		    "one", k == 1 ? "1" : NULL, NULL);
+		strbuf_release(&fns);
 	} else {
-		strbuf_addf(out, "; %s of them %s below.", english_number(k),
-			    k == 1 ? "gets a rewrite" : "get rewrites");
+		sentence(out, b, "opening-rewrite-some", "count", english_number(k),
+		    "one", k == 1 ? "1" : NULL, NULL);
 	}
 	strvec_clear(&with);
 }
@@ -823,9 +848,9 @@ static bool issue_like(const struct plan *p, const char *macro, int patch)
  * elsewhere (finding.readded), so that "adds two BUG() calls" where one
  * of them replaces a removed one says so.  Named when there is one.
  */
-static void readded_words(struct strbuf *out, const struct plan *p,
-			  const struct check_result *r)
+static void readded_words(struct strbuf *out, const struct plan *p, const struct builder *b)
 {
+	const struct check_result *r = b->r;
 	const struct finding *one = NULL;
 	int n = 0;
 
@@ -839,11 +864,48 @@ static void readded_words(struct strbuf *out, const struct plan *p,
 		n++;
 	}
 	if (n == 1 && *one->function)
-		strbuf_addf(out, " and removes the %s() in %s()", one->rule->macro, one->function);
+		sentence(out, b, "opening-readded-one", "macro", one->rule->macro,
+		    "function", one->function, NULL);
 	else if (n == 1)
-		strbuf_addf(out, " and removes a %s() in %s", one->rule->macro, one->file);
+		sentence(out, b, "opening-readded-one-file", "macro", one->rule->macro,
+		    "file", one->file, NULL);
 	else if (n)
-		strbuf_addf(out, " and removes %s of the same calls elsewhere", english_number(n));
+		sentence(out, b, "opening-readded-many", "count", english_number(n), NULL);
+}
+
+/* The opening of a reply with notes only (--always): "nothing to
+ * comment on" above a comment would contradict the reply itself (issue
+ * 26). */
+static void opening_notes(struct strbuf *out, const struct plan *p, const struct builder *b,
+			  const char *what)
+{
+	struct strvec macros = STRVEC_INIT;
+	struct strbuf calls = STRBUF_INIT, fns = STRBUF_INIT;
+	int changed = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		changed += p->v[i].type == PLAN_NOTE && p->v[i].note == PN_CHANGED;
+	plan_count_macros(&macros, p, PLAN_NOTE, false);
+	english_join(&calls, &macros);
+	plan_functions_of(&fns, p, PLAN_NOTE, false);
+	/* " to foo()": a call is added to a function, changed in one. */
+	if (changed && starts_with(fns.buf, " to ")) {
+		struct strbuf in = STRBUF_INIT;
+
+		strbuf_addf(&in, " in %s", fns.buf + 4);
+		strbuf_release(&fns);
+		fns = in;
+	}
+	sentence(out, b, "opening-notes", "what", what,
+		 "verb", !changed ? "adds" : changed == p->notes ? "changes" : "adds or changes",
+		 "calls", calls.buf, "functions", fns.buf, NULL);
+	/* A changed condition is not judged: only "see the note". */
+	sentence(out, b, changed ? "opening-notes-changed" : "opening-notes-added",
+		 "changed", changed ? "1" : NULL, "notes", "1",
+		 "many", p->notes > 1 ? "1" : NULL, NULL);
+	strbuf_release(&calls);
+	strbuf_release(&fns);
+	strvec_clear(&macros);
 }
 
 static void opening(struct strbuf *out, const struct plan *p, const struct builder *b,
@@ -854,6 +916,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	const struct ci_verdict *v = b->o->verdict;
 	const char *what = single ? "This patch" : "This series";
 	struct strvec macros = STRVEC_INIT;
+	struct strbuf calls = STRBUF_INIT, fns = STRBUF_INIT;
 	bool xc = false;
 	int nr_fired = 0;
 
@@ -879,68 +942,52 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		strbuf_release(&first);
 		strbuf_release(&point);
 		plan_count_macros(&macros, p, PLAN_ISSUE, false);
-		strbuf_addf(out, "%s adds ", what);
-		english_join(out, &macros);
+		english_join(&calls, &macros);
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */
-		plan_functions_of(out, p, PLAN_ISSUE, false);
-		readded_words(out, p, b->r);
+		plan_functions_of(&fns, p, PLAN_ISSUE, false);
+		sentence(out, b, "opening-adds", "what", what, "calls", calls.buf,
+		    "functions", fns.buf, NULL);
+		readded_words(out, p, b);
 		if (nr_fired)
-			strbuf_addstr(out, nr_fired == 1 && p->issues == 1 ?
-				      ", and kernel-ci's boot saw it fire" :
-				      nr_fired == 1 ? ", and kernel-ci's boot saw one of them fire" :
-				      ", and kernel-ci's boot saw them fire");
+			sentence(out, b, "opening-fired", "which",
+			    nr_fired == 1 && p->issues == 1 ? "it" :
+			    nr_fired == 1 ? "one of them" : "them", NULL);
 		if (one_kind && p->issues > 1 && !nr_fired) {
-			strbuf_addf(out, ": one point covers %s%s, made at the first",
-				    p->issues == 2 ? "both" : "all ",
-				    p->issues == 2 ? "" : english_number(p->issues));
+			struct strbuf which = STRBUF_INIT;
+
+			if (p->issues == 2)
+				strbuf_addstr(&which, "both");
+			else
+				strbuf_addf(&which, "all %s", english_number(p->issues));
+			sentence(out, b, "opening-covers", "which", which.buf, NULL);
+			strbuf_release(&which);
 			rewrites_below(out, p, b);
-		} else
-			strbuf_addstr(out, "; comments inline.");
+		} else {
+			sentence(out, b, "opening-inline", "issues", "1", NULL);
+		}
 		if (xc && s->version > 1) {
 			/* What v(N-1) added and this one fixed: said here, once. */
 			strbuf_addch(out, ' ');
-			thank_version(out, p, s);
+			thank_version(out, p, b);
 		}
 	} else if (p->credits) {
-		if (xc && s->version > 1) {
-			thank_version(out, p, s);
-		} else {
-			strbuf_addf(out, "Thanks for this %s: it removes calls that can stop the machine.",
-				    single ? "patch" : "series");
-		}
-	} else if (p->notes) {
-		/* Notes follow (--always): "nothing to comment on" above a
-		 * comment would contradict the reply itself (issue 26). */
-		struct strbuf fns = STRBUF_INIT;
-		int changed = 0;
-
-		for (size_t i = 0; i < p->nr; i++)
-			changed += p->v[i].type == PLAN_NOTE && p->v[i].note == PN_CHANGED;
-		plan_count_macros(&macros, p, PLAN_NOTE, false);
-		strbuf_addf(out, "%s %s ", what, !changed ? "adds" :
-			    changed == p->notes ? "changes" : "adds or changes");
-		english_join(out, &macros);
-		plan_functions_of(&fns, p, PLAN_NOTE, false);
-		/* " to foo()": a call is added to a function, changed in one. */
-		if (changed && starts_with(fns.buf, " to "))
-			strbuf_addf(out, " in %s", fns.buf + 4);
+		if (xc && s->version > 1)
+			thank_version(out, p, b);
 		else
-			strbuf_addbuf(out, &fns);
-		strbuf_release(&fns);
-		/* A changed condition is not judged: only "see the note". */
-		strbuf_addstr(out, changed ? "; see the note" :
-			      "; nothing needs a change, but see the note");
-		strbuf_addstr(out, p->notes == 1 ? " inline." : "s inline.");
+			sentence(out, b, "opening-removes", "credits", "1",
+			    "unit", single ? "patch" : "series", NULL);
+	} else if (p->notes) {
+		opening_notes(out, p, b, what);
 	} else if (b->unchanged.nr) {
 		/* Only points an earlier version's review made: the lines
 		 * below name them (made_before()); nothing is new. */
-		strbuf_addf(out, "%s leaves unchanged what the review of its earlier version "
-			    "commented on:", what);
+		sentence(out, b, "opening-unchanged", "unchanged", "1", "what", what, NULL);
 	} else {
-		strbuf_addf(out, "I looked for BUG()/WARN() calls that %s adds or removes and "
-			    "found nothing to comment on.", single ? "this patch" : "this series");
+		sentence(out, b, "opening-nothing", "what", single ? "this patch" : "this series", NULL);
 	}
+	strbuf_release(&calls);
+	strbuf_release(&fns);
 	strvec_clear(&macros);
 }
 
@@ -1261,20 +1308,21 @@ static bool made_before(struct builder *b, const struct finding *f)
 	version = b->o->earlier(b->o->earlier_data, f, &where);
 	if (version > 0) {
 		json_t *rec = record_of(f, NULL);
+		struct strbuf at = STRBUF_INIT;
+		char v[16];
 
 		/* Its added line quoted alone (a reply that calls it wrong
 		 * quotes it, as it would a full review), then one line. */
 		plan_added_line(&line, f);
 		if (line.len)
 			quote_lines(&quote, "> +", line.buf, line.len);
-		strbuf_addf(&sb, "The %s() at ", f->kind == FINDING_DEFINE && f->defined &&
-			    *f->defined ? f->defined : f->rule->macro);
-		quote_c_style(&sb, f->file);
-		strbuf_addf(&sb, ":%d", f->line);
-		if (*f->function)
-			strbuf_addf(&sb, " in %s()", f->function);
-		strbuf_addf(&sb, " that v%d's review commented on is unchanged (%s).",
-			    version, where.buf);
+		quote_c_style(&at, f->file);
+		strbuf_addf(&at, ":%d", f->line);
+		snprintf(v, sizeof(v), "%d", version);
+		sentence(&sb, b, "unchanged", "macro", f->kind == FINDING_DEFINE && f->defined &&
+		    *f->defined ? f->defined : f->rule->macro, "where", at.buf,
+		    "function", f->function, "version", v, "review", where.buf, NULL);
+		strbuf_release(&at);
 		strvec_push(&b->unchanged, sb.buf);
 		strbuf_rtrim(&quote);
 		strvec_push(&b->unchanged_quote, quote.buf);
@@ -1304,12 +1352,27 @@ static bool keep_item(void *data, const struct plan_item *it)
 	return plan_reached_in_boot(b->o->verdict, f) || fact_evidence(b, f);
 }
 
+/* The book of sentences beside the templates; an operator's own
+ * templates from before it have none: the installed one then. */
+static int load_book(struct say_book *book, const char *dir)
+{
+	char buf[PATH_MAX];
+	int ret = say_book_load(book, dir ? dir : "templates");
+
+	if (ret == WW_ENOTFOUND) {
+		error_clear();
+		ret = say_book_load(book, datadir_find(buf, sizeof(buf), "templates",
+						       ENV_NONE, NULL));
+	}
+	return ret;
+}
+
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
 	struct plan p = PLAN_INIT;
 	struct builder b = { s, o, o->advice, STRVEC_INIT, STRVEC_INIT, STRVEC_INIT, r, NULL,
-			     NULL, NULL };
+			     NULL, NULL, SAY_BOOK_INIT };
 	struct advice own = ADVICE_INIT;
 	struct strbuf body = STRBUF_INIT, id = STRBUF_INIT;
 	const struct series_patch *sp;
@@ -1326,6 +1389,9 @@ int reply_build(struct reply *out, const struct series *s,
 	if (!b.advice && !advice_load(&own, rules_default_dir()))
 		b.advice = &own;
 	error_clear();
+	ret = load_book(&b.book, o->template_dir);
+	if (ret)
+		goto out;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);
 	out->dropped = 0;
 	if (o->need_evidence || o->drop || o->earlier)
@@ -1388,6 +1454,7 @@ out:
 	free(b.rewritten);
 	strvec_clear(&b.unchanged);
 	strvec_clear(&b.unchanged_quote);
+	say_book_release(&b.book);
 	advice_release(&own);
 	strbuf_release(&body);
 	strbuf_release(&id);
