@@ -1188,6 +1188,38 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	d->message = xstrdup(message);
 }
 
+/* diff_opts.want_file for check_series_paths(): note the path, read no hunk. */
+static bool collect_path(const char *path, void *data)
+{
+	struct strvec *paths = data;
+
+	strvec_push(paths, path);
+	return false;
+}
+
+/* diff_opts.damaged for check_series_paths(): the check reports damage. */
+static void ignore_damage(const char *file, int hunk, const char *reason,
+			  const char *message, void *data)
+{
+}
+
+int check_series_paths(struct strvec *out, const struct series *s)
+{
+	struct diff_opts dopts = DIFF_OPTS_INIT;
+
+	dopts.want_file = collect_path;
+	dopts.data = out;
+	dopts.damaged = ignore_damage;
+	for (size_t i = 0; i < s->nr; i++) {
+		int ret = diff_parse(s->patches[i].diff, s->patches[i].diff_len, &dopts,
+				     NULL, NULL);
+
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 /* Findings of one diff, its hunks chosen by `anchors` (made ready by the caller). */
 static int check_patch(struct check_result *out, const char *diff, size_t len,
 		       int patch, const struct check_opts *opts,
@@ -1459,7 +1491,7 @@ int check_series(struct check_result *out, const struct series *s,
 	if (opts->tree) {
 		struct strvec paths = STRVEC_INIT;
 
-		ret = series_paths(&paths, s);
+		ret = check_series_paths(&paths, s);
 		if (ret >= 0)
 			ret = check_resolve_wrappers(opts->rules, opts->tree, paths.v);
 		strvec_clear(&paths);

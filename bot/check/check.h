@@ -214,6 +214,19 @@ int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts);
 
 /*
+ * The files the series touches, appended to `out` in patch order: each
+ * file's post-image path (the pre-image one for a deletion) as the diff
+ * parser (diff.h) reads the file headers, never a line that merely looks
+ * like one -- an added line "++ b/x" is hunk content, whatever it says.
+ * Only the headers are read (no hunk reaches libgit2): for what must
+ * know the paths before any finding (--tree's wrappers, a list's
+ * allow-paths when the check ran in another stage).  Damaged hunks are
+ * skipped; a file whose header is damaged is left out (the check reports
+ * both).  Returns 0 or a negative WW_E* code.
+ */
+int check_series_paths(struct strvec *out, const struct series *s);
+
+/*
  * The hunk, as check_series() parsed it, in which the patch at position
  * `pos` of the series adds line `line` of `file` (a finding's patch,
  * file and line); NULL when it has none.

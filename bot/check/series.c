@@ -798,38 +798,6 @@ int series_load(struct series *out, const char *arg, unsigned flags,
 	return ret < 0 ? error_prefix(ret, "'%s'", arg) : 0;
 }
 
-/* diff_opts.want_file for series_paths(): note the path, read no hunk. */
-static bool collect_path(const char *path, void *data)
-{
-	struct strvec *paths = data;
-
-	strvec_push(paths, path);
-	return false;
-}
-
-/* diff_opts.damaged for series_paths(): check reports damage, not us. */
-static void ignore_damage(const char *file, int hunk, const char *reason,
-			  const char *message, void *data)
-{
-}
-
-int series_paths(struct strvec *out, const struct series *s)
-{
-	struct diff_opts dopts = DIFF_OPTS_INIT;
-
-	dopts.want_file = collect_path;
-	dopts.data = out;
-	dopts.damaged = ignore_damage;
-	for (size_t i = 0; i < s->nr; i++) {
-		int ret = diff_parse(s->patches[i].diff, s->patches[i].diff_len,
-				     &dopts, NULL, NULL);
-
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
-}
-
 void series_release(struct series *s)
 {
 	for (size_t i = 0; i < s->nr; i++) {

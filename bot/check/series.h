@@ -172,15 +172,6 @@ int series_load(struct series *out, const char *arg, unsigned flags,
  * a new string, or NULL. */
 char *series_base_commit(const char *body, size_t len);
 
-/*
- * The files the series touches, appended to `out` in patch order: each
- * file's post-image path (the pre-image one for a deletion) as the diff
- * parser (diff.h) reads the file headers, never a line that merely looks
- * like one -- an added line "++ b/x" is hunk content, whatever it says.
- * Damaged hunks are skipped; a file whose header is damaged is left out
- * (the check stage reports both).  Returns 0 or a negative WW_E* code.
- */
-int series_paths(struct strvec *out, const struct series *s);
 
 void series_release(struct series *s);
 

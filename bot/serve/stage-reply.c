@@ -693,7 +693,7 @@ static int send_unless_held(struct serve *sv, const struct queue_series *s,
 	struct strvec paths = STRVEC_INIT;
 	const char *why = NULL;
 	time_t until;
-	int ret = series_paths(&paths, ss);
+	int ret = check_series_paths(&paths, ss);
 
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);

@@ -5,6 +5,7 @@
  * review replies that quote a patch.
  */
 #include "series.h"
+#include "check.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -712,7 +713,7 @@ static void test_load(void)
 }
 
 /*
- * series_paths(): the files as the parser reads the headers.  An added
+ * check_series_paths(): the files as the parser reads the headers.  An added
  * line "++ b/drivers/net/x.c" reads "+++ b/drivers/net/x.c" in the raw
  * text; it is hunk content, not a file (issue 22, the allow-paths bypass).
  */
@@ -749,7 +750,7 @@ static void test_paths(void)
 
 	ret = read_str(&s, in);
 	is(ret, 0, "paths: diff read");
-	is(series_paths(&paths, &s), 0, "paths: parsed");
+	is(check_series_paths(&paths, &s), 0, "paths: parsed");
 	is(paths.nr, 4, "paths: one per file, none from hunk lines");
 	if (paths.nr == 4) {
 		is_str(paths.v[0], "mm/slub.c", "paths: a modified file");
