@@ -18,8 +18,11 @@
 #include "msgid.h"
 #include "opt.h"
 #include "rules.h"
+#include "say.h"
+#include "datadir.h"
 #include "settings.h"
 
+#include <limits.h>
 #include <unistd.h>
 
 #define EXIT_TOOBIG 4
@@ -258,14 +261,14 @@ static void print_json(json_t *o)
 }
 
 static void print_verdict(const struct ci_verdict *v, const struct series *s,
-			  bool json)
+			  bool json, const struct say_book *book)
 {
 	if (json) {
 		print_json(ci_verdict_to_json(v));
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 
-		ci_verdict_text(&sb, v, s);
+		ci_verdict_text(&sb, v, s, book);
 		fputs(sb.buf, stdout);
 		strbuf_release(&sb);
 	}
@@ -322,6 +325,8 @@ int cmd_ci(int argc, const char **argv)
 	struct ruleset rules = RULESET_INIT;
 	struct series s = SERIES_INIT;
 	struct ci_verdict v = CI_VERDICT_INIT;
+	struct say_book book = SAY_BOOK_INIT;
+	char dir[PATH_MAX];
 	bool json;
 	int ret;
 
@@ -340,7 +345,9 @@ int cmd_ci(int argc, const char **argv)
 	if (load_settings(&a) < 0 ||
 	    (ret = series_load(&s, a.input, 0, fetch_series, &a)) < 0 ||
 	    (ret = input_caps(&s, a.input)) < 0 ||
-	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0)) {
+	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0) ||
+	    say_book_load(&book, datadir_find(dir, sizeof(dir), "templates", ENV_NONE,
+					      NULL)) < 0) {
 		bool too_big = ret == WW_ETOOBIG;
 
 		ret = report_error(NULL);
@@ -360,7 +367,7 @@ int cmd_ci(int argc, const char **argv)
 		if (!json)
 			fprintf(stderr, "warnwatch: '%s': %s\n", a.input, error_last());
 	}
-	print_verdict(&v, &s, json);
+	print_verdict(&v, &s, json, &book);
 	ret = v.kind == CI_CLEAN ? EXIT_OK : EXIT_FOUND;
 	if (a.json_out && write_json(&v, a.json_out) < 0)
 		ret = report_error(NULL);
@@ -368,6 +375,7 @@ out:
 	ci_verdict_release(&v);
 	series_release(&s);
 	ruleset_release(&rules);
+	say_book_release(&book);
 	strvec_clear(&a.args);
 	settings_release(&a.set);
 	return ret;

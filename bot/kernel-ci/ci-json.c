@@ -10,21 +10,6 @@
 
 /* ---- the verdict to JSON ---- */
 
-void ci_test_phrase(struct strbuf *out, const char *name)
-{
-	const char *w;
-
-	/* The names come from the guest's console: escaped (quote.h). */
-	if (skip_prefix(name, "workload:", &w)) {
-		strbuf_addstr(out, "the ");
-		quote_c_style(out, w);
-		strbuf_addstr(out, " workload");
-	} else {
-		strbuf_addstr(out, strchr(name, ':') ? "kselftest " : "KUnit suite ");
-		quote_c_style(out, name);
-	}
-}
-
 void ci_where(struct strbuf *out, const struct ci_verdict *v,
 	      const char *file, int line, int tree_line)
 {

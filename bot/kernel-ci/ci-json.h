@@ -18,10 +18,6 @@
 /* The verdict's name in the JSON ("panicked", "fs-corrupted"...). */
 const char *ci_verdict_name(enum ci_verdict_kind k);
 
-/* A test by its kind: "KUnit suite time_test_cases", "kselftest
- * cgroup:test_core", "the ext4 workload" (from the name's form, as
- * ci_tests_from_console() names them). */
-void ci_test_phrase(struct strbuf *out, const char *name);
 
 /*
  * "FILE:LINE" in the patch's own numbering (what the author sees), then

@@ -7,6 +7,7 @@
 #include "ci-priv.h"
 #include "ci-words.h"
 #include "quote.h"
+#include "say.h"
 
 /* ---- text ---- */
 
@@ -33,7 +34,24 @@ static void line(struct strbuf *out, const char *head, const char *s, const char
 	strbuf_addstr(out, tail);
 }
 
-static void test_phrase(struct strbuf *out, const char *name);
+void ci_words_test(struct strbuf *out, const char *name, const struct say_book *book)
+{
+	struct strbuf q = STRBUF_INIT;
+	const char *w;
+
+	/* The names come from the guest's console: escaped (quote.h). */
+	if (skip_prefix(name, "workload:", &w)) {
+		quote_c_style(&q, w);
+		say_quiet(out, book, "ci-test-workload", "workload", q.buf, NULL);
+	} else if (strchr(name, ':')) {
+		quote_c_style(&q, name);
+		say_quiet(out, book, "ci-test-kselftest", "test", q.buf, NULL);
+	} else {
+		quote_c_style(&q, name);
+		say_quiet(out, book, "ci-test-kunit", "suite", q.buf, NULL);
+	}
+	strbuf_release(&q);
+}
 
 static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
 {
@@ -112,7 +130,8 @@ static const struct ci_fired *first_fired(const struct ci_verdict *v)
 	return NULL;
 }
 
-static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
+static void text_panicked(struct strbuf *out, const struct ci_verdict *v,
+			  const struct say_book *book)
 {
 	const struct ci_fired *f = first_fired(v);
 	size_t others = 0;
@@ -122,7 +141,7 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
 	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel panicked");
 	if (during) {
 		strbuf_addstr(out, " while running ");
-		test_phrase(out, during);
+		ci_words_test(out, during, book);
 	} else {
 		strbuf_addstr(out, " during boot, outside any test");
 	}
@@ -187,7 +206,8 @@ static void text_panicked(struct strbuf *out, const struct ci_verdict *v)
  * A report fired and no panic followed (CI_FIRED): what fired, where and
  * during what, each other report once, and that the panic is missing.
  */
-static void text_fired(struct strbuf *out, const struct ci_verdict *v)
+static void text_fired(struct strbuf *out, const struct ci_verdict *v,
+		       const struct say_book *book)
 {
 	const struct ci_fired *f = first_fired(v);
 
@@ -201,7 +221,7 @@ static void text_fired(struct strbuf *out, const struct ci_verdict *v)
 		fired_counts(out, v, f);
 		if (f->suite) {
 			strbuf_addstr(out, " while running ");
-			test_phrase(out, f->suite);
+			ci_words_test(out, f->suite, book);
 		} else {
 			strbuf_addstr(out, " during boot, outside any test");
 		}
@@ -288,59 +308,66 @@ static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 	}
 }
 
-static void test_phrase(struct strbuf *out, const char *name)
+/* "a", "a and b", "a, b and c": the names a list of tests is said with. */
+static void join_names(struct strbuf *out, const struct strvec *names)
 {
-	ci_test_phrase(out, name);
+	for (size_t i = 0; i < names->nr; i++) {
+		if (i)
+			strbuf_addstr(out, i + 1 == names->nr ? " and " : ", ");
+		strbuf_addstr(out, names->v[i]);
+	}
 }
 
 /* What ran, for "ran N times during ...": the boot, its KUnit suites,
  * the kselftest targets and the workloads, each named once. */
-static void ran_phrase(struct strbuf *out, const struct ci_verdict *v)
+static void ran_phrase(struct strbuf *out, const struct ci_verdict *v,
+		       const struct say_book *book)
 {
 	struct strvec parts = STRVEC_INIT, seen = STRVEC_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	bool kunit = false;
 
 	for (size_t i = 0; i < v->nr_tests; i++) {
 		const struct ci_test *t = &v->tests[i];
-		struct strbuf key = STRBUF_INIT;
 		const char *w;
-		bool dup = false;
 
 		if (!strcmp(t->kind, "kunit")) {
 			kunit = true;
 			continue;
 		}
+		strbuf_reset(&sb);
 		if (skip_prefix(t->name, "workload:", &w)) {
-			ci_test_phrase(&key, t->name);
+			ci_words_test(&sb, t->name, book);
 		} else {
-			struct strbuf target = STRBUF_INIT;
+			struct strbuf target = STRBUF_INIT, q = STRBUF_INIT;
 
 			strbuf_add(&target, t->name, strcspn(t->name, ":"));
-			strbuf_addstr(&key, "the ");
-			quote_c_style(&key, target.buf);
-			strbuf_addstr(&key, " kselftests");
+			quote_c_style(&q, target.buf);
+			say_quiet(&sb, book, "ci-ran-kselftests", "target", q.buf, NULL);
 			strbuf_release(&target);
+			strbuf_release(&q);
 		}
-		for (size_t j = 0; j < seen.nr; j++)
-			dup = dup || !strcmp(seen.v[j], key.buf);
-		if (!dup)
-			strvec_push(&seen, key.buf);
-		strbuf_release(&key);
+		if (sb.len && !strvec_has(&seen, sb.buf))
+			strvec_push(&seen, sb.buf);
 	}
-	strvec_push(&parts, "the boot");
-	if (kunit)
-		strvec_push(&parts, "its KUnit suites");
+	strbuf_reset(&sb);
+	say_quiet(&sb, book, "ci-ran-boot", NULL);
+	strvec_push(&parts, sb.buf);
+	strbuf_reset(&sb);
+	say_quiet(&sb, book, "ci-ran-kunit", "kunit", kunit ? "1" : NULL, NULL);
+	if (sb.len)
+		strvec_push(&parts, sb.buf);
 	for (size_t i = 0; i < seen.nr; i++)
 		strvec_push(&parts, seen.v[i]);
-	for (size_t i = 0; i < parts.nr; i++)
-		strbuf_addf(out, "%s%s", i == 0 ? "" : i + 1 == parts.nr ?
-			    " and " : ", ", parts.v[i]);
+	join_names(out, &parts);
+	strbuf_release(&sb);
 	strvec_clear(&parts);
 	strvec_clear(&seen);
 }
 
 /* Per added call, in words: did it run, how often, did it fire. */
-static void text_calls(struct strbuf *out, const struct ci_verdict *v)
+static void text_calls(struct strbuf *out, const struct ci_verdict *v,
+		       const struct say_book *book)
 {
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
@@ -356,7 +383,7 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 			strbuf_addstr(out, ") fired");
 			if (suite) {
 				strbuf_addstr(out, " during ");
-				test_phrase(out, suite);
+				ci_words_test(out, suite, book);
 			}
 			if (c->reached > 0)
 				strbuf_addf(out, "; it ran %lld time%s in the boot with "
@@ -372,7 +399,7 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 			patch_name(out, v, c->patch);
 			strbuf_addf(out, ") ran %lld time%s during ", c->reached,
 				    c->reached == 1 ? "" : "s");
-			ran_phrase(out, v);
+			ran_phrase(out, v, book);
 			strbuf_addstr(out, ", and never fired.\n");
 		} else if (c->reached == 0) {
 			strbuf_addstr(out, "No test reached the ");
@@ -383,7 +410,7 @@ static void text_calls(struct strbuf *out, const struct ci_verdict *v)
 			patch_name(out, v, c->patch);
 			strbuf_addstr(out, "), so this boot says nothing about it: "
 				      "the line never ran during ");
-			ran_phrase(out, v);
+			ran_phrase(out, v, book);
 			strbuf_addstr(out, ".\n");
 		} else {
 			strbuf_addstr(out, "Whether the ");
@@ -456,16 +483,16 @@ static void text_tests(struct strbuf *out, const struct ci_verdict *v)
 }
 
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
-		     const struct series *s)
+		     const struct series *s, const struct say_book *book)
 {
 	const char *base = v->base ? v->base : "?";
 
 	switch (v->kind) {
 	case CI_PANICKED:
-		text_panicked(out, v);
+		text_panicked(out, v, book);
 		break;
 	case CI_FIRED:
-		text_fired(out, v);
+		text_fired(out, v, book);
 		break;
 	case CI_CLEAN:
 		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
@@ -519,7 +546,7 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 	}
 	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
 	    v->kind == CI_FS_CORRUPTED || v->kind == CI_FIRED) {
-		text_calls(out, v);
+		text_calls(out, v, book);
 		text_suites(out, v);
 		text_tests(out, v);
 	}
@@ -549,18 +576,9 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 
 /* ---- a review reply's kernel-ci paragraph ---- */
 
-/*
- * A test by its kind, as the ci text names it ("KUnit suite
- * time_test_cases", "kselftest cgroup:test_core", "the ext4 workload"):
- * a bare "cgroup:test_core" in a reply read as a KUnit suite (issue 26).
- */
-static void test_name(struct strbuf *out, const char *name)
-{
-	ci_test_phrase(out, name);
-}
-
 /* The first WARN/BUG, in words, and its trace (when no log yet). */
-static void words_fired(struct ci_words *w, const struct ci_verdict *v)
+static void words_fired(struct ci_words *w, const struct ci_verdict *v,
+			const struct say_book *book)
 {
 	const struct ci_fired *f = v->nr_fired ? &v->fired[0] : NULL;
 	size_t n = 0;
@@ -568,33 +586,33 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 	if (!f)
 		return;
 	if (f->file) {
+		struct strbuf src = STRBUF_INIT, where = STRBUF_INIT, during = STRBUF_INIT;
+		char base[16], patched[16];
+
 		/* In backquotes: the filler never breaks code apart.  Without
 		 * the source line, the kind in words, not a JSON value. */
-		if (f->source) {
-			strbuf_addch(&w->first, '`');
-			quote_c_style_n(&w->first, f->source, strlen(f->source), 0);
-			strbuf_addstr(&w->first, "` at ");
-		} else {
-			strbuf_addstr(&w->first, f->kind == FIRED_WARN ? "a WARNING at " :
-				      f->kind == FIRED_BUG ? "a BUG at " : "an oops at ");
-		}
+		if (f->source)
+			quote_c_style_n(&src, f->source, strlen(f->source), 0);
 		if (f->line > 0)
-			ci_where(&w->first, v, f->file, f->line, f->tree_line);
+			ci_where(&where, v, f->file, f->line, f->tree_line);
 		else
-			quote_c_style(&w->first, f->file);
-		strbuf_addstr(&w->first, " fired");
-		if (f->suite) {
-			strbuf_addstr(&w->first, " in ");
-			ci_test_phrase(&w->first, f->suite);
-		}
+			quote_c_style(&where, f->file);
+		if (f->suite)
+			ci_words_test(&during, f->suite, book);
 		/* 0-day's parent column. */
-		if (f->base_count >= 0)
-			strbuf_addf(&w->first, " (base: %d, patched: %d)", f->base_count,
-				    f->patched_count);
-		if (f->known)
-			strbuf_addstr(&w->first, ", a known report on this base");
-		if (!f->added_by_series && f->preexisting)
-			strbuf_addstr(&w->first, ", and it fires on the unpatched kernel too");
+		snprintf(base, sizeof(base), "%d", f->base_count);
+		snprintf(patched, sizeof(patched), "%d", f->patched_count);
+		say_quiet(&w->first, book, "ci-first-fired", "source", src.buf,
+			  "warning", f->kind == FIRED_WARN ? "1" : NULL,
+			  "bug", f->kind == FIRED_BUG ? "1" : NULL,
+			  "oops", f->kind != FIRED_WARN && f->kind != FIRED_BUG ? "1" : NULL,
+			  "where", where.buf, "during", during.buf,
+			  "base_count", f->base_count >= 0 ? base : NULL,
+			  "patched_count", patched, "known", f->known ? "1" : NULL,
+			  "preexisting", !f->added_by_series && f->preexisting ? "1" : NULL, NULL);
+		strbuf_release(&src);
+		strbuf_release(&where);
+		strbuf_release(&during);
 	}
 	if (w->has_log)
 		return;
@@ -608,32 +626,22 @@ static void words_fired(struct ci_words *w, const struct ci_verdict *v)
 	}
 }
 
-
-
 /* What ran, and what failed, in a few words. */
-/* "a", "a and b", "a, b and c": the names a list of tests is said with. */
-static void join_names(struct strbuf *out, const struct strvec *names)
-{
-	for (size_t i = 0; i < names->nr; i++) {
-		if (i)
-			strbuf_addstr(out, i + 1 == names->nr ? " and " : ", ");
-		strbuf_addstr(out, names->v[i]);
-	}
-}
-
-static void push_name(struct strvec *v, const char *name)
+static void push_name(struct strvec *v, const char *name, const struct say_book *book)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	test_name(&sb, name);
+	ci_words_test(&sb, name, book);
 	strvec_push(v, sb.buf);
 	strbuf_release(&sb);
 }
 
-static void words_tests(struct ci_words *w, const struct ci_verdict *v)
+static void words_tests(struct ci_words *w, const struct ci_verdict *v,
+			const struct say_book *book)
 {
 	struct strvec ran = STRVEC_INIT, failed = STRVEC_INIT, on_base = STRVEC_INIT,
 		      flaky = STRVEC_INIT;
+	struct strbuf names = STRBUF_INIT;
 	size_t n = v->nr_tests;
 
 	if (!n)
@@ -642,43 +650,48 @@ static void words_tests(struct ci_words *w, const struct ci_verdict *v)
 		const struct ci_test *t = &v->tests[i];
 		bool fail = !strcmp(t->result, "fail");
 
-		push_name(&ran, t->name);
+		push_name(&ran, t->name, book);
 		/* A test that fails on the base, or passed when run again, is
 		 * marked with the reason, not blamed. */
 		if (fail && t->base_result && !strcmp(t->base_result, "fail"))
-			push_name(&on_base, t->name);
+			push_name(&on_base, t->name, book);
 		else if (fail && t->rerun_result && !strcmp(t->rerun_result, "pass"))
-			push_name(&flaky, t->name);
+			push_name(&flaky, t->name, book);
 		else if (fail || !strcmp(t->result, "crashed"))
-			push_name(&failed, t->name);
+			push_name(&failed, t->name, book);
 	}
-	if (n > 4)
-		strbuf_addf(&w->tests, "%zu tests", n);
-	else
-		join_names(&w->tests, &ran);
-	strbuf_addstr(&w->tests, " ran");
+	if (n > 4) {
+		char count[24];
+
+		snprintf(count, sizeof(count), "%zu", n);
+		say_quiet(&names, book, "ci-tests-count", "count", count, NULL);
+	} else {
+		join_names(&names, &ran);
+	}
+	say_quiet(&w->tests, book, "ci-tests-ran", "tests", names.buf, NULL);
 	/* Named once when every test named failed: not "X ran, and X failed". */
 	if (failed.nr && failed.nr == n && n <= 4) {
-		strbuf_addstr(&w->tests, n == 1 ? " and failed" : " and all failed");
+		say_quiet(&w->tests, book, "ci-tests-all-failed", "failed", "1",
+			  "one", n == 1 ? "1" : NULL, NULL);
 	} else if (failed.nr) {
-		strbuf_addstr(&w->tests, ", and ");
-		join_names(&w->tests, &failed);
-		strbuf_addstr(&w->tests, " failed");
+		strbuf_reset(&names);
+		join_names(&names, &failed);
+		say_quiet(&w->tests, book, "ci-tests-failed", "failed", names.buf, NULL);
 	}
 	if (on_base.nr || flaky.nr) {
 		strbuf_addstr(&w->tests, " (");
-		join_names(&w->tests, &on_base);
-		if (on_base.nr)
-			strbuf_addstr(&w->tests, on_base.nr == 1 ?
-				      " fails on the unpatched kernel too" :
-				      " fail on the unpatched kernel too");
+		strbuf_reset(&names);
+		join_names(&names, &on_base);
+		say_quiet(&w->tests, book, "ci-tests-on-base", "tests", names.buf,
+			  "one", on_base.nr == 1 ? "1" : NULL, NULL);
 		if (on_base.nr && flaky.nr)
 			strbuf_addstr(&w->tests, "; ");
-		join_names(&w->tests, &flaky);
-		if (flaky.nr)
-			strbuf_addstr(&w->tests, " failed once and passed when run again");
+		strbuf_reset(&names);
+		join_names(&names, &flaky);
+		say_quiet(&w->tests, book, "ci-tests-flaky", "tests", names.buf, NULL);
 		strbuf_addch(&w->tests, ')');
 	}
+	strbuf_release(&names);
 	strvec_clear(&ran);
 	strvec_clear(&failed);
 	strvec_clear(&on_base);
@@ -701,53 +714,57 @@ static bool named_first(const struct ci_verdict *v, const struct ci_call *c)
  * is said with the count ("ran 41 times during the boot and the ext4
  * workload": the counters run from boot, as in ci_verdict_text()).
  */
-static void words_calls(struct ci_words *w, const struct ci_verdict *v)
+static void words_calls(struct ci_words *w, const struct ci_verdict *v,
+			const struct say_book *book)
 {
 	const char *only = v->nr_tests == 1 ? v->tests[0].name : NULL;
-	struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT;
+	struct strbuf at = STRBUF_INIT, sb = STRBUF_INIT, where = STRBUF_INIT,
+		      macro = STRBUF_INIT, during = STRBUF_INIT;
 
 	for (size_t i = 0; i < v->nr_calls; i++) {
 		const struct ci_call *c = &v->calls[i];
 		const char *suite;
+		char count[24];
 
-		strbuf_reset(&at);
-		strbuf_reset(&sb);
-		strbuf_addstr(&at, "the ");
-		quote_c_style(&at, c->macro);
-		strbuf_addstr(&at, "() at ");
-		ci_where(&at, v, c->file, c->line, c->tree_line);
 		/* Fired beats any count: never "not reached" for a call that fired. */
 		if (named_first(v, c))
 			continue;
+		strbuf_reset(&at);
+		strbuf_reset(&sb);
+		strbuf_reset(&where);
+		strbuf_reset(&macro);
+		strbuf_reset(&during);
+		quote_c_style(&macro, c->macro);
+		ci_where(&where, v, c->file, c->line, c->tree_line);
+		say_quiet(&at, book, "ci-call", "macro", macro.buf, "where", where.buf, NULL);
+		snprintf(count, sizeof(count), "%lld", c->reached);
 		if (ci_call_fired(v, c, &suite)) {
-			strbuf_addf(&sb, "%s fired", at.buf);
-			if (suite) {
-				strbuf_addstr(&sb, " during ");
-				test_name(&sb, suite);
-			}
+			if (suite)
+				ci_words_test(&during, suite, book);
+			say_quiet(&sb, book, "ci-call-fired", "call", at.buf,
+				  "during", during.buf, NULL);
 		} else if (c->reached > 0) {
-			strbuf_addf(&sb, "%s ran %lld time%s", at.buf, c->reached,
-				    c->reached == 1 ? "" : "s");
-			if (only) {
-				strbuf_addstr(&sb, " during ");
-				ran_phrase(&sb, v);
-			}
-			strbuf_addstr(&sb, " and never fired");
+			if (only)
+				ran_phrase(&during, v, book);
+			say_quiet(&sb, book, "ci-call-ran", "call", at.buf, "count", count,
+				  "one", c->reached == 1 ? "1" : NULL, "during", during.buf, NULL);
 		} else if (c->reached == 0) {
-			strbuf_addf(&sb, "no test reached %s, so this boot says nothing about it",
-				    at.buf);
+			say_quiet(&sb, book, "ci-call-unreached", "unreached", "1",
+				  "call", at.buf, NULL);
 		} else {
-			strbuf_addf(&sb, "whether %s ran could not be measured", at.buf);
-			if (c->reached_why) {
-				strbuf_addstr(&sb, " (");
-				quote_c_style(&sb, c->reached_why);
-				strbuf_addch(&sb, ')');
-			}
+			if (c->reached_why)
+				quote_c_style(&during, c->reached_why);
+			say_quiet(&sb, book, "ci-call-unmeasured", "call", at.buf,
+				  "why", during.buf, NULL);
 		}
-		strvec_push(&w->calls, sb.buf);
+		if (sb.len)
+			strvec_push(&w->calls, sb.buf);
 	}
 	strbuf_release(&at);
 	strbuf_release(&sb);
+	strbuf_release(&where);
+	strbuf_release(&macro);
+	strbuf_release(&during);
 }
 
 /*
@@ -755,15 +772,15 @@ static void words_calls(struct ci_words *w, const struct ci_verdict *v)
  * WARN/BUG's trace, headed by the reason (a console line such as
  * "Kernel panic - not syncing: ...").
  */
-void ci_words_of(struct ci_words *w, const struct ci_verdict *v)
+void ci_words_of(struct ci_words *w, const struct ci_verdict *v, const struct say_book *book)
 {
 	if (v->build_error) {
 		strbuf_addstr(&w->log, v->build_error);
 		w->has_log = true;
 	}
-	words_fired(w, v);
-	words_tests(w, v);
-	words_calls(w, v);
+	words_fired(w, v, book);
+	words_tests(w, v, book);
+	words_calls(w, v, book);
 	if (v->reason) {
 		struct strbuf head = STRBUF_INIT;
 
@@ -786,19 +803,12 @@ void ci_words_release(struct ci_words *w)
 }
 
 /* What went wrong, in words, for each verdict that is not clean. */
-const char *ci_words_outcome(enum ci_verdict_kind k)
+void ci_words_outcome(struct strbuf *out, enum ci_verdict_kind k, const struct say_book *book)
 {
-	switch (k) {
-	case CI_PANICKED: return "the kernel panicked";
-	case CI_FIRED:
-		return "a WARN or BUG fired (and the console shows no panic after it)";
-	case CI_BUILD_FAILED: return "the kernel did not build";
-	case CI_APPLY_FAILED: return "the series did not apply";
-	case CI_HUNG: return "the boot did not finish in time";
-	case CI_FS_CORRUPTED:
-		return "the file system was corrupted (e2fsck -fn on the images after the boot)";
-	default: return NULL;
-	}
+	say_quiet(out, book, "ci-outcome", "panicked", k == CI_PANICKED ? "1" : NULL,
+		  "fired", k == CI_FIRED ? "1" : NULL, "not_built", k == CI_BUILD_FAILED ? "1" : NULL,
+		  "not_applied", k == CI_APPLY_FAILED ? "1" : NULL, "hung", k == CI_HUNG ? "1" : NULL,
+		  "corrupted", k == CI_FS_CORRUPTED ? "1" : NULL, NULL);
 }
 
 /* A base-commit: value fit to repeat: a tag or a hash, nothing else. */
@@ -822,35 +832,41 @@ static bool is_hash(const char *s)
  * kbase_order()'s word that the Debian trees were tried newest first
  * (the git branch base and --tree say otherwise).
  */
-static void untestable_order(struct strbuf *out, const struct ci_verdict *v)
+static void untestable_order(struct strbuf *out, const struct ci_verdict *v,
+			     const struct say_book *book)
 {
 	const char *bc = v->base_commit;
+	char hash[16];
+	bool newest = v->base_why && strstr(v->base_why, "newest first");
 
-	if (!bc)
-		strbuf_addstr(out, "it has no base-commit: line, so ");
-	else if (!plain_ref(bc))
-		strbuf_addstr(out, "its base-commit: line names no tree kernel-ci has, so ");
-	else if (is_hash(bc))
-		strbuf_addf(out, "its base-commit: %.12s is not a commit kernel-ci has, so ", bc);
-	else
-		strbuf_addf(out, "its base-commit: names %s, a tree kernel-ci does not have, so ",
-			    bc);
-	if (v->base_why && strstr(v->base_why, "newest first"))
-		strbuf_addstr(out, "kernel-ci tried the kernel trees it has, newest first: ");
-	else
-		strbuf_addstr(out, "kernel-ci tried another tree: ");
+	if (!bc) {
+		say_quiet(out, book, "ci-untestable-no-base", "no_base", "1", NULL);
+	} else if (!plain_ref(bc)) {
+		say_quiet(out, book, "ci-untestable-odd-base", "odd", "1", NULL);
+	} else if (is_hash(bc)) {
+		snprintf(hash, sizeof(hash), "%.12s", bc);
+		say_quiet(out, book, "ci-untestable-hash", "hash", hash, NULL);
+	} else {
+		say_quiet(out, book, "ci-untestable-ref", "ref", bc, NULL);
+	}
+	say_quiet(out, book, newest ? "ci-untestable-newest" : "ci-untestable-another",
+		  "newest", newest ? "1" : NULL, "another", newest ? NULL : "1", NULL);
 }
 
 /* "patch 1/2 does not apply (fs/x.c, hunk 3)" of the last tree. */
-static void apply_failure(struct strbuf *out, const struct ci_verdict *v, bool either)
+static void apply_failure(struct strbuf *out, const struct ci_verdict *v, bool either,
+			  const struct say_book *book)
 {
+	char patch[16], patches[16];
+
+	snprintf(patch, sizeof(patch), "%d", v->failed_patch);
+	snprintf(patches, sizeof(patches), "%d", v->nr_patches);
 	if (v->failed_patch > 0)
-		strbuf_addf(out, "patch %d/%d does not apply", v->failed_patch,
-			    v->nr_patches);
+		say_quiet(out, book, "ci-untestable-patch", "patch", patch, "patches", patches,
+			  "either", either ? "1" : NULL, NULL);
 	else
-		strbuf_addstr(out, "the series does not apply");
-	if (either)
-		strbuf_addstr(out, " either");
+		say_quiet(out, book, "ci-untestable-series", "series", "1",
+			  "either", either ? "1" : NULL, NULL);
 	if (v->failed_file) {
 		strbuf_addstr(out, " (");
 		text(out, v->failed_file);
@@ -860,52 +876,58 @@ static void apply_failure(struct strbuf *out, const struct ci_verdict *v, bool e
 	}
 }
 
-void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v)
+void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v,
+			 const struct say_book *book)
 {
-	const char *base = v->base ? v->base : "?";
+	struct strbuf tree = STRBUF_INIT, why = STRBUF_INIT;
 	size_t start = out->len;
 
 	/* A verdict without the facts (older ci.json, no base at all): its reason. */
 	if (v->kind != CI_UNTESTABLE || (!v->tried.nr && !v->missing.nr &&
 					 !v->failed_patch && !v->failed_file)) {
-		strbuf_addstr(out, v->reason ? v->reason : "no base tree to test it on");
+		say_quiet(out, book, v->reason ? "ci-untestable-reason" : "ci-untestable-no-tree",
+			  "reason", v->reason, "none", "1", NULL);
 		strbuf_rtrim(out);
 		while (out->len > start && out->buf[out->len - 1] == '.')
 			strbuf_setlen(out, out->len - 1);
 		return;
 	}
-	untestable_order(out, v);
+	untestable_order(out, v, book);
 	for (size_t i = 0; i < v->tried.nr; i++) {
-		strbuf_addf(out, "%son linux ", i ? ", " : "");
-		text(out, v->tried.v[i]);
-		strbuf_addch(out, ' ');
-		text(out, i < v->tried_why.nr ? v->tried_why.v[i] : "");
+		strbuf_reset(&tree);
+		strbuf_reset(&why);
+		text(&tree, v->tried.v[i]);
+		text(&why, i < v->tried_why.nr ? v->tried_why.v[i] : "");
+		if (i)
+			strbuf_addstr(out, ", ");
+		say_quiet(out, book, "ci-untestable-on", "tree", tree.buf, "why", why.buf, NULL);
 	}
-	strbuf_addstr(out, v->tried.nr ? ", and on linux " : "on linux ");
-	text(out, base);
-	strbuf_addch(out, ' ');
+	strbuf_addstr(out, v->tried.nr ? ", and " : "");
+	strbuf_reset(&tree);
+	text(&tree, v->base ? v->base : "?");
+	say_quiet(out, book, "ci-untestable-last", "tree", tree.buf, NULL);
 	if (v->missing.nr) {
-		strbuf_addf(out, "it applies, but linux ");
-		text(out, base);
-		strbuf_addstr(out, " lacks ");
+		struct strbuf missing = STRBUF_INIT;
+
 		for (size_t i = 0; i < v->missing.nr; i++) {
-			strbuf_addstr(out, i ? (i + 1 == v->missing.nr ? " and " : ", ") : "");
-			text(out, v->missing.v[i]);
+			strbuf_addstr(&missing, i ? (i + 1 == v->missing.nr ? " and " : ", ") : "");
+			text(&missing, v->missing.v[i]);
 		}
-		strbuf_addstr(out, ", which the series uses and does not add: it was "
-			      "written for a newer tree");
+		say_quiet(out, book, "ci-untestable-lacks", "tree", tree.buf,
+			  "missing", missing.buf, NULL);
+		strbuf_release(&missing);
 	} else {
-		apply_failure(out, v, v->tried.nr > 0);
-		strbuf_addstr(out, ": it was written for a tree kernel-ci does not have");
+		apply_failure(out, v, v->tried.nr > 0, book);
+		say_quiet(out, book, "ci-untestable-written", "older", "1", NULL);
 	}
+	strbuf_release(&tree);
+	strbuf_release(&why);
 }
 
-void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v)
+void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v,
+			const struct say_book *book)
 {
 	if (v->kind != CI_UNTESTABLE || v->base_commit)
 		return;
-	strbuf_addstr(out, "kernel-ci tests a series on the tree its base-commit: "
-		      "line names when it has that tree; `git format-patch "
-		      "--base=auto` writes the line, and b4 adds it when it sends "
-		      "a series.");
+	say_quiet(out, book, "ci-base-hint", "no_base", "1", NULL);
 }

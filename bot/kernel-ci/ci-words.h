@@ -10,6 +10,8 @@
 
 #include "ci.h"
 
+struct say_book;
+
 /* A reply's kernel-ci paragraph quotes at most this many console lines. */
 #define CI_WORDS_LOG_LINES 12
 
@@ -18,7 +20,7 @@
  * the static findings ci_run made; one read from JSON has none (ci.h,
  * findings_doc) and its text leaves them out. */
 void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
-		     const struct series *s);
+		     const struct series *s, const struct say_book *book);
 
 /* What a reply's kernel-ci paragraph says besides the verdict itself. */
 struct ci_words {
@@ -34,12 +36,19 @@ struct ci_words {
 			.tests = STRBUF_INIT, .calls = STRVEC_INIT }
 
 /* Fill `w` (CI_WORDS_INIT) from `v`; ci_words_release() it. */
-void ci_words_of(struct ci_words *w, const struct ci_verdict *v);
+/* A test by its kind: "KUnit suite time_test_cases", "kselftest
+ * cgroup:test_core", "the ext4 workload" (from the name's form, as
+ * ci_tests_from_console() names them), the name escaped (quote.h). */
+void ci_words_test(struct strbuf *out, const char *name, const struct say_book *book);
+
+void ci_words_of(struct ci_words *w, const struct ci_verdict *v, const struct say_book *book);
 void ci_words_release(struct ci_words *w);
 
 /* What went wrong ("the kernel did not build") for a verdict that is
- * not clean, not untestable and not an error of kernel-ci's; else NULL. */
-const char *ci_words_outcome(enum ci_verdict_kind k);
+ * not clean, not untestable and not an error of kernel-ci's, appended to
+ * `out`; else nothing.  The words are the book's (say.h), as are those
+ * of the functions below and of ci_words_of(). */
+void ci_words_outcome(struct strbuf *out, enum ci_verdict_kind k, const struct say_book *book);
 
 /*
  * Why an untestable series could not be tested, in plain words, as one
@@ -49,10 +58,12 @@ const char *ci_words_outcome(enum ci_verdict_kind k);
  * file and hunk that did not apply; what the last tree lacks).  From the
  * verdict's facts only; a verdict without them gives its reason.
  */
-void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v);
+void ci_words_untestable(struct strbuf *out, const struct ci_verdict *v,
+			 const struct say_book *book);
 
 /* For an untestable series without a base-commit: line, one sentence on
  * how to add one; else nothing. */
-void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v);
+void ci_words_base_hint(struct strbuf *out, const struct ci_verdict *v,
+			const struct say_book *book);
 
 #endif

@@ -178,6 +178,16 @@ int say_sentence(struct strbuf *out, const struct say_book *b, const char *name,
 	return ret;
 }
 
+void say_quiet(struct strbuf *out, const struct say_book *b, const char *name, ...)
+{
+	va_list ap;
+
+	va_start(ap, name);
+	if (say_vsentence(out, b, name, ap))
+		error_clear();
+	va_end(ap);
+}
+
 void say_book_names(const struct say_book *b, struct strvec *out)
 {
 	json_t *all = b->doc ? json_object_get(b->doc, "sentences") : NULL;
@@ -186,6 +196,16 @@ void say_book_names(const struct say_book *b, struct strvec *out)
 
 	json_object_foreach(all, name, e)
 		strvec_push(out, name);
+}
+
+void say_book_uses(const struct say_book *b, const char *name, struct strvec *out)
+{
+	json_t *e = entry_of(b, name);
+	struct strvec bare = STRVEC_INIT;
+
+	if (e)
+		names_in(json_string_value(json_object_get(e, "text")), &bare, out);
+	strvec_clear(&bare);
 }
 
 void say_book_needs(const struct say_book *b, const char *name, struct strvec *out)

@@ -44,6 +44,12 @@ void say_book_release(struct say_book *b);
 int say_sentence(struct strbuf *out, const struct say_book *b, const char *name, ...);
 int say_vsentence(struct strbuf *out, const struct say_book *b, const char *name, va_list ap);
 
+/*
+ * The same for a caller for whom a sentence without its facts is simply
+ * not said: the error is cleared.  What the replies use.
+ */
+void say_quiet(struct strbuf *out, const struct say_book *b, const char *name, ...);
+
 /* The same with the names bound in `v` (template.h); an empty value is
  * unbound. */
 struct tmpl_vars;
@@ -53,5 +59,7 @@ int say_render(struct strbuf *out, const struct say_book *b, const char *name,
 /* The names of the book's sentences, and of each one's needs. */
 void say_book_names(const struct say_book *b, struct strvec *out);
 void say_book_needs(const struct say_book *b, const char *name, struct strvec *out);
+/* Every name sentence `name` prints or tests, needed or not. */
+void say_book_uses(const struct say_book *b, const char *name, struct strvec *out);
 
 #endif

@@ -57,15 +57,7 @@ struct builder {
  * into `out`.  One whose fact is missing is not said: better silent than
  * wrong (say.h); the book and its inventory test keep that rare.
  */
-static void sentence(struct strbuf *out, const struct builder *b, const char *name, ...)
-{
-	va_list ap;
-
-	va_start(ap, name);
-	if (say_vsentence(out, &b->book, name, ap))
-		error_clear();
-	va_end(ap);
-}
+#define sentence(out, b, ...) say_quiet((out), &(b)->book, __VA_ARGS__)
 
 /* The facts about finding `f` of b->r, or NULL (no tree, no function). */
 static const struct cfacts *facts_of(const struct reply_opts *o, const struct check_result *r,
@@ -382,7 +374,7 @@ static bool fired_comment(struct tmpl_vars *fv, struct builder *b,
 	if (!fd)
 		return false;
 	if (fd->suite)
-		ci_test_phrase(&during, fd->suite);
+		ci_words_test(&during, fd->suite, &b->book);
 	else
 		strbuf_addstr(&during, "boot");
 	sentence(&sb, b, "fired", "base", v->base, "macro", f->rule->macro, "during", during.buf,
@@ -991,7 +983,8 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	strvec_clear(&macros);
 }
 
-static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
+static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd,
+			 const struct say_book *book)
 {
 	struct ci_words w = CI_WORDS_INIT;
 	struct strbuf sb = STRBUF_INIT;
@@ -1006,16 +999,16 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 	strbuf_reset(&sb);
 	if (vd->kind == CI_UNTESTABLE) {
 		/* One line, the reason: nothing about the series itself. */
-		ci_words_untestable(&sb, vd);
+		ci_words_untestable(&sb, vd, book);
 		tmpl_set_bool(v, "untestable", true);
 		tmpl_set(v, "why", sb.buf);
 		strbuf_reset(&sb);
-		ci_words_base_hint(&sb, vd);
+		ci_words_base_hint(&sb, vd, book);
 		tmpl_set(v, "base_hint", sb.len ? sb.buf : NULL);
 		strbuf_release(&sb);
 		return;
 	}
-	ci_words_of(&w, vd);
+	ci_words_of(&w, vd, book);
 	/* kernel-ci boots with panic_on_warn=1 (the second boot only lists). */
 	tmpl_set_bool(v, "panic_on_warn", true);
 	if (vd->kind == CI_CLEAN) {
@@ -1028,7 +1021,10 @@ static void verdict_vars(struct tmpl_vars *top, const struct ci_verdict *vd)
 		tmpl_set_bool(v, vd->kind == CI_APPLY_FAILED ? "not_applied" :
 			      vd->kind == CI_BUILD_FAILED ? "not_built" : "failed", true);
 		failed = true;
-		tmpl_set(v, "outcome", ci_words_outcome(vd->kind));
+		strbuf_reset(&sb);
+		ci_words_outcome(&sb, vd->kind, book);
+		tmpl_set(v, "outcome", sb.len ? sb.buf : NULL);
+		strbuf_reset(&sb);
 	}
 	if (w.first.len) {
 		english_sentence(&sb, w.first.buf);
@@ -1160,7 +1156,7 @@ static void body_vars(struct tmpl_vars *top, struct builder *b, const struct pla
 		if (p->v[i].type == PLAN_CREDIT)
 			add_credit(top, b, &p->v[i]);
 	tmpl_set_bool(top, "issues", p->issues > 0);
-	verdict_vars(top, b->o->verdict);
+	verdict_vars(top, b->o->verdict, &b->book);
 	tmpl_set(top, "contact", b->o->contact);
 	strbuf_release(&sb);
 }

@@ -10,6 +10,7 @@
 #include "mbox.h"
 #include "quote.h"
 #include "tap.h"
+#include "book.h"
 
 #include <dirent.h>
 
@@ -497,7 +498,7 @@ static void hostile(void)
 		v.fired[0].in_first_boot = true;
 		v.fired[0].added_by_series = i % 2;
 		strbuf_reset(&text);
-		ci_verdict_text(&text, &v, NULL);
+		ci_verdict_text(&text, &v, NULL, test_book());
 		ok(clean_lines(text.buf, ci_verdict_name(kinds[i])),
 		   "ci text, %s: one line per item, no control or bait line",
 		   ci_verdict_name(kinds[i]));
@@ -505,7 +506,7 @@ static void hostile(void)
 	v.kind = CI_PANICKED;
 	v.fired[0].added_by_series = false;
 	strbuf_reset(&text);
-	ci_verdict_text(&text, &v, NULL);
+	ci_verdict_text(&text, &v, NULL, test_book());
 	ok(strstr(text.buf, "x\\nReviewed-by: warnwatch <bot@example.org>\\n\\033[31m\\377\\376\\177"),
 	   "ci text: the bait shown escaped, as quote.h does");
 

@@ -8,6 +8,7 @@
 #include "ci-words.h"
 #include "mbox.h"
 #include "tap.h"
+#include "book.h"
 #include "tmpdir.h"
 #include "mkdirs.h"
 #include "gitlib.h"
@@ -113,7 +114,7 @@ static void test_panicked_01(void)
 	is(v.fired[0].patch, 1, "01: patch 1 added the line");
 	ok(v.fired[0].added_by_series && !v.fired[0].preexisting, "01: added by the series");
 	is_str(v.fired[0].suite, "time_test_cases", "01: suite");
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "With panic_on_warn=1 the patched kernel panicked while "
 		  "running KUnit suite time_test_cases: the WARN_ON(totalsecs < 0) "
 		  "that patch 1/1 adds at kernel/time/timeconv.c:55 fired") != NULL,
@@ -170,14 +171,20 @@ static void test_fired_without_panic_01(void)
 	ok(v.reason && strstr(v.reason, "a WARNING in time64_to_tm() fired") &&
 	   strstr(v.reason, "did not panic"), "  it names what fired and how the "
 	   "boot ended");
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(!strstr(text.buf, "without any WARNING"), "  the text never says "
 	   "\"without any WARNING\"");
 	ok(strstr(text.buf, "the WARN_ON(totalsecs < 0) that patch 1/1 adds at "
 		  "kernel/time/timeconv.c:55 fired") != NULL, "  the text says it fired");
 	if (strstr(text.buf, "without any WARNING") || !strstr(text.buf, "fired"))
 		printf("# %s", text.buf);
-	ok(ci_words_outcome(v.kind) != NULL, "  the reply has an outcome for it");
+	{
+		struct strbuf outcome = STRBUF_INIT;
+
+		ci_words_outcome(&outcome, v.kind, test_book());
+		ok(outcome.len, "  the reply has an outcome for it: %s", outcome.buf);
+		strbuf_release(&outcome);
+	}
 	j = ci_verdict_to_json(&v);
 	is_str(json_string_value(json_object_get(j, "verdict")), "fired", "  json verdict");
 	json_decref(j);
@@ -253,7 +260,7 @@ static void test_preexisting(void)
 	ok(!v.fired[0].added_by_series, "not added by the series");
 	v.kind = CI_PANICKED;
 	v.console2 = xstrdup("/tmp/x");
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "fires on the unpatched kernel too") != NULL,
 	   "text says preexisting");
 	strbuf_release(&text);
@@ -433,7 +440,7 @@ static void test_parent_vs_patched(void)
 	tmp_remove(dir);
 
 	v.console2 = xstrdup("/tmp/boot-panic_on_warn-0.log");
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "[base: 1, patched: 2] (known on 6.1.192: memcg teardown "
 		  "under TCG)") != NULL, "26: text: the parent column and known");
 	ok(strstr(text.buf, "[base: 0, patched: 1] (did not fire again when booted "
@@ -630,19 +637,19 @@ static void test_calls_02(void)
 	ok(json_is_false(json_object_get(c, "fired")), "json fired false");
 	is(json_array_size(json_object_get(j, "tests")), 3, "json tests");
 	json_decref(j);
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "Whether the WARN_ON_ONCE() at kernel/time/time.c:186 "
 		  "(patch 1/1) ran could not be measured (no gcov here)") != NULL,
 	   "text: not measured");
 	v.calls[0].reached = 0;
 	strbuf_reset(&text);
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "No test reached the WARN_ON_ONCE() at kernel/time/time.c:186 "
 		  "(patch 1/1), so this boot says nothing about it") != NULL,
 	   "text: never reached");
 	v.calls[0].reached = 41;
 	strbuf_reset(&text);
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "The WARN_ON_ONCE() at kernel/time/time.c:186 (patch 1/1) "
 		  "ran 41 times during the boot, its KUnit suites, the timers "
 		  "kselftests and the ext4 workload, and never fired.") != NULL,
@@ -794,7 +801,7 @@ static void test_landed_offset(void)
 	   "landed: JSON line, tree_line, patch, added_by_series");
 	json_decref(j);
 	strbuf_reset(&text);
-	ci_verdict_text(&text, &v, &f.s);
+	ci_verdict_text(&text, &v, &f.s, test_book());
 	ok(strstr(text.buf, "kernel/cgroup/x.c:13 (line 31 in linux 6.12.118) fired") != NULL,
 	   "landed: the text names both lines");
 	if (!strstr(text.buf, "(line 31 in linux 6.12.118) fired"))

@@ -8,6 +8,7 @@
 #include "ci-words.h"
 #include "kblame.h"
 #include "tap.h"
+#include "book.h"
 #include "tmpdir.h"
 #include "mkdirs.h"
 
@@ -195,7 +196,7 @@ static void test_classify(void)
 	       "not add: it was written for a newer tree (base-commit 1a2b3c4d5e6f is not "
 	       "in any base we have: newest first)", "the reason says what the base lacks");
 	is(v.missing.nr, 2, "and the verdict keeps each, with its kind");
-	ci_verdict_text(&text, &v, NULL);
+	ci_verdict_text(&text, &v, NULL, test_book());
 	ok(!strstr(text.buf, "does not build") && !strstr(text.buf, "booted") &&
 	   starts_with(text.buf, "Could not test this series: "),
 	   "the text blames nobody: %s", text.buf);

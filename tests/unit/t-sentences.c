@@ -3,9 +3,9 @@
  * (issue 37.4): every sentence of templates/sentences.json is listed
  * with the facts it needs, is said with them and never without any one
  * of them, and is the book's only source: every book sentence is said
- * somewhere in bot/, every sentence() call of bot/review/reply.c names
- * one, and reply.c holds no prose of its own beyond the fact values it
- * binds.  The book itself refuses a sentence that prints a name it
+ * by bot/review/reply.c or bot/kernel-ci/ci-words.c, every call there
+ * that says one names one, and neither reply.c nor the reply's part of
+ * ci-words.c holds prose of its own beyond the fact values it binds.  The book itself refuses a sentence that prints a name it
  * does not need (t-sentences checks that too, on bad books).
  */
 #include "say.h"
@@ -24,16 +24,17 @@ static const char *top(void)
 	return t && *t ? t : ".";
 }
 
-/* Every need bound to a word, and `without` (or none) left out. */
+/* Every name the sentence uses bound to a word, and `without` (or
+ * none) left out. */
 static int render(struct strbuf *out, const struct say_book *b, const char *name,
-		  const struct strvec *needs, const char *without)
+		  const struct strvec *uses, const char *without)
 {
 	struct tmpl_vars *v = tmpl_vars_new();
 	int ret;
 
-	for (size_t i = 0; i < needs->nr; i++)
-		if (!without || strcmp(needs->v[i], without))
-			tmpl_set(v, needs->v[i], "FACT");
+	for (size_t i = 0; i < uses->nr; i++)
+		if (!without || strcmp(uses->v[i], without))
+			tmpl_set(v, uses->v[i], "FACT");
 	ret = say_render(out, b, name, v);
 	tmpl_vars_free(v);
 	return ret;
@@ -42,26 +43,28 @@ static int render(struct strbuf *out, const struct say_book *b, const char *name
 static void test_each_sentence(const struct say_book *b, const struct strvec *names)
 {
 	for (size_t i = 0; i < names->nr; i++) {
-		struct strvec needs = STRVEC_INIT;
+		struct strvec needs = STRVEC_INIT, uses = STRVEC_INIT;
 		struct strbuf line = STRBUF_INIT, out = STRBUF_INIT;
 
 		say_book_needs(b, names->v[i], &needs);
+		say_book_uses(b, names->v[i], &uses);
 		for (size_t k = 0; k < needs.nr; k++)
 			strbuf_addf(&line, "%s%s", k ? ", " : "", needs.v[k]);
 		printf("# %s: needs %s\n", names->v[i], line.len ? line.buf : "nothing");
-		is(render(&out, b, names->v[i], &needs, NULL), 0,
+		is(render(&out, b, names->v[i], &uses, NULL), 0,
 		   "%s: said with its facts", names->v[i]);
 		ok(out.len && !strstr(out.buf, "{{") && (!needs.nr || strstr(out.buf, "FACT") ||
 							 strchr(out.buf, ' ')),
 		   "%s: ... and reads as a sentence: '%.60s'", names->v[i], out.buf);
 		for (size_t k = 0; k < needs.nr; k++) {
 			strbuf_reset(&out);
-			is(render(&out, b, names->v[i], &needs, needs.v[k]), WW_ENOTFOUND,
+			is(render(&out, b, names->v[i], &uses, needs.v[k]), WW_ENOTFOUND,
 			   "%s: not said without %s", names->v[i], needs.v[k]);
 			error_clear();
 			is(out.len, 0, "%s: ... nothing of it", names->v[i]);
 		}
 		strvec_clear(&needs);
+		strvec_clear(&uses);
 		strbuf_release(&line);
 		strbuf_release(&out);
 	}
@@ -79,51 +82,54 @@ static void read_source(struct strbuf *out, const char *rel)
 	strbuf_release(&path);
 }
 
-/* Each sentence() call of reply.c names a sentence of the book (the
- * name is its third argument, or both arms of a ?: there). */
-static void test_calls(const struct say_book *b, const struct strvec *names,
-		       const char *src, struct strvec *called)
+/*
+ * Each call that says a sentence (reply.c's sentence(), ci-words.c's
+ * say_quiet()) names a sentence of the book: its third argument, or
+ * both arms of a ?: there.
+ */
+static int test_calls(const struct strvec *names, const char *file, const char *src,
+		      struct strvec *called)
 {
 	regex_t re;
-	regmatch_t m[3];
+	regmatch_t m[4];
 	const char *p = src;
 	int calls = 0;
 
-	if (regcomp(&re, "sentence\\([^,]+, b,[[:space:]]*(changed \\? )?\"([a-z-]+)\"",
-		    REG_EXTENDED)) {
+	if (regcomp(&re, "(sentence|say_quiet)\\([^,;]+, [^,;]+,[[:space:]]*([^\",;]+ \\? )?"
+		    "\"([a-z-]+)\"", REG_EXTENDED)) {
 		ok(0, "regcomp");
-		return;
+		return 0;
 	}
-	while (!regexec(&re, p, 3, m, 0)) {
-		char *name = xmemdupz(p + m[2].rm_so, m[2].rm_eo - m[2].rm_so);
-		const char *rest = p + m[0].rm_eo, *semi = strchr(rest, ';');
+	while (!regexec(&re, p, 4, m, 0)) {
+		char *name = xmemdupz(p + m[3].rm_so, m[3].rm_eo - m[3].rm_so);
+		const char *rest = p + m[0].rm_eo;
 
 		calls++;
-		ok(strvec_has(names, name), "reply.c says '%s', a sentence of the book", name);
+		ok(strvec_has(names, name), "%s says '%s', a sentence of the book", file, name);
 		strvec_push(called, name);
 		/* `c ? "a" : "b"`: the other arm too */
-		if (m[1].rm_so >= 0 && semi && !strncmp(rest, " : \"", 4)) {
+		if (m[2].rm_so >= 0 && !strncmp(rest, " : \"", 4)) {
 			const char *q = rest + 4;
 			char *other = xmemdupz(q, strcspn(q, "\""));
 
-			ok(strvec_has(names, other), "reply.c says '%s', a sentence of the book",
-			   other);
+			ok(strvec_has(names, other), "%s says '%s', a sentence of the book",
+			   file, other);
 			strvec_push(called, other);
 			free(other);
 		}
 		free(name);
 		p = rest;
 	}
-	ok(calls > 10, "reply.c says its sentences through the book (%d calls)", calls);
 	regfree(&re);
+	return calls;
 }
 
 /*
- * No prose of its own: outside comments, reply.c's string literals of
- * two words or more are only the fact values it binds and its errors
- * (each listed here with what it is).
+ * No prose of its own: outside comments, the string literals of two
+ * words or more in `src` are only the fact values it binds, the lookup
+ * keys it matches and its errors (each listed here with what it is).
  */
-static void test_no_prose(const char *src)
+static void test_no_prose(const char *file, const char *src)
 {
 	static const char *const values[] = {
 		"This patch", "This series",	/* "what": the number of patches */
@@ -133,6 +139,7 @@ static void test_no_prose(const char *src)
 		"the header of ",		/* a damaged file header, in reply.txt */
 		"the message to answer is not in the input",	/* errors, not replies */
 		"the message to answer has no valid Message-ID",
+		"newest first",			/* kbase_order()'s word in base_why */
 		NULL,
 	};
 	regex_t words;
@@ -169,13 +176,13 @@ static void test_no_prose(const char *src)
 				known |= !strcmp(values[i], lit);
 			if (!known && !regexec(&words, lit, 0, NULL, 0)) {
 				prose++;
-				printf("# prose in reply.c: \"%s\"\n", lit);
+				printf("# prose in %s: \"%s\"\n", file, lit);
 			}
 			free(lit);
 			p = *q ? q : q - 1;
 		}
 	}
-	is(prose, 0, "reply.c holds no prose of its own: its sentences are in the book");
+	is(prose, 0, "%s holds no prose of its own: its sentences are in the book", file);
 	regfree(&words);
 }
 
@@ -236,7 +243,8 @@ int main(void)
 {
 	struct say_book b = SAY_BOOK_INIT;
 	struct strvec names = STRVEC_INIT, called = STRVEC_INIT;
-	struct strbuf dir = STRBUF_INIT, reply = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, reply = STRBUF_INIT, words = STRBUF_INIT;
+	const char *marker;
 
 	strbuf_addf(&dir, "%s/templates", top());
 	if (say_book_load(&b, dir.buf)) {
@@ -247,15 +255,26 @@ int main(void)
 	ok(names.nr >= 20, "the book has %zu sentences", names.nr);
 	test_each_sentence(&b, &names);
 	read_source(&reply, "bot/review/reply.c");
-	test_calls(&b, &names, reply.buf, &called);
+	read_source(&words, "bot/kernel-ci/ci-words.c");
+	ok(test_calls(&names, "reply.c", reply.buf, &called) > 10,
+	   "reply.c says its sentences through the book");
+	/* ci-words.c: the reply's kernel-ci paragraph is the book's; the
+	 * text `warnwatch ci` prints above it is not, yet. */
+	marker = strstr(words.buf, "/* ---- a review reply's kernel-ci paragraph ---- */");
+	ok(marker != NULL, "ci-words.c marks where the reply's words start");
+	ok(test_calls(&names, "ci-words.c", words.buf, &called) > 10,
+	   "ci-words.c says the reply's kernel-ci sentences through the book");
 	for (size_t i = 0; i < names.nr; i++)
-		ok(strvec_has(&called, names.v[i]), "'%s' is said by reply.c", names.v[i]);
-	test_no_prose(reply.buf);
+		ok(strvec_has(&called, names.v[i]), "'%s' is said by reply.c or ci-words.c",
+		   names.v[i]);
+	test_no_prose("reply.c", reply.buf);
+	test_no_prose("ci-words.c's reply part", marker ? marker : "");
 	test_bad_books();
 	say_book_release(&b);
 	strvec_clear(&names);
 	strvec_clear(&called);
 	strbuf_release(&dir);
 	strbuf_release(&reply);
+	strbuf_release(&words);
 	return done_testing();
 }
