@@ -346,8 +346,8 @@ int cmd_ci(int argc, const char **argv)
 	    (ret = series_load(&s, a.input, 0, fetch_series, &a)) < 0 ||
 	    (ret = input_caps(&s, a.input)) < 0 ||
 	    (a.rules_dir && rules_load(&rules, a.rules_dir) < 0) ||
-	    say_book_load(&book, datadir_find(dir, sizeof(dir), "templates", ENV_NONE,
-					      NULL)) < 0) {
+	    say_book_load_beside(&book, datadir_find(dir, sizeof(dir), "templates",
+						     ENV_WARNWATCH_TEMPLATES, NULL)) < 0) {
 		bool too_big = ret == WW_ETOOBIG;
 
 		ret = report_error(NULL);

@@ -2,9 +2,11 @@
  * The book of sentences: see say.h.
  */
 #include "say.h"
+#include "datadir.h"
 #include "template.h"
 
 #include <jansson.h>
+#include <limits.h>
 
 #define SAY_MAX_BYTES (256u << 10)
 #define SAY_MAX_PAIRS 16
@@ -115,6 +117,18 @@ out:
 	strbuf_release(&buf);
 	if (ret)
 		say_book_release(b);
+	return ret;
+}
+
+int say_book_load_beside(struct say_book *b, const char *dir)
+{
+	char buf[PATH_MAX];
+	int ret = say_book_load(b, dir);
+
+	if (ret == WW_ENOTFOUND) {
+		error_clear();
+		ret = say_book_load(b, datadir_find(buf, sizeof(buf), "templates", ENV_NONE, NULL));
+	}
 	return ret;
 }
 

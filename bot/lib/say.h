@@ -35,6 +35,13 @@ int say_book_load(struct say_book *b, const char *dir);
 void say_book_release(struct say_book *b);
 
 /*
+ * The book beside the templates in `dir`; a templates directory without
+ * one (an operator's own, from before the book) reads the installed
+ * book (datadir.h).
+ */
+int say_book_load_beside(struct say_book *b, const char *dir);
+
+/*
  * Append sentence `name`, its names bound from the pairs that follow
  * (const char *key, const char *value, ..., NULL); a NULL or empty
  * value leaves the key unbound.  When a fact the sentence needs is

@@ -1348,21 +1348,6 @@ static bool keep_item(void *data, const struct plan_item *it)
 	return plan_reached_in_boot(b->o->verdict, f) || fact_evidence(b, f);
 }
 
-/* The book of sentences beside the templates; an operator's own
- * templates from before it have none: the installed one then. */
-static int load_book(struct say_book *book, const char *dir)
-{
-	char buf[PATH_MAX];
-	int ret = say_book_load(book, dir ? dir : "templates");
-
-	if (ret == WW_ENOTFOUND) {
-		error_clear();
-		ret = say_book_load(book, datadir_find(buf, sizeof(buf), "templates",
-						       ENV_NONE, NULL));
-	}
-	return ret;
-}
-
 int reply_build(struct reply *out, const struct series *s,
 		const struct check_result *r, const struct reply_opts *o)
 {
@@ -1385,7 +1370,7 @@ int reply_build(struct reply *out, const struct series *s,
 	if (!b.advice && !advice_load(&own, rules_default_dir()))
 		b.advice = &own;
 	error_clear();
-	ret = load_book(&b.book, o->template_dir);
+	ret = say_book_load_beside(&b.book, o->template_dir ? o->template_dir : "templates");
 	if (ret)
 		goto out;
 	plan_build(&p, r, o->prev ? o->prev_result : NULL, o->verdict, b.advice, o->facts);

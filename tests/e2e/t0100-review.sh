@@ -459,6 +459,23 @@ review --mbox "$DATA/example-v1.mbox"
 	ok "--mbox drafts the same reply without any server" ||
 	not_ok "--mbox drafts without a server (rc $rc): $(cat "$TEST_DIR/stderr")"
 
+# Issue 37.4: an operator's own templates from before the book of
+# sentences (no sentences.json) still get the reply's own words, from the
+# installed book; the same reply as with the shipped templates.
+mkdir -p "$TEST_DIR/old-templates"
+cp "$WW_TOP/templates/reply.txt" "$WW_TOP/templates/finding.txt" "$WW_TOP/templates/verdict.txt" \
+	"$TEST_DIR/old-templates/"
+cp "$TEST_DIR/stdout" "$TEST_DIR/shipped.out"
+WARNWATCH_TEMPLATES="$TEST_DIR/old-templates" \
+	"$WARNWATCH" review --config "$CONF" --mbox "$DATA/example-v1.mbox" \
+	>"$TEST_DIR/stdout" 2>"$TEST_DIR/stderr"
+rc=$?
+[ "$rc" -eq 0 ] && grep -q '^This series adds ' "$TEST_DIR/stdout" &&
+	diff <(grep -v '^\(Date\|Message-ID\):' "$TEST_DIR/shipped.out") \
+	     <(grep -v '^\(Date\|Message-ID\):' "$TEST_DIR/stdout") >/dev/null &&
+	ok "templates without sentences.json: the installed book says the same reply" ||
+	not_ok "templates without sentences.json (rc $rc): $(cat "$TEST_DIR/stderr")"
+
 # Issue 25: one table of keys for every command: [state] start-wait (read by
 # the service) is no "unknown key" to review, which shares the file.
 sed "s|^dir = .*|&\nstart-wait = 30|" "$CONF" >"$TEST_DIR/start-wait.conf"
