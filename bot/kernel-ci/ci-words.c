@@ -2,7 +2,9 @@
  * The kernel-ci verdict in words, in one place (see ci-words.h): the
  * text `warnwatch ci` prints (ci_verdict_text) and what a review reply's
  * kernel-ci paragraph says (ci_words_of), which share their phrases for
- * tests and for what ran.
+ * tests and for what ran.  The reply's words, and the shared phrases,
+ * are sentences of the book (say.h, templates/sentences.json): this
+ * file escapes the names and binds the facts.
  */
 #include "ci-priv.h"
 #include "ci-words.h"
