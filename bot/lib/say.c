@@ -9,8 +9,6 @@
 #include <limits.h>
 
 #define SAY_MAX_BYTES (256u << 10)
-#define SAY_MAX_PAIRS 16
-
 static json_t *entry_of(const struct say_book *b, const char *name)
 {
 	json_t *all = b->doc ? json_object_get(b->doc, "sentences") : NULL;
@@ -170,7 +168,7 @@ int say_vsentence(struct strbuf *out, const struct say_book *b, const char *name
 	const char *key;
 	int ret;
 
-	for (int i = 0; i < SAY_MAX_PAIRS && (key = va_arg(ap, const char *)); i++) {
+	while ((key = va_arg(ap, const char *))) {
 		const char *value = va_arg(ap, const char *);
 
 		if (value && *value)
