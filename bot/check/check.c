@@ -74,6 +74,29 @@ struct checker {
 	/* #define lines of family wrappers the patch removes (for moves) */
 	struct gone_define *gone;
 	size_t gone_nr, gone_alloc;
+	/* keep what the parse delivers here, to be checked later, or NULL */
+	struct kept *keep;
+};
+
+/*
+ * What the parse of one patch delivered, in order: owned copies of its
+ * files, and its damaged hunks.  With --tree, the rules are only known
+ * once every path of the series is (the tree's wrappers of the
+ * directories it touches): the series is parsed once, kept, and checked
+ * from what was kept.
+ */
+struct kept_item {
+	struct diff_file *f;	/* a file, or NULL: a damaged hunk */
+	char *file;
+	int hunk;
+	bool tabs;		/* reason is diff_reason_tabs */
+	char *reason;
+	char *message;
+};
+
+struct kept {
+	struct kept_item *v;
+	size_t nr, alloc;
 };
 
 /* Only what the rules say is scanned (C sources and headers, not Documentation/). */
@@ -593,6 +616,11 @@ static int check_file(const struct diff_file *df, void *data)
 {
 	struct checker *c = data;
 
+	if (c->keep) {
+		ALLOC_GROW(c->keep->v, c->keep->nr + 1, c->keep->alloc);
+		c->keep->v[c->keep->nr++] = (struct kept_item){ .f = diff_file_dup(df) };
+		return 0;
+	}
 	if (c->map)
 		linemap_add_file(c->map, c->map_patch, df);
 	if (df->binary) {
@@ -1176,6 +1204,14 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	struct check_result *r = c->out;
 	struct check_damage *d;
 
+	if (c->keep) {
+		ALLOC_GROW(c->keep->v, c->keep->nr + 1, c->keep->alloc);
+		c->keep->v[c->keep->nr++] = (struct kept_item){
+			.file = xstrdup(file), .hunk = hunk,
+			.tabs = reason == diff_reason_tabs, .reason = xstrdup(reason),
+			.message = xstrdup(message) };
+		return;
+	}
 	/* a skipped hunk's lines cannot be followed (tabs: all are read) */
 	if (c->map && reason != diff_reason_tabs)
 		linemap_set_damaged(c->map, c->map_patch);
@@ -1188,36 +1224,61 @@ static void add_damage(const char *file, int hunk, const char *reason,
 	d->message = xstrdup(message);
 }
 
-/* diff_opts.want_file for check_series_paths(): note the path, read no hunk. */
-static bool collect_path(const char *path, void *data)
+static void checker_init(struct checker *c, struct check_result *out, int patch,
+			 const struct check_opts *opts, struct linemap *map,
+			 size_t map_patch)
 {
-	struct strvec *paths = data;
-
-	strvec_push(paths, path);
-	return false;
+	memset(c, 0, sizeof(*c));
+	c->out = out;
+	c->first = out->nr;
+	c->rs = opts->rules;
+	c->patch = patch;
+	c->map = map;
+	c->map_patch = map_patch;
+	strbuf_init(&c->pre.text, 0);
+	strbuf_init(&c->post.text, 0);
+	strbuf_init(&c->sb, 0);
 }
 
-/* diff_opts.damaged for check_series_paths(): the check reports damage. */
-static void ignore_damage(const char *file, int hunk, const char *reason,
-			  const char *message, void *data)
+/* The patch's findings paired and counted (after a parse that held), and
+ * the checker's own memory freed; returns `ret`. */
+static int checker_finish(struct checker *c, int ret)
 {
+	if (ret >= 0 && !c->keep) {
+		pair_findings(c);
+		count_findings(c->out, c->first);
+	}
+	free(c->where);
+	for (size_t i = 0; i < c->gone_nr; i++) {
+		free(c->gone[i].name);
+		free(c->gone[i].file);
+	}
+	free(c->gone);
+	image_release(&c->pre);
+	image_release(&c->post);
+	scan_result_clear(&c->hits);
+	strbuf_release(&c->sb);
+	return ret;
 }
 
-int check_series_paths(struct strvec *out, const struct series *s)
+/*
+ * The one parse of a diff: its files and damaged hunks go to check_file()
+ * and add_damage(), which check them at once or keep them (c->keep).
+ * Hunks are chosen by `anchors` (NULL: every hunk).
+ */
+static int parse_patch(struct checker *c, const char *diff, size_t len,
+		       const struct diff_anchors *anchors)
 {
 	struct diff_opts dopts = DIFF_OPTS_INIT;
 
-	dopts.want_file = collect_path;
-	dopts.data = out;
-	dopts.damaged = ignore_damage;
-	for (size_t i = 0; i < s->nr; i++) {
-		int ret = diff_parse(s->patches[i].diff, s->patches[i].diff_len, &dopts,
-				     NULL, NULL);
-
-		if (ret < 0)
-			return ret;
-	}
-	return 0;
+	dopts.want_file = want_file;
+	dopts.data = c->rs;
+	dopts.anchor_set = anchors;
+	/* a map, or a later check, needs every file's ranges and path */
+	dopts.every_file = c->map || c->keep;
+	dopts.damaged = add_damage;
+	dopts.damaged_data = c;
+	return diff_parse(diff, len, &dopts, check_file, c);
 }
 
 /* Findings of one diff, its hunks chosen by `anchors` (made ready by the caller). */
@@ -1226,41 +1287,43 @@ static int check_patch(struct check_result *out, const char *diff, size_t len,
 		       const struct diff_anchors *anchors, struct linemap *map,
 		       size_t map_patch)
 {
-	struct checker c = { 0 };
-	struct diff_opts dopts = DIFF_OPTS_INIT;
-	int ret;
+	struct checker c;
 
-	c.out = out;
-	c.first = out->nr;
-	c.rs = opts->rules;
-	c.patch = patch;
-	c.map = map;
-	c.map_patch = map_patch;
-	strbuf_init(&c.pre.text, 0);
-	strbuf_init(&c.post.text, 0);
-	strbuf_init(&c.sb, 0);
-	dopts.want_file = want_file;
-	dopts.data = opts->rules;
-	dopts.anchor_set = anchors;
-	dopts.every_file = c.map != NULL;
-	dopts.damaged = add_damage;
-	dopts.damaged_data = &c;
-	ret = diff_parse(diff, len, &dopts, check_file, &c);
-	if (ret >= 0) {
-		pair_findings(&c);
-		count_findings(out, c.first);
+	checker_init(&c, out, patch, opts, map, map_patch);
+	return checker_finish(&c, parse_patch(&c, diff, len, anchors));
+}
+
+static void kept_release(struct kept *k)
+{
+	for (size_t i = 0; i < k->nr; i++) {
+		diff_file_free(k->v[i].f);
+		free(k->v[i].file);
+		free(k->v[i].reason);
+		free(k->v[i].message);
 	}
-	free(c.where);
-	for (size_t i = 0; i < c.gone_nr; i++) {
-		free(c.gone[i].name);
-		free(c.gone[i].file);
+	free(k->v);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Findings of one patch from what its parse kept, in the order it came. */
+static int check_kept(struct check_result *out, const struct kept *k, int patch,
+		      const struct check_opts *opts, struct linemap *map,
+		      size_t map_patch)
+{
+	struct checker c;
+	int ret = 0;
+
+	checker_init(&c, out, patch, opts, map, map_patch);
+	for (size_t i = 0; ret >= 0 && i < k->nr; i++) {
+		const struct kept_item *it = &k->v[i];
+
+		if (it->f)
+			ret = check_file(it->f, &c);
+		else
+			add_damage(it->file, it->hunk, it->tabs ? diff_reason_tabs :
+				   it->reason, it->message, &c);
 	}
-	free(c.gone);
-	image_release(&c.pre);
-	image_release(&c.post);
-	scan_result_clear(&c.hits);
-	strbuf_release(&c.sb);
-	return ret;
+	return checker_finish(&c, ret);
 }
 
 /* The hunk filter of a ruleset, ready to search (diff_anchors_free() it). */
@@ -1482,32 +1545,60 @@ static void mark_removed_later(struct check_result *r, const struct series *s)
 	strbuf_release(&tmp);
 }
 
-int check_series(struct check_result *out, const struct series *s,
-		 const struct check_opts *opts)
+/* Every path the kept patches name, for the tree's wrappers. */
+static void kept_paths(struct strvec *out, const struct kept *k, size_t nr)
 {
-	struct diff_anchors *anchors;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t j = 0; j < k[i].nr; j++)
+			if (k[i].v[j].f && !strvec_has(out, k[i].v[j].f->new_path))
+				strvec_push(out, k[i].v[j].f->new_path);
+}
+
+/*
+ * With a tree, the rules grow by the wrappers defined near the files the
+ * series touches: each patch is parsed once, every hunk kept (no filter
+ * can be made before the rules are known), then checked from its copy.
+ */
+static int check_series_tree(struct check_result *out, const struct series *s,
+			     const struct check_opts *opts)
+{
+	struct kept *k = xcalloc(s->nr ? s->nr : 1, sizeof(*k));
+	struct strvec paths = STRVEC_INIT;
+	size_t i;
 	int ret = 0;
 
-	if (opts->tree) {
-		struct strvec paths = STRVEC_INIT;
+	for (i = 0; ret >= 0 && i < s->nr; i++) {
+		struct checker c;
 
-		ret = check_series_paths(&paths, s);
-		if (ret >= 0)
-			ret = check_resolve_wrappers(opts->rules, opts->tree, paths.v);
-		strvec_clear(&paths);
-		if (ret < 0)
-			return ret;
+		checker_init(&c, out, s->patches[i].index, opts, NULL, i);
+		c.keep = &k[i];
+		ret = checker_finish(&c, parse_patch(&c, s->patches[i].diff,
+						     s->patches[i].diff_len, NULL));
 	}
+	if (ret >= 0) {
+		kept_paths(&paths, k, s->nr);
+		ret = check_resolve_wrappers(opts->rules, opts->tree, paths.v);
+	}
+	for (i = 0; ret >= 0 && i < s->nr; i++)
+		ret = check_kept(out, &k[i], s->patches[i].index, opts, out->map, i);
+	if (ret < 0 && i && s->patches[i - 1].index)
+		ret = error_prefix(ret, "patch %d", s->patches[i - 1].index);
+	for (i = 0; i < s->nr; i++)
+		kept_release(&k[i]);
+	free(k);
+	strvec_clear(&paths);
+	return ret;
+}
+
+/* Without a tree, the rules are known before the parse: each patch is
+ * checked as it is parsed, only the hunks that name a rule's macro read. */
+static int check_series_plain(struct check_result *out, const struct series *s,
+			      const struct check_opts *opts)
+{
 	/* once for the series: the rules do not change from patch to patch */
-	anchors = ruleset_anchors(opts->rules);
-	if (out->map)
-		linemap_release(out->map);
-	else
-		out->map = xcalloc(1, sizeof(*out->map));
-	linemap_init(out->map, s->nr);
-	for (size_t i = 0; i < out->nr_files; i++)
-		diff_file_free(out->files[i].f);
-	out->nr_files = 0;
+	struct diff_anchors *anchors = ruleset_anchors(opts->rules);
+	int ret = 0;
+
 	for (size_t i = 0; i < s->nr; i++) {
 		const struct series_patch *p = &s->patches[i];
 
@@ -1520,12 +1611,41 @@ int check_series(struct check_result *out, const struct series *s,
 		}
 	}
 	diff_anchors_free(anchors);
+	return ret;
+}
+
+int check_series(struct check_result *out, const struct series *s,
+		 const struct check_opts *opts)
+{
+	int ret;
+
+	if (out->map)
+		linemap_release(out->map);
+	else
+		out->map = xcalloc(1, sizeof(*out->map));
+	linemap_init(out->map, s->nr);
+	for (size_t i = 0; i < out->nr_files; i++)
+		diff_file_free(out->files[i].f);
+	out->nr_files = 0;
+	ret = opts->tree ? check_series_tree(out, s, opts) :
+			   check_series_plain(out, s, opts);
 	if (ret >= 0) {
 		pair_series_moves(out);
 		mark_removed_later(out, s);
 		accept_apply(out, s);
 	}
 	return ret < 0 ? ret : 0;
+}
+
+void check_result_paths(struct strvec *out, const struct check_result *r)
+{
+	for (size_t i = 0; r->map && i < r->map->nr; i++)
+		for (size_t k = 0; k < r->map->patches[i].nr; k++) {
+			const char *path = r->map->patches[i].files[k].new_path;
+
+			if (!strvec_has(out, path))
+				strvec_push(out, path);
+		}
 }
 
 const struct diff_hunk *check_hunk_of(const struct check_result *r, size_t pos,

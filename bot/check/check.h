@@ -214,17 +214,15 @@ int check_series(struct check_result *out, const struct series *s,
 		 const struct check_opts *opts);
 
 /*
- * The files the series touches, appended to `out` in patch order: each
- * file's post-image path (the pre-image one for a deletion) as the diff
- * parser (diff.h) reads the file headers, never a line that merely looks
- * like one -- an added line "++ b/x" is hunk content, whatever it says.
- * Only the headers are read (no hunk reaches libgit2): for what must
- * know the paths before any finding (--tree's wrappers, a list's
- * allow-paths when the check ran in another stage).  Damaged hunks are
- * skipped; a file whose header is damaged is left out (the check reports
- * both).  Returns 0 or a negative WW_E* code.
+ * The files the checked series touches, appended to `out` once each in
+ * patch order: each file's post-image path (the pre-image one for a
+ * deletion) as the check's one parse read the file headers (r->map),
+ * never a line that merely looks like one -- an added line "++ b/x" is
+ * hunk content, whatever it says.  A file whose header is damaged is
+ * left out (the check reports it).  For what must know the paths after
+ * the check (a list's allow-paths).
  */
-int check_series_paths(struct strvec *out, const struct series *s);
+void check_result_paths(struct strvec *out, const struct check_result *r);
 
 /*
  * The hunk, as check_series() parsed it, in which the patch at position

@@ -543,7 +543,7 @@ void ci_attribute(struct ci_verdict *out, const struct console_result *boot,
 			c->fingerprint = strbuf_detach(&fp, NULL);
 		}
 		if (f->file && f->line > 0)
-			al = attribute_line(added, &out->findings, f->file,
+			al = attribute_line(added, ci_verdict_findings(out), f->file,
 					    f->line, &fd, &c->line);
 		if (al) {
 			c->added_by_series = true;
@@ -711,9 +711,10 @@ void ci_calls(struct ci_verdict *out, const struct series *s, const char *src_di
 {
 	struct added_set own = { NULL, 0, 0 };
 	const struct added_set *added = added_of(out, s, &own);
+	const struct check_result *r = ci_verdict_findings(out);
 
-	for (size_t i = 0; i < out->findings.nr; i++) {
-		const struct finding *f = &out->findings.v[i];
+	for (size_t i = 0; i < r->nr; i++) {
+		const struct finding *f = &r->v[i];
 		const char *file;
 		struct ci_call *c;
 		int line;

@@ -163,10 +163,11 @@ static void findings_json(json_t *o, const struct ci_verdict *v)
 		return;
 	}
 	a = json_array();
-	for (size_t i = 0; i < v->findings.nr; i++)
-		json_array_append_new(a, report_finding_json(&v->findings.v[i], guidance));
+	for (size_t i = 0; i < ci_verdict_findings(v)->nr; i++)
+		json_array_append_new(a, report_finding_json(&ci_verdict_findings(v)->v[i],
+							     guidance));
 	json_object_set_new(o, "findings", a);
-	json_object_set_new(o, "damaged", report_damaged_json(&v->findings));
+	json_object_set_new(o, "damaged", report_damaged_json(ci_verdict_findings(v)));
 }
 
 /* Issue 39: the series' base-commit:, the trees tried before `base` and

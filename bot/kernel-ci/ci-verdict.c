@@ -200,7 +200,10 @@ void ci_verdict_release(struct ci_verdict *v)
 	strvec_clear(&v->missing);
 	free(v->base_commit);
 	free(v->guest_error);
-	check_result_clear(&v->findings);
+	if (v->own_findings) {
+		check_result_clear(v->own_findings);
+		free(v->own_findings);
+	}
 	ci_landed_free(v->landed);
 	if (v->own_rules) {
 		ruleset_release(v->own_rules);

@@ -287,8 +287,8 @@ static void text_suites(struct strbuf *out, const struct ci_verdict *v)
 /* A clean boot says nothing about an added call but that it did not fire. */
 static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
 {
-	for (size_t i = 0; i < v->findings.nr; i++) {
-		const struct finding *f = &v->findings.v[i];
+	for (size_t i = 0; i < ci_verdict_findings(v)->nr; i++) {
+		const struct finding *f = &ci_verdict_findings(v)->v[i];
 		const char *macro = f->rule ? f->rule->macro : "call";
 
 		if (f->kind == FINDING_ADDED && !v->nr_calls) {

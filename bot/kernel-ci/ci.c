@@ -359,9 +359,9 @@ static int gcov_lines(struct ci_ctx *c, struct ci_verdict *out, struct ktree *t,
 	git_oid head;
 	int ret;
 
-	for (size_t i = 0; i < out->findings.nr; i++)
-		if (out->findings.v[i].kind == FINDING_ADDED)
-			strvec_push(&files, out->findings.v[i].file);
+	for (size_t i = 0; i < ci_verdict_findings(out)->nr; i++)
+		if (ci_verdict_findings(out)->v[i].kind == FINDING_ADDED)
+			strvec_push(&files, ci_verdict_findings(out)->v[i].file);
 	ret = kguest_gcov_commit(&head, t, &ap->head, &files);
 	if (!ret && !git_oid_equal(&head, &ap->head)) {
 		progress(c, "gcov for the touched objects");
@@ -573,6 +573,11 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 
 	co.rules = opts->rules;
 	out->rules = co.rules;
+	if (opts->checked && co.rules) {
+		/* checked by the caller, with the same rules: not again */
+		out->findings = opts->checked;
+		return 0;
+	}
 	if (!co.rules) {
 		/* The findings borrow their rules: the verdict keeps them. */
 		out->own_rules = xcalloc(1, sizeof(*out->own_rules));
@@ -582,7 +587,9 @@ static int static_findings(struct ci_verdict *out, const struct series *s,
 		co.rules = out->own_rules;
 		out->rules = out->own_rules;
 	}
-	return check_series(&out->findings, s, &co);
+	out->own_findings = xcalloc(1, sizeof(*out->own_findings));
+	out->findings = out->own_findings;
+	return check_series(out->own_findings, s, &co);
 }
 
 /* The Debian source tarballs we have: "6.1", "6.12" (sorted by kbase). */

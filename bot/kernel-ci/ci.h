@@ -150,8 +150,11 @@ struct ci_verdict {
 	char *failed_file;	/* apply-failed: file, or NULL */
 	int failed_hunk;	/* apply-failed: 1-based hunk, or 0 */
 	int nr_patches;
-	struct check_result findings; /* static findings (check): only in the
-					 verdict ci_run makes, see findings_doc */
+	/* The static findings (check), or NULL (a verdict read from JSON,
+	 * see findings_doc): the caller's (ci_opts.checked, borrowed), or
+	 * own_findings.  Read through ci_verdict_findings(). */
+	const struct check_result *findings;
+	struct check_result *own_findings; /* ci_run checked the series itself */
 	struct ruleset *own_rules; /* rules ci_run loaded itself (no opts->rules):
 				      findings point into them */
 	struct ci_timings t;
@@ -199,9 +202,17 @@ struct ci_verdict {
 };
 
 #define CI_VERDICT_INIT { .kind = CI_ERROR, .planned_suites = -1, .enabled = STRVEC_INIT, \
-			.config_added = STRVEC_INIT, .findings = CHECK_RESULT_INIT, \
+			.config_added = STRVEC_INIT, \
 			.not_built = STRVEC_INIT, .tried = STRVEC_INIT, \
 			.tried_why = STRVEC_INIT, .missing = STRVEC_INIT }
+
+/* v->findings, or no findings at all (a verdict read from JSON). */
+static inline const struct check_result *ci_verdict_findings(const struct ci_verdict *v)
+{
+	static const struct check_result none = CHECK_RESULT_INIT;
+
+	return v->findings ? v->findings : &none;
+}
 
 /* The panic_on_warn=0 boot only lists the WARNINGs: a WARN_ON() firing in
  * a loop need not be followed for long. */
@@ -223,6 +234,12 @@ struct ci_opts {
 	const char *cache_dir;	/* NULL: $WARNWATCH_CACHE or ~/.cache/warnwatch */
 	const char *tree;	/* a base tarball or version ("6.1"), NULL: default */
 	struct ruleset *rules;	/* for the static findings (wrappers get added) */
+	/*
+	 * The series' findings when the caller has them: check_series() of
+	 * the same series with `rules` and no tree (borrowed; it outlives
+	 * the verdict).  NULL: ci_run checks the series itself.
+	 */
+	const struct check_result *checked;
 	unsigned int boot_timeout_s; /* per boot; 0: KBOOT_DEFAULT_TIMEOUT_S */
 	const char *accel;	/* "auto" (NULL), "kvm", "tcg" */
 	unsigned int flags;	/* enum ci_flags */

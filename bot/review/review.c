@@ -233,15 +233,19 @@ static void use_facts(struct reply_opts *ro, struct patched *pt,
 int review_run(struct reply *out, const struct series *s,
 	       const struct review_run_opts *o)
 {
-	struct check_result cur = CHECK_RESULT_INIT, prev = CHECK_RESULT_INIT;
+	struct check_result own = CHECK_RESULT_INIT, prev = CHECK_RESULT_INIT;
+	const struct check_result *cur = &own;
 	struct check_opts co = CHECK_OPTS_INIT;
 	struct reply_opts ro = o->reply;
 	struct patched pt = PATCHED_INIT;
-	int ret;
+	int ret = 0;
 
 	co.rules = o->rules;
 	co.tree = o->tree;
-	ret = check_series(&cur, s, &co);
+	if (o->checked && !o->tree)
+		cur = o->checked;	/* the caller's check: not again */
+	else
+		ret = check_series(&own, s, &co);
 	if (ret < 0) {
 		if (o->name)
 			ret = error_prefix(ret, "%s", o->name);
@@ -261,8 +265,8 @@ int review_run(struct reply *out, const struct series *s,
 		}
 	}
 	if (o->facts_tree)
-		use_facts(&ro, &pt, o, s, &cur);
-	ret = reply_build(out, s, &cur, &ro);
+		use_facts(&ro, &pt, o, s, cur);
+	ret = reply_build(out, s, cur, &ro);
 	if (ret < 0)
 		goto out;
 	if (out->empty)
@@ -273,7 +277,7 @@ int review_run(struct reply *out, const struct series *s,
 		ret = REVIEW_DRAFTED;
 out:
 	patched_release(&pt);
-	check_result_clear(&cur);
+	check_result_clear(&own);
 	check_result_clear(&prev);
 	return ret;
 }

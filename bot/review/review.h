@@ -105,6 +105,12 @@ struct review_run_opts {
 	struct reply_opts reply;
 	struct ruleset *rules;
 	const char *tree;		/* the tree the series is checked in, or NULL */
+	/*
+	 * The series' check when the caller has it: check_series() of the
+	 * same series with `rules` and no tree (borrowed).  NULL, or a
+	 * tree: review_run() checks the series itself.
+	 */
+	const struct check_result *checked;
 	const struct series *prev;	/* the previous version, or NULL */
 	const char *name;		/* whose series, for errors, or NULL */
 	/*

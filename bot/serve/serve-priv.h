@@ -48,6 +48,8 @@ struct beat {
 	unsigned int lease;	/* seconds each renewal extends the claim by */
 };
 
+struct stage_series;
+
 struct serve {
 	const struct serve_config *cfg;
 	unsigned int flags;
@@ -62,6 +64,9 @@ struct serve {
 	struct serve_inbox *inboxes;	/* parallel to cfg->lists */
 	struct ruleset rules;
 	bool rules_loaded;
+	/* The series the last stage read and checked, for the next stage
+	 * of the same series (stage_checked()), or NULL. */
+	struct stage_series *checked;
 	struct httpd *httpd;
 	struct archive_opts http;
 	struct strbuf warm;	/* a worker's built releases (q.warm points here) */

@@ -961,6 +961,7 @@ static void stop(struct serve *sv)
 	}
 	free(sv->inboxes);
 	sv->inboxes = NULL;
+	stage_forget(sv);
 	if (sv->rules_loaded)
 		ruleset_release(&sv->rules);
 	queue_release(&sv->q);

@@ -37,9 +37,7 @@ static int set_base(struct serve *sv, long long id, const struct serve_list *l,
 static int run_check(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
-	struct series ss = SERIES_INIT;
-	struct check_result res = CHECK_RESULT_INIT;
-	struct check_opts co = CHECK_OPTS_INIT;
+	const struct stage_series *k;
 	struct strbuf path = STRBUF_INIT;
 	json_t *json = NULL;
 	char *text = NULL;
@@ -48,19 +46,14 @@ static int run_check(struct serve *sv, const struct queue_series *s,
 	ret = stage_need_rules(sv);
 	if (ret < 0)
 		return ret;
-	ret = stage_load_series(&ss, sv, s->id);
-	if (ret < 0) {
-		ret = serve_fail(sv, s->id, error_last(), true);
-		goto out;
-	}
-	co.rules = &sv->rules;
-	ret = check_series(&res, &ss, &co);
+	/* the series' one read and check, which the later stages take up */
+	ret = stage_checked(sv, s->id, &k);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
 	}
 	queue_artifact(&path, &sv->q, s->id, QUEUE_MBOX);
-	json = report_json(path.buf, &ss, &res, &sv->rules);
+	json = report_json(path.buf, &k->s, &k->r, &sv->rules);
 	text = json ? json_dumps(json, JSON_INDENT(2) | JSON_SORT_KEYS) : NULL;
 	if (!text) {
 		ret = error("cannot encode the findings of series %lld", s->id);
@@ -69,18 +62,16 @@ static int run_check(struct serve *sv, const struct queue_series *s,
 	ret = stage_put_artifact(sv, s->id, QUEUE_FINDINGS, text, strlen(text));
 	if (ret < 0)
 		goto out;
-	n = count_findings(&res);
+	n = count_findings(&k->r);
 	ret = queue_set_verdict(&sv->q, s->id, n ? "findings" : "clean", n);
 	if (!ret && l->boot)
-		ret = set_base(sv, s->id, l, &ss);
+		ret = set_base(sv, s->id, l, &k->s);
 	if (!ret)
 		ret = queue_advance(&sv->q, s->id, QS_CHECKED, now);
 	serve_say(sv, "series %lld checked: %d finding(s)", s->id, n);
 out:
 	free(text);
 	json_decref(json);
-	check_result_clear(&res);
-	series_release(&ss);
 	strbuf_release(&path);
 	return ret;
 }

@@ -26,14 +26,14 @@ static int copy_file(struct serve *sv, long long id, const char *name,
 static int run_ci(struct serve *sv, const struct queue_series *s,
 		  const struct serve_list *l, time_t now)
 {
-	struct series ss = SERIES_INIT;
+	const struct stage_series *k;
 	struct ci_verdict v = CI_VERDICT_INIT;
 	struct ci_opts co = CI_OPTS_INIT;
 	json_t *json = NULL;
 	char *text = NULL;
 	int ret;
 
-	ret = stage_load_series(&ss, sv, s->id);
+	ret = stage_checked(sv, s->id, &k);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -44,7 +44,8 @@ static int run_ci(struct serve *sv, const struct queue_series *s,
 	co.keep_bases = sv->cfg->settings->ci.keep_bases;
 	co.keep_logs = sv->cfg->settings->ci.keep_logs;
 	co.rules = &sv->rules;
-	ret = ci_run(&v, &ss, &co);
+	co.checked = &k->r;
+	ret = ci_run(&v, &k->s, &co);
 	if (!ret && v.kind == CI_ERROR)
 		ret = error("kernel-ci: %s", v.reason ? v.reason : "no verdict");
 	if (ret < 0) {
@@ -68,7 +69,6 @@ out:
 	free(text);
 	json_decref(json);
 	ci_verdict_release(&v);
-	series_release(&ss);
 	return ret;
 }
 

@@ -297,7 +297,7 @@ static void note_said(struct serve *sv, const struct queue_series *s,
  * or a DRAFT_*.
  */
 static int draft_reply(struct serve *sv, const struct queue_series *s,
-		       const struct serve_list *l, const struct series *series,
+		       const struct serve_list *l, const struct stage_series *k,
 		       const struct feedback *fb, const struct feedback_key *key,
 		       time_t now)
 {
@@ -314,6 +314,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 
 	review_reply_from(&o.reply, &sv->cfg->settings->reply);
 	o.rules = &sv->rules;
+	o.checked = &k->r;	/* the check stage's, when this process ran it */
 	o.warn.fn = log_warning;
 	o.warn.data = &to;
 	/* ci.json: a state written before verdict.json went away has it too. */
@@ -354,7 +355,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	o.reply.drop_data = &drop;
 	o.reply.earlier = earlier_point;
 	o.reply.earlier_data = &drop;
-	ret = review_run(&r, series, &o);
+	ret = review_run(&r, &k->s, &o);
 	/* Why nothing is left, truthfully: status shows it per series. */
 	if (ret == REVIEW_NOTHING && r.dropped)
 		ret = drop.said + r.unchanged >= r.dropped ? DRAFT_DROPPED :
@@ -681,24 +682,23 @@ static void embargo_words(struct strbuf *what, unsigned int e)
 }
 
 /*
- * Send the drafted reply `o` of `s` (series `ss`) unless the list keeps
+ * Send the drafted reply `o` of `s` (checked as `r`) unless the list keeps
  * it: paths or recipients it does not allow (drafted, not sent), quiet
  * hours or the send policy (held, deferred).
  */
 static int send_unless_held(struct serve *sv, const struct queue_series *s,
-			    const struct serve_list *l, const struct series *ss,
+			    const struct serve_list *l, const struct check_result *r,
 			    const struct review_outgoing *o, time_t now)
 {
 	struct strbuf what = STRBUF_INIT;
 	struct strvec paths = STRVEC_INIT;
 	const char *why = NULL;
 	time_t until;
-	int ret = check_series_paths(&paths, ss);
+	int ret = 0;
 
-	if (ret < 0) {
-		ret = serve_fail(sv, s->id, error_last(), true);
-	} else if (!serve_allowed(l, s->author_email, paths.v, &why) ||
-		   !serve_rcpt_allowed(l, &o->rcpt, sv->cfg->settings->reply.lists, &why)) {
+	check_result_paths(&paths, r);
+	if (!serve_allowed(l, s->author_email, paths.v, &why) ||
+	    !serve_rcpt_allowed(l, &o->rcpt, sv->cfg->settings->reply.lists, &why)) {
 		strbuf_addf(&what, "drafted, not sent: %s", why);
 		ret = finish(sv, s, what.buf, now);
 	} else if (serve_quiet(l, now, &until)) {
@@ -728,7 +728,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		     const struct serve_list *l, time_t now)
 {
 	struct store_reply rec = STORE_REPLY_INIT;
-	struct series ss = SERIES_INIT;
+	const struct stage_series *k;
 	struct strbuf path = STRBUF_INIT, what = STRBUF_INIT;
 	struct strbuf text = STRBUF_INIT;
 	struct review_outgoing o = REVIEW_OUTGOING_INIT;
@@ -761,7 +761,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	if (ret < 0)
 		goto out;
 
-	ret = stage_load_series(&ss, sv, s->id);
+	ret = stage_checked(sv, s->id, &k);
 	if (ret < 0) {
 		ret = serve_fail(sv, s->id, error_last(), true);
 		goto out;
@@ -777,7 +777,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	strbuf_addstr(&what, "none: ");
 	family_of(&family, sv, s);
-	ret = take_feedback(&fb, &what, sv, s, l, &ss, &key, drafted, now);
+	ret = take_feedback(&fb, &what, sv, s, l, &k->s, &key, drafted, now);
 	if (ret > 0) {
 		ret = finish(sv, s, what.buf, now);
 		goto out;
@@ -788,7 +788,7 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 	}
 	strbuf_reset(&what);
 	if (!drafted) {
-		ret = draft_reply(sv, s, l, &ss, &fb, &key, now);
+		ret = draft_reply(sv, s, l, k, &fb, &key, now);
 		if (ret == REVIEW_NOTHING || ret == REVIEW_SKIPPED || ret >= DRAFT_POSITIVE) {
 			ret = finish(sv, s, draft_none_why(ret), now);
 			goto out;
@@ -807,14 +807,13 @@ static int run_reply(struct serve *sv, const struct queue_series *s,
 		ret = finish(sv, s, "drafted", now);
 		goto out;
 	}
-	ret = send_unless_held(sv, s, l, &ss, &o, now);
+	ret = send_unless_held(sv, s, l, &k->r, &o, now);
 out:
 	feedback_release(&fb);
 	strvec_clear(&family);
 	review_outgoing_release(&o);
 	strbuf_release(&text);
 	store_reply_release(&rec);
-	series_release(&ss);
 	strbuf_release(&path);
 	strbuf_release(&what);
 	return ret;

@@ -5,6 +5,9 @@
 #include "stage.h"
 #include "review.h"
 #include "b4.h"
+#include "check.h"
+
+#include <sys/stat.h>
 
 /* Write `len` bytes to the series' artifact `name` (temp file + rename:
  * a crash leaves the old file or the new one, never half of one). */
@@ -14,6 +17,11 @@ int stage_put_artifact(struct serve *sv, long long id, const char *name,
 	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
 	int ret;
 
+	/* new mail for the series kept: read it again (stage_checked()) */
+	if (sv->checked && sv->checked->id == id &&
+	    (!strcmp(name, QUEUE_MBOX) || !strcmp(name, QUEUE_COVER) ||
+	     !strcmp(name, QUEUE_THREAD)))
+		stage_forget(sv);
 	ret = queue_series_dir(&path, &sv->q, id, true);
 	if (!ret) {
 		queue_artifact(&path, &sv->q, id, name);
@@ -74,6 +82,73 @@ int stage_load_series(struct series *out, struct serve *sv, long long id)
 	mail_list_clear(&chosen);
 	strbuf_release(&mbx);
 	return ret < 0 ? error_prefix(ret, "series %lld", id) : 0;
+}
+
+/* The stored mail of `id` as stat() sees it: what a kept series was read from. */
+static void mail_stamp(struct strbuf *out, struct serve *sv, long long id)
+{
+	static const char *const inputs[] = { QUEUE_MBOX, QUEUE_COVER, QUEUE_THREAD };
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+
+	strbuf_reset(out);
+	for (size_t i = 0; i < ARRAY_SIZE(inputs); i++) {
+		queue_artifact(&path, &sv->q, id, inputs[i]);
+		if (stat(path.buf, &st))
+			strbuf_addstr(out, "-;");
+		else
+			strbuf_addf(out, "%llu:%lld:%lld.%09ld;",
+				    (unsigned long long)st.st_ino, (long long)st.st_size,
+				    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	}
+	strbuf_release(&path);
+}
+
+void stage_forget(struct serve *sv)
+{
+	struct stage_series *k = sv->checked;
+
+	if (!k)
+		return;
+	series_release(&k->s);
+	check_result_clear(&k->r);
+	strbuf_release(&k->stamp);
+	free(k);
+	sv->checked = NULL;
+}
+
+int stage_checked(struct serve *sv, long long id, const struct stage_series **out)
+{
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct stage_series *k = sv->checked;
+	struct strbuf stamp = STRBUF_INIT;
+	int ret;
+
+	mail_stamp(&stamp, sv, id);
+	if (k && k->id == id && k->nr_rules == sv->rules.nr &&
+	    !strcmp(k->stamp.buf, stamp.buf)) {
+		strbuf_release(&stamp);
+		*out = k;
+		return 0;
+	}
+	stage_forget(sv);
+	k = xcalloc(1, sizeof(*k));
+	k->id = id;
+	k->s = (struct series)SERIES_INIT;
+	k->r = (struct check_result)CHECK_RESULT_INIT;
+	k->stamp = stamp;
+	k->nr_rules = sv->rules.nr;
+	ret = stage_load_series(&k->s, sv, id);
+	co.rules = &sv->rules;
+	if (!ret)
+		ret = check_series(&k->r, &k->s, &co);
+	sv->checked = k;
+	if (ret < 0) {
+		stage_forget(sv);
+		return ret;
+	}
+	*out = k;
+	return 0;
 }
 
 /*

@@ -60,6 +60,28 @@ int stage_load_series(struct series *out, struct serve *sv, long long id);
 /* The rules, loaded once per process (sv->rules). */
 int stage_need_rules(struct serve *sv);
 
+/* A series as the stages share it: read and checked once. */
+struct stage_series {
+	long long id;
+	struct series s;	/* stage_load_series() */
+	struct check_result r;	/* check_series() with sv->rules, no tree */
+	struct strbuf stamp;	/* the stored mail it was read from, as stat() saw it */
+	size_t nr_rules;	/* sv->rules when it was checked */
+};
+
+/*
+ * Series `id` and its findings, parsed and checked once: the check, boot
+ * and reply stages of one process hand the same series and result down
+ * (ci_opts.checked, review_run_opts.checked) rather than parsing and
+ * checking the stored mail again.  Read again when the mail stored for it
+ * changed (a fetch, another process) or the rules grew.  `*out` is valid
+ * until the next stage_checked() or stage_forget().  The rules must be
+ * loaded (stage_need_rules()).
+ */
+int stage_checked(struct serve *sv, long long id, const struct stage_series **out);
+/* Drop the kept series (the service's end). */
+void stage_forget(struct serve *sv);
+
 /*
  * The thread of `root` on list `l` as the archive has it now (`b4 mbox`,
  * the way the fetch stage reads a thread), into `out`: to see what people

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "diff.h"
 #include "series.h"
+#include "strvec.h"
 #include "tap.h"
 
 #include <sys/stat.h>
@@ -590,6 +591,84 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/*
+ * check_series() with a tree, on rules that know no wrapper yet: each
+ * patch is parsed once, the wrappers of the directories it touches are
+ * resolved from what that parse kept, and the kept hunks are checked
+ * with them -- also a hunk that names no macro of the rules files, only
+ * a wrapper (Y_ASSERT: no rule's name is in it) -- with a damaged hunk recorded in its place.
+ */
+static void tree_series(const char *dir)
+{
+	static const char p1[] =
+		"diff --git a/drivers/x/y.c b/drivers/x/y.c\n--- a/drivers/x/y.c\n"
+		"+++ b/drivers/x/y.c\n@@ -1 +1 @@ void y(void)\n-\tfoo();\n+\tX_BUG_ON(ok);\n"
+		"diff --git a/mm/h.c b/mm/h.c\n--- a/mm/h.c\n+++ b/mm/h.c\n"
+		"@@ -1,3 +1,3 @@\n-a\n+b\n";
+	static const char p2[] =
+		"diff --git a/drivers/x/z.c b/drivers/x/z.c\n--- a/drivers/x/z.c\n"
+		"+++ b/drivers/x/z.c\n@@ -4 +4 @@ void z(void)\n-\tfoo();\n+\tY_ASSERT(!ok);\n";
+	struct ruleset own = RULESET_INIT;
+	struct series se = SERIES_INIT;
+	struct check_opts o = CHECK_OPTS_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct strbuf s = STRBUF_INIT, rdir = STRBUF_INIT;
+	struct diff_counts before, after;
+	const char *top = getenv("WW_TOP");
+
+	strbuf_addf(&rdir, "%s/rules", top && *top ? top : ".");
+	if (rules_load(&own, rdir.buf) < 0) {
+		ok(0, "tree series: rules: %s", error_last());
+		return;
+	}
+	ok(!rules_lookup(&own, "X_BUG_ON", 8) && !rules_lookup(&own, "Y_ASSERT", 8),
+	   "tree series: the rules alone know neither wrapper");
+	ALLOC_GROW(se.patches, 2, se.alloc);
+	memset(se.patches, 0, 2 * sizeof(*se.patches));
+	se.nr = 2;
+	se.patches[0].index = 1;
+	se.patches[0].diff = p1;
+	se.patches[0].diff_len = strlen(p1);
+	se.patches[1].index = 2;
+	se.patches[1].diff = p2;
+	se.patches[1].diff_len = strlen(p2);
+	o.rules = &own;
+	o.tree = dir;
+	diff_counts(&before);
+	is(check_series(&r, &se, &o), 0, "tree series: checked");
+	diff_counts(&after);
+	is(after.parses - before.parses, 2, "tree series: each patch parsed once");
+	for (size_t i = 0; i < r.nr; i++)
+		strbuf_addf(&s, "%d %s:%d %s\n", r.v[i].patch, r.v[i].file, r.v[i].line,
+			    r.v[i].rule->macro);
+	is_str(s.buf, "1 drivers/x/y.c:1 X_BUG_ON\n2 drivers/x/z.c:4 Y_ASSERT\n",
+	       "tree series: the wrappers' calls, found in hunks that name only them");
+	is((int)r.nr_damaged, 1, "tree series: the damaged hunk, recorded");
+	ok(r.nr_damaged && r.damaged[0].patch == 1 && !strcmp(r.damaged[0].file, "mm/h.c"),
+	   "tree series: in its patch and file");
+	ok(r.map && r.map->nr == 2 && r.map->patches[0].damaged && !r.map->patches[1].damaged,
+	   "tree series: the line map knows which patch is damaged");
+	is((int)r.nr_files, 2, "tree series: both scanned files kept for later stages");
+	ok(check_hunk_of(&r, 1, "drivers/x/z.c", 4) != NULL,
+	   "tree series: the hunk of patch 2's call, without a parse");
+	strbuf_reset(&s);
+	{
+		struct strvec paths = STRVEC_INIT;
+
+		check_result_paths(&paths, &r);
+		for (size_t i = 0; i < paths.nr; i++)
+			strbuf_addf(&s, "%s ", paths.v[i]);
+		is_str(s.buf, "drivers/x/y.c mm/h.c drivers/x/z.c ",
+		       "tree series: every path, from the same parse");
+		strvec_clear(&paths);
+	}
+	check_result_clear(&r);
+	ruleset_release(&own);
+	free(se.patches);
+	strbuf_release(&s);
+	strbuf_release(&rdir);
+}
+
 static void test_tree_wrappers(void)
 {
 	char tmpl[] = "/tmp/t-check-XXXXXX";
@@ -639,6 +718,7 @@ static void test_tree_wrappers(void)
 	is_str(s.buf, "added drivers/x/y.c:1 y Y_ASSERT warning\n", "tree: the wrapper's call is found");
 	is(check_resolve_wrappers(&rs, "/nonexistent/tree", NULL), WW_ENOTFOUND,
 	   "tree: a missing tree is an error");
+	tree_series(dir);
 
 	strbuf_reset(&p);
 	strbuf_addf(&p, "%s/drivers/x/local.h", dir);

@@ -44,12 +44,15 @@ static int add_findings(struct ci_verdict *v, struct ruleset *rs, struct series 
 	if (!ret)
 		ret = rules_load(rs, path.buf);
 	co.rules = rs;
+	v->own_findings = xcalloc(1, sizeof(*v->own_findings));
+	v->findings = v->own_findings;
 	if (!ret)
-		ret = check_series(&v->findings, s, &co);
+		ret = check_series(v->own_findings, s, &co);
 	v->rules = rs;
 	/* And a damaged hunk, as check records one. */
-	ALLOC_GROW(v->findings.damaged, v->findings.nr_damaged + 1, v->findings.alloc_damaged);
-	d = &v->findings.damaged[v->findings.nr_damaged++];
+	ALLOC_GROW(v->own_findings->damaged, v->own_findings->nr_damaged + 1,
+		   v->own_findings->alloc_damaged);
+	d = &v->own_findings->damaged[v->own_findings->nr_damaged++];
 	memset(d, 0, sizeof(*d));
 	d->patch = 1;
 	d->file = xstrdup("kernel/time/hrtimer.c");
@@ -157,7 +160,7 @@ static void round_trip(void)
 
 	fill(&v);
 	is(add_findings(&v, &rs, &s, &mails, &buf), 0, "tests/kernel/03 checks: %s", error_last());
-	ok(v.findings.nr >= 2, "it has findings (%zu)", v.findings.nr);
+	ok(v.findings->nr >= 2, "it has findings (%zu)", v.findings->nr);
 	one = dump(&v);
 	is(ci_verdict_from_json(&back, one, strlen(one), "one.json"), 0, "reads back: %s",
 	   error_last());
@@ -209,7 +212,7 @@ static void round_trip(void)
 	   "seconds");
 	/* Issue 25: the findings come back as the JSON they were, nothing
 	 * made up for them (a finding once brought two rules of its own). */
-	ok(!back.findings.nr && !back.findings.nr_damaged && !back.own_rules && !back.rules,
+	ok(!back.findings && !back.own_findings && !back.own_rules && !back.rules,
 	   "read: no findings, no rules of its own");
 	{
 		json_t *j = ci_verdict_to_json(&v);
@@ -221,7 +224,7 @@ static void round_trip(void)
 		   json_equal(json_object_get(back.findings_doc, "damaged"),
 			      json_object_get(j, "damaged")),
 		   "read: findings[] and damaged[] kept as written");
-		is(json_array_size(json_object_get(back.findings_doc, "findings")), v.findings.nr,
+		is(json_array_size(json_object_get(back.findings_doc, "findings")), v.findings->nr,
 		   "read: every finding");
 		f0 = json_array_get(json_object_get(back.findings_doc, "findings"), 0);
 		is_str(json_string_value(json_object_get(json_object_get(f0, "guidance"), "file")),
@@ -397,7 +400,7 @@ static void kept_as_read(void)
 	   "its findings go out as they came in (function null, a later key, no macro)");
 	ok(json_equal(json_object_get(out, "damaged"), json_object_get(in, "damaged")),
 	   "and its damaged hunks");
-	ok(!v.findings.nr && !v.findings.nr_damaged && !v.rules && !v.own_rules,
+	ok(!v.findings && !v.own_findings && !v.rules && !v.own_rules,
 	   "no findings or rules made up for them");
 	json_decref(out);
 

@@ -370,6 +370,29 @@ static void test_run(void)
 
 	is(review_run(&r, &adds, &o), REVIEW_DRAFTED, "a series adding BUG_ON: a reply");
 	ok(r.text.len && strstr(r.text.buf, "BUG_ON"), "  which talks about it");
+	/* Handed the caller's check (serve's stages): the same reply, and
+	 * the series is not parsed again. */
+	{
+		struct check_result cr = CHECK_RESULT_INIT;
+		struct check_opts co = CHECK_OPTS_INIT;
+		struct reply again = REPLY_INIT;
+		struct diff_counts before, after;
+
+		co.rules = &rules;
+		is(check_series(&cr, &adds, &co), 0, "the caller's check");
+		o.checked = &cr;
+		diff_counts(&before);
+		is(review_run(&again, &adds, &o), REVIEW_DRAFTED, "  handed down: a reply");
+		diff_counts(&after);
+		is(after.parses - before.parses, 0, "  with no parse of its own");
+		/* the same but for the Message-ID, new for every reply */
+		ok(strstr(r.text.buf, "\n\n") && strstr(again.text.buf, "\n\n") &&
+		   !strcmp(strstr(r.text.buf, "\n\n"), strstr(again.text.buf, "\n\n")),
+		   "  the same reply");
+		o.checked = NULL;
+		reply_release(&again);
+		check_result_clear(&cr);
+	}
 	reply_release(&r);
 	r = (struct reply)REPLY_INIT;
 	is(review_run(&r, &none, &o), REVIEW_NOTHING, "no BUG/WARN change: nothing to say");

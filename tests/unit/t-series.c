@@ -6,6 +6,7 @@
  */
 #include "series.h"
 #include "check.h"
+#include "rules.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -713,7 +714,7 @@ static void test_load(void)
 }
 
 /*
- * check_series_paths(): the files as the parser reads the headers.  An added
+ * check_result_paths(): the files as the check's parse read the headers.  An added
  * line "++ b/drivers/net/x.c" reads "+++ b/drivers/net/x.c" in the raw
  * text; it is hunk content, not a file (issue 22, the allow-paths bypass).
  */
@@ -746,11 +747,20 @@ static void test_paths(void)
 		"rename to mm/b.c\n";
 	struct series s;
 	struct strvec paths = STRVEC_INIT;
+	struct ruleset rs = RULESET_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+	struct check_opts co = CHECK_OPTS_INIT;
+	struct strbuf dir = STRBUF_INIT;
+	const char *top = getenv("WW_TOP");
 	int ret;
 
+	strbuf_addf(&dir, "%s/rules", top && *top ? top : ".");
 	ret = read_str(&s, in);
 	is(ret, 0, "paths: diff read");
-	is(check_series_paths(&paths, &s), 0, "paths: parsed");
+	is(rules_load(&rs, dir.buf), 0, "paths: rules");
+	co.rules = &rs;
+	is(check_series(&r, &s, &co), 0, "paths: checked");
+	check_result_paths(&paths, &r);
 	is(paths.nr, 4, "paths: one per file, none from hunk lines");
 	if (paths.nr == 4) {
 		is_str(paths.v[0], "mm/slub.c", "paths: a modified file");
@@ -762,6 +772,9 @@ static void test_paths(void)
 		ok(strncmp(paths.v[i], "drivers/", 8), "paths: '%s' is no added line",
 		   paths.v[i]);
 	strvec_clear(&paths);
+	check_result_clear(&r);
+	ruleset_release(&rs);
+	strbuf_release(&dir);
 	series_release(&s);
 }
 

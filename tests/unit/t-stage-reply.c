@@ -11,6 +11,7 @@
 #include "queue.h"
 #include "serve-priv.h"
 #include "stage.h"
+#include "diff.h"
 #include "tap.h"
 #include "tmpdir.h"
 
@@ -295,6 +296,57 @@ static void test_draft(struct fixture *fx)
 	strbuf_release(&tarball);
 }
 
+/*
+ * The check and the reply stage of one process read and check a series
+ * once (stage_checked()): one diff parse for both.  Mail stored anew
+ * under the series, by this process or another, is read anew.
+ */
+static void test_checked_once(struct fixture *fx)
+{
+	static const char other[] = "+\tBUG_ON(len > 9);\n";
+	struct queue_series s = QUEUE_SERIES_INIT;
+	struct strbuf r = STRBUF_INIT, mail = STRBUF_INIT, path = STRBUF_INIT;
+	enum queue_state st = QS__NR;
+	struct diff_counts before, after;
+	const char *at;
+
+	ok(!load(fx, "reply = draft\n") && !new_series(fx, true, false, NULL) &&
+	   !stage_need_rules(&fx->sv), "checked once: loaded");
+	diff_counts(&before);
+	ok(queue_load(&s, &fx->sv.q, fx->id) >= 0 &&
+	   !stage_check.run(&fx->sv, &s, &fx->cfg.lists[0], NOW), "checked once: the check stage");
+	ok(!run(fx, &r, &st, NOW) && st == QS_REPLIED && !strcmp(r.buf, "drafted"),
+	   "checked once: the reply stage drafted");
+	diff_counts(&after);
+	is(after.parses - before.parses, 1, "checked once: one parse for both stages");
+
+	/* another process fetched the series again: other mail, same size */
+	ok(!new_series(fx, true, false, NULL), "mail anew: a fresh series");
+	ok(queue_load(&s, &fx->sv.q, fx->id) >= 0 &&
+	   !stage_check.run(&fx->sv, &s, &fx->cfg.lists[0], NOW), "mail anew: checked");
+	at = strstr(patch_mail, "+\tBUG_ON(len < 0);\n");
+	if (at) {
+		strbuf_add(&mail, patch_mail, at - patch_mail);
+		strbuf_addstr(&mail, other);
+		strbuf_addstr(&mail, at + strlen(other));
+	}
+	queue_artifact(&path, &fx->sv.q, fx->id, QUEUE_MBOX);
+	unlink(path.buf);
+	ok(at && !strbuf_write_file(&mail, path.buf), "mail anew: written behind the stage's back");
+	queue_artifact(&path, &fx->sv.q, fx->id, QUEUE_THREAD);
+	unlink(path.buf);
+	ok(!strbuf_write_file(&mail, path.buf), "mail anew: and its thread");
+	ok(!run(fx, &r, &st, NOW) && st == QS_REPLIED, "mail anew: drafted");
+	strbuf_reset(&r);
+	ok(!stage_read_artifact(&r, &fx->sv, fx->id, QUEUE_REPLY) &&
+	   strstr(r.buf, "BUG_ON(len > 9)") && !strstr(r.buf, "len < 0"),
+	   "mail anew: the reply is of the mail stored now");
+	queue_series_release(&s);
+	strbuf_release(&r);
+	strbuf_release(&mail);
+	strbuf_release(&path);
+}
+
 /* A reply on record already: sent (done), or its fate unknown (looked for). */
 static void test_on_record(struct fixture *fx)
 {
@@ -388,8 +440,10 @@ int main(void)
 	test_before_draft(&fx);
 	test_drafted(&fx);
 	test_draft(&fx);
+	test_checked_once(&fx);
 	test_on_record(&fx);
 	test_no_state(&fx);
+	stage_forget(&fx.sv);
 	queue_release(&fx.sv.q);
 	ruleset_release(&fx.sv.rules);
 	store_close(&fx.sv.store);
