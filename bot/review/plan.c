@@ -161,11 +161,32 @@ void plan_build(struct plan *p, const struct check_result *r,
 }
 
 
-/* "a BUG_ON()", "two WARN_ON() calls" for the issues of each macro. */
-void plan_count_macros(struct strvec *out, const struct plan *p, enum plan_item_type t,
-		       bool prev_side)
+/* One macro's count in words: a sentence of the book, its facts bound. */
+static void count_words(struct strvec *out, const struct finding *f, int n,
+			bool prev_side, const struct say_book *book)
+{
+	const char *macro = f->kind == FINDING_DEFINE ? f->defined : f->rule->macro;
+	const char *count = english_number(n);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (f->kind == FINDING_DEFINE)
+		say_quiet(&sb, book, n == 1 ? "count-wrapper-one" : "count-wrapper-many",
+			  "macro", macro, "count", count, NULL);
+	else if (n > 1)
+		say_quiet(&sb, book, "count-call-many", "macro", macro, "count", count, NULL);
+	else
+		say_quiet(&sb, book, prev_side ? "count-call-one-prev" : "count-call-one",
+			  "macro", macro, NULL);
+	if (sb.len)
+		strvec_push(out, sb.buf);
+	strbuf_release(&sb);
+}
+
+int plan_count_macros(struct strvec *out, const struct plan *p, enum plan_item_type t,
+		      bool prev_side, const struct say_book *book)
 {
 	struct strvec seen = STRVEC_INIT;
+	int total = 0;
 
 	for (size_t i = 0; i < p->nr; i++) {
 		const struct finding *f = prev_side ? p->v[i].prev : p->v[i].f;
@@ -188,16 +209,11 @@ void plan_count_macros(struct strvec *out, const struct plan *p, enum plan_item_
 			    !strcmp(g->kind == FINDING_DEFINE ? g->defined : g->rule->macro, macro))
 				n++;
 		}
-		if (f->kind == FINDING_DEFINE && n == 1)
-			strvec_pushf(out, "a macro %s() that wraps a BUG/WARN", macro);
-		else if (f->kind == FINDING_DEFINE)
-			strvec_pushf(out, "%s %s() wrapper macros", english_number(n), macro);
-		else if (n == 1)
-			strvec_pushf(out, "%s %s()", prev_side ? "the" : "a", macro);
-		else
-			strvec_pushf(out, "%s %s() calls", english_number(n), macro);
+		count_words(out, f, n, prev_side, book);
+		total += n;
 	}
 	strvec_clear(&seen);
+	return total;
 }
 
 /* The functions the items of type `t` are in: "in foo()" / "in foo() and bar()". */

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "strvec.h"
+#include "say.h"
 
 struct ci_verdict;
 struct ci_fired;
@@ -86,10 +87,13 @@ void plan_fingerprint(struct strbuf *out, const struct finding *f);
  * hunk does not show it): appended to `out`. */
 void plan_added_line(struct strbuf *out, const struct finding *f);
 
-/* "a BUG_ON()", "two WARN_ON() calls", one per macro of the items of
- * type `t` (of their previous version's finding when `prev_side`). */
-void plan_count_macros(struct strvec *out, const struct plan *p,
-		       enum plan_item_type t, bool prev_side);
+/*
+ * "a BUG_ON()", "two WARN_ON() calls", one per macro of the items of
+ * type `t` (of their previous version's finding when `prev_side`), each
+ * a sentence of `book` (count-*).  Returns how many items were counted.
+ */
+int plan_count_macros(struct strvec *out, const struct plan *p,
+		      enum plan_item_type t, bool prev_side, const struct say_book *book);
 
 /* " to foo()" / " to foo() and bar()": the functions of the items of
  * type `t`, when there are at most three; nothing otherwise. */

@@ -722,8 +722,7 @@ static void thank_version(struct strbuf *out, const struct plan *p, const struct
 		if (!dup)
 			strvec_push(&now, f->rule->macro);
 	}
-	plan_count_macros(&macros, p, PLAN_XCREDIT, true);
-	one = macros.nr == 1 && !strstr(macros.v[0], " calls");
+	one = plan_count_macros(&macros, p, PLAN_XCREDIT, true, &b->book) == 1;
 	english_join(&calls, &macros);
 	plan_functions_of(&fns, p, PLAN_XCREDIT, true);
 	snprintf(version, sizeof(version), "%d", s->version);
@@ -877,7 +876,7 @@ static void opening_notes(struct strbuf *out, const struct plan *p, const struct
 
 	for (size_t i = 0; i < p->nr; i++)
 		changed += p->v[i].type == PLAN_NOTE && p->v[i].note == PN_CHANGED;
-	plan_count_macros(&macros, p, PLAN_NOTE, false);
+	plan_count_macros(&macros, p, PLAN_NOTE, false, &b->book);
 	english_join(&calls, &macros);
 	plan_functions_of(&fns, p, PLAN_NOTE, false);
 	/* " to foo()": a call is added to a function, changed in one. */
@@ -933,7 +932,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		}
 		strbuf_release(&first);
 		strbuf_release(&point);
-		plan_count_macros(&macros, p, PLAN_ISSUE, false);
+		plan_count_macros(&macros, p, PLAN_ISSUE, false, &b->book);
 		english_join(&calls, &macros);
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */

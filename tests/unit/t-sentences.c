@@ -3,7 +3,8 @@
  * (issue 37.4): every sentence of templates/sentences.json is listed
  * with the facts it needs, is said with them and never without any one
  * of them, and is the book's only source: every book sentence is said
- * by bot/review/reply.c or bot/kernel-ci/ci-words.c, every call there
+ * by bot/review/reply.c, bot/review/plan.c (the counts of calls) or
+ * bot/kernel-ci/ci-words.c, every call there
  * that says one names one, and neither reply.c nor the reply's part of
  * ci-words.c holds prose of its own beyond the fact values it binds.  The book itself refuses a sentence that prints a name it
  * does not need (t-sentences checks that too, on bad books).
@@ -244,6 +245,7 @@ int main(void)
 	struct say_book b = SAY_BOOK_INIT;
 	struct strvec names = STRVEC_INIT, called = STRVEC_INIT;
 	struct strbuf dir = STRBUF_INIT, reply = STRBUF_INIT, words = STRBUF_INIT;
+	struct strbuf plan = STRBUF_INIT;
 	const char *marker;
 
 	strbuf_addf(&dir, "%s/templates", top());
@@ -256,6 +258,10 @@ int main(void)
 	test_each_sentence(&b, &names);
 	read_source(&reply, "bot/review/reply.c");
 	read_source(&words, "bot/kernel-ci/ci-words.c");
+	read_source(&plan, "bot/review/plan.c");
+	ok(test_calls(&names, "plan.c", plan.buf, &called) >= 3,
+	   "plan.c says its counts through the book");
+	test_no_prose("plan.c", plan.buf);
 	ok(test_calls(&names, "reply.c", reply.buf, &called) > 10,
 	   "reply.c says its sentences through the book");
 	/* ci-words.c: the reply's kernel-ci paragraph is the book's; the
@@ -265,7 +271,7 @@ int main(void)
 	ok(test_calls(&names, "ci-words.c", words.buf, &called) > 10,
 	   "ci-words.c says the reply's kernel-ci sentences through the book");
 	for (size_t i = 0; i < names.nr; i++)
-		ok(strvec_has(&called, names.v[i]), "'%s' is said by reply.c or ci-words.c",
+		ok(strvec_has(&called, names.v[i]), "'%s' is said by reply.c, plan.c or ci-words.c",
 		   names.v[i]);
 	test_no_prose("reply.c", reply.buf);
 	test_no_prose("ci-words.c's reply part", marker ? marker : "");
@@ -276,5 +282,6 @@ int main(void)
 	strbuf_release(&dir);
 	strbuf_release(&reply);
 	strbuf_release(&words);
+	strbuf_release(&plan);
 	return done_testing();
 }
