@@ -1564,6 +1564,7 @@ static int check_series_tree(struct check_result *out, const struct series *s,
 {
 	struct kept *k = xcalloc(s->nr ? s->nr : 1, sizeof(*k));
 	struct strvec paths = STRVEC_INIT;
+	const struct series_patch *failed = NULL;
 	size_t i;
 	int ret = 0;
 
@@ -1574,15 +1575,19 @@ static int check_series_tree(struct check_result *out, const struct series *s,
 		c.keep = &k[i];
 		ret = checker_finish(&c, parse_patch(&c, s->patches[i].diff,
 						     s->patches[i].diff_len, NULL));
+		failed = ret < 0 ? &s->patches[i] : NULL;
 	}
 	if (ret >= 0) {
 		kept_paths(&paths, k, s->nr);
 		ret = check_resolve_wrappers(opts->rules, opts->tree, paths.v);
 	}
-	for (i = 0; ret >= 0 && i < s->nr; i++)
+	for (i = 0; ret >= 0 && i < s->nr; i++) {
 		ret = check_kept(out, &k[i], s->patches[i].index, opts, out->map, i);
-	if (ret < 0 && i && s->patches[i - 1].index)
-		ret = error_prefix(ret, "patch %d", s->patches[i - 1].index);
+		failed = ret < 0 ? &s->patches[i] : NULL;
+	}
+	/* a patch's own failure names it; the tree's does not */
+	if (failed && failed->index)
+		ret = error_prefix(ret, "patch %d", failed->index);
 	for (i = 0; i < s->nr; i++)
 		kept_release(&k[i]);
 	free(k);

@@ -663,6 +663,11 @@ static void tree_series(const char *dir)
 		strvec_clear(&paths);
 	}
 	check_result_clear(&r);
+	o.tree = "/nonexistent/tree";
+	ok(check_series(&r, &se, &o) < 0 && !starts_with(error_last(), "patch "),
+	   "tree series: a tree that is not there is not blamed on a patch (%s)", error_last());
+	error_clear();
+	check_result_clear(&r);
 	ruleset_release(&own);
 	free(se.patches);
 	strbuf_release(&s);
