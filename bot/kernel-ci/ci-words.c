@@ -2,23 +2,27 @@
  * The kernel-ci verdict in words, in one place (see ci-words.h): the
  * text `warnwatch ci` prints (ci_verdict_text) and what a review reply's
  * kernel-ci paragraph says (ci_words_of), which share their phrases for
- * tests and for what ran.  The reply's words, and the shared phrases,
- * are sentences of the book (say.h, templates/sentences.json): this
- * file escapes the names and binds the facts.
+ * tests and for what ran.  Every word of both is a sentence of the book
+ * (say.h, templates/sentences.json): this file decides which sentence
+ * to say, escapes the names and binds the facts.
  */
 #include "ci-priv.h"
 #include "ci-words.h"
 #include "quote.h"
 #include "say.h"
 
-/* ---- text ---- */
+/* ---- `warnwatch ci`'s text ---- */
+
+/* Room for a number bound as a fact's value. */
+#define NUM_LEN 24
 
 /*
  * Every string below came from the series or the guest (file, function
  * and suite names, console lines, the build log): names go through
  * quote_c_style() (quoted as git quotes a path when they need it), text
  * through text() (controls escaped, never wrapped), so that each item
- * stays on its own line (quote.h).
+ * stays on its own line (quote.h).  Escaped, a value passes the book's
+ * template unchanged (template.h drops only control characters).
  */
 static void text(struct strbuf *out, const char *s)
 {
@@ -26,14 +30,24 @@ static void text(struct strbuf *out, const char *s)
 		quote_c_style_n(out, s, strlen(s), QUOTE_KEEP_TAB);
 }
 
-/* `head`, text `s`, `tail`: a line of the text verdict, when there is an `s`. */
-static void line(struct strbuf *out, const char *head, const char *s, const char *tail)
+static const char *num(char *buf, long long n)
 {
-	if (!s)
-		return;
-	strbuf_addstr(out, head);
-	text(out, s);
-	strbuf_addstr(out, tail);
+	snprintf(buf, NUM_LEN, "%lld", n);
+	return buf;
+}
+
+/* A fact that is true or unbound, for a {{#section}}. */
+static const char *flag(bool on)
+{
+	return on ? "1" : NULL;
+}
+
+/* The base tree's name as the text says it: "?" when unknown. */
+static void base_name(struct strbuf *out, const struct ci_verdict *v)
+{
+	text(out, v->base);
+	if (!out->len)
+		strbuf_addch(out, '?');
 }
 
 void ci_words_test(struct strbuf *out, const char *name, const struct say_book *book)
@@ -55,73 +69,116 @@ void ci_words_test(struct strbuf *out, const char *name, const struct say_book *
 	strbuf_release(&q);
 }
 
-static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch)
+static void patch_name(struct strbuf *out, const struct ci_verdict *v, int patch,
+		       const struct say_book *book)
 {
-	strbuf_addf(out, "patch %d/%d", patch, v->nr_patches ? v->nr_patches : patch);
+	char n[NUM_LEN], of[NUM_LEN];
+
+	say_quiet(out, book, "ci-text-patch", "patch", num(n, patch),
+		  "patches", num(of, v->nr_patches ? v->nr_patches : patch), NULL);
+}
+
+/* A report that names no line the series adds: where it fired, if known. */
+static void fired_elsewhere(struct strbuf *out, const struct ci_fired *f,
+			    const char *kind, const struct say_book *book)
+{
+	struct strbuf file = STRBUF_INIT, fn = STRBUF_INIT, msg = STRBUF_INIT;
+	char line[NUM_LEN];
+
+	quote_c_style(&fn, f->function);
+	if (f->file) {
+		quote_c_style(&file, f->file);
+		say_quiet(out, book, "ci-text-fired-existing", "kind", kind, "file", file.buf,
+			  "line", num(line, f->line), "function", fn.buf,
+			  "preexisting", flag(f->preexisting), NULL);
+	} else {
+		text(&msg, f->message);
+		say_quiet(out, book, "ci-text-fired-console", "message", msg.buf,
+			  "kind", f->message ? NULL : kind, "function", fn.buf,
+			  "preexisting", flag(f->preexisting), NULL);
+	}
+	strbuf_release(&file);
+	strbuf_release(&fn);
+	strbuf_release(&msg);
 }
 
 static void fired_sentence(struct strbuf *out, const struct ci_verdict *v,
-			   const struct ci_fired *f)
+			   const struct ci_fired *f, const struct say_book *book)
 {
-	const char *what = f->kind == FIRED_WARN ? "WARNING" :
-			   f->kind == FIRED_BUG ? "BUG" : "crash report";
+	struct strbuf kind = STRBUF_INIT, where = STRBUF_INIT, patch = STRBUF_INIT,
+		      source = STRBUF_INIT;
 
-	if (f->added_by_series && f->source) {
-		strbuf_addstr(out, "the ");
-		text(out, f->source);
-		strbuf_addstr(out, " that ");
-		patch_name(out, v, f->patch);
-		strbuf_addstr(out, " adds at ");
-		ci_where(out, v, f->file, f->line, f->tree_line);
-		strbuf_addstr(out, " fired");
-	} else if (f->added_by_series) {
-		strbuf_addf(out, "a %s fired at ", what);
-		ci_where(out, v, f->file, f->line, f->tree_line);
-		strbuf_addstr(out, ", a line that ");
-		patch_name(out, v, f->patch);
-		strbuf_addstr(out, " adds");
-	} else if (f->file) {
-		strbuf_addf(out, "the existing %s at ", what);
-		quote_c_style(out, f->file);
-		strbuf_addf(out, ":%d", f->line);
-		if (f->function) {
-			quote_between(out, " (", f->function, ")");
-		}
-		strbuf_addstr(out, " fired");
-		strbuf_addstr(out, f->preexisting ?
-			      " (it fires on the unpatched kernel too)" :
-			      " (not on the unpatched kernel)");
-	} else {
-		text(out, f->message ? f->message : what);
-		if (f->function) {
-			strbuf_addstr(out, " in ");
-			quote_c_style(out, f->function);
-		}
-		if (f->preexisting)
-			strbuf_addstr(out, " (on the unpatched kernel too)");
+	say_quiet(&kind, book, "ci-text-report", "warning", flag(f->kind == FIRED_WARN),
+		  "bug", flag(f->kind == FIRED_BUG),
+		  "oops", flag(f->kind != FIRED_WARN && f->kind != FIRED_BUG), NULL);
+	if (f->added_by_series) {
+		ci_where(&where, v, f->file, f->line, f->tree_line);
+		patch_name(&patch, v, f->patch, book);
 	}
+	if (f->added_by_series && f->source) {
+		text(&source, f->source);
+		say_quiet(out, book, "ci-text-fired-source", "source", source.buf,
+			  "patch", patch.buf, "where", where.buf, NULL);
+	} else if (f->added_by_series) {
+		say_quiet(out, book, "ci-text-fired-added", "kind", kind.buf,
+			  "where", where.buf, "patch", patch.buf, NULL);
+	} else {
+		fired_elsewhere(out, f, kind.buf, book);
+	}
+	strbuf_release(&kind);
+	strbuf_release(&where);
+	strbuf_release(&patch);
+	strbuf_release(&source);
 }
 
 /* 0-day's parent column, whether it is known, whether it came back. */
 static void fired_counts(struct strbuf *out, const struct ci_verdict *v,
-			 const struct ci_fired *f)
+			 const struct ci_fired *f, const struct say_book *book)
 {
-	if (f->base_count >= 0)
-		strbuf_addf(out, " [base: %d, patched: %d]", f->base_count,
-			    f->patched_count);
-	else
-		strbuf_addf(out, " [base: not booted, patched: %d]", f->patched_count);
-	if (f->known)
-		strbuf_addf(out, " (known on %s: %s)", v->base ? v->base : "this base",
-			    f->known);
-	if (f->reproduced == 0)
-		strbuf_addstr(out, " (did not fire again when booted once more: flaky)");
+	char base[NUM_LEN], patched[NUM_LEN];
+
+	say_quiet(out, book, "ci-text-counts",
+		  "base_count", f->base_count >= 0 ? num(base, f->base_count) : NULL,
+		  "patched_count", num(patched, f->patched_count), NULL);
+	say_quiet(out, book, "ci-text-known", "known", f->known, "base", v->base, NULL);
+	say_quiet(out, book, "ci-text-flaky", "flaky", flag(f->reproduced == 0), NULL);
 }
 
-static void indent_trace(struct strbuf *out, const char *trace)
+/* A report in full: what fired, and its counts. */
+static void fired_report(struct strbuf *out, const struct ci_verdict *v,
+			 const struct ci_fired *f, const struct say_book *book)
 {
-	if (trace)
-		quote_lines(out, "    ", trace, strlen(trace));
+	fired_sentence(out, v, f, book);
+	fired_counts(out, v, f, book);
+}
+
+/* " while running KUnit suite x", or that no test was running. */
+static void fired_during(struct strbuf *out, const char *suite, const struct say_book *book)
+{
+	struct strbuf test = STRBUF_INIT;
+
+	if (suite)
+		ci_words_test(&test, suite, book);
+	say_quiet(out, book, "ci-text-while", "running", flag(suite), "test", test.buf, NULL);
+	strbuf_release(&test);
+}
+
+/* The test case (or a workload's image) that was running, and the trace. */
+static void fired_case(struct strbuf *out, const struct ci_fired *f, bool workload,
+		       const struct say_book *book)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	if (f && f->test) {
+		quote_c_style(&name, f->test);
+		say_quiet(out, book, "ci-text-test-case", "case", name.buf,
+			  "workload", flag(workload), NULL);
+	}
+	if (f && f->trace) {
+		strbuf_addch(out, '\n');
+		quote_lines(out, "    ", f->trace, strlen(f->trace));
+	}
+	strbuf_release(&name);
 }
 
 static const struct ci_fired *first_fired(const struct ci_verdict *v)
@@ -132,76 +189,61 @@ static const struct ci_fired *first_fired(const struct ci_verdict *v)
 	return NULL;
 }
 
+/* The boot with panic_on_warn=0 after a panic: how many fired, and the others. */
+static void text_second_boot(struct strbuf *out, const struct ci_verdict *v,
+			     const struct say_book *book)
+{
+	struct strbuf report = STRBUF_INIT, suite = STRBUF_INIT, test = STRBUF_INIT;
+	char count[NUM_LEN], mb[NUM_LEN];
+	size_t others = 0;
+
+	if (!v->console2)
+		return;
+	for (size_t i = 0; i < v->nr_fired; i++)
+		if (!v->fired[i].in_first_boot)
+			others++;
+	num(count, v->warn_count);
+	say_quiet(out, book, v->warn_flood ? "ci-text-flood" : "ci-text-second-boot",
+		  "count", count, "mb", num(mb, CI_SECOND_BOOT_MAX_CONSOLE >> 20),
+		  "one", flag(v->warn_count == 1), "user_space", flag(v->user_space),
+		  "others", flag(others), NULL);
+	for (size_t i = 0; i < v->nr_fired; i++) {
+		const struct ci_fired *o = &v->fired[i];
+
+		if (o->in_first_boot)
+			continue;
+		strbuf_reset(&report);
+		strbuf_reset(&suite);
+		strbuf_reset(&test);
+		fired_report(&report, v, o, book);
+		quote_c_style(&suite, o->suite);
+		quote_c_style(&test, o->test);
+		say_quiet(out, book, "ci-text-other", "report", report.buf,
+			  "suite", suite.buf, "case", test.buf, NULL);
+	}
+	strbuf_release(&report);
+	strbuf_release(&suite);
+	strbuf_release(&test);
+}
+
 static void text_panicked(struct strbuf *out, const struct ci_verdict *v,
 			  const struct say_book *book)
 {
 	const struct ci_fired *f = first_fired(v);
-	size_t others = 0;
+	const char *suite = v->panic_suite ? v->panic_suite : f ? f->suite : NULL;
+	struct strbuf during = STRBUF_INIT, report = STRBUF_INIT;
 
-	const char *during = v->panic_suite ? v->panic_suite : f ? f->suite : NULL;
-
-	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel panicked");
-	if (during) {
-		strbuf_addstr(out, " while running ");
-		ci_words_test(out, during, book);
-	} else {
-		strbuf_addstr(out, " during boot, outside any test");
-	}
-	if (f) {
-		strbuf_addstr(out, ": ");
-		fired_sentence(out, v, f);
-		fired_counts(out, v, f);
-	} else {
-		strbuf_addstr(out, ": ");
-		text(out, v->panic_message);
-	}
-	strbuf_addstr(out, ".\n");
-	if (f && f->test) {
-		strbuf_addstr(out, f->suite && starts_with(f->suite, "workload:") ?
-			      "The workload was running on image " : "The test case was ");
-		quote_c_style(out, f->test);
-		strbuf_addstr(out, ".\n");
-	}
-	if (f && f->trace) {
-		strbuf_addstr(out, "\n");
-		indent_trace(out, f->trace);
-	}
-	for (size_t i = 0; i < v->nr_fired; i++)
-		if (!v->fired[i].in_first_boot)
-			others++;
-	if (v->console2 && v->warn_flood) {
-		strbuf_addf(out, "\nBooted again with panic_on_warn=0: WARNINGs "
-			    "kept firing in a loop (%d in the first %u MB of "
-			    "console output, where the boot was stopped)%s\n",
-			    v->warn_count, CI_SECOND_BOOT_MAX_CONSOLE >> 20,
-			    others ? "; the others:" : ".");
-	} else if (v->console2) {
-		strbuf_addf(out, "\nBooted again with panic_on_warn=0: %d WARNING%s "
-			    "fired (counted on the console%s)%s\n",
-			    v->warn_count, v->warn_count == 1 ? "" : "s",
-			    v->user_space ? "" : ": without user space the "
-			    "guest's /sys/kernel/warn_count cannot be read",
-			    others ? "; the others:" : ".");
-	}
-	if (v->console2) {
-		for (size_t i = 0; i < v->nr_fired; i++) {
-			const struct ci_fired *o = &v->fired[i];
-
-			if (o->in_first_boot)
-				continue;
-			strbuf_addstr(out, "  - ");
-			fired_sentence(out, v, o);
-			fired_counts(out, v, o);
-			if (o->suite) {
-				strbuf_addstr(out, ", in suite ");
-				quote_c_style(out, o->suite);
-			}
-			if (o->test) {
-				quote_between(out, " (test ", o->test, ")");
-			}
-			strbuf_addch(out, '\n');
-		}
-	}
+	fired_during(&during, suite, book);
+	if (f)
+		fired_report(&report, v, f, book);
+	else
+		text(&report, v->panic_message);
+	say_quiet(out, book, "ci-text-panicked", "during", during.buf,
+		  "report", report.buf, NULL);
+	fired_case(out, f, f && f->suite && starts_with(f->suite, "workload:"), book);
+	text_second_boot(out, v, book);
+	strbuf_release(&during);
+	strbuf_release(&report);
 }
 
 /*
@@ -212,102 +254,92 @@ static void text_fired(struct strbuf *out, const struct ci_verdict *v,
 		       const struct say_book *book)
 {
 	const struct ci_fired *f = first_fired(v);
+	struct strbuf base = STRBUF_INIT, report = STRBUF_INIT;
 
 	if (!f && v->nr_fired)
 		f = &v->fired[0];
-	strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
-	text(out, v->base ? v->base : "?");
-	strbuf_addstr(out, ") booted, and ");
+	base_name(&base, v);
 	if (f) {
-		fired_sentence(out, v, f);
-		fired_counts(out, v, f);
-		if (f->suite) {
-			strbuf_addstr(out, " while running ");
-			ci_words_test(out, f->suite, book);
-		} else {
-			strbuf_addstr(out, " during boot, outside any test");
-		}
+		fired_report(&report, v, f, book);
+		fired_during(&report, f->suite, book);
 	} else {
-		text(out, v->reason);
+		text(&report, v->reason);
 	}
-	strbuf_addstr(out, ", but no panic followed on the console: panic_on_warn=1 "
-		      "should have stopped the kernel there, so the console may be "
-		      "cut short.\n");
-	if (f && f->test) {
-		strbuf_addstr(out, "The test case was ");
-		quote_c_style(out, f->test);
-		strbuf_addstr(out, ".\n");
-	}
-	if (f && f->trace) {
-		strbuf_addstr(out, "\n");
-		indent_trace(out, f->trace);
-	}
+	say_quiet(out, book, "ci-text-fired", "base", base.buf, "report", report.buf, NULL);
+	fired_case(out, f, false, book);
 	for (size_t i = 0; i < v->nr_fired; i++) {
 		const struct ci_fired *o = &v->fired[i];
 
 		if (o == f)
 			continue;
-		strbuf_addstr(out, "  - also ");
-		fired_sentence(out, v, o);
-		fired_counts(out, v, o);
-		strbuf_addch(out, '\n');
+		strbuf_reset(&report);
+		fired_report(&report, v, o, book);
+		say_quiet(out, book, "ci-text-also", "report", report.buf, NULL);
 	}
+	strbuf_release(&base);
+	strbuf_release(&report);
 }
 
-static void text_suites(struct strbuf *out, const struct ci_verdict *v)
+static void text_suites(struct strbuf *out, const struct ci_verdict *v,
+			const struct say_book *book)
 {
-	int pass = 0, fail = 0, skip = 0;
+	struct strbuf cut = STRBUF_INIT, name = STRBUF_INIT;
+	char n[3][NUM_LEN], never[NUM_LEN], planned[NUM_LEN];
+	int count[3] = { 0 };	/* passed, failed, skipped */
 
-	for (size_t i = 0; i < v->nr_suites; i++) {
-		switch (v->suites[i].result) {
-		case KTAP_PASS: pass++; break;
-		case KTAP_FAIL: fail++; break;
-		case KTAP_SKIP: skip++; break;
-		case KTAP_CRASHED: break;
-		}
-	}
 	if (!v->nr_suites)
 		return;
-	strbuf_addf(out, "KUnit suites: %d passed, %d failed, %d skipped",
-		    pass, fail, skip);
-	for (size_t i = 0; i < v->nr_suites; i++)
-		if (v->suites[i].result == KTAP_CRASHED) {
-			quote_between(out, ", ", v->suites[i].name, " cut short");
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		const struct ci_suite *s = &v->suites[i];
+
+		if (s->result != KTAP_CRASHED) {
+			count[s->result == KTAP_PASS ? 0 : s->result == KTAP_FAIL ? 1 : 2]++;
+			continue;
 		}
-	if (v->planned_suites > (int)v->nr_suites)
-		strbuf_addf(out, ", %d of %d never ran",
-			    v->planned_suites - (int)v->nr_suites, v->planned_suites);
-	strbuf_addch(out, '\n');
-	for (size_t i = 0; i < v->nr_suites; i++)
-		if (v->suites[i].result == KTAP_FAIL) {
-			quote_between(out, "  failed: ", v->suites[i].name, "\n");
-		}
+		strbuf_reset(&name);
+		quote_c_style(&name, s->name);
+		say_quiet(&cut, book, "ci-text-suite-cut", "suite", name.buf, NULL);
+	}
+	say_quiet(out, book, "ci-text-suites", "passed", num(n[0], count[0]),
+		  "failed", num(n[1], count[1]), "skipped", num(n[2], count[2]), "cut", cut.buf,
+		  "never", v->planned_suites > (int)v->nr_suites ?
+			   num(never, v->planned_suites - (int)v->nr_suites) : NULL,
+		  "planned", num(planned, v->planned_suites), NULL);
+	for (size_t i = 0; i < v->nr_suites; i++) {
+		if (v->suites[i].result != KTAP_FAIL)
+			continue;
+		strbuf_reset(&name);
+		quote_c_style(&name, v->suites[i].name);
+		say_quiet(out, book, "ci-text-suite-failed", "suite", name.buf, NULL);
+	}
+	strbuf_release(&cut);
+	strbuf_release(&name);
 }
 
 /* A clean boot says nothing about an added call but that it did not fire. */
-static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v)
+static void text_clean_findings(struct strbuf *out, const struct ci_verdict *v,
+				const struct say_book *book)
 {
+	struct strbuf patch = STRBUF_INIT, file = STRBUF_INIT;
+	char line[NUM_LEN];
+
 	for (size_t i = 0; i < ci_verdict_findings(v)->nr; i++) {
 		const struct finding *f = &ci_verdict_findings(v)->v[i];
 		const char *macro = f->rule ? f->rule->macro : "call";
+		bool added = f->kind == FINDING_ADDED && !v->nr_calls;
 
-		if (f->kind == FINDING_ADDED && !v->nr_calls) {
-			strbuf_addf(out, "The %s() that ", macro);
-			patch_name(out, v, f->patch);
-			strbuf_addstr(out, " adds at ");
-			quote_c_style(out, f->file);
-			strbuf_addf(out, ":%d did not fire during the KUnit suites: "
-				    "that finding stays static.\n", f->line);
-		} else if (f->kind == FINDING_REMOVED) {
-			strbuf_addf(out, "The %s() that ", macro);
-			patch_name(out, v, f->patch);
-			strbuf_addstr(out, " removes at ");
-			quote_c_style(out, f->file);
-			strbuf_addf(out, ":%d is gone%s, and the kernel still boots "
-				    "clean.\n", f->line,
-				    f->conversion ? " (converted to a gentler call)" : "");
-		}
+		if (!added && f->kind != FINDING_REMOVED)
+			continue;
+		strbuf_reset(&patch);
+		strbuf_reset(&file);
+		patch_name(&patch, v, f->patch, book);
+		quote_c_style(&file, f->file);
+		say_quiet(out, book, added ? "ci-text-static" : "ci-text-removed", "macro", macro,
+			  "patch", patch.buf, "file", file.buf, "line", num(line, f->line),
+			  "converted", flag(f->conversion), NULL);
 	}
+	strbuf_release(&patch);
+	strbuf_release(&file);
 }
 
 /* "a", "a and b", "a, b and c": the names a list of tests is said with. */
@@ -367,128 +399,156 @@ static void ran_phrase(struct strbuf *out, const struct ci_verdict *v,
 	strvec_clear(&seen);
 }
 
-/* Per added call, in words: did it run, how often, did it fire. */
-static void text_calls(struct strbuf *out, const struct ci_verdict *v,
-		       const struct say_book *book)
+/* One added call, in words: did it run, how often, did it fire. */
+static void text_call(struct strbuf *out, const struct ci_verdict *v,
+		      const struct ci_call *c, const struct say_book *book)
 {
-	for (size_t i = 0; i < v->nr_calls; i++) {
-		const struct ci_call *c = &v->calls[i];
-		const char *suite;
+	struct strbuf macro = STRBUF_INIT, where = STRBUF_INIT, patch = STRBUF_INIT,
+		      call = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *suite;
+	char count[NUM_LEN];
 
-		if (ci_call_fired(v, c, &suite)) {
-			strbuf_addstr(out, "The ");
-			text(out, c->macro);
-			strbuf_addstr(out, "() at ");
-			ci_where(out, v, c->file, c->line, c->tree_line);
-			strbuf_addstr(out, " (");
-			patch_name(out, v, c->patch);
-			strbuf_addstr(out, ") fired");
-			if (suite) {
-				strbuf_addstr(out, " during ");
-				ci_words_test(out, suite, book);
-			}
-			if (c->reached > 0)
-				strbuf_addf(out, "; it ran %lld time%s in the boot with "
-					    "panic_on_warn=0", c->reached,
-					    c->reached == 1 ? "" : "s");
-			strbuf_addstr(out, ".\n");
-		} else if (c->reached > 0) {
-			strbuf_addstr(out, "The ");
-			text(out, c->macro);
-			strbuf_addstr(out, "() at ");
-			ci_where(out, v, c->file, c->line, c->tree_line);
-			strbuf_addstr(out, " (");
-			patch_name(out, v, c->patch);
-			strbuf_addf(out, ") ran %lld time%s during ", c->reached,
-				    c->reached == 1 ? "" : "s");
-			ran_phrase(out, v, book);
-			strbuf_addstr(out, ", and never fired.\n");
-		} else if (c->reached == 0) {
-			strbuf_addstr(out, "No test reached the ");
-			text(out, c->macro);
-			strbuf_addstr(out, "() at ");
-			ci_where(out, v, c->file, c->line, c->tree_line);
-			strbuf_addstr(out, " (");
-			patch_name(out, v, c->patch);
-			strbuf_addstr(out, "), so this boot says nothing about it: "
-				      "the line never ran during ");
-			ran_phrase(out, v, book);
-			strbuf_addstr(out, ".\n");
-		} else {
-			strbuf_addstr(out, "Whether the ");
-			text(out, c->macro);
-			strbuf_addstr(out, "() at ");
-			ci_where(out, v, c->file, c->line, c->tree_line);
-			strbuf_addstr(out, " (");
-			patch_name(out, v, c->patch);
-			strbuf_addstr(out, ") ran could not be measured (");
-			text(out, c->reached_why ? c->reached_why : "?");
-			strbuf_addstr(out, "); it did not fire.\n");
-		}
+	text(&macro, c->macro);
+	ci_where(&where, v, c->file, c->line, c->tree_line);
+	patch_name(&patch, v, c->patch, book);
+	say_quiet(&call, book, "ci-text-call", "macro", macro.buf, "where", where.buf,
+		  "patch", patch.buf, NULL);
+	num(count, c->reached);
+	if (ci_call_fired(v, c, &suite)) {
+		if (suite)
+			ci_words_test(&sb, suite, book);
+		say_quiet(out, book, "ci-text-call-fired", "call", call.buf, "during", sb.buf,
+			  "count", c->reached > 0 ? count : NULL,
+			  "one", flag(c->reached == 1), NULL);
+	} else if (c->reached >= 0) {
+		ran_phrase(&sb, v, book);
+		say_quiet(out, book, c->reached ? "ci-text-call-ran" : "ci-text-call-unreached",
+			  "call", call.buf, "count", count, "one", flag(c->reached == 1),
+			  "ran", sb.buf, NULL);
+	} else {
+		text(&sb, c->reached_why ? c->reached_why : "?");
+		say_quiet(out, book, "ci-text-call-unmeasured", "call", call.buf,
+			  "why", sb.buf, NULL);
 	}
+	strbuf_release(&macro);
+	strbuf_release(&where);
+	strbuf_release(&patch);
+	strbuf_release(&call);
+	strbuf_release(&sb);
 }
 
-/* The user-space tests and the images, briefly. */
-static void text_tests(struct strbuf *out, const struct ci_verdict *v)
+/* A user-space test's result, and what its rerun and the base say of it. */
+static void text_test(struct strbuf *out, const struct ci_test *t,
+		      const struct say_book *book)
 {
+	struct strbuf kind = STRBUF_INIT, name = STRBUF_INIT, image = STRBUF_INIT,
+		      result = STRBUF_INIT, detail = STRBUF_INIT, rerun = STRBUF_INIT;
+	bool flaky = t->rerun_result && !strcmp(t->rerun_result, "pass");
+	bool vs_base = t->base_result && !strcmp(t->result, "fail");
+	bool on_base = vs_base && !strcmp(t->base_result, "fail");
+
+	text(&kind, t->kind);
+	quote_c_style(&name, t->name);
+	quote_c_style(&image, t->image);
+	text(&result, t->result);
+	text(&detail, t->detail);
+	if (!flaky)
+		text(&rerun, t->rerun_result);
+	say_quiet(out, book, "ci-text-test", "kind", kind.buf, "test", name.buf,
+		  "image", image.buf, "result", result.buf, "detail", detail.buf, NULL);
+	say_quiet(out, book, "ci-text-test-flaky", "flaky", flag(flaky), NULL);
+	say_quiet(out, book, "ci-text-test-rerun", "rerun", rerun.buf, NULL);
+	say_quiet(out, book, "ci-text-test-on-base", "on_base", flag(on_base), NULL);
+	say_quiet(out, book, "ci-text-test-not-on-base", "not_on_base",
+		  flag(vs_base && !on_base), NULL);
+	strbuf_addch(out, '\n');
+	strbuf_release(&kind);
+	strbuf_release(&name);
+	strbuf_release(&image);
+	strbuf_release(&result);
+	strbuf_release(&detail);
+	strbuf_release(&rerun);
+}
+
+/* The images e2fsck checked after the workload. */
+static void text_images(struct strbuf *out, const struct ci_verdict *v,
+			const struct say_book *book)
+{
+	struct strbuf name = STRBUF_INIT, features = STRBUF_INIT;
+	char count[NUM_LEN];
 	size_t bad = 0;
 
-	for (size_t i = 0; i < v->nr_tests; i++) {
-		const struct ci_test *t = &v->tests[i];
-
-		if (!strcmp(t->kind, "kunit"))
-			continue;
-		text(out, t->kind);
-		strbuf_addch(out, ' ');
-		quote_c_style(out, t->name);
-		if (t->image) {
-			quote_between(out, " (image ", t->image, ")");
-		}
-		strbuf_addstr(out, ": ");
-		text(out, t->result);
-		if (t->detail) {
-			strbuf_addstr(out, " (");
-			text(out, t->detail);
-			strbuf_addch(out, ')');
-		}
-		if (t->rerun_result && !strcmp(t->rerun_result, "pass"))
-			strbuf_addstr(out, "; passed when run again (flaky)");
-		else if (t->rerun_result) {
-			strbuf_addstr(out, "; run again: ");
-			text(out, t->rerun_result);
-		}
-		if (t->base_result && !strcmp(t->result, "fail"))
-			strbuf_addstr(out, !strcmp(t->base_result, "fail") ?
-				      "; fails on the unpatched kernel too (not the "
-				      "series' fault)" : "; passes on the unpatched kernel");
-		strbuf_addch(out, '\n');
-	}
-	for (size_t i = 0; i < v->not_built.nr; i++) {
-		quote_between(out, "kselftests not (all) built: ", v->not_built.v[i], "\n");
-	}
 	for (size_t i = 0; i < v->nr_images; i++)
 		if (!v->images[i].clean)
 			bad++;
 	if (v->nr_images && !bad)
-		strbuf_addf(out, "e2fsck -fn after the workload: all %zu images clean.\n",
-			    v->nr_images);
+		say_quiet(out, book, "ci-text-images-clean", "count",
+			  num(count, (long long)v->nr_images), NULL);
 	for (size_t i = 0; i < v->nr_images; i++) {
 		const struct ci_image *im = &v->images[i];
 
 		if (im->clean)
 			continue;
-		quote_between(out, "e2fsck -fn after the workload: image ", im->name, " (");
-		text(out, im->features);
-		strbuf_addstr(out, ") is corrupted:\n");
-		indent_trace(out, im->fsck_output);
+		strbuf_reset(&name);
+		strbuf_reset(&features);
+		quote_c_style(&name, im->name);
+		text(&features, im->features);
+		say_quiet(out, book, "ci-text-image-corrupted", "image", name.buf,
+			  "features", features.buf, NULL);
+		if (im->fsck_output)
+			quote_lines(out, "    ", im->fsck_output, strlen(im->fsck_output));
 	}
+	strbuf_release(&name);
+	strbuf_release(&features);
 }
 
-void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
-		     const struct series *s, const struct say_book *book)
+/* What ran: each added call, the KUnit suites, the tests, the images. */
+static void text_ran(struct strbuf *out, const struct ci_verdict *v,
+		     const struct say_book *book)
 {
-	const char *base = v->base ? v->base : "?";
+	struct strbuf name = STRBUF_INIT;
 
+	for (size_t i = 0; i < v->nr_calls; i++)
+		text_call(out, v, &v->calls[i], book);
+	text_suites(out, v, book);
+	for (size_t i = 0; i < v->nr_tests; i++)
+		if (strcmp(v->tests[i].kind, "kunit"))
+			text_test(out, &v->tests[i], book);
+	for (size_t i = 0; i < v->not_built.nr; i++) {
+		strbuf_reset(&name);
+		quote_c_style(&name, v->not_built.v[i]);
+		say_quiet(out, book, "ci-text-not-built", "target", name.buf, NULL);
+	}
+	text_images(out, v, book);
+	strbuf_release(&name);
+}
+
+/* The apply failed: the reason, and which patch it was when `s` says. */
+static void text_not_applied(struct strbuf *out, const struct ci_verdict *v,
+			     const struct series *s, const char *reason,
+			     const struct say_book *book)
+{
+	struct strbuf title = STRBUF_INIT;
+	char patch[NUM_LEN], patches[NUM_LEN];
+
+	say_quiet(out, book, "ci-text-apply-failed", "not_applied", "1",
+		  "reason", reason, "none", flag(!v->reason), NULL);
+	if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr) {
+		text(&title, s->patches[v->failed_patch - 1].title);
+		say_quiet(out, book, "ci-text-apply-title", "patch", num(patch, v->failed_patch),
+			  "patches", num(patches, (long long)s->nr), "title", title.buf, NULL);
+	}
+	strbuf_release(&title);
+}
+
+/* The verdict's first sentence, by its kind. */
+static void text_verdict(struct strbuf *out, const struct ci_verdict *v,
+			 const struct series *s, const struct say_book *book)
+{
+	struct strbuf base = STRBUF_INIT, reason = STRBUF_INIT, log = STRBUF_INIT;
+
+	base_name(&base, v);
+	text(&reason, v->kind == CI_UNTESTABLE && !v->reason ? "?" : v->reason);
 	switch (v->kind) {
 	case CI_PANICKED:
 		text_panicked(out, v, book);
@@ -497,83 +557,82 @@ void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
 		text_fired(out, v, book);
 		break;
 	case CI_CLEAN:
-		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
-		text(out, base);
-		strbuf_addf(out, ") booted and ran its %s without any WARNING "
-			    "or BUG firing.\n", v->user_space ? "tests" : "KUnit suites");
-		text_clean_findings(out, v);
+		say_quiet(out, book, "ci-text-clean", "base", base.buf,
+			  "user_space", flag(v->user_space), NULL);
+		text_clean_findings(out, v, book);
 		break;
 	case CI_FS_CORRUPTED:
-		strbuf_addstr(out, "With panic_on_warn=1 the patched kernel (linux ");
-		text(out, base);
-		strbuf_addstr(out, ") ran its tests without any WARNING or BUG firing, "
-			      "but afterwards e2fsck -fn finds a file system the "
-			      "workload used corrupted: ");
-		text(out, v->reason);
-		strbuf_addch(out, '\n');
+		say_quiet(out, book, "ci-text-corrupted", "base", base.buf,
+			  "reason", reason.buf, NULL);
 		break;
 	case CI_BUILD_FAILED:
-		strbuf_addstr(out, "The patched kernel (linux ");
-		text(out, base);
-		strbuf_addstr(out, ") does not build");
-		if (v->build_error) {
-			strbuf_addstr(out, ":\n    ");
-			text(out, v->build_error);
-			strbuf_addch(out, '\n');
-		} else {
-			strbuf_addstr(out, ".\n");
-		}
+		text(&log, v->build_error);
+		say_quiet(out, book, "ci-text-build-failed", "base", base.buf,
+			  "log", flag(v->build_error), "error", log.buf, NULL);
 		break;
 	case CI_APPLY_FAILED:
-		text(out, v->reason ? v->reason : "the series does not apply");
-		strbuf_addch(out, '\n');
-		if (s && v->failed_patch > 0 && (size_t)v->failed_patch <= s->nr) {
-			strbuf_addf(out, "(patch %d/%zu is \"", v->failed_patch, s->nr);
-			text(out, s->patches[v->failed_patch - 1].title);
-			strbuf_addstr(out, "\")\n");
-		}
+		text_not_applied(out, v, s, reason.buf, book);
 		break;
 	case CI_UNTESTABLE:
-		strbuf_addstr(out, "Could not test this series: ");
-		text(out, v->reason ? v->reason : "?");
-		strbuf_addch(out, '\n');
+		say_quiet(out, book, "ci-text-untestable", "untestable", "1",
+			  "reason", reason.buf, NULL);
 		break;
 	case CI_HUNG:
+		say_quiet(out, book, "ci-text-hung", "hung", "1", "reason", reason.buf, NULL);
+		break;
 	case CI_ERROR:
-		strbuf_addstr(out, v->kind == CI_HUNG ? "The patched kernel hung: " :
-			      "No verdict: ");
-		text(out, v->reason);
-		strbuf_addch(out, '\n');
+		say_quiet(out, book, "ci-text-error", "no_verdict", "1",
+			  "reason", reason.buf, NULL);
 		break;
 	}
-	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
-	    v->kind == CI_FS_CORRUPTED || v->kind == CI_FIRED) {
-		text_calls(out, v, book);
-		text_suites(out, v);
-		text_tests(out, v);
+	strbuf_release(&base);
+	strbuf_release(&reason);
+	strbuf_release(&log);
+}
+
+/* The lines under every verdict: the base, the suites, what to read next. */
+static void text_trailer(struct strbuf *out, const struct ci_verdict *v,
+			 const struct say_book *book)
+{
+	struct strbuf base = STRBUF_INIT, sb = STRBUF_INIT;
+
+	base_name(&base, v);
+	text(&sb, v->base_why);
+	say_quiet(out, book, "ci-text-base", "base", base.buf, "why", sb.buf, NULL);
+	strbuf_reset(&sb);
+	for (size_t i = 0; i < v->enabled.nr; i++) {
+		strbuf_addch(&sb, ' ');
+		quote_c_style(&sb, v->enabled.v[i]);
 	}
-	if (v->base_why) {
-		strbuf_addstr(out, "Base: linux ");
-		text(out, base);
-		strbuf_addstr(out, " (");
-		text(out, v->base_why);
-		strbuf_addstr(out, ").\n");
-	}
-	if (v->enabled.nr) {
-		strbuf_addstr(out, "Suites enabled for the files the series touches:");
-		for (size_t i = 0; i < v->enabled.nr; i++) {
-			strbuf_addch(out, ' ');
-			quote_c_style(out, v->enabled.v[i]);
-		}
-		strbuf_addch(out, '\n');
-	}
-	line(out, "The unpatched kernel could not be booted for comparison (", v->base_error,
-	     "): whether a report is pre-existing is unknown.\n");
+	say_quiet(out, book, "ci-text-enabled", "suites", sb.buf, NULL);
+	strbuf_reset(&sb);
+	text(&sb, v->base_error);
+	say_quiet(out, book, "ci-text-base-error", "error", sb.buf, NULL);
+	strbuf_reset(&sb);
 	if (v->applied && strcmp(v->applied, "applied"))
-		line(out, "The series ", v->applied, ".\n");
-	line(out, "Note: ", v->apply_note, "\n");
-	line(out, "Console log: ", v->console, "\n");
-	line(out, "Console log (panic_on_warn=0): ", v->console2, "\n");
+		text(&sb, v->applied);
+	say_quiet(out, book, "ci-text-applied", "how", sb.buf, NULL);
+	strbuf_reset(&sb);
+	text(&sb, v->apply_note);
+	say_quiet(out, book, "ci-text-note", "note", sb.buf, NULL);
+	strbuf_reset(&sb);
+	text(&sb, v->console);
+	say_quiet(out, book, "ci-text-console", "log", sb.buf, NULL);
+	strbuf_reset(&sb);
+	text(&sb, v->console2);
+	say_quiet(out, book, "ci-text-console-second", "log", sb.buf, NULL);
+	strbuf_release(&base);
+	strbuf_release(&sb);
+}
+
+void ci_verdict_text(struct strbuf *out, const struct ci_verdict *v,
+		     const struct series *s, const struct say_book *book)
+{
+	text_verdict(out, v, s, book);
+	if (v->kind == CI_PANICKED || v->kind == CI_CLEAN ||
+	    v->kind == CI_FS_CORRUPTED || v->kind == CI_FIRED)
+		text_ran(out, v, book);
+	text_trailer(out, v, book);
 }
 
 /* ---- a review reply's kernel-ci paragraph ---- */
