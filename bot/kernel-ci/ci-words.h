@@ -15,7 +15,8 @@ struct say_book;
 /* A reply's kernel-ci paragraph quotes at most this many console lines. */
 #define CI_WORDS_LOG_LINES 12
 
-/* The verdict as text for people (as JSON: ci-json.h).  `s` (may be
+/* The verdict as text for people (as JSON: ci-json.h), in the book's
+ * ci-text-* sentences (say.h).  `s` (may be
  * NULL) names the patch that did not apply.  A clean verdict's text names
  * the static findings ci_run made; one read from JSON has none (ci.h,
  * findings_doc) and its text leaves them out. */
