@@ -3,7 +3,8 @@
  * field set goes to JSON and back and to JSON again, the same document;
  * the fields read back are the fields written; the verdict files under
  * tests/ and the shapes the dashboard and older states hold read; the
- * findings come back as the JSON they were; the errors name the key.
+ * findings come back as the JSON they were; the errors name the key;
+ * and the text `warnwatch ci` prints of the verdicts in data/ci-text.
  */
 #include "ci-json.h"
 #include "ci-words.h"
@@ -549,6 +550,54 @@ static void hostile(void)
 	ci_verdict_release(&v);
 }
 
+/*
+ * `warnwatch ci`'s text, byte for byte, of a verdict of each kind and of
+ * every line it can print (tests/unit/data/ci-text/NAME.json, the text
+ * NAME.txt): the words are the book's, and a fact left unbound there
+ * makes a sentence silent, which only a comparison of the whole text sees.
+ */
+static void text_goldens(void)
+{
+	struct strbuf dir = STRBUF_INIT, path = STRBUF_INIT, want = STRBUF_INIT,
+		      text = STRBUF_INIT;
+	struct dirent *e;
+	DIR *d;
+	int n = 0;
+
+	strbuf_addf(&dir, "%s/tests/unit/data/ci-text", top());
+	d = opendir(dir.buf);
+	while (d && (e = readdir(d))) {
+		struct ci_verdict v = CI_VERDICT_INIT;
+		size_t len = strlen(e->d_name);
+
+		if (len < 6 || strcmp(e->d_name + len - 5, ".json"))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%.*s.txt", dir.buf, (int)len - 5, e->d_name);
+		strbuf_reset(&want);
+		strbuf_reset(&text);
+		if (strbuf_read_file(&want, path.buf, 0) < 0) {
+			ok(0, "ci text, %s: %s", e->d_name, error_last());
+			error_clear();
+			continue;
+		}
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir.buf, e->d_name);
+		if (!ci_verdict_load(&v, path.buf))
+			ci_verdict_text(&text, &v, NULL, test_book());
+		is_str(text.buf, want.buf, "ci text, %s: as its .txt says", e->d_name);
+		ci_verdict_release(&v);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	ok(n >= 16, "%d ci texts compared", n);
+	strbuf_release(&dir);
+	strbuf_release(&path);
+	strbuf_release(&want);
+	strbuf_release(&text);
+}
+
 int main(void)
 {
 	round_trip();
@@ -558,5 +607,6 @@ int main(void)
 	errors();
 	kept_as_read();
 	hostile();
+	text_goldens();
 	return done_testing();
 }
