@@ -391,6 +391,9 @@ static int say_decision(const struct review *rv, int decision)
 	if (decision == REVIEW_NOTHING)
 		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
 		       rv->series.message_id, rv->series.version);
+	else if (decision == REVIEW_NO_ISSUE)
+		printf("no reply: no issue to raise in %s v%d, only thanks or notes "
+		       "(--always drafts it)\n", rv->series.message_id, rv->series.version);
 	else if (decision == REVIEW_SKIPPED)
 		printf("no reply: the author asked not to get these reviews ([review] skip-authors)\n");
 	return decision;

@@ -1380,6 +1380,9 @@ int reply_build(struct reply *out, const struct series *s,
 	out->issues = p.issues;
 	out->credits = p.credits;
 	out->notes = p.notes;
+	out->fixed = 0;
+	for (size_t i = 0; i < p.nr; i++)
+		out->fixed += p.v[i].type == PLAN_XCREDIT;
 	/* Points unchanged since an earlier version's review are still
 	 * said, in one line each: silence would read as "addressed". */
 	if ((!p.issues && !p.credits && !b.unchanged.nr && !o->always) ||

@@ -118,6 +118,8 @@ struct reply {
 	struct mail_addr_list rcpt;	/* envelope recipients: to + cc */
 	int answered;			/* patch index; 0: the cover letter */
 	int issues, credits, notes;	/* what it says, counted */
+	int fixed;			/* ... of the credits, calls an earlier
+					   version added and this one fixed */
 	/* Issues and notes left out by need_evidence or drop; when that
 	 * leaves no issue and no note, the reply is empty. */
 	int dropped;

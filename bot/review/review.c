@@ -271,6 +271,9 @@ int review_run(struct reply *out, const struct series *s,
 		goto out;
 	if (out->empty)
 		ret = REVIEW_NOTHING;
+	else if (!out->issues && !out->unchanged && !out->fixed && !o->positive &&
+		 !o->reply.always)
+		ret = REVIEW_NO_ISSUE;	/* no specific point: no mail (issue 34) */
 	else if (review_author_skipped(ro.skip, out, s))
 		ret = REVIEW_SKIPPED;
 	else

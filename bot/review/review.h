@@ -111,6 +111,13 @@ struct review_run_opts {
 	 * tree: review_run() checks the series itself.
 	 */
 	const struct check_result *checked;
+	/*
+	 * Draft a reply that raises no issue (thanks for removed or
+	 * converted calls, notes on calls with no specific point) rather
+	 * than deciding REVIEW_NO_ISSUE: serve, which applies the list's
+	 * own `positive` to it (reply.always drafts it too).
+	 */
+	bool positive;
 	const struct series *prev;	/* the previous version, or NULL */
 	const char *name;		/* whose series, for errors, or NULL */
 	/*
@@ -134,6 +141,7 @@ enum review_decision {
 	REVIEW_DRAFTED = 0,	/* out->text is the reply */
 	REVIEW_NOTHING = 10,	/* nothing to say (no BUG/WARN changes) */
 	REVIEW_SKIPPED,		/* the author asked not to get these reviews */
+	REVIEW_NO_ISSUE,	/* only thanks and notes: no point to make */
 };
 
 /*

@@ -315,6 +315,7 @@ static int draft_reply(struct serve *sv, const struct queue_series *s,
 	review_reply_from(&o.reply, &sv->cfg->settings->reply);
 	o.rules = &sv->rules;
 	o.checked = &k->r;	/* the check stage's, when this process ran it */
+	o.positive = true;	/* the list's `positive` decides (DRAFT_POSITIVE) */
 	o.warn.fn = log_warning;
 	o.warn.data = &to;
 	/* ci.json: a state written before verdict.json went away has it too. */

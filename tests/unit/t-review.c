@@ -335,6 +335,50 @@ static void warned(void *data, const char *msg)
 	strbuf_addf(data, "%s\n", msg);
 }
 
+/*
+ * Issue 34: a reply with no point to make -- thanks for a BUG_ON()
+ * made a WARN_ON_ONCE(), with or without notes on calls no fact makes
+ * specific (notes alone are REVIEW_NOTHING already) -- is not drafted:
+ * REVIEW_NO_ISSUE.  The service
+ * (positive) and --always (reply.always) draft it all the same.
+ */
+static void test_no_issue(struct review_run_opts *o)
+{
+	static const char *const mails[] = {
+		"From a@x Thu Jan  1 00:00:00 1970\n"
+		"From: Alice <alice@example.org>\nTo: list@vger.kernel.org\n"
+		"Subject: [PATCH] x\nMessage-ID: <c@x>\n\none\n---\n"
+		"diff --git a/mm/a.c b/mm/a.c\n--- a/mm/a.c\n+++ b/mm/a.c\n"
+		"@@ -1,3 +1,3 @@ int a(int n)\n {\n-\tBUG_ON(n < 0);\n+\tWARN_ON_ONCE(n < 0);\n }\n",
+	};
+	static const char *const what[] = { "only thanks" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(mails); i++) {
+		struct series s = SERIES_INIT;
+		struct reply r = REPLY_INIT;
+
+		if (series_read(&s, mails[i], strlen(mails[i]), "c.mbox") < 0) {
+			ok(0, "no issue: setup: %s", error_last());
+			return;
+		}
+		is(review_run(&r, &s, o), REVIEW_NO_ISSUE, "%s: no reply", what[i]);
+		ok(!r.issues && r.credits + r.notes == 1, "  %s: it had %d credit(s), %d note(s)",
+		   what[i], r.credits, r.notes);
+		reply_release(&r);
+		r = (struct reply)REPLY_INIT;
+		o->positive = true;
+		is(review_run(&r, &s, o), REVIEW_DRAFTED, "  %s: the service drafts it", what[i]);
+		o->positive = false;
+		reply_release(&r);
+		r = (struct reply)REPLY_INIT;
+		o->reply.always = true;
+		is(review_run(&r, &s, o), REVIEW_DRAFTED, "  %s: and --always", what[i]);
+		o->reply.always = false;
+		reply_release(&r);
+		series_release(&s);
+	}
+}
+
 /* review_run(): the one decision both `review` and the service take. */
 static void test_run(void)
 {
@@ -404,6 +448,7 @@ static void test_run(void)
 	o.reply.always = false;
 	reply_release(&r);
 	r = (struct reply)REPLY_INIT;
+	test_no_issue(&o);
 	o.reply.skip = "BOB@example.net";
 	is(review_run(&r, &adds, &o), REVIEW_SKIPPED, "the author in skip-authors: skipped");
 	o.reply.skip = NULL;
