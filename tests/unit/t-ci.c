@@ -7,6 +7,7 @@
 #include "ci-json.h"
 #include "ci-words.h"
 #include "mbox.h"
+#include "diff.h"
 #include "tap.h"
 #include "book.h"
 #include "tmpdir.h"
@@ -1036,8 +1037,48 @@ static void test_prune_base_logs(void)
 	strbuf_release(&p);
 }
 
+/*
+ * Handed the caller's check (ci_opts.checked: serve's stages), ci_run()
+ * takes its findings as they are: the verdict points at them and the
+ * series is not parsed again.  A base that is not there ends the run
+ * early, after the static findings.
+ */
+static void test_checked(void)
+{
+	struct fixture f;
+	struct ci_verdict v = CI_VERDICT_INIT;
+	struct ci_opts co = CI_OPTS_INIT;
+	struct check_opts ko = CHECK_OPTS_INIT;
+	struct check_result cr = CHECK_RESULT_INIT;
+	struct diff_counts before, after;
+	char dir[] = "/tmp/t-ci-checked-XXXXXX";
+
+	if (load(&f, "01-warn-fires") < 0 || !mkdtemp(dir)) {
+		ok(0, "checked: setup: %s", error_last());
+		return;
+	}
+	ko.rules = &f.rules;
+	is(check_series(&cr, &f.s, &ko), 0, "checked: the caller's check");
+	co.rules = &f.rules;
+	co.checked = &cr;
+	co.cache_dir = dir;
+	co.tree = "/nonexistent/linux-source-6.1.tar.xz";
+	diff_counts(&before);
+	ci_run(&v, &f.s, &co);
+	diff_counts(&after);
+	error_clear();
+	ok(v.findings == &cr && !v.own_findings, "checked: the verdict's findings are the caller's");
+	is(after.parses - before.parses, 0, "checked: no parse of its own");
+	ci_verdict_release(&v);
+	ok(cr.nr > 0 && cr.v[0].file, "checked: the caller's findings outlive the verdict");
+	check_result_clear(&cr);
+	rmtree(dir);
+	unload(&f);
+}
+
 int main(void)
 {
+	test_checked();
 	test_warm_bases();
 	test_prune_logs();
 	test_prune_base_logs();
