@@ -370,6 +370,41 @@ static void init_rule(struct finding *f)
 	f->message = strbuf_detach(&sb, NULL);
 }
 
+/* The debug-only family a guarded wrapper of `wrapped` is reported
+ * under (rules/subsystems.json), or NULL. */
+static const struct rule *debug_rule(const struct ruleset *rs, const struct rule *wrapped)
+{
+	const char *id = wrapped->class == RC_BUG || wrapped->class == RC_PANIC ?
+			 "debug-only-bug" : "debug-only-warn";
+
+	for (size_t i = 0; i < rs->nr; i++)
+		if (rs->rules[i].class == RC_DEBUG_ONLY && rs->rules[i].id &&
+		    !strcmp(rs->rules[i].id, id))
+			return &rs->rules[i];
+	return NULL;
+}
+
+/*
+ * An added WARN whose condition is IS_ENABLED() of a debug option (&&
+ * the rest): it fires only in a debug build, which distributions leave
+ * off -- the debug-only family, as a wrapper under that option is.
+ */
+static void debug_condition(struct checker *c, struct finding *f)
+{
+	struct strbuf name = STRBUF_INIT;
+
+	if (!guard_of_call(&name, f->source)) {
+		strbuf_release(&name);
+		return;
+	}
+	f->guard = strbuf_detach(&name, NULL);
+	f->debug = debug_rule(c->rs, f->rule);
+	f->severity = min_severity(f->severity, f->debug ? f->debug->severity : SEV_INFO);
+	free(f->message);
+	f->message = xstrfmt("%s() fires only when %s is set: a debug-build check",
+			     f->rule->macro, f->guard);
+}
+
 static void add_call(struct checker *c, const struct diff_file *df,
 		     const struct diff_hunk *h, struct image *im, size_t k,
 		     const struct scan_hit *hit, size_t last, bool added)
@@ -404,20 +439,8 @@ static void add_call(struct checker *c, const struct diff_file *df,
 				     "case the code never reaches: the kernel's own practice",
 				     hit->rule->macro);
 	}
-}
-
-/* The debug-only family a guarded wrapper of `wrapped` is reported
- * under (rules/subsystems.json), or NULL. */
-static const struct rule *debug_rule(const struct ruleset *rs, const struct rule *wrapped)
-{
-	const char *id = wrapped->class == RC_BUG || wrapped->class == RC_PANIC ?
-			 "debug-only-bug" : "debug-only-warn";
-
-	for (size_t i = 0; i < rs->nr; i++)
-		if (rs->rules[i].class == RC_DEBUG_ONLY && rs->rules[i].id &&
-		    !strcmp(rs->rules[i].id, id))
-			return &rs->rules[i];
-	return NULL;
+	if (added && (hit->rule->class == RC_WARN || hit->rule->class == RC_WARN_ONCE))
+		debug_condition(c, f);
 }
 
 /* Wrapper `f` only WARNs in a debug build or under a debug switch. */

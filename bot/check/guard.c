@@ -269,6 +269,68 @@ enum guard_kind guard_of_define(struct strbuf *out, const struct diff_hunk *h,
 	return k != GUARD_NONE ? k : runtime_guard(out, h, at, last, macro);
 }
 
+/* Is `s` (`n` bytes) "IS_ENABLED(CONFIG_NAME)", blanks around, with a
+ * debug NAME?  The option goes to `out`. */
+static bool debug_config_operand(struct strbuf *out, const char *s, size_t n)
+{
+	static const char is[] = "IS_ENABLED(";
+	size_t k = sizeof(is) - 1, e, close;
+
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n < k + 1 || strncmp(s, is, k) || s[n - 1] != ')')
+		return false;
+	close = n - 1;
+	while (k < close && isspace((unsigned char)s[k]))
+		k++;
+	while (close > k && isspace((unsigned char)s[close - 1]))
+		close--;
+	if (close - k < 8 || strncmp(s + k, "CONFIG_", 7))
+		return false;
+	for (e = k; e < close && ident_char(s[e]); e++)
+		;
+	if (e != close || !debug_name(s + k + 7, e - k - 7))
+		return false;
+	strbuf_add(out, s + k, e - k);
+	return true;
+}
+
+bool guard_of_call(struct strbuf *out, const char *call)
+{
+	const char *a = strchr(call, '(');
+	size_t n = a ? strlen(a) : 0, end, from = 1;
+	int depth = 0;
+
+	if (!a)
+		return false;
+	/* the first argument: to a top-level ',' or the closing ')' */
+	for (end = 1; end < n; end++) {
+		depth += a[end] == '(';
+		depth -= a[end] == ')';
+		if (depth < 0 || (!depth && a[end] == ','))
+			break;
+	}
+	/* unclosed, or a || somewhere: its other side may hold in any build */
+	if (end >= n || memmem(a + 1, end - 1, "||", 2))
+		return false;
+	depth = 0;
+	for (size_t i = 1; i <= end; i++) {
+		if (i < end) {
+			depth += a[i] == '(';
+			depth -= a[i] == ')';
+			if (depth || a[i] != '&' || a[i + 1] != '&')
+				continue;
+		}
+		if (debug_config_operand(out, a + from, i - from))
+			return true;
+		from = i + 2;
+		i++;
+	}
+	return false;
+}
+
 /* Does `s` (`n` bytes, blanks trimmed) end with the label "default:"? */
 static bool ends_default(const char *s, size_t n)
 {

@@ -31,6 +31,15 @@ enum guard_kind guard_of_define(struct strbuf *out, const struct diff_hunk *h,
 				size_t at, size_t last, const char *macro);
 
 /*
+ * Whether the call `call` (as written, "WARN_ON(IS_ENABLED(CONFIG_X_DEBUG))")
+ * fires only in a debug build: its condition (first argument) is
+ * IS_ENABLED() of a debug option, alone or joined to the rest by &&
+ * only.  The option is appended to `out`.  The condition's other names
+ * are not read for "debug": `dev->debug_count > 4` is no guard.
+ */
+bool guard_of_call(struct strbuf *out, const char *call);
+
+/*
  * Whether the call `call` (as written, "WARN_ON(1)") at line `at` of
  * hunk `h`, starting at byte `col` of that line, is an unreachable
  * marker: a WARN with a constant true condition that is the first

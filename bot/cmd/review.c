@@ -389,7 +389,8 @@ static void run_opts(struct review_run_opts *o, struct review *rv)
 static int say_decision(const struct review *rv, int decision)
 {
 	if (decision == REVIEW_NOTHING)
-		printf("no reply: nothing to say about %s v%d (no BUG/WARN changes)\n",
+		printf("no reply: nothing to say about %s v%d (no BUG/WARN change "
+		       "that needs a word)\n",
 		       rv->series.message_id, rv->series.version);
 	else if (decision == REVIEW_NO_ISSUE)
 		printf("no reply: no issue to raise in %s v%d, only thanks or notes "

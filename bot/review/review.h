@@ -139,7 +139,7 @@ struct review_run_opts {
 /* What review_run() decided (0: a reply to send or show). */
 enum review_decision {
 	REVIEW_DRAFTED = 0,	/* out->text is the reply */
-	REVIEW_NOTHING = 10,	/* nothing to say (no BUG/WARN changes) */
+	REVIEW_NOTHING = 10,	/* nothing to say: no issue, nothing thanked */
 	REVIEW_SKIPPED,		/* the author asked not to get these reviews */
 	REVIEW_NO_ISSUE,	/* only thanks and notes: no point to make */
 };

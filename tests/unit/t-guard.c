@@ -131,6 +131,57 @@ static const char default_bug[] =
 	"+\t\tBUG();\n"
 	"+\t}\n";
 
+/*
+ * An added WARN whose condition is IS_ENABLED() of a debug option, alone
+ * or &&-joined to the rest, fires only in a debug build: debug-only,
+ * info (the reply says nothing of it).  Not with a || anywhere, a
+ * negation, an option that is no debug option, or "debug" in another
+ * name of the condition; never for a BUG.
+ */
+static void test_debug_condition(struct check_result *r)
+{
+	static const struct {
+		const char *call, *guard, *what;
+	} cases[] = {
+		{ "WARN_ON(IS_ENABLED(CONFIG_BTRFS_DEBUG));", "CONFIG_BTRFS_DEBUG", "alone" },
+		{ "WARN_ON(IS_ENABLED(CONFIG_BTRFS_DEBUG) && n > 3);", "CONFIG_BTRFS_DEBUG",
+		  "first of an &&" },
+		{ "WARN_ON_ONCE(n > (3 & m) && IS_ENABLED( CONFIG_XFS_DEBUG ));", "CONFIG_XFS_DEBUG",
+		  "last of an &&, with blanks" },
+		{ "WARN(IS_ENABLED(CONFIG_BTRFS_DEBUG), \"leak %d\", n);", "CONFIG_BTRFS_DEBUG",
+		  "WARN() with a message" },
+		{ "WARN_ON(IS_ENABLED(CONFIG_BTRFS_DEBUG) || n > 3);", NULL, "an || (any build)" },
+		{ "WARN_ON(IS_ENABLED(CONFIG_BTRFS_DEBUG) && (n > 3 || m));", NULL,
+		  "an || inside, read as any build" },
+		{ "WARN_ON(!IS_ENABLED(CONFIG_BTRFS_DEBUG));", NULL, "negated" },
+		{ "WARN_ON(IS_ENABLED(CONFIG_64BIT));", NULL, "no debug option" },
+		{ "WARN_ON(dev->debug_count > 4);", NULL, "'debug' in another name" },
+		{ "WARN_ON(n, IS_ENABLED(CONFIG_BTRFS_DEBUG));", NULL, "not the condition" },
+		{ "BUG_ON(IS_ENABLED(CONFIG_BTRFS_DEBUG));", NULL, "a BUG_ON()" },
+	};
+	struct strbuf d = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct finding *f;
+
+		strbuf_reset(&d);
+		strbuf_addf(&d, HEAD("fs/btrfs/x.c", 1, 3) "+void f(int n, int m)\n+{\n+\t%s\n",
+			    cases[i].call);
+		f = one(r, d.buf, FINDING_ADDED);
+		if (cases[i].guard)
+			ok(f && f->guard && !strcmp(f->guard, cases[i].guard) &&
+			   f->severity == SEV_INFO && f->debug &&
+			   !strcmp(f->debug->id, "debug-only-warn") &&
+			   strstr(f->message, "fires only when") && strstr(f->message, cases[i].guard),
+			   "debug condition, %s: debug-only, info: %s", cases[i].what,
+			   f ? f->message : "(none)");
+		else
+			ok(f && !f->guard && f->severity >= SEV_WARNING,
+			   "debug condition, %s: no guard (%s)", cases[i].what, f ? f->message : "(none)");
+	}
+	strbuf_release(&d);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -193,6 +244,7 @@ int main(void)
 	ok(f && !f->unreachable && f->severity == SEV_ERROR,
 	   "BUG() in a default: still an error (it stops the machine)");
 
+	test_debug_condition(&r);
 	check_result_clear(&r);
 	ruleset_release(&rs);
 	strbuf_release(&dir);
