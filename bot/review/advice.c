@@ -13,6 +13,9 @@
 #define ADVICE_FILE_MAX (256 * 1024)
 #define CONTEXT_BEFORE 6	/* hunk lines looked at above the call */
 #define CONTEXT_AFTER 3		/* ... and below it */
+/* Below a NULL test, the lines looked at for a dereference: as far as a
+ * reader of the hunk sees "a few lines below" (linux-rdma/0025: ten). */
+#define DEREF_AFTER 10
 
 static const char *const match_names[AM__NR] = {
 	[AM_ON_DISK] = "on-disk",
@@ -818,6 +821,16 @@ static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
 	return hit;
 }
 
+/* Columns of a hunk line's leading blanks (its origin byte skipped), a tab to 8. */
+static size_t indent_of(const char *line)
+{
+	size_t col = 0;
+
+	for (const char *p = line + 1; *p == ' ' || *p == '\t'; p++)
+		col = *p == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
+	return col;
+}
+
 /* AM_DEREF_AFTER: the pointer tested for NULL is dereferenced right after. */
 static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 			      const struct strvec *lines, const char *cond,
@@ -830,14 +843,26 @@ static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 	if (cf)
 		return fact_arg(h, "deref", cf->deref);
 	if (is_statement(f, lines) && null_test(&sb, cond)) {
+		size_t depth = (size_t)f->hunk_line < lines->nr ?
+			       indent_of(lines->v[f->hunk_line]) : 0;
+
+		size_t name = sb.len;
+
 		strbuf_addstr(&sb, "->");
-		for (size_t i = after; i < lines->nr && i < after + CONTEXT_AFTER; i++) {
+		for (size_t i = after; i < lines->nr && i < after + DEREF_AFTER; i++) {
 			const char *l = lines->v[i] + 1;
 
 			l += strspn(l, " \t");
 			if (lines->v[i][0] == '-')
 				continue;
-			if (starts_with(l, "return") || starts_with(l, "goto"))
+			/* given a new value: a later dereference is not of the
+			 * pointer tested */
+			if (!strncmp(l, sb.buf, name) && starts_with(l + name, " ="))
+				break;
+			/* the way out at the call's own depth; one in a
+			 * block below it is taken only on some paths */
+			if ((starts_with(l, "return") || starts_with(l, "goto")) &&
+			    indent_of(lines->v[i]) <= depth)
 				break;
 			if (strstr(l, sb.buf)) {
 				hit = true;

@@ -295,6 +295,24 @@ int main(void)
 	/* Both match; the reply says only deref-after, which replaces the other. */
 	ok(strstr(ids.buf, "deref-after") && !strcmp(arg.buf, "dev"),
 	   "deref-after: dereferenced anyway (%s)", ids.buf);
+	/* A way out in a block below the call is taken on some paths only:
+	 * the dereference after it still follows the warning
+	 * (linux-rdma/0025).  One at the call's own depth ends the search. */
+	f = call(&warn_on, "drivers/foo.c", "foo_use", "WARN_ON(!mr->map)",
+		 "+\tWARN_ON(!mr->map);\n \terr = check(mr);\n \tif (err) {\n"
+		 " \t\terr = -EFAULT;\n \t\tgoto err1;\n \t}\n \tm = mr->map->buf;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "deref-after") && !strcmp(arg.buf, "mr->map"),
+	   "deref-after: past a goto inside an if (%s)", ids.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_use", "WARN_ON(!mr->map)",
+		 "+\tWARN_ON(!mr->map);\n \tgoto err1;\n \tm = mr->map->buf;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "deref-after"), "deref-after: not past a goto at the call's depth (%s)",
+	   ids.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_use", "WARN_ON(!mr->map)",
+		 "+\tWARN_ON(!mr->map);\n \tmr->map = spare;\n \tm = mr->map->buf;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "deref-after"), "deref-after: not past a new value (%s)", ids.buf);
 
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
 		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n", 0);

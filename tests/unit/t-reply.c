@@ -1623,6 +1623,18 @@ int main(void)
 			   "34: min-level warning: a WARN_ON_ONCE(1) right under its if: said, "
 			   "with the folded form");
 		}
+		{
+			/* deref-after speaks too: the NULL test guards nothing
+			 * when the pointer is dereferenced below it anyway. */
+			struct finding deref = finding(2, &warn_once, 41, "foo_lookup",
+				"WARN_ON_ONCE(!mr->map)", "+\tWARN_ON_ONCE(!mr->map);\n"
+				" \tif (err) {\n \t\tgoto out;\n \t}\n \tm = mr->map->buf;\n", 0);
+
+			build(&r, &s, &deref, 1, &o);
+			ok(!r.empty && r.issues == 1 &&
+			   has_flat(&r, "guards nothing: mr->map is dereferenced"),
+			   "34: min-level warning: a WARN_ON_ONCE(!p) with p dereferenced below: said");
+		}
 		o.need_evidence = false;
 		o.drop = drop_bug_on;
 		build(&r, &s, f, 2, &o);
