@@ -384,6 +384,20 @@ static const struct rule *debug_rule(const struct ruleset *rs, const struct rule
 	return NULL;
 }
 
+/* A WARN_ON(1) that marks a case the code never reaches (guard.h). */
+static void unreachable_marker(struct finding *f, enum guard_marker m)
+{
+	if (m == GUARD_MARKER_NONE)
+		return;
+	f->unreachable = true;
+	f->severity = SEV_INFO;
+	free(f->message);
+	f->message = xstrfmt("%s() with a true condition first in %s marks a case the "
+			     "code never reaches: the kernel's own practice", f->rule->macro,
+			     m == GUARD_MARKER_DEFAULT ? "a default:" :
+			     "the last else of an if/else-if chain");
+}
+
 /*
  * An added WARN whose condition is IS_ENABLED() of a debug option (&&
  * the rest): it fires only in a debug build, which distributions leave
@@ -430,15 +444,8 @@ static void add_call(struct checker *c, const struct diff_file *df,
 	f->source_lines = (int)(last - at + 1);
 	f->message = xstrdup(added ? hit->rule->message : removal_message(hit->rule));
 	init_rule(f);
-	if (added && (hit->rule->class == RC_WARN || hit->rule->class == RC_WARN_ONCE) &&
-	    guard_unreachable(h, at, hit->col, f->source)) {
-		f->unreachable = true;
-		f->severity = SEV_INFO;
-		free(f->message);
-		f->message = xstrfmt("%s() with a true condition first in a default: marks a "
-				     "case the code never reaches: the kernel's own practice",
-				     hit->rule->macro);
-	}
+	if (added && (hit->rule->class == RC_WARN || hit->rule->class == RC_WARN_ONCE))
+		unreachable_marker(f, guard_unreachable(h, at, hit->col, f->source));
 	if (added && (hit->rule->class == RC_WARN || hit->rule->class == RC_WARN_ONCE))
 		debug_condition(c, f);
 }

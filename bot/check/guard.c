@@ -360,38 +360,97 @@ static bool blank(const char *s, size_t n)
 	return true;
 }
 
-bool guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
-		       const char *call)
+/* `s` (`n` bytes) trimmed: "else", "else {", "} else {" (a line that opens an else). */
+static bool is_else(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	if (n && *s == '}') {
+		s++, n--;
+		while (n && isspace((unsigned char)*s))
+			s++, n--;
+	}
+	if (n && s[n - 1] == '{') {
+		n--;
+		while (n && isspace((unsigned char)s[n - 1]))
+			n--;
+	}
+	return n == 4 && !strncmp(s, "else", 4);
+}
+
+/* Leading blanks of `l`, a tab to 8 columns. */
+static size_t indent(const struct diff_line *l)
+{
+	size_t col = 0;
+
+	for (size_t i = 0; i < l->len && (l->content[i] == ' ' || l->content[i] == '\t'); i++)
+		col = l->content[i] == '\t' ? (col + 8) & ~(size_t)7 : col + 1;
+	return col;
+}
+
+/* Is the else on line `at` of `h` the last of a chain: an "else if" at its
+ * depth above it, before the chain's "if"? */
+static bool ends_chain(const struct diff_hunk *h, size_t at)
+{
+	size_t depth = indent(&h->lines[at]);
+
+	for (size_t i = at; i-- > 0;) {
+		const struct diff_line *l = &h->lines[i];
+		const char *s = l->content + strspn(l->content, " \t");
+		size_t n = l->len - (s - l->content);
+
+		if (l->origin == '-' || blank(l->content, l->len) || indent(l) != depth)
+			continue;
+		if (n && *s == '}')
+			s++, n--;
+		s += strspn(s, " \t");
+		n = l->len - (s - l->content);
+		if (n >= 7 && !strncmp(s, "else if", 7))
+			return true;
+		if (n >= 2 && !strncmp(s, "if", 2) && !ident_char(s[2]))
+			return false;
+	}
+	return false;
+}
+
+enum guard_marker guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
+				    const char *call)
 {
 	const char *a = strchr(call, '('), *e;
 	const struct diff_line *l;
 
 	/* A constant true condition: WARN_ON(1), WARN(1, ...), WARN_ON_ONCE(true). */
 	if (!a)
-		return false;
+		return GUARD_MARKER_NONE;
 	for (a++; isspace((unsigned char)*a); a++)
 		;
 	for (e = a; ident_char(*e); e++)
 		;
 	if (!((e - a == 1 && *a == '1') || (e - a == 4 && !strncmp(a, "true", 4))))
-		return false;
+		return GUARD_MARKER_NONE;
 	while (isspace((unsigned char)*e))
 		e++;
 	if (*e != ',' && *e != ')')
-		return false;
-	/* First after "default:", on its line or the nearest line above. */
+		return GUARD_MARKER_NONE;
+	/* First after "default:", on its line or the nearest line above;
+	 * or first in an else, on the nearest line above. */
 	if (at >= h->nr)
-		return false;
+		return GUARD_MARKER_NONE;
 	l = &h->lines[at];
 	if (col > l->len)
-		return false;
+		return GUARD_MARKER_NONE;
 	if (!blank(l->content, col))
-		return ends_default(l->content, col);
+		return ends_default(l->content, col) ? GUARD_MARKER_DEFAULT : GUARD_MARKER_NONE;
 	for (size_t i = at; i-- > 0;) {
 		l = &h->lines[i];
 		if (l->origin == '-' || blank(l->content, l->len))
 			continue;
-		return ends_default(l->content, l->len);
+		if (ends_default(l->content, l->len))
+			return GUARD_MARKER_DEFAULT;
+		return is_else(l->content, l->len) && ends_chain(h, i) ?
+		       GUARD_MARKER_ELSE : GUARD_MARKER_NONE;
 	}
-	return false;
+	return GUARD_MARKER_NONE;
 }

@@ -39,13 +39,21 @@ enum guard_kind guard_of_define(struct strbuf *out, const struct diff_hunk *h,
  */
 bool guard_of_call(struct strbuf *out, const char *call);
 
+enum guard_marker {
+	GUARD_MARKER_NONE,
+	GUARD_MARKER_DEFAULT,	/* first after a switch's `default:` */
+	GUARD_MARKER_ELSE,	/* first in the last else of an if/else-if chain */
+};
+
 /*
  * Whether the call `call` (as written, "WARN_ON(1)") at line `at` of
  * hunk `h`, starting at byte `col` of that line, is an unreachable
  * marker: a WARN with a constant true condition that is the first
- * statement after a `default:` label.
+ * statement after a `default:` label, or in the final `else` of an
+ * if/else-if chain (the hunk shows the `else if` above it), the same
+ * thing written without a switch.
  */
-bool guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
-		       const char *call);
+enum guard_marker guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
+				    const char *call);
 
 #endif

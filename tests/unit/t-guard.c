@@ -182,6 +182,57 @@ static void test_debug_condition(struct check_result *r)
 	strbuf_release(&d);
 }
 
+/*
+ * A WARN_ON(1) first in the last else of an if/else-if chain is the
+ * switch's default: written with ifs (linux-wireless/0063's chip
+ * checks): a marker.  Not in the else of a lone if (that is WARN_ON(!c)
+ * with its recovery), nor a WARN with a real condition there.
+ */
+static void test_else_chain(struct check_result *r)
+{
+	static const struct {
+		const char *body, *what;
+		bool marker;
+	} cases[] = {
+		{ "+\tif (is_a(d)) {\n+\t\tv = 1;\n+\t} else if (is_b(d)) {\n+\t\tv = 2;\n"
+		  "+\t} else {\n+\t\tWARN_ON(1);\n+\t\treturn -EINVAL;\n+\t}\n",
+		  "the last else of a chain", true },
+		{ "+\tif (is_a(d))\n+\t\tv = 1;\n+\telse if (is_b(d))\n+\t\tv = 2;\n"
+		  "+\telse\n+\t\tWARN_ONCE(true, \"chip %d\", d);\n",
+		  "a chain without braces", true },
+		{ "+\tif (is_a(d)) {\n+\t\tv = 1;\n+\t} else {\n+\t\tWARN_ON(1);\n"
+		  "+\t\treturn -EINVAL;\n+\t}\n", "the else of a lone if", false },
+		{ "+\tif (is_a(d)) {\n+\t\tv = 1;\n+\t} else if (is_b(d)) {\n+\t\tv = 2;\n"
+		  "+\t} else {\n+\t\tWARN_ON(d > 3);\n+\t}\n", "a real condition", false },
+		{ "+\tif (is_a(d)) {\n+\t\tif (x)\n+\t\t\tv = 1;\n+\t\telse if (y)\n"
+		  "+\t\t\tv = 3;\n+\t} else {\n+\t\tWARN_ON(1);\n+\t}\n",
+		  "an else if at another depth", false },
+	};
+	struct strbuf d = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct finding *f;
+		size_t lines = 1;
+
+		strbuf_reset(&d);
+
+		for (const char *p = cases[i].body; *p; p++)
+			lines += *p == '\n';
+		strbuf_addf(&d, "diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n"
+			    "--- a/drivers/foo/foo.c\n+++ b/drivers/foo/foo.c\n"
+			    "@@ -1,0 +1,%zu @@\n+int f(int d)\n%s", lines, cases[i].body);
+		f = one(r, d.buf, FINDING_ADDED);
+		if (cases[i].marker)
+			ok(f && f->unreachable && f->severity == SEV_INFO &&
+			   strstr(f->message, "the last else of an if/else-if chain"),
+			   "else chain, %s: a marker (%s)", cases[i].what, f ? f->message : "(none)");
+		else
+			ok(f && !f->unreachable, "else chain, %s: no marker (%s)", cases[i].what,
+			   f ? f->message : "(none)");
+	}
+	strbuf_release(&d);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -245,6 +296,7 @@ int main(void)
 	   "BUG() in a default: still an error (it stops the machine)");
 
 	test_debug_condition(&r);
+	test_else_chain(&r);
 	check_result_clear(&r);
 	ruleset_release(&rs);
 	strbuf_release(&dir);
