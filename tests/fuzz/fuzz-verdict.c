@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		FUZZ_ASSERT(in && kept(in, out, "findings") && kept(in, out, "damaged"),
 			    "findings or damaged not written again as read");
-		FUZZ_ASSERT(!v.rules && !v.own_rules && !v.findings.nr,
+		FUZZ_ASSERT(!v.rules && !v.own_rules && !v.findings && !v.own_findings,
 			    "a read verdict made findings or rules");
 		json_decref(out);
 		json_decref(in);

@@ -322,6 +322,7 @@ static void test_checked_once(struct fixture *fx)
 
 	/* another process fetched the series again: other mail, same size */
 	ok(!new_series(fx, true, false, NULL), "mail anew: a fresh series");
+	queue_series_release(&s);
 	ok(queue_load(&s, &fx->sv.q, fx->id) >= 0 &&
 	   !stage_check.run(&fx->sv, &s, &fx->cfg.lists[0], NOW), "mail anew: checked");
 	at = strstr(patch_mail, "+\tBUG_ON(len < 0);\n");
