@@ -392,10 +392,16 @@ static void unreachable_marker(struct finding *f, enum guard_marker m)
 	f->unreachable = true;
 	f->severity = SEV_INFO;
 	free(f->message);
-	f->message = xstrfmt("%s() with a true condition first in %s marks a case the "
-			     "code never reaches: the kernel's own practice", f->rule->macro,
-			     m == GUARD_MARKER_DEFAULT ? "a default:" :
-			     "the last else of an if/else-if chain");
+	if (m == GUARD_MARKER_END)
+		f->message = xstrfmt("%s() with a true condition just before the function's "
+				     "final return, after a block that returns, marks a case "
+				     "the code is not meant to reach: the kernel's own practice",
+				     f->rule->macro);
+	else
+		f->message = xstrfmt("%s() with a true condition first in %s marks a case the "
+				     "code never reaches: the kernel's own practice", f->rule->macro,
+				     m == GUARD_MARKER_DEFAULT ? "a default:" :
+				     "the last else of an if/else-if chain");
 }
 
 /*
@@ -1444,17 +1450,6 @@ static bool names_something(const char *src)
 	return false;
 }
 
-static void add_series_key(struct move_key **v, size_t *nr, size_t *alloc,
-			   const struct finding *f, size_t idx)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	call_key(&sb, f);
-	ALLOC_GROW(*v, *nr + 1, *alloc);
-	(*v)[*nr].key = strbuf_detach(&sb, NULL);
-	(*v)[(*nr)++].idx = idx;
-}
-
 /* "HEAD FILE:LINE (patch N)TAIL" of `at`, the patch only when `other_patch`. */
 static char *move_message(const char *head, const struct finding *at, bool other_patch,
 			  const char *tail)
@@ -1485,31 +1480,166 @@ static void series_move(struct finding *rm, struct finding *add)
 				    ", moved here unchanged: neither new nor removed");
 }
 
+/* The key of a series move: the macro and the call's text without blanks;
+ * none for calls that test nothing named. */
+static bool series_key(struct strbuf *sb, const struct finding *f)
+{
+	if (!names_something(f->source))
+		return false;
+	call_key(sb, f);
+	return true;
+}
+
 /*
- * Moves across functions and patches: a call removed in one place of
- * the series and added, the same text, in another function or a later
- * patch (a check moved into a helper) is neither new nor removed, once
- * per pair.  Only calls that test something named: BUG_ON(1) removed
- * here and added there are two different calls.  A removal in a later
- * patch than the addition may remove that very addition: not a move.
- * Runs after each patch's own pairing (pair_findings()), then counts
- * again.
+ * The condition of the `if` whose body `f` (a constant true call such
+ * as WARN_ON(1)) opens: the nearest line of its side above it in its
+ * hunk quote, when that is `if (C)` or `if (C) {` on one line.
  */
-static void pair_series_moves(struct check_result *r)
+static bool guarding_if(struct strbuf *out, const struct finding *f)
+{
+	const char *other = f->kind == FINDING_ADDED ? "-" : "+";
+	const char *lines = f->hunk, *p, *eol, *s;
+	const char *above = NULL, *above_end = NULL;
+	int depth = 0, n = 0;
+
+	for (p = lines; p && *p && n < f->hunk_line; p = eol + 1, n++) {
+		eol = strchrnul(p, '\n');
+		s = p + 1 + strspn(p + 1, " \t");
+		if (*p != *other && s < eol) {
+			above = s;
+			above_end = eol;
+		}
+		if (!*eol)
+			return false;
+	}
+	if (!above || strncmp(above, "if", 2) || !(p = above + 2 + strspn(above + 2, " \t")) ||
+	    *p != '(')
+		return false;
+	for (s = p; s < above_end; s++) {
+		depth += *s == '(';
+		depth -= *s == ')';
+		if (!depth)
+			break;
+	}
+	if (s >= above_end)
+		return false;
+	/* nothing but a `{` after the condition */
+	for (eol = s + 1; eol < above_end; eol++)
+		if (!isspace((unsigned char)*eol) && *eol != '{')
+			return false;
+	for (p++; p < s; p++)
+		if (!isspace((unsigned char)*p))
+			strbuf_addch(out, *p);
+	return true;
+}
+
+/* Peel `unlikely(...)` or `likely(...)` off a condition written without blanks. */
+static void peel_likely(struct strbuf *c)
+{
+	static const char *const wraps[] = { "unlikely(", "likely(" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(wraps); i++) {
+		size_t n = strlen(wraps[i]);
+		int depth = 1;
+		size_t k;
+
+		if (strncmp(c->buf, wraps[i], n) || c->buf[c->len - 1] != ')')
+			continue;
+		for (k = n; k < c->len && depth; k++)
+			depth += (c->buf[k] == '(') - (c->buf[k] == ')');
+		if (k != c->len)
+			continue;	/* unlikely(a) && b: not one wrapper */
+		memmove(c->buf, c->buf + n, c->len - n - 1);
+		strbuf_setlen(c, c->len - n - 1);
+		return;
+	}
+}
+
+/*
+ * The key of a reshaped move: the macro and the condition the call
+ * tests, `->` read as `.` (a struct became a pointer to it), with
+ * `if (unlikely(C)) { WARN_ON(1); ...` read as WARN_ON(C).  f2fs 2020:
+ * recover_dentry()'s `if (unlikely(fname.disk_name.len > F2FS_NAME_LEN))
+ * { WARN_ON(1); ...` became init_recovered_filename()'s
+ * `if (WARN_ON(fname->disk_name.len > F2FS_NAME_LEN))`: one check,
+ * moved, neither new nor removed.
+ */
+static bool cond_key(struct strbuf *sb, const struct finding *f)
+{
+	struct strbuf c = STRBUF_INIT;
+	bool ok;
+
+	first_arg(&c, f->source);
+	if (!strcmp(c.buf, "1") || !strcmp(c.buf, "true")) {
+		strbuf_reset(&c);
+		if (!f->hunk || !guarding_if(&c, f)) {
+			strbuf_release(&c);
+			return false;
+		}
+	}
+	if (c.len)
+		peel_likely(&c);
+	ok = c.len && strpbrk(c.buf, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
+	if (ok) {
+		strbuf_addstr(sb, f->rule->macro);
+		strbuf_addch(sb, '\001');
+		for (const char *p = c.buf; *p; p++) {
+			if (p[0] == '-' && p[1] == '>') {
+				strbuf_addch(sb, '.');
+				p++;
+			} else {
+				strbuf_addch(sb, *p);
+			}
+		}
+	}
+	strbuf_release(&c);
+	return ok;
+}
+
+static void reshaped_move(struct finding *rm, struct finding *add)
+{
+	bool other_patch = add->patch != rm->patch;
+
+	series_move(rm, add);
+	free(rm->message);
+	rm->message = move_message("moved to", add, other_patch,
+				   ", its condition the same: not a removal");
+	free(add->message);
+	add->message = move_message("the check removed at", rm, other_patch,
+				    ", moved here with its condition the same: neither new nor removed");
+}
+
+/*
+ * Pair, once each, a removed call and an added call of the series with
+ * the same key(): the first unpaired addition of that key in the same
+ * patch, else in a later one (a removal in a later patch than the
+ * addition may remove that very addition: not a move).  join() marks
+ * the pair.  Whether anything was paired.
+ */
+static bool pair_by_key(struct check_result *r,
+			bool (*key)(struct strbuf *, const struct finding *),
+			void (*join)(struct finding *, struct finding *))
 {
 	struct move_key *rm = NULL, *add = NULL;
 	size_t nrm = 0, arm = 0, nadd = 0, aadd = 0, j = 0;
+	struct strbuf sb = STRBUF_INIT;
 	bool any = false;
 
 	for (size_t k = 0; k < r->nr; k++) {
 		const struct finding *f = &r->v[k];
+		struct move_key **v = f->kind == FINDING_REMOVED ? &rm : &add;
+		size_t *nr = f->kind == FINDING_REMOVED ? &nrm : &nadd;
+		size_t *alloc = f->kind == FINDING_REMOVED ? &arm : &aadd;
 
-		if (f->moved || f->conversion || !f->source || !names_something(f->source))
+		if (f->moved || f->conversion || !f->source ||
+		    (f->kind != FINDING_REMOVED && f->kind != FINDING_ADDED))
 			continue;
-		if (f->kind == FINDING_REMOVED)
-			add_series_key(&rm, &nrm, &arm, f, k);
-		else if (f->kind == FINDING_ADDED)
-			add_series_key(&add, &nadd, &aadd, f, k);
+		strbuf_reset(&sb);
+		if (!key(&sb, f))
+			continue;
+		ALLOC_GROW(*v, *nr + 1, *alloc);
+		(*v)[*nr].key = xstrdup(sb.buf);
+		(*v)[(*nr)++].idx = k;
 	}
 	if (!nrm || !nadd)
 		goto out_free;	/* nothing to pair (and qsort() of NULL is undefined) */
@@ -1520,8 +1650,6 @@ static void pair_series_moves(struct check_result *r)
 
 		while (j < nadd && strcmp(add[j].key, rm[i].key) < 0)
 			j++;
-		/* The first unpaired addition of that key in the same patch,
-		 * else in a later one. */
 		for (size_t k = j; k < nadd && !strcmp(add[k].key, rm[i].key); k++) {
 			struct finding *c = &r->v[add[k].idx];
 
@@ -1531,10 +1659,35 @@ static void pair_series_moves(struct check_result *r)
 				a = c;
 		}
 		if (a) {
-			series_move(d, a);
+			join(d, a);
 			any = true;
 		}
 	}
+out_free:
+	for (size_t i = 0; i < nrm; i++)
+		free(rm[i].key);
+	for (size_t i = 0; i < nadd; i++)
+		free(add[i].key);
+	free(rm);
+	free(add);
+	strbuf_release(&sb);
+	return any;
+}
+
+/*
+ * Moves across functions and patches: a call removed in one place of
+ * the series and added, the same text, in another function or a later
+ * patch (a check moved into a helper) is neither new nor removed, once
+ * per pair.  Only calls that test something named: BUG_ON(1) removed
+ * here and added there are two different calls.  Then the same check
+ * reshaped (cond_key()).  Runs after each patch's own pairing
+ * (pair_findings()), then counts again.
+ */
+static void pair_series_moves(struct check_result *r)
+{
+	bool any = pair_by_key(r, series_key, series_move);
+
+	any |= pair_by_key(r, cond_key, reshaped_move);
 	if (any) {
 		memset(r->added, 0, sizeof(r->added));
 		memset(r->removed, 0, sizeof(r->removed));
@@ -1544,13 +1697,6 @@ static void pair_series_moves(struct check_result *r)
 		r->worst = SEV_INFO;
 		count_findings(r, 0);
 	}
-out_free:
-	for (size_t i = 0; i < nrm; i++)
-		free(rm[i].key);
-	for (size_t i = 0; i < nadd; i++)
-		free(add[i].key);
-	free(rm);
-	free(add);
 }
 
 /* Set removed_by on every added call of a series of several patches. */

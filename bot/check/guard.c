@@ -415,6 +415,93 @@ static bool ends_chain(const struct diff_hunk *h, size_t at)
 	return false;
 }
 
+/* `l` trimmed starts with word `w` (a keyword: not a longer name). */
+static bool starts_word(const struct diff_line *l, const char *w)
+{
+	const char *s = l->content;
+	size_t n = l->len, m = strlen(w);
+
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	return n >= m && !strncmp(s, w, m) && (n == m || !ident_char(s[m]));
+}
+
+/* `l` trimmed is exactly `w` ("}"). */
+static bool is_only(const struct diff_line *l, const char *w)
+{
+	const char *s = l->content;
+	size_t n = l->len, m = strlen(w);
+
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n == m && !strncmp(s, w, m);
+}
+
+/* A line of the post-image worth reading: not removed, not blank, not a
+ * comment (an opening slash-star or a //, or a block comment's next lines
+ * starting with a lone star; `*p = 0;` is code). */
+static bool code_line(const struct diff_line *l)
+{
+	const char *s = l->content + strspn(l->content, " \t");
+	size_t n = l->len - (s - l->content);
+	bool comment = n >= 2 && (!strncmp(s, "/*", 2) || !strncmp(s, "//", 2));
+
+	if (n && *s == '*')
+		comment = n == 1 || s[1] == ' ' || s[1] == '\t' || s[1] == '/';
+	return l->origin != '-' && !blank(l->content, l->len) && !comment;
+}
+
+/* The next code line of `h` after `i`, or h->nr. */
+static size_t next_code(const struct diff_hunk *h, size_t i)
+{
+	while (++i < h->nr && !code_line(&h->lines[i]))
+		;
+	return i;
+}
+
+/*
+ * The WARN on line `at` (indent `depth`, one tab: the function's own
+ * body) sits just before the function's final return, after a block
+ * that returns: the line above is a return nested deeper (an if or for
+ * without braces) or the `}` of a block whose last line is a return.
+ * f2fs_bdev_index(), qat_vf_pci_step_device_state(): "should not get here".
+ */
+static bool ends_function(const struct diff_hunk *h, size_t at, size_t depth)
+{
+	size_t i = at, ret, end;
+
+	if (depth != 8)
+		return false;
+	/* the WARN's statement ends with ';' (it may span lines) */
+	while (i < h->nr && !(h->lines[i].len && memchr(h->lines[i].content, ';', h->lines[i].len)))
+		i++;
+	ret = next_code(h, i);
+	end = ret < h->nr ? next_code(h, ret) : h->nr;
+	if (end >= h->nr || !starts_word(&h->lines[ret], "return") ||
+	    indent(&h->lines[ret]) != depth || !is_only(&h->lines[end], "}") ||
+	    indent(&h->lines[end]) != 0)
+		return false;
+	for (i = at; i-- > 0;) {
+		const struct diff_line *l = &h->lines[i];
+
+		if (!code_line(l))
+			continue;
+		if (indent(l) > depth)
+			return starts_word(l, "return");
+		if (indent(l) < depth || !is_only(l, "}"))
+			return false;
+		while (i-- > 0) {
+			if (code_line(&h->lines[i]))
+				return indent(&h->lines[i]) > depth &&
+				       starts_word(&h->lines[i], "return");
+		}
+		return false;
+	}
+	return false;
+}
+
 enum guard_marker guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
 				    const char *call)
 {
@@ -449,8 +536,10 @@ enum guard_marker guard_unreachable(const struct diff_hunk *h, size_t at, size_t
 			continue;
 		if (ends_default(l->content, l->len))
 			return GUARD_MARKER_DEFAULT;
-		return is_else(l->content, l->len) && ends_chain(h, i) ?
-		       GUARD_MARKER_ELSE : GUARD_MARKER_NONE;
+		if (is_else(l->content, l->len))
+			return ends_chain(h, i) ? GUARD_MARKER_ELSE : GUARD_MARKER_NONE;
+		break;
 	}
-	return GUARD_MARKER_NONE;
+	return ends_function(h, at, indent(&h->lines[at])) ? GUARD_MARKER_END :
+	       GUARD_MARKER_NONE;
 }

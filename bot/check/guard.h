@@ -43,6 +43,8 @@ enum guard_marker {
 	GUARD_MARKER_NONE,
 	GUARD_MARKER_DEFAULT,	/* first after a switch's `default:` */
 	GUARD_MARKER_ELSE,	/* first in the last else of an if/else-if chain */
+	GUARD_MARKER_END,	/* just before the function's final return,
+				   after a block that returns */
 };
 
 /*
@@ -51,7 +53,9 @@ enum guard_marker {
  * marker: a WARN with a constant true condition that is the first
  * statement after a `default:` label, or in the final `else` of an
  * if/else-if chain (the hunk shows the `else if` above it), the same
- * thing written without a switch.
+ * thing written without a switch, or at the end of the function's body,
+ * after a block that returns and before the function's final return
+ * (the search or dispatch above it found nothing: "cannot get here").
  */
 enum guard_marker guard_unreachable(const struct diff_hunk *h, size_t at, size_t col,
 				    const char *call);

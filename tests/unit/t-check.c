@@ -982,6 +982,57 @@ static void test_series_moves(void)
 	check_result_clear(&r);
 }
 
+/*
+ * The same check reshaped as it moved (f2fs 2020, "rework filename
+ * handling"): `if (unlikely(C)) { WARN_ON(1); ...` removed from one
+ * function and `if (WARN_ON(C'))` added to a helper, C' being C with
+ * a struct now reached through a pointer.  Not when the conditions
+ * differ, the if holds more than the condition, or the macro changed.
+ */
+static void test_reshaped_moves(void)
+{
+	static const char *const rm_if[] = {
+		"-\tif (unlikely(fname.len > NAME_LEN)) {\n-\t\tWARN_ON(1);\n",
+		"-\tif (fname.len > NAME_LEN)\n-\t\tWARN_ON(true);\n",
+		"-\tif (fname.len > NAME_LEN) {\n-\t\tWARN_ON(1);\n",
+		"-\tif (fname.len >= NAME_LEN) {\n-\t\tWARN_ON(1);\n",
+		"-\tif (fname.len > NAME_LEN && x) {\n-\t\tWARN_ON(1);\n",
+		"-\tif (fname.len > NAME_LEN) {\n-\t\tBUG_ON(1);\n",
+		"-\tif (fname.len > NAME_LEN) {\n-\t\tv = 1;\n-\t\tWARN_ON(1);\n",
+	};
+	static const bool moved[] = { true, true, true, false, false, false, false };
+	struct strbuf d = STRBUF_INIT;
+	struct check_result r = CHECK_RESULT_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(rm_if); i++) {
+		const char *diffs[1];
+
+		int gone = 0;
+
+		for (const char *p = rm_if[i]; *p; p++)
+			gone += *p == '\n';
+		strbuf_reset(&d);
+		strbuf_addf(&d, "diff --git a/fs/r.c b/fs/r.c\n--- a/fs/r.c\n+++ b/fs/r.c\n"
+			    "@@ -10,1 +10,5 @@ static int helper(struct fname *fname)\n"
+			    " {\n+\tif (WARN_ON(fname->len > NAME_LEN))\n+\t\treturn -1;\n"
+			    "+\treturn 0;\n+}\n"
+			    "@@ -40,%d +44,2 @@ static int recover(struct inode *inode)\n"
+			    " \tint err;\n%s \treturn err;\n", gone + 2, rm_if[i]);
+		diffs[0] = d.buf;
+		is(run_series(&r, diffs, 1), 0, "reshaped move %zu: checked", i);
+		if (moved[i])
+			ok(r.nr == 2 && r.v[0].moved && r.v[1].moved && r.worst == SEV_INFO &&
+			   strstr(r.v[0].message, "with its condition the same") &&
+			   strstr(r.v[1].message, "its condition the same: not a removal"),
+			   "  one check moved (%zu findings: %s)", r.nr, r.nr ? r.v[0].message : "-");
+		else
+			ok(r.nr == 2 && !r.v[0].moved && !r.v[1].moved,
+			   "  two calls (%zu findings: %s)", r.nr, r.nr ? r.v[0].message : "-");
+	}
+	strbuf_release(&d);
+	check_result_clear(&r);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -1010,6 +1061,7 @@ int main(void)
 	test_parse_once();
 	test_removed_later();
 	test_series_moves();
+	test_reshaped_moves();
 	ruleset_release(&rs);
 	strbuf_release(&dir);
 	return done_testing();

@@ -233,6 +233,80 @@ static void test_else_chain(struct check_result *r)
 	strbuf_release(&d);
 }
 
+/* BUG_ON(1) in the same place stops the machine: never a marker. */
+static void f_bug_end(struct check_result *r, struct strbuf *d)
+{
+	const struct finding *f;
+
+	strbuf_reset(d);
+	strbuf_addstr(d, "diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n"
+		      "--- a/drivers/foo/foo.c\n+++ b/drivers/foo/foo.c\n"
+		      "@@ -1,0 +1,7 @@\n+int f(int cur)\n+{\n+\tif (cur == A)\n"
+		      "+\t\treturn 0;\n+\tBUG_ON(1);\n+\treturn -1;\n+}\n");
+	f = one(r, d->buf, FINDING_ADDED);
+	ok(f && !f->unreachable && f->severity == SEV_ERROR,
+	   "function end, BUG_ON(1): no marker, an error");
+}
+
+/*
+ * A WARN_ON(1) just before the function's final return, after a block
+ * that returns, is "cannot get here" (f2fs_bdev_index()'s search loop,
+ * qat_vf_pci_step_device_state()'s state arcs, both accepted without a
+ * word): a marker.  Not after a plain statement, nor followed by more
+ * code, nor nested, nor with a real condition.
+ */
+static void test_function_end(struct check_result *r)
+{
+	static const struct {
+		const char *body, *what;
+		bool marker;
+	} cases[] = {
+		{ "+\tfor (i = 0; i < n; i++)\n+\t\tif (dev[i] == d)\n+\t\t\treturn i;\n+\n"
+		  "+\tWARN_ON(1);\n+\treturn -1;\n+}\n", "after a search loop", true },
+		{ "+\tif (cur == A && new == B) {\n+\t\tstop(d);\n+\t\treturn NULL;\n+\t}\n+\n"
+		  "+\t/* no other arcs */\n+\tWARN_ON(true);\n+\treturn ERR_PTR(-EINVAL);\n+}\n",
+		  "after a block that returns, a comment between", true },
+		{ "+\tif (cur == A)\n+\t\treturn 0;\n+\tWARN_ONCE(1, \"state %d\\n\",\n"
+		  "+\t\t  cur);\n+\treturn -EINVAL;\n+}\n", "a WARN_ONCE() on two lines", true },
+		{ "+\tv = 1;\n+\tWARN_ON(1);\n+\treturn -1;\n+}\n", "after a plain statement", false },
+		{ "+\tif (cur == A)\n+\t\treturn 0;\n+\t*out = cur;\n+\tWARN_ON(1);\n+\treturn -1;\n+}\n",
+		  "after a store through a pointer (not a comment)", false },
+		{ "+\tfor (i = 0; i < n; i++)\n+\t\tsum += dev[i];\n+\tWARN_ON(1);\n+\treturn -1;\n+}\n",
+		  "after a loop that does not return", false },
+		{ "+\tif (cur == A) {\n+\t\tv = 1;\n+\t}\n+\tWARN_ON(1);\n+\treturn -1;\n+}\n",
+		  "after a block that does not return", false },
+		{ "+\tif (cur == A)\n+\t\treturn 0;\n+\tWARN_ON(1);\n+\tv = 2;\n+\treturn v;\n+}\n",
+		  "followed by more code", false },
+		{ "+\tif (cur == A)\n+\t\treturn 0;\n+\tWARN_ON(cur > 3);\n+\treturn -1;\n+}\n",
+		  "a real condition", false },
+		{ "+\tif (x) {\n+\t\tif (cur == A)\n+\t\t\treturn 0;\n+\t\tWARN_ON(1);\n"
+		  "+\t\treturn -1;\n+\t}\n+\treturn 0;\n+}\n", "nested in a block", false },
+	};
+	struct strbuf d = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const struct finding *f;
+		size_t lines = 2;
+
+		strbuf_reset(&d);
+		for (const char *p = cases[i].body; *p; p++)
+			lines += *p == '\n';
+		strbuf_addf(&d, "diff --git a/drivers/foo/foo.c b/drivers/foo/foo.c\n"
+			    "--- a/drivers/foo/foo.c\n+++ b/drivers/foo/foo.c\n"
+			    "@@ -1,0 +1,%zu @@\n+int f(int cur)\n+{\n%s", lines, cases[i].body);
+		f = one(r, d.buf, FINDING_ADDED);
+		if (cases[i].marker)
+			ok(f && f->unreachable && f->severity == SEV_INFO &&
+			   strstr(f->message, "just before the function's final return"),
+			   "function end, %s: a marker (%s)", cases[i].what, f ? f->message : "(none)");
+		else
+			ok(f && !f->unreachable, "function end, %s: no marker (%s)", cases[i].what,
+			   f ? f->message : "(none)");
+	}
+	f_bug_end(r, &d);
+	strbuf_release(&d);
+}
+
 int main(void)
 {
 	const char *top = getenv("WW_TOP");
@@ -297,6 +371,7 @@ int main(void)
 
 	test_debug_condition(&r);
 	test_else_chain(&r);
+	test_function_end(&r);
 	check_result_clear(&r);
 	ruleset_release(&rs);
 	strbuf_release(&dir);
