@@ -31,6 +31,7 @@ static const char *const match_names[AM__NR] = {
 	[AM_PATH] = "path",
 	[AM_FOLD_IF] = "fold-if",
 	[AM_UNLIKELY] = "unlikely",
+	[AM_CARRIES_ON] = "carries-on",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -877,6 +878,157 @@ static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 	return hit;
 }
 
+/*
+ * The values compared by condition `c` (`n` bytes): one top-level
+ * `>`, `>=`, `<`, `<=` or `!=` and nothing else at that level (no &&,
+ * ||, ?:), each side that is a plain name or member chain (`len`,
+ * `dev->max_segment_size`), not a CONSTANT, into `out` (up to two).
+ */
+static size_t compared_values(struct strbuf out[2], const char *c, size_t n)
+{
+	size_t op = 0, oplen = 0, nr = 0;
+	int depth = 0;
+
+	while (n && isspace((unsigned char)c[n - 1]))
+		n--;
+	while (n && isspace((unsigned char)*c))
+		c++, n--;
+	for (size_t i = 0; i < n; i++) {
+		char x = c[i], y = i + 1 < n ? c[i + 1] : '\0';
+
+		if (x == '(' || x == '[')
+			depth++;
+		else if (x == ')' || x == ']')
+			depth--;
+		if (depth)
+			continue;
+		if (x == '&' || x == '|' || x == '?' || x == '=' || (x == '!' && y != '='))
+			if (!(x == '=' && i && strchr("<>!", c[i - 1])) &&
+			    !(x == '&' && y != '&') && !(x == '|' && y != '|'))
+				return 0;
+		if ((x == '<' || x == '>') && (y == x || (i && c[i - 1] == x)))
+			continue;	/* a shift */
+		if (x == '>' && i && c[i - 1] == '-')
+			continue;	/* -> */
+		if (x == '<' || x == '>' || (x == '!' && y == '=')) {
+			if (oplen)
+				return 0;
+			op = i;
+			oplen = y == '=' ? 2 : 1;
+			i += oplen - 1;
+		}
+	}
+	if (!oplen)
+		return 0;
+	for (int side = 0; side < 2; side++) {
+		const char *s = side ? c + op + oplen : c;
+		size_t m = side ? n - op - oplen : op, k = 0;
+		bool lower = false;
+
+		while (m && isspace((unsigned char)*s))
+			s++, m--;
+		while (m && isspace((unsigned char)s[m - 1]))
+			m--;
+		while (k < m) {
+			size_t w = 0;
+
+			if (!isalpha((unsigned char)s[k]) && s[k] != '_')
+				break;
+			while (k + w < m && (isalnum((unsigned char)s[k + w]) || s[k + w] == '_'))
+				lower |= islower((unsigned char)s[k + w]), w++;
+			k += w;
+			if (k + 2 <= m && s[k] == '-' && s[k + 1] == '>')
+				k += 2;
+			else if (k < m && s[k] == '.')
+				k++;
+			else
+				break;
+		}
+		if (k == m && m && lower && (isalpha((unsigned char)s[m - 1]) ||
+					     isdigit((unsigned char)s[m - 1]) || s[m - 1] == '_'))
+			strbuf_add(&out[nr++], s, m);
+	}
+	return nr;
+}
+
+/* Does line `l` use name `v` (a whole name: not part of a longer one,
+ * not a member of something else)? */
+static bool uses_name(const char *l, const char *v)
+{
+	size_t n = strlen(v);
+
+	for (const char *at = strstr(l, v); at; at = strstr(at + 1, v)) {
+		char before = at > l ? at[-1] : ' ';
+
+		if (isalnum((unsigned char)at[n]) || at[n] == '_')
+			continue;
+		if (isalnum((unsigned char)before) || before == '_' || before == '.' ||
+		    (before == '>' && at - l >= 2 && at[-2] == '-'))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * AM_CARRIES_ON: a WARN statement (not an if's condition) over a
+ * comparison of a value, and the lines below it, before any way out at
+ * its depth, the end of its block or a new value, use that value in
+ * anything but a test of their own (an if testing it again may be the
+ * handling).  linux-wireless/0035: WARN(obj->buffer.length !=
+ * sizeof(*out), ...) then memcpy(out, ..., obj->buffer.length).
+ */
+static bool match_carries_on(struct advice_hit *h, const struct finding *f,
+			     const struct strvec *lines, const char *cond)
+{
+	size_t after = f->hunk_line + (f->source_lines > 0 ? f->source_lines : 1), depth, nr;
+	struct strbuf v[2] = { STRBUF_INIT, STRBUF_INIT };
+	int hit = -1;
+
+	if (!is_statement(f, lines) || !(nr = compared_values(v, cond, first_arg_len(cond))))
+		goto out;
+	depth = indent_of(lines->v[f->hunk_line]);
+	for (size_t i = after; i < lines->nr && i < after + DEREF_AFTER && hit < 0; i++) {
+		const char *l = lines->v[i] + 1;
+		bool stop = false;
+
+		l += strspn(l, " \t");
+		if (lines->v[i][0] == '-' || !*l)
+			continue;
+		if ((*l == '}' && indent_of(lines->v[i]) < depth) ||
+		    ((starts_with(l, "return") || starts_with(l, "goto") ||
+		      starts_with(l, "break") || starts_with(l, "continue")) &&
+		     indent_of(lines->v[i]) <= depth))
+			break;
+		for (size_t k = 0; k < nr && hit < 0 && !stop; k++) {
+			const char *rest = l + v[k].len;
+
+			if (!uses_name(l, v[k].buf))
+				continue;
+			rest += strspn(rest, " \t");
+			/* a new value, or a test of its own: not carried on */
+			if ((starts_with(l, v[k].buf) && *rest == '=' && rest[1] != '=') ||
+			    starts_with(l, "if ") || starts_with(l, "if(") ||
+			    starts_with(l, "} else if") || starts_with(l, "else if"))
+				stop = true;
+			else
+				hit = (int)k;
+		}
+		if (stop)
+			break;
+	}
+	if (hit >= 0) {
+		struct strbuf arg = STRBUF_INIT;
+
+		strbuf_addbuf(&arg, &v[hit]);
+		diff_arg(h, &arg);
+	}
+out:
+	strbuf_release(&v[0]);
+	strbuf_release(&v[1]);
+	return hit >= 0;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
@@ -898,6 +1050,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_after_alloc(h, a, f, lines, cond, cf);
 	case AM_DEREF_AFTER:
 		return match_deref_after(h, f, lines, cond, cf);
+	case AM_CARRIES_ON:
+		return match_carries_on(h, f, lines, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:

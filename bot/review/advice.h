@@ -37,6 +37,7 @@ enum advice_match {
 	AM_PATH,		/* a file under one of the entry's "paths" */
 	AM_FOLD_IF,		/* if (c) { WARN_ON(1); ...: if (WARN_ON(c)) */
 	AM_UNLIKELY,		/* WARN_ON(unlikely(c)): unlikely() twice */
+	AM_CARRIES_ON,		/* WARN_ON(n > max); then n used anyway */
 	AM__NR
 };
 

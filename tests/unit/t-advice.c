@@ -17,6 +17,8 @@ static struct rule warn_once = { .macro = "WARN_ON_ONCE", .class = RC_WARN_ONCE,
 	.severity = SEV_INFO, .id = "new-warn-once", .message = "new WARN_ON_ONCE()" };
 static struct rule warn_once_msg = { .macro = "WARN_ONCE", .class = RC_WARN_ONCE,
 	.severity = SEV_INFO, .id = "new-warn-once", .message = "new WARN_ONCE()" };
+static struct rule warn_msg = { .macro = "WARN", .class = RC_WARN, .severity = SEV_WARNING,
+	.id = "new-warn", .message = "new WARN()", .replacement = "WARN_ONCE" };
 static struct rule vm_warn_once = { .macro = "VM_WARN_ONCE", .class = RC_WARN_ONCE,
 	.severity = SEV_INFO, .id = "new-warn-once", .message = "new VM_WARN_ONCE()" };
 
@@ -313,6 +315,69 @@ int main(void)
 		 "+\tWARN_ON(!mr->map);\n \tmr->map = spare;\n \tm = mr->map->buf;\n", 0);
 	matched(&ids, &arg, &a, &f);
 	ok(!strstr(ids.buf, "deref-after"), "deref-after: not past a new value (%s)", ids.buf);
+
+	/* carries-on: a WARN over a comparison, the value used below anyway
+	 * (linux-wireless/0035's memcpy of obj->buffer.length). */
+	{
+		static const struct {
+			const char *source, *hunk, *want, *why;
+		} carry[] = {
+			{ "WARN(obj->buffer.length != sizeof(*out), \"bad\")",
+			  "+\tWARN(obj->buffer.length != sizeof(*out), \"bad\");\n"
+			  "+\tmemcpy(out, obj->buffer.pointer, obj->buffer.length);\n",
+			  "obj->buffer.length", "a member chain copied anyway" },
+			{ "WARN_ON_ONCE(nents > batch_size)", "+\tWARN_ON_ONCE(nents > batch_size);\n"
+			  " \n \thint->type = 1;\n \tfor_each_sg(sgl, sg, nents, i) {\n",
+			  "nents", "a loop over it, a blank and a line between" },
+			{ "WARN_ON(MAX_N < n)", "+\tWARN_ON(MAX_N < n);\n+\tbuf[n] = 0;\n", "n",
+			  "the value on the right, a constant on the left" },
+			{ "WARN_ON(len >= (size))", "+\tWARN_ON(len >= (size));\n"
+			  "+\tif (x) {\n+\t\tfoo();\n+\t\treturn -EIO;\n+\t}\n+\tput(len);\n", "len",
+			  "past a way out inside a block" },
+		};
+		static const struct {
+			const char *source, *hunk, *why;
+		} stays[] = {
+			{ "WARN_ON(n > max)", "+\tWARN_ON(n > max);\n+\treturn n;\n", "a way out first" },
+			{ "WARN_ON(n > max)", "+\tWARN_ON(n > max);\n+\tn = max;\n+\tput(n);\n",
+			  "a new value first" },
+			{ "WARN_ON(n > max)", "+\tWARN_ON(n > max);\n+\tif (n > max)\n+\t\tn = max;\n",
+			  "tested again (the handling)" },
+			{ "WARN_ON(n == max)", "+\tWARN_ON(n == max);\n+\tput(n);\n", "an equality" },
+			{ "WARN_ON(n > max && on)", "+\tWARN_ON(n > max && on);\n+\tput(n);\n",
+			  "a && condition" },
+			{ "WARN_ON(n_max(x) > MAX)", "+\tWARN_ON(n_max(x) > MAX);\n+\tput(x);\n",
+			  "no plain value compared" },
+			{ "WARN_ON(n > max)", "+\tif (x)\n+\t\tWARN_ON(n > max);\n+\t}\n+\tput(n);\n",
+			  "a use after its block ends" },
+			{ "WARN_ON(n > max)", "+\tWARN_ON(n > max);\n+\tput(nr, xmax, a->n, b.n);\n",
+			  "only longer names and members" },
+			{ "WARN_ON(n << 2 > 8)", "+\tWARN_ON(n << 2 > 8);\n+\tput(n);\n",
+			  "a shift: not a plain value" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(carry); i++) {
+			f = call(&warn_on, "drivers/foo.c", "foo_get", carry[i].source, carry[i].hunk, 0);
+			if (starts_with(carry[i].source, "WARN_ON_ONCE"))
+				f.rule = &warn_once;
+			else if (starts_with(carry[i].source, "WARN("))
+				f.rule = &warn_msg;
+			matched(&ids, &arg, &a, &f);
+			ok(strstr(ids.buf, "carries-on") && !strcmp(arg.buf, carry[i].want),
+			   "carries-on: %s (%s: %s)", carry[i].why, ids.buf, arg.buf);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(stays); i++) {
+			f = call(&warn_on, "drivers/foo.c", "foo_get", stays[i].source, stays[i].hunk,
+				 starts_with(stays[i].hunk, "+\tif (x)") ? 1 : 0);
+			matched(&ids, &arg, &a, &f);
+			ok(!strstr(ids.buf, "carries-on"), "carries-on: not %s (%s)", stays[i].why,
+			   ids.buf);
+		}
+		f = call(&warn_on, "drivers/foo.c", "foo_get", "WARN_ON(n > max)",
+			 "+\tif (WARN_ON(n > max))\n+\t\tn = 0;\n+\tput(n);\n", 0);
+		matched(&ids, &arg, &a, &f);
+		ok(!strstr(ids.buf, "carries-on"), "carries-on: not an if's condition (%s)", ids.buf);
+	}
 
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
 		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n", 0);

@@ -999,6 +999,8 @@ int main(void)
 	/* Issue 23, item 5: unless disk content or user space reaches it. */
 	{
 		struct finding once = finding(1, &warn_once, 11, "foo_ioctl", "WARN_ON_ONCE(len > 16)",
+					      "+\tWARN_ON_ONCE(len > 16);\n \tfoo_done(l);\n", 0),
+			       used = finding(1, &warn_once, 11, "foo_ioctl", "WARN_ON_ONCE(len > 16)",
 					      "+\tWARN_ON_ONCE(len > 16);\n \tmemcpy(l, p, len);\n", 0);
 		struct cfacts cf = CFACTS_INIT;
 		struct reply_opts fo = o;
@@ -1023,6 +1025,12 @@ int main(void)
 		   "23: a lone WARN_ON_ONCE() on ext4's on-disk data gets a reply");
 		ret = build(&r, &s, &once, 1, &o);
 		ok(!ret && r.empty, "23: without the tree's facts the diff proves neither: no reply");
+		/* Issue 34: a point the diff proves speaks for a WARN_ON_ONCE()
+		 * too: the value it tested is used below it anyway. */
+		ret = build(&r, &s, &used, 1, &o);
+		ok(!ret && !r.empty && r.issues == 1 &&
+		   has_flat(&r, "foo_ioctl() carries on anyway: len, which it just tested, is still used below it"),
+		   "34: a lone WARN_ON_ONCE() whose value is used anyway gets a reply");
 	}
 	o.always = true;
 	ret = build(&r, &s, f, 0, &o);
