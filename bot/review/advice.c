@@ -32,6 +32,8 @@ static const char *const match_names[AM__NR] = {
 	[AM_FOLD_IF] = "fold-if",
 	[AM_UNLIKELY] = "unlikely",
 	[AM_CARRIES_ON] = "carries-on",
+	[AM_REFCOUNT_DEC] = "refcount-dec",
+	[AM_HAND_REFCOUNT] = "hand-refcount",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -1029,6 +1031,110 @@ out:
 	return hit >= 0;
 }
 
+/*
+ * AM_REFCOUNT_DEC: the condition is refcount_dec_and_test(R) itself:
+ * the WARN fires when the count drops to zero, which refcount_dec(R)
+ * reports by itself (include/linux/refcount.h: REFCOUNT_DEC_LEAK).
+ * linux-nfs/0005: WARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref)).
+ */
+static bool match_refcount_dec(struct advice_hit *h, const char *cond)
+{
+	static const char fn[] = "refcount_dec_and_test(";
+	size_t n = first_arg_len(cond), k = strlen(fn), i;
+	struct strbuf arg = STRBUF_INIT;
+	int depth = 1;
+
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	if (n <= k + 1 || strncmp(cond, fn, k))
+		return false;
+	/* its ')' closes the condition: nothing is compared to it */
+	for (i = k; i < n && depth; i++)
+		depth += (cond[i] == '(') - (cond[i] == ')');
+	if (depth || i != n)
+		return false;
+	strbuf_add(&arg, cond + k, n - k - 1);
+	strbuf_trim(&arg);
+	diff_arg(h, &arg);
+	return true;
+}
+
+/* Does name `s` (`n` bytes) say it counts references: "ref" as a word
+ * part (refcount, refcnt, nf_ref, grp_refs), not "prefix" or "xref"? */
+static bool ref_name(const char *s, size_t n)
+{
+	for (size_t i = 0; i + 3 <= n; i++)
+		if (!strncmp(s + i, "ref", 3) &&
+		    (!i || s[i - 1] == '_' || s[i - 1] == '>' || s[i - 1] == '.') &&
+		    (i + 3 == n || s[i + 3] == 's' || s[i + 3] == '_' ||
+		     !strncmp(s + i + 3, "c", 1)))
+			return true;
+	return false;
+}
+
+/*
+ * AM_HAND_REFCOUNT: a count of references kept by hand, tested for
+ * going below zero: `X < 0`, `X <= 0` or `X - 1 < 0` with X named for
+ * references (ath12k_wmi_refcount), or X assigned from
+ * atomic_dec_return() / atomic_sub_return() of such a count in the
+ * lines just above (linux-rdma/0053: count = atomic_dec_return(
+ * uobj->refcnt); WARN_ON(count < 0)).  refcount_t does that check.
+ */
+static bool match_hand_refcount(struct advice_hit *h, const struct finding *f,
+				const struct strvec *lines, const char *cond)
+{
+	static const char *const decs[] = { "atomic_dec_return(", "atomic_sub_return(",
+					    "atomic_long_dec_return(" };
+	size_t n = first_arg_len(cond), x = 0, at = f->hunk_line;
+	struct strbuf name = STRBUF_INIT;
+	const char *p;
+	bool hit = false;
+
+	while (x < n && (isalnum((unsigned char)cond[x]) || cond[x] == '_' || cond[x] == '.' ||
+			 (cond[x] == '-' && cond[x + 1] == '>') || (cond[x] == '>' && x && cond[x - 1] == '-')))
+		x++;
+	if (!x)
+		return false;
+	p = cond + x;
+	p += strspn(p, " \t");
+	if (starts_with(p, "- 1") || starts_with(p, "-1"))
+		p += *p && p[1] == '1' ? 2 : 3;
+	p += strspn(p, " \t");
+	if (!starts_with(p, "< 0") && !starts_with(p, "<= 0") && !starts_with(p, "<0") &&
+	    !starts_with(p, "<=0"))
+		return false;
+	p += p[1] == '=' ? 2 : 1;
+	p += strspn(p, " \t");
+	if (*p != '0' || (size_t)(p + 1 - cond) != n)
+		return false;
+	strbuf_add(&name, cond, x);
+	if (ref_name(name.buf, name.len)) {
+		hit = true;
+	} else {
+		/* the value of an atomic decrement of a count named for references */
+		for (size_t i = at; i-- > 0 && i + CONTEXT_BEFORE >= at && !hit;) {
+			const char *l = lines->v[i] + 1, *d;
+
+			if (lines->v[i][0] == '-')
+				continue;
+			l += strspn(l, " \t");
+			if (!starts_with(l, name.buf) || !strstr(l, "="))
+				continue;
+			for (size_t k = 0; k < ARRAY_SIZE(decs) && !hit; k++)
+				if ((d = strstr(l, decs[k]))) {
+					d += strlen(decs[k]);
+					hit = ref_name(d, strcspn(d, ",)"));
+				}
+			break;
+		}
+	}
+	if (hit)
+		diff_arg(h, &name);
+	else
+		strbuf_release(&name);
+	return hit;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
@@ -1052,6 +1158,10 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_deref_after(h, f, lines, cond, cf);
 	case AM_CARRIES_ON:
 		return match_carries_on(h, f, lines, cond);
+	case AM_REFCOUNT_DEC:
+		return match_refcount_dec(h, cond);
+	case AM_HAND_REFCOUNT:
+		return match_hand_refcount(h, f, lines, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:

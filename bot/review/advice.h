@@ -38,6 +38,8 @@ enum advice_match {
 	AM_FOLD_IF,		/* if (c) { WARN_ON(1); ...: if (WARN_ON(c)) */
 	AM_UNLIKELY,		/* WARN_ON(unlikely(c)): unlikely() twice */
 	AM_CARRIES_ON,		/* WARN_ON(n > max); then n used anyway */
+	AM_REFCOUNT_DEC,	/* WARN_ON(refcount_dec_and_test(r)): refcount_dec() */
+	AM_HAND_REFCOUNT,	/* WARN_ON(cnt < 0) on a count kept by hand */
 	AM__NR
 };
 

@@ -379,6 +379,66 @@ int main(void)
 		ok(!strstr(ids.buf, "carries-on"), "carries-on: not an if's condition (%s)", ids.buf);
 	}
 
+	/* refcount-dec: WARN_ON_ONCE(refcount_dec_and_test(r)) is refcount_dec(r). */
+	f = call(&warn_once, "fs/nfsd/filecache.c", "nfsd_put",
+		 "WARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref))",
+		 "+\t\tWARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref));\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "refcount-dec") && !strcmp(arg.buf, "&nf->nf_ref"),
+	   "refcount-dec: the decrement is the condition (%s: %s)", ids.buf, arg.buf);
+	f = call(&warn_once, "fs/nfsd/filecache.c", "nfsd_put",
+		 "WARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref) && x)",
+		 "+\t\tWARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref) && x);\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "refcount-dec"), "refcount-dec: not with more to the condition (%s)",
+	   ids.buf);
+	f = call(&warn_once, "fs/nfsd/filecache.c", "nfsd_put",
+		 "WARN_ON_ONCE(!refcount_dec_and_test(&nf->nf_ref))",
+		 "+\t\tWARN_ON_ONCE(!refcount_dec_and_test(&nf->nf_ref));\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "refcount-dec"), "refcount-dec: not its negation (%s)", ids.buf);
+
+	/* hand-refcount: a count of references kept by hand, checked below zero. */
+	{
+		static const struct {
+			const char *source, *hunk, *want;
+			int at;
+		} hand[] = {
+			{ "WARN_ON(count < 0)", "+\t\tcount = atomic_dec_return(uobj->refcnt);\n"
+			  "+\t\tWARN_ON(count < 0); /* use after free! */\n", "count", 1 },
+			{ "WARN_ON(ath12k_wmi_refcount - 1 < 0)",
+			  "+\tif (!WARN_ON(ath12k_wmi_refcount - 1 < 0))\n", "ath12k_wmi_refcount", 0 },
+			{ "WARN_ON(dev->refs <= 0)", "+\tWARN_ON(dev->refs <= 0);\n", "dev->refs", 0 },
+		};
+		static const struct {
+			const char *source, *hunk, *why;
+			int at;
+		} not_hand[] = {
+			{ "WARN_ON(count < 0)", "+\t\tcount = atomic_dec_return(&q->users);\n"
+			  "+\t\tWARN_ON(count < 0);\n", "a count not named for references", 1 },
+			{ "WARN_ON(prefix_len < 0)", "+\tWARN_ON(prefix_len < 0);\n",
+			  "'ref' inside another word", 0 },
+			{ "WARN_ON(nr_refs > 4)", "+\tWARN_ON(nr_refs > 4);\n", "no test below zero", 0 },
+			{ "WARN_ON(count < 0)", "+\t\tcount = atomic_read(uobj->refcnt);\n"
+			  "+\t\tWARN_ON(count < 0);\n", "a read, not a decrement", 1 },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(hand); i++) {
+			f = call(&warn_on, "drivers/foo.c", "foo_put", hand[i].source, hand[i].hunk,
+				 hand[i].at);
+			matched(&ids, &arg, &a, &f);
+			ok(strstr(ids.buf, "hand-refcount") && !strcmp(arg.buf, hand[i].want),
+			   "hand-refcount: %s (%s: %s)", hand[i].source, ids.buf, arg.buf);
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(not_hand); i++) {
+			f = call(&warn_on, "drivers/foo.c", "foo_put", not_hand[i].source,
+				 not_hand[i].hunk, not_hand[i].at);
+			matched(&ids, &arg, &a, &f);
+			ok(!strstr(ids.buf, "hand-refcount"), "hand-refcount: not %s (%s)",
+			   not_hand[i].why, ids.buf);
+		}
+	}
+
 	f = call(&warn_on, "drivers/foo.c", "foo_chk", "WARN_ON(a < 0 || b > 4)",
 		 "+\tWARN_ON(a < 0 || b > 4);\n \tfoo(b);\n", 0);
 	matched(&ids, &arg, &a, &f);
