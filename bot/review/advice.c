@@ -722,6 +722,27 @@ static bool if_condition(struct strbuf *out, const char *l)
  * nothing of its own (1, true) or the if's own condition.  The hit's
  * arg is the folded form, "if (WARN_ON_ONCE(C))", "if (WARN_ONCE(C, ...))".
  */
+/* `c` without an unlikely(...) around all of it (linux-wireless/0012:
+ * `if (unlikely(cb_size > 12)) { WARN_ON(1);` folds to
+ * `if (WARN_ON(cb_size > 12))`). */
+static void peel_unlikely(struct strbuf *c)
+{
+	static const char u[] = "unlikely(";
+	size_t n = strlen(u), i;
+	int depth = 1;
+
+	strbuf_trim(c);
+	if (!starts_with(c->buf, u))
+		return;
+	for (i = n; i < c->len && depth; i++)
+		depth += (c->buf[i] == '(') - (c->buf[i] == ')');
+	if (depth || i != c->len)
+		return;	/* unlikely(a) && b */
+	memmove(c->buf, c->buf + n, c->len - n - 1);
+	strbuf_setlen(c, c->len - n - 1);
+	strbuf_trim(c);
+}
+
 static bool fold_if(struct advice_hit *h, const struct finding *f,
 		    const struct strvec *lines, const char *args)
 {
@@ -739,7 +760,9 @@ static bool fold_if(struct advice_hit *h, const struct finding *f,
 	squashed(&b, c.buf, c.len);
 	if (strcmp(a.buf, "1") && strcmp(a.buf, "true") && strcmp(a.buf, b.buf))
 		goto out;
-	/* The message stays as written: ", ..." (a sentence would cut it). */
+	/* The message stays as written: ", ..." (a sentence would cut it).
+	 * The if's own unlikely() goes: the macro has one. */
+	peel_unlikely(&c);
 	strbuf_reset(&a);
 	strbuf_addf(&a, "if (%s(%s%s))", f->rule->macro, c.buf, args[first] ? ", ..." : "");
 	h->arg = strbuf_detach(&a, NULL);

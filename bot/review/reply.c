@@ -864,6 +864,27 @@ static void readded_words(struct strbuf *out, const struct plan *p, const struct
 		sentence(out, b, "opening-readded-many", "count", english_number(n), NULL);
 }
 
+/* " to foo()": a call is added to a function, changed in one. */
+static void in_functions(struct strbuf *fns)
+{
+	struct strbuf in = STRBUF_INIT;
+
+	strbuf_addf(&in, " in %s", fns->buf + 4);
+	strbuf_swap(&in, fns);
+	strbuf_release(&in);
+}
+
+/* The issues on calls whose condition changed (check: finding.modified). */
+static int changed_issues(const struct plan *p)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < p->nr; i++)
+		n += p->v[i].type == PLAN_ISSUE && p->v[i].f->modified &&
+		     p->v[i].f->kind == FINDING_ADDED;
+	return n;
+}
+
 /* The opening of a reply with notes only (--always): "nothing to
  * comment on" above a comment would contradict the reply itself (issue
  * 26). */
@@ -879,14 +900,8 @@ static void opening_notes(struct strbuf *out, const struct plan *p, const struct
 	plan_count_macros(&macros, p, PLAN_NOTE, false, &b->book);
 	english_join(&calls, &macros);
 	plan_functions_of(&fns, p, PLAN_NOTE, false);
-	/* " to foo()": a call is added to a function, changed in one. */
-	if (changed && starts_with(fns.buf, " to ")) {
-		struct strbuf in = STRBUF_INIT;
-
-		strbuf_addf(&in, " in %s", fns.buf + 4);
-		strbuf_release(&fns);
-		fns = in;
-	}
+	if (changed && starts_with(fns.buf, " to "))
+		in_functions(&fns);
 	sentence(out, b, "opening-notes", "what", what,
 		 "verb", !changed ? "adds" : changed == p->notes ? "changes" : "adds or changes",
 		 "calls", calls.buf, "functions", fns.buf, NULL);
@@ -909,7 +924,7 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 	struct strvec macros = STRVEC_INIT;
 	struct strbuf calls = STRBUF_INIT, fns = STRBUF_INIT;
 	bool xc = false;
-	int nr_fired = 0;
+	int nr_fired = 0, changed;
 
 	for (size_t i = 0; i < p->nr; i++) {
 		xc |= p->v[i].type == PLAN_XCREDIT;
@@ -937,8 +952,12 @@ static void opening(struct strbuf *out, const struct plan *p, const struct build
 		/* A quote shows a function's name only when its first line is
 		 * near the call: the opening names them (up to three). */
 		plan_functions_of(&fns, p, PLAN_ISSUE, false);
-		sentence(out, b, "opening-adds", "what", what, "calls", calls.buf,
-		    "functions", fns.buf, NULL);
+		changed = changed_issues(p);
+		if (changed && starts_with(fns.buf, " to "))
+			in_functions(&fns);
+		sentence(out, b, "opening-adds", "what", what,
+		    "verb", !changed ? "adds" : changed == p->issues ? "changes" : "adds or changes",
+		    "calls", calls.buf, "functions", fns.buf, NULL);
 		readded_words(out, p, b);
 		if (nr_fired)
 			sentence(out, b, "opening-fired", "which",

@@ -255,6 +255,11 @@ int main(void)
 	ok(!strcmp(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ON_ONCE(!mem))"),
 	   "fold-if: the if's own test repeated, a removed line between (%s: %s)", ids.buf,
 	   arg.buf);
+	f = call(&warn_on, "drivers/foo.c", "foo_fill", "WARN_ON(1)",
+		 "+\tif (unlikely(n > 12)) {\n+\t\tWARN_ON(1);\n+\t\tn = 12;\n", 1);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "fold-if") && !strcmp(arg.buf, "if (WARN_ON(n > 12))"),
+	   "fold-if: the if's unlikely() goes, WARN_ON() has one (%s: %s)", ids.buf, arg.buf);
 	{
 		static const struct {
 			const struct rule *r;

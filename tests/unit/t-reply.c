@@ -1025,6 +1025,28 @@ int main(void)
 		   "23: a lone WARN_ON_ONCE() on ext4's on-disk data gets a reply");
 		ret = build(&r, &s, &once, 1, &o);
 		ok(!ret && r.empty, "23: without the tree's facts the diff proves neither: no reply");
+		/* Issue 34: an existing WARN_ON() whose condition moved into
+		 * an if above a WARN_ON(1) (linux-wireless/0012): the point
+		 * about its new form is said, as a change, not as a new call. */
+		struct finding ch[2] = {
+			finding(1, &warn_on, 11, "foo_init", "WARN_ON(n > 12)",
+				"-\tWARN_ON(n > 12);\n+\tif (unlikely(n > 12)) {\n+\t\tWARN_ON(1);\n"
+				"+\t\tn = 12;\n+\t}\n", 0),
+			finding(1, &warn_on, 12, "foo_init", "WARN_ON(1)",
+				"-\tWARN_ON(n > 12);\n+\tif (unlikely(n > 12)) {\n+\t\tWARN_ON(1);\n"
+				"+\t\tn = 12;\n+\t}\n", 2),
+		};
+
+		ch[0].kind = FINDING_REMOVED;
+		for (int k = 0; k < 2; k++) {
+			ch[k].moved = ch[k].modified = true;
+			ch[k].severity = SEV_INFO;
+		}
+		ret = build(&r, &s, ch, 2, &o);
+		ok(!ret && !r.empty && r.issues == 1 &&
+		   has_flat(&r, "This patch changes a WARN_ON() in foo_init()") &&
+		   !has_flat(&r, "adds") && has_flat(&r, "if (WARN_ON(n > 12))"),
+		   "34: a changed condition with a point about its form: said as a change");
 		/* Issue 34: a point the diff proves speaks for a WARN_ON_ONCE()
 		 * too: the value it tested is used below it anyway. */
 		ret = build(&r, &s, &used, 1, &o);
