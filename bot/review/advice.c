@@ -821,30 +821,74 @@ static void diff_arg(struct advice_hit *h, struct strbuf *sb)
 }
 
 /* AM_AFTER_ALLOC: the pointer tested for NULL was just assigned from an allocator. */
+/*
+ * For a constant true call (`cond` "1" or "true") first under
+ * `if (!p)` (the line above it, removed lines skipped): p, into `out`.
+ * linux-cifs/0002: `sample = kvzalloc(...); if (!sample) { WARN_ON_ONCE(1);`.
+ */
+static bool guarding_null_test(struct strbuf *out, const struct strvec *lines, size_t at,
+			       const char *cond)
+{
+	struct strbuf c = STRBUF_INIT;
+	size_t n = first_arg_len(cond), k = at;
+	bool hit;
+
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	if (!((n == 1 && *cond == '1') || (n == 4 && !strncmp(cond, "true", 4))))
+		return false;
+	while (k > 0 && lines->v[k - 1][0] == '-')
+		k--;
+	hit = k && if_condition(&c, lines->v[k - 1] + 1) && null_test(out, c.buf);
+	strbuf_release(&c);
+	return hit;
+}
+
+/* Was pointer `name` assigned from an allocator in the hunk's lines just above line `at`? */
+static bool just_allocated(const struct advice *a, const struct strvec *lines, size_t at,
+			   const char *name)
+{
+	size_t from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0, n = strlen(name);
+
+	for (size_t i = from; i < at; i++) {
+		const char *l = lines->v[i] + 1;
+
+		l += strspn(l, " \t");
+		if (lines->v[i][0] != '-' && starts_with(l, name) && starts_with(l + n, " = ") &&
+		    has_any(l + n + 3, &a->alloc_calls))
+			return true;
+	}
+	return false;
+}
+
 static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
 			      const struct finding *f, const struct strvec *lines,
 			      const char *cond, const struct cfacts *cf)
 {
-	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
 	struct strbuf sb = STRBUF_INIT;
 	bool hit = false;
 
 	if (cf)
 		return fact_arg(h, "alloc", cf->alloc);
-	if (null_test(&sb, cond)) {
-		for (size_t i = from; i < at && !hit; i++) {
-			const char *l = lines->v[i] + 1;
-
-			l += strspn(l, " \t");
-			hit = lines->v[i][0] != '-' && starts_with(l, sb.buf) &&
-			      starts_with(l + sb.len, " = ") &&
-			      has_any(l + sb.len + 3, &a->alloc_calls);
-		}
-		if (hit)
-			diff_arg(h, &sb);
+	if ((null_test(&sb, cond) || guarding_null_test(&sb, lines, f->hunk_line, cond)) &&
+	    just_allocated(a, lines, f->hunk_line, sb.buf)) {
+		diff_arg(h, &sb);
+		hit = true;
 	}
 	strbuf_release(&sb);
 	return hit;
+}
+
+/* WARN_ON(1) under `if (!p)` right after p's allocation: folding it into
+ * the if would keep a warning the allocator already gives (after-alloc). */
+static bool warns_after_alloc(const struct advice *a, const struct strvec *lines, size_t at,
+			      const char *cond)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool yes = guarding_null_test(&sb, lines, at, cond) && just_allocated(a, lines, at, sb.buf);
+
+	strbuf_release(&sb);
+	return yes;
 }
 
 /* Columns of a hunk line's leading blanks (its origin byte skipped), a tab to 8. */
@@ -907,7 +951,8 @@ static bool match_deref_after(struct advice_hit *h, const struct finding *f,
  * The values compared by condition `c` (`n` bytes): one top-level
  * `>`, `>=`, `<`, `<=` or `!=` and nothing else at that level (no &&,
  * ||, ?:), each side that is a plain name or member chain (`len`,
- * `dev->max_segment_size`), not a CONSTANT, into `out` (up to two).
+ * `dev->max_segment_size`), not a CONSTANT, into `out` (up to two; of
+ * `!=`, the left side only).
  */
 static size_t compared_values(struct strbuf out[2], const char *c, size_t n)
 {
@@ -945,7 +990,9 @@ static size_t compared_values(struct strbuf out[2], const char *c, size_t n)
 	}
 	if (!oplen)
 		return 0;
-	for (int side = 0; side < 2; side++) {
+	/* `x != want`: x is the value checked; want is what it should be
+	 * (linux-rdma/0071: xa_erase(...) != e, then e freed as planned). */
+	for (int side = 0; side < (c[op] == '!' ? 1 : 2); side++) {
 		const char *s = side ? c + op + oplen : c;
 		size_t m = side ? n - op - oplen : op, k = 0;
 		bool lower = false;
@@ -1189,7 +1236,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:
 		 * leave-one-list-out may take either entry out). */
-		return !(cf && cf->dup_if) && fold_if(h, f, lines, cond);
+		return !(cf && cf->dup_if) && !warns_after_alloc(a, lines, f->hunk_line, cond) &&
+		       fold_if(h, f, lines, cond);
 	case AM_UNLIKELY:
 		return (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&
 		       starts_with(cond, "unlikely(") && evidence(h, "diff", cond);

@@ -242,6 +242,21 @@ int main(void)
 	ok(strstr(ids.buf, "after-alloc") && !strcmp(arg.buf, "p"),
 	   "after-alloc: a NULL check right after kzalloc() (%s)", ids.buf);
 
+	/* after-alloc in the unfolded shape (linux-cifs/0002): no fold-if,
+	 * which would keep the warning the allocator already gives. */
+	f = call(&warn_once, "fs/smb/client/compress.c", "is_compressible", "WARN_ON_ONCE(1)",
+		 " \tsample = kvzalloc(len, GFP_KERNEL);\n-\tif (!sample)\n-\t\treturn -ENOMEM;\n"
+		 "+\tif (!sample) {\n+\t\tWARN_ON_ONCE(1);\n", 4);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "after-alloc") && !strstr(ids.buf, "fold-if") && !strcmp(arg.buf, "sample"),
+	   "after-alloc: WARN_ON_ONCE(1) first under if (!p) after p's kvzalloc() (%s: %s)",
+	   ids.buf, arg.buf);
+	f = call(&warn_once, "fs/smb/client/compress.c", "is_compressible", "WARN_ON_ONCE(1)",
+		 " \tsample = lookup(len);\n+\tif (!sample) {\n+\t\tWARN_ON_ONCE(1);\n", 2);
+	matched(&ids, &arg, &a, &f);
+	ok(!strstr(ids.buf, "after-alloc") && strstr(ids.buf, "fold-if"),
+	   "after-alloc: not without the allocation, fold-if then (%s)", ids.buf);
+
 	/* fold-if: a WARN testing nothing the if above it does not. */
 	f = call(&warn_once_msg, "drivers/foo.c", "foo_fill", "WARN_ONCE(1, \"bad %d\\n\",\n\t\t  n)",
 		 "+\tif (n > 12) {\n+\t\tWARN_ONCE(1, \"bad %d\\n\",\n+\t\t\t  n);\n"
@@ -359,6 +374,9 @@ int main(void)
 			  "only longer names and members" },
 			{ "WARN_ON(n << 2 > 8)", "+\tWARN_ON(n << 2 > 8);\n+\tput(n);\n",
 			  "a shift: not a plain value" },
+			{ "WARN_ON_ONCE(xa_erase(&xa, e->id) != e)",
+			  "+\tWARN_ON_ONCE(xa_erase(&xa, e->id) != e);\n+\tkfree(e);\n",
+			  "the expected value of a !=" },
 		};
 
 		for (size_t i = 0; i < ARRAY_SIZE(carry); i++) {
