@@ -34,6 +34,7 @@ static const char *const match_names[AM__NR] = {
 	[AM_CARRIES_ON] = "carries-on",
 	[AM_REFCOUNT_DEC] = "refcount-dec",
 	[AM_HAND_REFCOUNT] = "hand-refcount",
+	[AM_DEBUGFS] = "debugfs",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -844,6 +845,17 @@ static bool guarding_null_test(struct strbuf *out, const struct strvec *lines, s
 	return hit;
 }
 
+/* The condition of the `if` whose body call `f` opens (the line above
+ * it, removed lines skipped), into `out`. */
+static bool guarding_if(struct strbuf *out, const struct strvec *lines, size_t at)
+{
+	size_t k = at;
+
+	while (k > 0 && lines->v[k - 1][0] == '-')
+		k--;
+	return k && if_condition(out, lines->v[k - 1] + 1);
+}
+
 /* Was pointer `name` assigned from an allocator in the hunk's lines just above line `at`? */
 static bool just_allocated(const struct advice *a, const struct strvec *lines, size_t at,
 			   const char *name)
@@ -1205,6 +1217,88 @@ static bool match_hand_refcount(struct advice_hit *h, const struct finding *f,
 	return hit;
 }
 
+/* "IS_ERR(p)" or "IS_ERR_OR_NULL(p)" -> "p" into `out`. */
+static bool err_test(struct strbuf *out, const char *cond)
+{
+	static const char *const tests[] = { "IS_ERR(", "IS_ERR_OR_NULL(" };
+	size_t n = first_arg_len(cond);
+
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	for (size_t i = 0; i < ARRAY_SIZE(tests); i++) {
+		size_t k = strlen(tests[i]), m;
+
+		if (strncmp(cond, tests[i], k) || !n || cond[n - 1] != ')')
+			continue;
+		m = strspn(cond + k, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_->.");
+		if (!m || k + m + 1 != n)
+			return false;
+		strbuf_add(out, cond + k, m);
+		return true;
+	}
+	return false;
+}
+
+/* The name of the first function called in `s` whose name holds
+ * "debugfs" (debugfs_create_dir, blk_trace_debugfs_dir), with "()". */
+static bool debugfs_call(struct strbuf *out, const char *s)
+{
+	for (const char *p = strstr(s, "debugfs"); p; p = strstr(p + 1, "debugfs")) {
+		const char *b = p, *e = p;
+
+		while (b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'))
+			b--;
+		while (isalnum((unsigned char)*e) || *e == '_')
+			e++;
+		if (*e != '(')
+			continue;
+		strbuf_add(out, b, e - b);
+		strbuf_addstr(out, "()");
+		return true;
+	}
+	return false;
+}
+
+/*
+ * AM_DEBUGFS: the condition calls a debugfs function, or tests a pointer
+ * (!p, IS_ERR(p), IS_ERR_OR_NULL(p)) the lines just above assigned from
+ * one.  Nothing may depend on debugfs: its callers are meant to ignore
+ * its failures (fs/debugfs/inode.c), never warn or die over them
+ * (linux-block 2020: a panic() and a WARN_ON() on a debugfs directory).
+ */
+static bool match_debugfs(struct advice_hit *h, const struct finding *f,
+			  const struct strvec *lines, const char *cond)
+{
+	struct strbuf name = STRBUF_INIT, p = STRBUF_INIT;
+	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	struct strbuf c = STRBUF_INIT;
+	bool hit = debugfs_call(&name, cond), tested;
+
+	/* panic() and BUG() test nothing themselves: the if above them does */
+	if (f->rule->class == RC_PANIC || !strcmp(f->rule->macro, "BUG"))
+		tested = guarding_if(&c, lines, at) &&
+			 (null_test(&p, c.buf) || err_test(&p, c.buf));
+	else
+		tested = null_test(&p, cond) || guarding_null_test(&p, lines, at, cond) ||
+			 err_test(&p, cond);
+	strbuf_release(&c);
+	if (!hit && tested) {
+		for (size_t i = at; i-- > from && !hit;) {
+			const char *l = lines->v[i] + 1;
+
+			l += strspn(l, " \t");
+			if (lines->v[i][0] != '-' && starts_with(l, p.buf) &&
+			    starts_with(l + p.len, " = "))
+				hit = debugfs_call(&name, l + p.len + 3);
+		}
+	}
+	if (hit)
+		diff_arg(h, &name);
+	strbuf_release(&name);
+	strbuf_release(&p);
+	return hit;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
@@ -1232,6 +1326,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_refcount_dec(h, cond);
 	case AM_HAND_REFCOUNT:
 		return match_hand_refcount(h, f, lines, cond);
+	case AM_DEBUGFS:
+		return match_debugfs(h, f, lines, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:

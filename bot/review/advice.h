@@ -40,6 +40,7 @@ enum advice_match {
 	AM_CARRIES_ON,		/* WARN_ON(n > max); then n used anyway */
 	AM_REFCOUNT_DEC,	/* WARN_ON(refcount_dec_and_test(r)): refcount_dec() */
 	AM_HAND_REFCOUNT,	/* WARN_ON(cnt < 0) on a count kept by hand */
+	AM_DEBUGFS,		/* a debugfs call's result tested: meant to be ignored */
 	AM__NR
 };
 

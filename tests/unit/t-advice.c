@@ -402,6 +402,49 @@ int main(void)
 		ok(!strstr(ids.buf, "carries-on"), "carries-on: not an if's condition (%s)", ids.buf);
 	}
 
+	/* debugfs: what a debugfs call gave back is not worth a WARN or a panic. */
+	{
+		static struct rule panic_r = { .macro = "panic", .class = RC_PANIC,
+			.severity = SEV_ERROR, .id = "new-panic", .message = "new panic()" };
+		static const struct {
+			const struct rule *r;
+			const char *source, *hunk, *want, *why;
+			int at;
+		} dbg[] = {
+			{ &warn_on, "WARN_ON(!dir)", " \tdir = blk_trace_debugfs_dir(bdev, q);\n"
+			  "+\tif (WARN_ON(!dir))\n", "blk_trace_debugfs_dir()", "a pointer assigned above", 1 },
+			{ &panic_r, "panic(\"no dir\\n\")", " \troot = debugfs_create_dir(\"block\", NULL);\n"
+			  "+\tif (!root)\n+\t\tpanic(\"no dir\\n\");\n", "debugfs_create_dir()",
+			  "a panic() under the if", 2 },
+			{ &bug_on, "BUG_ON(debugfs_lookup(name, root))",
+			  "+\tBUG_ON(debugfs_lookup(name, root));\n", "debugfs_lookup()", "the call itself", 0 },
+			{ &warn_on, "WARN_ON(IS_ERR(d))", " \td = debugfs_create_file(\"x\", 0444, r, p, &f);\n"
+			  "+\tWARN_ON(IS_ERR(d));\n", "debugfs_create_file()", "IS_ERR()", 1 },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(dbg); i++) {
+			f = call(dbg[i].r, "block/blk.c", "blk_dbg", dbg[i].source, dbg[i].hunk, dbg[i].at);
+			matched(&ids, &arg, &a, &f);
+			ok(strstr(ids.buf, "debugfs") && !strcmp(arg.buf, dbg[i].want),
+			   "debugfs: %s (%s: %s)", dbg[i].why, ids.buf, arg.buf);
+		}
+		f = call(&warn_on, "block/blk.c", "blk_dbg", "WARN_ON(!dir)",
+			 " \tdir = blk_trace_dir(bdev, q);\n+\tif (WARN_ON(!dir))\n", 1);
+		matched(&ids, &arg, &a, &f);
+		ok(!strstr(ids.buf, "debugfs"), "debugfs: not another function's result (%s)", ids.buf);
+		f = call(&panic_r, "block/blk.c", "blk_dbg", "panic(\"no dir\\n\")",
+			 " \troot = debugfs_create_dir(\"block\", NULL);\n+\tfoo();\n"
+			 "+\tpanic(\"no dir\\n\");\n", 2);
+		matched(&ids, &arg, &a, &f);
+		ok(!strstr(ids.buf, "debugfs"), "debugfs: not a panic() under no if (%s)", ids.buf);
+	}
+	/* deref-after for BUG_ON(): the NULL dereference oopses by itself. */
+	f = call(&bug_on, "drivers/foo.c", "foo_use", "BUG_ON(!dev)",
+		 "+\tBUG_ON(!dev);\n \tdev->count++;\n", 0);
+	matched(&ids, &arg, &a, &f);
+	ok(strstr(ids.buf, "deref-after-bug") && !strcmp(arg.buf, "dev"),
+	   "deref-after-bug: BUG_ON(!dev) then dev-> (%s)", ids.buf);
+
 	/* refcount-dec: WARN_ON_ONCE(refcount_dec_and_test(r)) is refcount_dec(r). */
 	f = call(&warn_once, "fs/nfsd/filecache.c", "nfsd_put",
 		 "WARN_ON_ONCE(refcount_dec_and_test(&nf->nf_ref))",
