@@ -699,10 +699,20 @@ static void emit_line(struct strbuf *out, struct strbuf *line)
 	strbuf_reset(line);
 }
 
+/*
+ * May word `w` begin a line of a mail body?  Not a '>' (every mail
+ * reader shows the line as a quote: a folded "a > b" did, in a reply's
+ * condition), nor "From" (mbox escapes it to ">From").
+ */
+static bool may_start_line(const char *w)
+{
+	return w[0] != '>' && strcmp(w, "From");
+}
+
 static void para_flush(struct strbuf *out, struct para *p, unsigned int width)
 {
-	struct strbuf line = STRBUF_INIT;
-	size_t col = 0;
+	struct strbuf line = STRBUF_INIT, carry = STRBUF_INIT;
+	size_t col = 0, last = 0;	/* `last`: where the line's last word starts */
 	bool first = true, empty = true;
 
 	if (!p->open)
@@ -718,11 +728,21 @@ static void para_flush(struct strbuf *out, struct para *p, unsigned int width)
 			}
 			continue;
 		}
-		if (!empty && col + 1 + wc <= width) {
+		if (!empty && (col + 1 + wc <= width ||
+			       (!may_start_line(w) && (!last || !may_start_line(line.buf + last))))) {
+			/* it fits, or it cannot start a line and no word can
+			 * go down with it: an overlong line beats a false quote */
+			last = line.len + 1;
 			strbuf_addch(&line, ' ');
 			strbuf_add(&line, w, wl);
 			col += 1 + wc;
 			continue;
+		}
+		strbuf_reset(&carry);
+		if (!empty && !may_start_line(w)) {
+			/* the line's last word goes down with it */
+			strbuf_addstr(&carry, line.buf + last);
+			strbuf_setlen(&line, last - 1);
 		}
 		if (!empty)
 			emit_line(out, &line);
@@ -731,10 +751,19 @@ static void para_flush(struct strbuf *out, struct para *p, unsigned int width)
 		else
 			strbuf_addchars(&line, ' ', p->hang);
 		first = false;
+		last = 0;
+		col = p->hang;
+		if (carry.len) {
+			strbuf_addbuf(&line, &carry);
+			strbuf_addch(&line, ' ');
+			col += template_columns(carry.buf, carry.len) + 1;
+			last = line.len;
+		}
 		strbuf_add(&line, w, wl);
-		col = p->hang + wc;
+		col += wc;
 		empty = false;
 	}
+	strbuf_release(&carry);
 	if (!empty)
 		emit_line(out, &line);
 	strbuf_release(&line);

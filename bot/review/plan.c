@@ -141,10 +141,6 @@ void plan_build(struct plan *p, const struct check_result *r,
 		 * too (check.c: init_rule()), as in check, the hook and serve. */
 		if (f->severity >= SEV_WARNING || plan_fired_in_boot(v, f)) {
 			plan_add(p, PLAN_ISSUE, f, NULL);
-		} else if (changed && worth_saying(a, f, facts ? &facts[i] : NULL)) {
-			/* a point specific to the new form (fold the if's
-			 * test into it): said, as for a new call */
-			plan_add(p, PLAN_ISSUE, f, NULL);
 		} else if (changed) {
 			plan_add(p, PLAN_NOTE, f, NULL);
 			p->v[p->nr - 1].note = PN_CHANGED;

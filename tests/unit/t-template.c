@@ -241,6 +241,13 @@ static void test_fill(void)
 	fill("use `if (WARN_ON_ONCE(c)) return -EINVAL;` here\n", 30,
 	     "use\n`if (WARN_ON_ONCE(c)) return -EINVAL;`\nhere\n", "`inline code` is never broken");
 	fill("a `b c` d\n", 4, "a\n`b c`\nd\n", "short inline code moves as one word");
+	/* A folded line never starts with '>' (a false quote: a reply's
+	 * "a + b > MAX" did) nor "From" (mbox escapes it). */
+	fill("fold it, a + tx_airtime > S32_MAX, ...\n", 22,
+	     "fold it, a +\ntx_airtime > S32_MAX,\n...\n", "'>' goes down with the word before it");
+	fill("one see From here\n", 8, "one\nsee From\nhere\n", "... so does From");
+	fill("x > y\n", 1, "x >\ny\n", "a '>' after a line's only word stays there, overlong");
+	fill("a > > b\n", 3, "a > >\nb\n", "a carried word never starts a line with '>' either");
 	fill("no newline at end", 72, "no newline at end", "keeps a missing final newline");
 	fill("trailing   \n   \n", 72, "trailing\n\n", "trims trailing spaces");
 	fill("a\n\n\n\nb\n-- \n\n\nsig\n", 72, "a\n\nb\n-- \n\n\nsig\n",
