@@ -1266,13 +1266,13 @@ static bool debugfs_call(struct strbuf *out, const char *s)
  * its failures (fs/debugfs/inode.c), never warn or die over them
  * (linux-block 2020: a panic() and a WARN_ON() on a debugfs directory).
  */
-static bool match_debugfs(struct advice_hit *h, const struct finding *f,
-			  const struct strvec *lines, const char *cond)
+static bool debugfs_tested(struct strbuf *name, const struct finding *f,
+			   const struct strvec *lines, const char *cond)
 {
-	struct strbuf name = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf p = STRBUF_INIT;
 	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
 	struct strbuf c = STRBUF_INIT;
-	bool hit = debugfs_call(&name, cond), tested;
+	bool hit = debugfs_call(name, cond), tested;
 
 	/* panic() and BUG() test nothing themselves: the if above them does */
 	if (f->rule->class == RC_PANIC || !strcmp(f->rule->macro, "BUG"))
@@ -1289,14 +1289,36 @@ static bool match_debugfs(struct advice_hit *h, const struct finding *f,
 			l += strspn(l, " \t");
 			if (lines->v[i][0] != '-' && starts_with(l, p.buf) &&
 			    starts_with(l + p.len, " = "))
-				hit = debugfs_call(&name, l + p.len + 3);
+				hit = debugfs_call(name, l + p.len + 3);
 		}
 	}
+	strbuf_release(&p);
+	return hit;
+}
+
+static bool match_debugfs(struct advice_hit *h, const struct finding *f,
+			  const struct strvec *lines, const char *cond)
+{
+	struct strbuf name = STRBUF_INIT;
+	bool hit = debugfs_tested(&name, f, lines, cond);
+
 	if (hit)
 		diff_arg(h, &name);
 	strbuf_release(&name);
-	strbuf_release(&p);
 	return hit;
+}
+
+/* fold-if's point would keep a WARN the facts say should go: after an
+ * allocation (the allocator warns) or over a debugfs result. */
+static bool fold_keeps_wrong_warn(const struct advice *a, const struct finding *f,
+				  const struct strvec *lines, const char *cond)
+{
+	struct strbuf name = STRBUF_INIT;
+	bool yes = warns_after_alloc(a, lines, f->hunk_line, cond) ||
+		   debugfs_tested(&name, f, lines, cond);
+
+	strbuf_release(&name);
+	return yes;
 }
 
 static bool match_one(struct advice_hit *h, const struct advice *a,
@@ -1332,7 +1354,7 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:
 		 * leave-one-list-out may take either entry out). */
-		return !(cf && cf->dup_if) && !warns_after_alloc(a, lines, f->hunk_line, cond) &&
+		return !(cf && cf->dup_if) && !fold_keeps_wrong_warn(a, f, lines, cond) &&
 		       fold_if(h, f, lines, cond);
 	case AM_UNLIKELY:
 		return (returns_condition(f->rule->macro) || !strcmp(f->rule->macro, "BUG_ON")) &&

@@ -428,6 +428,12 @@ int main(void)
 			ok(strstr(ids.buf, "debugfs") && !strcmp(arg.buf, dbg[i].want),
 			   "debugfs: %s (%s: %s)", dbg[i].why, ids.buf, arg.buf);
 		}
+		f = call(&warn_on, "block/blk.c", "blk_dbg", "WARN_ON(1)",
+			 " \troot = debugfs_create_dir(\"block\", NULL);\n+\tif (!root) {\n"
+			 "+\t\tWARN_ON(1);\n", 2);
+		matched(&ids, &arg, &a, &f);
+		ok(strstr(ids.buf, "debugfs") && !strstr(ids.buf, "fold-if"),
+		   "debugfs: a WARN_ON(1) under if (!root), and no fold-if keeping it (%s)", ids.buf);
 		f = call(&warn_on, "block/blk.c", "blk_dbg", "WARN_ON(!dir)",
 			 " \tdir = blk_trace_dir(bdev, q);\n+\tif (WARN_ON(!dir))\n", 1);
 		matched(&ids, &arg, &a, &f);
