@@ -822,6 +822,17 @@ static void diff_arg(struct advice_hit *h, struct strbuf *sb)
 }
 
 /* AM_AFTER_ALLOC: the pointer tested for NULL was just assigned from an allocator. */
+/* The condition of the `if` whose body the call on line `at` opens (the
+ * line above it, removed lines skipped), into `out`. */
+static bool guarding_if(struct strbuf *out, const struct strvec *lines, size_t at)
+{
+	size_t k = at;
+
+	while (k > 0 && lines->v[k - 1][0] == '-')
+		k--;
+	return k && if_condition(out, lines->v[k - 1] + 1);
+}
+
 /*
  * For a constant true call (`cond` "1" or "true") first under
  * `if (!p)` (the line above it, removed lines skipped): p, into `out`.
@@ -831,29 +842,16 @@ static bool guarding_null_test(struct strbuf *out, const struct strvec *lines, s
 			       const char *cond)
 {
 	struct strbuf c = STRBUF_INIT;
-	size_t n = first_arg_len(cond), k = at;
+	size_t n = first_arg_len(cond);
 	bool hit;
 
 	while (n && isspace((unsigned char)cond[n - 1]))
 		n--;
 	if (!((n == 1 && *cond == '1') || (n == 4 && !strncmp(cond, "true", 4))))
 		return false;
-	while (k > 0 && lines->v[k - 1][0] == '-')
-		k--;
-	hit = k && if_condition(&c, lines->v[k - 1] + 1) && null_test(out, c.buf);
+	hit = guarding_if(&c, lines, at) && null_test(out, c.buf);
 	strbuf_release(&c);
 	return hit;
-}
-
-/* The condition of the `if` whose body call `f` opens (the line above
- * it, removed lines skipped), into `out`. */
-static bool guarding_if(struct strbuf *out, const struct strvec *lines, size_t at)
-{
-	size_t k = at;
-
-	while (k > 0 && lines->v[k - 1][0] == '-')
-		k--;
-	return k && if_condition(out, lines->v[k - 1] + 1);
 }
 
 /* Was pointer `name` assigned from an allocator in the hunk's lines just above line `at`? */
