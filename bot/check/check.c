@@ -1533,28 +1533,6 @@ static bool guarding_if(struct strbuf *out, const struct finding *f)
 	return true;
 }
 
-/* Peel `unlikely(...)` or `likely(...)` off a condition written without blanks. */
-static void peel_likely(struct strbuf *c)
-{
-	static const char *const wraps[] = { "unlikely(", "likely(" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(wraps); i++) {
-		size_t n = strlen(wraps[i]);
-		int depth = 1;
-		size_t k;
-
-		if (strncmp(c->buf, wraps[i], n) || c->buf[c->len - 1] != ')')
-			continue;
-		for (k = n; k < c->len && depth; k++)
-			depth += (c->buf[k] == '(') - (c->buf[k] == ')');
-		if (k != c->len)
-			continue;	/* unlikely(a) && b: not one wrapper */
-		memmove(c->buf, c->buf + n, c->len - n - 1);
-		strbuf_setlen(c, c->len - n - 1);
-		return;
-	}
-}
-
 /*
  * The key of a reshaped move: the macro and the condition the call
  * tests, `->` read as `.` (a struct became a pointer to it), with
@@ -1577,8 +1555,8 @@ static bool cond_key(struct strbuf *sb, const struct finding *f)
 			return false;
 		}
 	}
-	if (c.len)
-		peel_likely(&c);
+	if (!strbuf_unwrap(&c, "unlikely("))
+		strbuf_unwrap(&c, "likely(");
 	ok = c.len && strpbrk(c.buf, "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ");
 	if (ok) {
 		strbuf_addstr(sb, f->rule->macro);

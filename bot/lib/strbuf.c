@@ -141,6 +141,24 @@ void strbuf_rtrim(struct strbuf *sb)
 		sb->buf[sb->len] = '\0';
 }
 
+bool strbuf_unwrap(struct strbuf *sb, const char *open)
+{
+	size_t n = strlen(open), i;
+	int depth = 1;
+
+	strbuf_trim(sb);
+	if (!n || open[n - 1] != '(' || sb->len <= n || strncmp(sb->buf, open, n))
+		return false;
+	for (i = n; i < sb->len && depth; i++)
+		depth += (sb->buf[i] == '(') - (sb->buf[i] == ')');
+	if (depth || i != sb->len)
+		return false;
+	memmove(sb->buf, sb->buf + n, sb->len - n - 1);
+	strbuf_setlen(sb, sb->len - n - 1);
+	strbuf_trim(sb);
+	return true;
+}
+
 void strbuf_trim(struct strbuf *sb)
 {
 	size_t skip = 0;

@@ -43,6 +43,13 @@ void strbuf_trim(struct strbuf *sb);
 void strbuf_rtrim(struct strbuf *sb);
 
 /*
+ * `sb` (blanks trimmed) is "OPEN...)" with that ')' closing OPEN's '('
+ * ("unlikely(a > b)", not "unlikely(a) && b"): keep only the inside,
+ * trimmed, and return true.  Else leave `sb` trimmed and return false.
+ */
+bool strbuf_unwrap(struct strbuf *sb, const char *open);
+
+/*
  * Read a whole file / descriptor, appending.  More than `cap` bytes (0: no
  * cap) gives WW_ETOOBIG; a missing file WW_ENOTFOUND.  The error message
  * names `path`.

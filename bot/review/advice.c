@@ -723,27 +723,6 @@ static bool if_condition(struct strbuf *out, const char *l)
  * nothing of its own (1, true) or the if's own condition.  The hit's
  * arg is the folded form, "if (WARN_ON_ONCE(C))", "if (WARN_ONCE(C, ...))".
  */
-/* `c` without an unlikely(...) around all of it (linux-wireless/0012:
- * `if (unlikely(cb_size > 12)) { WARN_ON(1);` folds to
- * `if (WARN_ON(cb_size > 12))`). */
-static void peel_unlikely(struct strbuf *c)
-{
-	static const char u[] = "unlikely(";
-	size_t n = strlen(u), i;
-	int depth = 1;
-
-	strbuf_trim(c);
-	if (!starts_with(c->buf, u))
-		return;
-	for (i = n; i < c->len && depth; i++)
-		depth += (c->buf[i] == '(') - (c->buf[i] == ')');
-	if (depth || i != c->len)
-		return;	/* unlikely(a) && b */
-	memmove(c->buf, c->buf + n, c->len - n - 1);
-	strbuf_setlen(c, c->len - n - 1);
-	strbuf_trim(c);
-}
-
 static bool fold_if(struct advice_hit *h, const struct finding *f,
 		    const struct strvec *lines, const char *args)
 {
@@ -762,8 +741,9 @@ static bool fold_if(struct advice_hit *h, const struct finding *f,
 	if (strcmp(a.buf, "1") && strcmp(a.buf, "true") && strcmp(a.buf, b.buf))
 		goto out;
 	/* The message stays as written: ", ..." (a sentence would cut it).
-	 * The if's own unlikely() goes: the macro has one. */
-	peel_unlikely(&c);
+	 * The if's own unlikely() goes: the macro has one (linux-wireless/0012:
+	 * `if (unlikely(n > 12)) { WARN_ON(1);` folds to `if (WARN_ON(n > 12))`). */
+	strbuf_unwrap(&c, "unlikely(");
 	strbuf_reset(&a);
 	strbuf_addf(&a, "if (%s(%s%s))", f->rule->macro, c.buf, args[first] ? ", ..." : "");
 	h->arg = strbuf_detach(&a, NULL);
@@ -854,21 +834,32 @@ static bool guarding_null_test(struct strbuf *out, const struct strvec *lines, s
 	return hit;
 }
 
+/*
+ * The value the nearest of the hunk's lines above line `at` (within
+ * CONTEXT_BEFORE, removed lines skipped) assigns to `name` ("name = X;"
+ * gives "X;"), or NULL.
+ */
+static const char *assigned_above(const struct strvec *lines, size_t at, const char *name)
+{
+	size_t from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0, n = strlen(name);
+
+	for (size_t i = at; i-- > from;) {
+		const char *l = lines->v[i] + 1;
+
+		l += strspn(l, " \t");
+		if (lines->v[i][0] != '-' && starts_with(l, name) && starts_with(l + n, " = "))
+			return l + n + 3;
+	}
+	return NULL;
+}
+
 /* Was pointer `name` assigned from an allocator in the hunk's lines just above line `at`? */
 static bool just_allocated(const struct advice *a, const struct strvec *lines, size_t at,
 			   const char *name)
 {
-	size_t from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0, n = strlen(name);
+	const char *v = assigned_above(lines, at, name);
 
-	for (size_t i = from; i < at; i++) {
-		const char *l = lines->v[i] + 1;
-
-		l += strspn(l, " \t");
-		if (lines->v[i][0] != '-' && starts_with(l, name) && starts_with(l + n, " = ") &&
-		    has_any(l + n + 3, &a->alloc_calls))
-			return true;
-	}
-	return false;
+	return v && has_any(v, &a->alloc_calls);
 }
 
 static bool match_after_alloc(struct advice_hit *h, const struct advice *a,
@@ -1147,7 +1138,7 @@ static bool ref_name(const char *s, size_t n)
 		if (!strncmp(s + i, "ref", 3) &&
 		    (!i || s[i - 1] == '_' || s[i - 1] == '>' || s[i - 1] == '.') &&
 		    (i + 3 == n || s[i + 3] == 's' || s[i + 3] == '_' ||
-		     !strncmp(s + i + 3, "c", 1)))
+		     s[i + 3] == 'c'))
 			return true;
 	return false;
 }
@@ -1192,21 +1183,13 @@ static bool match_hand_refcount(struct advice_hit *h, const struct finding *f,
 		hit = true;
 	} else {
 		/* the value of an atomic decrement of a count named for references */
-		for (size_t i = at; i-- > 0 && i + CONTEXT_BEFORE >= at && !hit;) {
-			const char *l = lines->v[i] + 1, *d;
+		const char *v = assigned_above(lines, at, name.buf), *d;
 
-			if (lines->v[i][0] == '-')
-				continue;
-			l += strspn(l, " \t");
-			if (!starts_with(l, name.buf) || !strstr(l, "="))
-				continue;
-			for (size_t k = 0; k < ARRAY_SIZE(decs) && !hit; k++)
-				if ((d = strstr(l, decs[k]))) {
-					d += strlen(decs[k]);
-					hit = ref_name(d, strcspn(d, ",)"));
-				}
-			break;
-		}
+		for (size_t k = 0; v && k < ARRAY_SIZE(decs) && !hit; k++)
+			if ((d = strstr(v, decs[k]))) {
+				d += strlen(decs[k]);
+				hit = ref_name(d, strcspn(d, ",)"));
+			}
 	}
 	if (hit)
 		diff_arg(h, &name);
@@ -1268,7 +1251,7 @@ static bool debugfs_tested(struct strbuf *name, const struct finding *f,
 			   const struct strvec *lines, const char *cond)
 {
 	struct strbuf p = STRBUF_INIT;
-	size_t at = f->hunk_line, from = at > CONTEXT_BEFORE ? at - CONTEXT_BEFORE : 0;
+	size_t at = f->hunk_line;
 	struct strbuf c = STRBUF_INIT;
 	bool hit = debugfs_call(name, cond), tested;
 
@@ -1281,14 +1264,9 @@ static bool debugfs_tested(struct strbuf *name, const struct finding *f,
 			 err_test(&p, cond);
 	strbuf_release(&c);
 	if (!hit && tested) {
-		for (size_t i = at; i-- > from && !hit;) {
-			const char *l = lines->v[i] + 1;
+		const char *v = assigned_above(lines, at, p.buf);
 
-			l += strspn(l, " \t");
-			if (lines->v[i][0] != '-' && starts_with(l, p.buf) &&
-			    starts_with(l + p.len, " = "))
-				hit = debugfs_call(name, l + p.len + 3);
-		}
+		hit = v && debugfs_call(name, v);
 	}
 	strbuf_release(&p);
 	return hit;

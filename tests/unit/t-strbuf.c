@@ -31,6 +31,20 @@ int main(void)
 	   "missing file is WW_ENOTFOUND");
 	is(strbuf_read_file(&sb, "/proc/self/status", 10), WW_ETOOBIG,
 	   "cap gives WW_ETOOBIG");
+	/* strbuf_unwrap(): only a wrapper around all of it */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, " unlikely( a > b ) ");
+	ok(strbuf_unwrap(&sb, "unlikely(") && !strcmp(sb.buf, "a > b"), "unwrap: unlikely(a > b)");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "unlikely(a) && b");
+	ok(!strbuf_unwrap(&sb, "unlikely(") && !strcmp(sb.buf, "unlikely(a) && b"),
+	   "unwrap: not unlikely(a) && b");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "unlikely(f(x))");
+	ok(strbuf_unwrap(&sb, "unlikely(") && !strcmp(sb.buf, "f(x)"), "unwrap: nested parens");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "unlikely(a");
+	ok(!strbuf_unwrap(&sb, "unlikely("), "unwrap: unclosed");
 	strbuf_release(&sb);
 	return done_testing();
 }
