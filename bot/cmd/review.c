@@ -380,6 +380,8 @@ static void run_opts(struct review_run_opts *o, struct review *rv)
 		o->facts_tree = rv->tree ? rv->tree : rv->set.review_tree;
 		if (o->facts_tree && !*o->facts_tree)
 			o->facts_tree = NULL;
+		/* What an entry says of the kernel's headers, checked in it. */
+		advice_hold(&rv->advice, o->facts_tree);
 		o->build_dir = rv->build_dir ? rv->build_dir : rv->set.review_build_dir;
 		o->cache_dir = rv->set.cache_dir.buf;
 	}

@@ -6,6 +6,7 @@
  */
 #include "advice.h"
 #include "rewrite.h"
+#include "safefs.h"
 
 #include <ctype.h>
 #include <jansson.h>
@@ -35,6 +36,7 @@ static const char *const match_names[AM__NR] = {
 	[AM_REFCOUNT_DEC] = "refcount-dec",
 	[AM_HAND_REFCOUNT] = "hand-refcount",
 	[AM_DEBUGFS] = "debugfs",
+	[AM_TEST_CALL] = "test-call",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -118,6 +120,46 @@ static char *opt_str(json_t *o, const char *key)
 	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
 }
 
+/* AM_TEST_CALL's "calls" (required there, refused elsewhere) and "negated". */
+static int load_test_call(struct advice_entry *ae, json_t *e, const char *name,
+			  const char *where)
+{
+	json_t *neg = json_object_get(e, "negated");
+	int ret = get_strs(&ae->calls, json_object_get(e, "calls"), name, where);
+
+	if (ret)
+		return ret;
+	if ((ae->match == AM_TEST_CALL) != !!ae->calls.nr)
+		return bad(name, where, "\"calls\" goes with \"match\": \"test-call\", and it needs them");
+	if (neg && !json_is_boolean(neg))
+		return bad(name, where, "\"negated\" is not true or false");
+	ae->negated = neg ? json_is_true(neg) : -1;
+	return 0;
+}
+
+/* "holds": [{"file": "include/linux/x.h", "text": "..."}, ...] */
+static int load_holds(struct advice_entry *ae, json_t *arr, const char *name,
+		      const char *where)
+{
+	json_t *v;
+	size_t i;
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return bad(name, where, "\"holds\" is not an array");
+	json_array_foreach(arr, i, v) {
+		const char *file = json_string_value(json_object_get(v, "file"));
+		const char *text = json_string_value(json_object_get(v, "text"));
+
+		if (!file || !text || !*text || file[0] == '/' || strstr(file, ".."))
+			return bad(name, where, "each of \"holds\" needs a relative \"file\" and a \"text\"");
+		strvec_push(&ae->hold_files, file);
+		strvec_push(&ae->hold_texts, text);
+	}
+	return 0;
+}
+
 static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 {
 	struct advice_entry *ae;
@@ -129,7 +171,7 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 
 	static const char *const keys[] = { "id", "match", "classes", "say", "again",
 					    "rewrite", "replaces", "paths", "speaks", "from",
-					    "comment", NULL };
+					    "calls", "negated", "holds", "comment", NULL };
 	static const char *const texts[] = { "say", "again", "rewrite", NULL };
 
 	strbuf_addf(&where, "advice[%zu]", i);
@@ -156,6 +198,9 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 	memset(ae, 0, sizeof(*ae));
 	strvec_init(&ae->replaces);
 	strvec_init(&ae->paths);
+	strvec_init(&ae->calls);
+	strvec_init(&ae->hold_files);
+	strvec_init(&ae->hold_texts);
 	for (k = 0; k < AM__NR && strcmp(match_names[k], m); k++)
 		;
 	if (k == AM__NR) {
@@ -196,6 +241,10 @@ static int load_entry(struct advice *a, json_t *e, const char *name, size_t i)
 		ret = get_strs(&ae->paths, json_object_get(e, "paths"), name, where.buf);
 	if (!ret && ae->match == AM_PATH && !ae->paths.nr)
 		ret = bad(name, where.buf, "\"match\": \"path\" needs \"paths\"");
+	if (!ret)
+		ret = load_test_call(ae, e, name, where.buf);
+	if (!ret)
+		ret = load_holds(ae, json_object_get(e, "holds"), name, where.buf);
 out:
 	strbuf_release(&where);
 	return ret;
@@ -387,6 +436,33 @@ int advice_load(struct advice *out, const char *dir)
 	return ret;
 }
 
+/* Does tree `tree` hold entry `e`'s header texts?  A kernel header is
+ * well under 1 MiB; a bigger or unreadable file counts as not holding. */
+#define HOLD_CAP (1u << 20)
+static bool entry_holds(const struct advice_entry *e, const char *tree)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool yes = true;
+
+	for (size_t i = 0; yes && i < e->hold_files.nr; i++) {
+		strbuf_reset(&sb);
+		yes = !safefs_read(&sb, tree, e->hold_files.v[i], HOLD_CAP + 1, 0) &&
+		      sb.len <= HOLD_CAP && strstr(sb.buf, e->hold_texts.v[i]);
+	}
+	strbuf_release(&sb);
+	error_clear();
+	return yes;
+}
+
+void advice_hold(struct advice *a, const char *tree)
+{
+	if (!a || !tree || !*tree)
+		return;
+	for (size_t i = 0; i < a->nr; i++)
+		if (a->v[i].hold_files.nr && !entry_holds(&a->v[i], tree))
+			a->v[i].off = true;
+}
+
 void advice_release(struct advice *a)
 {
 	for (size_t i = 0; i < RC__NR; i++) {
@@ -402,6 +478,9 @@ void advice_release(struct advice *a)
 		free(a->v[i].rewrite);
 		strvec_clear(&a->v[i].replaces);
 		strvec_clear(&a->v[i].paths);
+		strvec_clear(&a->v[i].calls);
+		strvec_clear(&a->v[i].hold_files);
+		strvec_clear(&a->v[i].hold_texts);
 	}
 	free(a->v);
 	for (size_t i = 0; i < a->nr_fs; i++) {
@@ -1297,6 +1376,43 @@ static bool fold_keeps_wrong_warn(const struct advice *a, const struct finding *
 	return yes;
 }
 
+/*
+ * AM_TEST_CALL: the whole condition is one call of a function the entry
+ * names, negated as the entry wants ("!rcu_read_lock_held()"): arg is the
+ * function's name, what the entry's sentence is about.
+ */
+static bool match_test_call(struct advice_hit *h, const struct advice_entry *e,
+			    const char *cond)
+{
+	size_t n = first_arg_len(cond), i;
+	int neg = 0, depth = 1;
+
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	while (n && *cond == '!' && neg < 2) {
+		cond++;
+		n--;
+		neg++;
+	}
+	if (neg > 1 || (e->negated >= 0 && e->negated != neg))
+		return false;
+	for (size_t k = 0; k < e->calls.nr; k++) {
+		const char *fn = e->calls.v[k];
+		size_t len = strlen(fn);
+
+		if (n <= len || strncmp(cond, fn, len) || cond[len] != '(')
+			continue;
+		/* its ')' closes the condition: nothing is compared to it */
+		for (i = len + 1; i < n && depth; i++)
+			depth += (cond[i] == '(') - (cond[i] == ')');
+		if (depth || i != n)
+			return false;
+		h->arg = xstrdup(fn);
+		return evidence(h, "diff", fn);
+	}
+	return false;
+}
+
 static bool match_one(struct advice_hit *h, const struct advice *a,
 		      const struct advice_entry *e, const struct finding *f,
 		      const struct strvec *lines, const char *cond, const struct cfacts *cf)
@@ -1326,6 +1442,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_hand_refcount(h, f, lines, cond);
 	case AM_DEBUGFS:
 		return match_debugfs(h, f, lines, cond);
+	case AM_TEST_CALL:
+		return match_test_call(h, e, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:
@@ -1364,7 +1482,7 @@ size_t advice_match(struct advice_hit **out, const struct advice *a, const struc
 		const struct advice_entry *e = &a->v[i];
 		struct advice_hit h = { e, NULL, NULL, NULL, NULL };
 
-		if (!(e->classes & (1u << f->rule->class)))
+		if (e->off || !(e->classes & (1u << f->rule->class)))
 			continue;
 		if (match_one(&h, a, e, f, &lines, cond.buf, cf)) {
 			v[n++] = h;

@@ -41,6 +41,7 @@ enum advice_match {
 	AM_REFCOUNT_DEC,	/* WARN_ON(refcount_dec_and_test(r)): refcount_dec() */
 	AM_HAND_REFCOUNT,	/* WARN_ON(cnt < 0) on a count kept by hand */
 	AM_DEBUGFS,		/* a debugfs call's result tested: meant to be ignored */
+	AM_TEST_CALL,		/* the condition is [!]f(...), f one of the entry's "calls" */
 	AM__NR
 };
 
@@ -53,6 +54,14 @@ struct advice_entry {
 	char *rewrite;		/* NULL: the default rewrite */
 	struct strvec replaces;	/* ids (or "explain") not said with this */
 	struct strvec paths;	/* AM_PATH: "mm/" ... */
+	struct strvec calls;	/* AM_TEST_CALL: "rcu_read_lock_held" ... */
+	int negated;		/* AM_TEST_CALL: 1 "!f()" only, 0 "f()" only, -1 either */
+	/* "holds": what the sentence says of the kernel's own headers, as
+	 * text a file of the tree must contain ("include/linux/rcupdate.h"
+	 * defining rcu_read_lock_held() as 1); with a tree that lacks it,
+	 * advice_hold() turns the entry off. */
+	struct strvec hold_files, hold_texts;
+	bool off;
 	/* A point specific enough to be said for an info-level call too
 	 * (a WARN_ON_ONCE()), as the facts that user space reaches it are. */
 	bool speaks;
@@ -131,6 +140,15 @@ bool advice_call_args(struct strbuf *out, const char *source);
  * one per line, appended to `out`.
  */
 void advice_unlocks(struct strbuf *out, const struct advice *a, const struct finding *f);
+
+/*
+ * Check each entry's "holds" against kernel tree `tree` (the tree under
+ * review): an entry whose header text the tree's file lacks (or that
+ * cannot be read) is turned off, so it says nothing of that tree.  With
+ * no tree the entries stay as loaded: their "holds" were checked against
+ * Debian's 6.1 and 6.12 sources when they were written (t-advice-holds).
+ */
+void advice_hold(struct advice *a, const char *tree);
 
 void advice_release(struct advice *a);
 

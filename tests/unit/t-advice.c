@@ -6,8 +6,14 @@
  * call's condition, user-space entry points, the unlocks a way out needs).
  */
 #include "advice.h"
+#include "mkdirs.h"
+#include "rmtree.h"
 #include "rules.h"
+#include "strbuf.h"
 #include "tap.h"
+
+#include <stdlib.h>
+#include <unistd.h>
 
 static struct rule bug_on = { .macro = "BUG_ON", .class = RC_BUG, .severity = SEV_ERROR,
 	.id = "new-bug", .message = "new BUG_ON()", .replacement = "WARN_ON_ONCE" };
@@ -124,6 +130,140 @@ out:
 	strbuf_release(&json);
 	strbuf_release(&ids);
 	strbuf_release(&arg);
+}
+
+/* The lock and context tests reviewers answer with a lockdep check. */
+static void test_test_calls(const struct advice *a)
+{
+	static const struct {
+		const struct rule *r;
+		const char *source, *want, *arg;
+	} yes[] = {
+		{ &warn_once, "WARN_ON_ONCE(!rwsem_is_locked(&dax_dev_rwsem))", "lock-held",
+		  "&dax_dev_rwsem" },
+		{ &warn_on, "WARN_ON(lockdep_is_held(&ar->conf_mutex))", "lockdep-held",
+		  "lockdep_is_held" },
+		{ &warn_once, "WARN_ON_ONCE(!lockdep_is_held(&q->lock))", "lockdep-held",
+		  "lockdep_is_held" },
+		{ &warn_once, "WARN_ON_ONCE(!rcu_read_lock_held())", "rcu-held",
+		  "rcu_read_lock_held" },
+		{ &bug_on, "BUG_ON(!rcu_read_lock_bh_held())", "rcu-held", "rcu_read_lock_bh_held" },
+		{ &warn_once, "WARN_ON_ONCE(in_interrupt())", "in-interrupt", "in_interrupt" },
+		{ &warn_on, "WARN_ON(!in_softirq())", "in-interrupt", "in_softirq" },
+		{ &warn_on, "WARN_ON(!in_task())", "in-task", "in_task" },
+	};
+	static const struct {
+		const struct rule *r;
+		const char *source, *not, *why;
+	} no[] = {
+		{ &warn_once, "WARN_ON_ONCE(!lockdep_is_held(&q->lock))", "lock-held",
+		  "lockdep_is_held() already asks about this task" },
+		{ &warn_once, "WARN_ON_ONCE(rcu_read_lock_held())", "rcu-held",
+		  "not without the '!'" },
+		{ &warn_once, "WARN_ON_ONCE(!rcu_read_lock_held() && x)", "rcu-held",
+		  "not with more to the condition" },
+		{ &warn_once, "WARN_ON_ONCE(!rcu_read_lock_held_x())", "rcu-held",
+		  "not another function" },
+		{ &warn_once, "WARN_ON_ONCE(!!rcu_read_lock_held())", "rcu-held",
+		  "not a double negation" },
+		{ &warn_on, "WARN_ON(in_task())", "in-task", "not without the '!'" },
+		{ &warn_on, "WARN_ON(!in_task() || irqs_disabled())", "in-task",
+		  "not with more to the condition" },
+		{ &warn_on, "WARN_ON(my_in_interrupt())", "in-interrupt", "not another name" },
+		{ &warn_on, "WARN_ON(in_interrupt() > 0)", "in-interrupt",
+		  "not compared to something" },
+	};
+	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT, hunk = STRBUF_INIT;
+	struct finding f;
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		strbuf_reset(&hunk);
+		strbuf_addf(&hunk, "+\t%s;\n", yes[i].source);
+		f = call(yes[i].r, "drivers/x/y.c", "y_fn", yes[i].source, hunk.buf, 0);
+		matched(&ids, &arg, a, &f);
+		ok(strstr(ids.buf, yes[i].want) && !strcmp(arg.buf, yes[i].arg),
+		   "%s: %s (%s: %s)", yes[i].want, yes[i].source, ids.buf, arg.buf);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		strbuf_reset(&hunk);
+		strbuf_addf(&hunk, "+\t%s;\n", no[i].source);
+		f = call(no[i].r, "drivers/x/y.c", "y_fn", no[i].source, hunk.buf, 0);
+		matched(&ids, &arg, a, &f);
+		ok(!strstr(ids.buf, no[i].not), "%s: %s, %s (%s)", no[i].not, no[i].why,
+		   no[i].source, ids.buf);
+	}
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"test-call\", "
+		"\"say\": \"s\"}]}}", "\"calls\" goes with", "test-call without calls");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+		"\"say\": \"s\", \"calls\": [\"f\"]}]}}", "\"calls\" goes with",
+		"calls on another matcher");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+		"\"say\": \"s\", \"holds\": [{\"file\": \"/etc/passwd\", \"text\": \"r\"}]}]}}",
+		"needs a relative", "holds outside the tree");
+	refused("{\"review\": {\"advice\": [{\"id\": \"x\", \"match\": \"on-disk\", "
+		"\"say\": \"s\", \"holds\": [{\"file\": \"../x.h\", \"text\": \"r\"}]}]}}",
+		"needs a relative", "holds leaving the tree");
+	strbuf_release(&ids);
+	strbuf_release(&arg);
+	strbuf_release(&hunk);
+}
+
+/* Does rcu-held match WARN_ON_ONCE(!rcu_read_lock_held()) with advice `a`? */
+static bool rcu_held_fires(const struct advice *a)
+{
+	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT;
+	struct finding f = call(&warn_once, "x.c", "x", "WARN_ON_ONCE(!rcu_read_lock_held())",
+				"+\tWARN_ON_ONCE(!rcu_read_lock_held());\n", 0);
+	bool yes;
+
+	matched(&ids, &arg, a, &f);
+	yes = strstr(ids.buf, "rcu-held") != NULL;
+	strbuf_release(&ids);
+	strbuf_release(&arg);
+	return yes;
+}
+
+/* What an entry says of the headers is checked in the tree under review. */
+static void test_holds(void)
+{
+	static const char json[] =
+		"{\"review\": {\"advice\": [{\"id\": \"rcu-held\", \"match\": \"test-call\", "
+		"\"say\": \"s\", \"calls\": [\"rcu_read_lock_held\"], \"negated\": true, "
+		"\"holds\": [{\"file\": \"include/linux/rcupdate.h\", "
+		"\"text\": \"return 1;\"}]}]}}";
+	char dir[] = "/tmp/t-advice-XXXXXX";
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	struct advice a = ADVICE_INIT;
+
+	if (!mkdtemp(dir) || advice_load_buf(&a, json, strlen(json), "t.json")) {
+		skip("no temporary tree", "holds: 4 checks");
+		goto out;
+	}
+	advice_hold(&a, NULL);
+	ok(rcu_held_fires(&a), "holds: without a tree the entry stays on");
+	advice_hold(&a, dir);
+	ok(!rcu_held_fires(&a), "holds: a tree without the header turns it off");
+	advice_release(&a);
+	advice_load_buf(&a, json, strlen(json), "t.json");
+	strbuf_addf(&path, "%s/include/linux", dir);
+	mkdirs(path.buf, 0755, WW_ERROR);
+	strbuf_addstr(&path, "/rcupdate.h");
+	strbuf_addstr(&sb, "static inline int rcu_read_lock_held(void)\n{\n\treturn 0;\n}\n");
+	strbuf_write_file(&sb, path.buf);
+	advice_hold(&a, dir);
+	ok(!rcu_held_fires(&a), "holds: a header that says otherwise turns it off");
+	advice_release(&a);
+	advice_load_buf(&a, json, strlen(json), "t.json");
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "static inline int rcu_read_lock_held(void)\n{\n\treturn 1;\n}\n");
+	strbuf_write_file(&sb, path.buf);
+	advice_hold(&a, dir);
+	ok(rcu_held_fires(&a), "holds: the header as the kernel has it keeps it on");
+out:
+	advice_release(&a);
+	rmtree(dir);
+	strbuf_release(&path);
+	strbuf_release(&sb);
 }
 
 int main(void)
@@ -602,7 +742,9 @@ int main(void)
 	strbuf_release(&ids);
 	strbuf_release(&arg);
 	strbuf_release(&sb);
+	test_test_calls(&a);
 	advice_release(&a);
 	test_forty_entries();
+	test_holds();
 	return done_testing();
 }
