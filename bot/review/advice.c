@@ -84,8 +84,10 @@ static int known_placeholders(const char *text, const char *name, const char *wh
 						  "errno such as -EINVAL", name, where);
 			continue;
 		}
-		/* {leave:YES|NO}: YES only where leaving is known to be right. */
-		if (p[1 + n] == ':' && n == 5 && !strncmp(p + 1, "leave", n))
+		/* {leave:YES|NO}: YES only where leaving is known to be right;
+		 * {fail:ERR|LEAVE|NO}: ERR only where an error return is. */
+		if (p[1 + n] == ':' && ((n == 5 && !strncmp(p + 1, "leave", n)) ||
+					(n == 4 && !strncmp(p + 1, "fail", n))))
 			continue;
 		while (*k && (strlen(*k) != n || strncmp(*k, p + 1, n)))
 			k++;

@@ -62,26 +62,64 @@ bool rewrite_may_leave(const struct cfacts *cf)
 	return cf && cf->loop == INLOOP_NO && (cf->exit || !cf->locked);
 }
 
+/* May a way out of the call report an error: leaving is right, and the
+ * function fails with an errno (an int or ERR_PTR() return, or its own
+ * failure exit sets one).  A void function or a NULL return does not. */
+static bool may_fail_with_errno(const struct cfacts *cf)
+{
+	size_t n;
+
+	return rewrite_may_leave(cf) &&
+	       (cf->ret == CF_RET_INT || cf->ret == CF_RET_ERR_PTR ||
+		(cf->exit && find_errno(cf->exit, &n)));
+}
+
+/*
+ * The alternative of "{TAG:A|B|...}" the facts pick, appended to `out`
+ * (nothing when there are fewer alternatives than `pick`).
+ */
+static void add_alternative(struct strbuf *out, const char *alts, size_t len, int pick)
+{
+	for (; pick > 0; pick--) {
+		const char *bar = memchr(alts, '|', len);
+
+		if (!bar)
+			return;
+		len -= bar + 1 - alts;
+		alts = bar + 1;
+	}
+	strbuf_add(out, alts, strcspn(alts, "|") < len ? strcspn(alts, "|") : len);
+}
+
 /*
  * "{leave:YES|NO}" of `text` as YES when the facts say the call may
- * leave its function (rewrite_may_leave()), else as NO (or nothing).
+ * leave its function (rewrite_may_leave()), else as NO (or nothing);
+ * "{fail:ERR|LEAVE|NO}" as ERR when it may also return an error
+ * (may_fail_with_errno()), LEAVE when it may only leave and statements
+ * follow the call, else NO.
  */
 static void expand_leave(struct strbuf *out, const char *text, const struct cfacts *cf)
 {
 	const char *p = text, *at;
-	bool leave = rewrite_may_leave(cf);
+	bool leave = rewrite_may_leave(cf), err = may_fail_with_errno(cf);
+	/* Leaving without an error says something only where statements
+	 * follow the call: a WARN at the end of a void function leaves. */
+	bool lv = leave && cf->follows;
 
-	while ((at = strstr(p, "{leave:"))) {
-		size_t n = strcspn(at + 7, "}"), yes = strcspn(at + 7, "|}");
+	for (;;) {
+		const char *l = strstr(p, "{leave:"), *f = strstr(p, "{fail:");
+		size_t tag, n;
 
-		if (!at[7 + n])
+		at = l && (!f || l < f) ? l : f;
+		if (!at)
+			break;
+		tag = at == l ? 7 : 6;
+		n = strcspn(at + tag, "}");
+		if (!at[tag + n])
 			break;
 		strbuf_add(out, p, at - p);
-		if (leave)
-			strbuf_add(out, at + 7, yes);
-		else if (yes < n)
-			strbuf_add(out, at + 7 + yes + 1, n - yes - 1);
-		p = at + 7 + n + 1;
+		add_alternative(out, at + tag, n, at == l ? !leave : (err ? 0 : lv ? 1 : 2));
+		p = at + tag + n + 1;
 	}
 	strbuf_addstr(out, p);
 }

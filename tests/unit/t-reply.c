@@ -804,8 +804,27 @@ int main(void)
 		   "34: not known to be in no loop: no way out either");
 		cf[0].loop = INLOOP_NO;
 		build(&r, &s, f, 1, &fo);
-		ok(has_flat(&r, "warn once and leave the function instead"),
-		   "34: in no loop the explanation says to leave the function");
+		ok(has_flat(&r, "warn once and return an error instead"),
+		   "34: in no loop, in a function that fails with an errno, the explanation "
+		   "says to return an error");
+		{
+			/* A void function: no error to return; leaving says
+			 * something only where statements follow the call. */
+			struct cfacts keep = cf[0];
+
+			cf[0].ret = CF_RET_VOID;
+			cf[0].exit = NULL;
+			build(&r, &s, f, 1, &fo);
+			ok(has_flat(&r, "warn once and leave the function instead") &&
+			   !has_flat(&r, "return an error"),
+			   "34: a void function with code after the call: leave it, no error");
+			cf[0].follows = false;
+			build(&r, &s, f, 1, &fo);
+			ok(has_flat(&r, "warn once instead") && !has_flat(&r, "leave the function") &&
+			   !has_flat(&r, "return an error"),
+			   "34: a void function whose last statement is the call: warn once, no more");
+			cf[0] = keep;
+		}
 		fo.compile = NULL;
 		/* Facts read by name from the base (patch refused the hunk). */
 		cf[0].by_name = true;
