@@ -17,6 +17,9 @@
 /* Below a NULL test, the lines looked at for a dereference: as far as a
  * reader of the hunk sees "a few lines below" (linux-rdma/0025: ten). */
 #define DEREF_AFTER 10
+/* Above it, the lines looked at for one: as many as check's window of
+ * the hunk holds (CHECK_HUNK_CONTEXT; linux-wireless/0008: seven up). */
+#define DEREF_BEFORE CHECK_HUNK_CONTEXT
 
 static const char *const match_names[AM__NR] = {
 	[AM_ON_DISK] = "on-disk",
@@ -37,6 +40,7 @@ static const char *const match_names[AM__NR] = {
 	[AM_HAND_REFCOUNT] = "hand-refcount",
 	[AM_DEBUGFS] = "debugfs",
 	[AM_TEST_CALL] = "test-call",
+	[AM_DEREF_BEFORE] = "deref-before",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -983,6 +987,101 @@ static size_t indent_of(const char *line)
 	return col;
 }
 
+/*
+ * Does line `l` (no diff sign, no indent) read `deref` ("p->"), on every
+ * path through it?  Not &p->x (an address), not under sizeof/typeof, not
+ * where the line may skip it (?:, &&, ||), not in a comment.
+ */
+static bool reads_through(const char *l, const char *deref)
+{
+	size_t n = strlen(deref);
+
+	if (starts_with(l, "/*") || starts_with(l, "*") || starts_with(l, "//") ||
+	    starts_with(l, "#") || strstr(l, "sizeof") || strstr(l, "typeof") ||
+	    strchr(l, '?') || strstr(l, "&&") || strstr(l, "||"))
+		return false;
+	for (const char *p = strstr(l, deref); p; p = strstr(p + n, deref)) {
+		char c = p > l ? p[-1] : ' ';
+
+		if (isalnum((unsigned char)c) || c == '_' || c == '>' || c == '.' || c == '&')
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* Does line `l` give `name` a new value ("p = ", "*p = ", "&p" passed on)? */
+static bool sets_name(const char *l, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(l, name); p; p = strstr(p + n, name)) {
+		char c = p > l ? p[-1] : ' ', d = p[n];
+
+		if (isalnum((unsigned char)c) || c == '_' || c == '>' || c == '.' ||
+		    isalnum((unsigned char)d) || d == '_')
+			continue;
+		if (c == '&' && strncmp(p + n, "->", 2))
+			return true;
+		while (d == ' ')
+			d = *(++p + n);
+		if (d == '=' && p[n + 1] != '=')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * AM_DEREF_BEFORE: a NULL test of p (WARN_ON(!p), BUG_ON(p == NULL))
+ * whose function already read p->... on every path to it, within the
+ * hunk's lines above: a NULL p oopses there first (smatch's "dereferenced
+ * before check").  Walking up: a line deeper than the call is in a block
+ * that closed (some paths only); a shallower one is the enclosing block's
+ * head, whose depth then counts.  A label, a case, a new value of p or
+ * the function's start ends the walk.
+ */
+static bool match_deref_before(struct advice_hit *h, const struct finding *f,
+			       const struct strvec *lines, const char *cond)
+{
+	struct strbuf name = STRBUF_INIT, deref = STRBUF_INIT;
+	size_t depth, at = f->hunk_line;
+	bool hit = false;
+
+	if (at >= lines->nr || !null_test(&name, cond))
+		goto out;
+	strbuf_addf(&deref, "%s->", name.buf);
+	depth = indent_of(lines->v[at]);
+	for (size_t i = at; i-- > 0 && at - i <= DEREF_BEFORE;) {
+		const char *raw = lines->v[i], *l = raw + 1 + strspn(raw + 1, " \t");
+		size_t in = indent_of(raw);
+
+		if (raw[0] == '-' || !*l)
+			continue;
+		/* column 0: the function's head, its braces; a label or a
+		 * case: a jump there skips what is above */
+		if (!in || starts_with(l, "case ") || starts_with(l, "default:") ||
+		    (strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
+		     strlen(l) - 1 && l[strlen(l) - 1] == ':'))
+			break;
+		/* a new value, even on some paths only: not the pointer read */
+		if (sets_name(l, name.buf))
+			break;
+		if (in > depth)
+			continue;
+		depth = in;
+		if (reads_through(l, deref.buf)) {
+			/* the line that reads it is the evidence */
+			h->arg = strbuf_detach(&name, NULL);
+			hit = evidence(h, "diff", l);
+			break;
+		}
+	}
+out:
+	strbuf_release(&name);
+	strbuf_release(&deref);
+	return hit;
+}
+
 /* AM_DEREF_AFTER: the pointer tested for NULL is dereferenced right after. */
 static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 			      const struct strvec *lines, const char *cond,
@@ -1446,6 +1545,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_debugfs(h, f, lines, cond);
 	case AM_TEST_CALL:
 		return match_test_call(h, e, cond);
+	case AM_DEREF_BEFORE:
+		return match_deref_before(h, f, lines, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:

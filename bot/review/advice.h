@@ -42,6 +42,7 @@ enum advice_match {
 	AM_HAND_REFCOUNT,	/* WARN_ON(cnt < 0) on a count kept by hand */
 	AM_DEBUGFS,		/* a debugfs call's result tested: meant to be ignored */
 	AM_TEST_CALL,		/* the condition is [!]f(...), f one of the entry's "calls" */
+	AM_DEREF_BEFORE,	/* p->x on the way to WARN_ON(!p): the test comes too late */
 	AM__NR
 };
 

@@ -208,6 +208,50 @@ static void test_test_calls(const struct advice *a)
 	strbuf_release(&hunk);
 }
 
+/* deref-before: p->x read on every path to WARN_ON(!p) (smatch's check). */
+static void test_deref_before(const struct advice *a)
+{
+	static const struct {
+		const char *hunk, *why;
+		int at;
+		bool yes;
+	} c[] = {
+		{ " \tstruct sdio *sdio = mm->drv_priv;\n \n+\tWARN_ON_ONCE(!mm);\n", "a declaration reads mm->",
+		  2, true },
+		{ " \tif (mm->users) {\n \t\tfoo();\n+\t\tWARN_ON_ONCE(!mm);\n", "the enclosing if's head",
+		  2, true },
+		{ " \tstruct x *p = &mm->lock;\n+\tWARN_ON_ONCE(!mm);\n", "not &mm->lock, an address",
+		  1, false },
+		{ " \tn = mm->users;\n \tmm = next(n);\n+\tWARN_ON_ONCE(!mm);\n", "not with a new value between",
+		  2, false },
+		{ " \tn = mm->users;\n \tif (n)\n \t\tmm = next(n);\n+\tWARN_ON_ONCE(!mm);\n",
+		  "not with a new value on some paths", 3, false },
+		{ " \tif (n) {\n \t\tn = mm->users;\n \t}\n+\tWARN_ON_ONCE(!mm);\n",
+		  "not in a block that closed (some paths)", 3, false },
+		{ " \tn = mm && mm->users;\n+\tWARN_ON_ONCE(!mm);\n", "not where && may skip it", 1,
+		  false },
+		{ " \tn = mm->users;\n out:\n+\tWARN_ON_ONCE(!mm);\n", "not across a label", 2, false },
+		{ " \tn = sizeof(mm->users);\n+\tWARN_ON_ONCE(!mm);\n", "not under sizeof", 1, false },
+		{ " \tn = xmm->users;\n+\tWARN_ON_ONCE(!mm);\n", "not another name ending in mm", 1,
+		  false },
+		{ " \tn = mm->users;\n \tcase 2:\n+\t\tWARN_ON_ONCE(!mm);\n", "not across a case", 2,
+		  false },
+	};
+	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		struct finding f = call(&warn_once, "drivers/x/y.c", "y_fn", "WARN_ON_ONCE(!mm)",
+					c[i].hunk, c[i].at);
+
+		matched(&ids, &arg, a, &f);
+		ok(!!strstr(ids.buf, "deref-before") == c[i].yes &&
+		   (!c[i].yes || !strcmp(arg.buf, "mm")), "deref-before: %s (%s)", c[i].why,
+		   ids.buf);
+	}
+	strbuf_release(&ids);
+	strbuf_release(&arg);
+}
+
 /* Does rcu-held match WARN_ON_ONCE(!rcu_read_lock_held()) with advice `a`? */
 static bool rcu_held_fires(const struct advice *a)
 {
@@ -743,6 +787,7 @@ int main(void)
 	strbuf_release(&arg);
 	strbuf_release(&sb);
 	test_test_calls(&a);
+	test_deref_before(&a);
 	advice_release(&a);
 	test_forty_entries();
 	test_holds();
