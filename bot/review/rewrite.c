@@ -63,14 +63,15 @@ bool rewrite_may_leave(const struct cfacts *cf)
 }
 
 /* May a way out of the call report an error: leaving is right, and the
- * function fails with an errno (an int or ERR_PTR() return, or its own
- * failure exit sets one).  A void function or a NULL return does not. */
+ * function has an error return (an errno int, an ERR_PTR() or a NULL
+ * pointer, or its own failure exit sets an errno).  A void function, a
+ * bool or a struct does not. */
 static bool may_fail_with_errno(const struct cfacts *cf)
 {
 	size_t n;
 
 	return rewrite_may_leave(cf) &&
-	       (cf->ret == CF_RET_INT || cf->ret == CF_RET_ERR_PTR ||
+	       (cf->ret == CF_RET_INT || cf->ret == CF_RET_ERR_PTR || cf->ret == CF_RET_PTR ||
 		(cf->exit && find_errno(cf->exit, &n)));
 }
 

@@ -812,8 +812,17 @@ int main(void)
 			 * something only where statements follow the call. */
 			struct cfacts keep = cf[0];
 
-			cf[0].ret = CF_RET_VOID;
+			cf[0].ret = CF_RET_PTR;
 			cf[0].exit = NULL;
+			build(&r, &s, f, 1, &fo);
+			ok(has_flat(&r, "warn once and return an error instead"),
+			   "34: a function that returns NULL on failure has an error return");
+			cf[0].ret = CF_RET_BOOL;
+			build(&r, &s, f, 1, &fo);
+			ok(has_flat(&r, "warn once and leave the function instead") &&
+			   !has_flat(&r, "return an error"),
+			   "34: a bool function: leave it, no 'error' to return");
+			cf[0].ret = CF_RET_VOID;
 			build(&r, &s, f, 1, &fo);
 			ok(has_flat(&r, "warn once and leave the function instead") &&
 			   !has_flat(&r, "return an error"),
