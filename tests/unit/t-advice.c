@@ -151,6 +151,10 @@ static void test_test_calls(const struct advice *a)
 		{ &warn_once, "WARN_ON_ONCE(in_interrupt())", "in-interrupt", "in_interrupt" },
 		{ &warn_on, "WARN_ON(!in_softirq())", "in-interrupt", "in_softirq" },
 		{ &warn_on, "WARN_ON(!in_task())", "in-task", "in_task" },
+		{ &warn_once, "WARN_ON_ONCE(!irqs_disabled())", "irqs-disabled", "irqs_disabled" },
+		{ &warn_once, "WARN_ON_ONCE(irqs_disabled())", "irqs-enabled", "irqs_disabled" },
+		{ &warn_on, "WARN_ON(preemptible())", "preemption-disabled", "preemptible" },
+		{ &bug_on, "BUG_ON(!preemptible())", "preemption-enabled", "preemptible" },
 	};
 	static const struct {
 		const struct rule *r;
@@ -172,6 +176,10 @@ static void test_test_calls(const struct advice *a)
 		{ &warn_on, "WARN_ON(my_in_interrupt())", "in-interrupt", "not another name" },
 		{ &warn_on, "WARN_ON(in_interrupt() > 0)", "in-interrupt",
 		  "not compared to something" },
+		{ &warn_once, "WARN_ON_ONCE(!irqs_disabled())", "irqs-enabled",
+		  "not the other polarity's entry" },
+		{ &warn_once, "WARN_ON_ONCE(irqs_disabled())", "irqs-disabled",
+		  "not the other polarity's entry" },
 	};
 	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT, hunk = STRBUF_INIT;
 	struct finding f;
