@@ -155,6 +155,7 @@ static void test_test_calls(const struct advice *a)
 		{ &warn_once, "WARN_ON_ONCE(irqs_disabled())", "irqs-enabled", "irqs_disabled" },
 		{ &warn_on, "WARN_ON(preemptible())", "preemption-disabled", "preemptible" },
 		{ &bug_on, "BUG_ON(!preemptible())", "preemption-enabled", "preemptible" },
+		{ &bug_on, "BUG_ON(in_atomic())", "in-atomic", "in_atomic" },
 	};
 	static const struct {
 		const struct rule *r;
