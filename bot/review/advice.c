@@ -41,6 +41,7 @@ static const char *const match_names[AM__NR] = {
 	[AM_DEBUGFS] = "debugfs",
 	[AM_TEST_CALL] = "test-call",
 	[AM_DEREF_BEFORE] = "deref-before",
+	[AM_BUILD_TIME] = "build-time",
 };
 
 /* ---- loading ------------------------------------------------------------ */
@@ -1082,6 +1083,60 @@ out:
 	return hit;
 }
 
+/*
+ * AM_BUILD_TIME: a condition the compiler knows: numbers, operators and
+ * sizeof(), ARRAY_SIZE(), offsetof(), whose arguments are types or
+ * objects, never read at run time; at least one of them (a bare 1 is a
+ * marker, not a check).  Any other name may be a variable or a macro
+ * that reads one (TASK_SIZE reads current): not known.
+ */
+static bool match_build_time(struct advice_hit *h, const char *cond)
+{
+	static const char *const known[] = { "sizeof", "ARRAY_SIZE", "offsetof", NULL };
+	size_t n = first_arg_len(cond), i = 0;
+	bool any = false;
+
+	while (i < n) {
+		const char *p = cond + i;
+		size_t w = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+		const char *const *k = known;
+		int depth = 0;
+
+		if (!w) {
+			if (!strchr(" \t()+-*/%<>=!&|^~", *p))
+				return false;
+			i++;
+			continue;
+		}
+		if (isdigit((unsigned char)*p)) {
+			i += w;
+			continue;
+		}
+		while (*k && (strlen(*k) != w || strncmp(*k, p, w)))
+			k++;
+		if (!*k)
+			return false;
+		i += w;
+		i += strspn(cond + i, " ");
+		if (cond[i] != '(')
+			return false;
+		/* its argument, whatever it names, is not evaluated */
+		do {
+			depth += (cond[i] == '(') - (cond[i] == ')');
+			i++;
+		} while (i < n && depth);
+		if (depth)
+			return false;
+		any = true;
+	}
+	if (!any)
+		return false;
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	h->arg = xstrndup(cond, n);
+	return evidence(h, "diff", h->arg);
+}
+
 /* AM_DEREF_AFTER: the pointer tested for NULL is dereferenced right after. */
 static bool match_deref_after(struct advice_hit *h, const struct finding *f,
 			      const struct strvec *lines, const char *cond,
@@ -1547,6 +1602,8 @@ static bool match_one(struct advice_hit *h, const struct advice *a,
 		return match_test_call(h, e, cond);
 	case AM_DEREF_BEFORE:
 		return match_deref_before(h, f, lines, cond);
+	case AM_BUILD_TIME:
+		return match_build_time(h, cond);
 	case AM_FOLD_IF:
 		/* When the tree's facts show the if repeating the test,
 		 * dup-if says so instead (an entry's "replaces" could not:

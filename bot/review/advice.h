@@ -43,6 +43,7 @@ enum advice_match {
 	AM_DEBUGFS,		/* a debugfs call's result tested: meant to be ignored */
 	AM_TEST_CALL,		/* the condition is [!]f(...), f one of the entry's "calls" */
 	AM_DEREF_BEFORE,	/* p->x on the way to WARN_ON(!p): the test comes too late */
+	AM_BUILD_TIME,		/* sizeof()/ARRAY_SIZE()/offsetof() and numbers only */
 	AM__NR
 };
 

@@ -261,6 +261,41 @@ static void test_deref_before(const struct advice *a)
 	strbuf_release(&arg);
 }
 
+/* build-time: a condition the compiler knows belongs in BUILD_BUG_ON(). */
+static void test_build_time(const struct advice *a)
+{
+	static const struct {
+		const char *source, *why;
+		bool yes;
+	} c[] = {
+		{ "BUG_ON(sizeof(struct foo) != 64)", "sizeof and a number", true },
+		{ "WARN_ON(ARRAY_SIZE(tbl) < 2 * 8)", "ARRAY_SIZE and arithmetic", true },
+		{ "WARN_ON_ONCE(offsetof(struct foo, bar) & 7)", "offsetof", true },
+		{ "WARN_ON(sizeof(*p) > sizeof(p->buf))", "sizeof's argument is not evaluated", true },
+		{ "WARN_ON(1)", "not a bare 1: a marker", false },
+		{ "WARN_ON(sizeof(x) > len)", "not with a variable", false },
+		{ "WARN_ON(sizeof(x) > TASK_SIZE)", "not with a macro that may read state", false },
+		{ "WARN_ON(sizeof(x) > f(1))", "not with a call", false },
+		{ "WARN_ON(sizeof (x) > 8 ? 1 : 0)", "not with ?: (kept simple)", false },
+	};
+	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT, hunk = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		struct finding f;
+
+		strbuf_reset(&hunk);
+		strbuf_addf(&hunk, "+\t%s;\n", c[i].source);
+		f = call(starts_with(c[i].source, "BUG") ? &bug_on : &warn_on, "drivers/x/y.c",
+			 "y_fn", c[i].source, hunk.buf, 0);
+		matched(&ids, &arg, a, &f);
+		ok(!!strstr(ids.buf, "build-time") == c[i].yes, "build-time: %s, %s (%s)", c[i].why,
+		   c[i].source, ids.buf);
+	}
+	strbuf_release(&ids);
+	strbuf_release(&arg);
+	strbuf_release(&hunk);
+}
+
 /* Does rcu-held match WARN_ON_ONCE(!rcu_read_lock_held()) with advice `a`? */
 static bool rcu_held_fires(const struct advice *a)
 {
@@ -797,6 +832,7 @@ int main(void)
 	strbuf_release(&sb);
 	test_test_calls(&a);
 	test_deref_before(&a);
+	test_build_time(&a);
 	advice_release(&a);
 	test_forty_entries();
 	test_holds();
