@@ -144,12 +144,26 @@ static void fired_counts(struct strbuf *out, const struct ci_verdict *v,
 	say_quiet(out, book, "ci-text-flaky", "flaky", flag(f->reproduced == 0), NULL);
 }
 
+/* The system call its trace runs through: user space reached it. */
+static void fired_from_user(struct strbuf *out, const struct ci_fired *f,
+			    const struct say_book *book)
+{
+	struct strbuf entry = STRBUF_INIT, name = STRBUF_INIT;
+
+	if (console_trace_syscall(&entry, &name, f->trace))
+		say_quiet(out, book, "ci-text-from-user", "entry", entry.buf, "syscall",
+			  name.buf, NULL);
+	strbuf_release(&entry);
+	strbuf_release(&name);
+}
+
 /* A report in full: what fired, and its counts. */
 static void fired_report(struct strbuf *out, const struct ci_verdict *v,
 			 const struct ci_fired *f, const struct say_book *book)
 {
 	fired_sentence(out, v, f, book);
 	fired_counts(out, v, f, book);
+	fired_from_user(out, f, book);
 }
 
 /* " while running KUnit suite x", or that no test was running. */

@@ -307,12 +307,63 @@ static bool parse_oops(struct parser *p, const char *s)
 	return false;
 }
 
+bool console_syscall_entry(struct strbuf *entry, struct strbuf *name, const char *frame)
+{
+	static const char *const prefixes[] = {
+		"__x64_sys_", "__ia32_sys_", "__arm64_sys_", "__riscv_sys_", "__s390x_sys_",
+		"__se_sys_", "__do_sys_", "__x64_compat_sys_", "__ia32_compat_sys_",
+		"__arm64_compat_sys_", "__se_compat_sys_", "__do_compat_sys_", NULL
+	};
+	size_t len = strcspn(frame, "+ \t\r\n"), n;
+
+	for (const char *const *pre = prefixes; *pre; pre++) {
+		size_t k = strlen(*pre);
+
+		if (len <= k || strncmp(frame, *pre, k))
+			continue;
+		n = strspn(frame + k, "abcdefghijklmnopqrstuvwxyz0123456789_");
+		if (k + n != len)
+			return false;
+		if (entry) {
+			strbuf_reset(entry);
+			strbuf_add(entry, frame, len);
+		}
+		if (name) {
+			strbuf_reset(name);
+			strbuf_add(name, frame + k, n);
+		}
+		return true;
+	}
+	return false;
+}
+
+bool console_trace_syscall(struct strbuf *entry, struct strbuf *name, const char *trace)
+{
+	for (const char *l = trace; l && *l; l += strcspn(l, "\n"), l += *l == '\n')
+		if (console_syscall_entry(entry, name, l))
+			return true;
+	return false;
+}
+
 static void add_frame(struct parser *p, struct fired *f, const char *frame)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	if (p->frames >= CONSOLE_TRACE_FRAMES)
+	/* Past the frames kept, the system call that led there still is:
+	 * after a "..." line for the frames left out (a WARN user space
+	 * reaches is the one coding-style forbids). */
+	if (p->frames >= CONSOLE_TRACE_FRAMES) {
+		if (!console_syscall_entry(NULL, NULL, frame) ||
+		    console_trace_syscall(NULL, NULL, f->trace))
+			return;
+		strbuf_addstr(&sb, f->trace ? f->trace : "");
+		strbuf_addstr(&sb, "...\n");
+		strbuf_add(&sb, frame, strcspn(frame, " \r\n"));
+		strbuf_addch(&sb, '\n');
+		free(f->trace);
+		f->trace = strbuf_detach(&sb, NULL);
 		return;
+	}
 	if (f->trace)
 		strbuf_addstr(&sb, f->trace);
 	strbuf_add(&sb, frame, strcspn(frame, " \r\n"));

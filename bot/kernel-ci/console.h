@@ -132,6 +132,18 @@ void console_fingerprint(struct strbuf *out, enum fired_kind kind,
 			 const char *function, const char *trace,
 			 const char *message);
 
+/*
+ * Is trace frame `frame` ("__x64_sys_mkdir+0x21/0x30") a system call's
+ * entry (__x64_sys_*, __arm64_sys_*, __do_sys_*, their compat forms)?
+ * The symbol ("__x64_sys_mkdir") into `entry` and the call ("mkdir")
+ * into `name`, when given.  ksys_*() is not one: boot code calls those.
+ */
+bool console_syscall_entry(struct strbuf *entry, struct strbuf *name, const char *frame);
+
+/* The first frame of `trace` (one a line) that console_syscall_entry()
+ * takes, as it does; false when none. */
+bool console_trace_syscall(struct strbuf *entry, struct strbuf *name, const char *trace);
+
 void console_result_release(struct console_result *r);
 
 #endif

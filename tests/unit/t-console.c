@@ -326,9 +326,54 @@ static void test_fingerprint(void)
 	strbuf_release(&fp);
 }
 
+/* Item 4 of issue 34: the system call a report's stack came from. */
+static void test_syscall_entry(void)
+{
+	static const struct {
+		const char *frame, *entry, *name;
+	} c[] = {
+		{ "__x64_sys_mkdir+0x21/0x30", "__x64_sys_mkdir", "mkdir" },
+		{ "__arm64_sys_ioctl+0x9c/0xe0", "__arm64_sys_ioctl", "ioctl" },
+		{ "__do_sys_mkdirat+0x1/0x2", "__do_sys_mkdirat", "mkdirat" },
+		{ "__x64_compat_sys_ioctl+0x1/0x2 [x]", "__x64_compat_sys_ioctl", "ioctl" },
+		{ "ksys_mount+0x1/0x2", NULL, NULL },
+		{ "do_syscall_64+0x3b/0x90", NULL, NULL },
+		{ "__x64_sys_+0x1/0x2", NULL, NULL },
+		{ "my__x64_sys_mkdir+0x1/0x2", NULL, NULL },
+	};
+	struct strbuf entry = STRBUF_INIT, name = STRBUF_INIT, log = STRBUF_INIT;
+	struct console_result r = CONSOLE_RESULT_INIT;
+	const char *t;
+
+	for (size_t i = 0; i < ARRAY_SIZE(c); i++) {
+		bool yes = console_syscall_entry(&entry, &name, c[i].frame);
+
+		ok(c[i].entry ? yes && !strcmp(entry.buf, c[i].entry) && !strcmp(name.buf, c[i].name)
+			      : !yes, "syscall entry: %s (%s)", c[i].frame, yes ? name.buf : "none");
+	}
+	/* A stack deeper than the frames kept still names its system call. */
+	strbuf_addstr(&log, "------------[ cut here ]------------\n"
+		      "WARNING: CPU: 0 PID: 90 at fs/a.c:3 f0+0x1/0x2\nCall Trace:\n <TASK>\n");
+	for (int i = 0; i < CONSOLE_TRACE_FRAMES + 3; i++)
+		strbuf_addf(&log, " f%d+0x1/0x2\n", i);
+	strbuf_addstr(&log, " __x64_sys_mkdir+0x21/0x30\n do_syscall_64+0x3b/0x90\n </TASK>\n"
+		      "---[ end trace 0000000000000000 ]---\n");
+	parse(&r, log.buf);
+	t = r.nr_fired ? r.fired[0].trace : NULL;
+	ok(t && strstr(t, "f11+0x1/0x2\n...\n__x64_sys_mkdir+0x21/0x30\n") && !strstr(t, "f12+") &&
+	   !strstr(t, "do_syscall_64"), "a deep stack: the frames kept, '...', the system call");
+	ok(t && console_trace_syscall(&entry, &name, t) && !strcmp(name.buf, "mkdir"),
+	   "... which console_trace_syscall() finds");
+	console_result_release(&r);
+	strbuf_release(&entry);
+	strbuf_release(&name);
+	strbuf_release(&log);
+}
+
 int main(void)
 {
 	test_fingerprint();
+	test_syscall_entry();
 	test_ktap();
 	test_warn_panic();
 	test_not_fooled();
