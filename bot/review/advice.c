@@ -1058,8 +1058,9 @@ static bool match_deref_before(struct advice_hit *h, const struct finding *f,
 
 		if (raw[0] == '-' || !*l)
 			continue;
-		/* column 0: the function's head, its braces; a label or a
-		 * case: a jump there skips what is above */
+		/* column 0: the function's head, its braces, an #ifdef
+		 * (some configurations leave out what is above); a label or
+		 * a case: a jump there skips what is above */
 		if (!in || starts_with(l, "case ") || starts_with(l, "default:") ||
 		    (strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") ==
 		     strlen(l) - 1 && l[strlen(l) - 1] == ':'))

@@ -245,6 +245,8 @@ static void test_deref_before(const struct advice *a)
 		  false },
 		{ " \tn = mm->users;\n \tcase 2:\n+\t\tWARN_ON_ONCE(!mm);\n", "not across a case", 2,
 		  false },
+		{ "+#ifdef CONFIG_X\n+\tn = mm->users;\n+#endif\n+\tWARN_ON_ONCE(!mm);\n",
+		  "not from under an #ifdef", 3, false },
 	};
 	struct strbuf ids = STRBUF_INIT, arg = STRBUF_INIT;
 
