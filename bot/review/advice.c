@@ -443,31 +443,54 @@ int advice_load(struct advice *out, const char *dir)
 	return ret;
 }
 
-/* Does tree `tree` hold entry `e`'s header texts?  A kernel header is
- * well under 1 MiB; a bigger or unreadable file counts as not holding. */
-#define HOLD_CAP (1u << 20)
-static bool entry_holds(const struct advice_entry *e, const char *tree)
-{
-	struct strbuf sb = STRBUF_INIT;
-	bool yes = true;
+/* A header advice_hold() read from the tree: several entries' "holds"
+ * name the same one (lockdep.h, preempt.h), read once. */
+struct held_file {
+	const char *rel;
+	struct strbuf text;
+	bool ok;
+};
 
-	for (size_t i = 0; yes && i < e->hold_files.nr; i++) {
-		strbuf_reset(&sb);
-		yes = !safefs_read(&sb, tree, e->hold_files.v[i], HOLD_CAP + 1, 0) &&
-		      sb.len <= HOLD_CAP && strstr(sb.buf, e->hold_texts.v[i]);
-	}
-	strbuf_release(&sb);
+/* A kernel header is well under 1 MiB; a bigger or unreadable file counts
+ * as not holding. */
+#define HOLD_CAP (1u << 20)
+static const struct held_file *held(struct held_file **v, size_t *nr, size_t *alloc,
+				    const char *tree, const char *rel)
+{
+	struct held_file *h;
+
+	for (size_t i = 0; i < *nr; i++)
+		if (!strcmp((*v)[i].rel, rel))
+			return &(*v)[i];
+	ALLOC_GROW(*v, *nr + 1, *alloc);
+	h = &(*v)[(*nr)++];
+	h->rel = rel;
+	strbuf_init(&h->text, 0);
+	h->ok = !safefs_read(&h->text, tree, rel, HOLD_CAP + 1, 0) && h->text.len <= HOLD_CAP;
 	error_clear();
-	return yes;
+	return h;
 }
 
 void advice_hold(struct advice *a, const char *tree)
 {
+	struct held_file *files = NULL;
+	size_t nr = 0, alloc = 0;
+
 	if (!a || !tree || !*tree)
 		return;
-	for (size_t i = 0; i < a->nr; i++)
-		if (a->v[i].hold_files.nr && !entry_holds(&a->v[i], tree))
-			a->v[i].off = true;
+	for (size_t i = 0; i < a->nr; i++) {
+		struct advice_entry *e = &a->v[i];
+
+		for (size_t k = 0; !e->off && k < e->hold_files.nr; k++) {
+			const struct held_file *f = held(&files, &nr, &alloc, tree,
+							 e->hold_files.v[k]);
+
+			e->off = !f->ok || !strstr(f->text.buf, e->hold_texts.v[k]);
+		}
+	}
+	for (size_t i = 0; i < nr; i++)
+		strbuf_release(&files[i].text);
+	free(files);
 }
 
 void advice_release(struct advice *a)
@@ -988,6 +1011,13 @@ static size_t indent_of(const char *line)
 	return col;
 }
 
+/* Is `c`, just before a name found in a line, part of a longer one
+ * ("xmm", "a->mm", "a.mm" for "mm")? */
+static bool in_longer_name(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '>' || c == '.';
+}
+
 /*
  * Does line `l` (no diff sign, no indent) read `deref` ("p->"), on every
  * path through it?  Not &p->x (an address), not under sizeof/typeof, not
@@ -1004,7 +1034,7 @@ static bool reads_through(const char *l, const char *deref)
 	for (const char *p = strstr(l, deref); p; p = strstr(p + n, deref)) {
 		char c = p > l ? p[-1] : ' ';
 
-		if (isalnum((unsigned char)c) || c == '_' || c == '>' || c == '.' || c == '&')
+		if (in_longer_name(c) || c == '&')
 			continue;
 		return true;
 	}
@@ -1019,8 +1049,7 @@ static bool sets_name(const char *l, const char *name)
 	for (const char *p = strstr(l, name); p; p = strstr(p + n, name)) {
 		char c = p > l ? p[-1] : ' ', d = p[n];
 
-		if (isalnum((unsigned char)c) || c == '_' || c == '>' || c == '.' ||
-		    isalnum((unsigned char)d) || d == '_')
+		if (in_longer_name(c) || isalnum((unsigned char)d) || d == '_')
 			continue;
 		if (c == '&' && strncmp(p + n, "->", 2))
 			return true;
@@ -1338,6 +1367,31 @@ out:
 	return hit >= 0;
 }
 
+/* The length of a call's condition (its first argument), without the
+ * blanks before the comma or the closing parenthesis. */
+static size_t cond_len(const char *cond)
+{
+	size_t n = first_arg_len(cond);
+
+	while (n && isspace((unsigned char)cond[n - 1]))
+		n--;
+	return n;
+}
+
+/* Is cond[0..n) one call of `fn` whose ')' closes it: nothing compared
+ * to it, nothing else tested ("fn(x)", not "fn(x) && y", "fn_x(y)")? */
+static bool whole_call(const char *cond, size_t n, const char *fn)
+{
+	size_t len = strlen(fn), i;
+	int depth = 1;
+
+	if (n <= len + 1 || strncmp(cond, fn, len) || cond[len] != '(')
+		return false;
+	for (i = len + 1; i < n && depth; i++)
+		depth += (cond[i] == '(') - (cond[i] == ')');
+	return !depth && i == n;
+}
+
 /*
  * AM_REFCOUNT_DEC: the condition is refcount_dec_and_test(R) itself:
  * the WARN fires when the count drops to zero, which refcount_dec(R)
@@ -1346,19 +1400,11 @@ out:
  */
 static bool match_refcount_dec(struct advice_hit *h, const char *cond)
 {
-	static const char fn[] = "refcount_dec_and_test(";
-	size_t n = first_arg_len(cond), k = strlen(fn), i;
+	static const char fn[] = "refcount_dec_and_test";
+	size_t n = cond_len(cond), k = strlen(fn) + 1;
 	struct strbuf arg = STRBUF_INIT;
-	int depth = 1;
 
-	while (n && isspace((unsigned char)cond[n - 1]))
-		n--;
-	if (n <= k + 1 || strncmp(cond, fn, k))
-		return false;
-	/* its ')' closes the condition: nothing is compared to it */
-	for (i = k; i < n && depth; i++)
-		depth += (cond[i] == '(') - (cond[i] == ')');
-	if (depth || i != n)
+	if (!whole_call(cond, n, fn))
 		return false;
 	strbuf_add(&arg, cond + k, n - k - 1);
 	strbuf_trim(&arg);
@@ -1541,11 +1587,9 @@ static bool fold_keeps_wrong_warn(const struct advice *a, const struct finding *
 static bool match_test_call(struct advice_hit *h, const struct advice_entry *e,
 			    const char *cond)
 {
-	size_t n = first_arg_len(cond), i;
-	int neg = 0, depth = 1;
+	size_t n = cond_len(cond);
+	int neg = 0;
 
-	while (n && isspace((unsigned char)cond[n - 1]))
-		n--;
 	while (n && *cond == '!' && neg < 2) {
 		cond++;
 		n--;
@@ -1554,18 +1598,10 @@ static bool match_test_call(struct advice_hit *h, const struct advice_entry *e,
 	if (neg > 1 || (e->negated >= 0 && e->negated != neg))
 		return false;
 	for (size_t k = 0; k < e->calls.nr; k++) {
-		const char *fn = e->calls.v[k];
-		size_t len = strlen(fn);
-
-		if (n <= len || strncmp(cond, fn, len) || cond[len] != '(')
-			continue;
-		/* its ')' closes the condition: nothing is compared to it */
-		for (i = len + 1; i < n && depth; i++)
-			depth += (cond[i] == '(') - (cond[i] == ')');
-		if (depth || i != n)
-			return false;
-		h->arg = xstrdup(fn);
-		return evidence(h, "diff", fn);
+		if (whole_call(cond, n, e->calls.v[k])) {
+			h->arg = xstrdup(e->calls.v[k]);
+			return evidence(h, "diff", h->arg);
+		}
 	}
 	return false;
 }
