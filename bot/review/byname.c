@@ -292,6 +292,72 @@ static size_t following(const struct lines *l, const struct function *fn, size_t
 	return n;
 }
 
+/* The lines of `s` (each ends with a newline). */
+static size_t count_lines(const char *s, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += s[i] == '\n';
+	return c;
+}
+
+/* Where `text` defines `fn` (column 0 head, braces in column 0): its
+ * first line, the return type's when that has a line of its own, in
+ * *start, its closing brace's in *close.  False when it does not. */
+static bool defined_at(size_t *start, size_t *close, const struct lines *l, const char *fn)
+{
+	for (size_t k = 0; k < l->nr; k++) {
+		struct function f;
+
+		if (!function_at(&f, l, k, fn))
+			continue;
+		free(f.signature);
+		*start = k > 0 && return_type_line(l->at[k - 1], l->len[k - 1]) ? k - 1 : k;
+		*close = f.close;
+		return true;
+	}
+	return false;
+}
+
+int byname_append(struct strbuf *out, int *line, const char *text, size_t len,
+		  const struct byname_hunk *h)
+{
+	struct strbuf added = STRBUF_INIT;
+	struct lines a = { 0 }, base = { 0 };
+	size_t start, close, bstart, bclose;
+	int ret = WW_ENOTFOUND;
+
+	if (!h->function || !*h->function || !h->added.nr)
+		goto out;
+	for (size_t k = 0; k < h->added.nr; k++)
+		strbuf_addf(&added, "%s\n", h->added.v[k]);
+	lines_split(&a, added.buf, added.len);
+	if (!defined_at(&start, &close, &a, h->function) || start > h->call || close <= h->call)
+		goto out;
+	lines_split(&base, text, len);
+	/* A base that has the function already (merged since, under
+	 * another context) gets it replaced; else it goes at the end. */
+	if (!defined_at(&bstart, &bclose, &base, h->function))
+		bstart = bclose = base.nr;
+	for (size_t k = 0; k < bstart; k++)
+		strbuf_addf(out, "%.*s\n", (int)base.len[k], base.at[k]);
+	if (bstart == base.nr)
+		strbuf_addch(out, '\n');
+	*line = (int)(out->len ? count_lines(out->buf, out->len) : 0) + 1 + (int)(h->call - start);
+	for (size_t k = start; k <= close; k++)
+		strbuf_addf(out, "%.*s\n", (int)a.len[k], a.at[k]);
+	for (size_t k = bclose + 1; k < base.nr; k++)
+		strbuf_addf(out, "%.*s\n", (int)base.len[k], base.at[k]);
+	ret = 0;
+out:
+	lines_release(&a);
+	lines_release(&base);
+	strbuf_release(&added);
+	return ret ? error_code(ret, "the hunk does not add all of '%s'",
+				h->function ? h->function : "") : 0;
+}
+
 /* The best place for the block in function `fn` of `l`. */
 static void best_place(struct place *best, const struct lines *l, const struct function *fn,
 		       const struct seq *before, const struct seq *removed,

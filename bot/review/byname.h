@@ -61,6 +61,19 @@ int byname_place(struct strbuf *out, int *line, const char *text, size_t len,
 		 const struct byname_hunk *h);
 
 /*
+ * Base file `text` with the definition of h->function that the hunk
+ * adds whole (its head, and its body's braces in column 0, the call
+ * between them, all among the block's added lines): a new function,
+ * which patch refused with the rest of its hunk, read as the patch
+ * writes it.  It replaces the base's definition of that name, when the
+ * base has one (merged since, its context another), else it is appended
+ * at the end.  `out` gets the text, *line the call's line (1-based).
+ * WW_ENOTFOUND: the hunk does not add all of it.
+ */
+int byname_append(struct strbuf *out, int *line, const char *text, size_t len,
+		  const struct byname_hunk *h);
+
+/*
  * `text` without h's added lines where fuzz put them, the call's first
  * line being `line` (1-based): what the base had there, for
  * byname_place() when fuzz placed the hunk blind, outside the function

@@ -94,6 +94,9 @@ struct cfacts {
 	 * with the hunk's lines placed in it (patched.h).  A rewrite from
 	 * them is offered only when it compiled. */
 	bool by_name;
+	/* ... and of a new function whose hunk patch refused: the function as
+	 * the hunk adds it, after the base's text (byname_append()). */
+	bool appended;
 	/* Whether the call is inside a loop of the function (inloop.h),
 	 * read from the text once libclang found the function (def_line);
 	 * INLOOP_UNKNOWN when not found.  It crosses the sandbox in the

@@ -451,18 +451,30 @@ static void read_by_name(struct patched *p, const struct series *s, size_t i, st
 	struct strbuf placed = STRBUF_INIT;
 	size_t pos = patch_pos(s, f->patch);
 	int line = pl->line;
+	bool appended = false;
 
 	if (!pl->wanted || p->facts[i].found || pl->gave_up || !pl->named ||
 	    (!pl->line && !refused(p, f->patch)))
 		goto out;
-	if ((!pl->bh.added.nr && hunk_for(&pl->bh, &pl->hunk, p, pos, f)) ||
-	    by_name(&placed, &line, &pl->bh, &pl->text, line)) {
+	if (!pl->bh.added.nr && hunk_for(&pl->bh, &pl->hunk, p, pos, f)) {
 		error_clear();
 		goto out;
+	}
+	if (by_name(&placed, &line, &pl->bh, &pl->text, line)) {
+		error_clear();
+		/* Refused, of a function the hunk adds whole: that function
+		 * as the patch writes it, after the base's text. */
+		if (pl->line || byname_append(&placed, &line, pl->text.buf, pl->text.len,
+					      &pl->bh)) {
+			error_clear();
+			goto out;
+		}
+		appended = true;
 	}
 	if (read_at(p, &i, &line, 1, pl->path.buf, &placed, alloc_calls) || !p->facts[i].found)
 		goto out;
 	p->facts[i].by_name = true;
+	p->facts[i].appended = appended;
 	p->texts[i] = strbuf_detach(&placed, NULL);
 	p->paths[i] = xstrdup(pl->path.buf);
 	p->lines[i] = line;

@@ -442,7 +442,8 @@ static json_t *record_of(const struct finding *f, const struct cfacts *cf)
 	json_object_set_new(rec, "added", json_string(added.buf));
 	json_object_set_new(rec, "facts", json_boolean(cf != NULL));
 	json_object_set_new(rec, "facts_from", !cf ? json_null() :
-			    json_string(cf->by_name ? "base-by-name" : "patched"));
+			    json_string(cf->appended ? "hunk-added" :
+						cf->by_name ? "base-by-name" : "patched"));
 	json_object_set_new(rec, "return_type", cf && cf->ret_type ?
 			    json_string(cf->ret_type) : json_null());
 	/* Whether advice may say how to leave the function (rewrite_may_leave()). */

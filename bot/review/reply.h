@@ -129,7 +129,8 @@ struct reply {
 	/*
 	 * One object per call commented on: patch, file, line, function,
 	 * macro, "facts" (whether the tree's were used), "facts_from"
-	 * ("patched", "base-by-name": cfacts.by_name, or null), "return_type",
+	 * ("patched", "base-by-name": cfacts.by_name, "hunk-added":
+	 * cfacts.appended, or null), "return_type",
 	 * "rules" ([{id, fact, evidence}]: each advice said and the fact it
 	 * rests on), "rewrite" (or null), "compiled" (true, false, null:
 	 * not tried), "compile" (the command: "kbuild", "minimal", or null)

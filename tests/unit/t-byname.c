@@ -134,6 +134,47 @@ static const char near_only[] = HEADER
 	"+\tWARN_ON(len > EXT4_LABEL_MAX);\n"
 	" \treturn ret;\n";
 
+
+/* A new function, added whole after the base's function. */
+static const char added_whole[] = HEADER
+	"@@ -50,3 +50,12 @@ ext4_ioctl_setlabel(struct file *filp, const char __user *user_label)\n"
+	" \tmnt_drop_write_file(filp);\n"
+	" \treturn ret;\n"
+	" }\n"
+	"+\n"
+	"+static int\n"
+	"+ext4_label_len(const char *label)\n"
+	"+{\n"
+	"+\tsize_t len = strnlen(label, EXT4_LABEL_MAX + 1);\n"
+	"+\n"
+	"+\tBUG_ON(len > EXT4_LABEL_MAX);\n"
+	"+\treturn len;\n"
+	"+}\n";
+
+/* ext4_ioctl_setlabel() added whole, as a newer tree has it, under
+ * context the base does not have: it replaces the base's. */
+static const char readded[] = HEADER
+	"@@ -3,2 +3,8 @@ struct frob {\n"
+	" \tint a;\n"
+	" };\n"
+	"+static int\n"
+	"+ext4_ioctl_setlabel(struct file *filp, const char __user *user_label)\n"
+	"+{\n"
+	"+\tWARN_ON(!filp);\n"
+	"+\treturn 0;\n"
+	"+}\n";
+
+/* Only the head and the call are added: the rest of the body is context. */
+static const char partial[] = HEADER
+	"@@ -50,3 +50,7 @@ ext4_ioctl_setlabel(struct file *filp, const char __user *user_label)\n"
+	" }\n"
+	"+static int\n"
+	"+ext4_label_len(const char *label)\n"
+	"+{\n"
+	"+\tBUG_ON(!label);\n"
+	" \treturn 0;\n"
+	" }\n";
+
 struct want {
 	int line;
 	const char *function;
@@ -189,6 +230,58 @@ static size_t count(const char *text, const char *s)
 	for (const char *p = text; (p = strstr(p, s)); p += strlen(s))
 		n++;
 	return n;
+}
+
+/* byname_append() of the hunk of `patch` with added line `line` in `base`. */
+static int append(struct strbuf *out, int *at, struct byname_hunk *h, const char *patch,
+		  int line, const char *function)
+{
+	struct want w = { line, function, h, false };
+
+	byname_hunk_release(h);
+	strbuf_reset(out);
+	*at = 0;
+	if (diff_parse(patch, strlen(patch), NULL, take, &w) || !w.found) {
+		printf("# no hunk with line %d: %s\n", line, error_last());
+		return -1;
+	}
+	return byname_append(out, at, base, strlen(base), h);
+}
+
+static void test_append(void)
+{
+	struct byname_hunk h = BYNAME_HUNK_INIT;
+	struct strbuf out = STRBUF_INIT, sb = STRBUF_INIT;
+	size_t base_lines = count(base, "\n");
+	int at;
+
+	is(append(&out, &at, &h, added_whole, 59, "ext4_label_len"), 0, "added whole: placed");
+	is(at, (int)base_lines + 7, "  after the base and a blank line, at the call's line");
+	is_str(line_of(&sb, out.buf, at), "BUG_ON(len > EXT4_LABEL_MAX);", "  the call is there");
+	is_str(line_of(&sb, out.buf, at - 5), "static int", "  the return type's line comes along");
+	ok(!strncmp(out.buf, base, strlen(base)), "  the base is kept whole before it");
+	is((int)count(out.buf, "ext4_ioctl_setlabel(struct file"), 2,
+	   "  the base's prototype and definition are still there");
+	ok(byname_place(&sb, &at, base, strlen(base), &h) != 0,
+	   "  byname_place() cannot: no such function in the base");
+	error_clear();
+
+	is(append(&out, &at, &h, readded, 8, "ext4_ioctl_setlabel"), 0, "re-added: placed");
+	is_str(line_of(&sb, out.buf, at), "WARN_ON(!filp);", "  the call is there");
+	is((int)count(out.buf, "\next4_ioctl_setlabel("), 1, "  the base's definition is replaced");
+	ok(!strstr(out.buf, "mnt_want_write_file"), "  none of the base's body is left");
+	ok(strstr(out.buf, "const char __user *user_label);\n") != NULL,
+	   "  the prototype above it stays");
+
+	ok(append(&out, &at, &h, partial, 54, "ext4_label_len") != 0,
+	   "a body not added whole: not placed");
+	error_clear();
+	ok(append(&out, &at, &h, added_whole, 59, "ext4_other") != 0,
+	   "the hunk does not define the function named: not placed");
+	error_clear();
+	byname_hunk_release(&h);
+	strbuf_release(&out);
+	strbuf_release(&sb);
 }
 
 static void test_hunk_read(void)
@@ -358,6 +451,7 @@ int main(void)
 	test_hunk_read();
 	test_place();
 	test_unplace();
+	test_append();
 	test_macro_head();
 	return done_testing();
 }

@@ -854,6 +854,16 @@ int main(void)
 		ok(has(&r, "\t\tgoto out_put;\n") &&
 		   json_is_true(json_object_get(json_array_get(r.record, 0), "compiled")),
 		   "  one that compiled: offered");
+		/* ... of a function the refused hunk adds whole. */
+		cf[0].appended = true;
+		fo.compile = NULL;
+		build(&r, &s, f, 1, &fo);
+		is_str(json_string_value(json_object_get(json_array_get(r.record, 0), "facts_from")),
+		       "hunk-added", "added whole: \"facts_from\": \"hunk-added\"");
+		ok(json_is_null(json_object_get(json_array_get(r.record, 0), "rewrite")),
+		   "  no compiler: no rewrite, as by name");
+		fo.compile = compile_ok;
+		cf[0].appended = false;
 		cf[0].by_name = false;
 		cf[0].recovers = true;
 		build(&r, &s, f, 1, &fo);
