@@ -969,6 +969,26 @@ int main(void)
 	   has_flat(&r, "pr_warn_ratelimited()"),
 	   "panic_on_warn caveat with a WARN, and what to use instead");
 	ok(count(&r, "panic_on_warn=1") == 1, "the caveat is said once");
+	ok(has_flat(&r, "it is no kernel bug and needs no WARN (pr_warn_ratelimited()") &&
+	   !has_flat(&r, "return an error"),
+	   "34: not known to be in no loop: no WARN, and no word of returning");
+	{
+		struct cfacts cf[2] = { CFACTS_INIT, CFACTS_INIT };
+		struct reply_opts fo = o;
+
+		cf[1].found = true;
+		cf[1].ret = CF_RET_INT;
+		cf[1].loop = INLOOP_NO;
+		fo.facts = cf;
+		build(&r, &s, f, 2, &fo);
+		ok(has_flat(&r, "it is no kernel bug and needs no WARN: return an error instead "
+			    "(pr_warn_ratelimited()"),
+		   "34: an errno function in no loop: no WARN, and return an error");
+		cf[1].ret = CF_RET_VOID;
+		build(&r, &s, f, 2, &fo);
+		ok(has_flat(&r, "needs no WARN (pr_warn_ratelimited()") &&
+		   !has_flat(&r, "return an error"), "34: a void function: no error to return");
+	}
 
 	/* In a handler user space calls, a condition it can cause is no WARN. */
 	{
