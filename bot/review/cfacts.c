@@ -926,6 +926,18 @@ static void top_or(struct cfacts *out)
 	}
 }
 
+/*
+ * Does the allocation rhs[0..n) warn when it fails, as the after-alloc
+ * advice says: its flags are written out (a GFP_ constant; flags passed
+ * in as a variable may hold anything) and hold neither __GFP_NOWARN nor
+ * GFP_NOWAIT, which includes __GFP_NOWARN since 6.11 (gfp_types.h).
+ */
+static bool allocator_warns(const char *rhs, size_t n)
+{
+	return memmem(rhs, n, "GFP_", 4) && !memmem(rhs, n, "__GFP_NOWARN", 12) &&
+	       !memmem(rhs, n, "GFP_NOWAIT", 10);
+}
+
 static void alloc_tested(struct cfacts *out, const struct reader *rd, const struct strvec *calls)
 {
 	char *p = null_tested(out->cond);
@@ -945,7 +957,8 @@ static void alloc_tested(struct cfacts *out, const struct reader *rd, const stru
 		size_t n = strlen(calls->v[k]);
 
 		if (last->rhs_end - last->rhs > n && !memcmp(rd->text + last->rhs, calls->v[k], n)) {
-			out->alloc = xstrdup(p);
+			if (allocator_warns(rd->text + last->rhs, last->rhs_end - last->rhs))
+				out->alloc = xstrdup(p);
 			break;
 		}
 	}

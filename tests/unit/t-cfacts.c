@@ -68,6 +68,17 @@ int main(void)
 	ok(!f.disk && !f.user && !f.impossible && !f.dup_if && !f.cond_or, "no other fact");
 	ok(!f.statement_macro && !f.assertion, "WARN_ON is a value, not an assertion");
 
+	/* The allocator warns only without __GFP_NOWARN (GFP_NOWAIT has it
+	 * since 6.11), and flags passed in may hold it: no alloc fact then. */
+	is(facts(&f, "alloc-nowarn.c", "WARN_ON", "WARN_ON(!a)"), 0, "alloc-nowarn: read");
+	ok(f.found && !f.alloc, "__GFP_NOWARN: the allocator is silent, no alloc fact");
+	is(facts(&f, "alloc-nowarn.c", "WARN_ON", "WARN_ON(!b)"), 0, "alloc-nowarn: read b");
+	ok(f.found && !f.alloc, "flags from a variable: not known to warn, no alloc fact");
+	is(facts(&f, "alloc-nowarn.c", "WARN_ON", "WARN_ON(!c)"), 0, "alloc-nowarn: read c");
+	ok(f.found && !f.alloc, "GFP_NOWAIT: no alloc fact");
+	is(facts(&f, "alloc-nowarn.c", "WARN_ON", "WARN_ON(!d)"), 0, "alloc-nowarn: read d");
+	is_str(str(f.alloc), "d", "GFP_KERNEL: the allocator warns, alloc fact");
+
 	/* super.c ext4_li_request_new(): an unsigned ext4_group_t < 0. */
 	is(facts(&f, "li-request-new.c", "WARN_ON", "WARN_ON(start < 0)"), 0, "li-request-new: read");
 	is(f.ret, CF_RET_PTR, "returns a pointer, no ERR_PTR() in it");

@@ -28,6 +28,8 @@ typedef unsigned int gfp_t;
 #define __user
 #define __force
 #define GFP_KERNEL 0u
+#define __GFP_NOWARN 0x2000u
+#define GFP_NOWAIT (0x800u | __GFP_NOWARN)
 #define ENOMEM 12
 #define EFAULT 14
 #define EINVAL 22
