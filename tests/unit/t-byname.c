@@ -191,9 +191,13 @@ static int take(const struct diff_file *f, void *data)
 	return 0;
 }
 
-/* byname_place() of the hunk of `patch` with added line `line` in `base`. */
-static int place(struct strbuf *out, int *at, struct byname_hunk *h, const char *patch,
-		 int line, const char *function)
+typedef int (*placer)(struct strbuf *out, int *line, const char *text, size_t len,
+		      const struct byname_hunk *h);
+
+/* `how` (byname_place(), byname_append()) of the hunk of `patch` with
+ * added line `line` in `base`. */
+static int put(placer how, struct strbuf *out, int *at, struct byname_hunk *h,
+	       const char *patch, int line, const char *function)
 {
 	struct want w = { line, function, h, false };
 
@@ -204,7 +208,13 @@ static int place(struct strbuf *out, int *at, struct byname_hunk *h, const char 
 		printf("# no hunk with line %d: %s\n", line, error_last());
 		return -1;
 	}
-	return byname_place(out, at, base, strlen(base), h);
+	return how(out, at, base, strlen(base), h);
+}
+
+static int place(struct strbuf *out, int *at, struct byname_hunk *h, const char *patch,
+		 int line, const char *function)
+{
+	return put(byname_place, out, at, h, patch, line, function);
 }
 
 /* Line `n` (1-based) of `text`, trimmed. */
@@ -232,20 +242,10 @@ static size_t count(const char *text, const char *s)
 	return n;
 }
 
-/* byname_append() of the hunk of `patch` with added line `line` in `base`. */
 static int append(struct strbuf *out, int *at, struct byname_hunk *h, const char *patch,
 		  int line, const char *function)
 {
-	struct want w = { line, function, h, false };
-
-	byname_hunk_release(h);
-	strbuf_reset(out);
-	*at = 0;
-	if (diff_parse(patch, strlen(patch), NULL, take, &w) || !w.found) {
-		printf("# no hunk with line %d: %s\n", line, error_last());
-		return -1;
-	}
-	return byname_append(out, at, base, strlen(base), h);
+	return put(byname_append, out, at, h, patch, line, function);
 }
 
 static void test_append(void)
