@@ -131,6 +131,7 @@ static bool return_type_line(const char *s, size_t n)
 }
 
 struct function {
+	size_t start;		/* its first line: the return type's, when that has its own */
 	size_t open, close;	/* the body's brace lines (0-based) */
 	char *signature;	/* squeezed, from the return type to the ')' */
 };
@@ -159,6 +160,7 @@ static bool function_at(struct function *out, const struct lines *l, size_t k, c
 	out->close = j;
 	if (k > 0 && return_type_line(l->at[k - 1], l->len[k - 1]))
 		s = k - 1;
+	out->start = s;
 	for (j = s; j < out->open; j++)
 		strbuf_addf(&sig, "%s%s", sig.len ? " " : "", l->sq[j]);
 	out->signature = strbuf_detach(&sig, NULL);
@@ -292,16 +294,6 @@ static size_t following(const struct lines *l, const struct function *fn, size_t
 	return n;
 }
 
-/* The lines of `s` (each ends with a newline). */
-static size_t count_lines(const char *s, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += s[i] == '\n';
-	return c;
-}
-
 /* Where `text` defines `fn` (column 0 head, braces in column 0): its
  * first line, the return type's when that has a line of its own, in
  * *start, its closing brace's in *close.  False when it does not. */
@@ -313,7 +305,7 @@ static bool defined_at(size_t *start, size_t *close, const struct lines *l, cons
 		if (!function_at(&f, l, k, fn))
 			continue;
 		free(f.signature);
-		*start = k > 0 && return_type_line(l->at[k - 1], l->len[k - 1]) ? k - 1 : k;
+		*start = f.start;
 		*close = f.close;
 		return true;
 	}
@@ -344,7 +336,8 @@ int byname_append(struct strbuf *out, int *line, const char *text, size_t len,
 		strbuf_addf(out, "%.*s\n", (int)base.len[k], base.at[k]);
 	if (bstart == base.nr)
 		strbuf_addch(out, '\n');
-	*line = (int)(out->len ? count_lines(out->buf, out->len) : 0) + 1 + (int)(h->call - start);
+	/* The lines written so far: the base's before it, and the blank one. */
+	*line = (int)bstart + (bstart == base.nr) + 1 + (int)(h->call - start);
 	for (size_t k = start; k <= close; k++)
 		strbuf_addf(out, "%.*s\n", (int)a.len[k], a.at[k]);
 	for (size_t k = bclose + 1; k < base.nr; k++)
