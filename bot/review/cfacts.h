@@ -94,8 +94,9 @@ struct cfacts {
 	 * with the hunk's lines placed in it (patched.h).  A rewrite from
 	 * them is offered only when it compiled. */
 	bool by_name;
-	/* ... and of a new function whose hunk patch refused: the function as
-	 * the hunk adds it, after the base's text (byname_append()). */
+	/* ... and of a function a refused hunk adds whole: the function as
+	 * the hunk writes it, in place of the base's definition of that name
+	 * or after the base's text (byname_append()). */
 	bool appended;
 	/* Whether the call is inside a loop of the function (inloop.h),
 	 * read from the text once libclang found the function (def_line);

@@ -463,7 +463,8 @@ static void read_by_name(struct patched *p, const struct series *s, size_t i, st
 	if (by_name(&placed, &line, &pl->bh, &pl->text, line)) {
 		error_clear();
 		/* Refused, of a function the hunk adds whole: that function
-		 * as the patch writes it, after the base's text. */
+		 * as the patch writes it, in place of the base's of that
+		 * name or after the base's text (byname_append()). */
 		if (pl->line || byname_append(&placed, &line, pl->text.buf, pl->text.len,
 					      &pl->bh)) {
 			error_clear();
