@@ -821,6 +821,11 @@ static void pair(const struct checker *c, struct finding *rm,
 		strbuf_reset(sb);
 		strbuf_addf(sb, "gentler than the %s() it replaces (line %d): thank you",
 			    rm->rule->macro, rm->line);
+		/* What review says of it too (plan.c): a plain WARN still
+		 * dumps its stack trace on every hit. */
+		if (add->rule->class == RC_WARN && add->rule->replacement)
+			strbuf_addf(sb, "; %s() would print it once, not on every hit",
+				    add->rule->replacement);
 		add->message = xstrdup(sb->buf);
 	}
 }

@@ -134,8 +134,20 @@ void plan_build(struct plan *p, const struct check_result *r,
 				plan_add(p, PLAN_CREDIT, f, NULL);
 			continue;
 		}
-		if (f->conversion || f->unreachable)
-			continue;	/* thanked with its removal; a default: marker */
+		if (f->unreachable)
+			continue;	/* a default: marker */
+		if (f->conversion) {
+			/* Thanked with its removal.  A plain WARN in its
+			 * place still dumps a stack trace on every hit, as
+			 * reviewers point out, and a point specific to the
+			 * new call holds whatever it replaced. */
+			if (f->kind == FINDING_ADDED && f->severity == SEV_CREDIT &&
+			    (f->rule->class == RC_WARN ||
+			     (f->rule->class == RC_WARN_ONCE &&
+			      worth_saying(a, f, facts ? &facts[i] : NULL))))
+				plan_add(p, PLAN_ISSUE, f, NULL);
+			continue;
+		}
 		/* A call the boot saw fire is an error whatever its rule says.
 		 * Otherwise check's severity is the rule, for __init code
 		 * too (check.c: init_rule()), as in check, the hook and serve. */

@@ -105,6 +105,44 @@ static void test_versions(void)
 	plan_release(&p);
 }
 
+/* A conversion in one patch: its removal is thanked; its new call is an
+ * issue only when it is a plain WARN (coding-style prefers the _ONCE
+ * variant) or when a point specific to it holds (none without advice). */
+static void test_conversions(void)
+{
+	struct finding v[2];
+	struct check_result r = { 0 };
+	struct plan p = PLAN_INIT;
+
+	v[0] = added(&bug_on, "block/bio.c", "bio_split", 10);
+	v[0].kind = FINDING_REMOVED;
+	v[1] = added(&warn_on, "block/bio.c", "bio_split", 10);
+	v[0].conversion = v[1].conversion = true;
+	v[0].severity = v[1].severity = SEV_CREDIT;
+	r.v = v;
+	r.nr = 2;
+	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	is(count(&p, PLAN_CREDIT), 1, "BUG_ON() -> WARN_ON(): the removal is thanked");
+	ok(count(&p, PLAN_ISSUE) == 1 && first(&p, PLAN_ISSUE)->f == &v[1],
+	   "the plain WARN_ON() in its place is an issue");
+	plan_release(&p);
+
+	v[1] = added(&warn_once, "block/bio.c", "bio_split", 10);
+	v[1].conversion = true;
+	v[1].severity = SEV_CREDIT;
+	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	ok(count(&p, PLAN_CREDIT) == 1 && !count(&p, PLAN_ISSUE) && !count(&p, PLAN_NOTE),
+	   "BUG_ON() -> WARN_ON_ONCE() with nothing specific to say: thanked only");
+	plan_release(&p);
+
+	v[1] = added(&warn_on, "tools/x.c", "main", 10);
+	v[1].conversion = true;
+	v[1].severity = SEV_INFO;		/* an override lowered it */
+	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	ok(!count(&p, PLAN_ISSUE), "where an override lowers the conversion, no issue");
+	plan_release(&p);
+}
+
 /* The report that belongs to an added call: same patch, file and lines. */
 static void test_fired(void)
 {
@@ -142,6 +180,7 @@ static void test_fired(void)
 int main(void)
 {
 	test_versions();
+	test_conversions();
 	test_fired();
 	return done_testing();
 }

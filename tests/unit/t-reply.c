@@ -1135,6 +1135,54 @@ int main(void)
 		is(count(&r, "Thanks for removing"), 1,
 		   "a credit is said at most once per series");
 	}
+	/* A BUG_ON() made a plain WARN_ON() in the same patch: thanked, and
+	 * still the WARN_ON_ONCE() point (linux-block/0017, linux-xfs/0091:
+	 * "otherwise it'll trigger endless amounts of stacktraces"). */
+	{
+		struct finding conv[2] = {
+			finding(1, &bug_on, 12, "foo_probe", "BUG_ON(x)", "-\tBUG_ON(x);\n"
+				"+\tif (WARN_ON(x))\n+\t\treturn -EINVAL;\n", 0),
+			finding(1, &warn_on, 12, "foo_probe", "WARN_ON(x)", "-\tBUG_ON(x);\n"
+				"+\tif (WARN_ON(x))\n+\t\treturn -EINVAL;\n", 1),
+		};
+		struct rule once_repl = warn_on;
+
+		conv[0].kind = FINDING_REMOVED;
+		for (int k = 0; k < 2; k++) {
+			conv[k].conversion = true;
+			conv[k].severity = SEV_CREDIT;
+		}
+		once_repl.replacement = (char *)"WARN_ON_ONCE";
+		conv[1].rule = &once_repl;
+		conv[0].other = &once_repl;
+		ret = build(&r, &s, conv, 2, &o);
+		ok(!ret && !r.empty && r.credits == 1 && r.issues == 1,
+		   "BUG_ON() -> WARN_ON(): a credit and an issue");
+		ok(has_flat(&r, "Thanks for turning the BUG_ON() in foo_probe() into a WARN_ON().") &&
+		   has_flat(&r, "A plain WARN_ON() dumps a stack trace on every hit: use "
+			    "WARN_ON_ONCE() instead"),
+		   "it thanks for the conversion and asks for WARN_ON_ONCE()");
+		conv[1].rule = &warn_once;
+		conv[0].other = &warn_once;
+		ret = build(&r, &s, conv, 2, &o);
+		ok(!ret && !r.empty && r.credits == 1 && r.issues == 0 &&
+		   !has(&r, "stack trace on every hit"),
+		   "BUG_ON() -> WARN_ON_ONCE() with nothing specific: thanked only");
+		/* A point specific to the new call holds whatever it replaced
+		 * (linux-usb/0002: "papers over the bug and lets the code
+		 * carry on"). */
+		for (int k = 0; k < 2; k++)
+			conv[k].hunk = (char *)"-\tBUG_ON(len > 16);\n+\tWARN_ON_ONCE(len > 16);\n"
+				" \tmemcpy(l, p, len);\n";
+		conv[1].hunk_line = 1;
+		conv[1].source = (char *)"WARN_ON_ONCE(len > 16)";
+		conv[1].function = (char *)"foo_ioctl";
+		ret = build(&r, &s, conv, 2, &o);
+		ok(!ret && r.credits == 1 && r.issues == 1 &&
+		   has_flat(&r, "foo_ioctl() carries on anyway: len, which it just tested, is still "
+			    "used below it"),
+		   "BUG_ON() -> WARN_ON_ONCE() that carries on: thanked, and the point made");
+	}
 
 	/* Previous version: v1 had the BUG_ON(), v2 a WARN_ON_ONCE() there. */
 	{
