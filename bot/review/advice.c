@@ -290,9 +290,10 @@ static int check_shapes(json_t *r, const char *name)
 	static const char *const top_keys[] = { "comment", "explain", "guide_intro", "guide",
 		"guide_also", "unlocks", "advice", "filesystems", "user_entry_suffixes",
 		"user_entry_prefixes", "user_markers", "alloc_calls", "lock_tests",
-		"refcount_markers", NULL };
+		"refcount_markers", "conversions", NULL };
 	static const char *const object_keys[] = { "explain", "guide", "guide_also", NULL };
-	static const char *const array_keys[] = { "unlocks", "advice", "filesystems", NULL };
+	static const char *const array_keys[] = { "unlocks", "advice", "filesystems",
+		"conversions", NULL };
 	json_t *v;
 	int ret = known_keys(r, top_keys, name, "");
 
@@ -369,6 +370,34 @@ static int check_replaces(const struct advice *a, const char *name)
 	return 0;
 }
 
+/* "conversions": [{"class", "when": "always"|"speaks"}], which new calls
+ * of in-patch conversions get a comment besides the thanks. */
+static int load_conversions(struct advice *a, json_t *r, const char *name)
+{
+	static const char *const keys[] = { "class", "when", "from", "comment", NULL };
+	json_t *e;
+	size_t i;
+	int ret;
+
+	json_array_foreach(json_object_get(r, "conversions"), i, e) {
+		const char *cls = json_string_value(json_object_get(e, "class"));
+		const char *when = json_string_value(json_object_get(e, "when"));
+		enum rule_class c;
+
+		if (!json_is_object(e) || !cls || rule_class_parse(&c, cls) || !when ||
+		    (strcmp(when, "always") && strcmp(when, "speaks")))
+			return bad(name, "conversions", "each needs a known \"class\" and "
+				   "\"when\": \"always\" or \"speaks\"");
+		if ((ret = known_keys(e, keys, name, "conversions")))
+			return ret;
+		if (!strcmp(when, "always"))
+			a->conv_always[c] = true;
+		else
+			a->conv_speaks[c] = true;
+	}
+	return 0;
+}
+
 /* The lists of names the facts are read with. */
 static int load_names(struct advice *a, json_t *r, const char *name)
 {
@@ -423,6 +452,8 @@ int advice_load_buf(struct advice *a, const char *buf, size_t len, const char *n
 	json_array_foreach(json_object_get(r, "filesystems"), i, e)
 		if ((ret = load_fs(a, e, name)))
 			goto out;
+	if ((ret = load_conversions(a, r, name)))
+		goto out;
 	ret = load_names(a, r, name);
 out:
 	json_decref(doc);

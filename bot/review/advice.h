@@ -86,6 +86,10 @@ struct advice {
 	struct strvec refcount_markers;	/* "refcount_read(", ... */
 	struct strvec locks, unlocks;	/* "spin_lock(" and its "spin_unlock(" */
 	char *guide_intro;		/* before the coding-style quote */
+	/* "conversions": when the new call of an in-patch conversion is
+	 * commented as well as thanked -- always, or when an entry that
+	 * speaks holds for it (plan.c). */
+	bool conv_always[RC__NR], conv_speaks[RC__NR];
 };
 
 #define ADVICE_INIT { .user_suffixes = STRVEC_INIT, .user_prefixes = STRVEC_INIT, \

@@ -137,13 +137,14 @@ void plan_build(struct plan *p, const struct check_result *r,
 		if (f->unreachable)
 			continue;	/* a default: marker */
 		if (f->conversion) {
-			/* Thanked with its removal.  A plain WARN in its
-			 * place still dumps a stack trace on every hit, as
-			 * reviewers point out, and a point specific to the
-			 * new call holds whatever it replaced. */
-			if (f->kind == FINDING_ADDED && f->severity == SEV_CREDIT &&
-			    (f->rule->class == RC_WARN ||
-			     (f->rule->class == RC_WARN_ONCE &&
+			/* Thanked with its removal.  advice.json's
+			 * "conversions" says when its new call is worth a
+			 * comment too: a plain WARN in the BUG's place still
+			 * dumps a stack trace on every hit, and a point
+			 * specific to the call holds whatever it replaced. */
+			if (a && f->kind == FINDING_ADDED && f->severity == SEV_CREDIT &&
+			    (a->conv_always[f->rule->class] ||
+			     (a->conv_speaks[f->rule->class] &&
 			      worth_saying(a, f, facts ? &facts[i] : NULL))))
 				plan_add(p, PLAN_ISSUE, f, NULL);
 			continue;

@@ -375,6 +375,19 @@ int main(void)
 	   !strcmp(a.also_section[RC_WARN], "The panic_on_warn kernel option"),
 	   "coding-style sentences, and the panic_on_warn section for WARNs");
 
+	/* "conversions": the real file's, and broken ones. */
+	ok(a.conv_always[RC_WARN] && !a.conv_always[RC_WARN_ONCE] && a.conv_speaks[RC_WARN_ONCE] &&
+	   !a.conv_always[RC_BUG], "conversions: a plain WARN always, a WARN_ON_ONCE() when a point "
+	   "speaks");
+	refused("{\"review\": {\"conversions\": [{\"class\": \"warn\", \"when\": \"often\"}]}}",
+		"\"when\": \"always\" or \"speaks\"", "a conversion's unknown when");
+	refused("{\"review\": {\"conversions\": [{\"class\": \"wran\", \"when\": \"always\"}]}}",
+		"conversions: each needs a known \"class\"", "a conversion's unknown class");
+	refused("{\"review\": {\"conversions\": [{\"class\": \"warn\", \"when\": \"always\", "
+		"\"say\": \"x\"}]}}", "conversions.say: unknown key", "a conversion's unknown key");
+	refused("{\"review\": {\"conversions\": {}}}", "conversions: not an array",
+		"conversions as an object");
+
 	/* ---- broken files are refused, naming the file and the key ---- */
 	refused("{\"review\": {\"explan\": {}}}", "review.explan: unknown key", "a misspelt key");
 	refused("{\"review\": {\"guide_intro\": 3}}", "guide_intro: not a string", "a number for a text");

@@ -5,6 +5,7 @@
  * reports are built by hand.
  */
 #include "ci.h"
+#include "advice.h"
 #include "plan.h"
 #include "tap.h"
 
@@ -113,6 +114,7 @@ static void test_conversions(void)
 	struct finding v[2];
 	struct check_result r = { 0 };
 	struct plan p = PLAN_INIT;
+	struct advice a = ADVICE_INIT, none = ADVICE_INIT;
 
 	v[0] = added(&bug_on, "block/bio.c", "bio_split", 10);
 	v[0].kind = FINDING_REMOVED;
@@ -121,16 +123,22 @@ static void test_conversions(void)
 	v[0].severity = v[1].severity = SEV_CREDIT;
 	r.v = v;
 	r.nr = 2;
-	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	plan_build(&p, &r, NULL, NULL, &none, NULL);
+	ok(count(&p, PLAN_CREDIT) == 1 && !count(&p, PLAN_ISSUE),
+	   "no \"conversions\" in advice.json: BUG_ON() -> WARN_ON() is only thanked");
+	plan_release(&p);
+	a.conv_always[RC_WARN] = true;
+	a.conv_speaks[RC_WARN_ONCE] = true;
+	plan_build(&p, &r, NULL, NULL, &a, NULL);
 	is(count(&p, PLAN_CREDIT), 1, "BUG_ON() -> WARN_ON(): the removal is thanked");
 	ok(count(&p, PLAN_ISSUE) == 1 && first(&p, PLAN_ISSUE)->f == &v[1],
-	   "the plain WARN_ON() in its place is an issue");
+	   "\"when\": \"always\" for warn: the plain WARN_ON() in its place is an issue");
 	plan_release(&p);
 
 	v[1] = added(&warn_once, "block/bio.c", "bio_split", 10);
 	v[1].conversion = true;
 	v[1].severity = SEV_CREDIT;
-	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	plan_build(&p, &r, NULL, NULL, &a, NULL);
 	ok(count(&p, PLAN_CREDIT) == 1 && !count(&p, PLAN_ISSUE) && !count(&p, PLAN_NOTE),
 	   "BUG_ON() -> WARN_ON_ONCE() with nothing specific to say: thanked only");
 	plan_release(&p);
@@ -138,7 +146,7 @@ static void test_conversions(void)
 	v[1] = added(&warn_on, "tools/x.c", "main", 10);
 	v[1].conversion = true;
 	v[1].severity = SEV_INFO;		/* an override lowered it */
-	plan_build(&p, &r, NULL, NULL, NULL, NULL);
+	plan_build(&p, &r, NULL, NULL, &a, NULL);
 	ok(!count(&p, PLAN_ISSUE), "where an override lowers the conversion, no issue");
 	plan_release(&p);
 }
