@@ -446,14 +446,18 @@ def covered_by_opening(reply):
 
 
 def covering_words(reply, call):
-    """The words of the first block with words that quotes an added call of `call`'s macro:
-    where an opening's "one point covers all N, made at the first" makes its point."""
+    """The words of the first block with words that quotes an added call of `call`'s macro,
+    else of the first block with words: where an opening's "one point covers all N, made at
+    the first" makes its point (a BUG() covered by the point made at a BUG_ON())."""
     m = CALL_RE.search(call)
     if not m:
         return ""
     pat = re.compile(r"(?<![A-Za-z0-9_])%s\s*\(" % re.escape(m.group(1)))
     for b in reply.blocks:
         if b.has_words() and any(pat.search(x) for x in b.added_lines()):
+            return b.words()
+    for b in reply.blocks:
+        if b.has_words():
             return b.words()
     return ""
 
