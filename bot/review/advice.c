@@ -380,11 +380,12 @@ static int load_conversions(struct advice *a, json_t *r, const char *name)
 	int ret;
 
 	json_array_foreach(json_object_get(r, "conversions"), i, e) {
+		/* json_object_get() of a non-object is NULL: refused below. */
 		const char *cls = json_string_value(json_object_get(e, "class"));
 		const char *when = json_string_value(json_object_get(e, "when"));
 		enum rule_class c;
 
-		if (!json_is_object(e) || !cls || rule_class_parse(&c, cls) || !when ||
+		if (!cls || rule_class_parse(&c, cls) || !when ||
 		    (strcmp(when, "always") && strcmp(when, "speaks")))
 			return bad(name, "conversions", "each needs a known \"class\" and "
 				   "\"when\": \"always\" or \"speaks\"");

@@ -114,6 +114,22 @@ static bool worth_saying(const struct advice *a, const struct finding *f,
 	return outside;
 }
 
+/*
+ * The new call of an in-patch conversion, thanked with its removal: is it
+ * worth a comment too?  advice.json's "conversions" says, per class: a
+ * plain WARN in the BUG's place still dumps a stack trace on every hit,
+ * and a point specific to the call holds whatever it replaced.  Not where
+ * overrides lowered the conversion (tools/, tests).
+ */
+static bool conversion_worth_saying(const struct advice *a, const struct finding *f,
+				    const struct cfacts *cf)
+{
+	if (!a || f->kind != FINDING_ADDED || f->severity != SEV_CREDIT)
+		return false;
+	return a->conv_always[f->rule->class] ||
+	       (a->conv_speaks[f->rule->class] && worth_saying(a, f, cf));
+}
+
 void plan_build(struct plan *p, const struct check_result *r,
 		const struct check_result *prev, const struct ci_verdict *v,
 		const struct advice *a, const struct cfacts *facts)
@@ -137,15 +153,8 @@ void plan_build(struct plan *p, const struct check_result *r,
 		if (f->unreachable)
 			continue;	/* a default: marker */
 		if (f->conversion) {
-			/* Thanked with its removal.  advice.json's
-			 * "conversions" says when its new call is worth a
-			 * comment too: a plain WARN in the BUG's place still
-			 * dumps a stack trace on every hit, and a point
-			 * specific to the call holds whatever it replaced. */
-			if (a && f->kind == FINDING_ADDED && f->severity == SEV_CREDIT &&
-			    (a->conv_always[f->rule->class] ||
-			     (a->conv_speaks[f->rule->class] &&
-			      worth_saying(a, f, facts ? &facts[i] : NULL))))
+			/* Thanked with its removal; sometimes commented too. */
+			if (conversion_worth_saying(a, f, facts ? &facts[i] : NULL))
 				plan_add(p, PLAN_ISSUE, f, NULL);
 			continue;
 		}
